@@ -1,0 +1,194 @@
+"""detect(): the format of a file, decided once from its content, name, libmagic and a hint."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+import zipfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from . import formats
+from .errors import DependencyMissingError, FormatNotSupportedError
+from .formats import BY_KEY, Format
+from .model import FileInfo
+from .source import Source
+
+_magic_lock = threading.Lock()
+_magic = None
+
+
+def libmagic_mime(head: bytes) -> str:
+    """libmagic's MIME type for the first bytes (one shared handle; libmagic is not thread-safe)."""
+    global _magic
+    try:
+        import magic
+    except ImportError as exc:  # the Python binding, or libmagic itself
+        raise DependencyMissingError(
+            "python-magic and libmagic are needed for MIME detection: "
+            "pip install python-magic and apt-get install libmagic1"
+        ) from exc
+    with _magic_lock:
+        if _magic is None:
+            _magic = magic.Magic(mime=True)
+        return str(_magic.from_buffer(head))
+
+
+def detect(source: Source, *, hint: str | None = None, shown: str = "", modified: float | None = None) -> FileInfo:
+    """FileInfo for ``source``: a hint wins, then proof in the content, then libmagic and the name."""
+    head = source.head()
+    fmt = formats.lookup_hint(hint) if hint else _sniff(source, head)
+    size = source.size
+    if fmt is None:
+        mime = libmagic_mime(head) if head else "application/octet-stream"
+        raise FormatNotSupportedError(
+            f"{shown or source.name}: unsupported format ({mime}, {size:,} bytes); "
+            f"docread reads text, tables, office documents, PDF, archives, images, audio and SQLite",
+            path=shown or source.name,
+        )
+    return _info(source, fmt, shown, modified, size)
+
+
+def directory_info(path: Path, shown: str) -> FileInfo:
+    st = path.stat()
+    fmt = BY_KEY["directory"]
+    return FileInfo(
+        path=str(path), name=path.name or str(path), format=fmt.key, category=fmt.category,
+        mime_type=fmt.mime_type, size=st.st_size, modified=_iso(st.st_mtime), source=shown, is_dir=True,
+    )  # fmt: skip
+
+
+def _info(source: Source, fmt: Format, shown: str, modified: float | None, size: int) -> FileInfo:
+    if modified is None and source.path is not None and not source.in_memory:
+        modified = source.path.stat().st_mtime
+    return FileInfo(
+        path=str(source.path) if source.path is not None else source.name,
+        name=Path(source.name).name,
+        format=fmt.key,
+        category=fmt.category,
+        mime_type=fmt.mime_type,
+        size=size,
+        modified=_iso(modified) if modified is not None else "",
+        source=shown or source.name,
+    )
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
+
+
+def _sniff(source: Source, head: bytes) -> Format | None:
+    name = source.name
+    by_ext = formats.by_extension(name)
+    if head.startswith(formats.OLE2_SIGNATURE):
+        return _ole2(head, by_ext)
+    by_sig = formats.by_signature(head)
+    if by_sig is not None:
+        if by_sig.key == "zip":
+            return _zip_container(source) or by_sig
+        if by_sig.key in ("gz", "bz2", "xz"):
+            return _compressed(head, by_sig, by_ext)
+        return by_sig
+    if not head:
+        return by_ext if by_ext is not None and by_ext.category in ("text", "tabular") else BY_KEY["text"]
+    if _looks_binary(head):
+        mime = libmagic_mime(head)
+        return formats.by_mime(mime) or (by_ext if by_ext and by_ext.category in ("audio", "image") else None)
+    return _text_kind(head, by_ext)
+
+
+def _ole2(head: bytes, by_ext: Format | None) -> Format | None:
+    if by_ext is not None and by_ext.key in formats.OLE2_FORMATS:
+        return by_ext
+    fmt = formats.by_mime(libmagic_mime(head))
+    return fmt if fmt is not None and fmt.key in formats.OLE2_FORMATS else None
+
+
+def _zip_container(source: Source) -> Format | None:
+    """docx/xlsx/pptx/odt/ods/odp/epub are zips: the member list (or ODF 'mimetype') says which."""
+    try:
+        with source.open() as f, zipfile.ZipFile(f) as zf:
+            names = set(zf.namelist())
+            mimetype = ""
+            if "mimetype" in names and zf.getinfo("mimetype").file_size < 200:
+                mimetype = zf.read("mimetype").decode("ascii", "replace").strip()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return None
+    for fmt in formats.zip_containers():
+        if fmt.zip_marker == mimetype or fmt.zip_marker in names:
+            return fmt
+    return None
+
+
+def _compressed(head: bytes, stream: Format, by_ext: Format | None) -> Format:
+    """A compressed tar when the name says so or the decompressed start is a tar header."""
+    if by_ext is not None and by_ext.key.startswith("tar."):
+        return by_ext
+    try:
+        if stream.key == "gz":
+            import gzip
+
+            inner = gzip.GzipFile(fileobj=io.BytesIO(head)).read(512)
+        elif stream.key == "bz2":
+            import bz2
+
+            inner = bz2.BZ2Decompressor().decompress(head, 512)
+        else:
+            import lzma
+
+            inner = lzma.LZMADecompressor().decompress(head, 512)
+    except (OSError, EOFError, ValueError, Exception):  # noqa: BLE001 - truncated head: keep the stream kind
+        inner = b""
+    if inner[257:262] == b"ustar":
+        return BY_KEY["tar." + stream.key]
+    return stream
+
+
+_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+
+
+def _looks_binary(head: bytes) -> bool:
+    """Binary if NULs or control bytes are more than stray (a log with one NUL is still text)."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+        return False
+    sample = head[:8192]
+    threshold = max(4, len(sample) // 100)
+    if sample.count(0) > threshold:
+        return not _utf16_without_bom(head)
+    return len(_CONTROL.findall(sample)) > threshold
+
+
+def _utf16_without_bom(head: bytes) -> bool:
+    sample = head[:4096]
+    even, odd = sample[0::2], sample[1::2]
+    return (odd.count(0) > len(odd) * 0.4 and even.count(0) < len(even) * 0.1) or (
+        even.count(0) > len(even) * 0.4 and odd.count(0) < len(odd) * 0.1
+    )
+
+
+def _text_kind(head: bytes, by_ext: Format | None) -> Format:
+    """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it."""
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if by_ext is not None and by_ext.key == "json" or (by_ext is None and stripped[:1] in (b"{", b"[")):
+        if stripped[:1] == b"[" and stripped[1:].lstrip()[:1] == b"{":
+            return BY_KEY["json_table"]
+        if stripped[:1] == b"{" and b'"cells"' in head and b'"nbformat"' in head:
+            return BY_KEY["ipynb"]
+        return BY_KEY["json"]
+    if by_ext is not None and by_ext.key == "jsonl":
+        first = stripped.split(b"\n", 1)[0].strip()
+        return by_ext if _is_json_object(first) else BY_KEY["text"]
+    if by_ext is not None and by_ext.category in ("text", "tabular"):
+        return by_ext
+    if by_ext is not None and by_ext.key == "rtf":
+        return by_ext
+    return BY_KEY["text"]
+
+
+def _is_json_object(line: bytes) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False

@@ -1,0 +1,133 @@
+"""The docread error tree, and the one place where foreign exceptions become ours.
+
+    ReadDocumentError                      base: every error docread raises on purpose
+    ├── InvalidOptionError (ValueError)    a read option is malformed (names the parameter)
+    ├── SettingsError (ValueError)         tools-security.yaml has an unknown key or a wrong type
+    ├── DocumentNotFoundError (FileNotFoundError)
+    ├── PathSecurityError                  outside the workspace, a link out, a device/FIFO/socket
+    ├── FormatNotSupportedError            no extractor for this content
+    ├── FileTooLargeError                  over the size limit of its category
+    ├── ExtractionTimeoutError             over the global or a per-unit timeout
+    ├── ArchiveSecurityError               bombs, zip-slip, links out, too many members
+    │   └── BannedExtensionError           an executable or disk image inside an archive
+    ├── CacheError                         the cache failed (non-fatal: logged, read goes on)
+    ├── DependencyMissingError (ImportError)  a package or program to install
+    ├── ContentSanitizationError           output could not be made safe
+    └── ExtractionError                    the parser failed on this file (corrupt, truncated)
+        ├── EncryptedDocumentError         password-protected
+        └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
+
+Every error is logged on the ``docread`` logger when it is created, with its file, so a batch
+job's log shows what failed even when the caller swallows the exception.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+logger = logging.getLogger("docread")
+
+
+class ReadDocumentError(Exception):
+    """Base of every error docread raises on purpose; ``path`` names the file when known."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        logger.warning("%s: %s", type(self).__name__, message, extra={"docread_path": path})
+
+    def __reduce__(self):  # keep errors picklable across worker processes
+        return _rebuild, (type(self), self.message, self.path)
+
+
+def _rebuild(cls: type[ReadDocumentError], message: str, path: str | None) -> ReadDocumentError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, message)
+    err.message, err.path = message, path
+    return err
+
+
+class InvalidOptionError(ReadDocumentError, ValueError):
+    """A read option has a bad value; the message names the parameter."""
+
+
+class SettingsError(ReadDocumentError, ValueError):
+    """tools-security.yaml has an unknown key or a value of the wrong type."""
+
+
+class DocumentNotFoundError(ReadDocumentError, FileNotFoundError):
+    """The path does not exist."""
+
+
+class PathSecurityError(ReadDocumentError):
+    """The path leaves the workspace or is not a regular file (device, FIFO, socket)."""
+
+
+class FormatNotSupportedError(ReadDocumentError):
+    """No extractor reads this content."""
+
+
+class FileTooLargeError(ReadDocumentError):
+    """The file is over the size limit of its category."""
+
+
+class ExtractionTimeoutError(ReadDocumentError):
+    """Extraction ran past the global or a per-unit timeout."""
+
+
+class ArchiveSecurityError(ReadDocumentError):
+    """An archive failed a safety check (bomb, zip-slip, link out, too many members)."""
+
+
+class BannedExtensionError(ArchiveSecurityError):
+    """An archive member has a banned extension (executables, disk images)."""
+
+
+class CacheError(ReadDocumentError):
+    """The cache failed; reads go on without it."""
+
+
+class DependencyMissingError(ReadDocumentError, ImportError):
+    """A required package or program is missing; the message says what to install."""
+
+
+class ContentSanitizationError(ReadDocumentError):
+    """The output could not be made safe to hand to a model."""
+
+
+class ExtractionError(ReadDocumentError):
+    """The parser failed on this file (corrupt, truncated, unreadable)."""
+
+
+class EncryptedDocumentError(ExtractionError):
+    """The document is password-protected."""
+
+
+class WorkerCrashedError(ExtractionError):
+    """The isolated worker process died while reading the file."""
+
+
+@contextmanager
+def translate_errors(path: str, extractor: str) -> Iterator[None]:
+    """Turn a foreign exception raised by a parser into the matching docread error, once."""
+    try:
+        yield
+    except ReadDocumentError:
+        raise
+    except ImportError as exc:
+        raise DependencyMissingError(
+            f"{path}: the {extractor} reader needs a module that is not installed ({exc}); "
+            f"install docread with its dependencies: pip install docread",
+            path=path,
+        ) from exc
+    except MemoryError as exc:
+        raise ExtractionError(f"{path}: ran out of memory while reading ({extractor})", path=path) from exc
+    except RecursionError as exc:
+        raise ExtractionError(f"{path}: structure nested too deeply to read ({extractor})", path=path) from exc
+    except Exception as exc:  # noqa: BLE001 - this is the one boundary where we translate
+        raise ExtractionError(
+            f"{path}: the {extractor} reader failed: {type(exc).__name__}: {exc}", path=path
+        ) from exc

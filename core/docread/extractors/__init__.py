@@ -1,0 +1,1 @@
+"""Format extractors: one module per format family behind the interface in ``base``."""

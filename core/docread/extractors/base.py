@@ -1,0 +1,126 @@
+"""The extractor interface, the Context every extractor gets, and the registry.
+
+An extractor is one class with one sync method, ``extract(source, ctx)``, yielding Documents and
+Media as it goes (so loaders stream). Selection (pages, rows, sheet, member) is pushed down into
+it; the Context carries settings, the file's facts, the options, a shared limits budget, ``warn``,
+header facts for the agent view, and ``extract_child`` for archive members.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import ExtractionTimeoutError
+from ..model import Document, FileInfo, Unit
+
+if TYPE_CHECKING:
+    from ..options import ReadOptions
+    from ..settings import Settings
+    from ..source import Source
+
+
+class Extractor:
+    """Base of every extractor: set the class facts, implement ``extract``.
+
+    ``render_unit`` turns one Document into its agent-view section (``## Page 3 [OCR]``, cat -n
+    numbered lines, ...); the default is the text itself. ``streaming`` extractors read only the
+    window asked for, so the category's size limit does not apply to them before parsing.
+    """
+
+    name: ClassVar[str] = "base"
+    formats: ClassVar[frozenset[str]] = frozenset()
+    version: ClassVar[int] = 1
+    cacheable: ClassVar[bool] = False
+    isolated: ClassVar[bool] = False
+    streaming: ClassVar[bool] = False
+    separator: ClassVar[str] = "\n\n"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        raise NotImplementedError
+
+    @classmethod
+    def render_unit(cls, doc: Document, output_format: str) -> str:
+        return doc.text
+
+    @classmethod
+    def continuation_hint(cls, doc: Document, shown_lines: int) -> str:
+        """What to ask for next when the agent view was cut inside ``doc``."""
+        meta = doc.metadata
+        if "page_number" in meta:
+            return f"use pages={meta['page_number']}- to continue"
+        if "row_start" in meta:
+            return f"use rows={meta['row_start']}- or a smaller rows/columns window to continue"
+        if "slide_number" in meta:
+            return f"use pages={meta['slide_number']}- to continue"
+        return "narrow the selection to read the rest"
+
+
+@dataclass(slots=True)
+class Budget:
+    """Limits shared by a file and everything nested in it (archive members, OCR pages)."""
+
+    decompressed_bytes: int = 0
+    members: int = 0
+    ocr_pages: int = 0
+
+
+@dataclass(slots=True)
+class Context:
+    """Everything an extractor may use besides the bytes: settings, facts, options, budget."""
+
+    settings: Settings
+    info: FileInfo
+    options: ReadOptions
+    loader: bool = False  # True for iter_documents (every unit), False for the agent view window
+    workspace: Path | None = None
+    budget: Budget = field(default_factory=Budget)
+    depth: int = 0
+    deadline: float = 0.0
+    header: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    child_reader: Callable[[Context, bytes, str, ReadOptions | None], Iterator[Unit]] | None = None
+
+    def warn(self, message: str) -> None:
+        """A warning the caller sees (result.notes); partial success is said, never hidden."""
+        if message not in self.notes:
+            self.notes.append(message)
+
+    def set_header(self, label: str, value: object) -> None:
+        self.header[label] = str(value)
+
+    def check_deadline(self, what: str = "") -> None:
+        """Cooperative global timeout between units (isolated workers are also killed hard)."""
+        if self.deadline and time.monotonic() > self.deadline:
+            limit = self.settings.global_timeout
+            raise ExtractionTimeoutError(
+                f"{self.info.source}: reading took longer than the global timeout of {limit:g} s"
+                f"{' at ' + what if what else ''}; read a smaller window (pages, rows, offset/limit)",
+                path=self.info.source,
+            )
+
+    def extract_child(self, data: bytes, name: str, options: ReadOptions | None = None) -> Iterator[Unit]:
+        """Read nested content (an archive member) through the whole pipeline, depth + 1."""
+        if self.child_reader is None:
+            raise RuntimeError("extract_child is only available inside a Reader")
+        return self.child_reader(self, data, name, options)
+
+
+_registry: dict[str, type[Extractor]] = {}
+_registry_lock = threading.Lock()
+
+
+def extractor_class(dotted: str) -> type[Extractor]:
+    """Import ``module:Class`` on first use (heavy imports stay out of ``import docread``)."""
+    cls = _registry.get(dotted)
+    if cls is None:
+        with _registry_lock:
+            module_name, _, class_name = dotted.partition(":")
+            cls = getattr(importlib.import_module(module_name), class_name)
+            _registry[dotted] = cls
+    return cls

@@ -1,0 +1,167 @@
+"""Text and code: encoding detection, a streamed line window (cat -n in the agent view), loader
+chunks. Only the lines asked for are decoded, so ``offset=1, limit=50`` on a multi-GB log is instant."""
+
+from __future__ import annotations
+
+import codecs
+import io
+from collections.abc import Iterator
+from typing import ClassVar, TextIO
+
+from ..model import Document, Unit
+from ..source import Source
+from .base import Context, Extractor
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_COUNT_CHUNK = 1 << 20
+
+
+def detect_encoding(head: bytes) -> str:
+    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head[:32768]).best()
+    return best.encoding if best is not None else "latin-1"
+
+
+def open_text(source: Source, encoding: str) -> TextIO:
+    """A decoding stream over the source: invalid bytes become U+FFFD, never an exception."""
+    return io.TextIOWrapper(source.open(), encoding=encoding, errors="replace", newline=None)
+
+
+def read_line(stream: TextIO, max_len: int) -> tuple[str | None, int]:
+    """One line without its newline, cut at ``max_len`` chars, and its full length; memory-bounded."""
+    line = stream.readline(max_len + 1)
+    if not line:
+        return None, 0
+    if line.endswith("\n"):
+        return line[:-1], len(line) - 1
+    if len(line) <= max_len:
+        return line, len(line)  # last line, no newline
+    length = len(line)
+    while True:  # skip the rest of an over-long line without holding it
+        more = stream.readline(_COUNT_CHUNK)
+        if not more:
+            break
+        if more.endswith("\n"):
+            length += len(more) - 1
+            break
+        length += len(more)
+    return line, length
+
+
+def cut_line(line: str, length: int, max_len: int) -> str:
+    if length <= max_len:
+        return line
+    return f"{line[:max_len]}... [line truncated: {length:,} chars]"
+
+
+def count_rest(stream: TextIO) -> int:
+    """Lines left in the stream (a last line without a newline counts)."""
+    n, last = 0, "\n"
+    while chunk := stream.read(_COUNT_CHUNK):
+        n += chunk.count("\n")
+        last = chunk[-1]
+    return n + (last != "\n")
+
+
+class TextExtractor(Extractor):
+    """Plain text, code, markup and config files."""
+
+    name: ClassVar[str] = "text"
+    formats: ClassVar[frozenset[str]] = frozenset({"text", "json"})
+    streaming: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        encoding = detect_encoding(source.head())
+        if source.size == 0:
+            ctx.warn("The file exists but is empty (0 bytes).")
+            return
+        if ctx.loader:
+            yield from self._chunks(source, ctx, encoding)
+        else:
+            yield from self._window(source, ctx, encoding)
+
+    def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+        opts, text = ctx.options, ctx.settings.text
+        offset = opts.offset or 1
+        limit = text.default_limit if opts.limit is None else opts.limit
+        max_len = text.max_line_length
+        lines: list[str] = []
+        line: str | None = ""
+        with open_text(source, encoding) as stream:
+            n = 0
+            while True:
+                if limit and len(lines) >= limit:
+                    break
+                line, length = read_line(stream, max_len)
+                if line is None:
+                    break
+                n += 1
+                if n >= offset:
+                    lines.append(cut_line(line, length, max_len))
+            # count what follows only when it is cheap (within the text size limit)
+            total = n if line is None else None
+            if total is None and source.size <= ctx.settings.limits.text:
+                total = n + count_rest(stream)
+        if not lines:
+            ctx.warn(
+                f"offset={offset} is past the end of the file: it has {total} lines."
+            )
+            return
+        end = offset + len(lines) - 1
+        meta = {"line_start": offset, "line_end": end, "encoding": encoding}
+        if total is not None:
+            meta["total_lines"] = total
+        if total is None or end < total:
+            shown = f"of {total:,}" if total is not None else "(more follow)"
+            ctx.warn(f"Showing lines {offset}-{end} {shown}. Use offset={end + 1} to read more.")
+        yield Document("\n".join(lines), meta)
+
+    def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+        text = ctx.settings.text
+        per_doc, max_len = text.lines_per_document, text.max_line_length
+        offset = ctx.options.offset or 1
+        remaining = ctx.options.limit or None
+        lines: list[str] = []
+        start, n = offset, 0
+        with open_text(source, encoding) as stream:
+            while remaining is None or remaining > 0:
+                line, length = read_line(stream, max_len)
+                if line is None:
+                    break
+                n += 1
+                if n < offset:
+                    continue
+                lines.append(cut_line(line, length, max_len))
+                if remaining is not None:
+                    remaining -= 1
+                if len(lines) >= per_doc:
+                    yield Document("\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding})
+                    start, lines = n + 1, []
+        if lines:
+            yield Document("\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding})
+
+    @classmethod
+    def render_unit(cls, doc: Document, output_format: str) -> str:
+        from ..views import number_lines
+
+        return number_lines(doc.text, int(doc.metadata.get("line_start", 1)))
+
+    @classmethod
+    def continuation_hint(cls, doc: Document, shown_lines: int) -> str:
+        return f"use offset={int(doc.metadata.get('line_start', 1)) + shown_lines} to continue"

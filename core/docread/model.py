@@ -1,0 +1,71 @@
+"""The units docread produces (Document, Media), the facts about a file, and a read's result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileInfo:
+    """What detection found out about a file, once, before any parsing."""
+
+    path: str
+    name: str
+    format: str
+    category: str
+    mime_type: str
+    size: int
+    modified: str  # ISO 8601
+    source: str = ""  # the path as the caller gave it
+    encoding: str | None = None
+    is_dir: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A unit of text with flat metadata (page, rows, cell, member, ...)."""
+
+    text: str
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Media:
+    """Bytes for a vision model or a native PDF reader: image/* or application/pdf."""
+
+    mime_type: str
+    data: bytes
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    id: str = ""
+
+
+Unit = Document | Media
+OutputFormat = Literal["text", "markdown", "json"]
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """Everything one read produced: documents, media parts, header facts and notes."""
+
+    file: FileInfo
+    documents: list[Document] = field(default_factory=list)
+    media: list[Media] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    header: dict[str, str] = field(default_factory=dict)
+    cached: bool = False
+    output_format: str = "text"  # the read's output_format: what render() gives by default
+    settings: Any = field(default=None, repr=False, compare=False)  # the Reader's Settings (output limits)
+
+    @property
+    def text(self) -> str:
+        """The documents' texts joined, without any view decoration."""
+        return "\n\n".join(d.text for d in self.documents)
+
+    def render(self, output_format: OutputFormat | None = None) -> str:
+        """The agent view: header, content and notes, truncated to the output limits."""
+        from .views import render
+
+        return render(self, output_format or self.output_format, settings=self.settings)

@@ -1,0 +1,263 @@
+"""Settings from tools-security.yaml (section ``tools: read_document:``), with the design's defaults.
+
+Lookup order: an explicit path, then ``$DOCREAD_CONFIG``, then ``./tools-security.yaml``, then the
+built-in defaults. Unknown keys and wrong types are refused naming the key, so a typo in a
+security limit can never silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import SettingsError
+
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """File size limits per category, in bytes, checked before parsing."""
+
+    text: int = 10 * MB
+    pdf: int = 100 * MB
+    office: int = 50 * MB
+    archive: int = 500 * MB
+    image: int = 50 * MB
+    tabular: int = 100 * MB
+    audio: int = 50 * MB
+    database: int = 500 * MB
+    notebook: int = 50 * MB
+
+
+@dataclass(frozen=True, slots=True)
+class PdfSettings:
+    max_pages_text: int = 100
+    max_pages_ocr: int = 20
+    per_page_timeout: float = 5
+    ocr_per_page_timeout: float = 30
+    ocr_text_threshold: int = 50
+    ocr_languages: str = "eng"
+    ocr_dpi: int = 300
+    render_dpi: int = 100
+    max_visual_pages: int = 20
+    max_image_bytes: int = 5 * MB
+    max_raw_bytes: int = 20 * MB
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveSettings:
+    max_compression_ratio: float = 100
+    max_total_size: int = 500 * MB
+    max_file_count: int = 10000
+    max_single_file: int = 100 * MB
+    max_nesting_depth: int = 3
+    extraction_dir: str = ".tmp/extracted"
+    banned_extensions: tuple[str, ...] = (
+        ".exe", ".dll", ".so", ".dylib", ".com", ".scr", ".msi",
+        ".app", ".deb", ".rpm", ".dmg", ".iso", ".img",
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class OutputSettings:
+    max_chars: int = 500000
+    max_lines: int = 10000
+    max_cell_content: int = 1000
+    strip_null_bytes: bool = True
+    strip_control_chars: bool = True
+    max_metadata_fields: int = 50
+    max_metadata_value_len: int = 1000
+    truncation_marker: str = "\n... [content truncated] ..."
+
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """Seconds. ``global_`` is the YAML key ``global``."""
+
+    global_: float = 180
+    pdf_per_page: float = 5
+    ocr_per_page: float = 30
+    archive_list: float = 30
+    archive_extract: float = 60
+    pandoc: float = 60
+    tabular_load: float = 60
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    max_dataframe_rows: int = 100000
+    max_dataframe_cols: int = 500
+    chunk_size: int = 10000
+    max_worker_mb: int = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class CacheSettings:
+    enabled: bool = True
+    directory: str = "~/.cache/docread"
+    max_size_mb: int = 1024
+    ttl_days: float = 7
+
+
+@dataclass(frozen=True, slots=True)
+class TextSettings:
+    """Text and code reading: the cat -n window of the agent view and loader chunking."""
+
+    default_limit: int = 2000
+    max_line_length: int = 2000
+    lines_per_document: int = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class TabularSettings:
+    default_rows: int = 50
+    rows_per_document: int = 50
+
+
+@dataclass(frozen=True, slots=True)
+class ImageSettings:
+    max_image_bytes: int = 5 * MB
+    max_pixels: int = 89_478_485  # Pillow's own decompression-bomb threshold
+
+
+@dataclass(frozen=True, slots=True)
+class SqliteSettings:
+    preview_rows: int = 5
+    max_rows: int = 10000
+    statement_timeout: float = 10
+
+
+@dataclass(frozen=True, slots=True)
+class IsolationSettings:
+    """Worker processes for the heavy extractors; ``workers: 0`` means one per CPU."""
+
+    enabled: bool = True
+    workers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkspaceSettings:
+    """``alias``: a virtual absolute prefix (``/workspace``) that maps onto the workspace root."""
+
+    alias: str = "/workspace"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every knob of docread; frozen, passed down, fingerprinted for the cache key."""
+
+    global_timeout: float = 180
+    limits: Limits = field(default_factory=Limits)
+    pdf: PdfSettings = field(default_factory=PdfSettings)
+    archive: ArchiveSettings = field(default_factory=ArchiveSettings)
+    output: OutputSettings = field(default_factory=OutputSettings)
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    cache: CacheSettings = field(default_factory=CacheSettings)
+    text: TextSettings = field(default_factory=TextSettings)
+    tabular: TabularSettings = field(default_factory=TabularSettings)
+    image: ImageSettings = field(default_factory=ImageSettings)
+    sqlite: SqliteSettings = field(default_factory=SqliteSettings)
+    isolation: IsolationSettings = field(default_factory=IsolationSettings)
+    workspace: WorkspaceSettings = field(default_factory=WorkspaceSettings)
+
+    @classmethod
+    def load(cls, config: str | os.PathLike[str] | Settings | dict[str, Any] | None = None) -> Settings:
+        """Settings from an explicit path/dict, ``$DOCREAD_CONFIG``, ``./tools-security.yaml`` or defaults."""
+        if isinstance(config, Settings):
+            return config
+        if isinstance(config, dict):
+            return cls.from_mapping(config, origin="<dict>")
+        path = config or os.environ.get("DOCREAD_CONFIG")
+        if not path and Path("tools-security.yaml").is_file():
+            path = "tools-security.yaml"
+        if not path:
+            return cls()
+        return cls.from_file(path)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Settings:
+        import yaml
+
+        try:
+            raw = yaml.safe_load(Path(path).expanduser().read_text(encoding="utf-8")) or {}
+        except OSError as exc:
+            raise SettingsError(f"cannot read settings file {path}: {exc}", path=str(path)) from exc
+        except yaml.YAMLError as exc:
+            raise SettingsError(f"{path} is not valid YAML: {exc}", path=str(path)) from exc
+        return cls.from_mapping(raw, origin=str(path))
+
+    @classmethod
+    def from_mapping(cls, raw: Any, *, origin: str = "<settings>") -> Settings:
+        """Accept either the whole file (``tools: read_document: ...``) or the section itself."""
+        if not isinstance(raw, dict):
+            raise SettingsError(f"{origin}: expected a mapping at the top level")
+        if "tools" in raw:
+            if set(raw) != {"tools"} or not isinstance(raw["tools"], dict):
+                raise SettingsError(f"{origin}: only a 'tools:' section is allowed at the top level")
+            raw = raw["tools"].get("read_document", {}) or {}
+        return _build(cls, raw, "read_document", origin)
+
+    def fingerprint(self) -> str:
+        """A stable digest of every value: part of the cache key, so new limits mean new results."""
+        blob = json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def limit_for(self, category: str) -> int | None:
+        return getattr(self.limits, category, None)
+
+    @property
+    def workspace_alias(self) -> str:
+        return self.workspace.alias
+
+
+def _yaml_key(name: str) -> str:
+    return name.rstrip("_")
+
+
+def _build(cls: type, raw: Any, where: str, origin: str) -> Any:
+    if not isinstance(raw, dict):
+        raise SettingsError(f"{origin}: '{where}' must be a mapping, got {type(raw).__name__}")
+    hints = typing.get_type_hints(cls)
+    fields = {_yaml_key(f.name): f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise SettingsError(
+            f"{origin}: unknown key(s) {', '.join(f'{where}.{k}' for k in unknown)}; "
+            f"known keys: {', '.join(sorted(fields))}"
+        )
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        f = fields[key]
+        values[f.name] = _coerce(hints[f.name], value, f"{where}.{key}", origin)
+    return cls(**values)
+
+
+def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value or {}, where, origin)
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+    elif tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    elif tp is str:
+        if isinstance(value, str):
+            return value
+    elif typing.get_origin(tp) is tuple or isinstance(tp, types.GenericAlias):
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return tuple(v.lower() for v in value)
+    name = getattr(tp, "__name__", str(tp))
+    raise SettingsError(f"{origin}: {where} must be {name}, got {value!r} ({type(value).__name__})")

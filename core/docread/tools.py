@@ -1,0 +1,130 @@
+"""run_tool(): the one way docread runs a program (tesseract, pandoc, antiword).
+
+Fixed argv (never a shell), a timeout, output capped in memory, and on timeout the whole process
+group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers cannot outlive it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from .errors import DependencyMissingError, ExtractionError, ExtractionTimeoutError
+
+DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    truncated: bool
+
+
+def find_program(name: str, install_hint: str) -> str:
+    """The program's path, or DependencyMissingError saying how to install it."""
+    path = shutil.which(name)
+    if path is None:
+        raise DependencyMissingError(f"the program {name!r} is not installed: {install_hint}")
+    return path
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    timeout: float,
+    what: str,
+    path: str | None = None,
+    stdin: bytes | None = None,
+    max_output: int = DEFAULT_MAX_OUTPUT,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    check: bool = True,
+) -> ToolResult:
+    """Run ``argv`` with a hard timeout; ``what`` names the step in errors ("pandoc", "OCR page 3")."""
+    if isinstance(argv, str):
+        raise TypeError("argv must be a sequence of arguments, never a shell string")
+    full_env = {**os.environ, **(env or {})}
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=full_env,
+            cwd=cwd,
+            start_new_session=True,  # its own process group, killed as one
+        )
+    except FileNotFoundError as exc:
+        raise DependencyMissingError(f"{what}: program not found: {argv[0]}", path=path) from exc
+    out = _Capped(max_output)
+    err = _Capped(1024 * 1024)
+    readers = [
+        threading.Thread(target=out.drain, args=(proc.stdout,), daemon=True),
+        threading.Thread(target=err.drain, args=(proc.stderr,), daemon=True),
+    ]
+    for t in readers:
+        t.start()
+    if stdin is not None and proc.stdin is not None:
+        try:
+            proc.stdin.write(stdin)
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise ExtractionTimeoutError(
+            f"{path or argv[0]}: {what} took longer than its timeout of {timeout:g} s and was stopped",
+            path=path,
+        ) from None
+    finally:
+        for t in readers:
+            t.join(timeout=5)
+    if out.truncated:
+        kill_group(proc)
+    result = ToolResult(proc.returncode, bytes(out.buf), bytes(err.buf), out.truncated)
+    if check and proc.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip()[-2000:]
+        raise ExtractionError(f"{path or argv[0]}: {what} failed (exit {proc.returncode}): {message}", path=path)
+    return result
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group (the program and anything it started), then reap it."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+class _Capped:
+    """Reads a pipe to the end, keeping at most ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.buf = bytearray()
+        self.truncated = False
+
+    def drain(self, pipe: IO[bytes] | None) -> None:
+        if pipe is None:
+            return
+        with pipe:
+            while chunk := pipe.read(65536):
+                room = self.limit - len(self.buf)
+                if room > 0:
+                    self.buf += chunk[:room]
+                if len(chunk) > room:
+                    self.truncated = True

@@ -1,0 +1,114 @@
+"""The agent view: a ReadResult rendered as text, markdown or JSON, cut to the output limits
+with a hint on how to read on. Only this view truncates; loaders get every unit."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .extractors.base import Extractor, extractor_class
+from .formats import BY_KEY
+from .model import Document, ReadResult
+from .settings import Settings
+
+
+def number_lines(text: str, start: int) -> str:
+    """cat -n style: right-aligned 1-based line numbers, a tab, the line."""
+    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(text.split("\n"), start))
+
+
+def extractor_for(format_key: str) -> type[Extractor]:
+    """The extractor class that renders units of this format (archive members keep their own)."""
+    fmt = BY_KEY.get(format_key)
+    return extractor_class(fmt.extractor) if fmt and fmt.extractor else Extractor
+
+
+def render(result: ReadResult, output_format: str = "text", *, settings: Settings | None = None) -> str:
+    settings = settings or Settings()
+    if output_format == "json":
+        return _render_json(result, settings)
+    parts: list[str] = []
+    if output_format == "markdown":
+        parts.append(f"# {result.file.name}\n")
+    if result.header:
+        parts.append("\n".join(f"**{k}:** {v}" for k, v in result.header.items()))
+        parts.append("\n---\n")
+    head = "\n".join(parts)
+    body, cut_hint = _body(result, output_format, settings, budget_chars=settings.output.max_chars - len(head))
+    notes = list(result.notes)
+    if cut_hint:
+        notes.append(cut_hint)
+    tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
+    return (head + "\n" if head else "") + body + tail
+
+
+def _body(result: ReadResult, output_format: str, settings: Settings, *, budget_chars: int) -> tuple[str, str]:
+    """Sections joined until max_chars/max_lines; returns (text, hint) where hint says how to go on."""
+    out = settings.output
+    chars, lines = max(budget_chars, 0), out.max_lines
+    pieces: list[str] = []
+    for i, doc in enumerate(result.documents):
+        ext = extractor_for(str(doc.metadata.get("format", result.file.format)))
+        section = ext.render_unit(doc, output_format)
+        sep = ext.separator if i else ""
+        need_lines = section.count("\n") + 1
+        if len(sep) + len(section) <= chars and need_lines <= lines:
+            pieces.append(sep + section)
+            chars -= len(sep) + len(section)
+            lines -= need_lines + sep.count("\n")
+            continue
+        kept = _cut(section, max(chars - len(sep), 0), max(lines, 0))
+        if kept:
+            pieces.append(sep + kept)
+        shown = kept.count("\n") + 1 if kept else 0
+        hint = _hint(ext, doc, shown)
+        return "".join(pieces) + out.truncation_marker, hint
+    return "".join(pieces), ""
+
+
+def _cut(section: str, chars: int, lines: int) -> str:
+    """Whole lines only, within both budgets."""
+    kept = section[:chars]
+    if len(kept) < len(section):
+        kept = kept.rsplit("\n", 1)[0] if "\n" in kept else ""
+    parts = kept.split("\n")
+    return "\n".join(parts[:lines]) if lines else ""
+
+
+def _hint(ext: type[Extractor], doc: Document, shown_lines: int) -> str:
+    return f"Output truncated at the output limit: {ext.continuation_hint(doc, shown_lines)}"
+
+
+def _render_json(result: ReadResult, settings: Settings) -> str:
+    out = settings.output
+    budget = out.max_chars
+    docs: list[dict[str, Any]] = []
+    truncated = False
+    for doc in result.documents:
+        text = doc.text
+        if len(text) > budget:
+            text, truncated = text[: max(budget, 0)], True
+        docs.append({"id": doc.id, "text": text, "metadata": dict(doc.metadata)})
+        budget -= len(text)
+        if truncated:
+            break
+    payload = {
+        "file": {
+            "path": result.file.source or result.file.path,
+            "name": result.file.name,
+            "format": result.file.format,
+            "category": result.file.category,
+            "mime_type": result.file.mime_type,
+            "size": result.file.size,
+            "modified": result.file.modified,
+        },
+        "header": result.header,
+        "documents": docs,
+        "media": [
+            {"id": m.id, "mime_type": m.mime_type, "bytes": len(m.data), "metadata": dict(m.metadata)}
+            for m in result.media
+        ],
+        "notes": result.notes,
+        "truncated": truncated,
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2, default=str)

@@ -1,0 +1,74 @@
+"""The workspace sandbox: every path resolves inside one root, and only regular files and
+directories are opened (devices, FIFOs and sockets are refused before any open, so none can hang)."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .errors import DocumentNotFoundError, PathSecurityError
+
+
+class Workspace:
+    """Resolves caller paths against ``root``; ``alias`` (e.g. ``/workspace``) maps onto the root."""
+
+    def __init__(self, root: str | os.PathLike[str] | None = None, *, alias: str = "/workspace") -> None:
+        self.root = Path(os.path.realpath(root or os.getcwd()))
+        self.alias = alias.rstrip("/") if alias else ""
+
+    def resolve(self, path: str | os.PathLike[str]) -> Path:
+        """The real path inside the root, or a typed error; never follows a link out."""
+        raw = os.fspath(path)
+        if not raw or "\x00" in raw:
+            raise PathSecurityError(f"invalid path {raw!r}", path=raw)
+        candidate = Path(os.path.expanduser(raw)) if raw.startswith("~") else Path(raw)
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        elif self.alias and self.alias != str(self.root) and _under(raw, self.alias):
+            candidate = self.root / os.path.relpath(raw, self.alias)
+        lexical = Path(os.path.normpath(candidate))
+        if not _under(str(lexical), str(self.root)):
+            raise PathSecurityError(
+                f"{raw}: path is outside the workspace {self.root}; only files inside it can be read",
+                path=raw,
+            )
+        real = Path(os.path.realpath(lexical))
+        if not _under(str(real), str(self.root)):
+            raise PathSecurityError(
+                f"{raw}: a symbolic link leads outside the workspace {self.root}", path=raw
+            )
+        try:
+            st = os.stat(real)
+        except FileNotFoundError:
+            raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw) from None
+        except OSError as exc:
+            raise PathSecurityError(f"{raw}: cannot be read: {exc.strerror}", path=raw) from exc
+        check_kind(st.st_mode, raw)
+        return real
+
+    def relative(self, path: Path) -> str:
+        """The path as shown to a model: relative to the root when inside it."""
+        try:
+            return str(path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+
+def check_kind(mode: int, shown: str) -> None:
+    """Only regular files and directories may be read."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return
+    kind = (
+        "a character device" if stat.S_ISCHR(mode)
+        else "a block device" if stat.S_ISBLK(mode)
+        else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+        else "a socket" if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )  # fmt: skip
+    raise PathSecurityError(f"{shown}: is {kind}; only regular files and directories are read", path=shown)
+
+
+def _under(path: str, root: str) -> bool:
+    root = root.rstrip("/") or "/"
+    return path == root or path.startswith(root + "/") or root == "/"
