@@ -74,25 +74,33 @@ __all__ = [
 PathLike = str | os.PathLike[str]
 
 
-def read(file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any) -> ReadResult:
+def read(
+    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+) -> ReadResult:
     """Read one file (or list a directory) as the agent view sees it; see ReadOptions."""
     with Reader(workspace, config) as reader:
         return reader.read(file_path, **options)
 
 
-async def aread(file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any) -> ReadResult:
+async def aread(
+    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+) -> ReadResult:
     """``read`` without blocking the event loop."""
     with Reader(workspace, config) as reader:
         return await reader.aread(file_path, **options)
 
 
-def iter_units(file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any) -> Iterator[Unit]:
+def iter_units(
+    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+) -> Iterator[Unit]:
     """Loader mode: every Document and Media of a file or directory, streamed."""
     with Reader(workspace, config) as reader:
         yield from reader.iter_units(file_path, **options)
 
 
-def iter_documents(file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any) -> Iterator[Document]:
+def iter_documents(
+    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
     with Reader(workspace, config) as reader:
         yield from reader.iter_documents(file_path, **options)

@@ -36,7 +36,9 @@ def libmagic_mime(head: bytes) -> str:
         return str(_magic.from_buffer(head))
 
 
-def detect(source: Source, *, hint: str | None = None, shown: str = "", modified: float | None = None) -> FileInfo:
+def detect(
+    source: Source, *, hint: str | None = None, shown: str = "", modified: float | None = None
+) -> FileInfo:
     """FileInfo for ``source``: a hint wins, then proof in the content, then libmagic and the name."""
     head = source.head()
     fmt = formats.lookup_hint(hint) if hint else _sniff(source, head)
@@ -92,10 +94,16 @@ def _sniff(source: Source, head: bytes) -> Format | None:
             return _compressed(head, by_sig, by_ext)
         return by_sig
     if not head:
-        return by_ext if by_ext is not None and by_ext.category in ("text", "tabular") else BY_KEY["text"]
+        return (
+            by_ext
+            if by_ext is not None and by_ext.category in ("text", "tabular", "notebook")
+            else BY_KEY["text"]
+        )
     if _looks_binary(head):
         mime = libmagic_mime(head)
-        return formats.by_mime(mime) or (by_ext if by_ext and by_ext.category in ("audio", "image") else None)
+        return formats.by_mime(mime) or (
+            by_ext if by_ext and by_ext.category in ("audio", "image") else None
+        )
     return _text_kind(head, by_ext)
 
 
@@ -171,7 +179,11 @@ def _utf16_without_bom(head: bytes) -> bool:
 def _text_kind(head: bytes, by_ext: Format | None) -> Format:
     """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it."""
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if by_ext is not None and by_ext.key == "json" or (by_ext is None and stripped[:1] in (b"{", b"[")):
+    if (
+        by_ext is not None
+        and by_ext.key == "json"
+        or (by_ext is None and stripped[:1] in (b"{", b"["))
+    ):
         if stripped[:1] == b"[" and stripped[1:].lstrip()[:1] == b"{":
             return BY_KEY["json_table"]
         if stripped[:1] == b"{" and b'"cells"' in head and b'"nbformat"' in head:
@@ -180,9 +192,9 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
     if by_ext is not None and by_ext.key == "jsonl":
         first = stripped.split(b"\n", 1)[0].strip()
         return by_ext if _is_json_object(first) else BY_KEY["text"]
-    if by_ext is not None and by_ext.category in ("text", "tabular"):
-        return by_ext
-    if by_ext is not None and by_ext.key == "rtf":
+    if by_ext is not None and (
+        by_ext.category in ("text", "tabular", "notebook") or by_ext.key == "rtf"
+    ):
         return by_ext
     return BY_KEY["text"]
 

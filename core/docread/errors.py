@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 logger = logging.getLogger("docread")
+logger.addHandler(logging.NullHandler())  # a library logs; the application decides where it goes
 
 
 class ReadDocumentError(Exception):
@@ -124,9 +125,13 @@ def translate_errors(path: str, extractor: str) -> Iterator[None]:
             path=path,
         ) from exc
     except MemoryError as exc:
-        raise ExtractionError(f"{path}: ran out of memory while reading ({extractor})", path=path) from exc
+        raise ExtractionError(
+            f"{path}: ran out of memory while reading ({extractor})", path=path
+        ) from exc
     except RecursionError as exc:
-        raise ExtractionError(f"{path}: structure nested too deeply to read ({extractor})", path=path) from exc
+        raise ExtractionError(
+            f"{path}: structure nested too deeply to read ({extractor})", path=path
+        ) from exc
     except Exception as exc:  # noqa: BLE001 - this is the one boundary where we translate
         raise ExtractionError(
             f"{path}: the {extractor} reader failed: {type(exc).__name__}: {exc}", path=path

@@ -17,7 +17,9 @@ class Format:
     mime_type: str
     extensions: tuple[str, ...] = ()
     signatures: tuple[tuple[int, bytes], ...] = ()  # (offset, bytes) that prove the content
-    zip_marker: str = ""  # member name (or ODF/EPUB 'mimetype' value) that identifies a zip container
+    zip_marker: str = (
+        ""  # member name (or ODF/EPUB 'mimetype' value) that identifies a zip container
+    )
     extractor: str = ""  # "module:Class", imported on first use
 
     @property
@@ -110,7 +112,10 @@ FORMATS: tuple[Format, ...] = (
 
 BY_KEY: dict[str, Format] = {f.key: f for f in FORMATS}
 OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-OLE2_FORMATS = ("doc", "xls")  # legacy Office files share one container; extension or libmagic decides
+OLE2_FORMATS = (
+    "doc",
+    "xls",
+)  # legacy Office files share one container; extension or libmagic decides
 
 # extension -> format, longest extensions first so ".tar.gz" wins over ".gz"
 _BY_EXT: list[tuple[str, Format]] = sorted(
@@ -153,7 +158,11 @@ def extensions() -> list[str]:
 def lookup_hint(hint: str) -> Format:
     """A format_hint as a key ("pdf"), an extension (".xlsx") or a MIME type."""
     h = hint.strip().lower()
-    fmt = BY_KEY.get(h) or BY_KEY.get(h.lstrip(".")) or by_extension("x" + (h if h.startswith(".") else "." + h))
+    fmt = (
+        BY_KEY.get(h)
+        or BY_KEY.get(h.lstrip("."))
+        or by_extension("x" + (h if h.startswith(".") else "." + h))
+    )
     fmt = fmt or by_mime(h)
     if fmt is None:
         raise InvalidOptionError(

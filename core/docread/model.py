@@ -57,7 +57,9 @@ class ReadResult:
     header: dict[str, str] = field(default_factory=dict)
     cached: bool = False
     output_format: str = "text"  # the read's output_format: what render() gives by default
-    settings: Any = field(default=None, repr=False, compare=False)  # the Reader's Settings (output limits)
+    settings: Any = field(
+        default=None, repr=False, compare=False
+    )  # the Reader's Settings (output limits)
 
     @property
     def text(self) -> str:

@@ -57,10 +57,16 @@ class ReadOptions:
                 raise InvalidOptionError(f"{name}={getattr(self, name)!r}: must be true or false")
         if self.ocr is not None and not isinstance(self.ocr, bool):
             raise InvalidOptionError(f"ocr={self.ocr!r}: must be true or false")
-        if self.sheet is not None and not isinstance(self.sheet, str | int) or isinstance(self.sheet, bool):
+        if (
+            self.sheet is not None
+            and not isinstance(self.sheet, str | int)
+            or isinstance(self.sheet, bool)
+        ):
             raise InvalidOptionError(f"sheet={self.sheet!r}: give a sheet name or a 0-based index")
         if isinstance(self.sheet, int) and self.sheet < 0:
-            raise InvalidOptionError(f"sheet={self.sheet!r}: the index is 0-based and cannot be negative")
+            raise InvalidOptionError(
+                f"sheet={self.sheet!r}: the index is 0-based and cannot be negative"
+            )
         for name in ("pages", "rows", "columns", "table", "archive_path", "pattern", "format_hint"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):

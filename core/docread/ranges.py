@@ -31,7 +31,9 @@ class PageSpec:
             if start < 1:
                 raise InvalidOptionError(f"{param}={text!r}: pages are numbered from 1")
             if end is not None and end < start:
-                raise InvalidOptionError(f"{param}={text!r}: range {start}-{end} ends before it starts")
+                raise InvalidOptionError(
+                    f"{param}={text!r}: range {start}-{end} ends before it starts"
+                )
             spans.append((start, end))
         return cls(tuple(spans), str(text))
 
@@ -87,7 +89,9 @@ class RowSpec:
         else:
             stop = int(m.group(4)) if m.group(4) else None
         if stop is not None and stop < start:
-            raise InvalidOptionError(f"{param}={text!r}: range {start}-{stop} ends before it starts")
+            raise InvalidOptionError(
+                f"{param}={text!r}: range {start}-{stop} ends before it starts"
+            )
         return cls("range", start=start, stop=stop, text=str(text))
 
     def bounds(self, total: int) -> tuple[int, int]:
@@ -132,7 +136,9 @@ class ColumnSpec:
     def parse(cls, text: str, *, param: str = "columns") -> ColumnSpec:
         tokens = tuple(t.strip() for t in str(text).split(",") if t.strip())
         if not tokens:
-            raise InvalidOptionError(f"{param}={text!r}: name at least one column, e.g. 'name,age' or 'A-C'")
+            raise InvalidOptionError(
+                f"{param}={text!r}: name at least one column, e.g. 'name,age' or 'A-C'"
+            )
         return cls(tokens, str(text))
 
     def resolve(self, names: list[str], *, path: str | None = None) -> list[int]:

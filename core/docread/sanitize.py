@@ -11,7 +11,9 @@ from typing import Any
 
 from .settings import OutputSettings
 
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]")
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]"
+)
 _CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
 
 

@@ -170,7 +170,9 @@ class Settings:
     workspace: WorkspaceSettings = field(default_factory=WorkspaceSettings)
 
     @classmethod
-    def load(cls, config: str | os.PathLike[str] | Settings | dict[str, Any] | None = None) -> Settings:
+    def load(
+        cls, config: str | os.PathLike[str] | Settings | dict[str, Any] | None = None
+    ) -> Settings:
         """Settings from an explicit path/dict, ``$DOCREAD_CONFIG``, ``./tools-security.yaml`` or defaults."""
         if isinstance(config, Settings):
             return config
@@ -202,7 +204,9 @@ class Settings:
             raise SettingsError(f"{origin}: expected a mapping at the top level")
         if "tools" in raw:
             if set(raw) != {"tools"} or not isinstance(raw["tools"], dict):
-                raise SettingsError(f"{origin}: only a 'tools:' section is allowed at the top level")
+                raise SettingsError(
+                    f"{origin}: only a 'tools:' section is allowed at the top level"
+                )
             raw = raw["tools"].get("read_document", {}) or {}
         return _build(cls, raw, "read_document", origin)
 

@@ -18,7 +18,9 @@ HEAD_SIZE = 65536
 class Source:
     """A file on disk or bytes in memory (an archive member); extractors read through it only."""
 
-    def __init__(self, *, path: Path | None = None, data: bytes | None = None, name: str = "") -> None:
+    def __init__(
+        self, *, path: Path | None = None, data: bytes | None = None, name: str = ""
+    ) -> None:
         if (path is None) == (data is None):
             raise ValueError("Source needs exactly one of path or data")
         self.path = path

@@ -94,7 +94,9 @@ def run_tool(
     result = ToolResult(proc.returncode, bytes(out.buf), bytes(err.buf), out.truncated)
     if check and proc.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip()[-2000:]
-        raise ExtractionError(f"{path or argv[0]}: {what} failed (exit {proc.returncode}): {message}", path=path)
+        raise ExtractionError(
+            f"{path or argv[0]}: {what} failed (exit {proc.returncode}): {message}", path=path
+        )
     return result
 
 

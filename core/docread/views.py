@@ -23,7 +23,9 @@ def extractor_for(format_key: str) -> type[Extractor]:
     return extractor_class(fmt.extractor) if fmt and fmt.extractor else Extractor
 
 
-def render(result: ReadResult, output_format: str = "text", *, settings: Settings | None = None) -> str:
+def render(
+    result: ReadResult, output_format: str = "text", *, settings: Settings | None = None
+) -> str:
     settings = settings or Settings()
     if output_format == "json":
         return _render_json(result, settings)
@@ -34,7 +36,9 @@ def render(result: ReadResult, output_format: str = "text", *, settings: Setting
         parts.append("\n".join(f"**{k}:** {v}" for k, v in result.header.items()))
         parts.append("\n---\n")
     head = "\n".join(parts)
-    body, cut_hint = _body(result, output_format, settings, budget_chars=settings.output.max_chars - len(head))
+    body, cut_hint = _body(
+        result, output_format, settings, budget_chars=settings.output.max_chars - len(head)
+    )
     notes = list(result.notes)
     if cut_hint:
         notes.append(cut_hint)
@@ -42,7 +46,9 @@ def render(result: ReadResult, output_format: str = "text", *, settings: Setting
     return (head + "\n" if head else "") + body + tail
 
 
-def _body(result: ReadResult, output_format: str, settings: Settings, *, budget_chars: int) -> tuple[str, str]:
+def _body(
+    result: ReadResult, output_format: str, settings: Settings, *, budget_chars: int
+) -> tuple[str, str]:
     """Sections joined until max_chars/max_lines; returns (text, hint) where hint says how to go on."""
     out = settings.output
     chars, lines = max(budget_chars, 0), out.max_lines
@@ -105,7 +111,12 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
         "header": result.header,
         "documents": docs,
         "media": [
-            {"id": m.id, "mime_type": m.mime_type, "bytes": len(m.data), "metadata": dict(m.metadata)}
+            {
+                "id": m.id,
+                "mime_type": m.mime_type,
+                "bytes": len(m.data),
+                "metadata": dict(m.metadata),
+            }
             for m in result.media
         ],
         "notes": result.notes,

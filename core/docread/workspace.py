@@ -13,7 +13,9 @@ from .errors import DocumentNotFoundError, PathSecurityError
 class Workspace:
     """Resolves caller paths against ``root``; ``alias`` (e.g. ``/workspace``) maps onto the root."""
 
-    def __init__(self, root: str | os.PathLike[str] | None = None, *, alias: str = "/workspace") -> None:
+    def __init__(
+        self, root: str | os.PathLike[str] | None = None, *, alias: str = "/workspace"
+    ) -> None:
         self.root = Path(os.path.realpath(root or os.getcwd()))
         self.alias = alias.rstrip("/") if alias else ""
 
@@ -66,7 +68,9 @@ def check_kind(mode: int, shown: str) -> None:
         else "a socket" if stat.S_ISSOCK(mode)
         else "not a regular file"
     )  # fmt: skip
-    raise PathSecurityError(f"{shown}: is {kind}; only regular files and directories are read", path=shown)
+    raise PathSecurityError(
+        f"{shown}: is {kind}; only regular files and directories are read", path=shown
+    )
 
 
 def _under(path: str, root: str) -> bool:

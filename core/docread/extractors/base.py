@@ -104,7 +104,9 @@ class Context:
                 path=self.info.source,
             )
 
-    def extract_child(self, data: bytes, name: str, options: ReadOptions | None = None) -> Iterator[Unit]:
+    def extract_child(
+        self, data: bytes, name: str, options: ReadOptions | None = None
+    ) -> Iterator[Unit]:
         """Read nested content (an archive member) through the whole pipeline, depth + 1."""
         if self.child_reader is None:
             raise RuntimeError("extract_child is only available inside a Reader")

@@ -119,9 +119,7 @@ class TextExtractor(Extractor):
             if total is None and source.size <= ctx.settings.limits.text:
                 total = n + count_rest(stream)
         if not lines:
-            ctx.warn(
-                f"offset={offset} is past the end of the file: it has {total} lines."
-            )
+            ctx.warn(f"offset={offset} is past the end of the file: it has {total} lines.")
             return
         end = offset + len(lines) - 1
         meta = {"line_start": offset, "line_end": end, "encoding": encoding}
@@ -151,10 +149,14 @@ class TextExtractor(Extractor):
                 if remaining is not None:
                     remaining -= 1
                 if len(lines) >= per_doc:
-                    yield Document("\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding})
+                    yield Document(
+                        "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+                    )
                     start, lines = n + 1, []
         if lines:
-            yield Document("\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding})
+            yield Document(
+                "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+            )
 
     @classmethod
     def render_unit(cls, doc: Document, output_format: str) -> str:
