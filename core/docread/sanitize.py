@@ -38,9 +38,10 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return value.isoformat()
     if isinstance(value, bytes):
         return f"<{len(value)} bytes>"
-    if isinstance(value, list | tuple | set | frozenset):
-        if all(isinstance(v, str | int | float) for v in value):
-            return ", ".join(str(v) for v in value)
+    if isinstance(value, list | tuple | set | frozenset) and all(
+        isinstance(v, str | int | float) for v in value
+    ):
+        return ", ".join(str(v) for v in value)
     try:
         return json.dumps(value, default=str, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -260,8 +260,9 @@ def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
     elif tp is str:
         if isinstance(value, str):
             return value
-    elif typing.get_origin(tp) is tuple or isinstance(tp, types.GenericAlias):
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return tuple(v.lower() for v in value)
+    elif (typing.get_origin(tp) is tuple or isinstance(tp, types.GenericAlias)) and (
+        isinstance(value, list) and all(isinstance(v, str) for v in value)
+    ):
+        return tuple(v.lower() for v in value)
     name = getattr(tp, "__name__", str(tp))
     raise SettingsError(f"{origin}: {where} must be {name}, got {value!r} ({type(value).__name__})")

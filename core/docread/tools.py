@@ -6,6 +6,7 @@ group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -102,14 +103,10 @@ def run_tool(
 
 def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL the process group (the program and anything it started), then reap it."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 class _Capped:

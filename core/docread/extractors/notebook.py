@@ -82,7 +82,7 @@ class NotebookExtractor(Extractor):
             ctx.warn(
                 f"Showing lines {offset}-{end} of {total:,}. Use offset={end + 1} to read more."
             )
-        for (first, last), (_text_, media), (i, cell) in zip(
+        for (first, last), (_, media), (i, cell) in zip(
             spans, rendered, enumerate(cells, 1), strict=True
         ):
             if last >= offset and first <= end:
