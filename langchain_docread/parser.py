@@ -1,0 +1,58 @@
+"""DocReadParser: docread as a LangChain blob parser, so it composes with ``GenericLoader`` and
+any ``BlobLoader`` (file system, cloud storage, ...)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path, PurePath
+from typing import Any
+
+import docread
+from langchain_core.document_loaders import BaseBlobParser, Blob
+from langchain_core.documents import Document
+
+from .blocks import to_langchain
+from .loader import PathLike, default_workspace
+
+
+class DocReadParser(BaseBlobParser):
+    """Parses a Blob of any format docread reads into LangChain Documents (loader mode).
+
+    A blob with a path is read in place; an in-memory blob (``Blob.from_data``) is written to a
+    private temporary file named after ``blob.path`` (its extension helps detection), and its
+    documents keep ``blob.source`` as ``source``.
+    """
+
+    def __init__(
+        self, *, workspace: PathLike | None = None, config: Any = None, **read_options: Any
+    ) -> None:
+        docread.ReadOptions.from_kwargs("", **read_options)  # fail early on a typo
+        self.workspace = workspace
+        self.config = config
+        self.read_options = read_options
+
+    def lazy_parse(self, blob: Blob) -> Iterator[Document]:
+        """Documents of one blob, streamed; a ReadDocumentError propagates to the caller."""
+        if blob.data is None and blob.path is not None:
+            workspace, paths = default_workspace([os.fspath(blob.path)], self.workspace)
+            with docread.Reader(workspace, self.config) as reader:
+                for doc in reader.iter_documents(paths[0], **self.read_options):
+                    yield self._with_blob_metadata(to_langchain(doc), blob)
+            return
+        name = PurePath(os.fspath(blob.path)).name if blob.path else "blob"
+        with tempfile.TemporaryDirectory(prefix="docread-blob-") as tmp:
+            Path(tmp, name).write_bytes(blob.as_bytes())
+            with docread.Reader(tmp, self.config) as reader:
+                for doc in reader.iter_documents(name, **self.read_options):
+                    lc = to_langchain(doc)
+                    lc.metadata.update(source=blob.source or name, file_path=blob.source or name)
+                    yield self._with_blob_metadata(lc, blob)
+
+    @staticmethod
+    def _with_blob_metadata(doc: Document, blob: Blob) -> Document:
+        """The blob's own metadata (from its BlobLoader) under the document's."""
+        if blob.metadata:
+            doc.metadata = {**blob.metadata, **doc.metadata}
+        return doc
