@@ -7,11 +7,14 @@ import json
 import os
 from pathlib import Path
 
+import docread
 import pytest
 
-import docread
-
-CORPUS = Path(os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[1].parent / "shared" / "corpus"))
+CORPUS = Path(
+    os.environ.get(
+        "DOCREAD_CORPUS", Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+    )
+)
 
 
 @pytest.fixture
@@ -40,7 +43,9 @@ def corpus_params(*folders: str) -> list[object]:
     """pytest params (one per corpus file, id = its path); a single skip when the corpus is absent."""
     rows = corpus_rows(*folders)
     if not rows:
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"corpus not present at {CORPUS}"))]
+        return [
+            pytest.param(None, marks=pytest.mark.skip(reason=f"corpus not present at {CORPUS}"))
+        ]
     return [pytest.param(row, id=str(row["file"])) for row in rows]
 
 

@@ -43,7 +43,7 @@ class Workspace:
         try:
             st = os.stat(real)
         except FileNotFoundError:
-            raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw) from None
+            st = _stat_magic_link(lexical, raw)  # /proc/self/fd/N -> "pipe:[...]" has no real path
         except OSError as exc:
             raise PathSecurityError(f"{raw}: cannot be read: {exc.strerror}", path=raw) from exc
         check_kind(st.st_mode, raw)
@@ -55,6 +55,16 @@ class Workspace:
             return str(path.relative_to(self.root))
         except ValueError:
             return str(path)
+
+
+def _stat_magic_link(lexical: Path, raw: str) -> os.stat_result:
+    """A /proc fd link to a pipe or socket resolves to no path; its target's kind is still known."""
+    try:
+        st = os.stat(lexical)
+    except OSError:
+        raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw) from None
+    check_kind(st.st_mode, raw)
+    raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw)
 
 
 def check_kind(mode: int, shown: str) -> None:

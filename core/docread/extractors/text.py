@@ -22,8 +22,15 @@ _BOMS = (
 _COUNT_CHUNK = 1 << 20
 
 
+# single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
+# cp1257 "crčme"): when its guess is one of these and the bytes are valid cp1252, cp1252 wins.
+_LATIN_FAMILY = ("cp125", "iso8859", "latin", "mac_", "cp437", "cp775", "cp85", "hp_roman")
+_NOT_LATIN = ("cp1251", "cp1253", "cp1255", "cp1256", "iso8859_5", "iso8859_6", "iso8859_7", "iso8859_8", "mac_cyrillic", "mac_greek")
+
+
 def detect_encoding(head: bytes) -> str:
-    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess."""
+    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess,
+    with cp1252 preferred among look-alike Latin code pages (the common legacy case)."""
     for bom, name in _BOMS:
         if head.startswith(bom):
             return name
@@ -35,7 +42,14 @@ def detect_encoding(head: bytes) -> str:
     from charset_normalizer import from_bytes
 
     best = from_bytes(head[:32768]).best()
-    return best.encoding if best is not None else "latin-1"
+    guess = best.encoding if best is not None else "cp1252"
+    if guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN):
+        try:
+            head.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            return guess
+    return guess
 
 
 def open_text(source: Source, encoding: str) -> TextIO:

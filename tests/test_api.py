@@ -1,0 +1,104 @@
+"""The public API contract and the import-lightness rule."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import docread
+import pytest
+
+HEAVY = (
+    "pandas",
+    "pyarrow",
+    "fitz",
+    "pymupdf",
+    "PIL",
+    "pytesseract",
+    "py7zr",
+    "pypandoc",
+    "mutagen",
+    "openpyxl",
+    "magic",
+)
+
+
+def test_import_docread_stays_light() -> None:
+    code = "import sys, docread, json; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(json.loads(out.stdout))
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_public_names() -> None:
+    for name in ("read", "aread", "iter_documents", "iter_units", "Reader", "ReadOptions", "Settings", "Document",
+                 "Media", "FileInfo", "ReadResult", "ReadDocumentError", "FormatNotSupportedError", "FileTooLargeError",
+                 "ExtractionTimeoutError", "ArchiveSecurityError", "BannedExtensionError", "CacheError",
+                 "DependencyMissingError", "ContentSanitizationError", "PathSecurityError", "DocumentNotFoundError"):  # fmt: skip
+        assert name in docread.__all__ and hasattr(docread, name)
+    assert issubclass(docread.DependencyMissingError, ImportError)
+    assert issubclass(docread.BannedExtensionError, docread.ArchiveSecurityError)
+    assert all(
+        issubclass(getattr(docread, n), docread.ReadDocumentError)
+        for n in docread.__all__
+        if n.endswith("Error")
+    )
+
+
+def test_errors_survive_pickling() -> None:
+    import pickle
+
+    err = pickle.loads(pickle.dumps(docread.FileTooLargeError("big.pdf: too big", path="big.pdf")))
+    assert (
+        isinstance(err, docread.FileTooLargeError)
+        and err.path == "big.pdf"
+        and str(err) == "big.pdf: too big"
+    )
+
+
+def test_file_too_large_names_size_and_limit(tmp_path: Path) -> None:
+    (tmp_path / "nb.ipynb").write_text(
+        json.dumps({"cells": [], "metadata": {}, "nbformat": 4}) + " " * 2000
+    )
+    with pytest.raises(
+        docread.FileTooLargeError,
+        match=r"over the notebook size limit of 1,000 bytes \(limits.notebook",
+    ):
+        docread.read("nb.ipynb", workspace=tmp_path, config={"limits": {"notebook": 1000}})
+
+
+def test_json_view_and_markdown_view(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    data = json.loads(docread.read("a.txt", workspace=tmp_path, output_format="json").render())
+    assert data["documents"][0]["text"] == "alpha" and data["file"]["format"] == "text"
+    assert docread.read("a.txt", workspace=tmp_path).render("markdown").startswith("# a.txt\n")
+
+
+async def test_aread_and_reader_context(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    with docread.Reader(tmp_path) as reader:
+        result = await reader.aread("a.txt")
+    assert result.text == "alpha"
+    assert (await docread.aread("a.txt", workspace=tmp_path)).text == "alpha"
+
+
+def test_units_carry_base_metadata_and_stable_ids(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    doc = docread.read("a.txt", workspace=tmp_path).documents[0]
+    assert {
+        "source",
+        "file_path",
+        "file_name",
+        "file_size",
+        "mime_type",
+        "format",
+        "category",
+        "modified",
+        "extractor",
+    } <= set(doc.metadata)
+    assert doc.id == docread.read("a.txt", workspace=tmp_path).documents[0].id
+    assert all(isinstance(v, str | int | float | bool) for v in doc.metadata.values())

@@ -1,0 +1,134 @@
+"""Format detection: content beats the name, containers are sniffed, hints override."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import docread
+import pytest
+from docread import FormatNotSupportedError
+from docread.detect import detect
+from docread.source import Source
+
+
+def _detect(path: Path, hint: str | None = None) -> str:
+    return detect(Source.from_path(path), hint=hint).format
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_pdf_named_txt_is_detected_as_pdf(tmp_path: Path) -> None:
+    fitz = pytest.importorskip("fitz")
+    doc = fitz.open()
+    doc.new_page().insert_text((72, 72), "Hidden PDF content")
+    (tmp_path / "notes.txt").write_bytes(doc.tobytes())
+    assert _detect(tmp_path / "notes.txt") == "pdf"
+    result = docread.read("notes.txt", workspace=tmp_path)
+    assert result.file.format == "pdf" and "Hidden PDF content" in result.text
+
+
+@pytest.mark.parametrize(
+    ("name", "members", "expected"),
+    [
+        ("report.bin", {"[Content_Types].xml": b"<x/>", "word/document.xml": b"<w/>"}, "docx"),
+        ("sheet.zip", {"[Content_Types].xml": b"<x/>", "xl/workbook.xml": b"<w/>"}, "xlsx"),
+        ("deck", {"[Content_Types].xml": b"<x/>", "ppt/presentation.xml": b"<p/>"}, "pptx"),
+        (
+            "doc.zip",
+            {"mimetype": b"application/vnd.oasis.opendocument.text", "content.xml": b"<x/>"},
+            "odt",
+        ),
+        (
+            "book.zip",
+            {"mimetype": b"application/epub+zip", "META-INF/container.xml": b"<x/>"},
+            "epub",
+        ),
+        ("plain.docx", {"readme.txt": b"hello"}, "zip"),
+    ],
+)
+def test_zip_containers_are_sniffed_by_their_members(
+    tmp_path: Path, name: str, members: dict, expected: str
+) -> None:
+    (tmp_path / name).write_bytes(_zip(members))
+    assert _detect(tmp_path / name) == expected
+
+
+def test_json_shapes(tmp_path: Path) -> None:
+    (tmp_path / "rows.json").write_text(json.dumps([{"a": 1}, {"a": 2}]))
+    (tmp_path / "conf.json").write_text(json.dumps({"a": 1}))
+    (tmp_path / "nb.json").write_text(json.dumps({"cells": [], "nbformat": 4, "metadata": {}}))
+    (tmp_path / "events.jsonl").write_text('{"a": 1}\n{"a": 2}\n')
+    (tmp_path / "words.jsonl").write_text('"a"\n"b"\n')
+    got = {
+        p: _detect(tmp_path / p)
+        for p in ("rows.json", "conf.json", "nb.json", "events.jsonl", "words.jsonl")
+    }
+    assert got == {
+        "rows.json": "json_table",
+        "conf.json": "json",
+        "nb.json": "ipynb",
+        "events.jsonl": "jsonl",
+        "words.jsonl": "text",
+    }
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "png"),
+        (b"SQLite format 3\x00" + b"\x00" * 100, "sqlite"),
+        (b"7z\xbc\xaf\x27\x1c" + b"\x00" * 32, "7z"),
+        (b"{\\rtf1\\ansi hello}", "rtf"),
+        (b"PAR1" + b"\x00" * 32, "parquet"),
+    ],
+)
+def test_signatures_win_over_a_wrong_extension(tmp_path: Path, data: bytes, expected: str) -> None:
+    (tmp_path / "file.txt").write_bytes(data)
+    assert _detect(tmp_path / "file.txt") == expected
+
+
+def test_tar_gz_is_recognised_without_its_extension(tmp_path: Path) -> None:
+    import tarfile
+
+    with tarfile.open(tmp_path / "backup.bin", "w:gz") as tf:
+        info = tarfile.TarInfo("a.txt")
+        info.size = 2
+        tf.addfile(info, io.BytesIO(b"hi"))
+    assert _detect(tmp_path / "backup.bin") == "tar.gz"
+
+
+def test_format_hint_overrides_detection(tmp_path: Path) -> None:
+    (tmp_path / "data.txt").write_text("a,b\n1,2\n")
+    assert _detect(tmp_path / "data.txt") == "text"
+    assert _detect(tmp_path / "data.txt", hint="csv") == "csv"
+    assert _detect(tmp_path / "data.txt", hint=".csv") == "csv"
+
+
+def test_unknown_binary_names_its_mime_type_and_size(tmp_path: Path) -> None:
+    import random
+
+    (tmp_path / "blob.dat").write_bytes(random.Random(7).randbytes(10240))
+    with pytest.raises(FormatNotSupportedError, match=r"application/octet-stream, 10,240 bytes"):
+        docread.read("blob.dat", workspace=tmp_path)
+
+
+def test_file_info_facts(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# hi\n")
+    info = docread.read("a.md", workspace=tmp_path).file
+    assert (info.name, info.format, info.category, info.mime_type, info.size) == (
+        "a.md",
+        "text",
+        "text",
+        "text/plain",
+        5,
+    )
+    assert info.modified.endswith("+00:00")
