@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from ..errors import ExtractionTimeoutError
+from ..errors import DependencyMissingError, ExtractionTimeoutError
 from ..model import Document, FileInfo, Unit
 
 if TYPE_CHECKING:
@@ -123,6 +123,12 @@ def extractor_class(dotted: str) -> type[Extractor]:
     if cls is None:
         with _registry_lock:
             module_name, _, class_name = dotted.partition(":")
-            cls = getattr(importlib.import_module(module_name), class_name)
+            try:
+                cls = getattr(importlib.import_module(module_name), class_name)
+            except ImportError as exc:
+                raise DependencyMissingError(
+                    f"the extractor {dotted} cannot be loaded ({exc}); reinstall docread with its "
+                    f"dependencies: pip install 'docread[all]'"
+                ) from exc
             _registry[dotted] = cls
     return cls
