@@ -1,0 +1,201 @@
+"""DocReadReader: docread's core as a LlamaIndex reader, alone or in SimpleDirectoryReader's
+``file_extractor``; it maps metadata names and media only, all reading stays in the core."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import docread
+from docread.formats import extensions
+from llama_index.core.readers.base import BasePydanticReader
+from llama_index.core.schema import Document, ImageDocument, MediaResource
+from pydantic import Field, PrivateAttr
+
+from .blocks import media_path
+
+logger = logging.getLogger("llama_index_docread")
+
+#: Metadata that goes into the embedding text: what a chunk is about, not the bookkeeping.
+EMBED_KEYS = frozenset(
+    {
+        "file_name",
+        "title",
+        "page_label",
+        "sheet",
+        "slide_number",
+        "member",
+        "table",
+        "chapter",
+        "cell_type",
+    }
+)
+#: Metadata the LLM sees with a chunk: enough to cite it (file, page, sheet, rows, cell).
+LLM_KEYS = EMBED_KEYS | {
+    "file_path",
+    "author",
+    "row_start",
+    "row_end",
+    "cell_index",
+    "line_start",
+    "page_count",
+}
+
+
+class FileDependencyError(docread.ReadDocumentError, RuntimeError):
+    """A file needs a missing package or program. Deliberately not an ImportError:
+    SimpleDirectoryReader re-raises any ImportError and aborts the whole directory."""
+
+
+class DocReadReader(BasePydanticReader):
+    """Reads any file docread reads into LlamaIndex Documents (one per page, sheet chunk, cell,
+    ...) with stable ids, LlamaIndex's metadata names and ImageDocuments for pictures.
+
+    ``workspace`` is the sandbox root (default: each file's own folder, as a loader is given paths
+    by its user, not by a model); ``config`` is a tools-security.yaml path, dict or Settings; any
+    other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
+    ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
+    skips that file and prints why), ``"skip"`` logs it and yields what was read before.
+    """
+
+    is_remote: bool = False
+    workspace: str | None = None
+    config: Any = None
+    read_options: dict[str, Any] = Field(default_factory=dict)
+    on_error: Literal["raise", "skip"] = "raise"
+    media_dir: str | None = None
+    _settings: Any = PrivateAttr(default=None)
+
+    def __init__(
+        self,
+        *,
+        workspace: str | os.PathLike[str] | None = None,
+        config: Any = None,
+        on_error: Literal["raise", "skip"] = "raise",
+        media_dir: str | os.PathLike[str] | None = None,
+        **read_options: Any,
+    ) -> None:
+        docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
+        super().__init__(
+            workspace=os.fspath(workspace) if workspace is not None else None,
+            config=config,
+            read_options=read_options,
+            on_error=on_error,
+            media_dir=os.fspath(media_dir) if media_dir is not None else None,
+        )
+        self._settings = docread.Settings.load(config)  # a bad config fails here too
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "DocReadReader"
+
+    def file_extractor(self) -> dict[str, DocReadReader]:
+        """``{".pdf": self, ".xlsx": self, ...}`` for every extension docread reads, to pass as
+        ``SimpleDirectoryReader(file_extractor=...)`` (keys are the last suffix, as SDR looks up)."""
+        return {"." + ext.rsplit(".", 1)[-1]: self for ext in extensions()}
+
+    def lazy_load_data(  # type: ignore[override]
+        self,
+        file: str | os.PathLike[str],
+        extra_info: Mapping[str, Any] | None = None,
+        fs: Any = None,
+    ) -> Iterator[Document]:
+        """Stream one file's (or a directory's) units as Documents; ``extra_info`` (what
+        SimpleDirectoryReader passes) is merged into every unit's metadata and wins on clashes."""
+        if fs is not None and not _is_local(fs):
+            yield from self._load_remote(file, extra_info, fs)
+            return
+        path = Path(file)
+        root = self.workspace or os.path.dirname(os.path.realpath(path))
+        target = os.path.realpath(path) if self.workspace is None else os.fspath(path)
+        created = _creation_date(path)
+        try:
+            with docread.Reader(root, self._settings) as reader:
+                for unit in reader.iter_units(target, **self.read_options):
+                    yield self._convert(unit, extra_info, created)
+        except docread.ReadDocumentError as exc:
+            if self.on_error == "skip":
+                logger.warning("skipped the rest of %s: %s", file, exc.message)
+                return
+            if isinstance(exc, docread.DependencyMissingError):
+                raise FileDependencyError(exc.message, path=exc.path) from exc
+            raise
+
+    def _load_remote(
+        self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any
+    ) -> Iterator[Document]:
+        """A file on an fsspec filesystem: copied to a private temp folder, read, then removed."""
+        name = Path(str(file)).name
+        with tempfile.TemporaryDirectory(prefix="docread-") as tmp:
+            local = Path(tmp) / name
+            with fs.open(str(file), "rb") as src, local.open("wb") as dst:
+                shutil.copyfileobj(src, dst)
+            remote = {"file_path": str(file), "file_name": name, **(extra_info or {})}
+            for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, remote):
+                doc.metadata.pop("source", None)  # the temp copy's path means nothing to the user
+                yield doc
+
+    def _convert(
+        self, unit: docread.Unit, extra_info: Mapping[str, Any] | None, created: str | None
+    ) -> Document:
+        meta = llama_metadata(unit.metadata, extra_info, created)
+        excluded = {
+            "excluded_embed_metadata_keys": sorted(k for k in meta if k not in EMBED_KEYS),
+            "excluded_llm_metadata_keys": sorted(k for k in meta if k not in LLM_KEYS),
+        }
+        if isinstance(unit, docread.Document):
+            return Document(text=unit.text, metadata=meta, id_=unit.id, **excluded)
+        path = media_path(unit, self.media_dir)
+        meta["media_path"] = path
+        if unit.mime_type.startswith("image/"):
+            meta["image_mimetype"] = unit.mime_type
+            resource = MediaResource(data=unit.data, path=Path(path), mimetype=unit.mime_type)
+            return ImageDocument(
+                text="", image_resource=resource, metadata=meta, id_=unit.id, **excluded
+            )
+        meta["media_mimetype"] = unit.mime_type  # a raw PDF (view="pdf"): kept as a file on disk
+        return Document(text="", metadata=meta, id_=unit.id, **excluded)
+
+
+def llama_metadata(
+    core: Mapping[str, Any], extra_info: Mapping[str, Any] | None = None, created: str | None = None
+) -> dict[str, Any]:
+    """Core metadata plus SimpleDirectoryReader's names (``file_type``, ``creation_date``,
+    ``last_modified_date``, ``page_label`` as a string), then ``extra_info`` (its None values
+    never erase a known value)."""
+    meta = dict(core)
+    meta["file_type"] = meta.get("mime_type")
+    if created:
+        meta["creation_date"] = created
+    modified = meta.get("modified")
+    if isinstance(modified, str) and modified:
+        meta["last_modified_date"] = modified[:10]
+    page = meta.get("page_number")
+    if isinstance(page, int):
+        meta["page_label"] = str(page)
+    for key, value in (extra_info or {}).items():
+        if value is not None or key not in meta:
+            meta[key] = value
+    return meta
+
+
+def _creation_date(path: Path) -> str | None:
+    """The file's creation (or, where the OS has none, metadata-change) date, UTC YYYY-MM-DD."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stamp = getattr(st, "st_birthtime", st.st_ctime)
+    return datetime.fromtimestamp(stamp, tz=UTC).strftime("%Y-%m-%d")
+
+
+def _is_local(fs: Any) -> bool:
+    protocol = getattr(fs, "protocol", "file")
+    protocols = (protocol,) if isinstance(protocol, str) else tuple(protocol)
+    return "file" in protocols or "local" in protocols

@@ -1,0 +1,319 @@
+"""DocReadReader: alone and through SimpleDirectoryReader, on generated notebook, PNG, PDF and
+XLSX files: metadata names and values, page_label, stable ids, ImageDocuments, extra_info,
+pickling, per-file failures, docstore round trips."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import pickle
+from pathlib import Path
+
+import docread
+import pytest
+from llama_index.core import SimpleDirectoryReader
+from llama_index.core.node_parser import SentenceSplitter
+from llama_index.core.schema import Document, ImageDocument, MetadataMode
+from llama_index.core.storage.docstore import SimpleDocumentStore
+
+from llama_index_docread import DocReadReader, FileDependencyError
+
+FILE_KEYS = {
+    "file_path",
+    "file_name",
+    "file_type",
+    "file_size",
+    "creation_date",
+    "last_modified_date",
+}
+
+
+def png_bytes(size: tuple[int, int] = (6, 4), color: str = "red") -> bytes:
+    """A real PNG made with Pillow."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", size, color).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def write_notebook(path: Path) -> Path:
+    """A notebook with a markdown cell, a code cell with text output and one with a PNG output."""
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Revenue notes\n", "Quarterly revenue rose."]},
+        {
+            "cell_type": "code", "execution_count": 1, "metadata": {}, "source": ["print(6 * 7)"],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["42\n"]}],
+        },
+        {
+            "cell_type": "code", "execution_count": 2, "metadata": {}, "source": ["plot()"],
+            "outputs": [{
+                "output_type": "display_data", "metadata": {},
+                "data": {"image/png": base64.b64encode(png_bytes()).decode(), "text/plain": ["<Figure>"]},
+            }],
+        },
+    ]  # fmt: skip
+    nb = {
+        "cells": cells,
+        "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    return path
+
+
+def write_pdf(path: Path, pages: int = 3) -> Path:
+    """A text PDF made with PyMuPDF, one distinct sentence per page."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        doc.new_page().insert_text((72, 72), f"Page {n} talks about topic number {n}.")
+    doc.set_metadata({"title": "Topics", "author": "Ada"})
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def write_xlsx(path: Path) -> Path:
+    """A two-sheet workbook made with openpyxl."""
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    ws.append(["region", "amount"])
+    for region, amount in [("north", 10), ("south", 20), ("east", 30)]:
+        ws.append([region, amount])
+    costs = wb.create_sheet("Costs")
+    costs.append(["item", "cost"])
+    costs.append(["paper", 5])
+    wb.save(path)
+    return path
+
+
+@pytest.fixture
+def li_reader(tmp_path: Path) -> DocReadReader:
+    """A reader that writes extracted media under this test's tmp_path."""
+    return DocReadReader(media_dir=tmp_path / "media", config={"cache": {"enabled": False}})
+
+
+def test_notebook_cells_are_documents_with_llamaindex_metadata(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    nb = write_notebook(tmp_path / "analysis.ipynb")
+    docs = li_reader.load_data(nb)
+    texts = [d for d in docs if not isinstance(d, ImageDocument)]
+    assert [d.metadata["cell_index"] for d in texts] == [1, 2, 3]
+    assert "Quarterly revenue rose." in texts[0].text
+    assert "42" in texts[1].text
+    meta = texts[0].metadata
+    assert meta.keys() >= FILE_KEYS
+    assert meta["file_path"] == str(nb.resolve())
+    assert meta["file_name"] == "analysis.ipynb"
+    assert meta["file_type"] == "application/x-ipynb+json"
+    assert meta["file_size"] == nb.stat().st_size
+    assert meta["format"] == "ipynb" and meta["cell_type"] == "markdown"
+    assert len(meta["last_modified_date"]) == 10 and meta["last_modified_date"][4] == "-"
+    assert all(isinstance(v, str | int | float | bool) or v is None for v in meta.values())
+    # the embedding text is the content plus what it is about, never the bookkeeping
+    embed = texts[0].get_content(MetadataMode.EMBED)
+    assert (
+        "file_name: analysis.ipynb" in embed
+        and "file_size" not in embed
+        and "extractor" not in embed
+    )
+
+
+def test_ids_are_stable_across_loads_and_unique_per_unit(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    nb = write_notebook(tmp_path / "n.ipynb")
+    first = [d.id_ for d in li_reader.load_data(nb)]
+    second = [d.id_ for d in DocReadReader(media_dir=tmp_path / "m2").load_data(nb)]
+    assert first == second
+    assert len(set(first)) == len(first)
+
+
+def test_notebook_image_output_is_an_image_document_that_survives_the_docstore(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    nb = write_notebook(tmp_path / "plots.ipynb")
+    images = [d for d in li_reader.load_data(nb) if isinstance(d, ImageDocument)]
+    assert len(images) == 1
+    img = images[0]
+    assert img.image_mimetype == "image/png"
+    assert img.metadata["cell_index"] == 3 and img.metadata["image_mimetype"] == "image/png"
+    saved = Path(img.image_path)
+    assert saved.parent == tmp_path / "media" and saved.read_bytes() == png_bytes()
+    assert base64.b64decode(img.image) == png_bytes()  # the bytes are there in memory as well
+    store = SimpleDocumentStore()
+    store.add_documents([img])
+    store.persist(str(tmp_path / "store.json"))
+    back = SimpleDocumentStore.from_persist_path(str(tmp_path / "store.json")).get_document(img.id_)
+    assert isinstance(back, ImageDocument)
+    assert back.image_path == str(saved) and back.image_mimetype == "image/png"
+    assert back.metadata["cell_index"] == 3
+
+
+def test_png_file_image_document_points_at_the_file_itself(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    png = tmp_path / "logo.png"
+    png.write_bytes(png_bytes((8, 5)))
+    docs = li_reader.load_data(png)
+    images = [d for d in docs if isinstance(d, ImageDocument)]
+    assert len(images) == 1
+    assert images[0].image_path == str(png.resolve())
+    assert images[0].image_mimetype == "image/png"
+    assert images[0].metadata["file_type"] == "image/png"
+    assert not (tmp_path / "media").exists()  # nothing copied: the file is its own resource
+    described = [d for d in docs if not isinstance(d, ImageDocument)]
+    assert described and "8" in described[0].text  # the metadata block names the dimensions
+
+
+def test_pdf_pages_carry_page_label_and_page_number(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    pdf = write_pdf(tmp_path / "topics.pdf", pages=3)
+    docs = li_reader.load_data(pdf)
+    assert [d.metadata["page_label"] for d in docs] == ["1", "2", "3"]
+    assert [d.metadata["page_number"] for d in docs] == [1, 2, 3]
+    assert all(d.metadata["page_count"] == 3 for d in docs)
+    assert "Page 2 talks about topic number 2." in docs[1].text
+    assert docs[0].metadata["file_type"] == "application/pdf"
+    assert "page_label: 1" in docs[0].get_content(MetadataMode.LLM)
+
+
+def test_pages_option_is_passed_to_the_core(tmp_path: Path) -> None:
+    pdf = write_pdf(tmp_path / "topics.pdf", pages=4)
+    docs = DocReadReader(pages="2-3").load_data(pdf)
+    assert [d.metadata["page_label"] for d in docs] == ["2", "3"]
+
+
+def test_xlsx_documents_name_their_sheet(tmp_path: Path, li_reader: DocReadReader) -> None:
+    xlsx = write_xlsx(tmp_path / "book.xlsx")
+    docs = li_reader.load_data(xlsx)
+    by_sheet = {d.metadata["sheet"]: d for d in docs}
+    assert set(by_sheet) == {"Sales", "Costs"}
+    sales = by_sheet["Sales"]
+    assert "south" in sales.text and "20" in sales.text
+    assert sales.metadata["row_start"] == 1 and sales.metadata["row_end"] == 3
+    assert "sheet: Sales" in sales.get_content(MetadataMode.EMBED)
+
+
+def test_extra_info_is_merged_and_wins_but_none_never_erases(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    nb = write_notebook(tmp_path / "n.ipynb")
+    docs = li_reader.load_data(
+        nb, extra_info={"project": "apollo", "file_name": "renamed.ipynb", "file_type": None}
+    )
+    assert all(d.metadata["project"] == "apollo" for d in docs)
+    assert all(d.metadata["file_name"] == "renamed.ipynb" for d in docs)
+    assert all(d.metadata["file_type"] == "application/x-ipynb+json" for d in docs)
+
+
+def test_simple_directory_reader_with_file_extractor(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    write_notebook(data / "n.ipynb")
+    write_pdf(data / "p.pdf", pages=2)
+    (data / "pic.png").write_bytes(png_bytes())
+    mapping = li_reader.file_extractor()
+    assert {".pdf", ".xlsx", ".ipynb", ".png", ".gz", ".sqlite"} <= mapping.keys()
+    docs = SimpleDirectoryReader(str(data), file_extractor=mapping).load_data()
+    names = {d.metadata["file_name"] for d in docs}
+    assert names == {"n.ipynb", "p.pdf", "pic.png"}
+    pdf_docs = [d for d in docs if d.metadata["file_name"] == "p.pdf"]
+    assert [d.metadata["page_label"] for d in pdf_docs] == ["1", "2"]
+    assert any(isinstance(d, ImageDocument) for d in docs)
+    assert all(d.id_ and "_part_" not in d.id_ for d in docs)  # our stable ids, not SDR's
+
+
+def test_a_broken_file_and_an_unknown_type_do_not_stop_the_rest(
+    tmp_path: Path, li_reader: DocReadReader, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    write_notebook(data / "good.ipynb")
+    (data / "broken.pdf").write_bytes(b"%PDF-1.7\n garbage that is no pdf at all")
+    (data / "notes.unknownext").write_text("plain words in an unknown type", encoding="utf-8")
+    docs = SimpleDirectoryReader(str(data), file_extractor=li_reader.file_extractor()).load_data()
+    names = {d.metadata["file_name"] for d in docs}
+    assert names == {"good.ipynb", "notes.unknownext"}
+    assert "broken.pdf" in capsys.readouterr().out  # SDR says which file it skipped, and why
+
+
+def test_errors_are_typed_and_a_missing_dependency_is_not_an_import_error(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.7\n garbage")
+    with pytest.raises(docread.ExtractionError, match="broken.pdf"):
+        DocReadReader().load_data(bad)
+    err = FileDependencyError("x.doc: antiword is missing", path="x.doc")
+    assert isinstance(err, docread.ReadDocumentError) and not isinstance(err, ImportError)
+
+
+def test_on_error_skip_logs_and_yields_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.7\n garbage")
+    with caplog.at_level(logging.WARNING, logger="llama_index_docread"):
+        assert DocReadReader(on_error="skip").load_data(bad) == []
+    assert "broken.pdf" in caplog.text
+
+
+def test_a_bad_read_option_fails_at_construction() -> None:
+    with pytest.raises(docread.InvalidOptionError, match="pagez"):
+        DocReadReader(pagez="1-2")
+    with pytest.raises(docread.InvalidOptionError, match="pages"):
+        DocReadReader(pages="9-3")
+
+
+def test_reader_pickles_and_loads_with_two_workers(tmp_path: Path) -> None:
+    reader = DocReadReader(media_dir=tmp_path / "media", pages="1")
+    clone = pickle.loads(pickle.dumps(reader))
+    assert clone.read_options == {"pages": "1"} and clone.media_dir == str(tmp_path / "media")
+    data = tmp_path / "data"
+    data.mkdir()
+    write_pdf(data / "a.pdf", pages=2)
+    write_pdf(data / "b.pdf", pages=2)
+    docs = SimpleDirectoryReader(str(data), file_extractor={".pdf": reader}).load_data(
+        num_workers=2
+    )
+    assert sorted((d.metadata["file_name"], d.metadata["page_label"]) for d in docs) == [
+        ("a.pdf", "1"),
+        ("b.pdf", "1"),
+    ]
+
+
+async def test_async_load(tmp_path: Path, li_reader: DocReadReader) -> None:
+    nb = write_notebook(tmp_path / "n.ipynb")
+    docs = await li_reader.aload_data(nb)
+    assert [d.id_ for d in docs] == [d.id_ for d in li_reader.load_data(nb)]
+
+
+def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
+    import fsspec
+
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/bucket/notes.md", b"# Title\n\nremote words here\n")
+    docs = li_reader.load_data("/bucket/notes.md", fs=fs)
+    assert "remote words here" in docs[0].text
+    assert docs[0].metadata["file_path"] == "/bucket/notes.md" and "source" not in docs[0].metadata
+    fs.rm("/bucket/notes.md")
+
+
+def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocReadReader) -> None:
+    pdf = write_pdf(tmp_path / "topics.pdf", pages=2)
+    nodes = SentenceSplitter(chunk_size=128, chunk_overlap=0).get_nodes_from_documents(
+        li_reader.load_data(pdf)
+    )
+    assert len(nodes) == 2 and nodes[1].metadata["page_label"] == "2"
+    assert all(isinstance(d, Document) for d in li_reader.load_data(pdf))
