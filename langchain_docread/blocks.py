@@ -5,7 +5,7 @@ leak into some provider payloads."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import docread
@@ -83,21 +83,42 @@ def content_blocks(
     return [{"type": "text", "text": text}, *(media_block(m, model_inputs) for m in media)]
 
 
-def split_tool_media(message: ToolMessage) -> list[BaseMessage]:
-    """For providers that reject images/files in tool messages (OpenAI Chat Completions): the
-    ToolMessage with its media replaced by a note, then a HumanMessage carrying the media.
+def split_tool_media(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """For providers that reject images/files in tool messages (OpenAI Chat Completions): each
+    ToolMessage's media blocks are replaced by a note and re-sent in one HumanMessage placed after
+    the run of ToolMessages (tool results must directly follow their AIMessage).
 
-    Returns ``[message]`` unchanged when it has no media blocks.
+    Apply it to the message list just before calling the model; messages without media pass as is.
     """
+    out: list[BaseMessage] = []
+    pending: list[dict[str, Any]] = []
+    for message in messages:
+        if pending and not isinstance(message, ToolMessage):
+            out.append(_attachments(pending))
+            pending = []
+        media = _media_of(message) if isinstance(message, ToolMessage) else []
+        if media:
+            kept = [b for b in message.content if not _is_media(b)]
+            note = {
+                "type": "text",
+                "text": f"[{len(media)} attachment(s) follow in the next user message]",
+            }
+            message = message.model_copy(update={"content": [*kept, note]})
+            pending.extend(media)
+        out.append(message)
+    if pending:
+        out.append(_attachments(pending))
+    return out
+
+
+def _media_of(message: ToolMessage) -> list[dict[str, Any]]:
     content = message.content
-    if isinstance(content, str) or not any(_is_media(b) for b in content):
-        return [message]
-    kept = [b for b in content if not _is_media(b)]
-    media = [b for b in content if _is_media(b)]
-    note = {"type": "text", "text": f"[{len(media)} attachment(s) follow in the next message]"}
-    tool_message = message.model_copy(update={"content": [*kept, note]})
-    intro = {"type": "text", "text": f"Attachments from the {message.name or 'tool'} result:"}
-    return [tool_message, HumanMessage(content=[intro, *media])]
+    return [] if isinstance(content, str) else [b for b in content if _is_media(b)]  # type: ignore[misc]
+
+
+def _attachments(media: list[dict[str, Any]]) -> HumanMessage:
+    intro = {"type": "text", "text": "Attachments returned by the tool calls above:"}
+    return HumanMessage(content=[intro, *media])
 
 
 def _is_media(block: str | Mapping[str, Any]) -> bool:

@@ -82,7 +82,7 @@ class DocReadLoader(BaseLoader):
             for child in reader.walk(path, pattern=self.glob):
                 rel = (reader.workspace.root / child).relative_to(resolved)
                 if self.recursive or len(rel.parts) == 1:
-                    files.append(os.path.join(path, rel))  # shown under the path as given
+                    files.append(str(Path(path) / rel))  # shown under the path as given
         return files
 
     def _progress(self, files: list[str]) -> Iterator[str]:
