@@ -25,7 +25,18 @@ _COUNT_CHUNK = 1 << 20
 # single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
 # cp1257 "crčme"): when its guess is one of these and the bytes are valid cp1252, cp1252 wins.
 _LATIN_FAMILY = ("cp125", "iso8859", "latin", "mac_", "cp437", "cp775", "cp85", "hp_roman")
-_NOT_LATIN = ("cp1251", "cp1253", "cp1255", "cp1256", "iso8859_5", "iso8859_6", "iso8859_7", "iso8859_8", "mac_cyrillic", "mac_greek")
+_NOT_LATIN = (
+    "cp1251",
+    "cp1253",
+    "cp1255",
+    "cp1256",
+    "iso8859_5",
+    "iso8859_6",
+    "iso8859_7",
+    "iso8859_8",
+    "mac_cyrillic",
+    "mac_greek",
+)
 
 
 def detect_encoding(head: bytes) -> str:
@@ -84,13 +95,39 @@ def cut_line(line: str, length: int, max_len: int) -> str:
     return f"{line[:max_len]}... [line truncated: {length:,} chars]"
 
 
-def count_rest(stream: TextIO) -> int:
-    """Lines left in the stream (a last line without a newline counts)."""
-    n, last = 0, "\n"
-    while chunk := stream.read(_COUNT_CHUNK):
-        n += chunk.count("\n")
-        last = chunk[-1]
-    return n + (last != "\n")
+def _whole_window(
+    source: Source, encoding: str, offset: int, limit: int, max_len: int
+) -> tuple[list[str], int]:
+    """A file within the text size limit: decode once, split in C, slice (fast path)."""
+    text = source.read_bytes().decode(encoding, errors="replace")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    all_lines = text.split("\n")
+    if all_lines[-1] == "":
+        all_lines.pop()
+    stop = len(all_lines) if not limit else offset - 1 + limit
+    lines = all_lines[offset - 1 : stop]
+    if any(len(line) > max_len for line in lines):
+        lines = [cut_line(line, len(line), max_len) for line in lines]
+    return lines, len(all_lines)
+
+
+def _streamed_window(
+    source: Source, encoding: str, offset: int, limit: int, max_len: int
+) -> tuple[list[str], int | None]:
+    """A large file: decode line by line up to the window's end; the total only if reached."""
+    lines: list[str] = []
+    line: str | None = ""
+    n = 0
+    with open_text(source, encoding) as stream:
+        while not (limit and len(lines) >= limit):
+            line, length = read_line(stream, max_len)
+            if line is None:
+                break
+            n += 1
+            if n >= offset:
+                lines.append(cut_line(line, length, max_len))
+    return lines, (n if line is None else None)
 
 
 class TextExtractor(Extractor):
@@ -114,24 +151,10 @@ class TextExtractor(Extractor):
         opts, text = ctx.options, ctx.settings.text
         offset = opts.offset or 1
         limit = text.default_limit if opts.limit is None else opts.limit
-        max_len = text.max_line_length
-        lines: list[str] = []
-        line: str | None = ""
-        with open_text(source, encoding) as stream:
-            n = 0
-            while True:
-                if limit and len(lines) >= limit:
-                    break
-                line, length = read_line(stream, max_len)
-                if line is None:
-                    break
-                n += 1
-                if n >= offset:
-                    lines.append(cut_line(line, length, max_len))
-            # count what follows only when it is cheap (within the text size limit)
-            total = n if line is None else None
-            if total is None and source.size <= ctx.settings.limits.text:
-                total = n + count_rest(stream)
+        if source.size <= ctx.settings.limits.text:
+            lines, total = _whole_window(source, encoding, offset, limit, text.max_line_length)
+        else:
+            lines, total = _streamed_window(source, encoding, offset, limit, text.max_line_length)
         if not lines:
             ctx.warn(f"offset={offset} is past the end of the file: it has {total} lines.")
             return
