@@ -1,0 +1,224 @@
+"""Images: the design's metadata block (dimensions, color, EXIF/GPS, XMP, ICC) read without
+decoding pixels, the picture as a Media part a vision model accepts (the original bytes when they
+fit, else a resize/re-encode cascade), and optional OCR through the shared engine."""
+
+from __future__ import annotations
+
+import io
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..errors import ExtractionError, FileTooLargeError
+from ..model import Document, Media, Unit
+from ..source import Source
+from .base import Context, Extractor
+from .image_meta import (
+    basic_facts,
+    exif_facts,
+    fact_metadata,
+    human_size,
+    icc_fact,
+    render_block,
+    xmp_facts,
+)
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+MODEL_MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp"}
+CASCADE = ((1600, 80), (1200, 55), (800, 40))  # (longest side in px, JPEG quality)
+_truncated_lock = threading.Lock()
+
+
+class ImageExtractor(Extractor):
+    """PNG, JPEG, GIF, BMP, TIFF, WebP, ICO and PSD (basic info): one Document and one Media."""
+
+    name: ClassVar[str] = "image"
+    formats: ClassVar[frozenset[str]] = frozenset(
+        {"png", "jpeg", "gif", "bmp", "tiff", "webp", "ico", "psd"}
+    )
+    version: ClassVar[int] = 1
+    cacheable: ClassVar[bool] = False
+    isolated: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        with open_image(source, ctx) as img:
+            facts = basic_facts(img, source.size) + exif_facts(img) + xmp_facts(img) + icc_fact(img)
+            media = media_part(img, source, ctx)
+            extra = [_media_line(media)]
+            meta: dict[str, Any] = fact_metadata(facts)
+            if ctx.options.ocr:
+                extra.append(_ocr_section(source, ctx, meta))
+            text = render_block(ctx.info.name, facts, extra)
+        yield Document(text, meta)
+        yield media
+
+
+@contextmanager
+def open_image(source: Source, ctx: Context) -> Iterator[Image.Image]:
+    """Open lazily (header only) and refuse decompression bombs over ``image.max_pixels``."""
+    from PIL import Image, UnidentifiedImageError
+
+    where, limit = ctx.info.source, ctx.settings.image.max_pixels
+    with source.open() as stream:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # own limit below
+                img = Image.open(stream)
+        except Image.DecompressionBombError as exc:
+            raise _bomb(where, limit, str(exc)) from exc
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise ExtractionError(
+                f"{where}: not a readable {ctx.info.format.upper()} image ({exc}); "
+                f"the file is damaged or not an image despite its name",
+                path=where,
+            ) from exc
+        with img:
+            width, height = img.size
+            if width * height > limit:
+                raise _bomb(where, limit, f"{width} x {height} = {width * height:,} pixels")
+            yield img
+
+
+def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
+    """The picture for a vision model, within ``image.max_image_bytes``.
+
+    The original bytes when the format is one models take and they fit (no decode at all);
+    otherwise PNG at full size for small non-model formats, then JPEG at 1600/80, 1200/55 and
+    800/40 with the EXIF orientation applied, until it fits; else FileTooLargeError.
+    """
+    limit = ctx.settings.image.max_image_bytes
+    mime = MODEL_MIME.get(str(img.format))
+    base_meta = {"width": img.width, "height": img.height}
+    if mime and source.size <= limit:
+        return Media(mime, source.read_bytes(), {**base_meta, "converted": False})
+    if getattr(img, "n_frames", 1) > 1:
+        ctx.warn(
+            f"{ctx.info.source}: animated or multi-page image; the first frame is sent as the image."
+        )
+    if img.format == "JPEG":
+        img.draft("RGB", (CASCADE[0][0], CASCADE[0][0]))  # reduce-on-decode: 50 MP decodes at 1/4
+    frame = _load_oriented(img, ctx)
+    tried = []
+    if not mime and max(frame.size) <= CASCADE[0][0]:
+        data = _encode(frame, "PNG", 0)
+        if len(data) <= limit:
+            return _converted("image/png", data, frame, base_meta)
+        tried.append(f"PNG {frame.width}x{frame.height}: {human_size(len(data))}")
+    for side, quality in CASCADE:
+        ctx.check_deadline("image resize")
+        small = frame.copy()
+        small.thumbnail((side, side))
+        data = _encode(small, "JPEG", quality)
+        if len(data) <= limit:
+            return _converted("image/jpeg", data, small, base_meta)
+        tried.append(f"JPEG {side}px/q{quality}: {human_size(len(data))}")
+    raise FileTooLargeError(
+        f"{ctx.info.source}: the image does not fit image.max_image_bytes={limit:,} bytes even "
+        f"after resizing ({'; '.join(tried)}); raise image.max_image_bytes in tools-security.yaml",
+        path=ctx.info.source,
+    )
+
+
+def _load_oriented(img: Image.Image, ctx: Context) -> Image.Image:
+    """Decode the first frame, tolerating a truncated file (said in a note), EXIF-rotated."""
+    from PIL import ImageFile, ImageOps
+
+    try:
+        img.load()
+    except OSError as first:
+        with _truncated_lock:
+            old, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, True
+            try:
+                img = _reopen(img, ctx)
+                img.load()
+            except OSError as exc:
+                raise ExtractionError(
+                    f"{ctx.info.source}: the image data is corrupt and could not be decoded ({exc})",
+                    path=ctx.info.source,
+                ) from first
+            finally:
+                ImageFile.LOAD_TRUNCATED_IMAGES = old
+        ctx.warn(
+            f"{ctx.info.source}: the image is truncated or damaged ({first}); the readable part is shown."
+        )
+    return ImageOps.exif_transpose(img) or img
+
+
+def _reopen(img: Image.Image, ctx: Context) -> Image.Image:
+    """A fresh lazy image from the same bytes (a failed load leaves the old object unusable)."""
+    from PIL import Image
+
+    fp = getattr(img, "fp", None)
+    if fp is None or not hasattr(fp, "seek"):
+        raise OSError("image stream is closed")
+    fp.seek(0)
+    fresh = Image.open(fp)
+    if fresh.format == "JPEG":
+        fresh.draft("RGB", (CASCADE[0][0], CASCADE[0][0]))
+    return fresh
+
+
+def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
+    """PNG (optimised for size) or JPEG (alpha flattened onto white, RGB or grayscale)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    if fmt == "PNG":
+        if img.mode not in ("1", "L", "LA", "P", "RGB", "RGBA"):
+            img = img.convert("RGBA" if "A" in img.getbands() else "RGB")
+        img.save(out, "PNG", optimize=False, compress_level=6)
+        return out.getvalue()
+    if "A" in img.getbands() or img.mode == "P":
+        rgba = img.convert("RGBA")
+        flat = Image.new("RGB", rgba.size, (255, 255, 255))
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        img = flat
+    elif img.mode not in ("L", "RGB"):
+        img = img.convert("RGB")
+    img.save(out, "JPEG", quality=quality, optimize=True)
+    return out.getvalue()
+
+
+def _converted(mime: str, data: bytes, img: Image.Image, base_meta: dict[str, Any]) -> Media:
+    return Media(
+        mime,
+        data,
+        {**base_meta, "converted": True, "media_width": img.width, "media_height": img.height},
+    )
+
+
+def _media_line(media: Media) -> str:
+    meta = media.metadata
+    if meta.get("converted"):
+        return (
+            f"**Image part:** {media.mime_type}, {meta['media_width']} x {meta['media_height']}, "
+            f"{human_size(len(media.data))} (converted for vision models)"
+        )
+    return f"**Image part:** {media.mime_type}, original file ({human_size(len(media.data))})"
+
+
+def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
+    """Tesseract text for the full-resolution image through the shared OCR engine (PDF limits)."""
+    from .ocr import ocr_image
+
+    with open_image(source, ctx) as img:
+        result = ocr_image(_load_oriented(img, ctx), ctx, what=ctx.info.source)
+    meta["ocr"] = True
+    if result.confidence is not None:
+        meta["ocr_confidence"] = round(result.confidence, 1)
+    text = result.text.strip()
+    if not text:
+        ctx.warn(f"{ctx.info.source}: OCR found no text in the image.")
+    return "**OCR Text:**\n\n" + (text or "(no text found)")
+
+
+def _bomb(where: str, limit: int, detail: str) -> FileTooLargeError:
+    return FileTooLargeError(
+        f"{where}: refused as a decompression bomb ({detail}) over image.max_pixels={limit:,}; "
+        f"raise image.max_pixels in tools-security.yaml only for images you trust",
+        path=where,
+    )
