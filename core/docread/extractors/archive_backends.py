@@ -1,0 +1,337 @@
+"""One small interface over the container families: zip (zipfile), tar and compressed tar
+(tarfile, streamed through a ratio check), 7z (py7zr, in bounded batches) and single-file
+gz/bz2/xz streams. A backend lists entries and hands out the data of the members a selection
+callback admits, in archive order; it never writes anything to disk."""
+
+from __future__ import annotations
+
+import copy
+import io
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from ..errors import EncryptedDocumentError, ExtractionError
+from .archive_guard import CHUNK, Entry, Guard, RatioStream, archive_stem
+
+if TYPE_CHECKING:
+    from ..source import Source
+
+Want = Callable[[Entry], bool]
+BATCH_BYTES = 64 << 20  # 7z members decompressed per py7zr call (declared bytes held at once)
+
+
+class Backend:
+    """List entries; stream the data of wanted members. Each call is one pass over the archive."""
+
+    def __init__(self, source: Source, guard: Guard) -> None:
+        self.source, self.guard = source, guard
+
+    def entries(self) -> Iterator[Entry]:
+        raise NotImplementedError
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        """(entry, data stream) for each entry ``want`` admits; the stream is valid until the next."""
+        raise NotImplementedError
+
+    def vet(self, entry: Entry, safe_name: str, root: str) -> None:
+        """A format's own last check before ``entry`` is written under ``root`` (none by default)."""
+
+    def close(self) -> None:
+        """Release open handles."""
+
+
+@contextmanager
+def corrupt_errors(archive: str) -> Iterator[None]:
+    """Parser failures (truncated, corrupt, wrong password) as typed docread errors."""
+    import lzma
+    import tarfile
+    import zipfile
+    import zlib
+
+    try:
+        yield
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, lzma.LZMAError) as exc:
+        raise ExtractionError(
+            f"{archive}: the archive is truncated or corrupt ({type(exc).__name__}: {exc})",
+            path=archive,
+        ) from exc
+    except OSError as exc:  # gzip.BadGzipFile, bz2 "Invalid data stream"
+        raise ExtractionError(
+            f"{archive}: the archive cannot be read ({exc})", path=archive
+        ) from exc
+    except RuntimeError as exc:
+        if "encrypted" in str(exc) or "password" in str(exc).lower():
+            raise EncryptedDocumentError(
+                f"{archive}: a member is password-protected; docread does not take passwords",
+                path=archive,
+            ) from exc
+        raise
+
+
+def open_backend(source: Source, fmt: str, guard: Guard) -> Backend:
+    if fmt == "zip":
+        return ZipBackend(source, guard)
+    if fmt == "7z":
+        return SevenZipBackend(source, guard)
+    if fmt in ("gz", "bz2", "xz"):
+        return StreamBackend(source, guard, fmt)
+    return TarBackend(source, guard, fmt.partition(".")[2])
+
+
+def _stamp(dt: datetime | None) -> str:
+    return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
+
+
+def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:
+    """A file object decompressing ``raw`` (gz, bz2 or xz), multi-stream aware."""
+    if kind == "gz":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if kind == "bz2":
+        import bz2
+
+        return bz2.BZ2File(raw)
+    import lzma
+
+    return lzma.LZMAFile(raw)
+
+
+class ZipBackend(Backend):
+    """zipfile, with overlapping entries refused up front and sizes re-checked while inflating."""
+
+    def __init__(self, source: Source, guard: Guard) -> None:
+        import zipfile
+
+        super().__init__(source, guard)
+        self._raw = source.open()
+        try:
+            self.zf = zipfile.ZipFile(self._raw)
+        except BaseException:
+            self._raw.close()
+            raise
+        self._refuse_overlaps()
+
+    def _refuse_overlaps(self) -> None:
+        """Entries sharing compressed data are the overlapping-entries bomb: refused outright."""
+        spans = sorted((i.header_offset, i.compress_size, i.filename) for i in self.zf.infolist())
+        for (start, size, _), (next_start, _, name) in zip(spans, spans[1:], strict=False):
+            if next_start < start + 30 + size:  # 30: the fixed part of a local header
+                raise self.guard.refuse(
+                    name, "its data overlaps another entry's (an overlapping-entries zip bomb)"
+                )
+
+    def entries(self) -> Iterator[Entry]:
+        for index, info in enumerate(self.zf.infolist()):
+            mode = info.external_attr >> 16
+            kind = "file"
+            if info.is_dir():
+                kind = "dir"
+            elif stat.S_ISLNK(mode):
+                kind = "symlink"
+            elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+                kind = "device"
+            yield Entry(
+                info.filename, kind, info.file_size, info.compress_size,
+                _stamp(datetime(*info.date_time)), bool(info.flag_bits & 0x1), handle=info,
+                index=index,
+            )  # fmt: skip
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        for entry in self.entries():
+            if want(entry):
+                # one byte more than declared may come out, so a lying size header is seen
+                probe = copy.copy(entry.handle)
+                probe.file_size = (entry.size or 0) + 1  # type: ignore[attr-defined]
+                with self.zf.open(probe) as stream:  # type: ignore[arg-type]
+                    yield entry, stream  # type: ignore[misc]
+
+    def close(self) -> None:
+        self.zf.close()
+        self._raw.close()
+
+
+class TarBackend(Backend):
+    """tarfile: plain tar is seeked over; compressed tar streams once through a ratio check."""
+
+    def __init__(self, source: Source, guard: Guard, compression: str) -> None:
+        super().__init__(source, guard)
+        self.compression = compression
+
+    @contextmanager
+    def _tar(self) -> Iterator[Any]:
+        import tarfile
+
+        mode = "r|" if self.compression else "r:"
+        with self.source.open() as raw, tarfile.open(fileobj=self._input(raw), mode=mode) as tf:
+            yield tf
+
+    def _input(self, raw: BinaryIO) -> BinaryIO:
+        """The tar bytes: the file itself, or its decompressed stream under a ratio check."""
+        if not self.compression:
+            return raw
+        inner = decompressed(self.compression, raw)
+        ratio = RatioStream(inner, raw, self.guard, "(compressed stream)")
+        return io.BufferedReader(ratio, CHUNK)  # type: ignore[return-value]
+
+    def _entry(self, index: int, m: Any) -> Entry:
+        kind = "file" if m.isreg() else "dir" if m.isdir() else "symlink" if m.issym() else (
+            "hardlink" if m.islnk() else "device" if m.isdev() else "other"
+        )  # fmt: skip
+        when = datetime.fromtimestamp(m.mtime, tz=UTC) if m.mtime else None
+        return Entry(m.name, kind, m.size if kind == "file" else 0, None, _stamp(when),
+                     target=m.linkname, handle=m, index=index)  # fmt: skip
+
+    def entries(self) -> Iterator[Entry]:
+        with self._tar() as tf:
+            for index, m in enumerate(tf):
+                yield self._entry(index, m)
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        with self._tar() as tf:
+            for index, m in enumerate(tf):
+                entry = self._entry(index, m)
+                if want(entry):
+                    yield entry, tf.extractfile(m)
+
+    def vet(self, entry: Entry, safe_name: str, root: str) -> None:
+        """tarfile's ``data`` extraction filter as a second opinion on what we are about to write."""
+        import tarfile
+
+        try:
+            tarfile.data_filter(entry.handle.replace(name=safe_name, deep=False), root)  # type: ignore[attr-defined]
+        except tarfile.FilterError as exc:
+            raise self.guard.refuse(entry.name, f"refused by tarfile's data filter: {exc}") from exc
+
+
+class SevenZipBackend(Backend):
+    """py7zr: header listing; members decompressed in batches into counted memory buffers."""
+
+    def __init__(self, source: Source, guard: Guard) -> None:
+        import py7zr
+
+        super().__init__(source, guard)
+        self._raw = source.open()
+        try:
+            self.szf = py7zr.SevenZipFile(
+                self._raw, mode="r", max_extract_size=guard.limits.max_total_size
+            )
+        except py7zr.exceptions.PasswordRequired as exc:
+            self._raw.close()
+            raise EncryptedDocumentError(
+                f"{guard.archive}: the 7z archive is password-protected; docread does not take passwords",
+                path=guard.archive,
+            ) from exc
+        except BaseException:
+            self._raw.close()
+            raise
+        self.encrypted = self.szf.needs_password()
+
+    def entries(self) -> Iterator[Entry]:
+        from py7zr.helpers import filetime_to_dt
+
+        for index, f in enumerate(self.szf.files):
+            kind = "dir" if f.is_directory else "symlink" if f.is_symlink else (
+                "file" if f.is_file else "other"
+            )  # fmt: skip
+            when = filetime_to_dt(f.lastwritetime) if f.lastwritetime is not None else None
+            yield Entry(f.filename, kind, f.uncompressed if kind == "file" else 0, f.compressed,
+                        _stamp(when), self.encrypted, handle=f, index=index)  # fmt: skip
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        from py7zr.exceptions import DecompressionBombError
+
+        selected = [e for e in self.entries() if want(e)]
+        batch: list[Entry] = []
+        held = 0
+        for entry in [*selected, None]:
+            if entry is not None and (not batch or held + (entry.size or 0) <= BATCH_BYTES):
+                batch.append(entry)
+                held += entry.size or 0
+                continue
+            if batch:
+                try:
+                    yield from self._batch(batch)
+                except DecompressionBombError as exc:
+                    raise self.guard.refuse(batch[0].name, f"refused by py7zr: {exc}") from exc
+            batch, held = ([entry], entry.size or 0) if entry is not None else ([], 0)
+
+    def _batch(self, batch: list[Entry]) -> Iterator[tuple[Entry, BinaryIO]]:
+        factory = _MemoryFactory()
+        self.szf.reset()
+        self.szf.extract(targets=[e.name for e in batch], factory=factory)
+        if len(factory.products) != len(batch):
+            raise ExtractionError(
+                f"{self.guard.archive}: py7zr returned {len(factory.products)} members for "
+                f"{len(batch)} asked (duplicate names?)",
+                path=self.guard.archive,
+            )
+        for entry, product in zip(batch, factory.products, strict=True):
+            product.buffer.seek(0)
+            yield entry, product.buffer
+
+    def close(self) -> None:
+        self.szf.close()
+        self._raw.close()
+
+
+class _MemoryFactory:
+    """py7zr WriterFactory: one in-memory buffer per member, in extraction order."""
+
+    def __init__(self) -> None:
+        self.products: list[_MemoryWriter] = []
+
+    def create(self, filename: str) -> _MemoryWriter:
+        product = _MemoryWriter()
+        self.products.append(product)
+        return product
+
+
+class _MemoryWriter:
+    """py7zr Py7zIO: a BytesIO that py7zr fills (never past the declared size it was admitted at)."""
+
+    def __init__(self) -> None:
+        self.buffer = io.BytesIO()
+
+    def write(self, s: bytes) -> int:
+        return self.buffer.write(s)
+
+    def read(self, size: int | None = None) -> bytes:
+        return self.buffer.read(size)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.buffer.seek(offset, whence)
+
+    def flush(self) -> None:
+        pass
+
+    def size(self) -> int:
+        return self.buffer.getbuffer().nbytes
+
+    def close(self) -> None:
+        pass
+
+
+class StreamBackend(Backend):
+    """A single compressed file (.gz/.bz2/.xz): one member, its content; size known only by reading."""
+
+    def __init__(self, source: Source, guard: Guard, kind: str) -> None:
+        super().__init__(source, guard)
+        self.kind = kind
+
+    def _entry(self) -> Entry:
+        name = archive_stem(self.source.name)
+        modified = self.guard.ctx.info.modified[:16].replace("T", " ")
+        return Entry(name, "file", None, self.source.size, modified, index=0)
+
+    def entries(self) -> Iterator[Entry]:
+        yield self._entry()
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        entry = self._entry()
+        if want(entry):
+            with self.source.open() as raw, decompressed(self.kind, raw) as stream:
+                yield entry, stream
