@@ -72,13 +72,15 @@ __all__ = [
 ]
 
 PathLike = str | os.PathLike[str]
+# The functions below share one process-wide worker pool (started on first use, stopped at exit),
+# so calling docread.read in a loop does not start new worker processes for every file.
 
 
 def read(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """Read one file (or list a directory) as the agent view sees it; see ReadOptions."""
-    with Reader(workspace, config) as reader:
+    with Reader(workspace, config, shared_pool=True) as reader:
         return reader.read(file_path, **options)
 
 
@@ -86,7 +88,7 @@ async def aread(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """``read`` without blocking the event loop."""
-    with Reader(workspace, config) as reader:
+    with Reader(workspace, config, shared_pool=True) as reader:
         return await reader.aread(file_path, **options)
 
 
@@ -94,7 +96,7 @@ def iter_units(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> Iterator[Unit]:
     """Loader mode: every Document and Media of a file or directory, streamed."""
-    with Reader(workspace, config) as reader:
+    with Reader(workspace, config, shared_pool=True) as reader:
         yield from reader.iter_units(file_path, **options)
 
 
@@ -102,5 +104,5 @@ def iter_documents(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
-    with Reader(workspace, config) as reader:
+    with Reader(workspace, config, shared_pool=True) as reader:
         yield from reader.iter_documents(file_path, **options)

@@ -1,4 +1,8 @@
-"""Reader: the pipeline (resolve -> detect -> admit -> extract -> sanitize -> result), nothing else."""
+"""Reader: the pipeline (resolve -> detect -> admit -> cache -> extract -> sanitize -> result).
+
+Extraction runs in-process (``Pipeline``) or in a worker process (``isolation``) that runs the
+same ``Pipeline``; the cache and the read log sit in front of both.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,20 @@ import fnmatch
 import hashlib
 import json
 import os
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from .cache import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
+from .dedupe import UNCHANGED, ReadLog
 from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, ReadDocumentError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
+from .isolation import Job, WorkerPool, pool_size, shared_pool
 from .model import Document, FileInfo, Media, ReadResult, Unit
 from .options import ReadOptions
 from .sanitize import clean_metadata, clean_text
@@ -32,29 +40,50 @@ _POSITION_KEYS = (
 
 
 class Reader:
-    """Reads files inside one workspace with one Settings; safe to share across threads."""
+    """Reads files inside one workspace with one Settings; safe to share across threads.
+
+    Heavy extractors run in a pool of worker processes (started on first use, stopped by
+    ``close``); cacheable results go to the disk cache; ``read`` returns a short stub for a file
+    it already returned unchanged with the same options (``dedupe=False`` to re-read).
+    """
 
     def __init__(
         self,
         workspace: str | os.PathLike[str] | None = None,
         config: str | os.PathLike[str] | Settings | dict[str, Any] | None = None,
+        *,
+        shared_pool: bool = False,
     ) -> None:
         self.settings = Settings.load(config)
         self.workspace = Workspace(workspace, alias=self.settings.workspace.alias)
+        self._pipeline = Pipeline(self.settings)
+        self._shared_pool = shared_pool
+        self._pool: WorkerPool | None = None
+        self._pool_lock = threading.Lock()
+        self.cache = ResultCache(self.settings.cache) if self.settings.cache.enabled else None
+        self._read_log = ReadLog()
 
     # -- public API -------------------------------------------------------------------------
-    def read(self, file_path: str | os.PathLike[str], **options: Any) -> ReadResult:
+    def read(
+        self, file_path: str | os.PathLike[str], *, dedupe: bool = True, **options: Any
+    ) -> ReadResult:
         """The agent view's read: the requested window of one file (or a directory listing)."""
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
         source, info = self._open(opts)
-        ctx = self._context(info, opts, loader=False)
+        ctx = self._pipeline.context(info, opts, loader=False, workspace=self.workspace.root)
         result = ReadResult(
             file=info, header=ctx.header, notes=ctx.notes,
             output_format=opts.output_format, settings=self.settings,
         )  # fmt: skip
         with source:
-            for unit in self._units(source, info, ctx):
+            seen = _read_key(source, info, opts) if dedupe and not info.is_dir else None
+            if seen is not None and self._read_log.unchanged(*seen):
+                return _unchanged(info, opts, self.settings)
+            units, result.cached = self._produce(source, info, ctx)
+            for unit in units:
                 (result.documents if isinstance(unit, Document) else result.media).append(unit)  # type: ignore[arg-type]
+        if seen is not None:
+            self._read_log.remember(*seen)
         return result
 
     async def aread(self, file_path: str | os.PathLike[str], **options: Any) -> ReadResult:
@@ -62,7 +91,11 @@ class Reader:
         return await asyncio.to_thread(self.read, file_path, **options)
 
     def iter_units(
-        self, file_path: str | os.PathLike[str], *, on_error: ErrorHandler | None = None, **options: Any
+        self,
+        file_path: str | os.PathLike[str],
+        *,
+        on_error: ErrorHandler | None = None,
+        **options: Any,
     ) -> Iterator[Unit]:
         """Loader mode: every unit of a file, or of every file under a directory, as produced.
 
@@ -80,17 +113,21 @@ class Reader:
                         on_error(child, exc)
             return
         source, info = self._open(opts)
-        ctx = self._context(info, opts, loader=True)
+        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            yield from self._units(source, info, ctx)
+            yield from self._produce(source, info, ctx)[0]
 
-    def iter_documents(self, file_path: str | os.PathLike[str], **options: Any) -> Iterator[Document]:
+    def iter_documents(
+        self, file_path: str | os.PathLike[str], **options: Any
+    ) -> Iterator[Document]:
         """Loader mode, Documents only (Media parts are in ``iter_units``)."""
         for unit in self.iter_units(file_path, **options):
             if isinstance(unit, Document):
                 yield unit
 
-    def walk(self, directory: str | os.PathLike[str], *, pattern: str | None = None) -> Iterator[str]:
+    def walk(
+        self, directory: str | os.PathLike[str], *, pattern: str | None = None
+    ) -> Iterator[str]:
         """Files under a directory (sorted, recursive, hidden folders skipped) matching a glob.
 
         Paths are returned as the caller would pass them back (relative to the workspace root).
@@ -105,8 +142,18 @@ class Reader:
                 if _glob_match(rel, pat):
                     yield self.workspace.relative(full)
 
+    def forget(self) -> None:
+        """Forget what ``read`` returned, so the next reads return full results again."""
+        self._read_log.clear()
+
     def close(self) -> None:
-        """Release resources (worker processes, cache handles)."""
+        """Stop this Reader's worker processes and close the cache (a shared pool stays up)."""
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None and not self._shared_pool:
+            pool.close()
+        if self.cache is not None:
+            self.cache.close()
 
     def __enter__(self) -> Reader:
         return self
@@ -121,10 +168,72 @@ class Reader:
             return Source.from_path(path), directory_info(path, opts.file_path)
         source = Source.from_path(path)
         info = detect(source, hint=opts.format_hint, shown=opts.file_path)
-        self._admit(info)
+        self._pipeline.admit(info)
         return source, info
 
-    def _admit(self, info: FileInfo) -> None:
+    def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
+        """The units from the cache, or from the extractor (isolated or not); True when cached."""
+        ext = _extractor_of(info)
+        key = cache_key(source, ctx, ext) if self.cache is not None else None
+        if key is not None and self.cache is not None:
+            entry = self.cache.get(key)
+            if entry is not None:
+                ctx.header.update(entry.header)
+                ctx.notes.extend(n for n in entry.notes if n not in ctx.notes)
+                return iter(entry.units), True
+        if ext.isolated and self.settings.isolation.enabled and source.path is not None:
+            job = Job(
+                extractor=BY_KEY[info.format].extractor, path=str(source.path), info=info,
+                options=ctx.options, settings=self.settings, loader=ctx.loader,
+                workspace=ctx.workspace, deadline=ctx.deadline,
+            )  # fmt: skip
+            units = self._worker_pool().run(job, ctx, ext.name)
+        else:
+            units = self._pipeline.units(source, info, ctx, ext_cls=ext)
+        return (self._storing(units, key, ctx) if key is not None else units), False
+
+    def _storing(self, units: Iterator[Unit], key: str, ctx: Context) -> Iterator[Unit]:
+        """Pass units through, keeping them for the cache; stored only when the read completes."""
+        kept: list[Unit] | None = []
+        size = 0
+        for unit in units:
+            if kept is not None:
+                size += entry_size(unit)
+                kept = kept if size <= MAX_ENTRY_BYTES else None
+                if kept is not None:
+                    kept.append(unit)
+            yield unit
+        if kept is not None and self.cache is not None:
+            self.cache.put(key, Entry(kept, dict(ctx.header), list(ctx.notes)))
+
+    def _worker_pool(self) -> WorkerPool:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = (
+                    shared_pool(self.settings)
+                    if self._shared_pool
+                    else WorkerPool(pool_size(self.settings), self.settings.memory.max_worker_mb)
+                )
+            return self._pool
+
+
+class Pipeline:
+    """The in-process pipeline (admit, extract, sanitize, stamp); the Reader and every worker use it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def context(
+        self, info: FileInfo, opts: ReadOptions, *, loader: bool, workspace: Path
+    ) -> Context:
+        return Context(
+            settings=self.settings, info=info, options=opts, loader=loader,
+            workspace=workspace, budget=Budget(),
+            deadline=time.monotonic() + self.settings.global_timeout,
+            child_reader=self.child_units,
+        )  # fmt: skip
+
+    def admit(self, info: FileInfo) -> None:
         """Size limits per category, before any parsing (streaming readers read only a window)."""
         if _extractor_of(info).streaming:
             return
@@ -136,17 +245,17 @@ class Reader:
                 path=info.source,
             )
 
-    def _context(self, info: FileInfo, opts: ReadOptions, *, loader: bool) -> Context:
-        return Context(
-            settings=self.settings, info=info, options=opts, loader=loader,
-            workspace=self.workspace.root, budget=Budget(),
-            deadline=time.monotonic() + self.settings.global_timeout,
-            child_reader=self._child_units,
-        )  # fmt: skip
-
-    def _units(self, source: Source, info: FileInfo, ctx: Context, extra: dict[str, Any] | None = None) -> Iterator[Unit]:
+    def units(
+        self,
+        source: Source,
+        info: FileInfo,
+        ctx: Context,
+        extra: dict[str, Any] | None = None,
+        *,
+        ext_cls: type[Extractor] | None = None,
+    ) -> Iterator[Unit]:
         """Run the extractor, then sanitize and stamp every unit once."""
-        ext = _extractor_of(info)()
+        ext = (ext_cls or _extractor_of(info))()
         base = _base_metadata(info, ext, extra)
         digest = _digest(source, info)
         output = self.settings.output
@@ -160,7 +269,9 @@ class Reader:
                 else:
                     yield Media(unit.mime_type, unit.data, meta, uid)
 
-    def _child_units(self, parent: Context, data: bytes, name: str, options: ReadOptions | None) -> Iterator[Unit]:
+    def child_units(
+        self, parent: Context, data: bytes, name: str, options: ReadOptions | None
+    ) -> Iterator[Unit]:
         """An archive member through the whole pipeline, one level deeper, same budget."""
         depth = parent.depth + 1
         limit = self.settings.archive.max_nesting_depth
@@ -173,15 +284,35 @@ class Reader:
         source = Source.from_bytes(data, name)
         info = detect(source, hint=opts.format_hint, shown=shown)
         info = FileInfo(**{**_asdict(info), "modified": parent.info.modified})
-        self._admit(info)
+        self.admit(info)
         ctx = Context(
             settings=self.settings, info=info, options=opts, loader=parent.loader,
             workspace=parent.workspace, budget=parent.budget, depth=depth, deadline=parent.deadline,
-            header=parent.header, notes=parent.notes, child_reader=self._child_units,
+            header=parent.header, notes=parent.notes, child_reader=self.child_units,
         )  # fmt: skip
         archive = parent.info.source
         with source:
-            yield from self._units(source, info, ctx, {"archive": archive, "member": name, "depth": depth})
+            yield from self.units(
+                source, info, ctx, {"archive": archive, "member": name, "depth": depth}
+            )
+
+
+def _read_key(
+    source: Source, info: FileInfo, opts: ReadOptions
+) -> tuple[tuple[str, str], tuple[int, int]] | None:
+    """(file, options) and (mtime_ns, size): what the read log compares."""
+    if source.path is None:
+        return None
+    st = os.stat(source.path)
+    return (info.path, repr(opts.replace(file_path=""))), (st.st_mtime_ns, st.st_size)
+
+
+def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadResult:
+    """The dedup stub: one short Document instead of the same content again."""
+    doc = Document(UNCHANGED, {"source": info.source, "file_path": info.path, "unchanged": True})
+    return ReadResult(
+        file=info, documents=[doc], output_format=opts.output_format, settings=settings
+    )
 
 
 def _extractor_of(info: FileInfo) -> type[Extractor]:

@@ -1,0 +1,289 @@
+"""Worker-process isolation: hard global timeout, memory rlimit, crashes, streaming, clean shutdown.
+
+The extractors here are fakes registered for each test as formats of their own (read with
+``format_hint``); workers import them by dotted path like any real extractor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import docread
+import psutil
+import pytest
+from docread import formats
+from docread.extractors.base import Context, Extractor
+from docread.model import Document
+from docread.source import Source
+from docread.tools import run_tool
+
+pytestmark = pytest.mark.timeout(120)
+
+
+class _Fake(Extractor):
+    """An isolated fake: the registered format key is its ``name``."""
+
+    isolated = True
+
+
+class SleepForever(_Fake):
+    name = "fake_sleep"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        yield Document("started")
+        time.sleep(3600)  # never checks the deadline: only the host's hard kill ends this
+
+
+class AllocateForever(_Fake):
+    name = "fake_alloc"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 * 1024 * 1024))
+        yield Document("unreachable")
+
+
+class Abort(_Fake):
+    name = "fake_abort"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        os.abort()
+        yield Document("unreachable")
+
+
+class StubbornTool(_Fake):
+    """Starts a program that ignores SIGTERM; its pid goes to ``<file>.pid``."""
+
+    name = "fake_tool"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        pidfile = source.as_path().with_suffix(".pid")
+        tool_timeout = float(source.read_bytes().decode() or 60)
+        script = f"echo $$ > {pidfile}; trap '' TERM; exec sleep 600"
+        run_tool(
+            ["sh", "-c", script], timeout=tool_timeout, what="stubborn tool", path=ctx.info.source
+        )
+        yield Document("unreachable")
+
+
+class Echo(_Fake):
+    """One Document per line of the file, each saying which process made it."""
+
+    name = "fake_echo"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        lines = source.read_bytes().decode().splitlines()
+        for number, line in enumerate(lines, 1):
+            if line == "pause":
+                time.sleep(2)
+            yield Document(f"{line} from {os.getpid()}", {"page_number": number})
+        ctx.set_header("Pages", len(lines))
+        ctx.warn("echo finished")
+
+
+class EchoInProcess(Echo):
+    name = "fake_echo_inproc"
+    isolated = False
+
+
+FAKES = (SleepForever, AllocateForever, Abort, StubbornTool, Echo, EchoInProcess)
+CONFIG = {
+    "cache": {"enabled": False},
+    "global_timeout": 3,
+    "memory": {"max_worker_mb": 768},
+    "isolation": {"workers": 2},
+}
+
+
+@pytest.fixture(autouse=True)
+def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cls in FAKES:
+        fmt = formats.Format(
+            cls.name, "pdf", "application/x-fake", extractor=f"{cls.__module__}:{cls.__qualname__}"
+        )
+        monkeypatch.setitem(formats.BY_KEY, cls.name, fmt)
+
+
+@pytest.fixture
+def iso(tmp_path: Path) -> Iterator[docread.Reader]:
+    with docread.Reader(tmp_path, config=CONFIG) as r:
+        yield r
+
+
+def _file(tmp_path: Path, text: str = "x", name: str = "f.bin") -> str:
+    (tmp_path / name).write_text(text)
+    return name
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_hung_parser_is_killed_at_the_global_timeout(iso: docread.Reader, tmp_path: Path) -> None:
+    name = _file(tmp_path)
+    iso.read(_file(tmp_path, "a", "warm.bin"), format_hint="fake_echo")
+    [pid] = _pids(iso)
+    start = time.monotonic()
+    with pytest.raises(
+        docread.ExtractionTimeoutError, match=r"f\.bin.*global timeout of 3 s.*pages="
+    ):
+        iso.read(name, format_hint="fake_sleep")
+    assert time.monotonic() - start < 3 + 2
+    assert _gone(pid)
+    assert "a from" in iso.read("warm.bin", format_hint="fake_echo", dedupe=False).text
+
+
+def test_unbounded_allocation_is_a_typed_error_and_the_host_lives(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    with pytest.raises(
+        docread.ExtractionError, match=r"f\.bin: ran out of memory.*max_worker_mb=768"
+    ):
+        iso.read(_file(tmp_path), format_hint="fake_alloc")
+    assert "ok from" in iso.read(_file(tmp_path, "ok", "g.bin"), format_hint="fake_echo").text
+
+
+def test_abort_is_worker_crashed_and_the_next_read_succeeds(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    with pytest.raises(
+        docread.WorkerCrashedError, match=r"f\.bin: the fake_abort .*killed by SIGABRT"
+    ):
+        iso.read(_file(tmp_path), format_hint="fake_abort")
+    result = iso.read(_file(tmp_path, "next", "g.bin"), format_hint="fake_echo")
+    assert result.documents[0].text.startswith("next from ")
+
+
+def test_tool_ignoring_sigterm_is_killed_by_its_own_timeout(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    with pytest.raises(
+        docread.ExtractionTimeoutError, match="stubborn tool took longer than its timeout of 1 s"
+    ):
+        iso.read(_file(tmp_path, "1"), format_hint="fake_tool")
+    assert _gone(int((tmp_path / "f.pid").read_text()))
+
+
+def test_tool_ignoring_sigterm_dies_with_the_worker_at_the_global_timeout(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    with pytest.raises(docread.ExtractionTimeoutError, match="global timeout"):
+        iso.read(_file(tmp_path, "600"), format_hint="fake_tool")
+    assert _gone(int((tmp_path / "f.pid").read_text()))
+
+
+def test_isolated_units_come_from_a_worker_in_order(iso: docread.Reader, tmp_path: Path) -> None:
+    result = iso.read(_file(tmp_path, "one\ntwo\nthree"), format_hint="fake_echo")
+    texts = [d.text for d in result.documents]
+    worker = texts[0].rsplit(" ", 1)[1]
+    assert int(worker) != os.getpid()
+    assert texts == [f"{w} from {worker}" for w in ("one", "two", "three")]
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert result.documents[0].metadata["source"] == "f.bin"
+    assert result.header == {"Pages": "3"}
+    assert result.notes == ["echo finished"]
+
+
+def test_in_process_extractors_stay_in_process(iso: docread.Reader, tmp_path: Path) -> None:
+    result = iso.read(_file(tmp_path, "one"), format_hint="fake_echo_inproc")
+    assert result.text == f"one from {os.getpid()}"
+    assert _pids(iso) == []
+
+
+def test_units_stream_before_the_extractor_finishes(iso: docread.Reader, tmp_path: Path) -> None:
+    units = iso.iter_documents(_file(tmp_path, "first\npause\nlast"), format_hint="fake_echo")
+    start = time.monotonic()
+    assert next(units).text.startswith("first")
+    assert time.monotonic() - start < 1.8  # the worker is still sleeping before "pause"
+    assert [d.text.split()[0] for d in units] == ["pause", "last"]
+
+
+def test_abandoned_iterator_frees_its_worker_for_reuse(iso: docread.Reader, tmp_path: Path) -> None:
+    name = _file(tmp_path, "\n".join(f"line {i}" for i in range(5000)))
+    pids = set()
+    for _ in range(3):
+        units = iso.iter_documents(name, format_hint="fake_echo")
+        pids.add(next(units).text.rsplit(" ", 1)[1])
+        units.close()
+    assert len(pids) == 1  # the same worker served all three after each cancel
+    assert len(list(iso.iter_documents(name, format_hint="fake_echo"))) == 5000
+
+
+def test_reader_is_usable_from_threads(iso: docread.Reader, tmp_path: Path) -> None:
+    names = [_file(tmp_path, f"file {i}", f"f{i}.bin") for i in range(6)]
+    results: dict[str, str] = {}
+
+    def work(name: str) -> None:
+        results[name] = iso.read(name, format_hint="fake_echo").text
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(v.split(" from ")[0] for v in results.values()) == [f"file {i}" for i in range(6)]
+    assert len(_pids(iso)) <= 2
+
+
+async def test_aread_does_not_block_the_event_loop(iso: docread.Reader, tmp_path: Path) -> None:
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.05)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    result = await iso.aread(_file(tmp_path, "a\npause\nb"), format_hint="fake_echo")
+    ticker.cancel()
+    assert len(result.documents) == 3
+    assert ticks >= 10
+
+
+def test_no_worker_outlives_close(tmp_path: Path) -> None:
+    reader = docread.Reader(tmp_path, config=CONFIG)
+    busy = [
+        reader.iter_documents(_file(tmp_path, "a\npause\nb", name), format_hint="fake_echo")
+        for name in ("a.bin", "b.bin")
+    ]
+    for units in busy:
+        next(units)
+    pids = _pids(reader)
+    assert len(pids) == 2
+    reader.close()
+    assert all(_gone(p) for p in pids)
+    with pytest.raises(docread.WorkerCrashedError):
+        next(busy[0])
+    children = psutil.Process().children(recursive=True)
+    assert not [c for c in children if c.pid in pids]
+
+
+def test_module_level_read_shares_one_pool(tmp_path: Path) -> None:
+    name = _file(tmp_path, "hi")
+    first = docread.read(name, workspace=tmp_path, config=CONFIG, format_hint="fake_echo").text
+    second = docread.read(name, workspace=tmp_path, config=CONFIG, format_hint="fake_echo").text
+    assert first == second  # same worker pid: no new process per call
+
+
+def test_isolation_can_be_disabled(tmp_path: Path) -> None:
+    config = {**CONFIG, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        assert (
+            reader.read(_file(tmp_path, "a"), format_hint="fake_echo").text
+            == f"a from {os.getpid()}"
+        )
+
+
+def _pids(reader: docread.Reader) -> list[int]:
+    pool = reader._pool
+    return pool.pids() if pool is not None else []
