@@ -309,7 +309,8 @@ def _read_key(
 
 def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadResult:
     """The dedup stub: one short Document instead of the same content again."""
-    doc = Document(UNCHANGED, {"source": info.source, "file_path": info.path, "unchanged": True})
+    meta = {"source": info.source, "file_path": info.path, "format": "unchanged"}  # plain render
+    doc = Document(UNCHANGED, meta)
     return ReadResult(
         file=info, documents=[doc], output_format=opts.output_format, settings=settings
     )

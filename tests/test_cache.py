@@ -1,0 +1,207 @@
+"""The result cache: hit, miss, invalidation by mtime and settings, broken cache directories.
+
+A fake cacheable extractor appends to ``<file>.count`` each time it really runs, so a hit is
+proved by the count not moving (this works in-process and in a worker alike).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import docread
+import pytest
+from docread import formats
+from docread.cache import ResultCache
+from docread.extractors.base import Context, Extractor
+from docread.model import Document
+from docread.settings import CacheSettings
+from docread.source import Source
+
+
+class Counting(Extractor):
+    """Cacheable, in-process: one Document per line, and a tick in ``<file>.count`` per run."""
+
+    name = "fake_counting"
+    cacheable = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        with source.as_path().with_suffix(".count").open("a") as f:
+            f.write("x")
+        lines = source.read_bytes().decode().splitlines()
+        for number, line in enumerate(lines, 1):
+            yield Document(line, {"page_number": number})
+        ctx.set_header("Pages", len(lines))
+        ctx.warn("counted")
+
+
+class CountingIsolated(Counting):
+    name = "fake_counting_iso"
+    isolated = True
+
+
+class NotCacheable(Counting):
+    name = "fake_plain"
+    cacheable = False
+
+
+class CountingArchive(Counting):
+    name = "fake_archive"
+
+
+FAKES = {cls.name: cls for cls in (Counting, CountingIsolated, NotCacheable, CountingArchive)}
+
+
+@pytest.fixture(autouse=True)
+def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, cls in FAKES.items():
+        category = "archive" if key == "fake_archive" else "pdf"
+        fmt = formats.Format(
+            key, category, "application/x-fake", extractor=f"{cls.__module__}:{cls.__qualname__}"
+        )
+        monkeypatch.setitem(formats.BY_KEY, key, fmt)
+
+
+def _config(cache_dir: Path, **extra: Any) -> dict[str, Any]:
+    return {"cache": {"directory": str(cache_dir)}, **extra}
+
+
+def _runs(tmp_path: Path, name: str = "doc.bin") -> int:
+    counter = (tmp_path / name).with_suffix(".count")
+    return len(counter.read_text()) if counter.exists() else 0
+
+
+@pytest.fixture
+def doc(tmp_path: Path) -> str:
+    (tmp_path / "doc.bin").write_text("alpha\nbeta\ngamma")
+    return "doc.bin"
+
+
+@pytest.mark.parametrize("fmt", ["fake_counting", "fake_counting_iso"])
+def test_second_read_is_a_hit_with_the_same_result(tmp_path: Path, doc: str, fmt: str) -> None:
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        cold = reader.read(doc, format_hint=fmt)
+        warm = reader.read(doc, format_hint=fmt, dedupe=False)
+    assert _runs(tmp_path) == 1
+    assert (cold.cached, warm.cached) == (False, True)
+    assert [(d.text, d.id, dict(d.metadata)) for d in warm.documents] == [
+        (d.text, d.id, dict(d.metadata)) for d in cold.documents
+    ]
+    assert warm.header == {"Pages": "3"} and warm.notes == ["counted"]
+    assert warm.render() == cold.render()
+
+
+def test_cache_is_shared_by_readers_on_one_directory(tmp_path: Path, doc: str) -> None:
+    for _ in range(2):
+        with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+            assert [d.text for d in reader.iter_documents(doc, format_hint="fake_counting")] == [
+                "alpha", "beta", "gamma",
+            ]  # fmt: skip
+    assert _runs(tmp_path) == 1
+
+
+def test_changed_mtime_invalidates(tmp_path: Path, doc: str) -> None:
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        reader.read(doc, format_hint="fake_counting")
+        st = os.stat(tmp_path / doc)
+        os.utime(tmp_path / doc, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+        again = reader.read(doc, format_hint="fake_counting")
+    assert _runs(tmp_path) == 2
+    assert not again.cached
+
+
+def test_changed_settings_invalidate(tmp_path: Path, doc: str) -> None:
+    cache_dir = tmp_path / "cache"
+    with docread.Reader(tmp_path, config=_config(cache_dir)) as reader:
+        reader.read(doc, format_hint="fake_counting")
+    with docread.Reader(tmp_path, config=_config(cache_dir, output={"max_chars": 1000})) as reader:
+        assert not reader.read(doc, format_hint="fake_counting").cached
+    assert _runs(tmp_path) == 2
+
+
+def test_options_and_mode_are_part_of_the_key(tmp_path: Path, doc: str) -> None:
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        reader.read(doc, format_hint="fake_counting")
+        reader.read(doc, format_hint="fake_counting", pages="2")
+        list(reader.iter_documents(doc, format_hint="fake_counting"))
+        reader.read(doc, format_hint="fake_counting", output_format="json")  # rendering only
+    assert _runs(tmp_path) == 3
+
+
+def test_not_cacheable_extractors_and_archive_reads_are_not_cached(
+    tmp_path: Path, doc: str
+) -> None:
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        for _ in range(2):
+            reader.read(doc, format_hint="fake_plain", dedupe=False)
+            reader.read(doc, format_hint="fake_archive", mode="read", dedupe=False)
+        for _ in range(2):
+            reader.read(doc, format_hint="fake_archive", mode="list", dedupe=False)
+    assert _runs(tmp_path) == 2 + 2 + 1
+
+
+def test_expired_entries_are_misses(tmp_path: Path, doc: str) -> None:
+    config = _config(tmp_path / "cache")
+    config["cache"]["ttl_days"] = 0.5 / 86400  # half a second
+    with docread.Reader(tmp_path, config=config) as reader:
+        reader.read(doc, format_hint="fake_counting")
+        time.sleep(0.7)
+        assert not reader.read(doc, format_hint="fake_counting", dedupe=False).cached
+    assert _runs(tmp_path) == 2
+
+
+def test_corrupt_cache_directory_logs_and_reads_on(
+    tmp_path: Path, doc: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    (cache_dir / "cache.db").write_bytes(b"this is not a database" * 100)
+    with (
+        caplog.at_level(logging.WARNING, logger="docread"),
+        docread.Reader(tmp_path, config=_config(cache_dir)) as reader,
+    ):
+        result = reader.read(doc, format_hint="fake_counting")
+    assert result.text == "alpha\n\nbeta\n\ngamma"
+    assert any(
+        "CacheError" in r.getMessage() and "unusable" in r.getMessage() for r in caplog.records
+    )
+
+
+def test_unwritable_cache_location_logs_and_reads_on(
+    tmp_path: Path, doc: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "plainfile").write_text("")
+    with (
+        caplog.at_level(logging.WARNING, logger="docread"),
+        docread.Reader(tmp_path, config=_config(tmp_path / "plainfile" / "cache")) as reader,
+    ):
+        assert len(reader.read(doc, format_hint="fake_counting").documents) == 3
+        assert len(reader.read(doc, format_hint="fake_counting", dedupe=False).documents) == 3
+    errors = [r for r in caplog.records if "CacheError" in r.getMessage()]
+    assert len(errors) == 1  # said once, then the Reader goes on without a cache
+    assert _runs(tmp_path) == 2
+
+
+def test_disabled_cache_writes_nothing(tmp_path: Path, doc: str) -> None:
+    config = {"cache": {"enabled": False, "directory": str(tmp_path / "cache")}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        reader.read(doc, format_hint="fake_counting")
+        assert not reader.read(doc, format_hint="fake_counting", dedupe=False).cached
+    assert not (tmp_path / "cache").exists()
+
+
+def test_info_and_clear(tmp_path: Path, doc: str) -> None:
+    cache_dir = tmp_path / "cache"
+    with docread.Reader(tmp_path, config=_config(cache_dir)) as reader:
+        reader.read(doc, format_hint="fake_counting")
+    cache = ResultCache(CacheSettings(directory=str(cache_dir)))
+    info = cache.info()
+    assert info["directory"] == str(cache_dir)
+    assert info["entries"] == 1 and info["size_bytes"] > 0 and info["usable"]
+    assert cache.clear() == 1
+    assert cache.info()["entries"] == 0
+    cache.close()

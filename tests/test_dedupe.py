@@ -1,0 +1,82 @@
+"""Read dedup: a Reader does not resend a file it already returned unchanged with the same options."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import docread
+from docread.dedupe import UNCHANGED, ReadLog
+
+
+def _write(tmp_path: Path, text: str = "first line\nsecond line\n") -> str:
+    (tmp_path / "notes.txt").write_text(text)
+    return "notes.txt"
+
+
+def _touch(path: Path) -> None:
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+
+
+def test_second_identical_read_returns_the_stub(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _write(tmp_path)
+    first = reader.read(name)
+    second = reader.read(name)
+    assert "second line" in first.text
+    assert second.text == UNCHANGED
+    assert second.render().strip() == UNCHANGED
+    assert second.documents[0].metadata["source"] == name
+    assert second.file.name == "notes.txt"
+
+
+def test_other_options_or_dedupe_false_read_again(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _write(tmp_path)
+    reader.read(name)
+    assert "second line" in reader.read(name, offset=2).text
+    assert "first line" in reader.read(name, dedupe=False).text
+    assert reader.read(name).text == UNCHANGED
+
+
+def test_changed_file_is_read_again_then_deduped(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _write(tmp_path)
+    reader.read(name)
+    _write(tmp_path, "rewritten\n")
+    _touch(tmp_path / name)
+    assert "rewritten" in reader.read(name).text
+    assert reader.read(name).text == UNCHANGED
+    _touch(tmp_path / name)  # same bytes, new mtime: the agent may want to see it again
+    assert "rewritten" in reader.read(name).text
+
+
+def test_same_file_by_another_path_is_deduped(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _write(tmp_path)
+    reader.read(name)
+    assert reader.read(str(tmp_path / name)).text == UNCHANGED
+
+
+def test_loaders_and_module_level_reads_never_dedupe(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    name = _write(tmp_path)
+    reader.read(name)
+    assert "first line" in "".join(d.text for d in reader.iter_documents(name))
+    config = {"cache": {"enabled": False}}
+    for _ in range(2):
+        assert "first line" in docread.read(name, workspace=tmp_path, config=config).text
+
+
+def test_forget_resets(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _write(tmp_path)
+    reader.read(name)
+    reader.forget()
+    assert "first line" in reader.read(name).text
+
+
+def test_read_log_is_bounded() -> None:
+    log = ReadLog(max_entries=2)
+    for i in range(3):
+        log.remember((f"f{i}", ""), (1, 1))
+    assert not log.unchanged(("f0", ""), (1, 1))
+    assert log.unchanged(("f2", ""), (1, 1))
+    assert not log.unchanged(("f2", ""), (2, 1))
