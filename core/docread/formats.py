@@ -47,13 +47,13 @@ FORMATS: tuple[Format, ...] = (
     # tables
     Format("csv", "tabular", "text/csv", (".csv",), extractor=_X + "tabular:TabularExtractor"),
     Format("tsv", "tabular", "text/tab-separated-values", (".tsv", ".tab"), extractor=_X + "tabular:TabularExtractor"),
-    Format("json_table", "tabular", "application/json", (), extractor=_X + "tabular:TabularExtractor"),
+    Format("json_table", "tabular", "application/json", (), extractor=_X + "tabular:TabularLoadExtractor"),
     Format("jsonl", "tabular", "application/x-ndjson", (".jsonl", ".ndjson"), extractor=_X + "tabular:TabularExtractor"),
     Format("xlsx", "tabular", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
            (".xlsx", ".xlsm"), zip_marker="xl/workbook.xml", extractor=_X + "tabular:TabularExtractor"),
-    Format("xls", "tabular", "application/vnd.ms-excel", (".xls",), extractor=_X + "tabular:TabularExtractor"),
+    Format("xls", "tabular", "application/vnd.ms-excel", (".xls",), extractor=_X + "tabular:TabularLoadExtractor"),
     Format("ods", "tabular", "application/vnd.oasis.opendocument.spreadsheet", (".ods",),
-           zip_marker="application/vnd.oasis.opendocument.spreadsheet", extractor=_X + "tabular:TabularExtractor"),
+           zip_marker="application/vnd.oasis.opendocument.spreadsheet", extractor=_X + "tabular:TabularLoadExtractor"),
     Format("parquet", "tabular", "application/vnd.apache.parquet", (".parquet", ".pq"),
            ((0, b"PAR1"),), extractor=_X + "tabular:TabularExtractor"),
     # office and e-books
