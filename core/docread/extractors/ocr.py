@@ -1,0 +1,263 @@
+"""The shared OCR engine: Tesseract on PIL images, upright-corrected, one process per core.
+
+Every tesseract run goes through ``docread.tools.run_tool`` (fixed argv, no shell, the
+``timeouts.ocr_per_page`` timeout that kills the whole process group, capped output) with
+``OMP_THREAD_LIMIT=1``, the image piped on stdin as PGM/PPM (no temp files, no PNG encoding).
+pytesseract is used where it genuinely helps and nowhere else: ``tesseract_cmd`` locates the
+binary (the knob users already set), ``file_to_dict`` / ``osd_to_dict`` / ``LANG_PATTERN`` parse
+the TSV, OSD and ``--list-langs`` output. Its own runners are not used: they start the process
+without a process-group kill, go through temp files and cannot share docread's output cap.
+
+Rotation: a page is read as is; only when that reading looks poor (no words, or mean confidence
+under 60) Tesseract's orientation detection (OSD) runs, and the upright reading is kept if it
+is better. Normal pages therefore pay for one tesseract run, rotated scans for three.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, TypeVar
+
+from ..errors import DependencyMissingError, ExtractionError, ReadDocumentError
+from ..tools import run_tool
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from .base import Context
+
+K = TypeVar("K")
+INSTALL_HINT = "install it with: apt-get install tesseract-ocr (or brew install tesseract)"
+_ENV = {"OMP_THREAD_LIMIT": "1"}
+_RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
+_MAX_OUTPUT = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class OcrResult:
+    """What Tesseract read from one image."""
+
+    text: str
+    confidence: float | None  # mean word confidence 0-100, None when no words
+    rotation: int  # degrees the image was turned (clockwise) to read it upright: 0/90/180/270
+
+
+def workers() -> int:
+    """One tesseract per usable core."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def tesseract(ctx: Context) -> str:
+    """The tesseract binary (pytesseract's ``tesseract_cmd``), with every configured language
+    installed; else DependencyMissingError saying what to install."""
+    import shutil
+
+    from pytesseract import pytesseract as pt
+
+    path = shutil.which(pt.tesseract_cmd)
+    if path is None:
+        raise DependencyMissingError(
+            f"{ctx.info.source}: OCR needs the program 'tesseract', which is not installed; "
+            f"{INSTALL_HINT}",
+            path=ctx.info.source,
+        )
+    wanted = [lang for lang in ctx.settings.pdf.ocr_languages.split("+") if lang]
+    missing = [lang for lang in wanted if lang not in _languages(path)]
+    if missing:
+        packages = " ".join(f"tesseract-ocr-{lang.lower().replace('_', '-')}" for lang in missing)
+        raise DependencyMissingError(
+            f"{ctx.info.source}: the OCR language(s) {', '.join(missing)} of pdf.ocr_languages="
+            f"{ctx.settings.pdf.ocr_languages!r} are not installed; install them with: "
+            f"apt-get install {packages}, or change pdf.ocr_languages "
+            f"(installed: {', '.join(sorted(_languages(path))) or 'none'})",
+            path=ctx.info.source,
+        )
+    return path
+
+
+@lru_cache(maxsize=8)
+def _languages(path: str) -> frozenset[str]:
+    """Languages this tesseract has (``--list-langs``), asked once per binary."""
+    from pytesseract import pytesseract as pt
+
+    out = run_tool([path, "--list-langs"], timeout=30, what="tesseract --list-langs", env=_ENV)
+    lines = out.stdout.decode("utf-8", "replace").splitlines()[1:]  # first line is a title
+    return frozenset(line.strip() for line in lines if pt.LANG_PATTERN.match(line.strip()))
+
+
+def ocr_image(image: Image, ctx: Context, *, what: str) -> OcrResult:
+    """Read one image upright; ``what`` names it in errors ("OCR of page 3")."""
+    return _ocr(image, ctx, tesseract(ctx), what)
+
+
+def ocr_images(
+    images: Iterable[tuple[K, Image]], ctx: Context, *, what: str
+) -> Iterator[tuple[K, OcrResult]]:
+    """Many images in parallel (one tesseract per core), results in input order; errors raise."""
+    for key, result in ocr_stream(images, ctx, what=what):
+        if isinstance(result, ReadDocumentError):
+            raise result
+        assert result is not None  # every item carries an image
+        yield key, result
+
+
+def ocr_stream(
+    items: Iterable[tuple[K, Image | None]], ctx: Context, *, what: str
+) -> Iterator[tuple[K, OcrResult | ReadDocumentError | None]]:
+    """Items with an image are OCR'd in parallel, items without pass through (result None), in
+    input order. At most two images per core are held, so a long document streams. A failed
+    image (timeout, tesseract error) yields its error, so the caller can go on with the rest."""
+    cmd: str | None = None
+    pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
+    window = 2 * workers()
+    with ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr") as pool:
+        try:
+            for key, image in items:
+                if image is not None:
+                    cmd = cmd or tesseract(ctx)
+                    pending.append((key, pool.submit(_ocr, image, ctx, cmd, f"{what} {key}")))
+                else:
+                    pending.append((key, None))
+                while pending and (_ready(pending[0][1]) or _busy(pending) >= window):
+                    yield _take(pending.popleft())
+            while pending:
+                ctx.check_deadline(what)
+                yield _take(pending.popleft())
+        finally:
+            for _, fut in pending:
+                if fut is not None:
+                    fut.cancel()
+
+
+def _ready(fut: Future[OcrResult] | None) -> bool:
+    return fut is None or fut.done()
+
+
+def _busy(pending: deque[tuple[K, Future[OcrResult] | None]]) -> int:
+    return sum(1 for _, fut in pending if fut is not None)
+
+
+def _take(
+    item: tuple[K, Future[OcrResult] | None],
+) -> tuple[K, OcrResult | ReadDocumentError | None]:
+    key, fut = item
+    if fut is None:
+        return key, None
+    try:
+        return key, fut.result()
+    except DependencyMissingError:
+        raise
+    except ReadDocumentError as exc:
+        return key, exc
+
+
+def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+    """As is first; when that reads poorly, OSD, and the upright reading if it is better."""
+    image = _plain(image)
+    first = _read(image, ctx, cmd, what)
+    if first.confidence is not None and first.confidence >= _RETRY_CONFIDENCE:
+        return first
+    rotation = _orientation(image, ctx, cmd, what)
+    if not rotation:
+        return first
+    turned = _read(image.rotate(-rotation, expand=True), ctx, cmd, what)
+    return (
+        OcrResult(turned.text, turned.confidence, rotation)
+        if _score(turned) > _score(first)
+        else first
+    )
+
+
+def _score(result: OcrResult) -> float:
+    return (result.confidence or 0.0) * len(result.text.split())
+
+
+def _plain(image: Image) -> Image:
+    """Grayscale or RGB without alpha (transparent parts become white), as PGM/PPM can carry."""
+    from PIL import Image as PILImage
+
+    if image.mode in ("L", "RGB"):
+        return image
+    if "A" in image.getbands() or image.mode == "P" and "transparency" in image.info:
+        rgba = image.convert("RGBA")
+        flat = PILImage.new("RGB", rgba.size, "white")
+        flat.paste(rgba, mask=rgba.getchannel("A"))
+        return flat
+    return image.convert("RGB" if len(image.getbands()) >= 3 else "L")
+
+
+def _encode(image: Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "PPM")  # PGM for "L": no compression, read by tesseract from stdin
+    return buf.getvalue()
+
+
+def _dpi_args(image: Image) -> list[str]:
+    dpi = image.info.get("dpi")
+    try:
+        value = round(float(dpi[0])) if dpi else 0
+    except (TypeError, ValueError, IndexError):
+        value = 0
+    return ["--dpi", str(value)] if 70 <= value <= 2400 else []
+
+
+def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+    """One tesseract run, TSV out: text by line and paragraph, mean word confidence."""
+    from pytesseract import pytesseract as pt
+
+    argv = [cmd, "stdin", "stdout", *_dpi_args(image), "-l", ctx.settings.pdf.ocr_languages, "tsv"]
+    out = run_tool(
+        argv, timeout=ctx.settings.timeouts.ocr_per_page, what=what, path=ctx.info.source,
+        stdin=_encode(image), env=_ENV, max_output=_MAX_OUTPUT,
+    )  # fmt: skip
+    if out.truncated:
+        raise ExtractionError(f"{ctx.info.source}: {what} produced more than {_MAX_OUTPUT:,} bytes")
+    data = pt.file_to_dict(out.stdout.decode("utf-8", "replace"), "\t", -1)
+    lines: list[str] = []
+    confs: list[float] = []
+    last: tuple[int, int, int] | None = None
+    rows = zip(data.get("level", []), data.get("block_num", []), data.get("par_num", []),
+               data.get("line_num", []), data.get("conf", []), data.get("text", []))  # fmt: skip
+    for level, block, par, line, conf, word in rows:
+        word = str(word).strip()
+        if level != 5 or not word:
+            continue
+        here = (block, par, line)
+        if last is None or here != last:
+            if last is not None and here[:2] != last[:2]:
+                lines.append("")  # a new paragraph
+            lines.append(word)
+            last = here
+        else:
+            lines[-1] += " " + word
+        if isinstance(conf, int | float) and conf >= 0:
+            confs.append(float(conf))
+    confidence = round(sum(confs) / len(confs), 1) if confs else None
+    return OcrResult("\n".join(lines), confidence, 0)
+
+
+def _orientation(image: Image, ctx: Context, cmd: str, what: str) -> int:
+    """Clockwise degrees that make the image upright per Tesseract OSD; 0 when unsure or no osd."""
+    from pytesseract import pytesseract as pt
+
+    if "osd" not in _languages(cmd):
+        return 0
+    out = run_tool(
+        [cmd, "stdin", "stdout", *_dpi_args(image), "--psm", "0"],
+        timeout=ctx.settings.timeouts.ocr_per_page, what=f"{what} (orientation)",
+        path=ctx.info.source, stdin=_encode(image), env=_ENV, check=False,
+    )  # fmt: skip
+    if out.returncode != 0:  # too few characters to tell
+        return 0
+    osd = pt.osd_to_dict(out.stdout.decode("utf-8", "replace"))
+    rotate = int(osd.get("rotate", 0)) % 360
+    return rotate if rotate in (90, 180, 270) else 0

@@ -1,0 +1,342 @@
+"""PDF extraction: page texts and metadata, reading order, automatic OCR of scanned pages only,
+page ranges and limits, tables, image listings, visual/pdf/auto views, encrypted and broken
+files, and conformance over the shared corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+import docread
+from docread.errors import (
+    DependencyMissingError,
+    EncryptedDocumentError,
+    ExtractionError,
+    FileTooLargeError,
+    InvalidOptionError,
+)
+
+from conftest import CORPUS, corpus_params, normalize
+
+FAST = {"cache": {"enabled": False}}
+
+
+def text_pdf(path: Path, pages: list[str], **metadata: str) -> Path:
+    """A text PDF, one string per page, with document properties."""
+    doc = pymupdf.open()
+    for text in pages:
+        page = doc.new_page()
+        page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=12)
+    if metadata:
+        doc.set_metadata(metadata)
+    doc.save(path)
+    return path
+
+
+def scan_page(doc: pymupdf.Document, text: str, *, rotate: int = 0) -> None:
+    """Append an image-only page: ``text`` rendered to a bitmap (a 'scan'), no text layer."""
+    src = pymupdf.open()
+    page = src.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=16)
+    pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
+    if rotate:
+        from PIL import Image
+
+        img = Image.frombytes("L", (pix.width, pix.height), pix.samples).rotate(rotate, expand=True)
+        png, size = _png(img), img.size
+    else:
+        png, size = pix.tobytes("png"), (pix.width, pix.height)
+    out = doc.new_page(width=size[0] * 72 / 150, height=size[1] * 72 / 150)
+    out.insert_image(out.rect, stream=png)
+
+
+def _png(img: object) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    img.save(buf, "PNG")  # type: ignore[attr-defined]
+    return buf.getvalue()
+
+
+def mixed_pdf(path: Path) -> Path:
+    """Page 1 text, page 2 scanned, page 3 text."""
+    doc = pymupdf.open()
+    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 720), "Alpha text page " * 10)
+    scan_page(doc, "Quarterly revenue grew strongly\nwhile costs remained stable")
+    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 720), "Omega text page " * 10)
+    doc.save(path)
+    return path
+
+
+# -- text ----------------------------------------------------------------------------------------
+def test_pages_are_documents_with_page_metadata_and_properties(reader, tmp_path):
+    text_pdf(
+        tmp_path / "r.pdf", ["first page words", "second page words", "third page words"],
+        title="Q4 Report", author="Finance Team", creationDate="D:20240115093000+01'00'",
+    )  # fmt: skip
+    result = reader.read("r.pdf")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert "second page words" in result.documents[1].text
+    meta = result.documents[0].metadata
+    assert meta["page_count"] == 3 and meta["ocr"] is False and meta["encrypted"] is False
+    assert meta["title"] == "Q4 Report" and meta["author"] == "Finance Team"
+    assert meta["created"] == "2024-01-15T09:30:00+01:00"
+    view = result.render()
+    assert "**Pages:** 1-3 of 3" in view and "  - Title: Q4 Report" in view
+    assert "## Page 2\n\nsecond page words" in view and "[OCR]" not in view
+
+
+def test_two_column_page_reads_column_by_column(reader, tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    left = "\n".join(f"left line {i}" for i in range(8))
+    right = "\n".join(f"right line {i}" for i in range(8))
+    page.insert_textbox(pymupdf.Rect(50, 72, 290, 500), left)
+    page.insert_textbox(pymupdf.Rect(310, 72, 560, 500), right)
+    doc.save(tmp_path / "cols.pdf")
+    text = reader.read("cols.pdf").text
+    assert text.index("left line 7") < text.index("right line 0")
+    assert [ln for ln in text.splitlines() if ln.strip()][:2] == ["left line 0", "left line 1"]
+
+
+def test_page_selection_and_range_errors(reader, tmp_path):
+    text_pdf(tmp_path / "p.pdf", [f"content of page {i}" for i in range(1, 7)])
+    nums = lambda r: [d.metadata["page_number"] for d in r.documents]  # noqa: E731
+    assert nums(reader.read("p.pdf", pages="1,3,5-6")) == [1, 3, 5, 6]
+    tail = reader.read("p.pdf", pages="5-")
+    assert nums(tail) == [5, 6] and tail.header["Pages"] == "5-6 of 6"
+    with pytest.raises(InvalidOptionError, match="has 6 pages"):
+        reader.read("p.pdf", pages="4-9")
+    with pytest.raises(InvalidOptionError):
+        reader.read("p.pdf", pages="x")
+
+
+def test_agent_view_page_limit_says_how_to_read_on(tmp_path):
+    text_pdf(tmp_path / "long.pdf", [f"page body {i}" for i in range(1, 8)])
+    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_text": 3}})
+    result = r.read("long.pdf")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert any("pages=4-6" in n for n in result.notes)
+    # loader mode yields every page
+    assert len(list(r.iter_documents("long.pdf"))) == 7
+
+
+# -- OCR -----------------------------------------------------------------------------------------
+def test_mixed_pdf_ocrs_only_the_scanned_page(reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    result = reader.read("mixed.pdf")
+    p1, p2, p3 = result.documents
+    assert (p1.metadata["ocr"], p2.metadata["ocr"], p3.metadata["ocr"]) == (False, True, False)
+    assert "quarterly revenue grew" in normalize(p2.text)
+    assert "revenue" not in p1.text.lower() and "revenue" not in p3.text.lower()
+    assert p2.metadata["ocr_confidence"] > 70
+    assert result.header["OCR Applied"] == "Page 2 (scanned)"
+    assert "## Page 2 [OCR]" in result.render()
+
+
+def test_scanned_pages_ocr_in_parallel_in_page_order(tmp_path):
+    doc = pymupdf.open()
+    words = ["apple", "banana", "cherry", "damson"]
+    for w in words:
+        scan_page(doc, f"The fruit {w} is here")
+    doc.save(tmp_path / "scan.pdf")
+    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"ocr_dpi": 200}})
+    docs = list(r.iter_documents("scan.pdf"))
+    assert [d.metadata["page_number"] for d in docs] == [1, 2, 3, 4]
+    for d, w in zip(docs, words, strict=True):
+        assert w in d.text.lower() and d.metadata["ocr"] is True
+        assert all(other not in d.text.lower() for other in words if other != w)
+
+
+def test_rotated_scan_is_read_upright(reader, tmp_path):
+    doc = pymupdf.open()
+    scan_page(doc, "Docling bundles PDF document conversion\nto JSON and Markdown", rotate=90)
+    doc.save(tmp_path / "rot.pdf")
+    d = reader.read("rot.pdf").documents[0]
+    assert "document conversion" in normalize(d.text)
+    assert d.metadata["ocr_rotation"] == 90
+
+
+def test_ocr_limit_skips_pages_and_says_so(tmp_path):
+    doc = pymupdf.open()
+    scan_page(doc, "first scanned words")
+    scan_page(doc, "second scanned words")
+    doc.save(tmp_path / "two.pdf")
+    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_ocr": 1, "ocr_dpi": 150}})
+    result = r.read("two.pdf")
+    assert result.documents[0].metadata["ocr"] is True
+    assert result.documents[1].text == "[OCR limit reached - page skipped]"
+    assert any("pages=2" in n and "max_pages_ocr" in n for n in result.notes)
+
+
+def test_ocr_timeout_kills_tesseract_and_keeps_going(tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = docread.Reader(tmp_path, config={**FAST, "timeouts": {"ocr_per_page": 0.05}})
+    result = r.read("mixed.pdf")
+    assert "[OCR failed - page not read]" in result.documents[1].text
+    assert "Alpha text page" in result.documents[0].text
+    assert any("Page 2: OCR failed" in n and "timeout" in n for n in result.notes)
+
+
+def test_ocr_off_and_forced(reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    off = reader.read("mixed.pdf", ocr=False)
+    assert off.documents[1].text == "" and any("ocr=false" in n for n in off.notes)
+    forced = reader.read("mixed.pdf", pages="1", ocr=True)
+    assert (
+        forced.documents[0].metadata["ocr"] is True and "alpha" in forced.documents[0].text.lower()
+    )
+    assert forced.header["OCR Applied"] == "Page 1 (forced (ocr=true))"
+
+
+def test_missing_tesseract_is_a_dependency_error(tmp_path, monkeypatch):
+    from pytesseract import pytesseract as pt
+
+    mixed_pdf(tmp_path / "mixed.pdf")
+    monkeypatch.setattr(pt, "tesseract_cmd", "/nonexistent/tesseract")
+    r = docread.Reader(tmp_path, config={**FAST, "isolation": {"enabled": False}})
+    with pytest.raises(DependencyMissingError, match="apt-get install tesseract-ocr"):
+        r.read("mixed.pdf")
+    assert r.read("mixed.pdf", pages="1").documents[0].text  # text pages need no tesseract
+
+
+def test_missing_ocr_language_names_the_package(tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"ocr_languages": "eng+xyz"}})
+    with pytest.raises(DependencyMissingError, match="tesseract-ocr-xyz"):
+        r.read("mixed.pdf")
+
+
+# -- tables and images ---------------------------------------------------------------------------
+def table_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Inventory below, counted on the first of the month by the team")
+    rows = [["Item", "Qty", "Price"], ["Widget", "4", "$10"], ["Gadget", "7", "$25"]]
+    x0, y0, w, h = 72, 80, 120, 24
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
+            page.draw_rect(rect, color=(0, 0, 0), width=1)
+            page.insert_text((rect.x0 + 4, rect.y1 - 8), cell)
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False)
+    pix.set_rect(pix.irect, (200, 30, 30))
+    page.insert_image(pymupdf.Rect(72, 300, 112, 330), stream=pix.tobytes("png"))
+    doc.save(path)
+    return path
+
+
+def test_tables_inline_in_view_and_separate_in_loader(reader, tmp_path):
+    table_pdf(tmp_path / "t.pdf")
+    doc = reader.read("t.pdf", extract_tables=True).documents[0]
+    assert "| Item | Qty | Price |" in doc.text and "| Gadget | 7 | $25 |" in doc.text
+    assert doc.text.index("Inventory below") < doc.text.index("| Item |")
+    assert doc.metadata["table_count"] == 1
+    units = list(reader.iter_documents("t.pdf", extract_tables=True))
+    assert [u.metadata.get("table_index") for u in units] == [None, 1]
+    assert units[1].text.startswith("| Item | Qty | Price |")
+    assert "| Item" not in reader.read("t.pdf").text
+
+
+def test_embedded_images_are_listed(reader, tmp_path):
+    table_pdf(tmp_path / "t.pdf")
+    doc = reader.read("t.pdf", extract_images=True).documents[0]
+    assert "[Image 1: 40x30 flate" in doc.text and doc.metadata["image_count"] == 1
+
+
+# -- views for vision models ---------------------------------------------------------------------
+def test_visual_view_gives_jpeg_pages_under_the_byte_limit(tmp_path):
+    text_pdf(tmp_path / "v.pdf", ["one " * 200, "two " * 200, "three " * 200])
+    r = docread.Reader(
+        tmp_path, config={**FAST, "pdf": {"max_image_bytes": 30000, "render_dpi": 150}}
+    )
+    result = r.read("v.pdf", view="visual", pages="2-3")
+    assert [m.metadata["page_number"] for m in result.media] == [2, 3]
+    for m in result.media:
+        assert m.mime_type == "image/jpeg" and m.data[:3] == b"\xff\xd8\xff"
+        assert len(m.data) <= 30000
+    assert result.documents == []
+
+
+def test_pdf_view_gives_the_raw_pdf_or_the_selected_pages(reader, tmp_path):
+    path = text_pdf(tmp_path / "raw.pdf", ["a page", "b page", "c page"])
+    whole = reader.read("raw.pdf", view="pdf").media
+    assert len(whole) == 1 and whole[0].mime_type == "application/pdf"
+    assert whole[0].data == path.read_bytes()
+    part = reader.read("raw.pdf", view="pdf", pages="2").media[0]
+    with pymupdf.open(stream=part.data, filetype="pdf") as sub:
+        assert sub.page_count == 1 and "b page" in sub[0].get_text()
+    small = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_raw_bytes": 100}})
+    with pytest.raises(FileTooLargeError, match="max_raw_bytes"):
+        small.read("raw.pdf", view="pdf")
+
+
+def test_auto_view_adds_images_of_scanned_pages_only(tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"ocr_dpi": 200}})
+    result = r.read("mixed.pdf", view="auto")
+    assert len(result.documents) == 3
+    assert [(m.mime_type, m.metadata["page_number"]) for m in result.media] == [("image/jpeg", 2)]
+
+
+# -- robustness ----------------------------------------------------------------------------------
+def test_password_protected_pdf_is_a_clear_error(reader, tmp_path):
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "secret text")
+    doc.save(
+        tmp_path / "locked.pdf",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="pw",
+        owner_pw="owner",
+    )
+    with pytest.raises(EncryptedDocumentError, match="password-protected"):
+        reader.read("locked.pdf")
+
+
+def test_owner_only_encryption_opens_with_empty_password(reader, tmp_path):
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "readable secret text")
+    doc.save(
+        tmp_path / "owner.pdf",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        owner_pw="owner",
+        permissions=0,
+    )
+    d = reader.read("owner.pdf").documents[0]
+    assert "readable secret text" in d.text and d.metadata["encrypted"] is True
+
+
+def test_truncated_pdf_is_repaired_with_a_note(reader, tmp_path):
+    data = text_pdf(tmp_path / "full.pdf", ["survives the cut " * 5, "second " * 5]).read_bytes()
+    (tmp_path / "cut.pdf").write_bytes(data[: len(data) - 200])
+    result = reader.read("cut.pdf")
+    assert "survives the cut" in result.text
+    assert any("repaired" in n for n in result.notes)
+
+
+def test_garbage_after_pdf_magic_is_an_extraction_error(reader, tmp_path):
+    (tmp_path / "junk.pdf").write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+    with pytest.raises(ExtractionError, match="junk.pdf"):
+        reader.read("junk.pdf")
+
+
+# -- conformance over the shared corpus ----------------------------------------------------------
+@pytest.mark.parametrize("row", corpus_params("pdf", "pdf-scanned"))
+def test_corpus_pdf(row, tmp_path):
+
+    r = docread.Reader(CORPUS, config=FAST)
+    name, must = str(row["file"]), row["must_include"]
+    if "encrypted" in str(row["must_include_source"]) and not must:
+        with pytest.raises(EncryptedDocumentError):
+            r.read(name)
+        return
+    pages = int(row["pages"])
+    result = r.read(name, pages=f"1-{min(pages, 20)}")
+    assert len(result.documents) == min(pages, 20)
+    for doc in result.documents:
+        assert doc.text.strip(), f"page {doc.metadata['page_number']} is empty"
+    text = normalize(result.text)
+    for phrase in must:
+        assert normalize(phrase) in text, phrase
