@@ -10,6 +10,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import CORPUS, corpus_params, normalize
 from langchain_core.document_loaders import Blob
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.indexing import InMemoryRecordManager, index
@@ -98,6 +99,42 @@ def test_pdf_pages_carry_zero_based_page_label_and_total_pages(tmp_path: Path) -
     assert [d.metadata["page_number"] for d in docs] == [1, 2, 3]
     assert "Second page text" in docs[1].page_content
     assert docs[0].metadata["source"] == "report.pdf"
+
+
+def test_pdf_metadata_is_exactly_core_plus_langchain_names(tmp_path: Path) -> None:
+    pdf = write_pdf(tmp_path / "q3.pdf", ["alpha", "beta"])
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        doc.set_metadata({"title": "Q3 Report", "author": "Ann"})
+        doc.saveIncr()
+    first = DocReadLoader("q3.pdf", workspace=tmp_path).load()[0].metadata
+    pdf_keys = {"page_number", "page_count", "ocr", "encrypted", "title", "author"}
+    assert set(first) == BASE_KEYS | pdf_keys | {"page", "page_label", "total_pages"}
+    assert (first["page"], first["page_label"], first["total_pages"]) == (0, "1", 2)
+    assert (first["title"], first["author"], first["ocr"]) == ("Q3 Report", "Ann", False)
+    assert first["mime_type"] == "application/pdf" and first["file_size"] == pdf.stat().st_size
+
+
+def test_csv_chunks_have_row_ranges_and_one_row_documents_have_row(tmp_path: Path) -> None:
+    (tmp_path / "sales.csv").write_text(
+        "region,units\nEMEA,340\nAPAC,210\nAMER,295\n", encoding="utf-8"
+    )
+    [chunk] = DocReadLoader("sales.csv", workspace=tmp_path).load()
+    assert (
+        chunk.metadata["row_start"],
+        chunk.metadata["row_end"],
+        chunk.metadata["total_rows"],
+    ) == (1, 3, 3)
+    assert "row" not in chunk.metadata
+    assert "APAC" in chunk.page_content and "295" in chunk.page_content
+    rows = DocReadLoader(
+        "sales.csv", workspace=tmp_path, config={"tabular": {"rows_per_document": 1}}
+    ).load()
+    assert [d.metadata["row"] for d in rows] == [0, 1, 2]
+    assert [d.metadata["row_start"] for d in rows] == [1, 2, 3]
+    assert "EMEA" in rows[0].page_content and "EMEA" not in rows[1].page_content
+    assert len({d.id for d in rows}) == 3
 
 
 def test_pdf_page_window_is_pushed_to_the_core(tmp_path: Path) -> None:
@@ -210,6 +247,16 @@ def test_reindexing_upserts_instead_of_duplicating(corpus: Path) -> None:
     plain.add_documents(loader.load())  # same ids: overwritten, not duplicated
     assert len(plain.store) == 4
     assert {d.id for d in plain.get_by_ids([d.id for d in loader.load()])} == set(plain.store)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("row", corpus_params("text", "notebooks"))
+def test_corpus_files_load_with_their_must_include_strings(row: dict) -> None:
+    docs = DocReadLoader(row["file"], workspace=CORPUS, on_error="raise").load()
+    assert docs and all(d.id and d.metadata["source"] == row["file"] for d in docs)
+    text = normalize(" ".join(d.page_content for d in docs).replace("**", ""))  # markdown emphasis
+    for expected in row["must_include"]:
+        assert normalize(expected) in text
 
 
 def test_rag_example_runs_offline() -> None:
