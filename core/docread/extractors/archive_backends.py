@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ..errors import EncryptedDocumentError, ExtractionError
+from ..errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
 from .archive_guard import CHUNK, Entry, Guard, RatioStream, archive_stem
 
 if TYPE_CHECKING:
@@ -53,11 +53,10 @@ def corrupt_errors(archive: str) -> Iterator[None]:
 
     try:
         yield
+    except ReadDocumentError:
+        raise
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, lzma.LZMAError) as exc:
-        raise ExtractionError(
-            f"{archive}: the archive is truncated or corrupt ({type(exc).__name__}: {exc})",
-            path=archive,
-        ) from exc
+        raise corrupt(archive, exc) from exc
     except OSError as exc:  # gzip.BadGzipFile, bz2 "Invalid data stream"
         raise ExtractionError(
             f"{archive}: the archive cannot be read ({exc})", path=archive
@@ -69,6 +68,13 @@ def corrupt_errors(archive: str) -> Iterator[None]:
                 path=archive,
             ) from exc
         raise
+
+
+def corrupt(archive: str, exc: BaseException) -> ExtractionError:
+    return ExtractionError(
+        f"{archive}: the archive is truncated or corrupt ({type(exc).__name__}: {exc})",
+        path=archive,
+    )
 
 
 def open_backend(source: Source, fmt: str, guard: Guard) -> Backend:
@@ -143,9 +149,10 @@ class ZipBackend(Backend):
     def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
         for entry in self.entries():
             if want(entry):
-                # one byte more than declared may come out, so a lying size header is seen
+                # let more than the declared size come out (zipfile would cut it off and fail
+                # the CRC), so the guard sees a lying size header for what it is
                 probe = copy.copy(entry.handle)
-                probe.file_size = (entry.size or 0) + 1  # type: ignore[attr-defined]
+                probe.file_size = (entry.size or 0) + CHUNK + 1  # type: ignore[attr-defined]
                 with self.zf.open(probe) as stream:  # type: ignore[arg-type]
                     yield entry, stream  # type: ignore[misc]
 
@@ -225,6 +232,9 @@ class SevenZipBackend(Backend):
                 f"{guard.archive}: the 7z archive is password-protected; docread does not take passwords",
                 path=guard.archive,
             ) from exc
+        except py7zr.exceptions.ArchiveError as exc:
+            self._raw.close()
+            raise corrupt(guard.archive, exc) from exc
         except BaseException:
             self._raw.close()
             raise
@@ -242,7 +252,7 @@ class SevenZipBackend(Backend):
                         _stamp(when), self.encrypted, handle=f, index=index)  # fmt: skip
 
     def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
-        from py7zr.exceptions import DecompressionBombError
+        from py7zr.exceptions import ArchiveError, CrcError, DecompressionBombError
 
         selected = [e for e in self.entries() if want(e)]
         batch: list[Entry] = []
@@ -257,6 +267,8 @@ class SevenZipBackend(Backend):
                     yield from self._batch(batch)
                 except DecompressionBombError as exc:
                     raise self.guard.refuse(batch[0].name, f"refused by py7zr: {exc}") from exc
+                except (ArchiveError, CrcError) as exc:
+                    raise corrupt(self.guard.archive, exc) from exc
             batch, held = ([entry], entry.size or 0) if entry is not None else ([], 0)
 
     def _batch(self, batch: list[Entry]) -> Iterator[tuple[Entry, BinaryIO]]:

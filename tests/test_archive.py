@@ -1,0 +1,513 @@
+"""Archives: list / read / extract / loader over every container family, and the attacks the
+limits exist for (bombs, lying sizes, zip-slip, links, devices, banned and encrypted members)."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import struct
+import tarfile
+import time
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import docread
+import pytest
+from conftest import CORPUS, corpus_params, normalize
+from docread.errors import (
+    ArchiveSecurityError,
+    BannedExtensionError,
+    DocumentNotFoundError,
+    EncryptedDocumentError,
+    ExtractionError,
+    InvalidOptionError,
+)
+
+MEMBERS = {
+    "project/src/main.py": b"def main():\n    print('hello from main')\n",
+    "project/src/utils/helpers.py": b"def helper():\n    return 42\n",
+    "project/docs/readme.md": b"# Project\n\nThe readme of the project.\n",
+    "project/data/notes.txt": b"alpha line\nbeta line\ngamma line\n",
+}
+ZEROS = 20 << 20  # 20 MB of zeros: deflates about 1000:1
+
+
+# -- builders -----------------------------------------------------------------------------
+def make_zip(path: Path, members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> Path:
+    with zipfile.ZipFile(path, "w", method) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return path
+
+
+def make_tar(path: Path, members: dict[str, bytes], mode: str = "w") -> Path:
+    with tarfile.open(path, mode) as tf:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime = len(data), 1_700_000_000
+            tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+def make_7z(path: Path, members: dict[str, bytes], password: str | None = None) -> Path:
+    import py7zr
+
+    with py7zr.SevenZipFile(path, "w", password=password) as zf:
+        for name, data in members.items():
+            zf.writestr(data, name)
+    return path
+
+
+def zip_bytes(members: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def patch_zip_headers(data: bytes, *, size: int | None = None, flags: int | None = None) -> bytes:
+    """Rewrite the declared uncompressed size / flag bits in local and central headers."""
+    out = bytearray(data)
+    for sig, size_at, flag_at in ((b"PK\x03\x04", 22, 6), (b"PK\x01\x02", 24, 8)):
+        pos = out.find(sig)
+        while pos != -1:
+            if size is not None:
+                out[pos + size_at : pos + size_at + 4] = struct.pack("<I", size)
+            if flags is not None:
+                out[pos + flag_at : pos + flag_at + 2] = struct.pack("<H", flags)
+            pos = out.find(sig, pos + 4)
+    return bytes(out)
+
+
+def overlapping_zip(copies: int = 10) -> bytes:
+    """Fifield's overlapped bomb, reduced: many central entries pointing at one compressed body."""
+    one = zip_bytes({"k": bytes(1 << 20)})
+    cd_at = one.find(b"PK\x01\x02")
+    eocd_at = one.find(b"PK\x05\x06")
+    record = one[cd_at:eocd_at]
+    records = b"".join(record[:-1] + bytes([ord("a") + i]) for i in range(copies))  # names ka.. kj
+    records = b"".join(
+        record[:28] + struct.pack("<H", 2) + record[30:46] + b"k" + bytes([ord("a") + i])
+        for i in range(copies)
+    )
+    eocd = bytearray(one[eocd_at:])
+    eocd[8:10] = eocd[10:12] = struct.pack("<H", copies)
+    eocd[12:16] = struct.pack("<I", len(records))
+    eocd[16:20] = struct.pack("<I", cd_at)
+    return one[:cd_at] + records + bytes(eocd)
+
+
+def files_outside(root: Path, allowed: list[Path]) -> list[Path]:
+    """Every file under root that is neither one of ``allowed`` nor under .tmp/extracted."""
+    extracted = root / ".tmp" / "extracted"
+    found = []
+    for dirpath, _, names in os.walk(root):
+        for name in names:
+            p = Path(dirpath) / name
+            if p not in allowed and extracted not in p.parents:
+                found.append(p)
+    return found
+
+
+# -- every container family -----------------------------------------------------------------
+FAMILIES = {
+    "zip": lambda p: make_zip(p / "project.zip", MEMBERS),
+    "tar": lambda p: make_tar(p / "project.tar", MEMBERS),
+    "tar.gz": lambda p: make_tar(p / "project.tar.gz", MEMBERS, "w:gz"),
+    "tgz": lambda p: make_tar(p / "project.tgz", MEMBERS, "w:gz"),
+    "tar.bz2": lambda p: make_tar(p / "project.tar.bz2", MEMBERS, "w:bz2"),
+    "tar.xz": lambda p: make_tar(p / "project.tar.xz", MEMBERS, "w:xz"),
+    "7z": lambda p: make_7z(p / "project.7z", MEMBERS),
+}
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_list_shows_sorted_members_sizes_and_counts(
+    reader: docread.Reader, tmp_path: Path, family: str
+) -> None:
+    path = FAMILIES[family](tmp_path)
+    result = reader.read(path.name)
+    text = result.render()
+    assert result.documents[0].metadata["file_count"] == 4
+    assert result.header["Files"].startswith("4 files")
+    assert f"**Archive:** {path.name}" in text
+    names = [line.split()[0] for line in result.text.splitlines()[1:5]]
+    assert names == sorted(MEMBERS)
+    assert "(4 files)" in text
+    assert "41 B" in text  # project/src/main.py
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_pattern_filters_the_listing(reader: docread.Reader, tmp_path: Path, family: str) -> None:
+    path = FAMILIES[family](tmp_path)
+    result = reader.read(path.name, pattern="*.py")
+    assert "Contents (matching pattern: *.py):" in result.text
+    assert "(2 files matching pattern)" in result.text
+    assert "readme.md" not in result.text
+    only_src = reader.read(path.name, pattern="project/src/**")
+    assert only_src.documents[0].metadata["members_shown"] == 2
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_read_member_goes_through_the_pipeline(
+    reader: docread.Reader, tmp_path: Path, family: str
+) -> None:
+    path = FAMILIES[family](tmp_path)
+    result = reader.read(
+        path.name, mode="read", archive_path="project/data/notes.txt", offset=2, limit=1
+    )
+    assert result.text == "beta line"
+    meta = result.documents[0].metadata
+    assert meta["member"] == "project/data/notes.txt" and meta["depth"] == 1
+    assert meta["archive"] == path.name and meta["format"] == "text"
+    assert result.header["Member"] == "project/data/notes.txt"
+    assert "     2\tbeta line" in result.render()  # the member's own (cat -n) rendering
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_loader_yields_every_member_with_archive_metadata(
+    reader: docread.Reader, tmp_path: Path, family: str
+) -> None:
+    path = FAMILIES[family](tmp_path)
+    docs = list(reader.iter_documents(path.name))
+    assert {d.metadata["member"] for d in docs} == set(MEMBERS)
+    by_member = {d.metadata["member"]: d for d in docs}
+    assert "hello from main" in by_member["project/src/main.py"].text
+    assert all(d.metadata["depth"] == 1 and d.metadata["archive"] == path.name for d in docs)
+    assert len({d.id for d in docs}) == len(docs)
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_extract_writes_only_under_the_extraction_folder(
+    reader: docread.Reader, tmp_path: Path, family: str
+) -> None:
+    path = FAMILIES[family](tmp_path)
+    result = reader.read(path.name, mode="extract", archive_path="project/src/main.py")
+    target = tmp_path / ".tmp" / "extracted" / "project" / "project" / "src" / "main.py"
+    assert target.read_bytes() == MEMBERS["project/src/main.py"]
+    assert result.header["To"] == ".tmp/extracted/project/project/src/main.py"
+    assert str(target) in result.text
+    many = reader.read(path.name, mode="extract", pattern="*.py")
+    assert many.documents[0].metadata["extracted_count"] == 2
+    assert (target.parent / "utils" / "helpers.py").is_file()
+    assert files_outside(tmp_path, [path]) == []
+
+
+@pytest.mark.parametrize(
+    ("suffix", "opener"), [(".gz", gzip.compress), (".bz2", bz2.compress), (".xz", lzma.compress)]
+)
+def test_single_file_stream_reads_as_its_content(
+    reader: docread.Reader, tmp_path: Path, suffix: str, opener
+) -> None:
+    (tmp_path / f"notes.txt{suffix}").write_bytes(opener(b"first\nsecond\nthird\n"))
+    result = reader.read(f"notes.txt{suffix}", offset=2)
+    assert result.text == "second\nthird"
+    assert result.documents[0].metadata["member"] == "notes.txt"
+    listing = reader.read(f"notes.txt{suffix}", mode="list")
+    assert "notes.txt" in listing.text and "(1 file)" in listing.text
+
+
+def test_csv_member_gets_row_windows(reader: docread.Reader, tmp_path: Path) -> None:
+    make_zip(tmp_path / "t.zip", {"data/t.csv": b"name,score\nann,1\nbob,2\ncid,3\n"})
+    result = reader.read("t.zip", archive_path="data/t.csv", rows="2-3")
+    assert result.documents[0].metadata["format"] == "csv"
+    assert "bob" in result.render() and "cid" in result.render()
+
+
+# -- nesting ------------------------------------------------------------------------------
+def test_nested_zip_is_listed_read_and_loaded(reader: docread.Reader, tmp_path: Path) -> None:
+    inner = zip_bytes({"deep/inner.txt": b"inside the inner zip\n"})
+    make_zip(tmp_path / "outer.zip", {"inner.zip": inner, "top.txt": b"top level\n"})
+    listing = reader.read("outer.zip", archive_path="inner.zip")
+    assert "deep/inner.txt" in listing.text
+    assert listing.header["Archive"] == "outer.zip::inner.zip"
+    docs = list(reader.iter_documents("outer.zip"))
+    deep = [d for d in docs if d.metadata["member"] == "deep/inner.txt"]
+    assert (
+        deep
+        and deep[0].metadata["depth"] == 2
+        and deep[0].metadata["archive"] == "outer.zip::inner.zip"
+    )
+    assert "inside the inner zip" in deep[0].text
+
+
+def test_nesting_deeper_than_the_limit_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = zip_bytes({"bottom.txt": b"at the bottom\n"})
+    for level in range(4):
+        data = zip_bytes({f"level{level}.zip": data})
+    make_zip(tmp_path / "deep.zip", {"level4.zip": data, "ok.txt": b"fine\n"})
+    # in-process, so the refusal logged on the docread logger reaches caplog (workers keep theirs)
+    reader = docread.Reader(
+        tmp_path, config={"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    )
+    docs = list(reader.iter_documents("deep.zip"))
+    assert [d.text for d in docs] == ["fine"]  # the bottom is 6 levels down: never read
+    refused = [r for r in caplog.records if "ArchiveSecurityError" in r.getMessage()]
+    assert any("max_nesting_depth=3" in r.getMessage() for r in refused)
+
+
+# -- bombs --------------------------------------------------------------------------------
+def test_zip_bomb_over_the_ratio_is_refused_in_read_and_skipped_in_loader(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    make_zip(tmp_path / "bomb.zip", {"zeros.txt": bytes(ZEROS), "ok.txt": b"still readable\n"})
+    assert (tmp_path / "bomb.zip").stat().st_size * 500 < ZEROS  # really ~1000:1
+    with pytest.raises(ArchiveSecurityError, match=r"zeros\.txt.*max_compression_ratio=100"):
+        reader.read("bomb.zip", archive_path="zeros.txt")
+    docs = list(reader.iter_documents("bomb.zip"))
+    assert [d.metadata["member"] for d in docs] == ["ok.txt"]
+    listing = reader.read("bomb.zip")  # listing decompresses nothing: shown, with a warning
+    assert "zeros.txt" in listing.text
+    assert any("decompression bomb" in n for n in listing.notes)
+
+
+def test_nested_bombs_share_one_budget_and_never_load(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    bomb = zip_bytes({"zeros.bin": bytes(ZEROS)})
+    make_zip(
+        tmp_path / "nest.zip", {f"inner{i}.zip": bomb for i in range(5)} | {"ok.txt": b"fine\n"}
+    )
+    before = time.monotonic()
+    docs = list(reader.iter_documents("nest.zip"))
+    assert [d.metadata["member"] for d in docs] == ["ok.txt"]
+    assert time.monotonic() - before < 20
+
+
+def test_shared_budget_stops_nested_members_past_the_total(tmp_path: Path) -> None:
+    payload = os.urandom(300_000)  # incompressible: no ratio problem, only the total
+    inner = zip_bytes({"a.txt": payload.hex().encode()[:300_000]})
+    make_zip(tmp_path / "two.zip", {"one.zip": inner, "two.zip": inner})
+    config = {
+        "cache": {"enabled": False},
+        "isolation": {"enabled": False},
+        "archive": {"max_total_size": 800_000},
+    }
+    reader = docread.Reader(tmp_path, config=config)
+    docs = list(reader.iter_documents("two.zip"))
+    # each inner zip (~150 KB) + its member (300 KB) counts: the second member no longer fits
+    assert [d.metadata["archive"] for d in docs] == ["two.zip::one.zip"]
+    with pytest.raises(ArchiveSecurityError, match="max_total_size=100,000"):
+        docread.Reader(tmp_path, config={**config, "archive": {"max_total_size": 100_000}}).read(
+            "two.zip", archive_path="one.zip"
+        )
+
+
+def test_overlapping_entries_zip_bomb_is_refused(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "overlap.zip").write_bytes(overlapping_zip())
+    assert len(zipfile.ZipFile(tmp_path / "overlap.zip").namelist()) == 10
+    for options in ({}, {"archive_path": "kb"}, {"mode": "extract", "pattern": "*"}):
+        with pytest.raises(ArchiveSecurityError, match="overlapping-entries zip bomb"):
+            reader.read("overlap.zip", **options)
+    with pytest.raises(ArchiveSecurityError):
+        list(reader.iter_documents("overlap.zip"))
+    assert files_outside(tmp_path, [tmp_path / "overlap.zip"]) == []
+    assert not (tmp_path / ".tmp" / "extracted").exists()
+
+
+def test_member_lying_about_its_size_is_caught_while_reading(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    honest = zip_bytes({"liar.txt": b"x" * 10_000})
+    (tmp_path / "liar.zip").write_bytes(patch_zip_headers(honest, size=100))
+    assert zipfile.ZipFile(tmp_path / "liar.zip").getinfo("liar.txt").file_size == 100
+    with pytest.raises(ArchiveSecurityError, match="more than the 100 bytes its header declares"):
+        reader.read("liar.zip", archive_path="liar.txt")
+    with pytest.raises(ArchiveSecurityError, match="lying size header"):
+        reader.read("liar.zip", mode="extract", archive_path="liar.txt")
+    assert not (
+        tmp_path / ".tmp" / "extracted" / "liar" / "liar.txt"
+    ).exists()  # partial file removed
+
+
+def test_tar_gz_bomb_is_stopped_by_the_stream_ratio(reader: docread.Reader, tmp_path: Path) -> None:
+    make_tar(tmp_path / "bomb.tar.gz", {"zeros.bin": bytes(50 << 20)}, "w:gz")
+    before = time.monotonic()
+    with pytest.raises(ArchiveSecurityError, match="compression ratio over"):
+        reader.read("bomb.tar.gz")  # even listing must inflate the stream: the ratio stops it
+    assert time.monotonic() - before < 10
+
+
+def test_7z_bomb_is_refused(reader: docread.Reader, tmp_path: Path) -> None:
+    make_7z(tmp_path / "bomb.7z", {"zeros.bin": bytes(ZEROS), "ok.txt": b"fine\n"})
+    with pytest.raises(ArchiveSecurityError, match=r"zeros\.bin.*max_compression_ratio"):
+        reader.read("bomb.7z", archive_path="zeros.bin")
+    assert reader.read("bomb.7z", archive_path="ok.txt").text == "fine"
+
+
+def test_refusing_bombs_keeps_memory_and_time_bounded(tmp_path: Path) -> None:
+    honest = zip_bytes({"zeros.bin": bytes(64 << 20)})
+    (tmp_path / "big.zip").write_bytes(honest)
+    (tmp_path / "liar.zip").write_bytes(patch_zip_headers(honest, size=1000))
+    reader = docread.Reader(
+        tmp_path, config={"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    )
+    tracemalloc.start()
+    before = time.monotonic()
+    try:
+        for name in ("big.zip", "liar.zip"):
+            with pytest.raises(ArchiveSecurityError):
+                reader.read(name, archive_path="zeros.bin")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, f"peak {peak:,} bytes while refusing a 64 MB bomb"
+    assert time.monotonic() - before < 5
+
+
+def test_too_many_members_is_refused(tmp_path: Path) -> None:
+    make_zip(tmp_path / "many.zip", {f"f{i}.txt": b"x" for i in range(12)})
+    reader = docread.Reader(
+        tmp_path, config={"cache": {"enabled": False}, "archive": {"max_file_count": 10}}
+    )
+    with pytest.raises(ArchiveSecurityError, match="more than 10 members"):
+        reader.read("many.zip")
+    with pytest.raises(ArchiveSecurityError, match="max_file_count"):
+        list(reader.iter_documents("many.zip"))
+
+
+def test_single_member_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    make_tar(tmp_path / "big.tar", {"big.txt": os.urandom(300_000)})
+    reader = docread.Reader(
+        tmp_path, config={"cache": {"enabled": False}, "archive": {"max_single_file": 100_000}}
+    )
+    with pytest.raises(ArchiveSecurityError, match="max_single_file=100,000"):
+        reader.read("big.tar", archive_path="big.txt")
+
+
+# -- names, links, devices, banned, encrypted, broken -------------------------------------
+def test_zip_slip_names_land_inside_the_extraction_folder(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    work = tmp_path / "ws"
+    work.mkdir()
+    make_zip(
+        work / "slip.zip",
+        {"../../evil.txt": b"evil\n", "/etc/evil.conf": b"conf\n", "ok.txt": b"ok\n"},
+    )
+    reader = docread.Reader(work, config={"cache": {"enabled": False}})
+    result = reader.read("slip.zip", mode="extract", pattern="*")
+    assert result.documents[0].metadata["extracted_count"] == 3
+    root = work / ".tmp" / "extracted" / "slip"
+    assert (root / "evil.txt").read_bytes() == b"evil\n"
+    assert (root / "etc" / "evil.conf").read_bytes() == b"conf\n"
+    assert files_outside(work, [work / "slip.zip"]) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["ws"]
+    assert reader.read("slip.zip", archive_path="../../evil.txt").text == "evil"
+
+
+def link_tar(path: Path) -> Path:
+    with tarfile.open(path, "w") as tf:
+        for name, kind, target in (
+            ("link_out", tarfile.SYMTYPE, "/etc/passwd"),
+            ("hard_out", tarfile.LNKTYPE, "../../outside.txt"),
+            ("dev/null_dev", tarfile.CHRTYPE, ""),
+        ):
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = kind, target
+            if kind == tarfile.CHRTYPE:
+                info.devmajor, info.devminor = 1, 3
+            tf.addfile(info)
+        data = b"regular content\n"
+        info = tarfile.TarInfo("regular.txt")
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_links_and_devices_are_listed_but_never_followed(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    link_tar(tmp_path / "links.tar")
+    listing = reader.read("links.tar").text
+    assert "-> /etc/passwd [symlink, not followed]" in listing
+    assert "../../outside.txt [hardlink, not followed]" in listing
+    assert "null_dev" in listing and "[device/special entry, not read]" in listing
+    for member, match in (
+        ("link_out", "symlink"),
+        ("hard_out", "hardlink"),
+        ("dev/null_dev", "device"),
+    ):
+        with pytest.raises(ArchiveSecurityError, match=match):
+            reader.read("links.tar", archive_path=member)
+    result = reader.read("links.tar", mode="extract", pattern="*")
+    assert result.documents[0].metadata["extracted_count"] == 1
+    root = tmp_path / ".tmp" / "extracted" / "links"
+    assert sorted(p.name for p in root.rglob("*")) == ["regular.txt"]
+    assert not any(p.is_symlink() for p in root.rglob("*"))
+    assert sum("skipped" in n for n in result.notes) == 3
+    docs = list(reader.iter_documents("links.tar"))
+    assert [d.metadata["member"] for d in docs] == ["regular.txt"]
+
+
+def test_banned_extension_is_listed_but_never_read_or_extracted(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    make_zip(tmp_path / "tools.zip", {"bin/tool.exe": b"MZ\x90\x00", "readme.txt": b"read me\n"})
+    assert "[banned extension, not read]" in reader.read("tools.zip").text
+    with pytest.raises(BannedExtensionError, match=r"tool\.exe"):
+        reader.read("tools.zip", archive_path="bin/tool.exe")
+    with pytest.raises(BannedExtensionError):
+        reader.read("tools.zip", mode="extract", archive_path="bin/tool.exe")
+    assert not (tmp_path / ".tmp" / "extracted" / "tools" / "bin" / "tool.exe").exists()
+    assert [d.metadata["member"] for d in reader.iter_documents("tools.zip")] == ["readme.txt"]
+
+
+def test_encrypted_zip_member_is_a_clear_error(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "secret.zip").write_bytes(
+        patch_zip_headers(zip_bytes({"s.txt": b"secret"}), flags=0x1)
+    )
+    assert "[encrypted]" in reader.read("secret.zip").text
+    with pytest.raises(EncryptedDocumentError, match="password-protected"):
+        reader.read("secret.zip", archive_path="s.txt")
+
+
+def test_encrypted_7z_is_a_clear_error(reader: docread.Reader, tmp_path: Path) -> None:
+    make_7z(tmp_path / "secret.7z", {"s.txt": b"secret"}, password="pw")
+    with pytest.raises(EncryptedDocumentError, match="password-protected"):
+        reader.read("secret.7z", archive_path="s.txt")
+
+
+@pytest.mark.parametrize("name", ["cut.zip", "cut.tar.gz", "cut.7z"])
+def test_truncated_archive_is_an_extraction_error(
+    reader: docread.Reader, tmp_path: Path, name: str
+) -> None:
+    full = tmp_path / f"full-{name}"
+    members = {"a.txt": os.urandom(40_000).hex().encode(), "b.txt": b"b\n"}
+    {"cut.zip": make_zip, "cut.tar.gz": lambda p, m: make_tar(p, m, "w:gz"), "cut.7z": make_7z}[
+        name
+    ](full, members)
+    data = full.read_bytes()
+    (tmp_path / name).write_bytes(data[: len(data) // 2])
+    with pytest.raises(ExtractionError, match="truncated or corrupt|cannot be read"):
+        list(reader.iter_documents(name))
+
+
+def test_option_errors_name_what_to_pass(reader: docread.Reader, tmp_path: Path) -> None:
+    make_zip(tmp_path / "a.zip", {"x.txt": b"x\n"})
+    with pytest.raises(InvalidOptionError, match="archive_path"):
+        reader.read("a.zip", mode="read")
+    with pytest.raises(InvalidOptionError, match="pattern"):
+        reader.read("a.zip", mode="extract")
+    with pytest.raises(DocumentNotFoundError, match="no member named 'y.txt'"):
+        reader.read("a.zip", archive_path="y.txt")
+
+
+# -- conformance --------------------------------------------------------------------------
+@pytest.mark.corpus
+@pytest.mark.parametrize("row", corpus_params("archives"))
+def test_corpus_archives_list_and_load(row: dict[str, object]) -> None:
+    path = CORPUS / str(row["file"])
+    reader = docread.Reader(path.parent, config={"cache": {"enabled": False}})
+    listing = reader.read(path.name)
+    assert listing.documents[0].metadata["file_count"] > 0
+    text = normalize("\n".join(d.text for d in reader.iter_documents(path.name)))
+    missing = [s for s in row["must_include"] if normalize(s) not in text]  # type: ignore[union-attr]
+    assert not missing, f"{row['file']}: not found: {missing}"
