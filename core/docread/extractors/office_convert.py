@@ -138,6 +138,10 @@ _W_PBB = re.compile(
     rb"(<w:pPr>(?:(?!</w:pPr>).)*?<w:pageBreakBefore(?:\s+w:val=\"(?:1|true|on)\")?\s*/>(?:(?!</w:pPr>).)*?</w:pPr>)",
     re.S,
 )
+_W_ALT = re.compile(
+    rb"<mc:AlternateContent>(?:(?!</mc:AlternateContent>).)*?</mc:AlternateContent>", re.S
+)
+_W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
 _ODF_BREAK_STYLE = re.compile(
     rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
     re.S,
@@ -146,12 +150,25 @@ _RTF_PAGE = re.compile(rb"\\page(?![a-z])")
 
 
 def docx_marks(name: str, data: bytes) -> bytes:
-    """Put the marker where word/document.xml has a hard page break."""
+    """Put the marker where word/document.xml has a hard page break; flatten text boxes."""
     if name != "word/document.xml":
         return data
     word = f'<w:t xml:space="preserve"> {MARK} </w:t>'.encode()
+    data = _W_ALT.sub(_textbox_words, data)
     data = _W_BR.sub(word, data)
     return _W_PBB.sub(lambda m: m.group(1) + b"<w:r>" + word + b"</w:r>", data)
+
+
+def _textbox_words(m: re.Match[bytes]) -> bytes:
+    """A text box inside a run becomes its words: pandoc otherwise keeps the box and drops the
+    rest of the paragraph around it."""
+    block = m.group()
+    if b"txbxContent" not in block:
+        return block
+    body = block.rsplit(b"<mc:Fallback>", 1)[-1]
+    paras = [b"".join(_W_T.findall(p)) for p in body.split(b"</w:p>")]
+    words = b" ".join(p.strip() for p in paras if p.strip())
+    return b'<w:t xml:space="preserve"> ' + words + b" </w:t>"
 
 
 def odt_marks(name: str, data: bytes) -> bytes:
