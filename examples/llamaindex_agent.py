@@ -29,7 +29,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index_docread import DocReadToolSpec
 
 sys.path.insert(0, str(Path(__file__).parent))
-from make_samples import make_samples  # noqa: E402
+from make_samples import make_notebook, make_pdfs  # noqa: E402
 
 QUESTION = "How much did revenue grow, and what does the sales notebook plot show?"
 #: The offline model's plan: one tool call per step, then an answer from the results.
@@ -105,8 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="docread-agent-") as tmp:
         folder = Path(args.folder) if args.folder else Path(tmp)
-        if not args.folder:
-            make_samples(folder)
+        if not args.folder:  # only the two samples the script reads
+            make_pdfs(folder)
+            make_notebook(folder)
         print(f"Q: {args.question}")
         print(f"A: {asyncio.run(run(folder, args.question, pick_llm()))}")
     return 0
