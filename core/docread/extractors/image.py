@@ -99,19 +99,17 @@ def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
         ctx.warn(
             f"{ctx.info.source}: animated or multi-page image; the first frame is sent as the image."
         )
-    if img.format == "JPEG":
-        img.draft("RGB", (CASCADE[0][0], CASCADE[0][0]))  # reduce-on-decode: 50 MP decodes at 1/4
-    frame = _load_oriented(img, ctx)
+    full = max(img.size)
+    base = _load_oriented(img, ctx, max_side=CASCADE[0][0])
     tried = []
-    if not mime and max(frame.size) <= CASCADE[0][0]:
-        data = _encode(frame, "PNG", 0)
+    if not mime and full <= CASCADE[0][0]:  # small non-model format: lossless PNG first
+        data = _encode(base, "PNG", 0)
         if len(data) <= limit:
-            return _converted("image/png", data, frame, base_meta)
-        tried.append(f"PNG {frame.width}x{frame.height}: {human_size(len(data))}")
+            return _converted("image/png", data, base, base_meta)
+        tried.append(f"PNG {base.width}x{base.height}: {human_size(len(data))}")
     for side, quality in CASCADE:
         ctx.check_deadline("image resize")
-        small = frame.copy()
-        small.thumbnail((side, side))
+        small = base if max(base.size) <= side else _shrink(base, side)
         data = _encode(small, "JPEG", quality)
         if len(data) <= limit:
             return _converted("image/jpeg", data, small, base_meta)
@@ -123,18 +121,30 @@ def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
     )
 
 
-def _load_oriented(img: Image.Image, ctx: Context) -> Image.Image:
-    """Decode the first frame, tolerating a truncated file (said in a note), EXIF-rotated."""
-    from PIL import ImageFile, ImageOps
+def _load_oriented(img: Image.Image, ctx: Context, *, max_side: int | None = None) -> Image.Image:
+    """Decode the first frame (at most ``max_side`` px: JPEGs reduce on decode), upright per
+    EXIF; a truncated file is decoded as far as it goes and said in a note."""
+    from PIL import Image, ImageFile, ImageOps
+
+    def decode(image: Image.Image) -> Image.Image:
+        if max_side and image.format == "JPEG":
+            image.draft("RGB", _fit(image.size, max_side))  # a 50 MP JPEG decodes at 1/4 scale
+        image.load()
+        return image
 
     try:
-        img.load()
+        img = decode(img)
     except OSError as first:
+        fp = getattr(img, "fp", None)
+        if fp is None:
+            raise ExtractionError(
+                f"{ctx.info.source}: the image data is corrupt ({first})", path=ctx.info.source
+            ) from first
         with _truncated_lock:
             old, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, True
             try:
-                img = _reopen(img, ctx)
-                img.load()
+                fp.seek(0)
+                img = decode(Image.open(fp))  # a failed load leaves the old object unusable
             except OSError as exc:
                 raise ExtractionError(
                     f"{ctx.info.source}: the image data is corrupt and could not be decoded ({exc})",
@@ -145,21 +155,23 @@ def _load_oriented(img: Image.Image, ctx: Context) -> Image.Image:
         ctx.warn(
             f"{ctx.info.source}: the image is truncated or damaged ({first}); the readable part is shown."
         )
-    return ImageOps.exif_transpose(img) or img
+    # a copy either way: the caller's (file-backed) image is never transposed in place
+    img = _shrink(img, max_side) if max_side and max(img.size) > max_side else img.copy()
+    ImageOps.exif_transpose(img, in_place=True)
+    return img
 
 
-def _reopen(img: Image.Image, ctx: Context) -> Image.Image:
-    """A fresh lazy image from the same bytes (a failed load leaves the old object unusable)."""
+def _shrink(img: Image.Image, side: int) -> Image.Image:
+    """A Lanczos-resampled copy whose longest side is ``side``."""
     from PIL import Image
 
-    fp = getattr(img, "fp", None)
-    if fp is None or not hasattr(fp, "seek"):
-        raise OSError("image stream is closed")
-    fp.seek(0)
-    fresh = Image.open(fp)
-    if fresh.format == "JPEG":
-        fresh.draft("RGB", (CASCADE[0][0], CASCADE[0][0]))
-    return fresh
+    return img.resize(_fit(img.size, side), Image.Resampling.LANCZOS, reducing_gap=2.0)
+
+
+def _fit(size: tuple[int, int], side: int) -> tuple[int, int]:
+    """``size`` scaled so its longest side is ``side`` (aspect kept, at least 1 px)."""
+    scale = side / max(size)
+    return max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
 
 
 def _encode(img: Image.Image, fmt: str, quality: int) -> bytes:
