@@ -403,6 +403,23 @@ def test_zip_slip_names_land_inside_the_extraction_folder(
     assert reader.read("slip.zip", archive_path="../../evil.txt").text == "evil"
 
 
+def test_extraction_never_writes_through_a_planted_link(tmp_path: Path) -> None:
+    work, outside = tmp_path / "ws", tmp_path / "outside"
+    outside.mkdir()
+    (outside / "victim.txt").write_bytes(b"untouched")
+    root = work / ".tmp" / "extracted" / "a"
+    root.mkdir(parents=True)
+    (root / "victim.txt").symlink_to(outside / "victim.txt")
+    (root / "sub").symlink_to(outside)
+    make_zip(work / "a.zip", {"victim.txt": b"overwritten", "sub/new.txt": b"new"})
+    reader = docread.Reader(work, config={"cache": {"enabled": False}})
+    for member in ("victim.txt", "sub/new.txt"):
+        with pytest.raises(ArchiveSecurityError, match="cannot be written|outside"):
+            reader.read("a.zip", mode="extract", archive_path=member)
+    assert (outside / "victim.txt").read_bytes() == b"untouched"
+    assert sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
+
+
 def link_tar(path: Path) -> Path:
     with tarfile.open(path, "w") as tf:
         for name, kind, target in (

@@ -142,7 +142,10 @@ class Guard:
     def write(self, entry: Entry, stream: BinaryIO, target: Path) -> int:
         """Stream the member into ``target`` (never through a link); removed again on failure."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(target, flags, 0o644)
+        try:
+            fd = os.open(target, flags, 0o644)
+        except OSError as exc:  # a link or a folder in the way: never written through
+            raise self.refuse(entry.name, f"cannot be written to {target}: {exc.strerror}") from exc
         written = 0
         try:
             with os.fdopen(fd, "wb") as out:
