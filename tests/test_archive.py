@@ -528,3 +528,21 @@ def test_corpus_archives_list_and_load(row: dict[str, object]) -> None:
     text = normalize("\n".join(d.text for d in reader.iter_documents(path.name)))
     missing = [s for s in row["must_include"] if normalize(s) not in text]  # type: ignore[union-attr]
     assert not missing, f"{row['file']}: not found: {missing}"
+
+
+def test_listing_past_its_timeout_is_a_timeout_error(tmp_path: Path) -> None:
+    from docread.errors import ExtractionTimeoutError
+
+    make_zip(tmp_path / "slow.zip", {f"f{i}.txt": b"x" for i in range(50)})
+    config = {"cache": {"enabled": False}, "timeouts": {"archive_list": 1e-9}}
+    with pytest.raises(ExtractionTimeoutError, match="timeouts.archive_list"):
+        docread.Reader(tmp_path, config=config).read("slow.zip")
+
+
+def test_loader_list_mode_gives_the_listing_as_one_document(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    FAMILIES["zip"](tmp_path)
+    docs = list(reader.iter_documents("project.zip", mode="list", pattern="*.md"))
+    assert len(docs) == 1 and "project/docs/readme.md" in docs[0].text
+    assert docs[0].metadata["members_shown"] == 1 and docs[0].metadata["file_count"] == 4
