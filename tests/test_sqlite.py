@@ -102,18 +102,23 @@ def test_loader_chunks_every_row_per_table(reader: docread.Reader, tmp_path: Pat
     assert len({d.id for d in docs}) == len(docs)
 
 
-def test_max_rows_caps_counts_and_loader(tmp_path: Path) -> None:
+def test_max_rows_caps_view_counts_and_loader(tmp_path: Path) -> None:
     _shop(tmp_path / "shop.db")
-    reader = docread.Reader(
-        tmp_path, config={"sqlite": {"max_rows": 60}, "cache": {"enabled": False}}
-    )
-    assert "### Table: orders (60+ rows)" in reader.read("shop.db").render()
-    rows = [
-        d.metadata.get("row_end")
-        for d in reader.iter_documents("shop.db")
+    config = {"sqlite": {"max_rows": 40}, "cache": {"enabled": False}}
+    reader = docread.Reader(tmp_path, config=config)
+    text = reader.read("shop.db").render()
+    assert "### Table: orders (120 rows)" in text  # tables: exact count
+    assert "### View: big_orders (40+ rows)" in text  # views: bounded
+    docs = list(reader.iter_documents("shop.db"))
+    spans = [
+        (d.metadata["row_start"], d.metadata["row_end"])
+        for d in docs
         if d.metadata.get("table") == "orders"
     ]
-    assert rows == [50, 60]
+    assert spans == [(1, 40)]
+    result = reader.read("shop.db", table="orders", rows="1-")
+    assert result.documents[0].metadata["row_end"] == 40
+    assert any("sqlite.max_rows=40" in n for n in result.notes)
 
 
 def _stat(path: Path) -> tuple[bytes, int]:

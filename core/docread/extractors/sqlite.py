@@ -156,7 +156,7 @@ class Database:
         for kind, name in rows:
             self.ctx.check_deadline(f"schema of {name}")
             cols = self._columns(name)
-            count, capped = self._count(name)
+            count, capped = self._count(name, kind)
             out.append(Relation(kind, name, cols, tuple(indexes.get(name, ())), count, capped))
         return out
 
@@ -176,17 +176,19 @@ class Database:
             return ()
         return tuple(Column(str(r[1]), str(r[2] or ""), int(r[5] or 0), bool(r[3])) for r in info)
 
-    def _count(self, name: str) -> tuple[int | None, bool]:
+    def _count(self, name: str, kind: str) -> tuple[int | None, bool]:
+        """Exact for tables (count(*) walks the smallest b-tree); at most max_rows + 1 for views,
+        whose query may be arbitrarily expensive; None when it fails or times out."""
         cap = self.settings.max_rows
+        sql = f"SELECT count(*) FROM {quote(name)}"
+        if kind == "view":
+            sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(name)} LIMIT {cap + 1})"
         try:
-            (n,), = self.query(
-                f"SELECT count(*) FROM (SELECT 1 FROM {quote(name)} LIMIT ?)", (cap + 1,),
-                what=f"counting rows of {name}",
-            )  # fmt: skip
+            ((n,),) = self.query(sql, what=f"counting rows of {name}")
         except (sqlite3.Error, ExtractionTimeoutError) as exc:
             self.ctx.warn(f"{self.ctx.info.source}: rows of {name!r} could not be counted ({exc}).")
             return None, False
-        return (cap, True) if n > cap else (int(n), False)
+        return (cap, True) if kind == "view" and n > cap else (int(n), False)
 
     def rows(self, rel: Relation, cols: list[int], first: int, last: int) -> list[tuple[Any, ...]]:
         """Rows ``first``..``last`` (1-based, inclusive) of the chosen columns."""
@@ -207,11 +209,12 @@ class Database:
         """Loader mode: every row (up to ``sqlite.max_rows``) in chunks of ``tabular.rows_per_document``."""
         cols = list(range(len(rel.columns)))
         per = self.ctx.settings.tabular.rows_per_document
-        total = rel.rows or 0
-        if rel.capped:
+        cap = self.settings.max_rows
+        total = min(rel.rows or 0, cap)
+        if rel.capped or (rel.rows or 0) > cap:
             self.ctx.warn(
-                f"{self.ctx.info.source}: {rel.name!r} has more than sqlite.max_rows={total:,} rows; "
-                f"only the first {total:,} were read"
+                f"{self.ctx.info.source}: {rel.name!r} has {rel.count_text} rows; only the first "
+                f"{cap:,} were read (sqlite.max_rows); use table={rel.name!r} with rows to read on"
             )
         for start in range(1, total + 1, per):
             self.ctx.check_deadline(f"rows of {rel.name}")
