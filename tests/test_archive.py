@@ -546,3 +546,12 @@ def test_loader_list_mode_gives_the_listing_as_one_document(
     docs = list(reader.iter_documents("project.zip", mode="list", pattern="*.md"))
     assert len(docs) == 1 and "project/docs/readme.md" in docs[0].text
     assert docs[0].metadata["members_shown"] == 1 and docs[0].metadata["file_count"] == 4
+
+
+def test_impossible_zip_dates_list_without_a_date(reader: docread.Reader, tmp_path: Path) -> None:
+    data = bytearray(zip_bytes({"undated.txt": b"x\n"}))
+    cd = data.find(b"PK\x01\x02")
+    data[cd + 12 : cd + 16] = bytes(4)  # DOS time and date 0: month 0, day 0
+    (tmp_path / "undated.zip").write_bytes(bytes(data))
+    line = reader.read("undated.zip").text.splitlines()[1]
+    assert line.split() == ["undated.txt", "2", "B"]

@@ -91,6 +91,14 @@ def _stamp(dt: datetime | None) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
 
 
+def _dos_stamp(date_time: tuple[int, ...]) -> str:
+    """A zip entry's DOS date, or "" when the header holds an impossible one (month 0...)."""
+    try:
+        return _stamp(datetime(*date_time))
+    except ValueError:
+        return ""
+
+
 def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:
     """A file object decompressing ``raw`` (gz, bz2 or xz), multi-stream aware."""
     if kind == "gz":
@@ -142,7 +150,7 @@ class ZipBackend(Backend):
                 kind = "device"
             yield Entry(
                 info.filename, kind, info.file_size, info.compress_size,
-                _stamp(datetime(*info.date_time)), bool(info.flag_bits & 0x1), handle=info,
+                _dos_stamp(info.date_time), bool(info.flag_bits & 0x1), handle=info,
                 index=index,
             )  # fmt: skip
 
