@@ -210,6 +210,21 @@ def test_rgba_ico_becomes_png_with_alpha(reader: docread.Reader, tmp_path: Path)
         assert out.format == "PNG" and out.mode == "RGBA"
 
 
+def test_psd_basic_info_and_png_part(reader: docread.Reader, tmp_path: Path) -> None:
+    """A minimal flattened PSD (header, empty sections, raw RGB planes) as Pillow reads it."""
+    w, h = 4, 3
+    header = b"8BPS" + struct.pack(">H", 1) + b"\0" * 6 + struct.pack(">HIIHH", 3, h, w, 8, 3)
+    planes = bytes([200]) * (w * h) + bytes([10]) * (w * h) + bytes([30]) * (w * h)
+    (tmp_path / "art.psd").write_bytes(header + struct.pack(">III", 0, 0, 0) + b"\0\0" + planes)
+    result = reader.read("art.psd")
+    assert (
+        "**Format:** PSD" in result.render() and "**Dimensions:** 4 x 3 pixels" in result.render()
+    )
+    (media,) = result.media
+    with Image.open(io.BytesIO(media.data)) as out:
+        assert media.mime_type == "image/png" and out.getpixel((0, 0)) == (200, 10, 30)
+
+
 def test_ocr_adds_the_text_of_the_image(reader: docread.Reader, tmp_path: Path) -> None:
     img = Image.new("L", (900, 200), 255)
     from PIL import ImageFont

@@ -86,6 +86,16 @@ def test_table_window_with_rows_and_columns(reader: docread.Reader, tmp_path: Pa
         reader.read("shop.db", table="nope")
 
 
+def test_truncated_view_says_how_to_read_on(tmp_path: Path) -> None:
+    _shop(tmp_path / "shop.db")
+    config = {"output": {"max_lines": 30}, "cache": {"enabled": False}}
+    text = docread.read(
+        "shop.db", workspace=tmp_path, config=config, table="orders", rows="1-100"
+    ).render()
+    assert "| 26 | 26 |" in text and "| 27 | 27 |" not in text
+    assert "use table='orders' rows=27- to continue" in text
+
+
 def test_loader_chunks_every_row_per_table(reader: docread.Reader, tmp_path: Path) -> None:
     _shop(tmp_path / "shop.db")
     docs = list(reader.iter_documents("shop.db"))

@@ -87,6 +87,17 @@ class SqliteExtractor(Extractor):
                 except (sqlite3.Error, ExtractionTimeoutError) as exc:
                     ctx.warn(f"{ctx.info.source}: rows of {rel.name!r} could not be read ({exc}).")
 
+    @classmethod
+    def continuation_hint(cls, doc: Document, shown_lines: int) -> str:
+        """Name the table: a preview cut short reads on with ``table=... rows=N-``."""
+        meta = doc.metadata
+        if "table" not in meta:
+            return "use table=<name> to read one table"
+        start = int(meta.get("row_start", 1)) + max(
+            shown_lines - 4, 0
+        )  # heading, blank, header, rule
+        return f"use table={meta['table']!r} rows={start}- to continue"
+
 
 def connect(source: Source, ctx: Context) -> sqlite3.Connection:
     """Read-only, immutable, untrusted-schema connection with a per-statement time limit."""
