@@ -9,10 +9,12 @@ import io
 import json
 import logging
 import pickle
+import re
 from pathlib import Path
 
 import docread
 import pytest
+from conftest import CORPUS, corpus_params, normalize
 from llama_index.core import SimpleDirectoryReader
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.schema import Document, ImageDocument, MetadataMode
@@ -317,3 +319,21 @@ def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocR
     )
     assert len(nodes) == 2 and nodes[1].metadata["page_label"] == "2"
     assert all(isinstance(d, Document) for d in li_reader.load_data(pdf))
+
+
+def plain(text: str) -> str:
+    """Normalized, without table pipes and markdown emphasis: the words a reader sees."""
+    return normalize(re.sub(r"[*`]+", "", re.sub(r"\s*\|\s*", " ", text)))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("row", corpus_params("notebooks", "tables", "text"))
+def test_corpus_files_load_through_the_reader(row: dict[str, object]) -> None:
+    path = CORPUS / str(row["file"])
+    docs = DocReadReader(config={"cache": {"enabled": False}}).load_data(path)
+    assert docs, f"{path}: no documents"
+    text = plain("\n".join(d.text for d in docs))
+    missing = [s for s in row["must_include"] if plain(str(s)) not in text]  # type: ignore[union-attr]
+    assert not missing, f"{row['file']}: missing {missing}"
+    assert all(d.metadata["file_name"] == path.name and d.id_ for d in docs)
+    assert len({d.id_ for d in docs}) == len(docs)
