@@ -41,6 +41,7 @@ class LineFile:
             else 1
         )
         self.chars_read = self.lines_read = 0
+        self.known_lines: int | None = None  # set by count_lines
 
     def lines(self) -> Iterator[str]:
         """Every line from the start, ending in newline; over-long lines cut (and said)."""
@@ -65,7 +66,12 @@ class LineFile:
         self.ctx.warn(f"Line {n:,} is longer than {LINE_CAP:,} characters: it was cut.")
 
     def count_lines(self) -> int:
-        """Physical lines (a last line without a newline counts), by a newline scan."""
+        """Physical lines (a last line without a newline counts), by one newline scan."""
+        if self.known_lines is None:
+            self.known_lines = self._scan()
+        return self.known_lines
+
+    def _scan(self) -> int:
         n, last = 0, "\n"
         if self.width == 1:
             with self.source.open() as f:
@@ -151,7 +157,11 @@ class DelimitedTable(Table):
         return [record[i] if i < len(record) else "" for i in cols]
 
     def _count(self, exact: bool) -> Total:
-        if not exact and self.lf.source.size > self.lf.ctx.settings.limits.tabular:
+        if (
+            not exact
+            and self.lf.source.size > self.lf.ctx.settings.limits.tabular
+            and self.lf.known_lines is None
+        ):
             return self.lf.estimate(header_lines=1)
         rows = max(0, self.lf.count_lines() - 1)
         if self.multiline:
@@ -164,7 +174,9 @@ class DelimitedTable(Table):
         parsed: list[list[str]] = []
 
         def enough(lines: list[str], at_start: bool) -> bool:
-            parsed[:] = [r for r in csv.reader(lines, delimiter=self.delimiter) if r and r != [""]]
+            records = list(csv.reader(lines, delimiter=self.delimiter))
+            self.multiline = self.multiline or len(records) < len(lines)
+            parsed[:] = [r for r in records if r and r != [""]]
             if at_start:
                 parsed[:] = parsed[1:]  # the header
             return len(parsed) > count  # one spare: the first may be cut inside a quoted field
@@ -216,7 +228,11 @@ class JsonLinesTable(Table):
                 yield self._row(self._parse(line), cols)
 
     def _count(self, exact: bool) -> Total:
-        if not exact and self.lf.source.size > self.lf.ctx.settings.limits.tabular:
+        if (
+            not exact
+            and self.lf.source.size > self.lf.ctx.settings.limits.tabular
+            and self.lf.known_lines is None
+        ):
             return self.lf.estimate(header_lines=0)
         return Total(self.lf.count_lines())
 

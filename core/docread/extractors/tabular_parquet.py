@@ -113,7 +113,7 @@ class ParquetBook(Book):
 
         self.handle = source.open()
         try:
-            pf = pq.ParquetFile(self.handle)
+            pf = pq.ParquetFile(self.handle, buffer_size=1 << 20, pre_buffer=False)
         except (pa.ArrowException, OSError) as exc:
             self.handle.close()
             raise ExtractionError(

@@ -56,10 +56,10 @@ class XlsxTable(Table):
             yield [row[c] if c < len(row) else None for c in cols]
 
     def _count(self, exact: bool) -> Total:
-        if self.claimed is not None and not exact:
+        """The dimension's row count; without a dimension, one streamed pass counts the rows."""
+        if self.claimed is not None:
             return Total(max(0, self.claimed - self.header_at))
-        n = sum(1 for _ in self.rows(1, None, [0]))
-        return Total(n)
+        return Total(sum(1 for _ in self.rows(1, None, [0])))
 
 
 class XlsxBook(Book):
