@@ -240,6 +240,22 @@ def test_ocr_adds_the_text_of_the_image(reader: docread.Reader, tmp_path: Path) 
     assert "OCR Text" not in reader.read("scan.png").render()
 
 
+def test_ocr_limit_and_failure_keep_metadata_and_picture(tmp_path: Path) -> None:
+    Image.new("L", (300, 100), 255).save(tmp_path / "blank.png")
+    limited = docread.read(
+        "blank.png", workspace=tmp_path, ocr=True, config={"pdf": {"max_pages_ocr": 0}}
+    )
+    assert (
+        any("pdf.max_pages_ocr=0" in n for n in limited.notes)
+        and "ocr" not in limited.documents[0].metadata
+    )
+    assert limited.media and "**Dimensions:** 300 x 100 pixels" in limited.render()
+    config = {"timeouts": {"ocr_per_page": 0.001}}
+    failed = docread.read("blank.png", workspace=tmp_path, ocr=True, config=config)
+    assert any("OCR failed" in n for n in failed.notes) and failed.media
+    assert "**OCR Text:** failed" in failed.render()
+
+
 _OCR_SOURCES = ("tesseract", "groundtruth")
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import ExtractionError, FileTooLargeError
+from ..errors import ExtractionError, ExtractionTimeoutError, FileTooLargeError
 from ..model import Document, Media, Unit
 from ..source import Source
 from .base import Context, Extractor
@@ -214,17 +214,31 @@ def _media_line(media: Media) -> str:
 
 
 def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
-    """Tesseract text for the full-resolution image through the shared OCR engine (PDF limits)."""
+    """Tesseract text for the full-resolution image through the shared OCR engine, counted
+    against ``pdf.max_pages_ocr`` like PDF pages (archives of scans share one budget)."""
     from .ocr import ocr_image
 
-    with open_image(source, ctx) as img:
-        result = ocr_image(_load_oriented(img, ctx), ctx, what=ctx.info.source)
+    where, cap = ctx.info.source, ctx.settings.pdf.max_pages_ocr
+    if not ctx.loader and ctx.budget.ocr_pages >= cap:
+        ctx.warn(
+            f"{where}: OCR limit reached (pdf.max_pages_ocr={cap} per read); read this image alone."
+        )
+        return "**OCR Text:** skipped (OCR limit reached)"
+    ctx.budget.ocr_pages += 1
+    try:
+        with open_image(source, ctx) as img:
+            result = ocr_image(_load_oriented(img, ctx), ctx, what=f"OCR of {where}")
+    except (ExtractionError, ExtractionTimeoutError) as exc:  # metadata and picture still count
+        ctx.warn(f"{where}: OCR failed ({exc.message}); the metadata and the image are returned.")
+        return "**OCR Text:** failed"
     meta["ocr"] = True
     if result.confidence is not None:
         meta["ocr_confidence"] = round(result.confidence, 1)
+    if result.rotation:
+        meta["ocr_rotation"] = result.rotation
     text = result.text.strip()
     if not text:
-        ctx.warn(f"{ctx.info.source}: OCR found no text in the image.")
+        ctx.warn(f"{where}: OCR found no text in the image.")
     return "**OCR Text:**\n\n" + (text or "(no text found)")
 
 

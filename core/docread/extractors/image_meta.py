@@ -48,7 +48,8 @@ _XMP_FIELDS = {  # XMP leaf name -> (label, metadata key)
 
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """One line of the image block and its flat metadata entry (``key`` empty: display only)."""
+    """One line of the image block and its flat metadata entry; an empty ``label`` is metadata
+    only (a second key of the same line, e.g. height), an empty ``key`` display only."""
 
     label: str
     shown: str
