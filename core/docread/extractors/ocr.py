@@ -226,7 +226,7 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     confs: list[float] = []
     last: tuple[int, int, int] | None = None
     rows = zip(data.get("level", []), data.get("block_num", []), data.get("par_num", []),
-               data.get("line_num", []), data.get("conf", []), data.get("text", []))  # fmt: skip
+               data.get("line_num", []), data.get("conf", []), data.get("text", []), strict=False)  # fmt: skip
     for level, block, par, line, conf, word in rows:
         word = str(word).strip()
         if level != 5 or not word:

@@ -15,7 +15,7 @@ from ..errors import EncryptedDocumentError, ExtractionError, FileTooLargeError,
 from ..model import Document, Media, Unit
 from .base import Context, Extractor
 from .ocr import OcrResult, ocr_stream
-from .pdf_parts import gray_image, image_lines, jpeg, properties, table_markdowns
+from .pdf_parts import image_lines, jpeg, properties, scan_image, table_markdowns
 
 if TYPE_CHECKING:
     import pymupdf
@@ -149,9 +149,14 @@ def _select(count: int, ctx: Context) -> list[int]:
     return numbers
 
 
+def _chars(text: str) -> int:
+    """Non-space characters: what the OCR threshold counts."""
+    return len("".join(text.split()))
+
+
 def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
     """Too little text layer, and something drawn on the page (a scan, outlined glyphs)."""
-    if len("".join(text.split())) >= threshold:
+    if _chars(text) >= threshold:
         return False
     return any(
         kind in ("fill-image", "fill-imgmask", "fill-path", "stroke-path")
@@ -181,14 +186,14 @@ def _pages(
                 yield n, None
             else:
                 ctx.budget.ocr_pages += 1
-                yield n, gray_image(page, pdf.ocr_dpi)
+                yield n, scan_image(page, pdf.ocr_dpi)
 
     ocr_pages: list[int] = []
     no_layer: list[int] = []
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
         page, text, scanned = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
-        if isinstance(result, OcrResult):
+        if isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
             text = result.text
             meta.update(ocr=True, ocr_confidence=result.confidence)
             if result.rotation:
@@ -199,6 +204,8 @@ def _pages(
         elif isinstance(result, ReadDocumentError):
             ctx.warn(f"Page {n}: OCR failed ({result.message}); its text layer is shown instead.")
             text = f"{text.strip()}\n\n[OCR failed - page not read]".strip()
+        elif isinstance(result, OcrResult):
+            pass  # the short text layer says more than OCR could read (form labels, a stamp)
         elif n in skipped:
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:

@@ -1,5 +1,5 @@
 """PDF pieces around the page text: document properties, tables as markdown, the embedded-image
-listing, and pages rendered for vision models (JPEG under a byte limit) or for OCR (grayscale)."""
+listing, and pages rendered for vision models (JPEG under a byte limit) or for OCR."""
 
 from __future__ import annotations
 
@@ -105,14 +105,15 @@ def _dpi_for(page: pymupdf.Page, dpi: int) -> int:
     return max(min(dpi, int((_MAX_RENDER_PIXELS / area) ** 0.5)), 1)
 
 
-def gray_image(page: pymupdf.Page, dpi: int) -> Image:
-    """The page rendered grayscale for Tesseract, upright as displayed, with its dpi recorded."""
-    import pymupdf
+def scan_image(page: pymupdf.Page, dpi: int) -> Image:
+    """The page rendered for Tesseract, upright as displayed, with its dpi recorded. In colour:
+    Tesseract's own thresholding keeps coloured lettering (logos, stamps) that a plain
+    grayscale conversion washes out."""
     from PIL import Image as PILImage
 
     dpi = _dpi_for(page, dpi)
-    pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
-    image = PILImage.frombytes("L", (pix.width, pix.height), pix.samples)
+    pix = page.get_pixmap(dpi=dpi, alpha=False)
+    image = PILImage.frombytes("RGB", (pix.width, pix.height), pix.samples)
     image.info["dpi"] = (dpi, dpi)
     return image
 
