@@ -259,7 +259,7 @@ def test_rtf_info_page_breaks_and_big_object_stay_bounded(
 ) -> None:
     blob = b"0123456789abcdef" * (5 * 1024 * 1024 // 16)  # a 5 MB embedded object
     rtf = (
-        rb"{\rtf1\ansi{\info{\title Minutes}{\author Bob Smith}}"
+        rb"{\rtf1\ansi\ansicpg1252{\info{\title Minutes Caf\'e9 \u8364?}{\author Bob Smith}}"
         rb"\pard First page text.\par\page\pard Second page text.\par"
         rb"{\object\objemb{\*\objdata " + blob + rb"}}\pard After the object.\par}"
     )
@@ -270,7 +270,7 @@ def test_rtf_info_page_breaks_and_big_object_stay_bounded(
     assert [d.metadata["page_number"] for d in result.documents] == [1, 2]
     assert "Second page text." in result.documents[1].text and "After the object." in result.text
     assert "[embedded object]" in result.text and "0123456789abcdef" not in result.text
-    assert result.documents[0].metadata["title"] == "Minutes"
+    assert result.documents[0].metadata["title"] == "Minutes Café €"
     assert result.documents[0].metadata["author"] == "Bob Smith"
 
 

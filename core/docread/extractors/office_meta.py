@@ -126,22 +126,51 @@ def rtf_metadata(head: bytes) -> dict[str, Any]:
     found = _RTF_INFO.search(head)
     if not found:
         return meta
-    for name, value in _RTF_FIELD.findall(found.group(1) + b"}"):
+    cpg = re.search(rb"\\ansicpg(\d+)", head)
+    codepage = f"cp{int(cpg.group(1))}" if cpg else "cp1252"
+    try:
+        "".encode(codepage)
+    except LookupError:
+        codepage = "cp1252"
+    # reversed: a {\*\ud{\title \uN...}} Unicode copy follows the ANSI one and should win
+    for name, value in reversed(_RTF_FIELD.findall(found.group(1) + b"}")):
         key = _RTF.get(name.decode("ascii", "replace"))
         if key:
-            _put(meta, key, _rtf_unescape(value))
+            _put(meta, key, _rtf_unescape(value, codepage))
     return meta
 
 
-def _rtf_unescape(raw: bytes) -> str:
-    r"""Decode \'hh escapes (cp1252) and \uN escapes; drop other control words."""
-    text = re.sub(rb"\\'([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]), raw)
-    text = re.sub(rb"\\u(-?\d+)\??", lambda m: chr(int(m.group(1)) % 65536).encode("utf-8"), text)
-    text = re.sub(rb"\\[a-z]+-?\d* ?", b"", text)
-    try:
-        return text.decode("utf-8")
-    except UnicodeDecodeError:
-        return text.decode("cp1252", "replace")
+_RTF_TOKEN = re.compile(rb"\\'([0-9a-fA-F]{2})|\\u(-?\d+) ?|\\[a-z]+-?\d* ?|\\(.)|([^\\]+)", re.S)
+
+
+def _rtf_unescape(raw: bytes, codepage: str) -> str:
+    r"""Decode \'hh escapes (in the document's code page) and \uN escapes (skipping the one
+    fallback character after each); drop other control words."""
+    out: list[str] = []
+    pending = bytearray()
+    skip = 0
+    for hexbyte, uni, escaped, plain in _RTF_TOKEN.findall(raw):
+        if skip and (hexbyte or plain):
+            skip -= 1
+            plain = plain[1:] if plain else plain
+            if hexbyte or not plain:
+                continue
+        if hexbyte:
+            pending.append(int(hexbyte, 16))
+            continue
+        if pending:
+            out.append(pending.decode(codepage, "replace"))
+            pending.clear()
+        if uni:
+            out.append(chr(int(uni) % 65536))
+            skip = 1
+        elif escaped:
+            out.append(escaped.decode("latin-1"))
+        elif plain:
+            out.append(plain.decode(codepage, "replace"))
+    if pending:
+        out.append(pending.decode(codepage, "replace"))
+    return "".join(out)
 
 
 def docx_comments(oz: OfficeZip) -> list[str]:
