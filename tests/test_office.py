@@ -416,12 +416,20 @@ def test_encrypted_odt_and_encrypted_ooxml_are_typed(
 
 
 def test_pandoc_temp_directory_is_removed(
-    reader: docread.Reader, paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    reader.read(paged_docx.name)
+    config = {
+        "cache": {"enabled": False},
+        "isolation": {"enabled": False},
+    }  # in-process: observable
+    with docread.Reader(tmp_path, config=config) as r:
+        units = r.iter_units(paged_docx.name)
+        next(units)
+        assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
+        list(units)
     assert list(scratch.iterdir()) == []
 
 
