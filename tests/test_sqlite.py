@@ -148,10 +148,42 @@ def test_read_never_writes_even_with_a_hot_journal(reader: docread.Reader, tmp_p
     journal = tmp_path / "shop.db-journal"
     assert journal.stat().st_size > 0  # a hot journal: a normal open would roll it back
     before = (_stat(db), _stat(journal))
-    reader.read("shop.db")
+    result = reader.read("shop.db")
+    assert any("rollback journal (shop.db-journal)" in n for n in result.notes)
     list(reader.iter_documents("shop.db"))
     assert (_stat(db), _stat(journal)) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shop.db", "shop.db-journal"]
+
+
+def test_uncheckpointed_wal_is_noted_and_untouched(reader: docread.Reader, tmp_path: Path) -> None:
+    db = _shop(tmp_path / "live.db", n_orders=3)
+    writer = sqlite3.connect(db)
+    try:
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("INSERT INTO orders VALUES (99, 1, 1.0, 'only in the WAL')")
+        writer.commit()
+        wal = tmp_path / "live.db-wal"
+        before = (_stat(db), _stat(wal))
+        result = reader.read("live.db")
+        assert any("live.db-wal holds changes" in n for n in result.notes)
+        assert "### Table: orders (3 rows)" in result.render()
+        assert (_stat(db), _stat(wal)) == before
+    finally:
+        writer.close()
+
+
+def test_huge_cells_are_cut_in_sql(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "big.db")
+    conn.execute("CREATE TABLE docs (body TEXT, data BLOB)")
+    conn.execute("INSERT INTO docs VALUES (?, ?)", ("é" * 3_000_000, b"\0" * 5_000_000))
+    conn.commit()
+    conn.close()
+    config = {"output": {"max_cell_content": 100}, "cache": {"enabled": False}}
+    text = docread.read("big.db", workspace=tmp_path, config=config).render()
+    assert (
+        f"| 1 | {'é' * 100}... [cell truncated: 3,000,000 chars] | <BLOB 5,000,000 bytes> |" in text
+    )
 
 
 def test_hostile_schema_is_escaped_and_bounded(tmp_path: Path) -> None:

@@ -14,12 +14,12 @@ import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ..errors import ExtractionError, ExtractionTimeoutError, InvalidOptionError
 from ..model import Document, Unit
 from ..ranges import RowSpec
-from ..sanitize import cut_cell
 from ..source import Source
 from .base import Context, Extractor
 
@@ -69,6 +69,7 @@ class SqliteExtractor(Extractor):
                 f"read it with format_hint='text' or the right format",
                 path=ctx.info.source,
             )
+        _note_side_files(source, ctx)
         with closing(connect(source, ctx)) as conn:
             db = Database(conn, ctx)
             relations = db.relations()
@@ -97,6 +98,24 @@ class SqliteExtractor(Extractor):
             shown_lines - 4, 0
         )  # heading, blank, header, rule
         return f"use table={meta['table']!r} rows={start}- to continue"
+
+
+def _note_side_files(source: Source, ctx: Context) -> None:
+    """Say when a WAL or a hot journal sits next to the file: immutable mode ignores both."""
+    if source.in_memory or source.path is None:
+        return
+    wal, journal = (Path(f"{source.path}{suffix}") for suffix in ("-wal", "-journal"))
+    if wal.is_file() and wal.stat().st_size:
+        ctx.warn(
+            f"{ctx.info.source}: {wal.name} holds changes not yet checkpointed into the file; they "
+            f"are not shown (the file is read immutable, never written). Run PRAGMA wal_checkpoint "
+            f"in the application that owns it to include them."
+        )
+    if journal.is_file() and journal.stat().st_size:
+        ctx.warn(
+            f"{ctx.info.source}: a rollback journal ({journal.name}) from an interrupted write "
+            f"sits next to the file; the file is read as it is, without rolling back."
+        )
 
 
 def connect(source: Source, ctx: Context) -> sqlite3.Connection:
@@ -202,10 +221,11 @@ class Database:
         return (cap, True) if kind == "view" and n > cap else (int(n), False)
 
     def rows(self, rel: Relation, cols: list[int], first: int, last: int) -> list[tuple[Any, ...]]:
-        """Rows ``first``..``last`` (1-based, inclusive) of the chosen columns."""
-        names = ", ".join(quote(rel.columns[i].name) for i in cols) if rel.columns else "*"
+        """Rows ``first``..``last`` (1-based, inclusive) of the chosen columns, cells bounded."""
+        limit = self.ctx.settings.output.max_cell_content
+        exprs = ", ".join(bounded(quote(rel.columns[i].name), limit) for i in cols)
         return self.query(
-            f"SELECT {names} FROM {quote(rel.name)} LIMIT ? OFFSET ?",
+            f"SELECT {exprs} FROM {quote(rel.name)} LIMIT ? OFFSET ?",
             (max(last - first + 1, 0), first - 1),
             what=f"reading rows of {rel.name}",
         )
@@ -269,18 +289,13 @@ class Database:
     def _block(
         self, rel: Relation, cols: list[int], first: int, last: int, label: str
     ) -> Iterator[Document]:
-        rows = self.rows(rel, cols, first, last) if last >= first else []
+        rows = self.rows(rel, cols, first, last) if last >= first and rel.columns else []
         end = first + len(rows) - 1
         heading = f"## {rel.kind.title()}: {cell(rel.name)}"
         if rows:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
-        out = self.ctx.settings.output
-        names = (
-            [rel.columns[i].name for i in cols]
-            if rel.columns
-            else [f"col{i + 1}" for i in range(len(rows[0]) if rows else 0)]
-        )
-        table = markdown_table(names, rows, first, out) if rows else "(no rows)"
+        names = [rel.columns[i].name for i in cols]
+        table = markdown_table(names, rows, first) if rows else "(no rows)"
         meta = {"table": rel.name, "table_type": rel.kind, "columns": ", ".join(names)}
         if rel.rows is not None:
             meta["row_count"] = rel.rows
@@ -318,21 +333,31 @@ def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> s
     return "\n\n".join(parts)
 
 
-def markdown_table(names: list[str], rows: list[tuple[Any, ...]], first: int, output: Any) -> str:
-    """A markdown table with a 1-based Row column; cells escaped and capped."""
+def markdown_table(names: list[str], rows: list[tuple[Any, ...]], first: int) -> str:
+    """A markdown table with a 1-based Row column; cells escaped onto one line."""
     head = "| Row | " + " | ".join(cell(n) for n in names) + " |"
     rule = "|-----|" + "|".join("---" for _ in names) + "|"
     body = [
-        f"| {first + i} | " + " | ".join(cell(_value(v), output) for v in row) + " |"
+        f"| {first + i} | " + " | ".join(cell(_value(v)) for v in row) + " |"
         for i, row in enumerate(rows)
     ]
     return "\n".join([head, rule, *body])
 
 
-def cell(text: str, output: Any = None) -> str:
-    """One table cell or name on one line: pipes escaped, newlines as spaces, capped."""
-    text = _BREAKS.sub(" ", str(text)).replace("|", "\\|")
-    return cut_cell(text, output) if output is not None else text
+def cell(text: str) -> str:
+    """One table cell or name on one line: pipes escaped, line breaks as one space."""
+    return _BREAKS.sub(" ", str(text)).replace("|", "\\|")
+
+
+def bounded(column: str, limit: int) -> str:
+    """A column expression that never brings a huge value into memory: a blob becomes its
+    size, text over ``limit`` characters is cut in SQL with cut_cell's marker."""
+    return (
+        f"CASE typeof({column}) WHEN 'blob' THEN printf('<BLOB %,d bytes>', length({column})) "
+        f"WHEN 'text' THEN CASE WHEN length({column}) > {limit} THEN substr({column}, 1, {limit}) "
+        f"|| printf('... [cell truncated: %,d chars]', length({column})) ELSE {column} END "
+        f"ELSE {column} END"
+    )
 
 
 def quote(name: str) -> str:
@@ -341,11 +366,7 @@ def quote(name: str) -> str:
 
 
 def _value(v: Any) -> str:
-    if v is None:
-        return "NULL"
-    if isinstance(v, bytes):
-        return f"<BLOB {len(v):,} bytes>"
-    return str(v)
+    return "NULL" if v is None else str(v)
 
 
 def _inventory(relations: list[Relation]) -> str:
