@@ -189,8 +189,7 @@ class TarBackend(Backend):
         if not self.compression:
             return raw
         inner = decompressed(self.compression, raw)
-        ratio = RatioStream(inner, raw, self.guard, "(compressed stream)")
-        return io.BufferedReader(ratio, CHUNK)  # type: ignore[return-value]
+        return RatioStream(inner, raw, self.guard, "(compressed stream)")  # type: ignore[return-value]
 
     def _entry(self, index: int, m: Any) -> Entry:
         kind = "file" if m.isreg() else "dir" if m.isdir() else "symlink" if m.issym() else (

@@ -204,24 +204,19 @@ class Guard:
             )
 
 
-class RatioStream(io.RawIOBase):
+class RatioStream:
     """A decompressed stream (gzip/bz2/lzma file) whose output/input ratio is checked as it flows.
 
     ``raw`` is the compressed file underneath: its position is the compressed bytes consumed.
+    Only ``read`` is offered: what tarfile's stream mode calls.
     """
 
     def __init__(self, inner: BinaryIO, raw: BinaryIO, guard: Guard, what: str) -> None:
-        super().__init__()
         self.inner, self.raw, self.guard, self.what = inner, raw, guard, what
         self.out = 0
 
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]
-        data = self.inner.read(len(b))
-        n = len(data)
-        b[:n] = data
-        self.out += n
+    def read(self, size: int = -1) -> bytes:
+        data = self.inner.read(size)
+        self.out += len(data)
         self.guard.check_ratio(self.what, self.out, self.raw.tell())
-        return n
+        return data
