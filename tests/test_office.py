@@ -119,7 +119,7 @@ def test_docx_images_become_media_when_asked(reader: docread.Reader, paged_docx:
     assert not [u for u in reader.iter_units(paged_docx.name) if isinstance(u, docread.Media)]
 
 
-def test_docx_footnotes_links_and_comments_are_kept(reader: docread.Reader, tmp_path: Path) -> None:
+def test_docx_footnotes_and_links_are_kept(reader: docread.Reader, tmp_path: Path) -> None:
     _pandoc(
         "# Notes\n\nA claim[^1] with [a link](https://example.org).\n\n[^1]: The footnote text.\n",
         tmp_path / "fn.docx",
