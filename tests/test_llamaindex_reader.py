@@ -337,3 +337,26 @@ def test_corpus_files_load_through_the_reader(row: dict[str, object]) -> None:
     assert not missing, f"{row['file']}: missing {missing}"
     assert all(d.metadata["file_name"] == path.name and d.id_ for d in docs)
     assert len({d.id_ for d in docs}) == len(docs)
+
+
+def test_ingestion_pipeline_upserts_instead_of_duplicating(tmp_path: Path) -> None:
+    from llama_index.core.embeddings import MockEmbedding
+    from llama_index.core.ingestion import IngestionPipeline
+    from llama_index.core.readers.base import ReaderConfig
+    from llama_index.core.vector_stores import SimpleVectorStore
+
+    nb = write_notebook(tmp_path / "n.ipynb")
+    reader = DocReadReader(media_dir=tmp_path / "media")
+    pipeline = IngestionPipeline(
+        readers=[ReaderConfig(reader=reader, reader_args=[str(nb)])],
+        transformations=[
+            SentenceSplitter(chunk_size=256, chunk_overlap=0),
+            MockEmbedding(embed_dim=8),
+        ],
+        docstore=SimpleDocumentStore(),
+        vector_store=SimpleVectorStore(),
+    )
+    first = pipeline.run()
+    assert len(first) == 4  # three cells and the plot
+    assert pipeline.run() == []  # a fresh load of the same file: same ids and hashes, nothing new
+    assert set(pipeline.docstore.docs) == {d.id_ for d in reader.load_data(nb)}
