@@ -190,6 +190,23 @@ def test_max_dataframe_rows_caps_the_window(tmp_path: Path) -> None:
     assert "max_dataframe_rows" in result.render()
 
 
+def test_empty_csv_and_bom_header(tmp_path: Path) -> None:
+    (tmp_path / "empty.csv").write_bytes(b"")
+    assert not docread.read("empty.csv", workspace=tmp_path).documents
+    (tmp_path / "bom.csv").write_bytes("\ufeffname,n\nÅsa,1\n".encode())
+    result = docread.read("bom.csv", workspace=tmp_path, columns="name")
+    assert _rows(result) == [["1", "Åsa"]]
+
+
+def test_truncated_view_says_which_row_to_read_next(tmp_path: Path) -> None:
+    _csv(tmp_path / "d.csv", 100)
+    config = {"cache": {"enabled": False}, "output": {"max_lines": 12}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        text = reader.read("d.csv").render()
+    assert "| 10 | 10 | name10 | 15.0 |" in text and "| 11 |" not in text
+    assert "use rows=11- (or fewer columns) to continue" in text
+
+
 # -- loader ------------------------------------------------------------------------------------
 def test_loader_chunks_carry_row_provenance(tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 120)
@@ -291,6 +308,64 @@ def test_ods_is_read_through_pandas(tmp_path: Path) -> None:
     result = docread.read("s.ods", workspace=tmp_path)
     assert "**Sheet:** Cities (1 of 2 sheets)" in result.render()
     assert _rows(result) == [["1", "Zürich", "421878"], ["2", "Oslo", "709037"]]
+
+
+def _million_row_xlsx(path: Path, rows: int = 1_000_000) -> Path:
+    """A real XLSX whose sheet XML is written directly (openpyxl would take minutes)."""
+    import openpyxl
+
+    openpyxl.Workbook().save(path.with_suffix(".base.xlsx"))
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    with (
+        zipfile.ZipFile(path.with_suffix(".base.xlsx")) as src,
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as dst,
+    ):
+        for item in src.infolist():
+            if item.filename != "xl/worksheets/sheet1.xml":
+                dst.writestr(item, src.read(item))
+        with dst.open("xl/worksheets/sheet1.xml", "w") as f:
+            f.write(
+                f'<worksheet xmlns="{ns}"><dimension ref="A1:B{rows + 1}"/><sheetData>'.encode()
+            )
+            f.write(
+                b'<row r="1"><c r="A1" t="inlineStr"><is><t>n</t></is></c><c r="B1" t="inlineStr"><is><t>sq</t></is></c></row>'
+            )
+            for start in range(2, rows + 2, 100_000):
+                f.write("".join(
+                    f'<row r="{r}"><c><v>{r - 1}</v></c><c><v>{(r - 1) ** 2}</v></c></row>'
+                    for r in range(start, min(start + 100_000, rows + 2))
+                ).encode())  # fmt: skip
+            f.write(b"</sheetData></worksheet>")
+    return path
+
+
+def test_million_row_xlsx_head_is_instant_and_tail_is_bounded_by_the_timeout(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    _million_row_xlsx(tmp_path / "m.xlsx")
+    config = {"cache": {"enabled": False}, "timeouts": {"tabular_load": 1}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        t = time.monotonic()
+        result = reader.read("m.xlsx", rows="999-1000")
+        assert time.monotonic() - t < 5
+        assert _rows(result) == [["999", "999", "998001"], ["1000", "1000", "1000000"]]
+        assert "**Rows:** 999-1,000 of 1,000,000" in result.render()
+        t = time.monotonic()
+        with pytest.raises(ExtractionTimeoutError, match="tabular_load=1 s"):
+            reader.read("m.xlsx", rows="tail:5")
+        assert time.monotonic() - t < 10
+
+
+@pytest.mark.skipif(not (CORPUS / "tables" / "test.xls").is_file(), reason="corpus not present")
+def test_xls_sheets_numbers_and_listing(tmp_path: Path) -> None:
+    (tmp_path / "t.xls").write_bytes((CORPUS / "tables" / "test.xls").read_bytes())
+    result = docread.read("t.xls", workspace=tmp_path, sheet=1, rows="tail:1")
+    assert "**Sheet:** 09060124-b5e7-4717-9d07-3c046eb (2 of 2 sheets)" in result.render()
+    assert _rows(result) == [["4", "13", "14", "15", "affc7dad-52dc-4b98-9b5d-51e65d8a8ad0"]]
+    with pytest.raises(InvalidOptionError, match="0: 'Sheet1', 1: '09060124"):
+        docread.read("t.xls", workspace=tmp_path, sheet=2)
 
 
 # -- Parquet, JSON -----------------------------------------------------------------------------
