@@ -132,3 +132,9 @@ def test_file_info_facts(tmp_path: Path) -> None:
         5,
     )
     assert info.modified.endswith("+00:00")
+
+
+def test_ole2_file_named_docx_keeps_its_office_format(tmp_path: Path) -> None:
+    """Password-protected OOXML files are OLE2 containers: the extractor must see them."""
+    (tmp_path / "locked.docx").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600)
+    assert _detect(tmp_path / "locked.docx") == "docx"

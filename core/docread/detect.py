@@ -108,7 +108,8 @@ def _sniff(source: Source, head: bytes) -> Format | None:
 
 
 def _ole2(head: bytes, by_ext: Format | None) -> Format | None:
-    if by_ext is not None and by_ext.key in formats.OLE2_FORMATS:
+    """Legacy .doc/.xls, or a password-protected OOXML file (Office wraps those in OLE2)."""
+    if by_ext is not None and (by_ext.key in formats.OLE2_FORMATS or by_ext.zip_marker.endswith(".xml")):
         return by_ext
     fmt = formats.by_mime(libmagic_mime(head))
     return fmt if fmt is not None and fmt.key in formats.OLE2_FORMATS else None
