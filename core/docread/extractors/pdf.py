@@ -15,7 +15,7 @@ from ..errors import EncryptedDocumentError, ExtractionError, FileTooLargeError,
 from ..model import Document, Media, Unit
 from .base import Context, Extractor
 from .ocr import OcrResult, ocr_stream
-from .pdf_parts import image_lines, jpeg, properties, scan_image, table_markdowns
+from .pdf_parts import image_lines, jpeg, page_text, properties, scan_image, table_markdowns
 
 if TYPE_CHECKING:
     import pymupdf
@@ -176,7 +176,7 @@ def _pages(
         for n in numbers:
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
-            text = page.get_text()
+            text = page_text(page)
             scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned)
             if not (opts.ocr or (scanned and opts.ocr is None)):

@@ -25,6 +25,7 @@ _FILTERS = {
     "DCTDecode": "jpeg", "JPXDecode": "jpeg2000", "JBIG2Decode": "jbig2",
     "CCITTFaxDecode": "ccitt", "FlateDecode": "flate", "LZWDecode": "lzw", "RunLengthDecode": "rle",
 }  # fmt: skip
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 _MAX_RENDER_PIXELS = 40_000_000  # a poster-sized page is rendered at a lower dpi, not into GBs
 _JPEG_QUALITIES = (85, 70, 50, 35)
 
@@ -58,6 +59,28 @@ def properties(doc: pymupdf.Document) -> dict[str, Any]:
         if iso:
             out[key] = iso
     return out
+
+
+def page_text(page: pymupdf.Page) -> str:
+    """The page's text in content order. Right-to-left lines are rebuilt from the characters:
+    MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
+    out as "إل"); its zero-width second character gives it away and is put back."""
+    text = page.get_text()
+    if not _RTL.search(text):
+        return text
+    out = []
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            chars = [c for span in line["spans"] for c in span["chars"]]
+            i = 0
+            while i < len(chars) - 1:
+                a, b = chars[i], chars[i + 1]
+                if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
+                    chars[i], chars[i + 1] = b, a
+                    i += 1
+                i += 1
+            out.append("".join(c["c"] for c in chars) + "\n")
+    return "".join(out)
 
 
 def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
