@@ -135,6 +135,7 @@ def test_mp3_tags_and_cover_art(reader: docread.Reader, tmp_path: Path) -> None:
     assert meta["cover_art"] == "image/png"
     (cover,) = result.media
     assert cover.mime_type == "image/png" and cover.data == _cover()
+    assert cover.metadata["width"] == 16 and cover.metadata["cover_art"] is True
 
 
 def test_flac_vorbis_comments_and_picture(tmp_path: Path) -> None:
@@ -172,6 +173,19 @@ def test_large_cover_art_is_noted_not_attached(tmp_path: Path) -> None:
     result = docread.read("song.mp3", workspace=tmp_path, config={"image": {"max_image_bytes": 10}})
     assert result.media == [] and "**Cover art:** image/png" in result.render()
     assert any("not attached" in n for n in result.notes)
+
+
+def test_cover_art_that_is_not_an_image_is_noted(reader: docread.Reader, tmp_path: Path) -> None:
+    from mutagen.id3 import APIC, ID3
+
+    path = _mp3(tmp_path / "odd.mp3")
+    tags = ID3(path)
+    tags.delall("APIC")
+    tags.add(APIC(encoding=3, mime="image/jpg", type=3, desc="", data=b"not an image at all"))
+    tags.save(path)
+    result = reader.read("odd.mp3")
+    assert result.media == [] and any("cover art 1 is not a PNG/JPEG" in n for n in result.notes)
+    assert result.documents[0].metadata["title"] == "Night Train"
 
 
 @pytest.mark.corpus

@@ -5,6 +5,7 @@ embedded cover art is noted and handed out as a Media part."""
 from __future__ import annotations
 
 import base64
+import io
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -80,9 +81,13 @@ class AudioExtractor(Extractor):
         if covers:
             meta["cover_art"] = covers[0][0]
         yield Document("\n\n".join(parts), meta)
-        for i, (mime, data) in enumerate(covers, 1):
-            if len(data) <= limit:
-                yield Media(mime, data, {"cover_art": True, "image_index": i})
+        for i, (_, data) in enumerate(covers, 1):
+            picture = _picture(data)
+            if picture is None:
+                ctx.warn(f"{where}: cover art {i} is not a PNG/JPEG/GIF/WebP image; not attached.")
+            elif len(data) <= limit:
+                mime, size = picture
+                yield Media(mime, data, {"cover_art": True, "image_index": i, **size})
 
 
 def stream_facts(audio: Any) -> dict[str, Any]:
@@ -142,6 +147,21 @@ def cover_art(audio: Any) -> Iterator[tuple[str, bytes]]:
                 except Exception:  # noqa: BLE001 - a broken picture block is skipped, the rest read
                     continue
                 yield pic.mime or "image/jpeg", bytes(pic.data)
+
+
+def _picture(data: bytes) -> tuple[str, dict[str, int]] | None:
+    """The real MIME type and size of embedded art (tags often say 'image/jpg' or nothing),
+    read from the image header; None when it is not a format vision models take."""
+    from PIL import Image, UnidentifiedImageError
+
+    from .image import MODEL_MIME
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            mime = MODEL_MIME.get(str(img.format))
+            return (mime, {"width": img.width, "height": img.height}) if mime else None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        return None
 
 
 def hms(seconds: float) -> str:
