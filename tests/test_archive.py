@@ -555,3 +555,25 @@ def test_impossible_zip_dates_list_without_a_date(reader: docread.Reader, tmp_pa
     (tmp_path / "undated.zip").write_bytes(bytes(data))
     line = reader.read("undated.zip").text.splitlines()[1]
     assert line.split() == ["undated.txt", "2", "B"]
+
+
+def test_single_file_stream_extracts_its_one_member(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "dump.sql.gz").write_bytes(gzip.compress(b"CREATE TABLE t (x int);\n"))
+    result = reader.read("dump.sql.gz", mode="extract")
+    target = tmp_path / ".tmp" / "extracted" / "dump.sql" / "dump.sql"
+    assert target.read_bytes() == b"CREATE TABLE t (x int);\n"
+    assert result.header["To"] == ".tmp/extracted/dump.sql/dump.sql"
+
+
+def test_pdf_member_gets_its_pages_window(reader: docread.Reader, tmp_path: Path) -> None:
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        doc.new_page().insert_text((72, 72), f"This is page number {n} of the report")
+    pdf = doc.tobytes()
+    make_zip(tmp_path / "reports.zip", {"q4/report.pdf": pdf})
+    result = reader.read("reports.zip", archive_path="q4/report.pdf", pages="2")
+    assert [d.metadata["page_number"] for d in result.documents] == [2]
+    assert "page number 2" in result.text and "page number 3" not in result.text
+    assert result.documents[0].metadata["member"] == "q4/report.pdf"

@@ -64,7 +64,7 @@ class ArchiveExtractor(Extractor):
                 elif mode == "read":
                     yield from self._read(backend, guard, ctx, single)
                 elif mode == "extract":
-                    yield self._extract(backend, guard, ctx)
+                    yield self._extract(backend, guard, ctx, single)
                 else:
                     yield from self._load(backend, guard, ctx)
             finally:
@@ -163,8 +163,10 @@ class ArchiveExtractor(Extractor):
         yield from ctx.extract_child(data, name, _child_options(ctx))
 
     # -- extract to the workspace ------------------------------------------------------------
-    def _extract(self, backend: Backend, guard: Guard, ctx: Context) -> Document:
+    def _extract(self, backend: Backend, guard: Guard, ctx: Context, single: bool) -> Document:
         opts = ctx.options
+        if single and not opts.archive_path and not opts.pattern:  # the one member it holds
+            opts = opts.replace(archive_path=next(backend.entries()).name)
         if not opts.archive_path and not opts.pattern:
             raise InvalidOptionError(
                 "mode='extract' needs archive_path=<member path> or pattern=<glob> (e.g. 'src/**')"
