@@ -114,11 +114,16 @@ class DocReadReader(BasePydanticReader):
         path = Path(file)
         root = self.workspace or os.path.dirname(os.path.realpath(path))
         target = os.path.realpath(path) if self.workspace is None else os.fspath(path)
-        created = _creation_date(path)
+        created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         try:
             with docread.Reader(root, self._settings) as reader:
-                for unit in reader.iter_units(target, **self.read_options):
-                    yield self._convert(unit, extra_info, created)
+                for unit in reader.iter_units(
+                    target, on_error=self._member_failed, **self.read_options
+                ):
+                    where = str(unit.metadata.get("file_path", ""))
+                    if where not in created:
+                        created[where] = _creation_date(where)
+                    yield self._convert(unit, extra_info, created[where])
         except docread.ReadDocumentError as exc:
             if self.on_error == "skip":
                 logger.warning("skipped the rest of %s: %s", file, exc.message)
@@ -126,6 +131,12 @@ class DocReadReader(BasePydanticReader):
             if isinstance(exc, docread.DependencyMissingError):
                 raise FileDependencyError(exc.message, path=exc.path) from exc
             raise
+
+    def _member_failed(self, path: str, error: docread.ReadDocumentError) -> None:
+        """A file inside a directory being loaded failed: raise, or log it and go on."""
+        if self.on_error == "raise":
+            raise error
+        logger.warning("skipped %s: %s", path, error.message)
 
     def _load_remote(
         self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any
@@ -185,10 +196,13 @@ def llama_metadata(
     return meta
 
 
-def _creation_date(path: Path) -> str | None:
-    """The file's creation (or, where the OS has none, metadata-change) date, UTC YYYY-MM-DD."""
+def _creation_date(path: str) -> str | None:
+    """The file's creation (or, where the OS has none, metadata-change) date, UTC YYYY-MM-DD;
+    None for what is not a file on disk (an archive member, a remote copy)."""
+    if not os.path.isabs(path):
+        return None
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
     stamp = getattr(st, "st_birthtime", st.st_ctime)

@@ -360,3 +360,20 @@ def test_ingestion_pipeline_upserts_instead_of_duplicating(tmp_path: Path) -> No
     assert len(first) == 4  # three cells and the plot
     assert pipeline.run() == []  # a fresh load of the same file: same ids and hashes, nothing new
     assert set(pipeline.docstore.docs) == {d.id_ for d in reader.load_data(nb)}
+
+
+def test_a_directory_loads_every_file_and_reports_the_broken_one(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    data = tmp_path / "data"
+    (data / "sub").mkdir(parents=True)
+    write_notebook(data / "sub" / "n.ipynb")
+    (data / "a.md").write_text("# A\nalpha words\n", encoding="utf-8")
+    (data / "broken.pdf").write_bytes(b"%PDF-1.7\n garbage")
+    with caplog.at_level(logging.WARNING, logger="llama_index_docread"):
+        docs = DocReadReader(on_error="skip", media_dir=tmp_path / "media").load_data(data)
+    assert {d.metadata["file_name"] for d in docs} == {"a.md", "n.ipynb"}
+    assert all(d.metadata["creation_date"] for d in docs)
+    assert "broken.pdf" in caplog.text
+    with pytest.raises(docread.ExtractionError, match="broken.pdf"):
+        DocReadReader(media_dir=tmp_path / "media").load_data(data)
