@@ -171,6 +171,14 @@ def test_csv_over_long_line_is_cut_with_a_note(tmp_path: Path) -> None:
     assert "Line 2 is longer than" in result.render()
 
 
+def test_csv_quote_never_closed_is_a_typed_error_naming_the_line(tmp_path: Path) -> None:
+    (tmp_path / "q.csv").write_text('a,b\n1,"open\n' + ("y" * 1000 + "\n") * 9000 + "2,3\n")
+    with pytest.raises(
+        ExtractionError, match=r"malformed CSV near line [\d,]+: .*a quote never closed"
+    ):
+        docread.read("q.csv", workspace=tmp_path)
+
+
 def test_csv_tail_timeout_is_a_typed_error(tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 20000)
     config = {"cache": {"enabled": False}, "timeouts": {"tabular_load": 0.000001}}

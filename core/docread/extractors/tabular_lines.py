@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ExtractionError
 from ..source import Source
 from .base import Context
 from .tabular_base import Book, Table, Total, unique_names
@@ -131,7 +132,7 @@ class DelimitedTable(Table):
         reader = csv.reader(self.lf.lines(), delimiter=self.delimiter)
         seen_header = not skip_header
         prev = 0
-        for record in reader:
+        for record in _guarded(reader, self.lf.ctx.info.source):
             if reader.line_num - prev > 1:
                 self.multiline = True
             prev = reader.line_num
@@ -186,6 +187,18 @@ class DelimitedTable(Table):
         kept = [self._project(r, cols) for r in parsed[-count:]]
         total = self.total(exact=True).count or len(kept)
         return max(1, total - len(kept) + 1), kept
+
+
+def _guarded(reader: Any, where: str) -> Iterator[list[str]]:
+    """csv records; a malformed file (a quote never closed) becomes a typed error with its line."""
+    try:
+        yield from reader
+    except csv.Error as exc:
+        raise ExtractionError(
+            f"{where}: malformed CSV near line {reader.line_num:,}: {exc} (a quote never "
+            f"closed?); read rows before it with rows='head:N'",
+            path=where,
+        ) from exc
 
 
 class JsonLinesTable(Table):
