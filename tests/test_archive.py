@@ -390,12 +390,18 @@ def test_zip_slip_names_land_inside_the_extraction_folder(
     work.mkdir()
     make_zip(
         work / "slip.zip",
-        {"../../evil.txt": b"evil\n", "/etc/evil.conf": b"conf\n", "ok.txt": b"ok\n"},
+        {
+            "../../evil.txt": b"evil\n",
+            "/etc/evil.conf": b"conf\n",
+            "ok.txt": b"ok\n",
+            "C:\\win\\..\\..\\evil.ini": b"ini\n",
+        },
     )
     reader = docread.Reader(work, config={"cache": {"enabled": False}})
     result = reader.read("slip.zip", mode="extract", pattern="*")
-    assert result.documents[0].metadata["extracted_count"] == 3
+    assert result.documents[0].metadata["extracted_count"] == 4
     root = work / ".tmp" / "extracted" / "slip"
+    assert (root / "win" / "evil.ini").read_bytes() == b"ini\n"
     assert (root / "evil.txt").read_bytes() == b"evil\n"
     assert (root / "etc" / "evil.conf").read_bytes() == b"conf\n"
     assert files_outside(work, [work / "slip.zip"]) == []

@@ -31,11 +31,10 @@ _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError)
 
 def human_size(n: float) -> str:
     """1536 -> "1.5 KB"."""
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:,.0f} B" if unit == "B" else f"{n:,.1f} {unit}"
-        n /= 1024
-    return f"{n:,.1f} GB"
+    units, i = ("B", "KB", "MB", "GB"), 0
+    while n >= 1024 and i < len(units) - 1:
+        n, i = n / 1024, i + 1
+    return f"{n:,.0f} B" if i == 0 else f"{n:,.1f} {units[i]}"
 
 
 class ArchiveExtractor(Extractor):
