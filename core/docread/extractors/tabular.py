@@ -139,7 +139,7 @@ def _columns(table: Table, ctx: Context) -> list[int]:
     if len(cols) > cap:
         ctx.warn(
             f"Showing the first {cap} of {len(cols)} columns (memory.max_dataframe_cols); "
-            f"use columns= (e.g. columns='{column_letter(cap)}-{column_letter(cols[-1])}') for the rest."
+            f"use columns= (e.g. columns='{column_letter(cols[cap])}-{column_letter(cols[-1])}') for the rest."
         )
         cols = cols[:cap]
     return cols
@@ -165,7 +165,7 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     total = table.total(exact=False)
     if not rows:
         size = f"{total.count:,}" if total.count is not None else "fewer"
-        ctx.warn(f"rows={spec.text or 'head'} selects no rows: the table has {size} data rows.")
+        ctx.warn(f"rows={spec.text or 'head'!r} selects no rows: the table has {size} data rows.")
         if first == 1:  # a header without data: the column names are the content
             yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
         return
@@ -179,12 +179,12 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     )
     if total.count is None or last < total.count:
         ctx.warn(
-            f"Showing rows {first:,}-{last:,}{of}. Use rows='{last + 1}-{last + spec_size(spec, ctx)}' to read more."
+            f"Showing rows {first:,}-{last:,}{of}. Use rows='{last + 1}-{last + _spec_size(spec, ctx)}' to read more."
         )
     yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
 
 
-def spec_size(spec: RowSpec, ctx: Context) -> int:
+def _spec_size(spec: RowSpec, ctx: Context) -> int:
     """How many rows a follow-up window should ask for."""
     if spec.kind != "range":
         return spec.count
