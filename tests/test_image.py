@@ -100,17 +100,16 @@ def test_loader_yields_metadata_document_then_media(reader: docread.Reader, tmp_
     assert len(list(reader.iter_documents("photo.jpg"))) == 1
 
 
-def test_orientation_is_applied_when_converting(tmp_path: Path) -> None:
-    path = _jpeg_with_exif(tmp_path / "rotated.jpg", orientation=6)
-    budget = path.stat().st_size - 1  # force the cascade
-    result = docread.read(
-        "rotated.jpg", workspace=tmp_path, config={"image": {"max_image_bytes": budget}}
-    )
+def test_exif_orientation_is_applied_to_the_picture(reader: docread.Reader, tmp_path: Path) -> None:
+    _jpeg_with_exif(tmp_path / "rotated.jpg", orientation=6)
+    result = reader.read("rotated.jpg")
     assert "  - Orientation: rotated 90° CW" in result.render()
+    assert result.documents[0].metadata["width"] == 320  # as stored
     (media,) = result.media
     with Image.open(io.BytesIO(media.data)) as out:
         assert out.size == (200, 320)  # portrait after applying orientation 6
-    assert media.metadata["converted"] is True and len(media.data) <= budget
+        assert out.getexif().get(274) is None  # no rotation left for the model to apply
+    assert media.metadata["converted"] is True and media.mime_type == "image/jpeg"
 
 
 def test_large_png_is_compressed_under_budget(reader: docread.Reader, tmp_path: Path) -> None:
@@ -192,6 +191,16 @@ def test_multipage_tiff_is_converted_to_png(reader: docread.Reader, tmp_path: Pa
     with Image.open(io.BytesIO(media.data)) as out:
         assert out.size == (120, 80) and out.getpixel((5, 5)) == (0, 128, 0)
     assert any("first frame" in n for n in result.notes)
+
+
+def test_sixteen_bit_tiff_is_stretched_not_clipped(reader: docread.Reader, tmp_path: Path) -> None:
+    ramp = Image.linear_gradient("L").resize((64, 64)).convert("I").point(lambda v: v * 257)
+    ramp.convert("I;16").save(tmp_path / "depth.tif")
+    result = reader.read("depth.tif")
+    assert result.documents[0].metadata["bit_depth"] == 16
+    with Image.open(io.BytesIO(result.media[0].data)) as out:
+        assert out.mode == "L" and out.getextrema() == (0, 255)
+        assert 100 < out.getpixel((32, 32)) < 160  # mid-gray stays mid-gray
 
 
 def test_icc_profile_description(reader: docread.Reader, tmp_path: Path) -> None:

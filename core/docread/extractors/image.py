@@ -16,6 +16,7 @@ from ..model import Document, Media, Unit
 from ..source import Source
 from .base import Context, Extractor
 from .image_meta import (
+    ORIENTATION,
     basic_facts,
     exif_facts,
     fact_metadata,
@@ -86,14 +87,16 @@ def open_image(source: Source, ctx: Context) -> Iterator[Image.Image]:
 def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
     """The picture for a vision model, within ``image.max_image_bytes``.
 
-    The original bytes when the format is one models take and they fit (no decode at all);
+    The original bytes when the format is one models take, they fit and need no EXIF rotation
+    (no decode at all);
     otherwise PNG at full size for small non-model formats, then JPEG at 1600/80, 1200/55 and
     800/40 with the EXIF orientation applied, until it fits; else FileTooLargeError.
     """
     limit = ctx.settings.image.max_image_bytes
     mime = MODEL_MIME.get(str(img.format))
     base_meta = {"width": img.width, "height": img.height}
-    if mime and source.size <= limit:
+    upright = img.getexif().get(ORIENTATION, 1) in (0, 1)  # models may ignore EXIF rotation
+    if mime and source.size <= limit and upright:
         return Media(mime, source.read_bytes(), {**base_meta, "converted": False})
     if getattr(img, "n_frames", 1) > 1:
         ctx.warn(
@@ -155,10 +158,21 @@ def _load_oriented(img: Image.Image, ctx: Context, *, max_side: int | None = Non
         ctx.warn(
             f"{ctx.info.source}: the image is truncated or damaged ({first}); the readable part is shown."
         )
+    img = _eight_bit(img)
     # a copy either way: the caller's (file-backed) image is never transposed in place
     img = _shrink(img, max_side) if max_side and max(img.size) > max_side else img.copy()
     ImageOps.exif_transpose(img, in_place=True)
     return img
+
+
+def _eight_bit(img: Image.Image) -> Image.Image:
+    """16-bit and float images (scientific TIFFs) stretched to 8-bit gray, not clipped to white."""
+    if img.mode not in ("I;16", "I;16B", "I;16L", "I", "F"):
+        return img
+    wide = img if img.mode in ("I", "F") else img.convert("I")
+    lo, hi = wide.getextrema()
+    scale = 255 / (hi - lo) if hi > lo else 1.0
+    return wide.point(lambda v: (v - lo) * scale).convert("L")
 
 
 def _shrink(img: Image.Image, side: int) -> Image.Image:

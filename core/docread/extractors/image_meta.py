@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # EXIF tag numbers (TIFF/EXIF 2.3): the base IFD, the Exif sub-IFD and the GPS sub-IFD
 _EXIF_IFD, _GPS_IFD = 0x8769, 0x8825
-_DESCRIPTION, _MAKE, _MODEL, _ORIENTATION, _SOFTWARE, _DATETIME, _ARTIST, _COPYRIGHT = (
+_DESCRIPTION, _MAKE, _MODEL, ORIENTATION, _SOFTWARE, _DATETIME, _ARTIST, _COPYRIGHT = (
     270, 271, 272, 274, 305, 306, 315, 33432,
 )  # fmt: skip
 _EXPOSURE, _FNUMBER, _ISO, _TAKEN, _FOCAL, _LENS_MAKE, _LENS_MODEL = (
@@ -125,7 +125,7 @@ def exif_facts(img: Image.Image) -> list[Fact]:
         value = _text(exif.get(tag))
         if value:
             facts.append(Fact(label, value, key, value))
-    orientation = exif.get(_ORIENTATION)
+    orientation = exif.get(ORIENTATION)
     if isinstance(orientation, int) and orientation in _ORIENTATIONS and orientation != 1:
         facts.append(Fact("Orientation", _ORIENTATIONS[orientation], "orientation", orientation))
     return facts + _gps_facts(_ifd(exif, _GPS_IFD))
