@@ -159,6 +159,35 @@ def test_ogg_vorbis_tags(reader: docread.Reader, tmp_path: Path) -> None:
     assert "  - Artist: Vorbis Band" in result.render()
 
 
+def test_aiff_with_id3_tags(reader: docread.Reader, tmp_path: Path) -> None:
+    """AIFF written by hand (COMM with an 80-bit float rate, SSND), then tagged with mutagen."""
+    from mutagen.aiff import AIFF
+    from mutagen.id3 import TIT2
+
+    frames = 22050
+    comm = struct.pack(">hIh", 1, frames, 16) + bytes.fromhex("400dac44000000000000")  # 22,050 Hz
+    ssnd = struct.pack(">II", 0, 0) + b"\0\0" * frames
+    body = (
+        b"AIFF"
+        + b"COMM"
+        + struct.pack(">I", len(comm))
+        + comm
+        + b"SSND"
+        + struct.pack(">I", len(ssnd))
+        + ssnd
+    )
+    (tmp_path / "take.aiff").write_bytes(b"FORM" + struct.pack(">I", len(body)) + body)
+    audio = AIFF(tmp_path / "take.aiff")
+    audio.add_tags()
+    audio.tags.add(TIT2(encoding=3, text="Take One"))
+    audio.save()
+    meta = reader.read("take.aiff").documents[0].metadata
+    assert (
+        meta["format"] == "aiff" and meta["sample_rate"] == 22050 and meta["duration"] == "0:00:01"
+    )
+    assert meta["channels"] == 1 and meta["bits_per_sample"] == 16 and meta["title"] == "Take One"
+
+
 def test_file_named_like_audio_that_is_not_audio(reader: docread.Reader, tmp_path: Path) -> None:
     (tmp_path / "fake.mp3").write_bytes(bytes(range(1, 256)) * 40)
     with pytest.raises(ExtractionError, match="not an audio file"):
