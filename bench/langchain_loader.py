@@ -5,7 +5,7 @@ as PyMuPDFLoader or DirectoryLoader+TextLoader would) and against the docread co
 
 Every measurement runs in its own subprocess, so peak RSS is per case. docread cases warm up the
 worker pool on a one-page PDF first (pool start-up is a per-process cost, not a per-read one) and
-run with the cache off. Peak RSS: the measuring process's own, and its largest worker's.
+run with the cache off. Peak RSS: the measuring process's own, and its largest live worker's (VmHWM).
 Imports and tool construction happen before the clock starts.
 """
 
@@ -136,9 +136,24 @@ def run_case(case: str, impl: str) -> int:
             count = len(msg.content)
     elapsed = time.perf_counter() - start
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    workers = max([_peak_mb(pid) for pid in _children()] or [0.0])
     print(json.dumps({"seconds": elapsed, "rss_mb": own, "worker_mb": workers, "count": count}))
     return 0
+
+
+def _children() -> list[int]:
+    """Live worker processes of this process (the pool stays up until exit)."""
+    import psutil
+
+    return [p.pid for p in psutil.Process().children(recursive=True)]
+
+
+def _peak_mb(pid: int) -> float:
+    """A process's peak resident set (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def main() -> int:

@@ -59,7 +59,7 @@ class DocReadLoader(BaseLoader):
     def lazy_load(self) -> Iterator[Document]:
         """Documents of every file, in order, as the core produces them."""
         workspace, paths = default_workspace(self.paths, self.workspace)
-        with docread.Reader(workspace, self.config) as reader:
+        with docread.Reader(workspace, self.config, shared_pool=True) as reader:
             for path in self._progress(self._files(reader, paths)):
                 try:
                     for doc in reader.iter_documents(path, **self.read_options):

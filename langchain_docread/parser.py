@@ -37,14 +37,14 @@ class DocReadParser(BaseBlobParser):
         """Documents of one blob, streamed; a ReadDocumentError propagates to the caller."""
         if blob.data is None and blob.path is not None:
             workspace, paths = default_workspace([os.fspath(blob.path)], self.workspace)
-            with docread.Reader(workspace, self.config) as reader:
+            with docread.Reader(workspace, self.config, shared_pool=True) as reader:
                 for doc in reader.iter_documents(paths[0], **self.read_options):
                     yield self._with_blob_metadata(to_langchain(doc), blob)
             return
         name = PurePath(os.fspath(blob.path)).name if blob.path else "blob"
         with tempfile.TemporaryDirectory(prefix="docread-blob-") as tmp:
             Path(tmp, name).write_bytes(blob.as_bytes())
-            with docread.Reader(tmp, self.config) as reader:
+            with docread.Reader(tmp, self.config, shared_pool=True) as reader:
                 for doc in reader.iter_documents(name, **self.read_options):
                     lc = to_langchain(doc)
                     lc.metadata.update(source=blob.source or name, file_path=blob.source or name)

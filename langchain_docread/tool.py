@@ -119,9 +119,10 @@ class ReadDocumentTool(BaseTool):
     _reader: docread.Reader = PrivateAttr()
 
     def model_post_init(self, context: Any) -> None:
-        """One Reader (workspace sandbox + settings) for the tool's life; it is thread-safe."""
+        """One Reader (workspace sandbox, settings, read log) for the tool's life, on the process-wide
+        worker pool; it is thread-safe."""
         super().model_post_init(context)
-        self._reader = docread.Reader(self.workspace, self.config)
+        self._reader = docread.Reader(self.workspace, self.config, shared_pool=True)
 
     def _run(
         self, file_path: str, run_manager: CallbackManagerForToolRun | None = None, **options: Any
