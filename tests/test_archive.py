@@ -576,10 +576,30 @@ def test_pdf_member_gets_its_pages_window(reader: docread.Reader, tmp_path: Path
 
     doc = pymupdf.open()
     for n in range(1, 4):
-        doc.new_page().insert_text((72, 72), f"This is page number {n} of the report")
+        doc.new_page().insert_text(
+            (72, 72), f"This is page number {n} of the quarterly report, long enough to need no OCR"
+        )
     pdf = doc.tobytes()
     make_zip(tmp_path / "reports.zip", {"q4/report.pdf": pdf})
     result = reader.read("reports.zip", archive_path="q4/report.pdf", pages="2")
     assert [d.metadata["page_number"] for d in result.documents] == [2]
     assert "page number 2" in result.text and "page number 3" not in result.text
     assert result.documents[0].metadata["member"] == "q4/report.pdf"
+
+
+def test_zip_symlink_entry_is_listed_but_never_followed(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    import stat
+
+    with zipfile.ZipFile(tmp_path / "ln.zip", "w") as zf:
+        info = zipfile.ZipInfo("passwd_link")
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(info, "/etc/passwd")
+        zf.writestr("plain.txt", "plain\n")
+    assert "[symlink, not followed]" in reader.read("ln.zip").text
+    with pytest.raises(ArchiveSecurityError, match="links are listed but never followed"):
+        reader.read("ln.zip", archive_path="passwd_link")
+    reader.read("ln.zip", mode="extract", pattern="*")
+    extracted = tmp_path / ".tmp" / "extracted" / "ln"
+    assert [p.name for p in extracted.iterdir()] == ["plain.txt"]

@@ -190,8 +190,8 @@ class Guard:
                 f"reading it brings the decompressed total to {total:,} bytes, over "
                 f"archive.max_total_size={limits.max_total_size:,} (shared by nested archives)",
             )
-        if compressed is not None:
-            self.check_ratio(member, size, compressed)
+        # no per-member compressed size (solid 7z, tar streams): the whole archive bounds it
+        self.check_ratio(member, size, compressed if compressed is not None else self.archive_size)
 
     def check_ratio(self, member: str, out: int, compressed: int) -> None:
         """Refuse output/input over archive.max_compression_ratio once past RATIO_FLOOR bytes."""
