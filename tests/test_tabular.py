@@ -424,6 +424,14 @@ def test_json_array_and_json_lines(tmp_path: Path) -> None:
     assert tail == [["2", "Bob", "", "7"]]
 
 
+def test_json_lines_with_a_broken_line_keeps_it_visible(tmp_path: Path) -> None:
+    (tmp_path / "b.jsonl").write_text('{"k": 1}\n\n{"k": oops}\n[1, 2]\n')
+    result = docread.read("b.jsonl", workspace=tmp_path)
+    assert result.documents[0].text.splitlines()[0] == "| Row | k | value |"
+    assert _rows(result) == [["1", "1", ""], ["2", '{"k": oops}', ""], ["3", "", "[1,2]"]]
+    assert "Some lines are not valid JSON" in result.render()
+
+
 # -- bad input ---------------------------------------------------------------------------------
 def test_xlsx_with_billion_laughs_is_refused(tmp_path: Path) -> None:
     import openpyxl

@@ -26,6 +26,7 @@ _TAIL_BLOCK = 64 << 10
 _TAIL_MAX = 256 << 20
 _KEY_SCAN = 1000  # JSON Lines: columns are the keys of the first records
 _DELIMITERS = (",", "\t", ";", "|")
+_RAW = "\0raw"  # JSON Lines: the key holding a line that is not valid JSON (no real key has a NUL)
 
 
 class LineFile:
@@ -211,12 +212,11 @@ class JsonLinesTable(Table):
             for n, obj in enumerate(objects):
                 if n >= _KEY_SCAN:
                     break
-                keys.update(dict.fromkeys(obj))
+                keys.update(dict.fromkeys(k for k in obj if k != _RAW))
         super().__init__(list(keys) or ["value"])
-        self.invalid = 0
 
-    def _objects(self, lines: Iterator[str] | list[str] | None = None) -> Iterator[dict[str, Any]]:
-        for line in self.lf.lines() if lines is None else lines:
+    def _objects(self) -> Iterator[dict[str, Any]]:
+        for line in self.lf.lines():
             if line.strip():
                 yield self._parse(line)
 
@@ -227,12 +227,12 @@ class JsonLinesTable(Table):
             self.lf.ctx.warn(
                 f"Some lines are not valid JSON ({exc.msg}): shown in the first column."
             )
-            return {"\0raw": line.strip()}
+            return {_RAW: line.strip()}
         return obj if isinstance(obj, dict) else {"value": obj}
 
     def _row(self, obj: dict[str, Any], cols: list[int]) -> list[Any]:
-        if "\0raw" in obj:
-            return [obj["\0raw"] if j == 0 else None for j in range(len(cols))]
+        if _RAW in obj:
+            return [obj[_RAW] if j == 0 else None for j in range(len(cols))]
         return [obj.get(self.columns[i]) for i in cols]
 
     def _iter_from(self, start: int, cols: list[int], want: int | None) -> Iterator[list[Any]]:
