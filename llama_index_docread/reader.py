@@ -116,7 +116,7 @@ class DocReadReader(BasePydanticReader):
         target = os.path.realpath(path) if self.workspace is None else os.fspath(path)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         try:
-            with docread.Reader(root, self._settings) as reader:
+            with docread.Reader(root, self._settings, shared_pool=True) as reader:
                 for unit in reader.iter_units(
                     target, on_error=self._member_failed, **self.read_options
                 ):

@@ -1,15 +1,18 @@
 """DocReadToolSpec: docread's agent view as a LlamaIndex tool whose output carries TextBlock,
 ImageBlock and DocumentBlock parts, and whose failures come back as error outputs, not raises."""
 
+from __future__ import annotations
+
+import asyncio
 import os
 from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Any, Literal
 
 import docread
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
-from llama_index.core.tools import FunctionTool, ToolOutput
+from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from .blocks import DEFAULT_MODEL_INPUTS, check_model_inputs, result_blocks
 
@@ -22,6 +25,51 @@ Read in windows, never everything at once: text files by lines (offset/limit), P
 documents by pages, tables by sheet/rows/columns (or table for SQLite), archives by mode \
 ("list" first, then "read" with archive_path). The output starts with a header saying what was \
 shown (e.g. "Pages: 1-5 of 42") and ends with a note saying how to read on when cut."""
+
+
+class ReadDocumentArgs(BaseModel):
+    """The arguments of ``read_document`` as the model sees them (the design's parameters)."""
+
+    file_path: str = Field(
+        description="Path of the file or folder, relative to the workspace (or /workspace/...)."
+    )
+    offset: int | None = Field(None, description="Text files: first line to show, 1-based.")
+    limit: int | None = Field(
+        None, description="Text files: how many lines to show (default 2000)."
+    )
+    pages: str | None = Field(
+        None, description='PDF pages, slides or document sections: "1-5" or "1,3,7-9".'
+    )
+    rows: str | None = Field(None, description='Table rows: "1-100", "head:50" or "tail:20".')
+    columns: str | None = Field(
+        None, description='Table columns by letter or name: "A,C" or "name,age".'
+    )
+    sheet: str | int | None = Field(
+        None, description="Spreadsheet sheet: its name or 0-based index."
+    )
+    table: str | None = Field(None, description="SQLite database: the table to show rows of.")
+    mode: Literal["list", "read", "extract"] | None = Field(
+        None,
+        description='Archives: "list" the members (default), "read" one, "extract" it to the workspace.',
+    )
+    archive_path: str | None = Field(None, description="Archives: the member to read or extract.")
+    pattern: str | None = Field(
+        None, description='Glob filtering archive members or folder files: "*.py".'
+    )
+    include_metadata: bool = Field(
+        True, description="Show the document's metadata (title, author, ...)."
+    )
+    format_hint: str | None = Field(
+        None, description='Force the format when detection is wrong: "csv", "pdf".'
+    )
+    output_format: Literal["text", "markdown", "json"] = Field(
+        "text", description="How to render the view."
+    )
+    view: Literal["text", "visual", "pdf", "auto"] = Field(
+        "text",
+        description='PDFs: "text", "visual" (pages as images), "pdf" (the raw file), '
+        '"auto" (text plus images of scanned pages).',
+    )
 
 
 class ErrorBlocks(list[ContentBlock]):
@@ -45,107 +93,41 @@ class DocReadToolSpec(BaseToolSpec):
         self.reader = docread.Reader(workspace, config)
         self.model_inputs = check_model_inputs(model_inputs)
 
-    def read_document(
-        self,
-        file_path: Annotated[
-            str,
-            Field(
-                description="Path of the file or folder, relative to the workspace (or /workspace/...)."
-            ),
-        ],
-        offset: Annotated[
-            int | None, Field(description="Text files: first line to show, 1-based.")
-        ] = None,
-        limit: Annotated[
-            int | None, Field(description="Text files: how many lines to show (default 2000).")
-        ] = None,
-        pages: Annotated[
-            str | None,
-            Field(description='PDF pages, slides or document sections, e.g. "1-5" or "1,3,7-9".'),
-        ] = None,
-        rows: Annotated[
-            str | None, Field(description='Table rows: "1-100", "head:50" or "tail:20".')
-        ] = None,
-        columns: Annotated[
-            str | None, Field(description='Table columns by letter or name: "A,C" or "name,age".')
-        ] = None,
-        sheet: Annotated[
-            str | int | None, Field(description="Spreadsheet sheet: its name or 0-based index.")
-        ] = None,
-        table: Annotated[
-            str | None, Field(description="SQLite: the table to show rows of.")
-        ] = None,
-        mode: Annotated[
-            str | None,
-            Field(
-                description='Archives: "list" (default) the members, "read" one member, "extract" it to the workspace.'
-            ),
-        ] = None,
-        archive_path: Annotated[
-            str | None, Field(description="Archives: the member path to read or extract.")
-        ] = None,
-        pattern: Annotated[
-            str | None,
-            Field(description='Glob that filters archive members or folder files, e.g. "*.py".'),
-        ] = None,
-        include_metadata: Annotated[
-            bool,
-            Field(
-                description="Include the document's metadata (title, author, ...) in the header."
-            ),
-        ] = True,
-        format_hint: Annotated[
-            str | None,
-            Field(
-                description='Force the format when detection is wrong: "csv", ".xlsx", "pdf", ...'
-            ),
-        ] = None,
-        output_format: Annotated[
-            str, Field(description='"text" (default), "markdown" or "json".')
-        ] = "text",
-        view: Annotated[
-            str,
-            Field(
-                description='PDFs: "text" (default), "visual" (pages as images), "pdf" (the raw file), "auto" (text plus images of scanned pages).'
-            ),
-        ] = "text",
-    ) -> list[ContentBlock]:
-        """Read a file or list a folder; returns the text view plus images of pictures and pages."""
-        options = {
-            "offset": offset, "limit": limit, "pages": pages, "rows": rows, "columns": columns,
-            "sheet": sheet, "table": table, "mode": mode, "archive_path": archive_path,
-            "pattern": pattern, "include_metadata": include_metadata, "format_hint": format_hint,
-            "output_format": output_format, "view": view,
-        }  # fmt: skip
+    def read_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
+        """Read a file or list a folder; returns the text view plus images of pictures and pages.
+        ``options`` are ReadDocumentArgs' other fields; a failed read returns ErrorBlocks."""
         try:
             result = self.reader.read(file_path, **options)
         except docread.ReadDocumentError as exc:
             return ErrorBlocks([TextBlock(text=f"Error: {exc.message}")])
         return result_blocks(result, self.model_inputs)
 
-    async def aread_document(self, *args: Any, **kwargs: Any) -> list[ContentBlock]:
+    async def aread_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
         """``read_document`` in a worker thread, so the event loop is never blocked."""
-        import asyncio
+        return await asyncio.to_thread(self.read_document, file_path, **options)
 
-        return await asyncio.to_thread(self.read_document, *args, **kwargs)
-
-    def to_tool_list(self, *args: Any, **kwargs: Any) -> list[FunctionTool]:
-        """The tools, with the model-facing description, and a failed read as an error output."""
-        tools = []
-        for tool in super().to_tool_list(*args, **kwargs):
-            metadata = tool.metadata
-            if metadata.name == "read_document":
-                metadata.description = READ_DOCUMENT_DESCRIPTION
-            tools.append(
-                FunctionTool.from_defaults(
-                    fn=tool.fn,
-                    async_fn=tool.async_fn,
-                    tool_metadata=metadata,
-                    callback=_error_output(metadata.name),
-                    async_callback=_async_error_output(metadata.name),
-                )  # fmt: skip
+    def to_tool_list(
+        self,
+        spec_functions: list[Any] | None = None,
+        func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
+    ) -> list[FunctionTool]:
+        """The tools with a model-facing description and schema; a failed read is an error output."""
+        mapping = {"read_document": READ_DOCUMENT_METADATA, **(func_to_metadata_mapping or {})}
+        return [
+            FunctionTool.from_defaults(
+                fn=tool.fn,
+                async_fn=tool.async_fn,
+                tool_metadata=tool.metadata,
+                callback=_error_output(tool.metadata.name),
+                async_callback=_async_error_output(tool.metadata.name),
             )
-        return tools
+            for tool in super().to_tool_list(spec_functions, mapping)
+        ]
+
+
+READ_DOCUMENT_METADATA = ToolMetadata(
+    name="read_document", description=READ_DOCUMENT_DESCRIPTION, fn_schema=ReadDocumentArgs
+)
 
 
 def _error_output(name: str) -> Any:
