@@ -247,6 +247,12 @@ def test_db_that_is_not_sqlite_is_detected(reader: docread.Reader, tmp_path: Pat
         reader.read("notes.db", format_hint="sqlite")
 
 
+def test_damaged_database_is_a_clear_error(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
+    with pytest.raises(ExtractionError, match="the SQLite file is damaged"):
+        reader.read("bad.db")
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("row", corpus_params("db"))
 def test_corpus_db(row: dict[str, object]) -> None:

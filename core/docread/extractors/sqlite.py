@@ -85,7 +85,11 @@ class SqliteExtractor(Extractor):
                 ctx.check_deadline(f"table {rel.name}")
                 try:
                     yield from (db.chunks(rel) if ctx.loader else db.preview(rel))
-                except (sqlite3.Error, ExtractionTimeoutError) as exc:
+                except (
+                    sqlite3.Error,
+                    ExtractionError,
+                    ExtractionTimeoutError,
+                ) as exc:  # one bad table
                     ctx.warn(f"{ctx.info.source}: rows of {rel.name!r} could not be read ({exc}).")
 
     @classmethod
@@ -156,7 +160,7 @@ class Database:
             self._stop_at = min(self._stop_at, self.ctx.deadline)
         try:
             return self.conn.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
             if "interrupted" in str(exc):
                 raise ExtractionTimeoutError(
                     f"{self.ctx.info.source}: {what or 'a query'} ran past "
