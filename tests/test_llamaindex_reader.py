@@ -252,13 +252,31 @@ def test_a_broken_file_and_an_unknown_type_do_not_stop_the_rest(
     assert "broken.pdf" in capsys.readouterr().out  # SDR says which file it skipped, and why
 
 
-def test_errors_are_typed_and_a_missing_dependency_is_not_an_import_error(tmp_path: Path) -> None:
+def test_a_bad_file_raises_a_typed_error(tmp_path: Path) -> None:
     bad = tmp_path / "broken.pdf"
     bad.write_bytes(b"%PDF-1.7\n garbage")
     with pytest.raises(docread.ExtractionError, match="broken.pdf"):
         DocReadReader().load_data(bad)
-    err = FileDependencyError("x.doc: antiword is missing", path="x.doc")
-    assert isinstance(err, docread.ReadDocumentError) and not isinstance(err, ImportError)
+
+
+def test_a_missing_dependency_skips_only_that_file_in_simple_directory_reader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "scan.png").write_bytes(png_bytes((60, 20), "white"))
+    (data / "notes.md").write_text("# Notes\nkept words\n", encoding="utf-8")
+    # OCR in a language whose tesseract data is not installed: a real DependencyMissingError
+    reader = DocReadReader(
+        ocr=True, config={"pdf": {"ocr_languages": "qya"}, "cache": {"enabled": False}}
+    )
+    with pytest.raises(FileDependencyError, match="tesseract-ocr-qya") as info:
+        reader.load_data(data / "scan.png")
+    assert not isinstance(info.value, ImportError)  # SDR aborts a whole load on any ImportError
+    assert isinstance(info.value.__cause__, docread.DependencyMissingError)
+    docs = SimpleDirectoryReader(str(data), file_extractor=reader.file_extractor()).load_data()
+    assert {d.metadata["file_name"] for d in docs} == {"notes.md"}
+    assert "scan.png" in capsys.readouterr().out
 
 
 def test_on_error_skip_logs_and_yields_nothing(
