@@ -363,14 +363,19 @@ def test_refusing_bombs_keeps_memory_and_time_bounded(tmp_path: Path) -> None:
 
 
 def test_too_many_members_is_refused(tmp_path: Path) -> None:
-    make_zip(tmp_path / "many.zip", {f"f{i}.txt": b"x" for i in range(12)})
+    members = {f"f{i}.txt": b"x" for i in range(12)}
+    make_zip(tmp_path / "many.zip", members)
+    make_tar(tmp_path / "many.tar.gz", members, "w:gz")
     reader = docread.Reader(
         tmp_path, config={"cache": {"enabled": False}, "archive": {"max_file_count": 10}}
     )
-    with pytest.raises(ArchiveSecurityError, match="more than 10 members"):
+    with pytest.raises(ArchiveSecurityError, match="declares 12 members"):  # before parsing
         reader.read("many.zip")
-    with pytest.raises(ArchiveSecurityError, match="max_file_count"):
-        list(reader.iter_documents("many.zip"))
+    with pytest.raises(ArchiveSecurityError, match="more than 10 members"):  # counted as read
+        reader.read("many.tar.gz")
+    for name in ("many.zip", "many.tar.gz"):
+        with pytest.raises(ArchiveSecurityError, match="max_file_count"):
+            list(reader.iter_documents(name))
 
 
 def test_single_member_over_the_size_limit_is_refused(tmp_path: Path) -> None:
@@ -603,3 +608,16 @@ def test_zip_symlink_entry_is_listed_but_never_followed(
     reader.read("ln.zip", mode="extract", pattern="*")
     extracted = tmp_path / ".tmp" / "extracted" / "ln"
     assert [p.name for p in extracted.iterdir()] == ["plain.txt"]
+
+
+def test_huge_declared_central_directory_is_refused_before_parsing(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    data = bytearray(zip_bytes({"a.txt": b"a", "b.txt": b"b"}))
+    eocd = data.rfind(b"PK\x05\x06")
+    data[eocd + 8 : eocd + 12] = struct.pack("<HH", 60000, 60000)  # claims 60,000 members
+    (tmp_path / "claims.zip").write_bytes(bytes(data))
+    with pytest.raises(
+        ArchiveSecurityError, match="declares 60,000 members.*max_file_count=10,000"
+    ):
+        reader.read("claims.zip")

@@ -13,7 +13,12 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ..errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
+from ..errors import (
+    ArchiveSecurityError,
+    EncryptedDocumentError,
+    ExtractionError,
+    ReadDocumentError,
+)
 from .archive_guard import CHUNK, Entry, Guard, RatioStream, archive_stem
 
 if TYPE_CHECKING:
@@ -123,11 +128,23 @@ class ZipBackend(Backend):
         super().__init__(source, guard)
         self._raw = source.open()
         try:
+            self._refuse_huge_directory()
             self.zf = zipfile.ZipFile(self._raw)
         except BaseException:
             self._raw.close()
             raise
         self._refuse_overlaps()
+
+    def _refuse_huge_directory(self) -> None:
+        """zipfile parses the whole central directory on open: refuse a huge one before that."""
+        declared = _zip_declared_count(self._raw)
+        room = self.guard.limits.max_file_count - self.guard.ctx.budget.members
+        if declared is not None and declared > room:
+            raise ArchiveSecurityError(
+                f"{self.guard.archive}: the central directory declares {declared:,} members, over "
+                f"archive.max_file_count={self.guard.limits.max_file_count:,}",
+                path=self.guard.archive,
+            )
 
     def _refuse_overlaps(self) -> None:
         """Entries sharing compressed data are the overlapping-entries bomb: refused outright."""
@@ -167,6 +184,25 @@ class ZipBackend(Backend):
     def close(self) -> None:
         self.zf.close()
         self._raw.close()
+
+
+def _zip_declared_count(raw: BinaryIO) -> int | None:
+    """The member count in the end-of-central-directory record (zip64 aware); None if not found."""
+    size = raw.seek(0, io.SEEK_END)
+    tail_at = max(0, size - (1 << 16) - 22)
+    raw.seek(tail_at)
+    tail = raw.read()
+    raw.seek(0)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        return None
+    count = int.from_bytes(tail[at + 10 : at + 12], "little")
+    locator = at - 20
+    if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == b"PK\x06\x07":
+        record_at = int.from_bytes(tail[locator + 8 : locator + 16], "little") - tail_at
+        if record_at >= 0 and tail[record_at : record_at + 4] == b"PK\x06\x06":
+            return int.from_bytes(tail[record_at + 32 : record_at + 40], "little")
+    return count
 
 
 class TarBackend(Backend):
