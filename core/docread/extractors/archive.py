@@ -223,11 +223,15 @@ class ArchiveExtractor(Extractor):
     def _load(self, backend: Backend, guard: Guard, ctx: Context) -> Iterator[Unit]:
         pattern = ctx.options.pattern
         deadline = guard.list_deadline()
-        for _ in backend.entries():  # member count first: refuse before decompressing anything
-            guard.count_member()
-            guard.check_time(deadline, "listing", "archive_list")
+        counted = backend.lists_cheaply  # then count first: refuse before decompressing anything
+        if counted:
+            for _ in backend.entries():
+                guard.count_member()
+                guard.check_time(deadline, "listing", "archive_list")
 
         def want(entry: Entry) -> bool:
+            if not counted:  # a compressed tar lists only by inflating: count in the one pass
+                guard.count_member()
             name = safe_member_path(entry.name)
             if entry.kind == "dir" or not name or (pattern and not glob_match(name, pattern)):
                 return False

@@ -31,6 +31,8 @@ BATCH_BYTES = 64 << 20  # 7z members decompressed per py7zr call (declared bytes
 class Backend:
     """List entries; stream the data of wanted members. Each call is one pass over the archive."""
 
+    lists_cheaply: bool = True  # entries() reads headers only, no member data
+
     def __init__(self, source: Source, guard: Guard) -> None:
         self.source, self.guard = source, guard
 
@@ -211,6 +213,7 @@ class TarBackend(Backend):
     def __init__(self, source: Source, guard: Guard, compression: str) -> None:
         super().__init__(source, guard)
         self.compression = compression
+        self.lists_cheaply = not compression
 
     @contextmanager
     def _tar(self) -> Iterator[Any]:
