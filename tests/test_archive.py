@@ -24,6 +24,7 @@ from docread.errors import (
     DocumentNotFoundError,
     EncryptedDocumentError,
     ExtractionError,
+    FormatNotSupportedError,
     InvalidOptionError,
 )
 
@@ -621,3 +622,15 @@ def test_huge_declared_central_directory_is_refused_before_parsing(
         ArchiveSecurityError, match="declares 60,000 members.*max_file_count=10,000"
     ):
         reader.read("claims.zip")
+
+
+def test_unsupported_compression_method_is_a_clear_error(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    data = bytearray(zip_bytes({"d64.txt": b"deflate64 here\n"}))
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    data[local + 8 : local + 10] = data[central + 10 : central + 12] = struct.pack("<H", 9)
+    (tmp_path / "d64.zip").write_bytes(bytes(data))
+    assert "[unsupported compression]" in reader.read("d64.zip").text
+    with pytest.raises(FormatNotSupportedError, match="compression method 9"):
+        reader.read("d64.zip", archive_path="d64.txt")

@@ -14,6 +14,7 @@ from ..errors import (
     DocumentNotFoundError,
     EncryptedDocumentError,
     ExtractionTimeoutError,
+    FormatNotSupportedError,
     InvalidOptionError,
     ReadDocumentError,
 )
@@ -26,7 +27,7 @@ from .archive_guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_
 from .base import Context, Extractor
 
 SINGLE_STREAMS = frozenset({"gz", "bz2", "xz"})
-_SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError)
+_SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
 
 
 def human_size(n: float) -> str:
@@ -127,6 +128,8 @@ class ArchiveExtractor(Extractor):
             flags = "  [banned extension, not read]"
         if entry.encrypted:
             flags += "  [encrypted]"
+        if entry.unsupported:
+            flags += "  [unsupported compression]"
         return f"  {entry.name:<{width}} {size:>10}   {entry.modified}{flags}".rstrip()
 
     # -- read one member ---------------------------------------------------------------------

@@ -121,6 +121,10 @@ def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:
     return lzma.LZMAFile(raw)
 
 
+_ZIP_METHODS = (0, 8, 12, 14)  # stored, deflate, bzip2, lzma: what zipfile decodes
+_ZIP_UNSUPPORTED = "compression method {} (deflate64, zstd, ...) is not supported by zipfile"
+
+
 class ZipBackend(Backend):
     """zipfile, with overlapping entries refused up front and sizes re-checked while inflating."""
 
@@ -167,10 +171,12 @@ class ZipBackend(Backend):
                 kind = "symlink"
             elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
                 kind = "device"
+            method = info.compress_type
+            unsupported = "" if method in _ZIP_METHODS else _ZIP_UNSUPPORTED.format(method)
             yield Entry(
                 info.filename, kind, info.file_size, info.compress_size,
-                _dos_stamp(info.date_time), bool(info.flag_bits & 0x1), handle=info,
-                index=index,
+                _dos_stamp(info.date_time), bool(info.flag_bits & 0x1), unsupported=unsupported,
+                handle=info, index=index,
             )  # fmt: skip
 
     def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:

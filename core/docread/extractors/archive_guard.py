@@ -21,6 +21,7 @@ from ..errors import (
     BannedExtensionError,
     EncryptedDocumentError,
     ExtractionTimeoutError,
+    FormatNotSupportedError,
 )
 from .base import Context
 
@@ -38,6 +39,7 @@ class Entry:
     compressed: int | None = None  # compressed size when the format gives it per member
     modified: str = ""  # "YYYY-MM-DD HH:MM"
     encrypted: bool = False
+    unsupported: str = ""  # why the format's library cannot decode it (a compression method)
     target: str = ""  # link target
     handle: object = None  # the backend's own record (ZipInfo, TarInfo, ...)
     index: int = 0  # position in archive order
@@ -126,6 +128,11 @@ class Guard:
             raise EncryptedDocumentError(
                 f"{self.archive}::{entry.name}: the member is password-protected; "
                 f"docread does not take passwords",
+                path=self.archive,
+            )
+        if entry.unsupported:
+            raise FormatNotSupportedError(
+                f"{self.archive}::{entry.name}: {entry.unsupported}; extract it with 7-Zip",
                 path=self.archive,
             )
         if entry.size is not None:
