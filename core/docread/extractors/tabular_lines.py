@@ -7,8 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ExtractionError
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 LINE_CAP = 8 << 20  # characters: a longer physical line is cut, so memory stays bounded
 _SCAN_CHUNK = 8 << 20
+_READ_CHUNK = 256 << 10  # characters decoded per block
 _TAIL_BLOCK = 64 << 10
 _TAIL_MAX = 256 << 20
 _KEY_SCAN = 1000  # JSON Lines: columns are the keys of the first records
@@ -46,26 +48,39 @@ class LineFile:
         self.known_lines: int | None = None  # set by count_lines
 
     def lines(self) -> Iterator[str]:
-        """Every line from the start, ending in newline; over-long lines cut (and said)."""
+        """Every line from the start, ending in newline; over-long lines cut (and said).
+
+        Lines come from blocks, so a consumer (csv) iterates them at C speed."""
+        return chain.from_iterable(self._blocks())
+
+    def _blocks(self) -> Iterator[Iterable[str]]:
         with io.TextIOWrapper(
             self.source.open(), encoding=self.encoding, errors="replace", newline=None
         ) as stream:
-            n = 0
-            while line := stream.readline(LINE_CAP):
-                n += 1
-                self.chars_read += len(line)
-                self.lines_read += 1
-                if not line.endswith("\n") and len(line) >= LINE_CAP:
-                    self._skip_rest(stream, n)
-                    line += "\n"
-                if n & 0xFFFF == 0:
-                    self.deadline.check(f"line {n:,}")
-                yield line
-
-    def _skip_rest(self, stream: io.TextIOWrapper, n: int) -> None:
-        while (more := stream.readline(_SCAN_CHUNK)) and not more.endswith("\n"):
-            self.deadline.check(f"line {n:,}")
-        self.ctx.warn(f"Line {n:,} is longer than {LINE_CAP:,} characters: it was cut.")
+            rest, skipping, n, chars = "", False, 0, 0  # lines and characters in this pass
+            while chunk := stream.read(_READ_CHUNK):
+                self.deadline.check(f"line {n:,}")
+                chars += len(chunk)
+                if skipping:  # the tail of an over-long line
+                    at = chunk.find("\n")
+                    if at < 0:
+                        continue
+                    chunk, skipping = chunk[at + 1 :], False
+                block = rest + chunk
+                cut = block.rfind("\n") + 1
+                rest = block[cut:]
+                if cut:
+                    n += block.count("\n", 0, cut)
+                    yield io.StringIO(block[:cut])
+                if len(rest) > LINE_CAP:
+                    n += 1
+                    self.ctx.warn(f"Line {n:,} is longer than {LINE_CAP:,} characters: it was cut.")
+                    yield (rest[:LINE_CAP] + "\n",)
+                    rest, skipping = "", True
+                if n > self.lines_read:  # the furthest pass gives the best estimate
+                    self.lines_read, self.chars_read = n, chars - len(rest)
+            if rest and not skipping:
+                yield (rest + "\n",)
 
     def count_lines(self) -> int:
         """Physical lines (a last line without a newline counts), by one newline scan."""
