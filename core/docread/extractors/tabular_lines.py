@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 LINE_CAP = 8 << 20  # characters: a longer physical line is cut, so memory stays bounded
 _SCAN_CHUNK = 8 << 20
-_READ_CHUNK = 256 << 10  # characters decoded per block
+_READ_CHUNK = 64 << 10  # characters decoded per block
 _TAIL_BLOCK = 64 << 10
 _TAIL_MAX = 256 << 20
 _KEY_SCAN = 1000  # JSON Lines: columns are the keys of the first records
@@ -71,16 +71,20 @@ class LineFile:
                 rest = block[cut:]
                 if cut:
                     n += block.count("\n", 0, cut)
+                    self._stats(n, chars - len(rest))
                     yield io.StringIO(block[:cut])
                 if len(rest) > LINE_CAP:
                     n += 1
                     self.ctx.warn(f"Line {n:,} is longer than {LINE_CAP:,} characters: it was cut.")
                     yield (rest[:LINE_CAP] + "\n",)
                     rest, skipping = "", True
-                if n > self.lines_read:  # the furthest pass gives the best estimate
-                    self.lines_read, self.chars_read = n, chars - len(rest)
             if rest and not skipping:
                 yield (rest + "\n",)
+
+    def _stats(self, lines: int, chars: int) -> None:
+        """Lines and characters read so far; the furthest pass gives the best estimate."""
+        if lines > self.lines_read:
+            self.lines_read, self.chars_read = lines, chars
 
     def count_lines(self) -> int:
         """Physical lines (a last line without a newline counts), by one newline scan."""
