@@ -226,7 +226,10 @@ class TarBackend(Backend):
         import tarfile
 
         mode = "r|" if self.compression else "r:"
-        with self.source.open() as raw, tarfile.open(fileobj=self._input(raw), mode=mode) as tf:
+        with (
+            self.source.open() as raw,
+            tarfile.open(fileobj=self._input(raw), mode=mode, bufsize=CHUNK) as tf,
+        ):
             yield tf
 
     def _input(self, raw: BinaryIO) -> BinaryIO:
