@@ -189,6 +189,22 @@ def test_csv_tail_timeout_is_a_typed_error(tmp_path: Path) -> None:
         reader.read("d.csv", rows="tail:5")
 
 
+def test_csv_over_the_size_limit_gets_an_estimated_total_for_head_and_exact_for_tail(
+    tmp_path: Path,
+) -> None:
+    _csv(tmp_path / "d.csv", 3000)
+    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        head = reader.read("d.csv", rows="head:5")
+        tail = reader.read("d.csv", rows="tail:2")
+    assert re.search(
+        r"\*\*Rows:\*\* 1-5 of ~[\d,]+ \(estimated from the file size\)", head.render()
+    )
+    assert "total_rows_note" in head.documents[0].metadata
+    assert "**Rows:** 2,999-3,000 of 3,000" in tail.render()
+    assert [r[0] for r in _rows(tail)] == ["2999", "3000"]
+
+
 def test_max_dataframe_rows_caps_the_window(tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 100)
     config = {"cache": {"enabled": False}, "memory": {"max_dataframe_rows": 7}}
