@@ -4,14 +4,16 @@
     ANTHROPIC_API_KEY=... python examples/langchain_agent.py   # a real model (langchain-anthropic)
     OPENAI_API_KEY=...    python examples/langchain_agent.py   # a real model (langchain-openai)
 
-The sample documents (notes, a CSV, a PDF, a PNG chart) are generated into a temporary workspace,
-which is the tool's sandbox: the model can read nothing outside it.
+The sample documents (examples/make_samples.py: a PDF with a scanned page, a CSV, a log, a photo)
+are generated into a temporary workspace, which is the tool's sandbox: the model can read nothing
+outside it. ``--folder`` points the agent at your own folder instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,11 +27,19 @@ from langgraph.prebuilt import ToolNode, tools_condition
 
 from langchain_docread import DocReadToolkit, split_tool_media
 
-QUESTION = "What do the notes say, which region sold most, and what does the chart show?"
-SCRIPT = [  # the offline model's tool calls, one turn each, then a final answer
-    [{"file_path": "notes.txt"}],
-    [{"file_path": "sales.csv", "rows": "head:10"}, {"file_path": "report.pdf", "pages": "1-2"}],
-    [{"file_path": "chart.png"}],
+sys.path.insert(0, str(Path(__file__).parent))
+from make_samples import make_media, make_pdfs, make_tables, make_text  # noqa: E402
+
+QUESTION = (
+    "How did revenue develop, which product sold most, and what does the scanned invoice say?"
+)
+SCRIPT = [  # the offline model's tool calls, one turn each (parallel calls in a turn), then an answer
+    [{"file_path": "report.pdf", "pages": "1-2"}],
+    [
+        {"file_path": "sales.csv", "rows": "head:10"},
+        {"file_path": "server.log", "offset": 1, "limit": 3},
+    ],
+    [{"file_path": "report.pdf", "pages": "3", "view": "visual"}, {"file_path": "photo.jpg"}],
 ]
 
 
@@ -120,42 +130,22 @@ def build_agent(model: BaseChatModel, workspace: str, *, split_media: bool = Fal
     return graph.compile()
 
 
-def make_samples(folder: Path) -> None:
-    """Small sample documents: text notes, a CSV, a two-page PDF and a PNG bar chart."""
-    import pymupdf
-    from PIL import Image, ImageDraw
-
-    (folder / "notes.txt").write_text(
-        "Q3 review\nRevenue grew 12% on strong EMEA demand.\n", encoding="utf-8"
-    )
-    (folder / "sales.csv").write_text(
-        "region,units\nEMEA,340\nAPAC,210\nAMER,295\n", encoding="utf-8"
-    )
-    pdf = pymupdf.open()
-    for text in ("Quarterly report: revenue up 12%.", "Outlook: hiring in APAC."):
-        pdf.new_page().insert_text((72, 72), text, fontsize=12)
-    pdf.save(folder / "report.pdf")
-    pdf.close()
-    img = Image.new("RGB", (240, 160), "white")
-    draw = ImageDraw.Draw(img)
-    for i, height in enumerate((120, 70, 100)):
-        draw.rectangle(
-            (30 + i * 70, 150 - height, 80 + i * 70, 150), fill=("navy", "teal", "orange")[i]
-        )
-    img.save(folder / "chart.png")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--offline", action="store_true", help="use the scripted model even if a key is set"
     )
+    parser.add_argument("--folder", help="the workspace to read (default: generated samples)")
+    parser.add_argument("--question", default=QUESTION)
     args = parser.parse_args(argv)
     model, split = (None, False) if args.offline else real_model()
-    with tempfile.TemporaryDirectory(prefix="docread-agent-") as workspace:
-        make_samples(Path(workspace))
+    with tempfile.TemporaryDirectory(prefix="docread-agent-") as tmp:
+        workspace = args.folder or tmp
+        if not args.folder:
+            for make in (make_text, make_tables, make_pdfs, make_media):
+                make(Path(tmp))
         agent = build_agent(model or ScriptedChatModel(), workspace, split_media=split)
-        state = agent.invoke({"messages": [HumanMessage(QUESTION)]})
+        state = agent.invoke({"messages": [HumanMessage(args.question)]})
     for message in state["messages"]:
         if isinstance(message, ToolMessage):
             kinds = [b.get("type") for b in message.content if isinstance(b, dict)]

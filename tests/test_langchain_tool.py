@@ -238,6 +238,9 @@ def test_agent_example_runs_the_whole_loop_offline() -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
-    assert "tool call_0_0: status=success blocks=['text']" in out.stdout
-    assert "tool call_2_0: status=success blocks=['text', 'image']" in out.stdout
-    assert "Revenue grew 12%" in out.stdout and "## Page 2 Outlook" in out.stdout
+    assert "tool call_0_0: status=success blocks=['text']" in out.stdout  # report.pdf pages 1-2
+    assert "tool call_1_1: status=success blocks=['text']" in out.stdout  # server.log window
+    assert "tool call_2_0: status=success blocks=['text', 'image']" in out.stdout  # scanned page
+    assert "tool call_2_1: status=success blocks=['text', 'image']" in out.stdout  # photo.jpg
+    assert "Revenue grew 12%" in out.stdout and "Widget A" in out.stdout
+    assert "[0 document(s), 1 image(s)]" in out.stdout
