@@ -339,8 +339,11 @@ def test_corpus_pdf(row, tmp_path):
     pages = int(row["pages"])
     result = r.read(name, pages=f"1-{min(pages, 20)}")
     assert len(result.documents) == min(pages, 20)
+    with pymupdf.open(CORPUS / name) as pdf:
+        blank = {p.number + 1 for p in pdf if not p.get_text().strip() and not p.get_bboxlog()}
     for doc in result.documents:
-        assert doc.text.strip(), f"page {doc.metadata['page_number']} is empty"
+        n = doc.metadata["page_number"]
+        assert doc.text.strip() or n in blank, f"page {n} has text or a scan but came out empty"
     text = normalize(result.text)
     for phrase in must:
         if _RTL.search(phrase):  # the space between an RTL word and an LTR run is not in the PDF

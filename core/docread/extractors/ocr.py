@@ -37,6 +37,7 @@ INSTALL_HINT = "install it with: apt-get install tesseract-ocr (or brew install 
 _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
+_MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +115,7 @@ def ocr_stream(
     items: Iterable[tuple[K, Image | None]], ctx: Context, *, what: str
 ) -> Iterator[tuple[K, OcrResult | ReadDocumentError | None]]:
     """Items with an image are OCR'd in parallel, items without pass through (result None), in
-    input order. At most two images per core are held, so a long document streams. A failed
+    input order. At most two images per core (and 64 items) are held, so a long document streams. A failed
     image (timeout, tesseract error) yields its error, so the caller can go on with the rest."""
     cmd: str | None = None
     pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
@@ -127,7 +128,9 @@ def ocr_stream(
                     pending.append((key, pool.submit(_ocr, image, ctx, cmd, f"{what} {key}")))
                 else:
                     pending.append((key, None))
-                while pending and (_ready(pending[0][1]) or _busy(pending) >= window):
+                while pending and (
+                    _ready(pending[0][1]) or _busy(pending) >= window or len(pending) >= _MAX_HELD
+                ):
                     yield _take(pending.popleft())
             while pending:
                 ctx.check_deadline(what)
