@@ -123,6 +123,8 @@ class ReadDocumentTool(BaseTool):
         worker pool; it is thread-safe."""
         super().model_post_init(context)
         self._reader = docread.Reader(self.workspace, self.config, shared_pool=True)
+        if self.description == DESCRIPTION:
+            self.description = DESCRIPTION + limits_note(self._reader.settings)
 
     def _run(
         self, file_path: str, run_manager: CallbackManagerForToolRun | None = None, **options: Any
@@ -164,6 +166,16 @@ class DocReadToolkit(BaseToolkit):
                 workspace=self.workspace, config=self.config, model_inputs=self.model_inputs
             )
         ]
+
+
+def limits_note(settings: docread.Settings) -> str:
+    """The limits a model should plan around, from the tool's actual settings."""
+    return (
+        f"\nLimits: at most {settings.pdf.max_pages_text} PDF pages of text, "
+        f"{settings.pdf.max_pages_ocr} OCR pages and {settings.pdf.max_visual_pages} page images "
+        f"per call; {settings.text.default_limit} lines and {settings.tabular.default_rows} rows by "
+        f"default; output is cut at {settings.output.max_chars:,} characters."
+    )
 
 
 def describe_validation_error(error: ValidationError) -> str:

@@ -196,6 +196,13 @@ def test_schema_seen_by_the_model_has_the_design_parameters(tool: ReadDocumentTo
         assert params[name]["description"]
     assert spec["parameters"]["required"] == ["file_path"]
     assert "pages" in spec["description"] and "archive" in spec["description"]
+    assert "at most 100 PDF pages of text" in spec["description"]
+    strict = ReadDocumentTool(config={"pdf": {"max_pages_text": 7}, "output": {"max_chars": 9000}})
+    assert (
+        "at most 7 PDF pages" in strict.description
+        and "cut at 9,000 characters" in strict.description
+    )
+    assert ReadDocumentTool(description="Read files.").description == "Read files."
 
 
 def test_toolkit_and_custom_name(tmp_path: Path) -> None:
