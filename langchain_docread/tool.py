@@ -103,6 +103,9 @@ class ReadDocumentTool(BaseTool):
     ``model_inputs`` says what the model accepts: without "image", images are described in text;
     without "pdf" (the default), raw PDFs are never sent. For providers that reject media in tool
     messages, pass the ToolMessage through :func:`langchain_docread.split_tool_media`.
+    ``dedupe=True`` answers a repeated read of an unchanged file with a short stub (saves context
+    in one conversation); it is off by default because a tool is usually shared by many
+    conversations. Call :meth:`forget` when a new conversation starts.
     """
 
     name: str = "ReadDocument"
@@ -116,6 +119,7 @@ class ReadDocumentTool(BaseTool):
     workspace: str | None = None
     config: Any = None
     model_inputs: frozenset[str] = DEFAULT_MODEL_INPUTS
+    dedupe: bool = False
     _reader: docread.Reader = PrivateAttr()
 
     def model_post_init(self, context: Any) -> None:
@@ -130,7 +134,7 @@ class ReadDocumentTool(BaseTool):
         self, file_path: str, run_manager: CallbackManagerForToolRun | None = None, **options: Any
     ) -> tuple[list[dict[str, Any]], list[Any]]:
         try:
-            result = self._reader.read(file_path, **_given(options))
+            result = self._reader.read(file_path, dedupe=self.dedupe, **_given(options))
         except docread.ReadDocumentError as exc:
             raise ToolException(str(exc)) from exc
         return self._output(result)
@@ -142,10 +146,14 @@ class ReadDocumentTool(BaseTool):
         **options: Any,
     ) -> tuple[list[dict[str, Any]], list[Any]]:
         try:
-            result = await self._reader.aread(file_path, **_given(options))
+            result = await self._reader.aread(file_path, dedupe=self.dedupe, **_given(options))
         except docread.ReadDocumentError as exc:
             raise ToolException(str(exc)) from exc
         return self._output(result)
+
+    def forget(self) -> None:
+        """Forget earlier reads (``dedupe``): the next read of every file is returned in full."""
+        self._reader.forget()
 
     def _output(self, result: docread.ReadResult) -> tuple[list[dict[str, Any]], list[Any]]:
         """(content blocks for the model, Documents for the program)."""
@@ -159,13 +167,12 @@ class DocReadToolkit(BaseToolkit):
     workspace: str | None = None
     config: Any = None
     model_inputs: frozenset[str] = DEFAULT_MODEL_INPUTS
+    dedupe: bool = False
 
     def get_tools(self) -> list[BaseTool]:
-        return [
-            ReadDocumentTool(
-                workspace=self.workspace, config=self.config, model_inputs=self.model_inputs
-            )
-        ]
+        """The tools, configured alike (see ReadDocumentTool for each option)."""
+        options = {k: getattr(self, k) for k in ("workspace", "config", "model_inputs", "dedupe")}
+        return [ReadDocumentTool(**options)]
 
 
 def limits_note(settings: docread.Settings) -> str:

@@ -205,6 +205,19 @@ def test_schema_seen_by_the_model_has_the_design_parameters(tool: ReadDocumentTo
     assert ReadDocumentTool(description="Read files.").description == "Read files."
 
 
+def test_repeated_reads_are_full_unless_dedupe_is_on(
+    tool: ReadDocumentTool, tmp_path: Path
+) -> None:
+    first, again = call(tool, file_path="notes.txt"), call(tool, file_path="notes.txt")
+    assert again.content == first.content and "second line" in again.content[0]["text"]
+    deduping = ReadDocumentTool(workspace=str(tmp_path), dedupe=True)
+    assert "second line" in call(deduping, file_path="notes.txt").content[0]["text"]
+    stub = call(deduping, file_path="notes.txt").content[0]["text"]
+    assert "unchanged since the last read" in stub and "second line" not in stub
+    deduping.forget()
+    assert "second line" in call(deduping, file_path="notes.txt").content[0]["text"]
+
+
 def test_toolkit_and_custom_name(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("hello", encoding="utf-8")
     [tool] = DocReadToolkit(workspace=str(tmp_path)).get_tools()
