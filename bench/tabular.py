@@ -6,6 +6,7 @@ starts, in every case, so wall times compare the reads themselves.
            and naive pandas.read_csv (what peers do)
   Parquet: docread rows="head:50" / rows="tail:20"  vs  pyarrow reading one row group (the floor)
            and naive pandas.read_parquet
+  XLSX:    docread rows="head:50" on 1,000,000 rows  vs  openpyxl read-only, 50 rows (the floor)
 Goals: head:50 within 2x of the floor and under 150 MB peak RSS on both; CSV tail:20 under 3 s.
 
     python bench/tabular.py [--size-gb 1] [--skip-naive]
@@ -27,6 +28,9 @@ path, kind = sys.argv[1], sys.argv[2]
 if kind.startswith("docread"):
     import docread
     import docread.extractors.tabular_lines, docread.extractors.tabular_parquet  # noqa: F401
+    import docread.extractors.tabular_workbook  # noqa: F401
+    if path.endswith(".xlsx"):
+        import openpyxl  # noqa: F401
     if path.endswith(".parquet"):
         import pyarrow.parquet  # noqa: F401
     reader = docread.Reader("/", config={"cache": {"enabled": False}, "isolation": {"enabled": False}})
@@ -49,6 +53,14 @@ elif kind == "arrow_row_group":
     import pyarrow.parquet as pq
     start = time.perf_counter()
     out = str(pq.ParquetFile(path).read_row_group(0).slice(0, 50).to_pylist())
+    header = None
+elif kind == "openpyxl_head":
+    from itertools import islice
+    import openpyxl
+    start = time.perf_counter()
+    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    out = str(list(islice(wb.active.iter_rows(values_only=True), 51)))
+    wb.close()
     header = None
 elif kind == "pandas_full_parquet":
     import pandas as pd
@@ -115,6 +127,37 @@ def make_parquet(size_gb: float) -> Path:
     return path
 
 
+def make_xlsx(rows: int = 1_000_000) -> Path:
+    """A real XLSX with ``rows`` rows, its sheet XML written directly (openpyxl takes minutes)."""
+    import zipfile
+
+    import openpyxl
+
+    path = DATA / f"rows-{rows}.xlsx"
+    if path.exists():
+        return path
+    base = DATA / "empty.xlsx"
+    openpyxl.Workbook().save(base)
+    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            if item.filename != "xl/worksheets/sheet1.xml":
+                dst.writestr(item, src.read(item))
+        with dst.open("xl/worksheets/sheet1.xml", "w") as f:
+            f.write(
+                f'<worksheet xmlns="{ns}"><dimension ref="A1:C{rows + 1}"/><sheetData>'.encode()
+            )
+            f.write(b'<row r="1"><c t="inlineStr"><is><t>id</t></is></c><c t="inlineStr"><is><t>sq</t></is></c>'
+                    b'<c t="inlineStr"><is><t>half</t></is></c></row>')  # fmt: skip
+            for first in range(2, rows + 2, 100_000):
+                f.write("".join(
+                    f'<row r="{r}"><c><v>{r - 1}</v></c><c><v>{(r - 1) ** 2}</v></c><c><v>{(r - 1) / 2}</v></c></row>'
+                    for r in range(first, min(first + 100_000, rows + 2))
+                ).encode())  # fmt: skip
+            f.write(b"</sheetData></worksheet>")
+    return path
+
+
 def run(path: Path, kind: str) -> dict:
     out = subprocess.run(
         [sys.executable, "-c", CASE, str(path), kind], capture_output=True, text=True
@@ -169,6 +212,14 @@ def main() -> None:
     show('docread rows="tail:20"', best(pq_path, "docread:tail:20", 3), floor)
     if not args.skip_naive:
         show("naive pandas.read_parquet (whole file)", run(pq_path, "pandas_full_parquet"), floor)
+
+    xlsx = make_xlsx()
+    print(
+        f"3) {xlsx.name} ({xlsx.stat().st_size / 1024**2:.1f} MB, 1,000,000 rows), fresh process per case, best of 3"
+    )
+    floor = best(xlsx, "openpyxl_head", 3)
+    show("floor openpyxl read-only, 50 rows", floor)
+    show('docread rows="head:50"', best(xlsx, "docread:head:50", 3), floor)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterator
-from contextlib import closing
-from itertools import islice
+from collections.abc import Generator, Iterator
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import (
@@ -38,22 +37,34 @@ class XlsxTable(Table):
         self.claimed = ws.max_row  # from <dimension>; verified when a window reaches the end
         width = ws.max_column or 0
         ws.reset_dimensions()  # iterate to the real end, whatever the dimension says
-        with closing(ws.iter_rows(values_only=True)) as rows:
-            pos, header = header_row(rows)
-            if header:  # a wrong or missing dimension: the first rows say how wide the sheet is
-                width = max([width, len(header)] + [len(r) for r in islice(rows, _WIDTH_SCAN)])
+        # one parse serves the header, the width and the first window (the usual head:N)
+        self._parse: Generator[tuple[Any, ...], None, None] | None = ws.iter_rows(values_only=True)
+        pos, header = header_row(self._parse)
+        self._ahead = list(islice(self._parse, _WIDTH_SCAN)) if header else []
+        if header:  # a wrong or missing dimension: the first rows say how wide the sheet is
+            width = max([width, len(header)] + [len(r) for r in self._ahead])
         self.header_at = pos + 1  # 1-based sheet row of the header
         super().__init__(unique_names(header + [None] * (width - len(header))) if header else [])
 
     def _iter_from(self, start: int, cols: list[int], want: int | None) -> Iterator[list[Any]]:
         first = self.header_at + start
-        rows = self.ws.iter_rows(
-            min_row=first, max_col=max(cols) + 1 if cols else 1, values_only=True
-        )
+        if self._parse is not None:  # continue the first parse, past the header
+            rows: Iterator[tuple[Any, ...]] = islice(
+                chain(self._ahead, self._parse), start - 1, None
+            )
+            self._parse, self._ahead = None, []
+        else:
+            rows = self.ws.iter_rows(
+                min_row=first, max_col=max(cols) + 1 if cols else 1, values_only=True
+            )
         for n, row in enumerate(rows, first):
             if n & 0xFFF == 0:
                 self.deadline.check(f"sheet row {n:,}")
             yield [row[c] if c < len(row) else None for c in cols]
+
+    def close(self) -> None:
+        if self._parse is not None:
+            self._parse.close()
 
     def _count(self, exact: bool) -> Total:
         """The dimension's row count; without a dimension, one streamed pass counts the rows."""
@@ -89,14 +100,19 @@ class XlsxBook(Book):
             self.handle.close()
             raise
         self.sheet_names = list(self.wb.sheetnames)
+        self.tables: list[XlsxTable] = []
 
     def table(self, index: int) -> Table:
         ws = self.wb[self.sheet_names[index]]
         if not hasattr(ws, "iter_rows"):  # a chart sheet
             return RowsTable([], 0, lambda n: [])
-        return XlsxTable(ws, self.deadline)
+        table = XlsxTable(ws, self.deadline)
+        self.tables.append(table)
+        return table
 
     def close(self) -> None:
+        for table in self.tables:
+            table.close()
         self.wb.close()
         self.handle.close()
 
