@@ -96,21 +96,23 @@ def case(name: str) -> dict[str, object]:
     reader = _reader() if name.startswith("docread") else None
     ops = {
         "floor_zip_list": lambda: zipfile.ZipFile(ZIP10K).namelist(),
-        "docread_zip_list": lambda: reader.read(ZIP10K.name).render(),
+        "docread_zip_list": lambda: reader.read(ZIP10K.name, dedupe=False).render(),
         "floor_zip_read": lambda: zipfile.ZipFile(ZIP10K).read(LAST_ZIP_MEMBER),
-        "docread_zip_read": lambda: reader.read(ZIP10K.name, archive_path=LAST_ZIP_MEMBER).render(),
+        "docread_zip_read": lambda: reader.read(
+            ZIP10K.name, archive_path=LAST_ZIP_MEMBER, dedupe=False
+        ).render(),
         "floor_tgz_list": _tar_names,
-        "docread_tgz_list": lambda: reader.read(TGZ1G.name).render(),
+        "docread_tgz_list": lambda: reader.read(TGZ1G.name, dedupe=False).render(),
         "floor_tgz_read": lambda: _tar_read(f"logs/part{TGZ_MEMBERS - 1:02d}.log"),
         "docread_tgz_read": lambda: reader.read(
-            TGZ1G.name, archive_path=f"logs/part{TGZ_MEMBERS - 1:02d}.log", limit=100
+            TGZ1G.name, archive_path=f"logs/part{TGZ_MEMBERS - 1:02d}.log", limit=100, dedupe=False
         ).render(),
         "docread_bomb_read": lambda: _refused(reader, BOMB.name),
         "docread_liar_read": lambda: _refused(reader, LIAR.name),
         "docread_tgz_bomb_list": lambda: _refused(reader, TGZ_BOMB.name, archive_path=None),
     }
-    best = float("inf")
-    for _ in range(1 if "tgz" in name else REPEAT):
+    best = float("inf")  # docread reads pass dedupe=False: a repeated read is otherwise a stub
+    for _ in range(2 if "tgz" in name else REPEAT):
         start = time.perf_counter()
         ops[name]()
         best = min(best, time.perf_counter() - start)
@@ -154,13 +156,15 @@ def main() -> None:
         f"10k.zip {ZIP10K.stat().st_size / 2**20:.1f} MB; 1g.tar.gz {TGZ1G.stat().st_size / 2**20:.1f} MB "
         f"(1 GB inflated); bombs: 1 GB of zeros in zip, lying zip, tar.gz"
     )
-    print(f"{'case':<12} {'floor s':>9} {'docread s':>10} {'ratio':>7} {'docread peak MB':>16}")
+    print(
+        f"{'case':<12} {'floor s':>9} {'docread s':>10} {'ratio':>7} {'peak MB floor/docread':>22}"
+    )
     for label in ("zip_list", "zip_read", "tgz_list", "tgz_read"):
         floor, ours = run(f"floor_{label}"), run(f"docread_{label}")
         ratio = ours["seconds"] / max(floor["seconds"], 1e-9)
         print(
             f"{label:<12} {floor['seconds']:>9.3f} {ours['seconds']:>10.3f} {ratio:>6.2f}x "
-            f"{ours['peak_mb']:>16.1f}"
+            f"{floor['peak_mb']:>13.1f} / {ours['peak_mb']:.1f}"
         )
     for label in ("bomb_read", "liar_read", "tgz_bomb_list"):
         r = run(f"docread_{label}")

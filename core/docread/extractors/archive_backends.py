@@ -100,10 +100,10 @@ def _stamp(dt: datetime | None) -> str:
 
 def _dos_stamp(date_time: tuple[int, ...]) -> str:
     """A zip entry's DOS date, or "" when the header holds an impossible one (month 0...)."""
-    try:
-        return _stamp(datetime(*date_time))
-    except ValueError:
+    year, month, day, hour, minute = date_time[:5]
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60):
         return ""
+    return f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}"
 
 
 def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:

@@ -71,6 +71,7 @@ class Guard:
         self.limits = ctx.settings.archive
         self.archive = ctx.info.source
         self.archive_size = max(archive_size, 1)
+        self._banned = tuple(ext.lower() for ext in self.limits.banned_extensions)
 
     def refuse(self, member: str, problem: str) -> ArchiveSecurityError:
         return ArchiveSecurityError(f"{self.archive}::{member}: {problem}", path=self.archive)
@@ -101,8 +102,7 @@ class Guard:
         self.ctx.check_deadline(what)
 
     def is_banned(self, name: str) -> bool:
-        lower = name.lower().rstrip("/")
-        return any(lower.endswith(ext.lower()) for ext in self.limits.banned_extensions)
+        return name.lower().rstrip("/").endswith(self._banned)
 
     # -- before reading a member ---------------------------------------------------------------
     def admit(self, entry: Entry) -> None:
