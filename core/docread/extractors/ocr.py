@@ -142,16 +142,19 @@ def ocr_stream(
 
 
 def _ready(fut: Future[OcrResult] | None) -> bool:
+    """Nothing to wait for: a pass-through item or a finished OCR."""
     return fut is None or fut.done()
 
 
 def _busy(pending: deque[tuple[K, Future[OcrResult] | None]]) -> int:
+    """Images submitted and not yet handed out (each holds a rendered page)."""
     return sum(1 for _, fut in pending if fut is not None)
 
 
 def _take(
     item: tuple[K, Future[OcrResult] | None],
 ) -> tuple[K, OcrResult | ReadDocumentError | None]:
+    """Wait for one item; a per-image failure is returned, a missing program still raises."""
     key, fut = item
     if fut is None:
         return key, None
@@ -181,6 +184,7 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
 
 
 def _score(result: OcrResult) -> float:
+    """How much was read how surely: compares the as-is and the turned reading."""
     return (result.confidence or 0.0) * len(result.text.split())
 
 
@@ -199,12 +203,14 @@ def _plain(image: Image) -> Image:
 
 
 def _encode(image: Image) -> bytes:
+    """The image as PGM/PPM bytes for tesseract's stdin."""
     buf = io.BytesIO()
     image.save(buf, "PPM")  # PGM for "L": no compression, read by tesseract from stdin
     return buf.getvalue()
 
 
 def _dpi_args(image: Image) -> list[str]:
+    """``--dpi N`` when the image knows its resolution (tesseract otherwise guesses)."""
     dpi = image.info.get("dpi")
     try:
         value = round(float(dpi[0])) if dpi else 0

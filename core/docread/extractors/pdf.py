@@ -84,6 +84,7 @@ class PdfExtractor(Extractor):
 
     @classmethod
     def render_unit(cls, doc: Document, output_format: str) -> str:
+        """``## Page 3 [OCR]`` (or ``## Page 3 - Table 1``) and the page's text."""
         meta = doc.metadata
         if "page_number" not in meta:
             return doc.text
@@ -254,6 +255,7 @@ def _page_units(
 
 
 def _visual_part(page: pymupdf.Page, ctx: Context, base: dict[str, Any]) -> Media:
+    """One page as a JPEG Media part at ``pdf.render_dpi``, under ``pdf.max_image_bytes``."""
     pdf = ctx.settings.pdf
     data, facts = jpeg(page, pdf.render_dpi, pdf.max_image_bytes)
     return Media(

@@ -105,6 +105,7 @@ def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
 
 
 def _cell(value: object, output: OutputSettings) -> str:
+    """A table cell on one line, pipes escaped, capped at output.max_cell_content."""
     text = "" if value is None else " ".join(str(value).split())
     return cut_cell(text.replace("|", "\\|"), output)
 
