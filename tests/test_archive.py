@@ -634,3 +634,13 @@ def test_unsupported_compression_method_is_a_clear_error(
     assert "[unsupported compression]" in reader.read("d64.zip").text
     with pytest.raises(FormatNotSupportedError, match="compression method 9"):
         reader.read("d64.zip", archive_path="d64.txt")
+
+
+def test_extracting_again_rewrites_a_removed_file(reader: docread.Reader, tmp_path: Path) -> None:
+    """Extraction has a side effect, so a repeated extract must run again (never the dedup stub)."""
+    make_zip(tmp_path / "again.zip", {"a.txt": b"again\n"})
+    target = tmp_path / ".tmp" / "extracted" / "again" / "a.txt"
+    reader.read("again.zip", mode="extract", archive_path="a.txt")
+    target.unlink()
+    result = reader.read("again.zip", mode="extract", archive_path="a.txt")
+    assert target.read_bytes() == b"again\n", result.text
