@@ -87,7 +87,7 @@ def make_tables(root: Path) -> None:
 
 
 def make_pdfs(root: Path) -> None:
-    import fitz
+    import pymupdf as fitz
     from PIL import Image, ImageDraw, ImageFont
 
     doc = fitz.open()
