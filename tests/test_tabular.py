@@ -448,6 +448,15 @@ def test_json_lines_with_a_broken_line_keeps_it_visible(tmp_path: Path) -> None:
     assert "Some lines are not valid JSON" in result.render()
 
 
+def test_numbers_render_as_a_spreadsheet_shows_them(tmp_path: Path) -> None:
+    (tmp_path / "n.json").write_text(
+        '[{"x": 0.30000000000000004, "y": 3.0, "z": null, "b": true, "big": 1e20}]'
+    )
+    assert _rows(docread.read("n.json", workspace=tmp_path)) == [
+        ["1", "0.3", "3", "", "TRUE", "1e+20"]
+    ]
+
+
 # -- bad input ---------------------------------------------------------------------------------
 def test_xlsx_with_billion_laughs_is_refused(tmp_path: Path) -> None:
     import openpyxl

@@ -129,7 +129,7 @@ def plain_text(value: Any) -> str:
             return ""
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
-        return repr(value)
+        return f"{value:.15g}"  # what a spreadsheet shows: 0.1 + 0.2 is 0.3
     if isinstance(value, int):
         return str(value)
     if isinstance(value, datetime):
