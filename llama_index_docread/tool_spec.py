@@ -90,7 +90,7 @@ class DocReadToolSpec(BaseToolSpec):
         *,
         model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS,
     ) -> None:
-        self.reader = docread.Reader(workspace, config)
+        self.reader = docread.Reader(workspace, config, shared_pool=True)  # process-wide workers
         self.model_inputs = check_model_inputs(model_inputs)
 
     def read_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
