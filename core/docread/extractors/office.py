@@ -183,7 +183,11 @@ class OfficeExtractor(Extractor):
                     unit_meta["slide_title"] = slide.title
                 if slide.notes:
                     unit_meta["notes"] = slide.notes
-                yield Document(slide.text, unit_meta)
+                # the heading is part of the text, so a loader's Document keeps the slide title
+                yield Document(
+                    _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
+                    unit_meta,
+                )
                 shown.append(n)
                 budget -= len(slide.text) + len(slide.title) + 20
                 if ctx.options.extract_images:
@@ -205,9 +209,8 @@ class OfficeExtractor(Extractor):
     def render_unit(cls, doc: Document, output_format: str) -> str:
         meta = doc.metadata
         if "slide_number" in meta:
-            title = f": {meta['slide_title']}" if meta.get("slide_title") else ""
-            head = f"## Slide {meta['slide_number']}{title}"
-        elif "page_number" in meta:
+            return doc.text
+        if "page_number" in meta:
             head = f"## Page {meta['page_number']}"
         else:
             return doc.text
@@ -220,6 +223,10 @@ class OfficeExtractor(Extractor):
             if key in meta:
                 return f"use pages={meta[key]}- to continue (pages count {unit} in this file)"
         return super().continuation_hint(doc, shown_lines)
+
+
+def _slide_heading(number: int, title: str) -> str:
+    return f"## Slide {number}: {title}" if title else f"## Slide {number}"
 
 
 def _check_odf_encryption(oz: OfficeZip, ctx: Context) -> None:
