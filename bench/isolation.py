@@ -1,0 +1,123 @@
+"""Isolation benchmark: per-file overhead of a warm worker pool vs in-process, and peak RSS while
+streaming a 2,000-page PDF (host and worker), each case in its own process so peaks are per case.
+
+    .venv/bin/python bench/isolation.py            # prints a table; data goes to bench/data/
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data" / "isolation"
+SMALL_FILES = 60
+BIG_PAGES = 2000
+
+
+def make_pdf(path: Path, pages: int) -> Path:
+    """A text PDF with a few lines per page (PyMuPDF), made once."""
+    if path.exists():
+        return path
+    import pymupdf as fitz
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = fitz.open()
+    for n in range(1, pages + 1):
+        page = doc.new_page()
+        page.insert_text(
+            (72, 72), f"Page {n}\n" + "The quick brown fox jumps over the lazy dog. " * 8
+        )
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def case_small(isolated: bool) -> dict[str, float]:
+    """Median and p90 ms per read of small one-page PDFs, pool already warm."""
+    import docread
+
+    names = [make_pdf(DATA / f"small{i}.pdf", 1).name for i in range(SMALL_FILES)]
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": isolated, "workers": 1}}
+    with docread.Reader(DATA, config=config) as reader:
+        for name in names[:5]:
+            reader.read(name)  # warm: worker started, PyMuPDF imported
+        times = []
+        for name in names:
+            start = time.perf_counter()
+            reader.read(name, dedupe=False)
+            times.append((time.perf_counter() - start) * 1000)
+    return {"median_ms": statistics.median(times), "p90_ms": sorted(times)[int(len(times) * 0.9)]}
+
+
+def case_stream(isolated: bool) -> dict[str, float]:
+    """Peak RSS (MB) of this process and of the worker while streaming every page of the big PDF."""
+    import docread
+
+    name = make_pdf(DATA / "big.pdf", BIG_PAGES).name
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": isolated, "workers": 1}}
+    start = time.perf_counter()
+    with docread.Reader(DATA, config=config) as reader:
+        pages = sum(1 for _ in reader.iter_documents(name))
+    seconds = time.perf_counter() - start
+    host = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"pages": pages, "seconds": seconds, "host_peak_mb": host, "worker_peak_mb": worker}
+
+
+def case_floor() -> dict[str, float]:
+    """Peak RSS of the bare host: docread and PyMuPDF imported, nothing read."""
+    import docread  # noqa: F401
+    import pymupdf  # noqa: F401
+
+    return {"host_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def run_case(*args: str) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, __file__, *args], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    run_case(
+        "make"
+    )  # the PDFs are made in a child: this process stays small (maxrss survives exec)
+    inproc, isolated = run_case("small", "0"), run_case("small", "1")
+    overhead = isolated["median_ms"] - inproc["median_ms"]
+    print(f"small 1-page PDF x{SMALL_FILES}, warm pool (median / p90 ms per file):")
+    print(f"  in-process (floor)  {inproc['median_ms']:7.2f} / {inproc['p90_ms']:7.2f}")
+    print(f"  isolated            {isolated['median_ms']:7.2f} / {isolated['p90_ms']:7.2f}")
+    print(
+        f"  overhead {overhead:+.2f} ms median, ratio {isolated['median_ms'] / inproc['median_ms']:.2f}x"
+    )
+    floor = run_case("floor")
+    print(f"\nstreaming {BIG_PAGES}-page PDF with iter_documents (peak RSS, MB):")
+    print(f"  bare host (import docread + fitz)  {floor['host_peak_mb']:7.1f}")
+    for label, flag in (("in-process", "0"), ("isolated", "1")):
+        r = run_case("stream", flag)
+        print(
+            f"  {label:<11} host {r['host_peak_mb']:7.1f}  worker {r['worker_peak_mb']:7.1f}  "
+            f"({r['pages']} pages in {r['seconds']:.1f} s, host/bare {r['host_peak_mb'] / floor['host_peak_mb']:.2f}x)"
+        )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        kind = sys.argv[1]
+        flag = len(sys.argv) > 2 and sys.argv[2] == "1"
+        if kind == "make":
+            make_pdf(DATA / "big.pdf", BIG_PAGES)
+            result: dict[str, float] = {}
+        elif kind == "floor":
+            result = case_floor()
+        else:
+            result = (case_small if kind == "small" else case_stream)(flag)
+        print(json.dumps(result))
+    else:
+        main()
