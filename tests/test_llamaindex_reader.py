@@ -395,3 +395,15 @@ def test_a_directory_loads_every_file_and_reports_the_broken_one(
     assert "broken.pdf" in caplog.text
     with pytest.raises(docread.ExtractionError, match="broken.pdf"):
         DocReadReader(media_dir=tmp_path / "media").load_data(data)
+
+
+def test_visual_view_gives_one_image_document_per_page(tmp_path: Path) -> None:
+    pdf = write_pdf(tmp_path / "topics.pdf", pages=2)
+    docs = DocReadReader(view="visual", media_dir=tmp_path / "media").load_data(pdf)
+    images = [d for d in docs if isinstance(d, ImageDocument)]
+    assert [d.metadata["page_label"] for d in images] == ["1", "2"]
+    assert all(
+        d.image_mimetype.startswith("image/") and Path(d.image_path).is_file() for d in images
+    )
+    assert all(Path(d.image_path).parent == tmp_path / "media" for d in images)
+    assert len({d.id_ for d in docs}) == len(docs)
