@@ -205,6 +205,13 @@ def test_csv_over_the_size_limit_gets_an_estimated_total_for_head_and_exact_for_
     assert [r[0] for r in _rows(tail)] == ["2999", "3000"]
 
 
+def test_csv_tail_reads_backwards_through_crlf_and_form_feeds(tmp_path: Path) -> None:
+    body = "a,b\r\n" + "".join(f"{i},x\x0cy{i}\r\n" for i in range(1, 20001))
+    (tmp_path / "crlf.csv").write_bytes(body.encode())
+    result = docread.read("crlf.csv", workspace=tmp_path, rows="tail:2")
+    assert _rows(result) == [["19999", "19999", "xy19999"], ["20000", "20000", "xy20000"]]
+
+
 def test_max_dataframe_rows_caps_the_window(tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 100)
     config = {"cache": {"enabled": False}, "memory": {"max_dataframe_rows": 7}}

@@ -41,6 +41,7 @@ class Table:
 
     columns: list[str]
     dtypes: dict[int, str] | None = None  # exact column types when the format stores them
+    counted: bool = False  # True when ``_count(exact=True)`` is cheap (stored in the file)
 
     def __init__(self, columns: list[str]) -> None:
         self.columns = columns
@@ -64,8 +65,6 @@ class Table:
                     return
         if n >= start or start == 1:
             self._end_seen = n
-
-    counted: bool = False  # True when ``_count(exact=True)`` is cheap (stored in the file)
 
     def tail(self, count: int, cols: list[int]) -> tuple[int, list[list[Any]]]:
         """(first row number, last ``count`` rows): from a stored count, else one streamed pass."""

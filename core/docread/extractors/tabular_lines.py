@@ -118,7 +118,9 @@ class LineFile:
                 offset = max(0, size - block)
                 f.seek(offset)
                 text = f.read(size - offset).decode(self.encoding, errors="replace")
-                lines = text.splitlines()
+                lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+                if lines and not lines[-1]:
+                    lines.pop()  # the file's final newline
                 if offset > 0 and lines:
                     lines = lines[1:]  # the first line is partial
                 if offset == 0 or enough(lines, False) or block >= _TAIL_MAX:
@@ -203,7 +205,8 @@ class DelimitedTable(Table):
             return len(parsed) > count  # one spare: the first may be cut inside a quoted field
 
         lines, at_start = self.lf.last_lines(enough)
-        enough(lines, at_start)
+        if not enough(lines, at_start) and not at_start:  # rows too big for a bounded tail
+            return super().tail(count, cols)
         kept = [self._project(r, cols) for r in parsed[-count:]]
         total = self.total(exact=True).count or len(kept)
         return max(1, total - len(kept) + 1), kept
