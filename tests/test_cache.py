@@ -205,3 +205,22 @@ def test_info_and_clear(tmp_path: Path, doc: str) -> None:
     assert cache.clear() == 1
     assert cache.info()["entries"] == 0
     cache.close()
+
+
+def test_cli_cache_info_and_clear(
+    tmp_path: Path, doc: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from docread.cli import main
+
+    cache_dir = tmp_path / "cache"
+    config = tmp_path / "tools-security.yaml"
+    config.write_text(f"tools:\n  read_document:\n    cache:\n      directory: {cache_dir}\n")
+    with docread.Reader(tmp_path, config=str(config)) as reader:
+        reader.read(doc, format_hint="fake_counting")
+    assert main(["cache", "info", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert f"directory: {cache_dir}" in out and "entries: 1" in out
+    assert main(["cache", "clear", "--config", str(config)]) == 0
+    assert "removed 1 entries" in capsys.readouterr().out
+    main(["cache", "info", "--config", str(config)])
+    assert "entries: 0" in capsys.readouterr().out
