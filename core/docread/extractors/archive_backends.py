@@ -1,5 +1,5 @@
 """One small interface over the container families: zip (zipfile), tar and compressed tar
-(tarfile, streamed through a ratio check), 7z (py7zr, in bounded batches) and single-file
+(tarfile, streamed through a ratio check), 7z (py7zr, in ``archive_sevenzip``) and single-file
 gz/bz2/xz streams. A backend lists entries and hands out the data of the members a selection
 callback admits, in archive order; it never writes anything to disk."""
 
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from ..source import Source
 
 Want = Callable[[Entry], bool]
-BATCH_BYTES = 64 << 20  # 7z members decompressed per py7zr call (declared bytes held at once)
 
 
 class Backend:
@@ -88,13 +87,15 @@ def open_backend(source: Source, fmt: str, guard: Guard) -> Backend:
     if fmt == "zip":
         return ZipBackend(source, guard)
     if fmt == "7z":
+        from .archive_sevenzip import SevenZipBackend
+
         return SevenZipBackend(source, guard)
     if fmt in ("gz", "bz2", "xz"):
         return StreamBackend(source, guard, fmt)
     return TarBackend(source, guard, fmt.partition(".")[2])
 
 
-def _stamp(dt: datetime | None) -> str:
+def stamp(dt: datetime | None) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") if dt else ""
 
 
@@ -244,7 +245,7 @@ class TarBackend(Backend):
             "hardlink" if m.islnk() else "device" if m.isdev() else "other"
         )  # fmt: skip
         when = datetime.fromtimestamp(m.mtime, tz=UTC) if m.mtime else None
-        return Entry(m.name, kind, m.size if kind == "file" else 0, None, _stamp(when),
+        return Entry(m.name, kind, m.size if kind == "file" else 0, None, stamp(when),
                      target=m.linkname, handle=m, index=index)  # fmt: skip
 
     def entries(self) -> Iterator[Entry]:
@@ -267,119 +268,6 @@ class TarBackend(Backend):
             tarfile.data_filter(entry.handle.replace(name=safe_name, deep=False), root)  # type: ignore[attr-defined]
         except tarfile.FilterError as exc:
             raise self.guard.refuse(entry.name, f"refused by tarfile's data filter: {exc}") from exc
-
-
-class SevenZipBackend(Backend):
-    """py7zr: header listing; members decompressed in batches into counted memory buffers."""
-
-    def __init__(self, source: Source, guard: Guard) -> None:
-        import py7zr
-
-        super().__init__(source, guard)
-        self._raw = source.open()
-        try:
-            self.szf = py7zr.SevenZipFile(
-                self._raw, mode="r", max_extract_size=guard.limits.max_total_size
-            )
-        except py7zr.exceptions.PasswordRequired as exc:
-            self._raw.close()
-            raise EncryptedDocumentError(
-                f"{guard.archive}: the 7z archive is password-protected; docread does not take passwords",
-                path=guard.archive,
-            ) from exc
-        except py7zr.exceptions.ArchiveError as exc:
-            self._raw.close()
-            raise corrupt(guard.archive, exc) from exc
-        except BaseException:
-            self._raw.close()
-            raise
-        self.encrypted = self.szf.needs_password()
-
-    def entries(self) -> Iterator[Entry]:
-        from py7zr.helpers import filetime_to_dt
-
-        for index, f in enumerate(self.szf.files):
-            kind = "dir" if f.is_directory else "symlink" if f.is_symlink else (
-                "file" if f.is_file else "other"
-            )  # fmt: skip
-            when = filetime_to_dt(f.lastwritetime) if f.lastwritetime is not None else None
-            yield Entry(f.filename, kind, f.uncompressed if kind == "file" else 0, f.compressed,
-                        _stamp(when), self.encrypted, handle=f, index=index)  # fmt: skip
-
-    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
-        from py7zr.exceptions import ArchiveError, CrcError, DecompressionBombError
-
-        selected = [e for e in self.entries() if want(e)]
-        batch: list[Entry] = []
-        held = 0
-        for entry in [*selected, None]:
-            if entry is not None and (not batch or held + (entry.size or 0) <= BATCH_BYTES):
-                batch.append(entry)
-                held += entry.size or 0
-                continue
-            if batch:
-                try:
-                    yield from self._batch(batch)
-                except DecompressionBombError as exc:
-                    raise self.guard.refuse(batch[0].name, f"refused by py7zr: {exc}") from exc
-                except (ArchiveError, CrcError) as exc:
-                    raise corrupt(self.guard.archive, exc) from exc
-            batch, held = ([entry], entry.size or 0) if entry is not None else ([], 0)
-
-    def _batch(self, batch: list[Entry]) -> Iterator[tuple[Entry, BinaryIO]]:
-        factory = _MemoryFactory()
-        self.szf.reset()
-        self.szf.extract(targets=[e.name for e in batch], factory=factory)
-        if len(factory.products) != len(batch):
-            raise ExtractionError(
-                f"{self.guard.archive}: py7zr returned {len(factory.products)} members for "
-                f"{len(batch)} asked (duplicate names?)",
-                path=self.guard.archive,
-            )
-        for entry, product in zip(batch, factory.products, strict=True):
-            product.buffer.seek(0)
-            yield entry, product.buffer
-
-    def close(self) -> None:
-        self.szf.close()
-        self._raw.close()
-
-
-class _MemoryFactory:
-    """py7zr WriterFactory: one in-memory buffer per member, in extraction order."""
-
-    def __init__(self) -> None:
-        self.products: list[_MemoryWriter] = []
-
-    def create(self, filename: str) -> _MemoryWriter:
-        product = _MemoryWriter()
-        self.products.append(product)
-        return product
-
-
-class _MemoryWriter:
-    """py7zr Py7zIO: a BytesIO that py7zr fills (never past the declared size it was admitted at)."""
-
-    def __init__(self) -> None:
-        self.buffer = io.BytesIO()
-
-    def write(self, s: bytes) -> int:
-        return self.buffer.write(s)
-
-    def read(self, size: int | None = None) -> bytes:
-        return self.buffer.read(size)
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        return self.buffer.seek(offset, whence)
-
-    def flush(self) -> None:
-        pass
-
-    def size(self) -> int:
-        return self.buffer.getbuffer().nbytes
-
-    def close(self) -> None:
-        pass
 
 
 class StreamBackend(Backend):
