@@ -181,6 +181,10 @@ def test_loader_yields_every_member_with_archive_metadata(
     assert "hello from main" in by_member["project/src/main.py"].text
     assert all(d.metadata["depth"] == 1 and d.metadata["archive"] == path.name for d in docs)
     assert len({d.id for d in docs}) == len(docs)
+    only_py = reader.iter_documents(path.name, pattern="*.py")
+    assert sorted(d.metadata["member"] for d in only_py) == sorted(
+        m for m in MEMBERS if m.endswith(".py")
+    )
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
