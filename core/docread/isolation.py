@@ -44,6 +44,9 @@ MB = 1024 * 1024
 KILL_GRACE = (
     0.5  # seconds past the deadline before the host kills (the worker's own check goes first)
 )
+MAX_JOBS_PER_WORKER = (
+    500  # then the worker is replaced, so slow leaks in native parsers cannot pile up
+)
 CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job before killing it
 
 
@@ -81,6 +84,7 @@ class _Worker:
         finally:
             child.close()
         self.conn = Connection(host.detach())
+        self.jobs = 0
 
     @property
     def alive(self) -> bool:
@@ -88,6 +92,8 @@ class _Worker:
 
     def kill(self) -> None:
         """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
+        if self.proc.poll() is not None:
+            return  # already reaped: its pid may belong to someone else now
         for pid in [*_descendants(self.proc.pid), self.proc.pid]:
             _kill_group_of(pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -141,6 +147,7 @@ class WorkerPool:
     def run(self, job: Job, ctx: Context, name: str) -> Iterator[Unit]:
         """Stream the units of ``job`` from a worker; ``name`` is the extractor's, for errors."""
         worker = self._acquire(job.deadline, ctx)
+        worker.jobs += 1
         finished = False
         try:
             worker.conn.send(("job", job))
@@ -158,9 +165,15 @@ class WorkerPool:
                 if recycle:
                     worker.kill()
                 raise _relogged(error)
-        finally:
-            if not finished and worker.alive and not _cancel(worker):
+        except GeneratorExit:  # the caller stopped reading: ask the worker to drop the rest
+            if not finished and not _cancel(worker):
                 worker.kill()
+            raise
+        except BaseException:  # Ctrl-C, a timeout, a crash: the job's state is unknown
+            if not finished:
+                worker.kill()
+            raise
+        finally:
             self._release(worker)
 
     def close(self) -> None:
@@ -210,10 +223,11 @@ class WorkerPool:
     def _release(self, worker: _Worker) -> None:
         with self._cond:
             self._busy.discard(worker)
-            if worker.alive and not self._closed:
+            keep = worker.alive and not self._closed and worker.jobs < MAX_JOBS_PER_WORKER
+            if keep:
                 self._idle.append(worker)
             self._cond.notify()
-        if self._closed or not worker.alive:
+        if not keep:
             worker.stop()
 
     def _recv(self, worker: _Worker, job: Job, name: str) -> tuple[Any, ...]:

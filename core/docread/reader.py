@@ -14,6 +14,7 @@ import os
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,11 +210,13 @@ class Reader:
     def _worker_pool(self) -> WorkerPool:
         with self._pool_lock:
             if self._pool is None:
-                self._pool = (
-                    shared_pool(self.settings)
-                    if self._shared_pool
-                    else WorkerPool(pool_size(self.settings), self.settings.memory.max_worker_mb)
-                )
+                if self._shared_pool:
+                    self._pool = shared_pool(self.settings)
+                else:
+                    self._pool = WorkerPool(
+                        pool_size(self.settings), self.settings.memory.max_worker_mb
+                    )
+                    weakref.finalize(self, self._pool.close)  # a Reader dropped unclosed
             return self._pool
 
 
