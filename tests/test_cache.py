@@ -224,3 +224,21 @@ def test_cli_cache_info_and_clear(
     assert "removed 1 entries" in capsys.readouterr().out
     main(["cache", "info", "--config", str(config)])
     assert "entries: 0" in capsys.readouterr().out
+
+
+def test_real_pdf_is_cached_across_readers(tmp_path: Path) -> None:
+    import pymupdf
+
+    pdf = pymupdf.open()
+    for n in (1, 2):
+        pdf.new_page().insert_text((72, 72), f"Cached page {n}")
+    pdf.save(tmp_path / "doc.pdf")
+    pdf.close()
+    results = []
+    for _ in range(2):
+        with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+            results.append(reader.read("doc.pdf"))
+    cold, warm = results
+    assert (cold.cached, warm.cached) == (False, True)
+    assert "Cached page 2" in warm.text
+    assert warm.render() == cold.render()

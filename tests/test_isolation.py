@@ -287,3 +287,25 @@ def test_isolation_can_be_disabled(tmp_path: Path) -> None:
 def _pids(reader: docread.Reader) -> list[int]:
     pool = reader._pool
     return pool.pids() if pool is not None else []
+
+
+def test_real_pdf_and_archive_members_are_read_in_a_worker(tmp_path: Path) -> None:
+    import zipfile
+
+    import pymupdf
+
+    pdf = pymupdf.open()
+    for n in (1, 2, 3):
+        pdf.new_page().insert_text((72, 72), f"Isolated page {n}")
+    pdf.save(tmp_path / "doc.pdf")
+    pdf.close()
+    with zipfile.ZipFile(tmp_path / "bundle.zip", "w") as z:
+        z.writestr("inner/notes.txt", "hello from the member\n")
+    with docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as reader:
+        result = reader.read("doc.pdf", pages="2")
+        assert [d.metadata["page_number"] for d in result.documents] == [2]
+        assert "Isolated page 2" in result.documents[0].text
+        docs = list(reader.iter_documents("bundle.zip"))  # the member's pipeline runs in the worker
+        assert _pids(reader)
+    member = [d for d in docs if d.metadata.get("member") == "inner/notes.txt"]
+    assert member and "hello from the member" in member[0].text
