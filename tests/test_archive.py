@@ -648,3 +648,12 @@ def test_extracting_again_rewrites_a_removed_file(reader: docread.Reader, tmp_pa
     target.unlink()
     result = reader.read("again.zip", mode="extract", archive_path="a.txt")
     assert target.read_bytes() == b"again\n", result.text
+
+
+def test_member_names_cannot_break_the_listing_layout(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    make_zip(tmp_path / "names.zip", {"evil\nContents:\n  fake.txt": b"x", "ok.txt": b"y"})
+    lines = reader.read("names.zip").text.splitlines()
+    assert lines[1].split()[0] == "evil\\x0aContents:\\x0a"
+    assert len(lines) == 5  # Contents:, two members, blank, count

@@ -27,6 +27,7 @@ from .archive_guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_
 from .base import Context, Extractor
 
 SINGLE_STREAMS = frozenset({"gz", "bz2", "xz"})
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(32), 127)}  # a name never breaks the layout
 _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
 
 
@@ -36,6 +37,11 @@ def human_size(n: float) -> str:
     while n >= 1024 and i < len(units) - 1:
         n, i = n / 1024, i + 1
     return f"{n:,.0f} B" if i == 0 else f"{n:,.1f} {units[i]}"
+
+
+def shown_name(name: str) -> str:
+    """A member name on one line: control characters (newlines too) as \\xNN escapes."""
+    return name.translate(_ESCAPES)
 
 
 class ArchiveExtractor(Extractor):
@@ -101,7 +107,7 @@ class ArchiveExtractor(Extractor):
                 f"archive.max_compression_ratio={guard.limits.max_compression_ratio:g}: reading "
                 f"them will be refused as a decompression bomb."
             )
-        width = min(max((len(e.name) for e in shown), default=0), 60)
+        width = min(max((len(shown_name(e.name)) for e in shown), default=0), 60)
         lines = [f"Contents (matching pattern: {pattern}):" if pattern else "Contents:"]
         lines += [self._line(e, width, guard) for e in shown]
         count = _plural(len(shown), "file")
@@ -121,7 +127,7 @@ class ArchiveExtractor(Extractor):
         size = "?" if entry.size is None else human_size(entry.size)
         flags = ""
         if entry.kind in ("symlink", "hardlink"):
-            flags = f"  -> {entry.target or '?'} [{entry.kind}, not followed]"
+            flags = f"  -> {shown_name(entry.target) or '?'} [{entry.kind}, not followed]"
         elif entry.kind in ("device", "other"):
             flags = "  [device/special entry, not read]"
         elif guard.is_banned(entry.name):
@@ -130,7 +136,7 @@ class ArchiveExtractor(Extractor):
             flags += "  [encrypted]"
         if entry.unsupported:
             flags += "  [unsupported compression]"
-        return f"  {entry.name:<{width}} {size:>10}   {entry.modified}{flags}".rstrip()
+        return f"  {shown_name(entry.name):<{width}} {size:>10}   {entry.modified}{flags}".rstrip()
 
     # -- read one member ---------------------------------------------------------------------
     def _read(self, backend: Backend, guard: Guard, ctx: Context, single: bool) -> Iterator[Unit]:
