@@ -309,3 +309,27 @@ def test_real_pdf_and_archive_members_are_read_in_a_worker(tmp_path: Path) -> No
         assert _pids(reader)
     member = [d for d in docs if d.metadata.get("member") == "inner/notes.txt"]
     assert member and "hello from the member" in member[0].text
+
+
+@pytest.mark.parametrize("ending", ["exit", "sigkill"])
+def test_workers_end_with_the_host_process(tmp_path: Path, ending: str) -> None:
+    import subprocess
+    import sys
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "bundle.zip", "w") as z:
+        z.writestr("a.txt", "member text\n")
+    last = "os.kill(os.getpid(), signal.SIGKILL)" if ending == "sigkill" else "pass"
+    script = (
+        "import os, signal, docread\n"
+        f"r = docread.Reader({str(tmp_path)!r}, config={{'cache': {{'enabled': False}}}})\n"
+        "r.read('bundle.zip')\n"
+        "print(r._pool.pids()[0], flush=True)\n"
+        f"{last}\n"  # never closed: interpreter exit (or the worker's parent watch) must end it
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 5
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(pid)
