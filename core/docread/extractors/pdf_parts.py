@@ -67,7 +67,7 @@ def page_text(page: pymupdf.Page) -> str:
     MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
     out as "إل"); its zero-width second character gives it away and is put back."""
     text = page.get_text()
-    if not _RTL.search(text):
+    if text.isascii() or not _RTL.search(text):
         return text
     out = []
     for block in page.get_text("rawdict")["blocks"]:
