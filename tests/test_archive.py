@@ -657,3 +657,6 @@ def test_member_names_cannot_break_the_listing_layout(
     lines = reader.read("names.zip").text.splitlines()
     assert lines[1].split()[0] == "evil\\x0aContents:\\x0a"
     assert len(lines) == 5  # Contents:, two members, blank, count
+    reader.read("names.zip", mode="extract", pattern="evil*")
+    extracted = tmp_path / ".tmp" / "extracted" / "names"
+    assert [p.name for p in extracted.iterdir()] == ["evil_Contents:_  fake.txt"]

@@ -45,9 +45,14 @@ class Entry:
     index: int = 0  # position in archive order
 
 
+_CONTROLS = dict.fromkeys((*range(32), 127), "_")
+
+
 def safe_member_path(name: str) -> str:
-    """The member path with ``..``, ``.``, empty parts, drive letters and leading slashes removed."""
-    parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    """The member path with ``..``, ``.``, empty parts, drive letters and leading slashes removed
+    (and control characters as ``_``), so it can only name a file inside the extraction folder."""
+    clean = name.translate(_CONTROLS).replace("\\", "/")
+    parts = [p for p in clean.split("/") if p not in ("", ".", "..")]
     if parts and len(parts[0]) == 2 and parts[0][1] == ":":
         parts = parts[1:]
     return "/".join(parts)
