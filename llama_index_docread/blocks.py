@@ -6,6 +6,7 @@ from __future__ import annotations
 import mimetypes
 import os
 import tempfile
+import threading
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
@@ -79,7 +80,7 @@ def result_blocks(
 
 def media_path(media: docread.Media, media_dir: str | os.PathLike[str] | None) -> str:
     """A file holding the media's bytes: the read file itself when the media is that file
-    unchanged, else ``<media_dir>/<unit id><ext>`` (content-addressed, so re-runs rewrite it)."""
+    unchanged, else ``<media_dir>/<unit id><ext>`` (the id is stable, so a re-run finds it)."""
     meta = media.metadata
     own = meta.get("file_path")
     if (
@@ -94,7 +95,7 @@ def media_path(media: docread.Media, media_dir: str | os.PathLike[str] | None) -
     ext = mimetypes.guess_extension(media.mime_type) or ".bin"
     target = folder / f"{media.id or 'media'}{ext}"
     if not (target.is_file() and target.stat().st_size == len(media.data)):
-        tmp = target.with_suffix(target.suffix + ".part")
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.part")
         tmp.write_bytes(media.data)
         tmp.replace(target)  # atomic: parallel workers never see a half-written file
     return str(target)
