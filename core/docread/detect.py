@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import struct
 import threading
-import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -109,26 +109,79 @@ def _sniff(source: Source, head: bytes) -> Format | None:
 
 def _ole2(head: bytes, by_ext: Format | None) -> Format | None:
     """Legacy .doc/.xls, or a password-protected OOXML file (Office wraps those in OLE2)."""
-    if by_ext is not None and (by_ext.key in formats.OLE2_FORMATS or by_ext.zip_marker.endswith(".xml")):
+    if by_ext is not None and (
+        by_ext.key in formats.OLE2_FORMATS or by_ext.zip_marker.endswith(".xml")
+    ):
         return by_ext
     fmt = formats.by_mime(libmagic_mime(head))
     return fmt if fmt is not None and fmt.key in formats.OLE2_FORMATS else None
 
 
 def _zip_container(source: Source) -> Format | None:
-    """docx/xlsx/pptx/odt/ods/odp/epub are zips: the member list (or ODF 'mimetype') says which."""
-    try:
-        with source.open() as f, zipfile.ZipFile(f) as zf:
-            names = set(zf.namelist())
-            mimetype = ""
-            if "mimetype" in names and zf.getinfo("mimetype").file_size < 200:
-                mimetype = zf.read("mimetype").decode("ascii", "replace").strip()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        return None
+    """docx/xlsx/pptx/odt/ods/odp/epub are zips; which one shows without parsing the archive:
+    ODF and EPUB store a ``mimetype`` member first, OOXML has marker members whose names stand
+    in the central directory at the end of the file (read once, bounded)."""
+    mimetype = _stored_mimetype(source.head())
+    tail = _tail(source, _ZIP_TAIL)
+    if not mimetype and _central_entry(tail, b"mimetype"):
+        mimetype = _zip_mimetype(source)  # 'mimetype' not stored first: rare, parse the zip
     for fmt in formats.zip_containers():
-        if fmt.zip_marker == mimetype or fmt.zip_marker in names:
+        if fmt.zip_marker == mimetype or _central_entry(tail, fmt.zip_marker.encode()):
             return fmt
     return None
+
+
+_ZIP_TAIL = 4 * 1024 * 1024
+_LOCAL = struct.Struct("<4sHHHHHIIIHH")  # local file header, 30 bytes
+
+
+def _stored_mimetype(head: bytes) -> str:
+    """The value of a first, uncompressed ``mimetype`` member (ODF, EPUB), else ''."""
+    if len(head) < _LOCAL.size:
+        return ""
+    sig, _, _, method, _, _, _, csize, _, nlen, xlen = _LOCAL.unpack_from(head)
+    name_end = _LOCAL.size + nlen
+    if (
+        sig != b"PK\x03\x04"
+        or method != 0
+        or head[_LOCAL.size : name_end] != b"mimetype"
+        or csize > 200
+    ):
+        return ""
+    return head[name_end + xlen : name_end + xlen + csize].decode("ascii", "replace").strip()
+
+
+def _zip_mimetype(source: Source) -> str:
+    import zipfile
+
+    try:
+        with source.open() as f, zipfile.ZipFile(f) as zf:
+            if zf.getinfo("mimetype").file_size < 200:
+                return zf.read("mimetype").decode("ascii", "replace").strip()
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, EOFError):
+        pass
+    return ""
+
+
+def _tail(source: Source, size: int) -> bytes:
+    with source.open() as f:
+        f.seek(max(0, source.size - size))
+        return f.read(size)
+
+
+def _central_entry(tail: bytes, name: bytes) -> bool:
+    """True if a central-directory record names exactly ``name`` (not a deeper path ending in it)."""
+    pos = tail.find(name)
+    while pos != -1:
+        rec = pos - 46
+        if (
+            rec >= 0
+            and tail[rec : rec + 4] == b"PK\x01\x02"
+            and int.from_bytes(tail[rec + 28 : rec + 30], "little") == len(name)
+        ):
+            return True
+        pos = tail.find(name, pos + 1)
+    return False
 
 
 def _compressed(head: bytes, stream: Format, by_ext: Format | None) -> Format:
