@@ -9,12 +9,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import docread
+from docread.media import DEFAULT_MODEL_INPUTS, describe_media, media_name, sendable_as
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
-#: What a model accepts by default: text and images (PDFs are sent raw only when "pdf" is added).
-DEFAULT_MODEL_INPUTS = frozenset({"text", "image"})
-_IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 _MEDIA_TYPES = frozenset({"image", "file"})
 
 
@@ -37,43 +35,23 @@ def to_langchain(doc: docread.Document) -> Document:
     return Document(page_content=doc.text, metadata=meta, id=doc.id or None)
 
 
-def media_name(media: docread.Media) -> str:
-    """The file name a media part is shown under (an archive member keeps its own name)."""
-    meta = media.metadata
-    member = meta.get("member")
-    name = str(member).rsplit("/", 1)[-1] if member else meta.get("file_name")
-    page = meta.get("page_number")
-    base = str(name or "document")
-    return f"{base} (page {page})" if page and media.mime_type != "application/pdf" else base
-
-
-def describe_media(media: docread.Media) -> str:
-    """A one-line text stand-in for media the model cannot take: "[Image file: a.png, 245 KB, 1200x800]"."""
-    kind = "PDF file" if media.mime_type == "application/pdf" else "Image file"
-    parts = [media_name(media), _size(len(media.data))]
-    width, height = media.metadata.get("width"), media.metadata.get("height")
-    if width and height:
-        parts.append(f"{width}x{height}")
-    return f"[{kind}: {', '.join(parts)}]"
-
-
 def media_block(
     media: docread.Media, model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS
 ) -> dict[str, Any]:
     """A standard content block for one Media part, or a text block describing it when the model
     does not take that kind (no "image" in ``model_inputs``, or no "pdf" for a raw PDF)."""
-    accepted = set(model_inputs)
+    kind, reason = sendable_as(media, model_inputs)
+    if kind is None:
+        return {"type": "text", "text": describe_media(media, reason)}
     data = base64.b64encode(media.data).decode("ascii")
-    if media.mime_type == "application/pdf" and "pdf" in accepted:
+    if kind == "pdf":
         return {
             "type": "file",
             "base64": data,
-            "mime_type": "application/pdf",
+            "mime_type": media.mime_type,
             "filename": media_name(media),
         }
-    if media.mime_type in _IMAGE_TYPES and "image" in accepted:
-        return {"type": "image", "base64": data, "mime_type": media.mime_type}
-    return {"type": "text", "text": describe_media(media)}
+    return {"type": "image", "base64": data, "mime_type": media.mime_type}
 
 
 def content_blocks(
@@ -123,11 +101,3 @@ def _attachments(media: list[dict[str, Any]]) -> HumanMessage:
 
 def _is_media(block: str | Mapping[str, Any]) -> bool:
     return isinstance(block, Mapping) and block.get("type") in _MEDIA_TYPES
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import docread
+from docread.media import check_model_inputs
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
@@ -126,6 +127,7 @@ class ReadDocumentTool(BaseTool):
         """One Reader (workspace sandbox, settings, read log) for the tool's life, on the process-wide
         worker pool; it is thread-safe."""
         super().model_post_init(context)
+        self.model_inputs = check_model_inputs(self.model_inputs)
         self._reader = docread.Reader(self.workspace, self.config, shared_pool=True)
         if self.description == DESCRIPTION:
             self.description = DESCRIPTION + limits_note(self._reader.settings)

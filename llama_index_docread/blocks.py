@@ -7,49 +7,19 @@ import mimetypes
 import os
 import tempfile
 import threading
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from pathlib import Path
 
 import docread
+from docread.media import (
+    DEFAULT_MODEL_INPUTS,
+    PDF,
+    check_model_inputs,
+    describe_media,
+    media_name,
+    sendable_as,
+)
 from llama_index.core.base.llms.types import ContentBlock, DocumentBlock, ImageBlock, TextBlock
-
-#: What a model accepts by default: text and images (raw PDFs only when "pdf" is added).
-DEFAULT_MODEL_INPUTS = frozenset({"text", "image"})
-MODEL_INPUTS = frozenset({"text", "image", "pdf"})
-#: Image types every multimodal provider takes (Anthropic's list is the narrowest).
-SENDABLE_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
-PDF = "application/pdf"
-
-
-def check_model_inputs(model_inputs: Iterable[str]) -> frozenset[str]:
-    """Validate a ``model_inputs`` set: only "text", "image" and "pdf" are known."""
-    accepted = frozenset(model_inputs)
-    unknown = sorted(accepted - MODEL_INPUTS)
-    if unknown:
-        raise docread.InvalidOptionError(
-            f"model_inputs: unknown kind(s) {', '.join(unknown)}; known: {', '.join(sorted(MODEL_INPUTS))}"
-        )
-    return accepted
-
-
-def media_name(media: docread.Media) -> str:
-    """The name a media part is shown under: its member's or file's name, plus the page."""
-    meta = media.metadata
-    member = meta.get("member")
-    name = str(member).rsplit("/", 1)[-1] if member else str(meta.get("file_name") or "document")
-    page = meta.get("page_number")
-    return f"{name} (page {page})" if page and media.mime_type != PDF else name
-
-
-def describe_media(media: docread.Media, reason: str = "") -> str:
-    """A one-line text stand-in for media the model cannot take: "[Image file: a.png, 2 KB, 4x4]"."""
-    kind = "PDF file" if media.mime_type == PDF else f"Image file ({media.mime_type})"
-    parts = [media_name(media), _size(len(media.data))]
-    width, height = media.metadata.get("width"), media.metadata.get("height")
-    if width and height:
-        parts.append(f"{width}x{height}")
-    tail = f"; {reason}" if reason else ""
-    return f"[{kind}: {', '.join(parts)}{tail}]"
 
 
 def media_block(
@@ -57,18 +27,12 @@ def media_block(
 ) -> ContentBlock:
     """One Media part as an ImageBlock / DocumentBlock, or a TextBlock describing it when the
     model does not take that kind (no "image" / "pdf" in ``model_inputs``, or an odd image type)."""
-    if media.mime_type == PDF:
-        if "pdf" in model_inputs:
-            return DocumentBlock(data=media.data, document_mimetype=PDF, title=media_name(media))
-        return TextBlock(text=describe_media(media, 'not sent: add "pdf" to model_inputs'))
-    if media.mime_type in SENDABLE_IMAGES and "image" in model_inputs:
-        return ImageBlock(image=media.data, image_mimetype=media.mime_type)
-    reason = (
-        "not sent: this model takes no images"
-        if "image" not in model_inputs
-        else "type not sendable"
-    )
-    return TextBlock(text=describe_media(media, reason))
+    kind, reason = sendable_as(media, model_inputs)
+    if kind is None:
+        return TextBlock(text=describe_media(media, reason))
+    if kind == "pdf":
+        return DocumentBlock(data=media.data, document_mimetype=PDF, title=media_name(media))
+    return ImageBlock(image=media.data, image_mimetype=media.mime_type)
 
 
 def result_blocks(
@@ -99,16 +63,6 @@ def media_path(media: docread.Media, media_dir: str | os.PathLike[str] | None) -
         tmp.write_bytes(media.data)
         tmp.replace(target)  # atomic: parallel workers never see a half-written file
     return str(target)
-
-
-def _size(n: int) -> str:
-    return (
-        f"{n} bytes"
-        if n < 1024
-        else f"{n / 1024:.0f} KB"
-        if n < 1024**2
-        else f"{n / 1024**2:.1f} MB"
-    )
 
 
 __all__ = [

@@ -111,7 +111,7 @@ def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None
     message = call(tool, file_path="red.png")
     assert [b["type"] for b in message.content] == ["text", "text"]
     assert message.content[1]["text"].startswith("[Image file: red.png, ")
-    assert message.content[1]["text"].endswith(", 120x80]")
+    assert message.content[1]["text"].endswith(", 120x80; not sent: this model takes no images]")
 
 
 def test_raw_pdf_is_sent_only_when_the_model_takes_pdf(tmp_path: Path) -> None:
@@ -264,3 +264,8 @@ def test_agent_example_runs_the_whole_loop_offline() -> None:
     assert "tool call_2_1: status=success blocks=['text', 'image']" in out.stdout  # photo.jpg
     assert "Revenue grew 12%" in out.stdout and "Widget A" in out.stdout
     assert "[0 document(s), 1 image(s)]" in out.stdout
+
+
+def test_unknown_model_input_is_refused(tmp_path) -> None:
+    with pytest.raises(ValueError, match="model_inputs: unknown kind"):  # pydantic wraps it
+        ReadDocumentTool(workspace=str(tmp_path), model_inputs=frozenset({"text", "video"}))

@@ -72,7 +72,7 @@ def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None
     (tmp_path / "logo.png").write_bytes(png_bytes((8, 5)))
     out = read_tool(tmp_path, model_inputs={"text"}).call(file_path="logo.png")
     assert [type(b) for b in out.blocks] == [TextBlock, TextBlock]
-    assert out.blocks[1].text.startswith("[Image file (image/png): logo.png,")
+    assert out.blocks[1].text.startswith("[Image file: logo.png,")
     assert "takes no images" in out.blocks[1].text
 
 

@@ -10,20 +10,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import ClassVar
 
+from ..media import human_size
 from ..model import Document, Unit
 from ..source import Source
 from .base import Context, Extractor
 
 MAX_ENTRIES = 1000
-
-
-def human_size(n: float) -> str:
-    """1536 -> '1.5 KB'."""
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TB"
 
 
 class DirectoryExtractor(Extractor):
