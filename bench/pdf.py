@@ -2,9 +2,11 @@
 RSS (self + children: isolated workers, tesseract) is per case.
 
 1. Text pages/s over a multi-file set (the corpus's text PDFs plus generated ones): raw PyMuPDF
-   ``page.get_text()`` (the floor) vs docread in-process (goal >= 0.85x) vs docread with 2
-   isolated workers reading 2 files at a time (goal >= 1.7x the floor), and the peers LangChain
-   PyMuPDFLoader / LlamaIndex PyMuPDFReader when a venv with them exists (``--peers``).
+   ``page.get_text()`` (the floor) vs docread in-process (goal >= 0.85x; once as is, where the
+   automatic OCR of near-empty drawn pages costs extra, once with ``ocr=False``, the floor's
+   work) vs docread with 2 isolated workers reading 2 files at a time (goal >= 1.7x the floor),
+   and the peers LangChain PyMuPDFLoader / LlamaIndex PyMuPDFReader when a venv with them
+   exists (``--peers``).
 2. OCR seconds/page on generated scanned pages with 1 and 2 cores (CPU affinity of the case's
    process, which tesseract inherits): goal 1.7x speed-up on 2 cores.
 
@@ -50,9 +52,9 @@ def make_reader(isolated, workers=0):
         sum(1 for _ in reader.iter_documents(f))
     return reader
 
-def run_docread(reader, workers):
+def run_docread(reader, workers, **opts):
     from concurrent.futures import ThreadPoolExecutor
-    count = lambda f: sum(1 for _ in reader.iter_documents(f))
+    count = lambda f: sum(1 for _ in reader.iter_documents(f, **opts))
     if workers <= 1:
         return sum(count(f) for f in files)
     with ThreadPoolExecutor(workers) as pool:
@@ -76,7 +78,7 @@ for _ in range(reps):
     if case == "raw":
         pages = run_raw()
     elif reader is not None:
-        pages = run_docread(reader, workers)
+        pages = run_docread(reader, workers, **({} if case == "docread" else {"ocr": False}))
     elif case == "langchain":
         pages = run_langchain()
     elif case == "llamaindex":
@@ -168,8 +170,9 @@ def main() -> None:
     print(f"text set: {len(files)} files")
     cases = [
         ("raw PyMuPDF get_text (floor)", sys.executable, "raw"),
-        ("docread in-process", sys.executable, "docread"),
-        ("docread 2 workers", sys.executable, "docread-2w"),
+        ("docread in-process (auto OCR)", sys.executable, "docread"),
+        ("docread in-process, ocr=false", sys.executable, "docread-text"),
+        ("docread 2 workers, ocr=false", sys.executable, "docread-2w"),
     ]
     if Path(args.peers).exists():
         cases += [
