@@ -54,12 +54,20 @@ def case_small(isolated: bool) -> dict[str, float]:
     return {"median_ms": statistics.median(times), "p90_ms": sorted(times)[int(len(times) * 0.9)]}
 
 
-def case_stream(isolated: bool) -> dict[str, float]:
-    """Peak RSS (MB) of this process and of the worker while streaming every page of the big PDF."""
+def case_stream(isolated: bool, cached: bool = False) -> dict[str, float]:
+    """Peak RSS (MB) of this process and of the worker while streaming every page of the big PDF.
+
+    With ``cached`` the cache is on (a fresh directory): the host also keeps the units to store.
+    """
+    import shutil
+
     import docread
 
     name = make_pdf(DATA / "big.pdf", BIG_PAGES).name
-    config = {"cache": {"enabled": False}, "isolation": {"enabled": isolated, "workers": 1}}
+    cache_dir = DATA / "stream-cache"
+    shutil.rmtree(cache_dir, ignore_errors=True)
+    cache = {"enabled": cached, "directory": str(cache_dir)}
+    config = {"cache": cache, "isolation": {"enabled": isolated, "workers": 1}}
     start = time.perf_counter()
     with docread.Reader(DATA, config=config) as reader:
         pages = sum(1 for _ in reader.iter_documents(name))
@@ -99,7 +107,7 @@ def main() -> None:
     floor = run_case("floor")
     print(f"\nstreaming {BIG_PAGES}-page PDF with iter_documents (peak RSS, MB):")
     print(f"  bare host (import docread + fitz)  {floor['host_peak_mb']:7.1f}")
-    for label, flag in (("in-process", "0"), ("isolated", "1")):
+    for label, flag in (("in-process", "0"), ("isolated", "1"), ("iso+cache", "2")):
         r = run_case("stream", flag)
         print(
             f"  {label:<11} host {r['host_peak_mb']:7.1f}  worker {r['worker_peak_mb']:7.1f}  "
@@ -110,14 +118,14 @@ def main() -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         kind = sys.argv[1]
-        flag = len(sys.argv) > 2 and sys.argv[2] == "1"
+        flag = len(sys.argv) > 2 and sys.argv[2] in ("1", "2")
         if kind == "make":
             make_pdf(DATA / "big.pdf", BIG_PAGES)
             result: dict[str, float] = {}
         elif kind == "floor":
             result = case_floor()
         else:
-            result = (case_small if kind == "small" else case_stream)(flag)
+            result = case_small(flag) if kind == "small" else case_stream(flag, sys.argv[2] == "2")
         print(json.dumps(result))
     else:
         main()
