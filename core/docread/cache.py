@@ -40,6 +40,7 @@ class Entry:
 
 
 def default_directory(settings: CacheSettings) -> Path:
+    """``cache.directory`` with ``~`` expanded (default ``~/.cache/docread``)."""
     return Path(os.path.expanduser(settings.directory))
 
 

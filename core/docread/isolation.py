@@ -88,12 +88,15 @@ class _Worker:
 
     @property
     def alive(self) -> bool:
+        """True while the process runs (it may have died between jobs)."""
         return self.proc.poll() is None
 
     def kill(self) -> None:
         """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
         if self.proc.poll() is not None:
             return  # already reaped: its pid may belong to someone else now
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.proc.pid, signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
         for pid in [*_descendants(self.proc.pid), self.proc.pid]:
             _kill_group_of(pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -118,7 +121,8 @@ class _Worker:
 
     def death(self) -> str:
         """How the worker ended, for the error message."""
-        self._reap(2) or self.kill()
+        if not self._reap(2):
+            self.kill()
         rc = self.proc.returncode
         if rc is not None and rc < 0:
             with contextlib.suppress(ValueError):
@@ -279,6 +283,7 @@ _shared_lock = threading.Lock()
 
 
 def pool_size(settings: Settings) -> int:
+    """Workers per pool: ``isolation.workers``, or one per CPU when it is 0."""
     return settings.isolation.workers or os.cpu_count() or 1
 
 
