@@ -333,3 +333,23 @@ def test_workers_end_with_the_host_process(tmp_path: Path, ending: str) -> None:
     while not _gone(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _gone(pid)
+
+
+def test_forked_child_gets_its_own_workers(iso: docread.Reader, tmp_path: Path) -> None:
+    name = _file(tmp_path, "hello")
+    parent_text = iso.read(name, format_hint="fake_echo").text
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child reads through the inherited Reader, then leaves without cleanup
+        text = iso.read(name, format_hint="fake_echo", dedupe=False).text
+        iso.close()
+        os.write(write_end, text.encode())
+        os._exit(0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    child_text = os.read(read_end, 1000).decode()
+    os.close(read_end)
+    assert child_text.startswith("hello from ") and child_text != parent_text
+    assert (
+        iso.read(name, format_hint="fake_echo", dedupe=False).text == parent_text
+    )  # ours survived

@@ -141,6 +141,7 @@ class WorkerPool:
         self._starting = 0
         self._cond = threading.Condition()
         self._closed = False
+        self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         _live_pools.add(self)
 
     def pids(self) -> list[int]:
@@ -184,7 +185,7 @@ class WorkerPool:
         """Stop every worker; busy ones are killed (their readers get WorkerCrashedError)."""
         with self._cond:
             self._closed = True
-            workers = [*self._idle, *self._busy]
+            workers = [*self._idle, *self._busy] if self._pid == os.getpid() else []
             self._idle.clear()
             self._cond.notify_all()
         for worker in workers:
@@ -194,6 +195,9 @@ class WorkerPool:
     # -- internals --------------------------------------------------------------------------
     def _acquire(self, deadline: float, ctx: Context) -> _Worker:
         with self._cond:
+            if self._pid != os.getpid():  # forked: the inherited workers are the parent's
+                self._idle, self._busy, self._starting = [], set(), 0
+                self._pid = os.getpid()
             while True:
                 if self._closed:
                     raise RuntimeError("the Reader was closed")
