@@ -139,9 +139,10 @@ def test_not_cacheable_extractors_and_archive_reads_are_not_cached(
         for _ in range(2):
             reader.read(doc, format_hint="fake_plain", dedupe=False)
             reader.read(doc, format_hint="fake_archive", mode="read", dedupe=False)
+            list(reader.iter_documents(doc, format_hint="fake_archive"))
         for _ in range(2):
             reader.read(doc, format_hint="fake_archive", mode="list", dedupe=False)
-    assert _runs(tmp_path) == 2 + 2 + 1
+    assert _runs(tmp_path) == 2 + 2 + 2 + 1
 
 
 def test_expired_entries_are_misses(tmp_path: Path, doc: str) -> None:

@@ -49,8 +49,11 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
     info, opts = ctx.info, ctx.options
     if not ext.cacheable or source.in_memory or source.path is None or info.is_dir:
         return None
-    if info.category == "archive" and opts.mode not in (None, "list"):
-        return None  # archives: only the manifest is worth keeping
+    listing = opts.mode == "list" or (
+        opts.mode is None and opts.archive_path is None and not ctx.loader
+    )
+    if info.category == "archive" and not listing:
+        return None  # archives: only the manifest (the listing) is kept; member reads are not
     st = os.stat(source.path)
     h = hashlib.sha256(source.head())
     facts = {
