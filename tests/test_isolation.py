@@ -53,6 +53,10 @@ class Abort(_Fake):
     name = "fake_abort"
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        if source.read_bytes() == b"segv":
+            import ctypes
+
+            ctypes.string_at(0)  # a parser's segfault
         os.abort()
         yield Document("unreachable")
 
@@ -152,13 +156,15 @@ def test_unbounded_allocation_is_a_typed_error_and_the_host_lives(
     assert "ok from" in iso.read(_file(tmp_path, "ok", "g.bin"), format_hint="fake_echo").text
 
 
-def test_abort_is_worker_crashed_and_the_next_read_succeeds(
-    iso: docread.Reader, tmp_path: Path
+@pytest.mark.parametrize("how", ["SIGABRT", "SIGSEGV"])
+def test_crash_is_worker_crashed_and_the_next_read_succeeds(
+    iso: docread.Reader, tmp_path: Path, how: str
 ) -> None:
+    content = "segv" if how == "SIGSEGV" else "abort"
     with pytest.raises(
-        docread.WorkerCrashedError, match=r"f\.bin: the fake_abort .*killed by SIGABRT"
+        docread.WorkerCrashedError, match=rf"f\.bin: the fake_abort .*killed by {how}"
     ):
-        iso.read(_file(tmp_path), format_hint="fake_abort")
+        iso.read(_file(tmp_path, content), format_hint="fake_abort")
     result = iso.read(_file(tmp_path, "next", "g.bin"), format_hint="fake_echo")
     assert result.documents[0].text.startswith("next from ")
 
