@@ -80,3 +80,14 @@ def test_read_log_is_bounded() -> None:
     assert not log.unchanged(("f0", ""), (1, 1))
     assert log.unchanged(("f2", ""), (1, 1))
     assert not log.unchanged(("f2", ""), (2, 1))
+
+
+def test_archive_extraction_is_never_deduped(reader: docread.Reader, tmp_path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as z:
+        z.writestr("a.txt", "member\n")
+    reader.read("a.zip", mode="extract", archive_path="a.txt")
+    assert reader.read("a.zip", mode="extract", archive_path="a.txt").text != UNCHANGED
+    reader.read("a.zip")
+    assert reader.read("a.zip").text == UNCHANGED  # the listing is a pure read

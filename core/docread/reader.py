@@ -77,7 +77,8 @@ class Reader:
             output_format=opts.output_format, settings=self.settings,
         )  # fmt: skip
         with source:
-            seen = _read_key(source, info, opts) if dedupe and not info.is_dir else None
+            pure = not info.is_dir and opts.mode != "extract"  # extraction writes files: always run
+            seen = _read_key(source, info, opts) if dedupe and pure else None
             if seen is not None and self._read_log.unchanged(*seen):
                 return _unchanged(info, opts, self.settings)
             units, result.cached = self._produce(source, info, ctx)
