@@ -243,3 +243,29 @@ def test_real_pdf_is_cached_across_readers(tmp_path: Path) -> None:
     assert (cold.cached, warm.cached) == (False, True)
     assert "Cached page 2" in warm.text
     assert warm.render() == cold.render()
+
+
+def test_processes_share_one_cache_directory(tmp_path: Path) -> None:
+    names = [f"doc{i}.bin" for i in range(6)]
+    for name in names:
+        (tmp_path / name).write_text(f"text of {name}")
+    config = _config(tmp_path / "cache")
+
+    def read_all(order: list[str]) -> None:
+        with docread.Reader(tmp_path, config=config) as reader:
+            for name in order:
+                reader.read(name, format_hint="fake_counting")
+
+    pid = os.fork()
+    if pid == 0:  # the child writes in the opposite order at the same time
+        code = 1
+        try:
+            read_all(names[::-1])
+            code = 0
+        finally:
+            os._exit(code)
+    read_all(names)
+    assert os.waitpid(pid, 0)[1] == 0
+    with docread.Reader(tmp_path, config=config) as reader:
+        assert all(reader.read(name, format_hint="fake_counting").cached for name in names)
+    assert all(1 <= _runs(tmp_path, name) <= 2 for name in names)

@@ -347,10 +347,12 @@ def test_forked_child_gets_its_own_workers(iso: docread.Reader, tmp_path: Path) 
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child reads through the inherited Reader, then leaves without cleanup
-        text = iso.read(name, format_hint="fake_echo", dedupe=False).text
-        iso.close()
-        os.write(write_end, text.encode())
-        os._exit(0)
+        try:
+            text = iso.read(name, format_hint="fake_echo", dedupe=False).text
+            iso.close()
+            os.write(write_end, text.encode())
+        finally:
+            os._exit(0)
     os.close(write_end)
     os.waitpid(pid, 0)
     child_text = os.read(read_end, 1000).decode()
