@@ -18,6 +18,7 @@ from docread.errors import (
     FileTooLargeError,
     InvalidOptionError,
 )
+from PIL import Image
 
 _RTL = re.compile("[\u0590-\u08ff]")
 FAST = {"cache": {"enabled": False}}
@@ -43,8 +44,6 @@ def scan_page(doc: pymupdf.Document, text: str, *, rotate: int = 0) -> None:
     page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=16)
     pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
     if rotate:
-        from PIL import Image
-
         img = Image.frombytes("L", (pix.width, pix.height), pix.samples).rotate(rotate, expand=True)
         png, size = _png(img), img.size
     else:
@@ -135,6 +134,18 @@ def test_mixed_pdf_ocrs_only_the_scanned_page(tmp_path):
     assert p2.metadata["ocr_confidence"] > 70
     assert result.header["OCR Applied"] == "Page 2 (scanned)"
     assert "## Page 2 [OCR]" in result.render()
+
+
+def test_short_page_with_a_rule_line_or_logo_is_not_ocrd(reader, tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Contents 2")
+    page.draw_line((72, 80), (540, 80))
+    page.insert_image(pymupdf.Rect(500, 20, 530, 40), stream=_png(Image.new("L", (30, 20), 90)))
+    doc.save(tmp_path / "short.pdf")
+    result = reader.read("short.pdf")
+    assert result.documents[0].metadata["ocr"] is False and "OCR Applied" not in result.header
+    assert result.documents[0].text.strip() == "Contents 2"
 
 
 def test_scanned_pages_ocr_in_parallel_in_page_order(tmp_path):

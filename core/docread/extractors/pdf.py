@@ -29,6 +29,7 @@ _HEADER_LABELS = (
     ("pdf_modified", "Modified"),
 )  # fmt: skip
 _SKIPPED = "[OCR limit reached - page skipped]"
+_OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 
 
@@ -157,13 +158,20 @@ def _chars(text: str) -> int:
 
 
 def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
-    """Too little text layer, and something drawn on the page (a scan, outlined glyphs)."""
+    """Too little text layer, and something that may hold text drawn on the page: pictures
+    over 5% of its area (a scan) or many filled paths (glyphs turned into outlines). A rule
+    line or a small logo alone is not worth a tesseract run."""
+    import pymupdf
+
     if _chars(text) >= threshold:
         return False
-    return any(
-        kind in ("fill-image", "fill-imgmask", "fill-path", "stroke-path")
-        for kind, _ in page.get_bboxlog()
-    )
+    area, paths, pictures = abs(page.rect) or 1.0, 0, 0.0
+    for kind, rect in page.get_bboxlog():
+        if kind in ("fill-image", "fill-imgmask"):
+            pictures += abs(pymupdf.Rect(rect) & page.rect)
+        elif kind == "fill-path":
+            paths += 1
+    return pictures >= 0.05 * area or paths >= _OUTLINE_PATHS
 
 
 def _pages(
