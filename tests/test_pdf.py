@@ -200,7 +200,7 @@ def test_ocr_off_and_forced(reader, tmp_path):
     assert (
         forced.documents[0].metadata["ocr"] is True and "alpha" in forced.documents[0].text.lower()
     )
-    assert forced.header["OCR Applied"] == "Page 1 (forced (ocr=true))"
+    assert forced.header["OCR Applied"] == "Page 1 (forced by ocr=true)"
 
 
 def test_missing_tesseract_is_a_dependency_error(tmp_path, monkeypatch):
@@ -251,6 +251,27 @@ def test_tables_inline_in_view_and_separate_in_loader(reader, tmp_path):
     assert [u.metadata.get("table_index") for u in units] == [None, 1]
     assert units[1].text.startswith("| Item | Qty | Price |")
     assert "| Item" not in reader.read("t.pdf").text
+
+
+def test_form_fields_and_their_values_are_listed(reader, tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Application form for the annual membership of the society")
+    for name, value, rect in (
+        ("applicant", "Ada Lovelace", (72, 80, 300, 100)),
+        ("city", "", (72, 110, 300, 130)),
+    ):
+        w = pymupdf.Widget()
+        w.field_name, w.field_type, w.field_value, w.rect = (
+            name,
+            pymupdf.PDF_WIDGET_TYPE_TEXT,
+            value,
+            pymupdf.Rect(rect),
+        )
+        page.add_widget(w)
+    doc.save(tmp_path / "form.pdf")
+    text = reader.read("form.pdf").text
+    assert "[Field applicant (Text): Ada Lovelace]" in text and "[Field city (Text)]" in text
 
 
 def test_embedded_images_are_listed(reader, tmp_path):

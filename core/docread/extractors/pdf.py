@@ -15,7 +15,15 @@ from ..errors import EncryptedDocumentError, ExtractionError, FileTooLargeError,
 from ..model import Document, Media, Unit
 from .base import Context, Extractor
 from .ocr import OcrResult, ocr_stream
-from .pdf_parts import image_lines, jpeg, page_text, properties, scan_image, table_markdowns
+from .pdf_parts import (
+    form_lines,
+    image_lines,
+    jpeg,
+    page_text,
+    properties,
+    scan_image,
+    table_markdowns,
+)
 
 if TYPE_CHECKING:
     import pymupdf
@@ -224,7 +232,7 @@ def _pages(
         if scanned and opts.view == "auto":
             yield _visual_part(page, ctx, base)
     if ocr_pages:
-        why = "forced (ocr=true)" if opts.ocr else "scanned"
+        why = "forced by ocr=true" if opts.ocr else "scanned"
         ctx.set_header(
             "OCR Applied", f"Page{'s' if len(ocr_pages) > 1 else ''} {spans(ocr_pages)} ({why})"
         )
@@ -246,7 +254,7 @@ def _page_units(
     """The page Document (text, image listing, tables inline in the agent view) and, in loader
     mode, each table as its own Document."""
     opts = ctx.options
-    parts = [text.strip()]
+    parts = [text.strip(), "\n".join(form_lines(page)) if doc.is_form_pdf else ""]
     if opts.extract_images:
         lines = image_lines(doc, page)
         meta["image_count"] = len(lines)

@@ -1,5 +1,5 @@
-"""PDF pieces around the page text: document properties, tables as markdown, the embedded-image
-listing, and pages rendered for vision models (JPEG under a byte limit) or for OCR."""
+"""PDF pieces around the page text: document properties, tables as markdown, form fields, the
+embedded-image listing, and pages rendered for vision models (JPEG under a byte limit) or for OCR."""
 
 from __future__ import annotations
 
@@ -108,6 +108,17 @@ def _cell(value: object, output: OutputSettings) -> str:
     """A table cell on one line, pipes escaped, capped at output.max_cell_content."""
     text = "" if value is None else " ".join(str(value).split())
     return cut_cell(text.replace("|", "\\|"), output)
+
+
+def form_lines(page: pymupdf.Page) -> list[str]:
+    """One line per form field on the page (name, kind, value): fillable forms keep what was
+    typed into them, which the page text does not show."""
+    lines = []
+    for widget in page.widgets():
+        value = widget.field_value
+        shown = "" if value in (None, "", "Off") else f": {' '.join(str(value).split())}"
+        lines.append(f"[Field {widget.field_name} ({widget.field_type_string}){shown}]")
+    return lines
 
 
 def image_lines(doc: pymupdf.Document, page: pymupdf.Page) -> list[str]:
