@@ -17,6 +17,12 @@ CORPUS = Path(
 )
 
 
+@pytest.fixture(autouse=True)
+def _private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test writes into the real ~/.cache/docread (the default cache directory)."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
 @pytest.fixture
 def reader(tmp_path: Path) -> docread.Reader:
     """A Reader whose workspace is this test's tmp_path (cache off: tests see real extraction)."""
