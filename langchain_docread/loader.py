@@ -79,10 +79,9 @@ class DocReadLoader(BaseLoader):
             if not resolved.is_dir():
                 files.append(path)
                 continue
-            for child in reader.walk(path, pattern=self.glob):
+            for child in reader.walk(path, pattern=self.glob, recursive=self.recursive):
                 rel = (reader.workspace.root / child).relative_to(resolved)
-                if self.recursive or len(rel.parts) == 1:
-                    files.append(str(Path(path) / rel))  # shown under the path as given
+                files.append(str(Path(path) / rel))  # shown under the path as given
         return files
 
     def _progress(self, files: list[str]) -> Iterator[str]:

@@ -48,3 +48,17 @@ def test_a_failing_file_is_reported_and_the_walk_goes_on(tmp_path: Path) -> None
         "src/main.py",
         "src/pkg/util.py",
     ]
+
+
+def test_walk_one_level_when_not_recursive(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    with docread.Reader(tmp_path) as reader:
+        assert list(reader.walk(".", recursive=False)) == ["README.txt", "blob.bin"]
+        assert list(reader.walk("src", pattern="*.py")) == ["src/main.py", "src/pkg/util.py"]
+
+
+def test_identical_files_at_two_paths_get_distinct_ids(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("same\n")
+    (tmp_path / "b.txt").write_text("same\n")
+    ids = {d.metadata["source"]: d.id for d in docread.iter_documents(".", workspace=tmp_path)}
+    assert ids["a.txt"] != ids["b.txt"]

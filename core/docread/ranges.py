@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import dataclass
 
@@ -163,3 +164,12 @@ class ColumnSpec:
                 path=path,
             )
         return out
+
+
+def glob_match(rel: str, pattern: str) -> bool:
+    """Glob over a '/'-separated path: ``**`` spans folders, a pattern without '/' matches the name."""
+    if "/" not in pattern and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], pattern):
+        return True
+    if fnmatch.fnmatch(rel, pattern):
+        return True
+    return pattern.startswith("**/") and fnmatch.fnmatch(rel, pattern[3:])

@@ -7,7 +7,6 @@ same ``Pipeline``; the cache and the read log sit in front of both.
 from __future__ import annotations
 
 import asyncio
-import fnmatch
 import hashlib
 import json
 import os
@@ -28,6 +27,7 @@ from .formats import BY_KEY
 from .isolation import Job, WorkerPool, pool_size, shared_pool
 from .model import Document, FileInfo, Media, ReadResult, Unit
 from .options import ReadOptions
+from .ranges import glob_match
 from .sanitize import clean_metadata, clean_text
 from .settings import Settings
 from .source import Source
@@ -128,20 +128,23 @@ class Reader:
                 yield unit
 
     def walk(
-        self, directory: str | os.PathLike[str], *, pattern: str | None = None
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        pattern: str | None = None,
+        recursive: bool = True,
     ) -> Iterator[str]:
-        """Files under a directory (sorted, recursive, hidden folders skipped) matching a glob.
-
-        Paths are returned as the caller would pass them back (relative to the workspace root).
+        """Files under a directory (sorted, hidden folders skipped) matching a glob; one level only
+        when ``recursive`` is False. Paths come back as the caller would pass them (workspace-relative).
         """
         root = self.workspace.resolve(directory)
         pat = pattern or "**/*"
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
             for name in sorted(filenames):
                 full = Path(dirpath) / name
                 rel = full.relative_to(root).as_posix()
-                if _glob_match(rel, pat):
+                if glob_match(rel, pat):
                     yield self.workspace.relative(full)
 
     def forget(self) -> None:
@@ -342,13 +345,13 @@ def _base_metadata(info: FileInfo, ext: Extractor, extra: dict[str, Any] | None)
 
 
 def _digest(source: Source, info: FileInfo) -> str:
-    """File identity for unit ids: first 64 KB + size (+ member name), stable across runs and copies."""
+    """File identity for unit ids: first 64 KB + size + the path as given (normalized), so ids are
+    stable across runs and two copies of one file at different paths do not overwrite each other."""
     h = hashlib.sha256()
     if not info.is_dir:
         h.update(source.head())
     h.update(str(info.size).encode())
-    if source.in_memory:
-        h.update(info.source.encode())
+    h.update(os.path.normpath(info.source).encode())
     return h.hexdigest()
 
 
@@ -356,15 +359,6 @@ def _unit_id(digest: str, index: int, meta: dict[str, Any]) -> str:
     position = {k: meta[k] for k in _POSITION_KEYS if k in meta}
     key = f"{digest}:{index}:{json.dumps(position, sort_keys=True, default=str)}"
     return str(uuid.UUID(hashlib.sha256(key.encode()).hexdigest()[:32]))
-
-
-def _glob_match(rel: str, pattern: str) -> bool:
-    """Glob with ``**`` spanning folders; a pattern without a slash matches the file name too."""
-    if "/" not in pattern and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], pattern):
-        return True
-    if fnmatch.fnmatch(rel, pattern):
-        return True
-    return pattern.startswith("**/") and fnmatch.fnmatch(rel, pattern[3:])
 
 
 def _without(options: dict[str, Any], *names: str) -> dict[str, Any]:

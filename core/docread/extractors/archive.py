@@ -20,7 +20,7 @@ from ..errors import (
 )
 from ..model import Document, Unit
 from ..options import ReadOptions
-from ..reader import _glob_match as glob_match
+from ..ranges import glob_match
 from ..source import Source
 from .archive_backends import Backend, corrupt_errors, open_backend
 from .archive_guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_path
