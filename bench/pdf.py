@@ -166,7 +166,7 @@ def main() -> None:
     )
     ap.add_argument("--reps", type=int, default=2, help="timed passes per process (best kept)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (best kept)")
-    ap.add_argument("--scan-pages", type=int, default=6)
+    ap.add_argument("--scan-pages", type=int, default=12)
     args = ap.parse_args()
     files = text_set()
     print(f"text set: {len(files)} files")
