@@ -62,3 +62,13 @@ def test_identical_files_at_two_paths_get_distinct_ids(tmp_path: Path) -> None:
     (tmp_path / "b.txt").write_text("same\n")
     ids = {d.metadata["source"]: d.id for d in docread.iter_documents(".", workspace=tmp_path)}
     assert ids["a.txt"] != ids["b.txt"]
+
+
+def test_loader_notes_reach_the_caller(tmp_path: Path) -> None:
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "full.txt").write_text("text\n")
+    notes: list[tuple[str, str]] = []
+    with docread.Reader(tmp_path) as reader:
+        docs = list(reader.iter_documents(".", on_note=lambda p, n: notes.append((p, n))))
+    assert [d.metadata["source"] for d in docs] == ["full.txt"]
+    assert notes == [("empty.txt", "The file exists but is empty (0 bytes).")]

@@ -21,7 +21,13 @@ from typing import Any
 from .cache import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .dedupe import UNCHANGED, ReadLog
 from .detect import detect, directory_info
-from .errors import ArchiveSecurityError, FileTooLargeError, ReadDocumentError, translate_errors
+from .errors import (
+    ArchiveSecurityError,
+    FileTooLargeError,
+    ReadDocumentError,
+    logger,
+    translate_errors,
+)
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
 from .isolation import Job, WorkerPool, pool_size, shared_pool
@@ -34,6 +40,7 @@ from .source import Source
 from .workspace import Workspace
 
 ErrorHandler = Callable[[str, ReadDocumentError], None]
+NoteHandler = Callable[[str, str], None]
 _POSITION_KEYS = (
     "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
     "cell_index", "line_start", "row_start", "table_index", "image_index",
@@ -97,19 +104,24 @@ class Reader:
         file_path: str | os.PathLike[str],
         *,
         on_error: ErrorHandler | None = None,
+        on_note: NoteHandler | None = None,
         **options: Any,
     ) -> Iterator[Unit]:
         """Loader mode: every unit of a file, or of every file under a directory, as produced.
 
-        In a directory a file that fails is passed to ``on_error(path, error)`` (default: logged
-        on the ``docread`` logger) and the walk goes on.
+        In a directory a file that fails is passed to ``on_error(path, error)`` (errors are also
+        logged on the ``docread`` logger) and the walk goes on. A file's notes (a skipped archive
+        member, an OCR limit) go to ``on_note(path, note)`` once its units are out; by default
+        they are logged as warnings on the ``docread`` logger.
         """
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
         resolved = self.workspace.resolve(opts.file_path)
         if resolved.is_dir():
             for child in self.walk(opts.file_path, pattern=opts.pattern):
                 try:
-                    yield from self.iter_units(child, **_without(options, "pattern"))
+                    yield from self.iter_units(
+                        child, on_note=on_note, **_without(options, "pattern")
+                    )
                 except ReadDocumentError as exc:
                     if on_error is not None:
                         on_error(child, exc)
@@ -118,6 +130,8 @@ class Reader:
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
             yield from self._produce(source, info, ctx)[0]
+        for note in ctx.notes:
+            (on_note or _log_note)(opts.file_path, note)
 
     def iter_documents(
         self, file_path: str | os.PathLike[str], **options: Any
@@ -359,6 +373,10 @@ def _unit_id(digest: str, index: int, meta: dict[str, Any]) -> str:
     position = {k: meta[k] for k in _POSITION_KEYS if k in meta}
     key = f"{digest}:{index}:{json.dumps(position, sort_keys=True, default=str)}"
     return str(uuid.UUID(hashlib.sha256(key.encode()).hexdigest()[:32]))
+
+
+def _log_note(path: str, note: str) -> None:
+    logger.warning("%s: %s", path, note)
 
 
 def _without(options: dict[str, Any], *names: str) -> dict[str, Any]:
