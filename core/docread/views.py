@@ -33,7 +33,7 @@ def render(
     if output_format == "markdown":
         parts.append(f"# {result.file.name}\n")
     if result.header:
-        parts.append("\n".join(f"**{k}:** {v}" for k, v in result.header.items()))
+        parts.append("\n".join(_header_line(k, v) for k, v in result.header.items()))
         parts.append("\n---\n")
     head = "\n".join(parts)
     body, cut_hint = _body(
@@ -44,6 +44,11 @@ def render(
         notes.append(cut_hint)
     tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
     return (head + "\n" if head else "") + body + tail
+
+
+def _header_line(label: str, value: str) -> str:
+    """``**Pages:** 1-5 of 42``; a multi-line value (a metadata block) starts on its own line."""
+    return f"**{label}:**{value}" if value.startswith("\n") else f"**{label}:** {value}"
 
 
 def _body(
