@@ -18,7 +18,9 @@ CORPUS = Path(
 
 
 @pytest.fixture(autouse=True)
-def _private_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No test writes into the real ~/.cache/docread (the default cache directory)."""
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
 
