@@ -159,6 +159,7 @@ def make_media(root: Path) -> None:
         w.writeframes(
             b"".join(struct.pack("<h", int(8000 * ((i // 20) % 2 - 0.5))) for i in range(8000))
         )
+    (root / "shop.sqlite").unlink(missing_ok=True)
     con = sqlite3.connect(root / "shop.sqlite")
     con.executescript(
         "CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);"

@@ -249,6 +249,9 @@ def test_epub_chapters_are_units(reader: docread.Reader, tmp_path: Path) -> None
         docs[-1].metadata["title"] == "Small Book" and docs[-1].metadata["author"] == "Jane Austen"
     )
     assert "<span id=" not in "".join(d.text for d in docs)
+    assert "<div" not in "".join(d.text for d in docs) and "</div>" not in "".join(
+        d.text for d in docs
+    )
     last = reader.read("book.epub", pages=str(len(docs)))
     assert "It ends." in last.text and "It begins." not in last.text
     assert last.header["Chapters"].endswith(f"of {len(docs)} (EPUB chapters)")

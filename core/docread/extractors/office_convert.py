@@ -27,10 +27,11 @@ _PANDOC_READERS = {"docx": "docx", "odt": "odt", "rtf": "rtf", "epub": "epub"}
 
 # Title-block paragraphs (Title, Subtitle, Author, Date, Abstract styles) go back into the text,
 # since pandoc moves them to metadata that gfm output drops; inline emphasis is dropped (it costs
-# tokens and splits phrases); id-less spans are unwrapped (EPUB chapter anchors keep their ids).
+# tokens and splits phrases); id-less spans are unwrapped (EPUB chapter anchors keep their ids);
+# section divs are unwrapped (gfm would keep them as raw <div> lines around every section).
 _FILTER = """
 local function plain(e) return e.content end
-Strong, Emph, Underline, SmallCaps = plain, plain, plain, plain
+Strong, Emph, Underline, SmallCaps, Div = plain, plain, plain, plain, plain
 function Span(e) if e.identifier == "" then return e.content end end
 function Pandoc(doc)
   if not doc.meta.docread_titleblock then return nil end
