@@ -4,9 +4,8 @@ any ``BlobLoader`` (file system, cloud storage, ...)."""
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 
 import docread
@@ -20,9 +19,9 @@ from .loader import PathLike, default_workspace
 class DocReadParser(BaseBlobParser):
     """Parses a Blob of any format docread reads into LangChain Documents (loader mode).
 
-    A blob with a path is read in place; an in-memory blob (``Blob.from_data``) is written to a
-    private temporary file named after ``blob.path`` (its extension helps detection), and its
-    documents keep ``blob.source`` as ``source``.
+    A blob with a path is read in place; an in-memory blob (``Blob.from_data``) is read from its
+    bytes (``blob.path``'s extension helps detection), and its documents keep ``blob.source`` as
+    ``source``.
     """
 
     def __init__(
@@ -42,11 +41,10 @@ class DocReadParser(BaseBlobParser):
                     yield self._with_blob_metadata(to_langchain(doc), blob)
             return
         name = PurePath(os.fspath(blob.path)).name if blob.path else "blob"
-        with tempfile.TemporaryDirectory(prefix="docread-blob-") as tmp:
-            Path(tmp, name).write_bytes(blob.as_bytes())
-            with docread.Reader(tmp, self.config, shared_pool=True) as reader:
-                for doc in reader.iter_documents(name, **self.read_options):
-                    lc = to_langchain(doc)
+        with docread.Reader(self.workspace, self.config, shared_pool=True) as reader:
+            for unit in reader.iter_bytes(blob.as_bytes(), name, **self.read_options):
+                if isinstance(unit, docread.Document):
+                    lc = to_langchain(unit)
                     lc.metadata.update(source=blob.source or name, file_path=blob.source or name)
                     yield self._with_blob_metadata(lc, blob)
 

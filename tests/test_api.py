@@ -112,3 +112,21 @@ def test_errors_are_logged_with_their_file(
     record = next(r for r in caplog.records if r.name == "docread")
     assert "DocumentNotFoundError" in record.getMessage() and "gone.txt" in record.getMessage()
     assert record.docread_path == "gone.txt"
+
+
+def test_iter_bytes_reads_uploads_in_memory(tmp_path: Path) -> None:
+    import pymupdf
+
+    pdf = pymupdf.open()
+    pdf.new_page().insert_text((72, 72), "Uploaded invoice total 99 EUR")
+    with docread.Reader(tmp_path) as reader:
+        pages = list(reader.iter_bytes(pdf.tobytes(), "uploads/invoice.pdf"))
+        lines = list(reader.iter_bytes(b"alpha\nbeta\n", "notes.md"))
+    assert [d.metadata["page_number"] for d in pages] == [1]
+    assert "Uploaded invoice total 99 EUR" in pages[0].text
+    assert (
+        pages[0].metadata["source"] == "uploads/invoice.pdf"
+        and pages[0].metadata["format"] == "pdf"
+    )
+    assert lines[0].text == "alpha\nbeta" and lines[0].metadata["source"] == "notes.md"
+    assert list(tmp_path.iterdir()) == []  # nothing written into the workspace

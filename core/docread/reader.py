@@ -15,7 +15,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from .cache import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
@@ -132,6 +132,23 @@ class Reader:
             yield from self._produce(source, info, ctx)[0]
         for note in ctx.notes:
             (on_note or _log_note)(opts.file_path, note)
+
+    def iter_bytes(
+        self, data: bytes, name: str, *, on_note: NoteHandler | None = None, **options: Any
+    ) -> Iterator[Unit]:
+        """Loader mode over bytes in memory (an upload, a blob): ``name`` is the ``source`` the
+        units carry and its extension helps detection; isolated readers get a private temp copy."""
+        opts = ReadOptions.from_kwargs(name, **options)
+        source = Source.from_bytes(data, PurePath(name).name or "data")
+        info = detect(source, hint=opts.format_hint, shown=name)
+        self._pipeline.admit(info)
+        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
+        with source:
+            if _extractor_of(info).isolated and self.settings.isolation.enabled:
+                source.as_path()  # workers open files; the copy goes when the source closes
+            yield from self._produce(source, info, ctx)[0]
+        for note in ctx.notes:
+            (on_note or _log_note)(name, note)
 
     def iter_documents(
         self, file_path: str | os.PathLike[str], **options: Any
