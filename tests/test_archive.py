@@ -430,10 +430,35 @@ def test_extraction_never_writes_through_a_planted_link(tmp_path: Path) -> None:
     make_zip(work / "a.zip", {"victim.txt": b"overwritten", "sub/new.txt": b"new"})
     reader = docread.Reader(work, config={"cache": {"enabled": False}})
     for member in ("victim.txt", "sub/new.txt"):
-        with pytest.raises(ArchiveSecurityError, match="cannot be written|outside"):
+        with pytest.raises(ArchiveSecurityError, match="cannot be written|outside|link"):
             reader.read("a.zip", mode="extract", archive_path=member)
     assert (outside / "victim.txt").read_bytes() == b"untouched"
     assert sorted(p.name for p in outside.iterdir()) == ["victim.txt"]
+
+
+@pytest.mark.parametrize("planted", [".tmp", ".tmp/extracted"])
+def test_a_linked_extraction_folder_carries_nothing_out(tmp_path: Path, planted: str) -> None:
+    work, outside = tmp_path / "ws", tmp_path / "outside"
+    outside.mkdir()
+    (work / planted).parent.mkdir(parents=True, exist_ok=True)
+    (work / planted).symlink_to(outside)
+    make_zip(work / "a.zip", {"deep/hello.txt": b"hello"})
+    reader = docread.Reader(work, config={"cache": {"enabled": False}})
+    with pytest.raises(ArchiveSecurityError, match="link"):
+        reader.read("a.zip", mode="extract", archive_path="deep/hello.txt")
+    assert list(outside.iterdir()) == []  # not even an empty folder was created out there
+
+
+def test_extraction_dir_setting_cannot_leave_the_workspace(tmp_path: Path) -> None:
+    work = tmp_path / "ws"
+    work.mkdir()
+    make_zip(work / "a.zip", {"hello.txt": b"hello"})
+    reader = docread.Reader(
+        work, config={"cache": {"enabled": False}, "archive": {"extraction_dir": "../x"}}
+    )
+    with pytest.raises(ArchiveSecurityError, match="leads outside the workspace"):
+        reader.read("a.zip", mode="extract", archive_path="hello.txt")
+    assert not (tmp_path / "x").exists()
 
 
 def link_tar(path: Path) -> Path:

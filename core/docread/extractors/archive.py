@@ -5,6 +5,7 @@ read every member, nested archives included, under the limits of ``settings.arch
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -182,7 +183,17 @@ class ArchiveExtractor(Extractor):
         if ctx.workspace is None:
             raise InvalidOptionError("mode='extract' needs a workspace to extract into")
         workspace = Path(os.path.realpath(ctx.workspace))
-        root = workspace / ctx.settings.archive.extraction_dir / archive_stem(ctx.info.name)
+        root = Path(
+            os.path.normpath(
+                workspace / ctx.settings.archive.extraction_dir / archive_stem(ctx.info.name)
+            )
+        )
+        if not root.is_relative_to(workspace) or root == workspace:
+            raise ArchiveSecurityError(
+                f"{ctx.info.source}: archive.extraction_dir={ctx.settings.archive.extraction_dir!r} "
+                f"leads outside the workspace {workspace}",
+                path=ctx.info.source,
+            )
         target = safe_member_path(opts.archive_path) if opts.archive_path else None
 
         def want(entry: Entry) -> bool:
@@ -200,7 +211,7 @@ class ArchiveExtractor(Extractor):
         done: list[tuple[str, Path, int]] = []
         for entry, stream in backend.payloads(want):
             name = safe_member_path(entry.name)
-            path = _place(root, name, guard, entry)
+            path = _place(workspace, root, name, guard, entry)
             backend.vet(entry, name, str(root))
             done.append((name, path, guard.write(entry, stream, path)))
             if target is not None:
@@ -287,14 +298,23 @@ def _admitted(guard: Guard, entry: Entry, ctx: Context) -> bool:
     return True
 
 
-def _place(root: Path, name: str, guard: Guard, entry: Entry) -> Path:
-    """The extraction path of ``name`` under ``root``: parents created, never through a link."""
+def _place(workspace: Path, root: Path, name: str, guard: Guard, entry: Entry) -> Path:
+    """The extraction path of ``name`` under ``root``: every folder from the workspace down is
+    created one level at a time and must be a real directory, never a link (so a planted
+    ``.tmp -> /elsewhere`` cannot carry files, or even empty folders, out of the workspace)."""
     if not name:
         raise guard.refuse(entry.name, "has no usable file name after sanitizing")
     path = root / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    real_parent = os.path.realpath(path.parent)
-    real_root = os.path.realpath(root)
-    if real_parent != real_root and not real_parent.startswith(real_root + os.sep):
-        raise guard.refuse(entry.name, f"would be written outside {root} (a link in the way)")
+    current = workspace
+    for part in path.parent.relative_to(workspace).parts:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            os.mkdir(current)
+            continue
+        if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
+            raise guard.refuse(
+                entry.name, f"would be written through {current} (a link or a file in the way)"
+            )
     return path
