@@ -5,7 +5,7 @@ from __future__ import annotations
 import docread
 import pytest
 from docread import InvalidOptionError, ReadOptions
-from docread.ranges import ColumnSpec, PageSpec, RowSpec
+from docread.ranges import ColumnSpec, PageSpec, RowSpec, glob_match
 
 
 @pytest.mark.parametrize(
@@ -77,3 +77,13 @@ def test_column_spec_by_name_and_by_letter() -> None:
     assert ColumnSpec.parse("B-D").resolve(names) == [1, 2, 3]
     with pytest.raises(InvalidOptionError, match="the columns are: name, age, city, zip"):
         ColumnSpec.parse("salary").resolve(names)
+
+
+@pytest.mark.parametrize(
+    ("rel", "pattern", "matches"),
+    [("src/b.py", "src/*.py", True), ("src/a/b.py", "src/*.py", False), ("src/a/b.py", "src/**", True),
+     ("b.py", "**/*.py", True), ("deep/x/y.py", "*.py", True), ("a.txt", "*.py", False),
+     ("x5.py", "x[0-9].py", True), ("x5.py", "x[!0-9].py", False), ("src/c.py", "src/**/*.py", True)],
+)  # fmt: skip
+def test_glob_star_stays_in_one_folder(rel: str, pattern: str, matches: bool) -> None:
+    assert glob_match(rel, pattern) is matches

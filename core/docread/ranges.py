@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import fnmatch
+import functools
 import re
 from dataclasses import dataclass
 
@@ -167,9 +167,36 @@ class ColumnSpec:
 
 
 def glob_match(rel: str, pattern: str) -> bool:
-    """Glob over a '/'-separated path: ``**`` spans folders, a pattern without '/' matches the name."""
-    if "/" not in pattern and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], pattern):
-        return True
-    if fnmatch.fnmatch(rel, pattern):
-        return True
-    return pattern.startswith("**/") and fnmatch.fnmatch(rel, pattern[3:])
+    """Glob over a '/'-separated path: ``*`` and ``?`` stay inside one folder, ``**`` spans
+    folders (``src/**`` is everything below src, ``**/*.py`` any .py), and a pattern without
+    '/' matches the file name at any depth ("*.py")."""
+    if "/" not in pattern:
+        rel = rel.rsplit("/", 1)[-1]
+    return _glob_regex(pattern).fullmatch(rel) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end].replace("\\", "\\\\")
+            out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)

@@ -62,7 +62,7 @@ class Source:
 
     def head(self, size: int = HEAD_SIZE) -> bytes:
         """The first bytes (up to 64 KB), read once and kept."""
-        if self._head is None or len(self._head) < min(size, HEAD_SIZE):
+        if self._head is None:
             if self._data is not None:
                 self._head = self._data[:HEAD_SIZE]
             else:

@@ -4,7 +4,6 @@ Loader mode over a directory is the Reader's walk (each file through the pipelin
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ from typing import ClassVar
 
 from ..media import human_size
 from ..model import Document, Unit
+from ..ranges import glob_match
 from ..source import Source
 from .base import Context, Extractor
 
@@ -31,7 +31,7 @@ class DirectoryExtractor(Extractor):
         files: list[tuple[str, int, float]] = []
         with os.scandir(path) as it:
             for entry in it:
-                if ctx.options.pattern and not fnmatch.fnmatch(entry.name, ctx.options.pattern):
+                if ctx.options.pattern and not glob_match(entry.name, ctx.options.pattern):
                     continue
                 try:
                     if entry.is_dir(follow_symlinks=False):
@@ -39,8 +39,8 @@ class DirectoryExtractor(Extractor):
                     else:
                         st = entry.stat(follow_symlinks=False)
                         files.append((entry.name, st.st_size, st.st_mtime))
-                except OSError:
-                    continue
+                except OSError as exc:
+                    ctx.warn(f"{entry.name}: left out of the listing ({exc.strerror})")
         dirs.sort()
         files.sort()
         ctx.set_header("Directory", ctx.info.source)
