@@ -130,3 +130,14 @@ def test_iter_bytes_reads_uploads_in_memory(tmp_path: Path) -> None:
     )
     assert lines[0].text == "alpha\nbeta" and lines[0].metadata["source"] == "notes.md"
     assert list(tmp_path.iterdir()) == []  # nothing written into the workspace
+
+
+def test_metadata_caps_never_cut_identity_or_position(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    (deep / "a.txt").write_text("alpha\n")
+    config = {"output": {"max_metadata_value_len": 20, "max_metadata_fields": 3}}
+    doc = docread.read(str(deep / "a.txt"), workspace=tmp_path, config=config).documents[0]
+    assert doc.metadata["file_path"] == str(deep / "a.txt")  # whole, not cut to 20 chars
+    assert doc.metadata["line_start"] == 1 and doc.metadata["line_end"] == 1
+    assert "extractor" not in doc.metadata  # a descriptive key over the cap of 3 is dropped

@@ -48,21 +48,33 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return str(value)
 
 
+# identity and position keys: never cut (a truncated path breaks upserts) and never dropped by the
+# field cap (it applies to the remaining, descriptive keys)
+_PROTECTED = frozenset({
+    "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "member",
+    "depth", "page_number", "page_count", "slide_number", "slide_count", "line_start", "line_end",
+    "sheet", "sheet_index", "row_start", "row_end", "table", "cell_index", "chapter", "section_index",
+})  # fmt: skip
+
+
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
-    """Flat scalars only, at most ``max_metadata_fields`` keys, strings capped in length."""
+    """Flat scalars only; identity and position keys always kept whole, the other keys capped at
+    ``max_metadata_fields`` in all and ``max_metadata_value_len`` characters each."""
     out: dict[str, Any] = {}
-    limit = output.max_metadata_value_len
-    for key, raw in metadata.items():
-        if len(out) >= output.max_metadata_fields:
-            break
-        value = flat_value(raw)
-        if value is None:
-            continue
-        if isinstance(value, str):
-            value = clean_text(value, output)
-            if len(value) > limit:
-                value = value[:limit] + "..."
-        out[str(key)] = value
+    for protected in (True, False):
+        for key, raw in metadata.items():
+            if (key in _PROTECTED) != protected:
+                continue
+            if not protected and len(out) >= output.max_metadata_fields:
+                return out
+            value = flat_value(raw)
+            if value is None:
+                continue
+            if isinstance(value, str):
+                value = clean_text(value, output)
+                if not protected and len(value) > output.max_metadata_value_len:
+                    value = value[: output.max_metadata_value_len] + "..."
+            out[str(key)] = value
     return out
 
 
