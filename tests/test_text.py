@@ -104,12 +104,11 @@ def test_offset_past_the_end_says_how_many_lines(tmp_path: Path) -> None:
     assert "offset=50 is past the end of the file: it has 3 lines." in result.render()
 
 
-def test_view_truncation_gives_the_next_offset(tmp_path: Path) -> None:
+def test_max_lines_bounds_the_window_and_gives_the_next_offset(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("".join(f"{i:04d}\n" for i in range(1, 301)))
     config = {"output": {"max_lines": 100}}
     out = docread.read("a.txt", workspace=tmp_path, config=config).render()
-    assert "... [content truncated] ..." in out
-    assert "use offset=101 to continue" in out
+    assert "Use offset=101 to read more." in out
     assert "   100\t0100" in out and "0101" not in out
 
 
@@ -152,3 +151,15 @@ def test_text_like_formats_read_as_text(tmp_path: Path, name: str) -> None:
     (tmp_path / name).write_text("first line\nsecond line\n")
     result = docread.read(name, workspace=tmp_path)
     assert result.file.category == "text" and result.text == "first line\nsecond line"
+
+
+def test_limit_zero_on_a_huge_file_stays_within_the_output_budget(tmp_path: Path) -> None:
+    path = tmp_path / "huge.log"
+    line = b"x" * 99 + b"\n"
+    path.write_bytes(line * (12 * 1024 * 1024 // len(line)))  # 12 MB, over limits.text: streamed
+    result = docread.read(
+        "huge.log", workspace=tmp_path, limit=0, config={"output": {"max_chars": 50_000}}
+    )
+    doc = result.documents[0]
+    assert doc.metadata["line_end"] == 500  # 50,000 chars of 100-char lines, not the whole file
+    assert "Use offset=501 to read more." in result.render()

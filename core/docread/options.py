@@ -18,8 +18,9 @@ VIEWS = ("text", "visual", "pdf", "auto")
 class ReadOptions:
     """What to read from a file and how to render it; validated on creation.
 
-    ``offset``/``limit`` window text lines (1-based; ``limit=0`` means no line limit, ``None`` the
-    default of 2,000 in the agent view), ``pages`` PDF pages or slides or sections, ``rows`` /
+    ``offset``/``limit`` window text lines (1-based; ``None`` is the default of 2,000 lines in the
+    agent view, ``limit=0`` no line limit: the view still stops at ``output.max_lines``),
+    ``pages`` PDF pages or slides or sections, ``rows`` /
     ``columns`` / ``sheet`` (or ``table`` for SQLite) window tables, ``mode`` / ``archive_path`` /
     ``pattern`` drive archives (``pattern`` also filters directory walks). ``view`` picks text,
     rendered page images ("visual"), the raw PDF ("pdf") or text plus images of scanned pages

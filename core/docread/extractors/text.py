@@ -1,10 +1,14 @@
-"""Text and code: encoding detection, a streamed line window (cat -n in the agent view), loader
-chunks. Only the lines asked for are decoded, so ``offset=1, limit=50`` on a multi-GB log is instant."""
+"""Text and code: encoding detection, a line window (cat -n in the agent view), loader chunks.
+
+Files within ``limits.text`` are decoded once and sliced; larger ones are streamed line by line,
+so ``offset=1, limit=50`` on a multi-GB log decodes 50 lines and a window never holds more than
+``output.max_lines`` lines or ``output.max_chars`` characters."""
 
 from __future__ import annotations
 
 import codecs
 import io
+import sys
 from collections.abc import Iterator
 from typing import ClassVar, TextIO
 
@@ -20,6 +24,7 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _COUNT_CHUNK = 1 << 20
+_DEADLINE_EVERY = 1 << 16  # lines between global-deadline checks on long scans
 
 
 # single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
@@ -105,28 +110,32 @@ def _whole_window(
     all_lines = text.split("\n")
     if all_lines[-1] == "":
         all_lines.pop()
-    stop = len(all_lines) if not limit else offset - 1 + limit
-    lines = all_lines[offset - 1 : stop]
+    lines = all_lines[offset - 1 : offset - 1 + limit]
     if any(len(line) > max_len for line in lines):
         lines = [cut_line(line, len(line), max_len) for line in lines]
     return lines, len(all_lines)
 
 
 def _streamed_window(
-    source: Source, encoding: str, offset: int, limit: int, max_len: int
+    source: Source, ctx: Context, encoding: str, offset: int, limit: int
 ) -> tuple[list[str], int | None]:
-    """A large file: decode line by line up to the window's end; the total only if reached."""
+    """A large file: decode line by line up to the window's end (at most ``output.max_chars``
+    kept, so memory stays bounded); the total only if the end was reached."""
+    max_len, budget = ctx.settings.text.max_line_length, ctx.settings.output.max_chars
     lines: list[str] = []
     line: str | None = ""
     n = 0
     with open_text(source, encoding) as stream:
-        while not (limit and len(lines) >= limit):
+        while len(lines) < limit and budget > 0:
             line, length = read_line(stream, max_len)
             if line is None:
                 break
             n += 1
             if n >= offset:
                 lines.append(cut_line(line, length, max_len))
+                budget -= len(lines[-1]) + 1
+            elif n % _DEADLINE_EVERY == 0:
+                ctx.check_deadline(f"line {n:,}")
     return lines, (n if line is None else None)
 
 
@@ -150,11 +159,15 @@ class TextExtractor(Extractor):
     def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
         opts, text = ctx.options, ctx.settings.text
         offset = opts.offset or 1
-        limit = text.default_limit if opts.limit is None else opts.limit
+        # the agent view never shows more than output.max_lines, so no window holds more
+        limit = min(
+            text.default_limit if opts.limit is None else opts.limit or sys.maxsize,
+            ctx.settings.output.max_lines,
+        )
         if source.size <= ctx.settings.limits.text:
             lines, total = _whole_window(source, encoding, offset, limit, text.max_line_length)
         else:
-            lines, total = _streamed_window(source, encoding, offset, limit, text.max_line_length)
+            lines, total = _streamed_window(source, ctx, encoding, offset, limit)
         if not lines:
             ctx.warn(f"offset={offset} is past the end of the file: it has {total} lines.")
             return
@@ -180,6 +193,8 @@ class TextExtractor(Extractor):
                 if line is None:
                     break
                 n += 1
+                if n % _DEADLINE_EVERY == 0:
+                    ctx.check_deadline(f"line {n:,}")
                 if n < offset:
                     continue
                 lines.append(cut_line(line, length, max_len))
