@@ -12,7 +12,7 @@ import shutil
 import signal
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
@@ -65,20 +65,16 @@ def run_tool(
         )
     except FileNotFoundError as exc:
         raise DependencyMissingError(f"{what}: program not found: {argv[0]}", path=path) from exc
-    out = _Capped(max_output)
+    out = _Capped(max_output, on_full=lambda: kill_group(proc, wait=False))
     err = _Capped(1024 * 1024)
-    readers = [
+    threads = [
         threading.Thread(target=out.drain, args=(proc.stdout,), daemon=True),
         threading.Thread(target=err.drain, args=(proc.stderr,), daemon=True),
     ]
-    for t in readers:
+    if stdin is not None:  # fed from a thread: a child that stops reading cannot block the timeout
+        threads.append(threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True))
+    for t in threads:
         t.start()
-    if stdin is not None and proc.stdin is not None:
-        try:
-            proc.stdin.write(stdin)
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -87,13 +83,14 @@ def run_tool(
             f"{path or argv[0]}: {what} took longer than its timeout of {timeout:g} s and was stopped",
             path=path,
         ) from None
-    finally:
-        for t in readers:
-            t.join(timeout=5)
-    if out.truncated:
+    except BaseException:  # interrupted (KeyboardInterrupt, a worker being stopped): leave nothing
         kill_group(proc)
+        raise
+    finally:
+        for t in threads:
+            t.join(timeout=5)
     result = ToolResult(proc.returncode, bytes(out.buf), bytes(err.buf), out.truncated)
-    if check and proc.returncode != 0:
+    if check and proc.returncode != 0 and not out.truncated:
         message = result.stderr.decode("utf-8", "replace").strip()[-2000:]
         raise ExtractionError(
             f"{path or argv[0]}: {what} failed (exit {proc.returncode}): {message}", path=path
@@ -101,21 +98,31 @@ def run_tool(
     return result
 
 
-def kill_group(proc: subprocess.Popen[bytes]) -> None:
+def _feed(pipe: IO[bytes] | None, data: bytes) -> None:
+    if pipe is None:
+        return
+    with contextlib.suppress(BrokenPipeError, OSError), pipe:
+        pipe.write(data)
+
+
+def kill_group(proc: subprocess.Popen[bytes], *, wait: bool = True) -> None:
     """SIGKILL the process group (the program and anything it started), then reap it."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=5)
+    if wait:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
 
 
 class _Capped:
-    """Reads a pipe to the end, keeping at most ``limit`` bytes."""
+    """Reads a pipe to the end, keeping at most ``limit`` bytes; ``on_full`` runs once when the
+    output passes the cap (run_tool stops the program there: more output is of no use)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, on_full: Callable[[], None] | None = None) -> None:
         self.limit = limit
         self.buf = bytearray()
         self.truncated = False
+        self.on_full = on_full
 
     def drain(self, pipe: IO[bytes] | None) -> None:
         if pipe is None:
@@ -125,5 +132,7 @@ class _Capped:
                 room = self.limit - len(self.buf)
                 if room > 0:
                     self.buf += chunk[:room]
-                if len(chunk) > room:
+                if len(chunk) > room and not self.truncated:
                     self.truncated = True
+                    if self.on_full is not None:
+                        self.on_full()
