@@ -382,3 +382,14 @@ def test_corpus_pdf(row, tmp_path):
             assert "".join(phrase.lower().split()) in text.replace(" ", ""), phrase
         else:
             assert normalize(phrase) in text, phrase
+
+
+def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        doc.new_page().insert_text((72, 72), f"Page {n} has enough words to need no OCR at all here.")
+    doc.save(tmp_path / "slow.pdf")
+    config = {"cache": {"enabled": False}, "pdf": {"per_page_timeout": 0.0}}
+    result = docread.read("slow.pdf", workspace=tmp_path, config=config)
+    assert [d.metadata["page_number"] for d in result.documents] == [1]
+    assert "use pages=2- to go on" in result.render()

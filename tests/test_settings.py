@@ -80,3 +80,20 @@ def test_fingerprint_changes_with_any_value() -> None:
     a, b = Settings(), Settings.from_mapping({"output": {"max_chars": 10}})
     assert a.fingerprint() == Settings().fingerprint()
     assert a.fingerprint() != b.fingerprint()
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    [({"timeouts": {"global": 7}}, 7), ({"global_timeout": 9}, 9), ({"global_timeout": 9, "timeouts": {"global": 4}}, 4)],
+)  # fmt: skip
+def test_both_spellings_of_a_duplicated_limit_are_honoured(section: dict, expected: float) -> None:
+    s = Settings.from_mapping(section)
+    assert s.global_timeout == s.timeouts.global_ == expected
+
+
+def test_ocr_and_pdf_page_timeouts_align() -> None:
+    s = Settings.from_mapping(
+        {"pdf": {"ocr_per_page_timeout": 12}, "timeouts": {"pdf_per_page": 2}}
+    )
+    assert s.timeouts.ocr_per_page == s.pdf.ocr_per_page_timeout == 12
+    assert s.pdf.per_page_timeout == s.timeouts.pdf_per_page == 2

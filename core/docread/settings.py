@@ -208,7 +208,7 @@ class Settings:
                     f"{origin}: only a 'tools:' section is allowed at the top level"
                 )
             raw = raw["tools"].get("read_document", {}) or {}
-        return _build(cls, raw, "read_document", origin)
+        return _aligned(_build(cls, raw, "read_document", origin))
 
     def fingerprint(self) -> str:
         """A stable digest of every value: part of the cache key, so new limits mean new results."""
@@ -221,6 +221,21 @@ class Settings:
     @property
     def workspace_alias(self) -> str:
         return self.workspace.alias
+
+
+def _aligned(s: Settings) -> Settings:
+    """The design names three limits twice (``global_timeout`` / ``timeouts.global``,
+    ``pdf.per_page_timeout`` / ``timeouts.pdf_per_page``, ``pdf.ocr_per_page_timeout`` /
+    ``timeouts.ocr_per_page``): both spellings are honoured, the stricter value wins everywhere."""
+    glob = min(s.global_timeout, s.timeouts.global_)
+    page = min(s.pdf.per_page_timeout, s.timeouts.pdf_per_page)
+    ocr = min(s.pdf.ocr_per_page_timeout, s.timeouts.ocr_per_page)
+    return dataclasses.replace(
+        s,
+        global_timeout=glob,
+        timeouts=dataclasses.replace(s.timeouts, global_=glob, pdf_per_page=page, ocr_per_page=ocr),
+        pdf=dataclasses.replace(s.pdf, per_page_timeout=page, ocr_per_page_timeout=ocr),
+    )
 
 
 def _yaml_key(name: str) -> str:

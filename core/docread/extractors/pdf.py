@@ -8,6 +8,7 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -191,10 +192,20 @@ def _pages(
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:
-        for n in numbers:
+        slow = False
+        for i, n in enumerate(numbers):
+            if slow:  # the page before was over pdf_per_page: stop here, say how to go on
+                ctx.warn(
+                    f"Page {numbers[i - 1]}: its text took longer than pdf_per_page="
+                    f"{pdf.per_page_timeout:g} s; the pages after it were not read "
+                    f"(use pages={n}- to go on)."
+                )
+                return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
+            started = time.monotonic()
             text = page_text(page)
+            slow = time.monotonic() - started > pdf.per_page_timeout
             scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned)
             if not (opts.ocr or (scanned and opts.ocr is None)):
