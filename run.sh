@@ -18,35 +18,41 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+check_python() {
+  "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+    echo "docread needs Python 3.11 or newer ($PYTHON is $("$PYTHON" --version 2>&1))" >&2; exit 1; }
+}
+
 system_packages() {
   local missing=()
   command -v tesseract >/dev/null || missing+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd)
   command -v antiword >/dev/null || missing+=(antiword)
-  ldconfig -p 2>/dev/null | grep -q 'libmagic\.so\.1' || missing+=(libmagic1)
-  "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+  "$PYTHON" -c 'import ctypes.util, sys; sys.exit(not ctypes.util.find_library("magic"))' \
+    || missing+=(libmagic1)
+  # venv needs the ensurepip of this very interpreter (python3.X-venv on Debian/Ubuntu)
+  "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null \
+    || missing+=("python$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')-venv")
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
 python_env() {
-  "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
-    echo "docread needs Python 3.11 or newer ($PYTHON is $("$PYTHON" --version))" >&2; exit 1; }
   [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
   local stamp="$VENV/.docread-installed"
-  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ .ci/constraints.txt -nt "$stamp" ]; then
     echo "==> pip install -e .[all,dev]"
     "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[all,dev]"
+    "$VENV/bin/python" -m pip install -q -e ".[all,dev]" -c .ci/constraints.txt
     touch "$stamp"
   fi
 }
 
 case "${1:-}" in
   demo)
-    system_packages; python_env
+    check_python; system_packages; python_env
     exec "$VENV/bin/python" examples/demo.py "${@:2}"
     ;;
   test)
-    system_packages; python_env
+    check_python; system_packages; python_env
     "$VENV/bin/ruff" check .
     exec "$VENV/bin/python" -m pytest "${@:2}"
     ;;

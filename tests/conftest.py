@@ -21,8 +21,10 @@ CORPUS = Path(
 def _private_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """No test writes into the real ~/.cache/docread (the default cache directory)."""
+    """No test writes into the real ~/.cache/docread (the default cache directory), and no
+    settings file from the environment leaks in."""
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+    monkeypatch.delenv("DOCREAD_CONFIG", raising=False)
 
 
 @pytest.fixture

@@ -27,7 +27,8 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 def test_pdf_named_txt_is_detected_as_pdf(tmp_path: Path) -> None:
-    fitz = pytest.importorskip("pymupdf")
+    import pymupdf as fitz
+
     doc = fitz.open()
     doc.new_page().insert_text((72, 72), "Hidden PDF content")
     (tmp_path / "notes.txt").write_bytes(doc.tobytes())
