@@ -86,6 +86,11 @@ class Echo(_Fake):
         for number, line in enumerate(lines, 1):
             if line == "pause":
                 time.sleep(2)
+            if line == "wait":  # until the test creates <file>.go (at most 20 s)
+                go = source.as_path().with_suffix(".go")
+                deadline = time.monotonic() + 20
+                while not go.exists() and time.monotonic() < deadline:
+                    time.sleep(0.02)
             yield Document(f"{line} from {os.getpid()}", {"page_number": number})
         ctx.set_header("Pages", len(lines))
         ctx.warn("echo finished")
@@ -206,11 +211,12 @@ def test_in_process_extractors_stay_in_process(iso: docread.Reader, tmp_path: Pa
 
 
 def test_units_stream_before_the_extractor_finishes(iso: docread.Reader, tmp_path: Path) -> None:
-    units = iso.iter_documents(_file(tmp_path, "first\npause\nlast"), format_hint="fake_echo")
+    units = iso.iter_documents(_file(tmp_path, "first\nwait\nlast"), format_hint="fake_echo")
     start = time.monotonic()
-    assert next(units).text.startswith("first")
-    assert time.monotonic() - start < 1.8  # the worker is still sleeping before "pause"
-    assert [d.text.split()[0] for d in units] == ["pause", "last"]
+    assert next(units).text.startswith("first")  # while the worker waits for f.go
+    assert time.monotonic() - start < 15  # without streaming it would wait the full 20 s
+    (tmp_path / "f.go").touch()
+    assert [d.text.split()[0] for d in units] == ["wait", "last"]
 
 
 def test_abandoned_iterator_frees_its_worker_for_reuse(iso: docread.Reader, tmp_path: Path) -> None:
