@@ -151,7 +151,7 @@ def test_csv_delimiter_encoding_quoted_newlines_and_ragged_rows(tmp_path: Path) 
     assert "Ragged rows" in text
     assert "**Rows:** 1-4 of 4" in text  # the window reached the end: the total is exact
     head = docread.read("odd.csv", workspace=tmp_path, rows="head:1").render()
-    assert "**Rows:** 1-1 of ~5 (line count; quoted line breaks make it approximate)" in head
+    assert "**Rows:** 1-1 of 4" in head  # records counted as the reader reads them
 
 
 def test_tsv_and_pipes_escaped_in_cells(tmp_path: Path) -> None:
@@ -210,6 +210,58 @@ def test_csv_tail_reads_backwards_through_crlf_and_form_feeds(tmp_path: Path) ->
     (tmp_path / "crlf.csv").write_bytes(body.encode())
     result = docread.read("crlf.csv", workspace=tmp_path, rows="tail:2")
     assert _rows(result) == [["19999", "19999", "xy19999"], ["20000", "20000", "xy20000"]]
+
+
+def test_csv_tail_trailing_blank_lines_are_not_rows(tmp_path: Path) -> None:
+    (tmp_path / "b.csv").write_text("a,b\n1,2\n3,4\n\n\n")
+    head = docread.read("b.csv", workspace=tmp_path)
+    tail = docread.read("b.csv", workspace=tmp_path, rows="tail:2")
+    assert head.header["Rows"] == tail.header["Rows"] == "1-2 of 2"
+    assert _rows(tail) == [["1", "1", "2"], ["2", "3", "4"]]
+    assert tail.documents[0].metadata["total_rows"] == 2
+
+
+def test_json_lines_tail_skips_blank_lines_like_the_default_view(tmp_path: Path) -> None:
+    (tmp_path / "b.jsonl").write_text('{"a":1}\n\n{"a":2}\n \t\n\r\n{"a":3}\n\n')
+    head = docread.read("b.jsonl", workspace=tmp_path)
+    tail = docread.read("b.jsonl", workspace=tmp_path, rows="tail:2")
+    assert head.header["Rows"] == "1-3 of 3"
+    assert tail.header["Rows"] == "2-3 of 3"
+    assert _rows(tail) == [["2", "2"], ["3", "3"]]
+
+
+def test_csv_quoted_newline_numbers_agree_between_range_and_tail(tmp_path: Path) -> None:
+    (tmp_path / "q.csv").write_text('a,b\n"x\ny",1\n2,z\n')
+    second = docread.read("q.csv", workspace=tmp_path, rows="2")
+    tail = docread.read("q.csv", workspace=tmp_path, rows="tail:1")
+    assert second.header["Rows"] == tail.header["Rows"] == "2-2 of 2"
+    assert _rows(second) == _rows(tail) == [["2", "2", "z"]]
+    assert "rows='3" not in second.render() + tail.render()  # no hint past the last record
+
+
+def test_huge_csv_with_quoted_newlines_says_its_numbers_are_approximate(tmp_path: Path) -> None:
+    body = "".join(f'{i},"line\nbreak {i}"\n' for i in range(1, 2001))
+    (tmp_path / "q.csv").write_text("a,b\n" + body)
+    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        tail = reader.read("q.csv", rows="tail:2")
+    text = tail.render()
+    assert [r[:2] for r in _rows(tail)] == [["3999", "1999"], ["4000", "2000"]]
+    assert "**Rows:** 3,999-4,000 of ~4,000 (line count; quoted line breaks" in text
+    assert "Row numbers are approximate" in text
+    assert "rows='4001" not in text and "rows='4,001" not in text
+
+
+def test_csv_quotes_without_line_breaks_keep_an_exact_tail_over_the_size_limit(
+    tmp_path: Path,
+) -> None:
+    body = "".join(f'{i},"note {i}, ok"\r\n' for i in range(1, 3001))
+    (tmp_path / "q.csv").write_text("a,b\r\n" + body + "\r\n", newline="")
+    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        tail = reader.read("q.csv", rows="tail:1")
+    assert tail.header["Rows"] == "3,000-3,000 of 3,000"
+    assert _rows(tail) == [["3000", "3000", "note 3000, ok"]]
 
 
 def test_max_dataframe_rows_caps_the_window(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """CSV, TSV and JSON Lines, streamed: the encoding and delimiter are sniffed from the head, a
 window stops reading once it is full, a tail reads backwards from the end, and totals come from
-a fast newline scan (or, on huge files, an estimate from the file size that says so)."""
+a fast scan counting non-blank lines as records (or, on huge files, an estimate that says so)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
+from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +29,38 @@ _TAIL_BLOCK = 64 << 10
 _TAIL_MAX = 256 << 20
 _KEY_SCAN = 1000  # JSON Lines: columns are the keys of the first records
 _DELIMITERS = (",", "\t", ";", "|")
+_NOT_QUOTE_OR_NL = bytes(b for b in range(256) if b not in b'\n"')
 _RAW = "\0raw"  # JSON Lines: the key holding a line that is not valid JSON (no real key has a NUL)
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """A line scan: non-blank lines, and whether they are exactly the records (False when
+    quoted fields hold line breaks, so records span lines)."""
+
+    lines: int
+    exact: bool
+
+
+def _doubled(chunk: bytes) -> int:
+    """Adjacent newline pairs, overlapping (a run of k newlines holds k - 1 blank lines)."""
+    n = 0
+    while b"\n\n" in chunk:  # each pass halves every run of newlines
+        shorter = chunk.replace(b"\n\n", b"\n")
+        n, chunk = n + len(chunk) - len(shorter), shorter
+    return n
+
+
+def _balanced(chunk: bytes, odd: bool) -> tuple[bool, bool]:
+    """(every line break is outside quotes, the last partial line's quote count is odd) for a
+    chunk whose partial first line continues one with ``odd`` quotes; a line of two quotes (a
+    record the reader skips) also counts as unbalanced. Parity is how well-formed CSV quotes."""
+    kept = chunk.translate(None, _NOT_QUOTE_OR_NL).replace(b'""', b"")  # '"' left: odd line
+    first, last = kept.find(b"\n"), kept.rfind(b"\n")
+    if first < 0:
+        return True, odd != bool(kept)
+    ok = (odd == (first == 1)) and b'"' not in kept[first:last] and b'\n""\n' not in chunk
+    return ok, last < len(kept) - 1
 
 
 class LineFile:
@@ -45,7 +77,7 @@ class LineFile:
             else 1
         )
         self.chars_read = self.lines_read = 0
-        self.known_lines: int | None = None  # set by count_lines
+        self.scanned: Scan | None = None  # set by scan
 
     def lines(self) -> Iterator[str]:
         """Every line from the start, ending in newline; over-long lines cut (and said).
@@ -86,28 +118,44 @@ class LineFile:
         if lines > self.lines_read:
             self.lines_read, self.chars_read = lines, chars
 
-    def count_lines(self) -> int:
-        """Physical lines (a last line without a newline counts), by one newline scan."""
-        if self.known_lines is None:
-            self.known_lines = self._scan()
-        return self.known_lines
+    def scan(self, *, strip: str, quotes: bool) -> Scan:
+        """Non-blank lines (blank: empty once ``strip`` characters are removed), by one pass
+        of C-speed string operations; ``quotes`` also checks for line breaks inside quotes."""
+        if self.scanned is None:
+            self.scanned = self._scan(strip, quotes)
+        return self.scanned
 
-    def _scan(self) -> int:
-        n, last = 0, "\n"
+    def _scan(self, strip: str, quotes: bool) -> Scan:
+        pairs = breaks = 0  # pairs: adjacent newlines, i.e. blank lines
+        last_nl, odd, exact = True, False, True  # a virtual newline before the file
+        delete = strip.encode()
+        for chunk in self._byte_chunks():
+            if b"\r" in chunk:  # universal newlines: CR is a line break (CRLF adds a blank line)
+                chunk = chunk.replace(b"\r", b"\n")
+            if quotes and exact and (odd or b'"' in chunk):
+                exact, odd = _balanced(chunk, odd)
+            if delete:
+                chunk = chunk.translate(None, delete)
+            if not chunk:
+                continue
+            breaks += chunk.count(b"\n")
+            pairs += (last_nl and chunk[:1] == b"\n") + _doubled(chunk)
+            last_nl = chunk[-1:] == b"\n"
+            self.deadline.check("counting rows")
+        return Scan(breaks + (not last_nl) - pairs, exact and not odd)
+
+    def _byte_chunks(self) -> Iterator[bytes]:
+        """The file in big blocks with single-byte newlines (UTF-16/32 re-encoded as UTF-8)."""
         if self.width == 1:
             with self.source.open() as f:
                 while chunk := f.read(_SCAN_CHUNK):
-                    n += chunk.count(b"\n")
-                    last = chr(chunk[-1])
-                    self.deadline.check("counting rows")
+                    yield chunk
         else:
             with io.TextIOWrapper(
                 self.source.open(), encoding=self.encoding, errors="replace"
             ) as f:
-                while chunk := f.read(_SCAN_CHUNK):
-                    n, last = n + chunk.count("\n"), chunk[-1]
-                    self.deadline.check("counting rows")
-        return n + (last != "\n")
+                while text := f.read(_SCAN_CHUNK):
+                    yield text.encode("utf-8", errors="replace")
 
     def last_lines(self, enough: Callable[[list[str], bool], bool]) -> tuple[list[str], bool]:
         """Complete lines at the end of the file, read backwards in growing blocks until
@@ -140,24 +188,64 @@ class LineFile:
         )
 
 
-class DelimitedTable(Table):
+class LinesTable(Table):
+    """A table of text lines: CSV records or JSON Lines objects, where blank lines are no rows.
+
+    Totals and tail row numbers come from one line scan that skips blank lines as the forward
+    reader does, so a tail, the total and the default view number the same record alike."""
+
+    header_lines = 0  # records before the data (the CSV header)
+    strip = ""  # characters that leave a line blank (JSON Lines: whitespace)
+    quotes = False  # quoted fields may hold line breaks (CSV)
+
+    def __init__(self, lines: LineFile, columns: list[str]) -> None:
+        self.lf = lines
+        super().__init__(columns)
+
+    def _count(self, exact: bool) -> Total:
+        lf = self.lf
+        huge = lf.source.size > lf.ctx.settings.limits.tabular
+        if not exact and huge and lf.scanned is None:
+            return lf.estimate(self.header_lines)
+        scan = lf.scan(strip=self.strip, quotes=self.quotes)
+        rows = max(0, scan.lines - self.header_lines)
+        if scan.exact:
+            return Total(rows)
+        if huge:
+            return Total(rows, False, "line count; quoted line breaks make it approximate")
+        n = 0
+        for n, _ in enumerate(self._iter_from(1, [], None), 1):  # noqa: B007
+            pass  # records span lines: count them as the forward reader reads them
+        self._end_seen = n
+        return Total(n)
+
+    def _numbered(self, kept: list[list[Any]]) -> tuple[int, list[list[Any]]]:
+        """(first row number, ``kept``): the last rows of the table, numbered from its total."""
+        total = self.total(exact=True)
+        if not total.exact:
+            self.lf.ctx.warn(
+                f"Row numbers are approximate ({total.how}): counting records exactly would "
+                f"mean parsing the whole file."
+            )
+        return max(1, (total.count or 0) - len(kept) + 1), kept
+
+
+class DelimitedTable(LinesTable):
     """A CSV/TSV file: the first non-blank record is the header; quoted newlines are handled."""
+
+    header_lines, quotes = 1, True
 
     def __init__(self, lines: LineFile, delimiter: str) -> None:
         self.lf, self.delimiter = lines, delimiter
-        self.multiline = self.ragged = False
+        self.ragged = False
         with closing(self._records(skip_header=False)) as records:
             header = next(records, [])
-        super().__init__(unique_names(header))
+        super().__init__(lines, unique_names(header))
 
     def _records(self, *, skip_header: bool = True) -> Iterator[list[str]]:
         reader = csv.reader(self.lf.lines(), delimiter=self.delimiter)
         seen_header = not skip_header
-        prev = 0
         for record in _guarded(reader, self.lf.ctx.info.source):
-            if reader.line_num - prev > 1:
-                self.multiline = True
-            prev = reader.line_num
             if not record or record == [""]:
                 continue
             if not seen_header:
@@ -179,26 +267,13 @@ class DelimitedTable(Table):
             )
         return [record[i] if i < len(record) else "" for i in cols]
 
-    def _count(self, exact: bool) -> Total:
-        if (
-            not exact
-            and self.lf.source.size > self.lf.ctx.settings.limits.tabular
-            and self.lf.known_lines is None
-        ):
-            return self.lf.estimate(header_lines=1)
-        rows = max(0, self.lf.count_lines() - 1)
-        if self.multiline:
-            return Total(rows, False, "line count; quoted line breaks make it approximate")
-        return Total(rows)
-
     def tail(self, count: int, cols: list[int]) -> tuple[int, list[list[Any]]]:
         if self.lf.width > 1:
             return super().tail(count, cols)  # not byte-seekable by line: one streamed pass
         parsed: list[list[str]] = []
 
         def enough(lines: list[str], at_start: bool) -> bool:
-            records = list(csv.reader(lines, delimiter=self.delimiter))
-            self.multiline = self.multiline or len(records) < len(lines)
+            records = csv.reader(lines, delimiter=self.delimiter)
             parsed[:] = [r for r in records if r and r != [""]]
             if at_start:
                 parsed[:] = parsed[1:]  # the header
@@ -207,9 +282,7 @@ class DelimitedTable(Table):
         lines, at_start = self.lf.last_lines(enough)
         if not enough(lines, at_start) and not at_start:  # rows too big for a bounded tail
             return super().tail(count, cols)
-        kept = [self._project(r, cols) for r in parsed[-count:]]
-        total = self.total(exact=True).count or len(kept)
-        return max(1, total - len(kept) + 1), kept
+        return self._numbered([self._project(r, cols) for r in parsed[-count:]])
 
 
 def _guarded(reader: Any, where: str) -> Iterator[list[str]]:
@@ -224,8 +297,10 @@ def _guarded(reader: Any, where: str) -> Iterator[list[str]]:
         ) from exc
 
 
-class JsonLinesTable(Table):
+class JsonLinesTable(LinesTable):
     """JSON Lines: one object per line; the columns are the keys of the first records."""
+
+    strip = " \t\f\v\x1c\x1d\x1e\x1f"  # what str.strip removes, besides line breaks
 
     def __init__(self, lines: LineFile) -> None:
         self.lf = lines
@@ -235,7 +310,7 @@ class JsonLinesTable(Table):
                 if n >= _KEY_SCAN:
                     break
                 keys.update(dict.fromkeys(k for k in obj if k != _RAW))
-        super().__init__(list(keys) or ["value"])
+        super().__init__(lines, list(keys) or ["value"])
 
     def _objects(self) -> Iterator[dict[str, Any]]:
         for line in self.lf.lines():
@@ -262,24 +337,12 @@ class JsonLinesTable(Table):
             if n >= start:
                 yield self._row(self._parse(line), cols)
 
-    def _count(self, exact: bool) -> Total:
-        if (
-            not exact
-            and self.lf.source.size > self.lf.ctx.settings.limits.tabular
-            and self.lf.known_lines is None
-        ):
-            return self.lf.estimate(header_lines=0)
-        return Total(self.lf.count_lines())
-
     def tail(self, count: int, cols: list[int]) -> tuple[int, list[list[Any]]]:
         if self.lf.width > 1:
             return super().tail(count, cols)
         lines, _ = self.lf.last_lines(lambda ls, _s: sum(1 for ln in ls if ln.strip()) >= count)
-        kept = [
-            self._row(self._parse(ln), cols) for ln in [ln for ln in lines if ln.strip()][-count:]
-        ]
-        total = self.total(exact=True).count or len(kept)
-        return max(1, total - len(kept) + 1), kept
+        kept = [ln for ln in lines if ln.strip()][-count:]
+        return self._numbered([self._row(self._parse(ln), cols) for ln in kept])
 
 
 class LinesBook(Book):
