@@ -8,6 +8,7 @@ security limit can never silently fall back to a default.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -187,15 +188,13 @@ class Settings:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Settings:
-        import yaml
-
+        """Parsed once per file version (path, mtime, size): readers made per call stay cheap."""
+        full = Path(path).expanduser()
         try:
-            raw = yaml.safe_load(Path(path).expanduser().read_text(encoding="utf-8")) or {}
+            st = full.stat()
         except OSError as exc:
             raise SettingsError(f"cannot read settings file {path}: {exc}", path=str(path)) from exc
-        except yaml.YAMLError as exc:
-            raise SettingsError(f"{path} is not valid YAML: {exc}", path=str(path)) from exc
-        return cls.from_mapping(raw, origin=str(path))
+        return _from_file(str(full.resolve()), st.st_mtime_ns, st.st_size, str(path))
 
     @classmethod
     def from_mapping(cls, raw: Any, *, origin: str = "<settings>") -> Settings:
@@ -221,6 +220,19 @@ class Settings:
     @property
     def workspace_alias(self) -> str:
         return self.workspace.alias
+
+
+@functools.lru_cache(maxsize=32)
+def _from_file(full: str, mtime_ns: int, size: int, shown: str) -> Settings:
+    import yaml
+
+    try:
+        raw = yaml.safe_load(Path(full).read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise SettingsError(f"cannot read settings file {shown}: {exc}", path=shown) from exc
+    except yaml.YAMLError as exc:
+        raise SettingsError(f"{shown} is not valid YAML: {exc}", path=shown) from exc
+    return Settings.from_mapping(raw, origin=shown)
 
 
 def _aligned(s: Settings) -> Settings:
