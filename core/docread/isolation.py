@@ -155,7 +155,16 @@ class WorkerPool:
         worker.jobs += 1
         finished = False
         try:
-            worker.conn.send(("job", job))
+            try:
+                worker.conn.send(("job", job))
+            except (OSError, EOFError, ValueError):  # the idle worker had died: say so, typed
+                finished = True
+                worker.kill()
+                raise WorkerCrashedError(
+                    f"{job.info.source}: the {name} worker process was gone before the read "
+                    f"started ({worker.death()}); read the file again",
+                    path=job.info.source,
+                ) from None
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 if kind == "unit":
