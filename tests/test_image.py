@@ -19,11 +19,8 @@ from PIL import Image, ImageCms, ImageDraw
 MB = 1024 * 1024
 
 
-def _jpeg_with_exif(
-    path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)
-) -> Path:
-    img = Image.new("RGB", size, (200, 30, 30))
-    ImageDraw.Draw(img).rectangle((0, 0, size[0] // 2, size[1] // 4), fill=(0, 0, 255))
+def _exif(orientation: int = 1) -> Image.Exif:
+    """Camera, software, orientation, an Exif sub-IFD (exposure, lens, date) and GPS."""
     exif = Image.Exif()
     exif[271], exif[272], exif[305], exif[274] = (
         "Canon",
@@ -43,7 +40,15 @@ def _jpeg_with_exif(
     )
     gps = exif.get_ifd(0x8825)
     gps.update({1: "S", 2: (33.0, 51.0, 54.0), 3: "E", 4: (151.0, 12.0, 36.0)})
-    img.save(path, "JPEG", exif=exif.tobytes(), quality=90)
+    return exif
+
+
+def _jpeg_with_exif(
+    path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)
+) -> Path:
+    img = Image.new("RGB", size, (200, 30, 30))
+    ImageDraw.Draw(img).rectangle((0, 0, size[0] // 2, size[1] // 4), fill=(0, 0, 255))
+    img.save(path, "JPEG", exif=_exif(orientation).tobytes(), quality=90)
     return path
 
 
@@ -110,6 +115,56 @@ def test_exif_orientation_is_applied_to_the_picture(reader: docread.Reader, tmp_
         assert out.size == (200, 320)  # portrait after applying orientation 6
         assert out.getexif().get(274) is None  # no rotation left for the model to apply
     assert media.metadata["converted"] is True and media.mime_type == "image/jpeg"
+
+
+@pytest.mark.parametrize(
+    "name, fmt", [("shot.png", "PNG"), ("shot.webp", "WEBP"), ("shot.tif", "TIFF")]
+)
+def test_exif_is_read_from_png_webp_and_tiff(
+    reader: docread.Reader, tmp_path: Path, name: str, fmt: str
+) -> None:
+    Image.new("RGB", (64, 48), (10, 120, 200)).save(tmp_path / name, fmt, exif=_exif().tobytes())
+    result = reader.read(name)
+    text = result.render()
+    assert "  - Camera: Canon EOS 5D Mark IV" in text
+    assert "  - Exposure: 1/250s at ISO 200" in text
+    assert "  - GPS: 33.865° S, 151.21° E (-33.865, 151.21)" in text
+    meta = result.documents[0].metadata
+    assert meta["f_number"] == pytest.approx(2.8) and meta["lens"] == "EF24-70mm f/2.8L"
+    assert meta["date_taken"] == "2024-01-15T14:30:22" and meta["width"] == 64
+
+
+def test_exif_is_read_by_exifread_once_per_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import exifread
+
+    real, calls = exifread.process_file, []
+
+    def spy(stream: io.BufferedIOBase, **kwargs: object) -> dict[str, object]:
+        calls.append(kwargs)
+        return real(stream, **kwargs)
+
+    monkeypatch.setattr(exifread, "process_file", spy)
+    _jpeg_with_exif(tmp_path / "photo.jpg")
+    config = {"isolation": {"enabled": False}, "cache": {"enabled": False}}
+    result = docread.read("photo.jpg", workspace=tmp_path, config=config)
+    assert calls == [{"details": False, "extract_thumbnail": False}]
+    with open(tmp_path / "photo.jpg", "rb") as f:
+        direct = real(f, details=False)
+    meta = result.documents[0].metadata  # Exif sub-IFD values, as exifread reads them
+    assert meta["lens"] == direct["EXIF LensModel"].values == "EF24-70mm f/2.8L"
+    assert meta["iso"] == direct["EXIF ISOSpeedRatings"].values[0] == 200
+    assert meta["exposure_time"] == pytest.approx(0.004)
+
+
+def test_image_without_exif_logs_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    Image.new("RGB", (8, 8)).save(tmp_path / "plain.png")
+    config = {"isolation": {"enabled": False}, "cache": {"enabled": False}}
+    with caplog.at_level("DEBUG", logger="exifread"):
+        text = docread.read("plain.png", workspace=tmp_path, config=config).render()
+    assert "EXIF Metadata" not in text and "**Dimensions:** 8 x 8 pixels" in text
+    assert not [r for r in caplog.records if r.name.startswith("exifread")]
 
 
 def test_large_png_is_compressed_under_budget(reader: docread.Reader, tmp_path: Path) -> None:

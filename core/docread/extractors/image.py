@@ -47,7 +47,8 @@ class ImageExtractor(Extractor):
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         with open_image(source, ctx) as img:
-            facts = basic_facts(img, source.size) + exif_facts(img) + xmp_facts(img) + icc_fact(img)
+            facts = basic_facts(img, source.size) + exif_facts(source, str(img.format))
+            facts += xmp_facts(img) + icc_fact(img)
             media = media_part(img, source, ctx)
             extra = [_media_line(media)]
             meta: dict[str, Any] = fact_metadata(facts)

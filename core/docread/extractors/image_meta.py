@@ -1,5 +1,6 @@
-"""Image facts without decoding pixels: dimensions, color, frames, EXIF (camera, exposure, GPS in
-decimal degrees), XMP (title, description, author, keywords) and the ICC profile description.
+"""Image facts without decoding pixels: dimensions, color, frames (Pillow's header), EXIF
+(camera, exposure, GPS in decimal degrees; read by exifread from the file's EXIF block), XMP
+(title, description, author, keywords) and the ICC profile description.
 
 Each fact is a ``Fact(label, shown, key, value)``: ``shown`` goes into the metadata block of the
 agent view, ``key``/``value`` into the flat metadata of the unit.
@@ -8,21 +9,20 @@ agent view, ``key``/``value`` into the flat metadata of the unit.
 from __future__ import annotations
 
 import io
+import logging
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from PIL import Image
 
-# EXIF tag numbers (TIFF/EXIF 2.3): the base IFD, the Exif sub-IFD and the GPS sub-IFD
-_EXIF_IFD, _GPS_IFD = 0x8769, 0x8825
-_DESCRIPTION, _MAKE, _MODEL, ORIENTATION, _SOFTWARE, _DATETIME, _ARTIST, _COPYRIGHT = (
-    270, 271, 272, 274, 305, 306, 315, 33432,
-)  # fmt: skip
-_EXPOSURE, _FNUMBER, _ISO, _TAKEN, _FOCAL, _LENS_MAKE, _LENS_MODEL = (
-    33434, 33437, 34855, 36867, 37386, 42035, 42036,
-)  # fmt: skip
+    from ..source import Source
+
+ORIENTATION = 274  # EXIF Orientation tag number, used with Pillow to rotate the picture
+# Formats whose EXIF exifread finds (by its own magic-byte check); others have no EXIF to read
+_EXIFREAD_FORMATS = frozenset({"JPEG", "MPO", "TIFF", "PNG", "WEBP"})
 _ORIENTATIONS = {
     1: "normal",
     2: "mirrored horizontally",
@@ -77,14 +77,16 @@ def basic_facts(img: Image.Image, size: int) -> list[Fact]:
     return facts
 
 
-def exif_facts(img: Image.Image) -> list[Fact]:
-    """Camera, lens, exposure, dates, software, orientation and GPS from Pillow's EXIF reader."""
-    exif = img.getexif()
-    if not exif:
+def exif_facts(source: Source, image_format: str) -> list[Fact]:
+    """Camera, lens, exposure, dates, software, orientation and GPS, read by exifread from the
+    file's EXIF block (JPEG APP1, TIFF IFDs, PNG eXIf, WebP EXIF chunk) without decoding pixels."""
+    if image_format not in _EXIFREAD_FORMATS:
         return []
-    sub = _ifd(exif, _EXIF_IFD)
+    tags = _read_exif(source, image_format)
+    if not tags:
+        return []
     facts: list[Fact] = []
-    make, model = _text(exif.get(_MAKE)), _text(exif.get(_MODEL))
+    make, model = _text(tags.get("Image Make")), _text(tags.get("Image Model"))
     camera = (
         model
         if make and model.lower().startswith(make.lower())
@@ -95,9 +97,9 @@ def exif_facts(img: Image.Image) -> list[Fact]:
             Fact("Camera", camera, "camera_model", model or None),
             Fact("", "", "camera_make", make or None),
         ]
-    lens = _text(sub.get(_LENS_MODEL)) or _text(sub.get(_LENS_MAKE))
-    focal = _number(sub.get(_FOCAL))
-    fnum = _number(sub.get(_FNUMBER))
+    lens = _text(tags.get("EXIF LensModel")) or _text(tags.get("EXIF LensMake"))
+    focal = _number(tags.get("EXIF FocalLength"))
+    fnum = _number(tags.get("EXIF FNumber"))
     lens_line = " ".join(
         filter(
             None, (lens, f"{round(focal, 2):g}mm" if focal else "", f"f/{fnum:g}" if fnum else "")
@@ -109,7 +111,8 @@ def exif_facts(img: Image.Image) -> list[Fact]:
         facts.append(Fact("", "", "focal_length_mm", focal))
     if fnum:
         facts.append(Fact("", "", "f_number", fnum))
-    exposure, iso = _number(sub.get(_EXPOSURE)), _number(sub.get(_ISO))
+    exposure = _number(tags.get("EXIF ExposureTime"))
+    iso = _number(tags.get("EXIF ISOSpeedRatings"))
     if exposure or iso:
         parts = [_shutter(exposure) if exposure else "", f"ISO {iso:g}" if iso else ""]
         facts.append(
@@ -117,24 +120,72 @@ def exif_facts(img: Image.Image) -> list[Fact]:
         )
         if iso:
             facts.append(Fact("", "", "iso", int(iso)))
-    taken = _text(sub.get(_TAKEN)) or _text(exif.get(_DATETIME))
+    taken = _text(tags.get("EXIF DateTimeOriginal")) or _text(tags.get("Image DateTime"))
     if taken:
         facts.append(Fact("Date", _exif_date(taken, " "), "date_taken", _exif_date(taken, "T")))
-    for tag, label, key in ((_SOFTWARE, "Software", "software"), (_ARTIST, "Artist", "author"),
-                            (_COPYRIGHT, "Copyright", "copyright"), (_DESCRIPTION, "Description", "description")):  # fmt: skip
-        value = _text(exif.get(tag))
+    for tag, label, key in (("Software", "Software", "software"), ("Artist", "Artist", "author"),
+                            ("Copyright", "Copyright", "copyright"), ("ImageDescription", "Description", "description")):  # fmt: skip
+        value = _text(tags.get(f"Image {tag}"))
         if value:
             facts.append(Fact(label, value, key, value))
-    orientation = exif.get(ORIENTATION)
-    if isinstance(orientation, int) and orientation in _ORIENTATIONS and orientation != 1:
-        facts.append(Fact("Orientation", _ORIENTATIONS[orientation], "orientation", orientation))
-    return facts + _gps_facts(_ifd(exif, _GPS_IFD))
+    orientation = _number(tags.get("Image Orientation"))
+    if orientation is not None and int(orientation) in _ORIENTATIONS and orientation != 1:
+        facts.append(
+            Fact("Orientation", _ORIENTATIONS[int(orientation)], "orientation", int(orientation))
+        )
+    return facts + _gps_facts(tags)
 
 
-def _gps_facts(gps: dict[int, Any]) -> list[Fact]:
+def _read_exif(source: Source, image_format: str) -> dict[str, Any]:
+    """exifread's ``{"IFD Tag": IfdTag}`` from a fresh stream (Pillow keeps its own), with its
+    log records ("no EXIF", "possibly corrupted field") kept out of the caller's log; a
+    damaged EXIF block yields no tags rather than failing the image."""
+    import exifread
+
+    logger = logging.getLogger("exifread")
+    quiet = _ThreadFilter()
+    logger.addFilter(quiet)
+    try:
+        with source.open() as stream:
+            block = _webp_exif(stream) if image_format == "WEBP" else stream
+            if block is None:
+                return {}
+            return dict(exifread.process_file(block, details=False, extract_thumbnail=False))
+    except Exception:  # noqa: BLE001 - a damaged EXIF block leaves the rest readable
+        return {}
+    finally:
+        logger.removeFilter(quiet)
+
+
+def _webp_exif(stream: BinaryIO) -> BinaryIO | None:
+    """The WebP ``EXIF`` chunk as a TIFF stream for exifread, found by walking the RIFF chunk
+    headers. exifread 3.5 assumes an ``Exif\\0\\0`` prefix that the spec (and Pillow, webpmux)
+    do not write, so it misreads spec-compliant files; the chunk is raw TIFF data."""
+    stream.seek(12)  # RIFF size WEBP
+    while len(header := stream.read(8)) == 8:
+        size = int.from_bytes(header[4:], "little")
+        if header[:4] == b"EXIF":
+            data = stream.read(size)
+            return io.BytesIO(data[6:] if data.startswith(b"Exif\0\0") else data)
+        stream.seek(size + (size & 1), io.SEEK_CUR)  # chunks are padded to even sizes
+    return None
+
+
+class _ThreadFilter(logging.Filter):
+    """Drops the log records of the thread that created it (other threads log as usual)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thread = threading.get_ident()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.thread != self.thread
+
+
+def _gps_facts(tags: dict[str, Any]) -> list[Fact]:
     """GPS latitude/longitude (and altitude) as signed decimal degrees with N/S/E/W."""
-    lat = _degrees(gps.get(2), gps.get(1), "S")
-    lon = _degrees(gps.get(4), gps.get(3), "W")
+    lat = _degrees(tags.get("GPS GPSLatitude"), tags.get("GPS GPSLatitudeRef"), "S")
+    lon = _degrees(tags.get("GPS GPSLongitude"), tags.get("GPS GPSLongitudeRef"), "W")
     if lat is None or lon is None:
         return []
     shown = (
@@ -145,9 +196,9 @@ def _gps_facts(gps: dict[int, Any]) -> list[Fact]:
         Fact("GPS", shown, "gps_latitude", round(lat, 6)),
         Fact("", "", "gps_longitude", round(lon, 6)),
     ]
-    alt = _number(gps.get(6))
+    alt = _number(tags.get("GPS GPSAltitude"))
     if alt is not None:
-        alt = -alt if gps.get(5) in (1, b"\x01") else alt
+        alt = -alt if _number(tags.get("GPS GPSAltitudeRef")) == 1 else alt
         facts.append(Fact("Altitude", f"{alt:.1f} m", "gps_altitude", round(alt, 1)))
     return facts
 
@@ -221,13 +272,6 @@ def human_size(n: int) -> str:
     return f"{n:,} bytes"
 
 
-def _ifd(exif: Image.Exif, tag: int) -> dict[int, Any]:
-    try:
-        return dict(exif.get_ifd(tag))
-    except Exception:  # noqa: BLE001 - a damaged sub-IFD leaves the rest readable
-        return {}
-
-
 def _leaves(node: Any, name: str = "") -> Iterator[tuple[str, str]]:
     """(field name, text) for every text leaf of Pillow's XMP dict (rdf:Alt/Bag/Seq flattened)."""
     if isinstance(node, dict):
@@ -243,28 +287,35 @@ def _leaves(node: Any, name: str = "") -> Iterator[tuple[str, str]]:
         yield name, node
 
 
+def _raw(value: Any) -> Any:
+    """The value of an exifread ``IfdTag`` (str for ASCII, a list otherwise), else ``value``."""
+    return getattr(value, "values", value)
+
+
 def _text(value: Any) -> str:
+    value = _raw(value)
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     return value.strip("\x00 ").strip() if isinstance(value, str) else ""
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, tuple | list):
+    value = _raw(value)
+    while isinstance(value, tuple | list):  # exifread gives FLOAT/DOUBLE as [(0.004,)]
         value = value[0] if value else None
     try:
-        number = float(value)  # IFDRational, int or float
+        number = float(value)  # exifread Ratio (a Fraction), int or float
     except (TypeError, ValueError, ZeroDivisionError):
         return None
     return number if number == number else None  # NaN from a 0/0 rational
 
 
 def _degrees(dms: Any, ref: Any, negative: str) -> float | None:
+    dms = _raw(dms)
     if not isinstance(dms, tuple | list) or len(dms) != 3:
         return None
-    try:
-        d, m, s = (float(x) for x in dms)
-    except (TypeError, ValueError, ZeroDivisionError):
+    d, m, s = (_number(x) for x in dms)
+    if d is None or m is None or s is None:
         return None
     value = d + m / 60 + s / 3600
     return -value if _text(ref).upper() == negative else value
