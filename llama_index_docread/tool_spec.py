@@ -5,71 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 import docread
+from docread.parameters import PARAMETERS, tool_description
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from .blocks import DEFAULT_MODEL_INPUTS, check_model_inputs, result_blocks
 
-READ_DOCUMENT_DESCRIPTION = """\
-Read a file or list a folder inside the workspace and return its content as text (images and \
-rendered pages come back as images). Reads text and code, PDFs (scanned pages are OCR'd), Word/\
-PowerPoint/OpenDocument/EPUB, spreadsheets (CSV, TSV, XLSX, XLS, ODS, Parquet, JSON tables), \
-Jupyter notebooks, archives (zip, tar, 7z), images, audio metadata and SQLite databases.
-Read in windows, never everything at once: text files by lines (offset/limit), PDFs, slides and \
-documents by pages, tables by sheet/rows/columns (or table for SQLite), archives by mode \
-("list" first, then "read" with archive_path). The output starts with a header saying what was \
-shown (e.g. "Pages: 1-5 of 42") and ends with a note saying how to read on when cut."""
-
-
-class ReadDocumentArgs(BaseModel):
-    """The arguments of ``read_document`` as the model sees them (the design's parameters)."""
-
-    file_path: str = Field(
-        description="Path of the file or folder, relative to the workspace (or /workspace/...)."
-    )
-    offset: int | None = Field(None, description="Text files: first line to show, 1-based.")
-    limit: int | None = Field(
-        None, description="Text files: how many lines to show (default 2000)."
-    )
-    pages: str | None = Field(
-        None, description='PDF pages, slides or document sections: "1-5" or "1,3,7-9".'
-    )
-    rows: str | None = Field(None, description='Table rows: "1-100", "head:50" or "tail:20".')
-    columns: str | None = Field(
-        None, description='Table columns by letter or name: "A,C" or "name,age".'
-    )
-    sheet: str | int | None = Field(
-        None, description="Spreadsheet sheet: its name or 0-based index."
-    )
-    table: str | None = Field(None, description="SQLite database: the table to show rows of.")
-    mode: Literal["list", "read", "extract"] | None = Field(
-        None,
-        description='Archives: "list" the members (default), "read" one, "extract" it to the workspace.',
-    )
-    archive_path: str | None = Field(None, description="Archives: the member to read or extract.")
-    pattern: str | None = Field(
-        None, description='Glob filtering archive members or folder files: "*.py".'
-    )
-    include_metadata: bool = Field(
-        True, description="Show the document's metadata (title, author, ...)."
-    )
-    format_hint: str | None = Field(
-        None, description='Force the format when detection is wrong: "csv", "pdf".'
-    )
-    output_format: Literal["text", "markdown", "json"] = Field(
-        "text", description="How to render the view."
-    )
-    view: Literal["text", "visual", "pdf", "auto"] = Field(
-        "text",
-        description='PDFs: "text", "visual" (pages as images), "pdf" (the raw file), '
-        '"auto" (text plus images of scanned pages).',
-    )
+ReadDocumentArgs: type[BaseModel] = create_model(
+    "ReadDocumentArgs",
+    __config__=ConfigDict(extra="forbid"),
+    __doc__="The arguments of ``read_document`` as the model sees them (docread's parameter table).",
+    __module__=__name__,
+    **{p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS},
+)
+_READER_LOCK = threading.Lock()
 
 
 class ErrorBlocks(list[ContentBlock]):
@@ -79,7 +35,11 @@ class ErrorBlocks(list[ContentBlock]):
 class DocReadToolSpec(BaseToolSpec):
     """``read_document`` for LlamaIndex agents, sandboxed to ``workspace`` (default: the current
     folder). ``model_inputs`` says what the model takes ({"text", "image"} by default; add "pdf"
-    to send raw PDFs as DocumentBlocks); other media are described in text instead."""
+    to send raw PDFs as DocumentBlocks); other media are described in text instead.
+    ``dedupe=True`` answers a repeated read of an unchanged file with a short stub; it is off by
+    default because one tool is often shared by several agents (call :meth:`forget` between
+    conversations). The spec pickles: its Reader is rebuilt on first use, with an empty read log.
+    """
 
     spec_functions = [("read_document", "aread_document")]
 
@@ -89,15 +49,37 @@ class DocReadToolSpec(BaseToolSpec):
         config: Any = None,
         *,
         model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS,
+        dedupe: bool = False,
     ) -> None:
-        self.reader = docread.Reader(workspace, config, shared_pool=True)  # process-wide workers
+        self.workspace = workspace
+        self.config = config
         self.model_inputs = check_model_inputs(model_inputs)
+        self.dedupe = dedupe
+        self._reader: docread.Reader | None = None
+        self.reader  # noqa: B018  (check the settings and workspace now, not at the first call)
+
+    @property
+    def reader(self) -> docread.Reader:
+        """One thread-safe Reader for the spec's life, on the process-wide worker pool."""
+        if self._reader is None:
+            with _READER_LOCK:
+                if self._reader is None:
+                    self._reader = docread.Reader(self.workspace, self.config, shared_pool=True)
+        return self._reader
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle without the Reader (it holds locks and a worker pool); it is rebuilt lazily."""
+        return {**self.__dict__, "_reader": None}
+
+    def forget(self) -> None:
+        """Forget earlier reads (``dedupe``): the next read of every file is returned in full."""
+        self.reader.forget()
 
     def read_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
         """Read a file or list a folder; returns the text view plus images of pictures and pages.
         ``options`` are ReadDocumentArgs' other fields; a failed read returns ErrorBlocks."""
         try:
-            result = self.reader.read(file_path, **options)
+            result = self.reader.read(file_path, dedupe=self.dedupe, **options)
         except docread.ReadDocumentError as exc:
             return ErrorBlocks([TextBlock(text=f"Error: {exc.message}")])
         return result_blocks(result, self.model_inputs)
@@ -112,7 +94,12 @@ class DocReadToolSpec(BaseToolSpec):
         func_to_metadata_mapping: dict[str, ToolMetadata] | None = None,
     ) -> list[FunctionTool]:
         """The tools with a model-facing description and schema; a failed read is an error output."""
-        mapping = {"read_document": READ_DOCUMENT_METADATA, **(func_to_metadata_mapping or {})}
+        metadata = ToolMetadata(
+            name="read_document",
+            description=tool_description(self.reader.settings),
+            fn_schema=ReadDocumentArgs,
+        )
+        mapping = {"read_document": metadata, **(func_to_metadata_mapping or {})}
         return [
             FunctionTool.from_defaults(
                 fn=tool.fn,
@@ -123,11 +110,6 @@ class DocReadToolSpec(BaseToolSpec):
             )
             for tool in super().to_tool_list(spec_functions, mapping)
         ]
-
-
-READ_DOCUMENT_METADATA = ToolMetadata(
-    name="read_document", description=READ_DOCUMENT_DESCRIPTION, fn_schema=ReadDocumentArgs
-)
 
 
 def _error_output(name: str) -> Any:

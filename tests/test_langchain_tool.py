@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import pickle
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import docread
 import pytest
+from docread.parameters import PARAMETERS
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_docread import DocReadToolkit, ReadDocumentTool, split_tool_media
+from langchain_docread import (
+    DocReadToolkit,
+    ReadDocumentInput,
+    ReadDocumentTool,
+    split_tool_media,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -155,21 +166,33 @@ def test_bad_calls_become_error_tool_results(
     assert expected in message.content
 
 
-async def test_async_read_runs_off_the_event_loop(tool: ReadDocumentTool) -> None:
-    ticks = 0
+def gate_reads(reader: docread.Reader, monkeypatch: pytest.MonkeyPatch) -> Callable[[], Any]:
+    """Make ``reader.read`` wait (5 s at most) until the returned coroutine has ticked the event
+    loop 5 times: a read that blocks the loop times out and raises, one in a worker thread passes."""
+    opened = threading.Event()
+    real_read = reader.read
+
+    def gated_read(*args: Any, **kwargs: Any) -> docread.ReadResult:
+        if threading.current_thread() is threading.main_thread() or not opened.wait(5):
+            raise AssertionError("the read blocked the event loop")
+        return real_read(*args, **kwargs)
 
     async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
+        for _ in range(5):
             await asyncio.sleep(0)
+        opened.set()
 
-    task = asyncio.create_task(ticker())
-    message = await tool.ainvoke(
-        {"type": "tool_call", "id": "a1", "name": tool.name, "args": {"file_path": "notes.txt"}}
-    )
-    task.cancel()
-    assert ticks > 0  # the loop kept running while the read was in a worker thread
+    monkeypatch.setattr(reader, "read", gated_read)
+    return ticker
+
+
+async def test_async_read_runs_off_the_event_loop(
+    tool: ReadDocumentTool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticker = gate_reads(tool.reader, monkeypatch)
+    call = {"type": "tool_call", "id": "a1", "name": tool.name, "args": {"file_path": "notes.txt"}}
+    message, _ = await asyncio.wait_for(asyncio.gather(tool.ainvoke(call), ticker()), 10)
+    assert message.status == "success"
     assert "second line" in message.content[0]["text"] and len(message.artifact) == 1
     error = await tool.ainvoke(
         {"type": "tool_call", "id": "a2", "name": tool.name, "args": {"file_path": "nope"}}
@@ -269,3 +292,32 @@ def test_agent_example_runs_the_whole_loop_offline() -> None:
 def test_unknown_model_input_is_refused(tmp_path) -> None:
     with pytest.raises(ValueError, match="model_inputs: unknown kind"):  # pydantic wraps it
         ReadDocumentTool(workspace=str(tmp_path), model_inputs=frozenset({"text", "video"}))
+
+
+def test_schema_is_the_shared_parameter_table(tool: ReadDocumentTool) -> None:
+    params = convert_to_openai_tool(tool)["function"]["parameters"]
+    assert list(params["properties"]) == [p.name for p in PARAMETERS]
+    assert params["properties"]["offset"]["anyOf"][0]["minimum"] == 1
+    assert ReadDocumentInput.model_json_schema()["additionalProperties"] is False
+    assert "extract_tables" in params["properties"] and "ocr" in params["properties"]
+
+
+def test_path_workspace_is_accepted(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello", encoding="utf-8")
+    tool = ReadDocumentTool(workspace=tmp_path)
+    assert tool.workspace == str(tmp_path)
+    assert "hello" in call(tool, file_path="a.txt").content[0]["text"]
+    [kit_tool] = DocReadToolkit(workspace=tmp_path).get_tools()
+    assert "hello" in call(kit_tool, file_path="a.txt").content[0]["text"]
+
+
+def test_tool_and_toolkit_pickle_and_read_after(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("hello", encoding="utf-8")
+    tool = ReadDocumentTool(workspace=str(tmp_path), dedupe=True)
+    call(tool, file_path="a.txt")  # the original's read log must not matter to the copy
+    copy = pickle.loads(pickle.dumps(tool))
+    assert copy.dedupe and copy.description == tool.description
+    assert "hello" in call(copy, file_path="a.txt").content[0]["text"]
+    assert "unchanged since the last read" in call(copy, file_path="a.txt").content[0]["text"]
+    kit = pickle.loads(pickle.dumps(DocReadToolkit(workspace=str(tmp_path))))
+    assert "hello" in call(kit.get_tools()[0], file_path="a.txt").content[0]["text"]

@@ -161,6 +161,29 @@ def test_notebook_image_output_is_an_image_document_that_survives_the_docstore(
     assert back.metadata["cell_index"] == 3
 
 
+def test_a_planted_media_file_of_the_same_size_is_replaced_not_reused(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    nb = write_notebook(tmp_path / "plots.ipynb")
+    [img] = [d for d in li_reader.load_data(nb) if isinstance(d, ImageDocument)]
+    saved = Path(img.image_path)
+    saved.write_bytes(b"x" * saved.stat().st_size)  # same name and size, other bytes
+    [again] = [d for d in li_reader.load_data(nb) if isinstance(d, ImageDocument)]
+    assert Path(again.image_path).read_bytes() == png_bytes()
+
+
+def test_default_media_folder_is_private_to_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    nb = write_notebook(tmp_path / "plots.ipynb")
+    [img] = [d for d in DocReadReader().load_data(nb) if isinstance(d, ImageDocument)]
+    saved = Path(img.image_path)
+    assert saved.parent == tmp_path / "cache" / "docread" / "media"
+    assert saved.parent.stat().st_mode & 0o777 == 0o700
+    assert saved.read_bytes() == png_bytes()
+
+
 def test_png_file_image_document_points_at_the_file_itself(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:

@@ -3,13 +3,18 @@ outputs instead of raises, the tool inside a FunctionAgent loop, and both exampl
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import dataclasses
+import pickle
 import subprocess
 import sys
 from pathlib import Path
 
 import docread
 import pytest
+from docread.options import ReadOptions
+from docread.parameters import PARAMETERS
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import (
     ChatMessage,
@@ -21,6 +26,7 @@ from llama_index.core.base.llms.types import (
 )
 from llama_index.core.llms.mock import MockFunctionCallingLLMWithChatMemoryOfLastCall
 from llama_index.core.tools import FunctionTool
+from test_langchain_tool import gate_reads
 from test_llamaindex_reader import png_bytes, write_notebook, write_pdf
 
 from llama_index_docread import DocReadToolSpec
@@ -133,6 +139,66 @@ def test_failures_are_error_outputs_not_exceptions(
 async def test_async_call_is_an_error_output_too(tmp_path: Path) -> None:
     out = await read_tool(tmp_path).acall(file_path="missing.txt")
     assert out.is_error and "no such file" in out.content
+
+
+async def test_async_read_runs_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
+    spec = DocReadToolSpec(tmp_path)
+    ticker = gate_reads(spec.reader, monkeypatch)
+    [tool] = spec.to_tool_list()
+    out, _ = await asyncio.wait_for(asyncio.gather(tool.acall(file_path="notes.txt"), ticker()), 10)
+    assert not out.is_error and "alpha" in out.content
+
+
+def test_repeated_calls_are_full_unless_dedupe_is_on(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
+    tool = read_tool(tmp_path)
+    first, again = tool.call(file_path="notes.txt"), tool.call(file_path="notes.txt")
+    assert again.content == first.content and "alpha" in again.content
+    spec = DocReadToolSpec(tmp_path, dedupe=True)
+    [deduping] = spec.to_tool_list()
+    assert "alpha" in deduping.call(file_path="notes.txt").content
+    stub = deduping.call(file_path="notes.txt").content
+    assert "unchanged since the last read" in stub and "alpha" not in stub
+    spec.forget()
+    assert "alpha" in deduping.call(file_path="notes.txt").content
+
+
+def test_spec_pickles_and_reads_after(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
+    spec = DocReadToolSpec(tmp_path, model_inputs={"text"}, dedupe=True)
+    spec.read_document("notes.txt")
+    copy = pickle.loads(pickle.dumps(spec))
+    assert copy.dedupe and copy.model_inputs == spec.model_inputs
+    [tool] = copy.to_tool_list()
+    assert "alpha" in tool.call(file_path="notes.txt").content  # a fresh read log
+
+
+def test_schema_is_the_shared_parameter_table(tmp_path: Path) -> None:
+    schema = read_tool(tmp_path).metadata.fn_schema.model_json_schema()
+    assert list(schema["properties"]) == [p.name for p in PARAMETERS]
+    assert schema["properties"]["offset"]["anyOf"][0]["minimum"] == 1
+    assert schema["additionalProperties"] is False
+    description = read_tool(tmp_path).metadata.description
+    assert "at most 100 PDF pages of text" in description
+
+
+def test_parameter_table_matches_read_options() -> None:
+    fields = {f.name: f for f in dataclasses.fields(ReadOptions)}
+    assert [p.name for p in PARAMETERS] == list(fields)
+    for p in PARAMETERS:
+        assert p.required or p.default == fields[p.name].default, p.name
+        if p.minimum is not None:
+            ReadOptions(**{p.name: p.minimum})
+            with pytest.raises(docread.InvalidOptionError, match=p.name):
+                ReadOptions(**{p.name: p.minimum - 1})
+        for choice in p.choices or ():
+            ReadOptions(**{p.name: choice})
+        if p.choices:
+            with pytest.raises(docread.InvalidOptionError, match=p.name):
+                ReadOptions(**{p.name: "no-such-choice"})
 
 
 def test_unknown_model_input_is_refused() -> None:
