@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import json
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import docread
 import pytest
@@ -62,3 +66,28 @@ def corpus_params(*folders: str) -> list[object]:
 def normalize(text: str) -> str:
     """Lower-cased, whitespace collapsed: how MANIFEST must-include strings are compared."""
     return " ".join(text.lower().split())
+
+
+@pytest.fixture
+def gate_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[docread.Reader], Callable[[], Any]]:
+    """``gate_reads(reader)`` makes ``reader.read`` wait (5 s at most) until the returned coroutine
+    has ticked the event loop 5 times: a read that blocks the loop fails, one in a thread passes."""
+
+    def gate(reader: docread.Reader) -> Callable[[], Any]:
+        opened = threading.Event()
+        real_read = reader.read
+
+        def gated_read(*args: Any, **kwargs: Any) -> docread.ReadResult:
+            if threading.current_thread() is threading.main_thread() or not opened.wait(5):
+                raise AssertionError("the read blocked the event loop")
+            return real_read(*args, **kwargs)
+
+        async def ticker() -> None:
+            for _ in range(5):
+                await asyncio.sleep(0)
+            opened.set()
+
+        monkeypatch.setattr(reader, "read", gated_read)
+        return ticker
+
+    return gate

@@ -8,12 +8,9 @@ import base64
 import pickle
 import subprocess
 import sys
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import docread
 import pytest
 from docread.parameters import PARAMETERS
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -166,30 +163,8 @@ def test_bad_calls_become_error_tool_results(
     assert expected in message.content
 
 
-def gate_reads(reader: docread.Reader, monkeypatch: pytest.MonkeyPatch) -> Callable[[], Any]:
-    """Make ``reader.read`` wait (5 s at most) until the returned coroutine has ticked the event
-    loop 5 times: a read that blocks the loop times out and raises, one in a worker thread passes."""
-    opened = threading.Event()
-    real_read = reader.read
-
-    def gated_read(*args: Any, **kwargs: Any) -> docread.ReadResult:
-        if threading.current_thread() is threading.main_thread() or not opened.wait(5):
-            raise AssertionError("the read blocked the event loop")
-        return real_read(*args, **kwargs)
-
-    async def ticker() -> None:
-        for _ in range(5):
-            await asyncio.sleep(0)
-        opened.set()
-
-    monkeypatch.setattr(reader, "read", gated_read)
-    return ticker
-
-
-async def test_async_read_runs_off_the_event_loop(
-    tool: ReadDocumentTool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ticker = gate_reads(tool.reader, monkeypatch)
+async def test_async_read_runs_off_the_event_loop(tool: ReadDocumentTool, gate_reads: Any) -> None:
+    ticker = gate_reads(tool.reader)
     call = {"type": "tool_call", "id": "a1", "name": tool.name, "args": {"file_path": "notes.txt"}}
     message, _ = await asyncio.wait_for(asyncio.gather(tool.ainvoke(call), ticker()), 10)
     assert message.status == "success"

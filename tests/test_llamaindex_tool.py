@@ -10,6 +10,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import docread
 import pytest
@@ -26,7 +27,6 @@ from llama_index.core.base.llms.types import (
 )
 from llama_index.core.llms.mock import MockFunctionCallingLLMWithChatMemoryOfLastCall
 from llama_index.core.tools import FunctionTool
-from test_langchain_tool import gate_reads
 from test_llamaindex_reader import png_bytes, write_notebook, write_pdf
 
 from llama_index_docread import DocReadToolSpec
@@ -141,12 +141,10 @@ async def test_async_call_is_an_error_output_too(tmp_path: Path) -> None:
     assert out.is_error and "no such file" in out.content
 
 
-async def test_async_read_runs_off_the_event_loop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_async_read_runs_off_the_event_loop(tmp_path: Path, gate_reads: Any) -> None:
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     spec = DocReadToolSpec(tmp_path)
-    ticker = gate_reads(spec.reader, monkeypatch)
+    ticker = gate_reads(spec.reader)
     [tool] = spec.to_tool_list()
     out, _ = await asyncio.wait_for(asyncio.gather(tool.acall(file_path="notes.txt"), ticker()), 10)
     assert not out.is_error and "alpha" in out.content
