@@ -23,6 +23,7 @@ from ..errors import (
     ExtractionTimeoutError,
     FormatNotSupportedError,
 )
+from ..formats import FORMATS
 from .base import Context
 
 CHUNK = 1 << 16
@@ -61,11 +62,16 @@ def safe_member_path(name: str) -> str:
 def archive_stem(name: str) -> str:
     """The archive's name without its archive extensions ("backup.tar.gz" -> "backup")."""
     stem = PurePosixPath(name.replace("\\", "/")).name
-    for ext in (".tar.gz", ".tar.bz2", ".tar.xz", ".tgz", ".tbz2", ".tbz", ".txz", ".tar",
-                ".zip", ".jar", ".7z", ".gz", ".bz2", ".xz"):  # fmt: skip
+    for ext in _ARCHIVE_EXTENSIONS:
         if stem.lower().endswith(ext) and len(stem) > len(ext):
             return stem[: -len(ext)]
     return stem or "archive"
+
+
+# from the format table, longest first so ".tar.gz" is stripped whole
+_ARCHIVE_EXTENSIONS = sorted(
+    (ext for f in FORMATS if f.category == "archive" for ext in f.extensions), key=len, reverse=True
+)
 
 
 class Guard:
