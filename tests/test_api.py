@@ -141,3 +141,16 @@ def test_metadata_caps_never_cut_identity_or_position(tmp_path: Path) -> None:
     assert doc.metadata["file_path"] == str(deep / "a.txt")  # whole, not cut to 20 chars
     assert doc.metadata["line_start"] == 1 and doc.metadata["line_end"] == 1
     assert "extractor" not in doc.metadata  # a descriptive key over the cap of 3 is dropped
+
+
+def test_json_view_says_how_to_continue_when_cut(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 101)))
+    data = json.loads(
+        docread.read(
+            "a.txt", workspace=tmp_path, output_format="json", config={"output": {"max_chars": 60}}
+        ).render()
+    )
+    assert data["truncated"] is True
+    assert data["continuation"].endswith(
+        "use offset=9 to continue"
+    )  # 8 whole lines fit in 60 chars

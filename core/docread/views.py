@@ -62,13 +62,13 @@ def _body(
         ext = extractor_for(str(doc.metadata.get("format", result.file.format)))
         section = ext.render_unit(doc, output_format)
         sep = ext.separator if i else ""
-        need_lines = section.count("\n") + 1
+        need_lines = section.count("\n") + 1 + sep.count("\n")
         if len(sep) + len(section) <= chars and need_lines <= lines:
             pieces.append(sep + section)
             chars -= len(sep) + len(section)
-            lines -= need_lines + sep.count("\n")
+            lines -= need_lines
             continue
-        kept = _cut(section, max(chars - len(sep), 0), max(lines, 0))
+        kept = _cut(section, max(chars - len(sep), 0), max(lines - sep.count("\n"), 0))
         if kept:
             pieces.append(sep + kept)
         shown = kept.count("\n") + 1 if kept else 0
@@ -94,11 +94,13 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
     out = settings.output
     budget = out.max_chars
     docs: list[dict[str, Any]] = []
-    truncated = False
+    truncated, hint = False, ""
     for doc in result.documents:
         text = doc.text
         if len(text) > budget:
-            text, truncated = text[: max(budget, 0)], True
+            text, truncated = _cut(text, max(budget, 0), out.max_lines), True
+            ext = extractor_for(str(doc.metadata.get("format", result.file.format)))
+            hint = _hint(ext, doc, text.count("\n") + 1 if text else 0)
         docs.append({"id": doc.id, "text": text, "metadata": dict(doc.metadata)})
         budget -= len(text)
         if truncated:
@@ -126,5 +128,6 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
         ],
         "notes": result.notes,
         "truncated": truncated,
+        "continuation": hint,
     }
     return json.dumps(payload, ensure_ascii=False, indent=2, default=str)
