@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _harness import best_of
 
 DATA = Path(__file__).resolve().parent / "data" / "langchain"
 CONFIG = {"cache": {"enabled": False}}
@@ -164,19 +165,7 @@ def main() -> int:
         f"{'case':<18} {'impl':<7} {'seconds':>8} {'x floor':>8} {'x core':>7} {'RSS MB':>7} {'worker MB':>9} {'units':>6}"
     )
     for case, impls in CASES.items():
-        results = {}
-        for impl in impls:
-            best = None
-            for _ in range(3):  # best of 3 fresh processes
-                out = subprocess.run(
-                    [sys.executable, __file__, case, impl],
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                )
-                run = json.loads(out.stdout.strip().splitlines()[-1])
-                best = run if best is None or run["seconds"] < best["seconds"] else best
-            results[impl] = best
+        results = {impl: best_of(__file__, case, impl) for impl in impls}
         for impl, r in results.items():
             floor, core = results["floor"]["seconds"], results["core"]["seconds"]
             vs_core = f"{r['seconds'] / core:7.2f}" if impl not in ("floor", "core") else "       "

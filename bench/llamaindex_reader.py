@@ -13,10 +13,11 @@ from __future__ import annotations
 import base64
 import json
 import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _harness import best_of
 
 DATA = Path(__file__).resolve().parent / "data" / "llamaindex"
 CONFIG = {"cache": {"enabled": False}}
@@ -162,18 +163,7 @@ def main() -> int:
         f"{'case':<18} {'impl':<7} {'seconds':>8} {'x floor':>8} {'x core':>7} {'peak RSS MB':>12} {'units':>6}"
     )
     for case, impls in CASES.items():
-        best: dict[str, dict[str, float]] = {}
-        for impl in impls:
-            for _ in range(3):
-                out = subprocess.run(
-                    [sys.executable, __file__, case, impl],
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                )
-                run = json.loads(out.stdout.strip().splitlines()[-1])
-                if impl not in best or run["seconds"] < best[impl]["seconds"]:
-                    best[impl] = run
+        best = {impl: best_of(__file__, case, impl) for impl in impls}
         base, core = best["floor"]["seconds"], best["core"]["seconds"]
         for impl, r in best.items():
             vs_core = f"{r['seconds'] / core:7.2f}" if impl not in ("floor", "core") else " " * 7
