@@ -269,3 +269,14 @@ def test_processes_share_one_cache_directory(tmp_path: Path) -> None:
     with docread.Reader(tmp_path, config=config) as reader:
         assert all(reader.read(name, format_hint="fake_counting").cached for name in names)
     assert all(1 <= _runs(tmp_path, name) <= 2 for name in names)
+
+
+def test_a_single_file_gz_read_is_its_content_and_not_cached(tmp_path: Path) -> None:
+    import gzip
+
+    (tmp_path / "app.log.gz").write_bytes(gzip.compress(b"line one\nline two\n"))
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        first = reader.read("app.log.gz")
+        second = reader.read("app.log.gz", dedupe=False)
+    assert "line two" in first.text and "line two" in second.text
+    assert not second.cached  # archives keep only their listings in the cache

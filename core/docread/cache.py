@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import CacheError
+from .formats import SINGLE_STREAM_ARCHIVES
 from .model import Document, Unit
 
 if TYPE_CHECKING:
@@ -50,7 +51,10 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
     if not ext.cacheable or source.in_memory or source.path is None or info.is_dir:
         return None
     listing = opts.mode == "list" or (
-        opts.mode is None and opts.archive_path is None and not ctx.loader
+        opts.mode is None
+        and opts.archive_path is None
+        and not ctx.loader
+        and info.format not in SINGLE_STREAM_ARCHIVES  # a .gz read is its content, not a listing
     )
     if info.category == "archive" and not listing:
         return None  # archives: only the manifest (the listing) is kept; member reads are not

@@ -111,6 +111,7 @@ FORMATS: tuple[Format, ...] = (
 )  # fmt: skip
 
 BY_KEY: dict[str, Format] = {f.key: f for f in FORMATS}
+SINGLE_STREAM_ARCHIVES = frozenset({"gz", "bz2", "xz"})  # one compressed file, not a container
 OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 OLE2_FORMATS = (
     "doc",

@@ -19,6 +19,7 @@ from ..errors import (
     InvalidOptionError,
     ReadDocumentError,
 )
+from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
 from ..options import ReadOptions
 from ..ranges import glob_match
@@ -27,7 +28,6 @@ from .archive_backends import Backend, corrupt_errors, open_backend
 from .archive_guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_path
 from .base import Context, Extractor
 
-SINGLE_STREAMS = frozenset({"gz", "bz2", "xz"})
 _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(32), 127)}  # a name never breaks the layout
 _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
 
@@ -58,7 +58,7 @@ class ArchiveExtractor(Extractor):
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         opts = ctx.options
-        single = ctx.info.format in SINGLE_STREAMS
+        single = ctx.info.format in SINGLE_STREAM_ARCHIVES
         mode = opts.mode or (
             "read" if single or opts.archive_path else "load" if ctx.loader else "list"
         )
