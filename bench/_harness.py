@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 
@@ -21,3 +22,18 @@ def best_of(script: str, *args: str, runs: int = 3, key: str = "seconds") -> dic
             best = run
     assert best is not None
     return best
+
+
+def text_pdf(path: Path, pages: int, body: str) -> Path:
+    """A text PDF with ``Page N`` and ``body`` on every page (PyMuPDF), made once."""
+    if path.exists():
+        return path
+    import pymupdf
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        doc.new_page().insert_text((72, 72), f"Page {n}\n{body}")
+    doc.save(path)
+    doc.close()
+    return path

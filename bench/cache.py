@@ -11,25 +11,14 @@ import statistics
 import time
 from pathlib import Path
 
+from _harness import text_pdf
+
 DATA = Path(__file__).resolve().parent / "data" / "cache"
 PAGES = 100
 ROUNDS = 5
 
 
-def make_pdf(path: Path, pages: int) -> Path:
-    """A text PDF with a paragraph per page (PyMuPDF), made once."""
-    if path.exists():
-        return path
-    import pymupdf
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    doc = pymupdf.open()
-    for n in range(1, pages + 1):
-        page = doc.new_page()
-        page.insert_text((72, 72), f"Page {n}\n" + "Lorem ipsum dolor sit amet, consectetur. " * 30)
-    doc.save(path)
-    doc.close()
-    return path
+BODY = "Lorem ipsum dolor sit amet, consectetur. " * 30
 
 
 def timed(fn: object) -> float:
@@ -42,7 +31,7 @@ def main() -> None:
     import docread
     import pymupdf
 
-    pdf = make_pdf(DATA / "doc100.pdf", PAGES)
+    pdf = text_pdf(DATA / "doc100.pdf", PAGES, BODY)
     cache_dir = DATA / "cache-dir"
     config = {"cache": {"directory": str(cache_dir)}, "pdf": {"max_pages_text": PAGES}}
 

@@ -14,34 +14,21 @@ import sys
 import time
 from pathlib import Path
 
+from _harness import text_pdf
+
 DATA = Path(__file__).resolve().parent / "data" / "isolation"
 SMALL_FILES = 60
 BIG_PAGES = 2000
 
 
-def make_pdf(path: Path, pages: int) -> Path:
-    """A text PDF with a few lines per page (PyMuPDF), made once."""
-    if path.exists():
-        return path
-    import pymupdf as fitz
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    doc = fitz.open()
-    for n in range(1, pages + 1):
-        page = doc.new_page()
-        page.insert_text(
-            (72, 72), f"Page {n}\n" + "The quick brown fox jumps over the lazy dog. " * 8
-        )
-    doc.save(path)
-    doc.close()
-    return path
+BODY = "The quick brown fox jumps over the lazy dog. " * 8
 
 
 def case_small(isolated: bool) -> dict[str, float]:
     """Median and p90 ms per read of small one-page PDFs, pool already warm."""
     import docread
 
-    names = [make_pdf(DATA / f"small{i}.pdf", 1).name for i in range(SMALL_FILES)]
+    names = [text_pdf(DATA / f"small{i}.pdf", 1, BODY).name for i in range(SMALL_FILES)]
     config = {"cache": {"enabled": False}, "isolation": {"enabled": isolated, "workers": 1}}
     with docread.Reader(DATA, config=config) as reader:
         for name in names[:5]:
@@ -63,7 +50,7 @@ def case_stream(isolated: bool, cached: bool = False) -> dict[str, float]:
 
     import docread
 
-    name = make_pdf(DATA / "big.pdf", BIG_PAGES).name
+    name = text_pdf(DATA / "big.pdf", BIG_PAGES, BODY).name
     cache_dir = DATA / "stream-cache"
     shutil.rmtree(cache_dir, ignore_errors=True)
     cache = {"enabled": cached, "directory": str(cache_dir)}
@@ -120,7 +107,7 @@ if __name__ == "__main__":
         kind = sys.argv[1]
         flag = len(sys.argv) > 2 and sys.argv[2] in ("1", "2")
         if kind == "make":
-            make_pdf(DATA / "big.pdf", BIG_PAGES)
+            text_pdf(DATA / "big.pdf", BIG_PAGES, BODY)
             result: dict[str, float] = {}
         elif kind == "floor":
             result = case_floor()

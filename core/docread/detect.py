@@ -201,7 +201,7 @@ def _compressed(head: bytes, stream: Format, by_ext: Format | None) -> Format:
             import lzma
 
             inner = lzma.LZMADecompressor().decompress(head, 512)
-    except (OSError, EOFError, ValueError, Exception):  # noqa: BLE001 - truncated head: keep the stream kind
+    except Exception:  # noqa: BLE001 - a truncated or odd head: keep the stream kind
         inner = b""
     if inner[257:262] == b"ustar":
         return BY_KEY["tar." + stream.key]

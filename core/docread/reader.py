@@ -7,6 +7,7 @@ same ``Pipeline``; the cache and the read log sit in front of both.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import os
@@ -321,7 +322,7 @@ class Pipeline:
         opts = (options or parent.options).replace(file_path=shown)
         source = Source.from_bytes(data, name)
         info = detect(source, hint=opts.format_hint, shown=shown)
-        info = FileInfo(**{**_asdict(info), "modified": parent.info.modified})
+        info = dataclasses.replace(info, modified=parent.info.modified)
         self.admit(info)
         ctx = Context(
             settings=self.settings, info=info, options=opts, loader=parent.loader,
@@ -398,7 +399,3 @@ def _log_note(path: str, note: str) -> None:
 
 def _without(options: dict[str, Any], *names: str) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k not in names}
-
-
-def _asdict(info: FileInfo) -> dict[str, Any]:
-    return {name: getattr(info, name) for name in info.__dataclass_fields__}
