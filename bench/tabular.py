@@ -27,8 +27,8 @@ import json, resource, sys, time
 path, kind = sys.argv[1], sys.argv[2]
 if kind.startswith("docread"):
     import docread
-    import docread.extractors.tabular_lines, docread.extractors.tabular_parquet  # noqa: F401
-    import docread.extractors.tabular_workbook  # noqa: F401
+    import docread.extractors.tables.lines, docread.extractors.tables.parquet  # noqa: F401
+    import docread.extractors.tables.workbook  # noqa: F401
     if path.endswith(".xlsx"):
         import openpyxl  # noqa: F401
     if path.endswith(".parquet"):

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import docread
-from docread.media import DEFAULT_MODEL_INPUTS, describe_media, media_name, sendable_as
+from docread.views.media import DEFAULT_MODEL_INPUTS, describe_media, media_name, sendable_as
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 

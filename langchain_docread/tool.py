@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import docread
-from docread.media import check_model_inputs
-from docread.parameters import PARAMETERS, TOOL_DESCRIPTION, tool_description
+from docread.request.parameters import PARAMETERS, TOOL_DESCRIPTION, tool_description
+from docread.views.media import check_model_inputs
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import (

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 import docread
-from docread.media import (
+from docread.views.media import (
     DEFAULT_MODEL_INPUTS,
     PDF,
     check_model_inputs,

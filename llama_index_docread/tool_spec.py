@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import docread
-from docread.parameters import PARAMETERS, tool_description
+from docread.request.parameters import PARAMETERS, tool_description
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec

@@ -16,7 +16,7 @@ from typing import Any
 import docread
 import pytest
 from docread import formats
-from docread.cache import ResultCache
+from docread.cache.store import ResultCache
 from docread.extractors.base import Context, Extractor
 from docread.model import Document
 from docread.settings import CacheSettings

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import docread
-from docread.dedupe import UNCHANGED, ReadLog
+from docread.cache.readlog import UNCHANGED, ReadLog
 
 
 def _write(tmp_path: Path, text: str = "first line\nsecond line\n") -> str:

@@ -18,9 +18,9 @@ import psutil
 import pytest
 from docread import formats
 from docread.extractors.base import Context, Extractor
+from docread.isolation.tools import run_tool
 from docread.model import Document
 from docread.source import Source
-from docread.tools import run_tool
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docread.parameters import PARAMETERS
+from docread.request.parameters import PARAMETERS
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool

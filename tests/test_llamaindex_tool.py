@@ -14,8 +14,8 @@ from typing import Any
 
 import docread
 import pytest
-from docread.options import ReadOptions
-from docread.parameters import PARAMETERS
+from docread.request.options import ReadOptions
+from docread.request.parameters import PARAMETERS
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import (
     ChatMessage,

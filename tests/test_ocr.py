@@ -9,7 +9,7 @@ from docread.errors import DependencyMissingError, ExtractionTimeoutError
 from docread.extractors.base import Context
 from docread.extractors.ocr import OcrResult, ocr_image, ocr_images
 from docread.model import FileInfo
-from docread.options import ReadOptions
+from docread.request.options import ReadOptions
 from docread.settings import Settings
 from PIL import Image
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import docread
 import pytest
 from docread import InvalidOptionError, ReadOptions
-from docread.ranges import ColumnSpec, PageSpec, RowSpec, glob_match
+from docread.request.ranges import ColumnSpec, PageSpec, RowSpec, glob_match
 
 
 @pytest.mark.parametrize(

@@ -387,7 +387,9 @@ def test_corpus_pdf(row, tmp_path):
 def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> None:
     doc = pymupdf.open()
     for n in range(1, 4):
-        doc.new_page().insert_text((72, 72), f"Page {n} has enough words to need no OCR at all here.")
+        doc.new_page().insert_text(
+            (72, 72), f"Page {n} has enough words to need no OCR at all here."
+        )
     doc.save(tmp_path / "slow.pdf")
     config = {"cache": {"enabled": False}, "pdf": {"per_page_timeout": 0.0}}
     result = docread.read("slow.pdf", workspace=tmp_path, config=config)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from docread import DependencyMissingError, ExtractionError, ExtractionTimeoutError
-from docread.tools import run_tool
+from docread.isolation.tools import run_tool
 
 
 def test_output_and_exit_status() -> None:

@@ -32,9 +32,10 @@ from .errors import (
     SettingsError,
     WorkerCrashedError,
 )
-from .model import Document, FileInfo, Media, ReadResult, Unit
-from .options import ReadOptions
+from .model import Document, FileInfo, Media, Unit
 from .reader import Reader
+from .request.options import ReadOptions
+from .result import ReadResult
 from .settings import Settings
 
 __version__ = "0.1.0"

@@ -73,7 +73,7 @@ _OPTION_NAMES = (
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["cache"]:  # docread cache info|clear (read a file named "cache" as ./cache)
-        from .cache import cache_command
+        from .cache.store import cache_command
 
         return cache_command(argv[1:])
     args = build_parser().parse_args(argv)

@@ -1,51 +1,41 @@
 """Reader: the pipeline (resolve -> detect -> admit -> cache -> extract -> sanitize -> result).
 
-Extraction runs in-process (``Pipeline``) or in a worker process (``isolation``) that runs the
-same ``Pipeline``; the cache and the read log sit in front of both.
+Extraction runs in-process (``pipeline.Pipeline``) or in a worker process (``pool`` hosts,
+``worker`` runs the same Pipeline); the cache and the read log sit in front of both.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import hashlib
-import json
 import os
 import threading
-import time
-import uuid
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path, PurePath
 from typing import Any
 
-from .cache import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
-from .dedupe import UNCHANGED, ReadLog
+from .cache.readlog import UNCHANGED, ReadLog
+from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect, directory_info
 from .errors import (
-    ArchiveSecurityError,
-    FileTooLargeError,
     ReadDocumentError,
     logger,
-    translate_errors,
 )
-from .extractors.base import Budget, Context, Extractor, extractor_class
+from .extractors.base import Context
 from .formats import BY_KEY
-from .isolation import Job, WorkerPool, pool_size, shared_pool
-from .model import Document, FileInfo, Media, ReadResult, Unit
-from .options import ReadOptions
-from .ranges import glob_match
-from .sanitize import clean_metadata, clean_text
+from .isolation.pool import WorkerPool, pool_size, shared_pool
+from .isolation.worker import Job
+from .model import Document, FileInfo, Unit
+from .pipeline import Pipeline, extractor_of
+from .request.options import ReadOptions
+from .request.ranges import glob_match
+from .result import ReadResult
 from .settings import Settings
 from .source import Source
 from .workspace import Workspace
 
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
-_POSITION_KEYS = (
-    "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
-    "cell_index", "line_start", "row_start", "table_index", "image_index",
-)  # fmt: skip
 
 
 class Reader:
@@ -145,7 +135,7 @@ class Reader:
         self._pipeline.admit(info)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            if _extractor_of(info).isolated and self.settings.isolation.enabled:
+            if extractor_of(info).isolated and self.settings.isolation.enabled:
                 source.as_path()  # workers open files; the copy goes when the source closes
             yield from self._produce(source, info, ctx)[0]
         for note in ctx.notes:
@@ -210,7 +200,7 @@ class Reader:
 
     def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
         """The units from the cache, or from the extractor (isolated or not); True when cached."""
-        ext = _extractor_of(info)
+        ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
         if key is not None and self.cache is not None:
             entry = self.cache.get(key)
@@ -256,86 +246,6 @@ class Reader:
             return self._pool
 
 
-class Pipeline:
-    """The in-process pipeline (admit, extract, sanitize, stamp); the Reader and every worker use it."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    def context(
-        self, info: FileInfo, opts: ReadOptions, *, loader: bool, workspace: Path
-    ) -> Context:
-        return Context(
-            settings=self.settings, info=info, options=opts, loader=loader,
-            workspace=workspace, budget=Budget(),
-            deadline=time.monotonic() + self.settings.global_timeout,
-            child_reader=self.child_units,
-        )  # fmt: skip
-
-    def admit(self, info: FileInfo) -> None:
-        """Size limits per category, before any parsing (streaming readers read only a window)."""
-        if _extractor_of(info).streaming:
-            return
-        limit = self.settings.limit_for(info.category)
-        if limit is not None and info.size > limit:
-            raise FileTooLargeError(
-                f"{info.source}: {info.size:,} bytes is over the {info.category} size limit of "
-                f"{limit:,} bytes (limits.{info.category} in tools-security.yaml)",
-                path=info.source,
-            )
-
-    def units(
-        self,
-        source: Source,
-        info: FileInfo,
-        ctx: Context,
-        extra: dict[str, Any] | None = None,
-        *,
-        ext_cls: type[Extractor] | None = None,
-    ) -> Iterator[Unit]:
-        """Run the extractor, then sanitize and stamp every unit once."""
-        ext = (ext_cls or _extractor_of(info))()
-        base = _base_metadata(info, ext, extra)
-        digest = _digest(source, info)
-        output = self.settings.output
-        with translate_errors(info.source, ext.name):
-            for index, unit in enumerate(ext.extract(source, ctx)):
-                ctx.check_deadline()
-                meta = clean_metadata({**base, **unit.metadata}, output)
-                uid = _unit_id(digest, index, meta)
-                if isinstance(unit, Document):
-                    yield Document(clean_text(unit.text, output), meta, uid)
-                else:
-                    yield Media(unit.mime_type, unit.data, meta, uid)
-
-    def child_units(
-        self, parent: Context, data: bytes, name: str, options: ReadOptions | None
-    ) -> Iterator[Unit]:
-        """An archive member through the whole pipeline, one level deeper, same budget."""
-        depth = parent.depth + 1
-        limit = self.settings.archive.max_nesting_depth
-        shown = f"{parent.info.source}::{name}"
-        if depth > limit:
-            raise ArchiveSecurityError(
-                f"{shown}: nested deeper than archive.max_nesting_depth={limit}", path=shown
-            )
-        opts = (options or parent.options).replace(file_path=shown)
-        source = Source.from_bytes(data, name)
-        info = detect(source, hint=opts.format_hint, shown=shown)
-        info = dataclasses.replace(info, modified=parent.info.modified)
-        self.admit(info)
-        ctx = Context(
-            settings=self.settings, info=info, options=opts, loader=parent.loader,
-            workspace=parent.workspace, budget=parent.budget, depth=depth, deadline=parent.deadline,
-            header=parent.header, notes=parent.notes, child_reader=self.child_units,
-        )  # fmt: skip
-        archive = parent.info.source
-        with source:
-            yield from self.units(
-                source, info, ctx, {"archive": archive, "member": name, "depth": depth}
-            )
-
-
 def _read_key(
     source: Source, info: FileInfo, opts: ReadOptions
 ) -> tuple[tuple[str, str], tuple[int, int]] | None:
@@ -353,44 +263,6 @@ def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadRes
     return ReadResult(
         file=info, documents=[doc], output_format=opts.output_format, settings=settings
     )
-
-
-def _extractor_of(info: FileInfo) -> type[Extractor]:
-    return extractor_class(BY_KEY[info.format].extractor)
-
-
-def _base_metadata(info: FileInfo, ext: Extractor, extra: dict[str, Any] | None) -> dict[str, Any]:
-    meta: dict[str, Any] = {
-        "source": info.source,
-        "file_path": info.path,
-        "file_name": info.name,
-        "file_size": info.size,
-        "mime_type": info.mime_type,
-        "format": info.format,
-        "category": info.category,
-        "modified": info.modified,
-        "extractor": ext.name,
-    }
-    if extra:
-        meta.update(extra)
-    return meta
-
-
-def _digest(source: Source, info: FileInfo) -> str:
-    """File identity for unit ids: first 64 KB + size + the path as given (normalized), so ids are
-    stable across runs and two copies of one file at different paths do not overwrite each other."""
-    h = hashlib.sha256()
-    if not info.is_dir:
-        h.update(source.head())
-    h.update(str(info.size).encode())
-    h.update(os.path.normpath(info.source).encode())
-    return h.hexdigest()
-
-
-def _unit_id(digest: str, index: int, meta: dict[str, Any]) -> str:
-    position = {k: meta[k] for k in _POSITION_KEYS if k in meta}
-    key = f"{digest}:{index}:{json.dumps(position, sort_keys=True, default=str)}"
-    return str(uuid.UUID(hashlib.sha256(key.encode()).hexdigest()[:32]))
 
 
 def _log_note(path: str, note: str) -> None:

@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DependencyMissingError, ExtractionTimeoutError
-from ..model import Document, FileInfo, Unit
+from ..model import FileInfo, Unit
 
 if TYPE_CHECKING:
-    from ..options import ReadOptions
+    from ..request.options import ReadOptions
     from ..settings import Settings
     from ..source import Source
 
@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 class Extractor:
     """Base of every extractor: set the class facts, implement ``extract``.
 
-    ``render_unit`` turns one Document into its agent-view section (``## Page 3 [OCR]``, cat -n
-    numbered lines, ...); the default is the text itself. ``streaming`` extractors read only the
-    window asked for, so the category's size limit does not apply to them before parsing.
+    Extractors only yield units; how a unit looks in the agent view is ``views.sections``'.
+    ``streaming`` extractors read only the window asked for, so the category's size limit does
+    not apply to them before parsing.
     """
 
     name: ClassVar[str] = "base"
@@ -39,26 +39,9 @@ class Extractor:
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = False
     streaming: ClassVar[bool] = False
-    separator: ClassVar[str] = "\n\n"
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         raise NotImplementedError
-
-    @classmethod
-    def render_unit(cls, doc: Document, output_format: str) -> str:
-        return doc.text
-
-    @classmethod
-    def continuation_hint(cls, doc: Document, shown_lines: int) -> str:
-        """What to ask for next when the agent view was cut inside ``doc``."""
-        meta = doc.metadata
-        if "page_number" in meta:
-            return f"use pages={meta['page_number']}- to continue"
-        if "row_start" in meta:
-            return f"use rows={meta['row_start']}- or a smaller rows/columns window to continue"
-        if "slide_number" in meta:
-            return f"use pages={meta['slide_number']}- to continue"
-        return "narrow the selection to read the rest"
 
 
 @dataclass(slots=True)
@@ -113,22 +96,28 @@ class Context:
         return self.child_reader(self, data, name, options)
 
 
-_registry: dict[str, type[Extractor]] = {}
+_registry: dict[str, Any] = {}
 _registry_lock = threading.Lock()
 
 
-def extractor_class(dotted: str) -> type[Extractor]:
-    """Import ``module:Class`` on first use (heavy imports stay out of ``import docread``)."""
-    cls = _registry.get(dotted)
-    if cls is None:
+def load_object(dotted: str) -> Any:
+    """Import ``module:name`` on first use (heavy imports stay out of ``import docread``)."""
+    obj = _registry.get(dotted)
+    if obj is None:
         with _registry_lock:
-            module_name, _, class_name = dotted.partition(":")
+            module_name, _, attr = dotted.partition(":")
             try:
-                cls = getattr(importlib.import_module(module_name), class_name)
+                obj = getattr(importlib.import_module(module_name), attr)
             except ImportError as exc:
                 raise DependencyMissingError(
-                    f"the extractor {dotted} cannot be loaded ({exc}); reinstall docread with its "
+                    f"{dotted} cannot be loaded ({exc}); reinstall docread with its "
                     f"dependencies: pip install 'docread[all]'"
                 ) from exc
-            _registry[dotted] = cls
+            _registry[dotted] = obj
+    return obj
+
+
+def extractor_class(dotted: str) -> type[Extractor]:
+    """The extractor class named ``module:Class`` in the format table."""
+    cls: type[Extractor] = load_object(dotted)
     return cls

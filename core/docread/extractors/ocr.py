@@ -1,6 +1,6 @@
 """The shared OCR engine: Tesseract on PIL images, upright-corrected, one process per core.
 
-Every tesseract run goes through ``docread.tools.run_tool`` (fixed argv, no shell, the
+Every tesseract run goes through ``docread.isolation.tools.run_tool`` (fixed argv, no shell, the
 ``timeouts.ocr_per_page`` timeout that kills the whole process group, capped output) with
 ``OMP_THREAD_LIMIT=1``, the image piped on stdin as PGM/PPM (no temp files, no PNG encoding).
 pytesseract is used where it genuinely helps and nowhere else: ``tesseract_cmd`` locates the
@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import DependencyMissingError, ExtractionError, ReadDocumentError
-from ..tools import run_tool
+from ..isolation.tools import run_tool
 
 if TYPE_CHECKING:
     from PIL.Image import Image

@@ -1,0 +1,196 @@
+"""The result cache (diskcache): expensive extractions (pdf, office, archive manifests) parsed once.
+
+Key: sha256 of the first 64 KB, size, mtime_ns, path, the read options that change extraction,
+the mode (agent view or loader), the extractor's name and version and the settings fingerprint.
+Entries expire after ``cache.ttl_days`` and the least recently used go first past
+``cache.max_size_mb``. diskcache is SQLite underneath, so several processes share one directory
+safely. A broken cache never fails a read: it logs a ``CacheError`` and the read goes on without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import CacheError
+from ..formats import SINGLE_STREAM_ARCHIVES
+from ..model import Document, Unit
+
+if TYPE_CHECKING:
+    from ..extractors.base import Context, Extractor
+    from ..settings import CacheSettings
+    from ..source import Source
+
+MB = 1024 * 1024
+MAX_ENTRY_BYTES = 64 * MB  # a result bigger than this streams through uncached
+
+
+@dataclass(slots=True)
+class Entry:
+    """A cached result: its units plus the header facts and notes the read produced."""
+
+    units: list[Unit] = field(default_factory=list)
+    header: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def default_directory(settings: CacheSettings) -> Path:
+    """``cache.directory`` with ``~`` expanded (default ``~/.cache/docread``)."""
+    return Path(os.path.expanduser(settings.directory))
+
+
+def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
+    """The key for this read, or None when it must not be cached."""
+    info, opts = ctx.info, ctx.options
+    if not ext.cacheable or source.in_memory or source.path is None or info.is_dir:
+        return None
+    listing = opts.mode == "list" or (
+        opts.mode is None
+        and opts.archive_path is None
+        and not ctx.loader
+        and info.format not in SINGLE_STREAM_ARCHIVES  # a .gz read is its content, not a listing
+    )
+    if info.category == "archive" and not listing:
+        return None  # archives: only the manifest (the listing) is kept; member reads are not
+    st = os.stat(source.path)
+    h = hashlib.sha256(source.head())
+    facts = {
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "path": info.path,
+        "source": info.source,
+        "format": info.format,
+        "options": opts.cache_key_fields(),
+        "loader": ctx.loader,
+        "extractor": f"{ext.name}:{ext.version}",
+        "settings": ctx.settings.fingerprint(),
+    }
+    h.update(json.dumps(facts, sort_keys=True, default=str).encode())
+    return h.hexdigest()
+
+
+class ResultCache:
+    """diskcache.Cache opened on first use; every failure becomes a logged CacheError and a miss."""
+
+    def __init__(self, settings: CacheSettings) -> None:
+        self.settings = settings
+        self.directory = default_directory(settings)
+        self._cache: Any = None
+        self._broken = False
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Entry | None:
+        cache = self._open()
+        if cache is None:
+            return None
+        try:
+            value = cache.get(key)
+        except Exception as exc:  # noqa: BLE001 - a corrupt entry is a miss, never a failed read
+            self._fail("read", exc)
+            return None
+        return value if isinstance(value, Entry) else None
+
+    def put(self, key: str, entry: Entry) -> None:
+        cache = self._open()
+        if cache is None:
+            return
+        try:
+            cache.set(key, entry, expire=self.settings.ttl_days * 86400)
+        except Exception as exc:  # noqa: BLE001
+            self._fail("write", exc)
+
+    def info(self) -> dict[str, Any]:
+        """Location, entry count and bytes on disk (``docread cache info``)."""
+        cache = self._open()
+        count, volume = (len(cache), cache.volume()) if cache is not None else (0, 0)
+        return {
+            "directory": str(self.directory),
+            "entries": count,
+            "size_bytes": volume,
+            "max_size_bytes": self.settings.max_size_mb * MB,
+            "ttl_days": self.settings.ttl_days,
+            "usable": cache is not None,
+        }
+
+    def clear(self) -> int:
+        """Remove every entry; returns how many were removed."""
+        cache = self._open()
+        return int(cache.clear()) if cache is not None else 0
+
+    def close(self) -> None:
+        with self._lock:
+            if self._cache is not None:
+                self._cache.close()
+                self._cache = None
+
+    def _open(self) -> Any:
+        with self._lock:
+            if self._cache is None and not self._broken:
+                try:
+                    import diskcache
+
+                    self._cache = diskcache.Cache(
+                        str(self.directory),
+                        size_limit=self.settings.max_size_mb * MB,
+                        eviction_policy="least-recently-used",
+                    )
+                except Exception as exc:  # noqa: BLE001 - unwritable or corrupt: read without it
+                    self._broken = True
+                    CacheError(
+                        f"cache at {self.directory} is unusable ({type(exc).__name__}: {exc}); "
+                        f"reading without it (fix or remove the directory, or set cache.directory)",
+                        path=str(self.directory),
+                    )
+            return self._cache
+
+    def _fail(self, what: str, exc: Exception) -> None:
+        CacheError(
+            f"cache {what} failed at {self.directory} ({type(exc).__name__}: {exc}); reading without it",
+            path=str(self.directory),
+        )
+
+
+def entry_size(unit: Unit) -> int:
+    """Rough bytes a unit adds to an entry (text, media and metadata)."""
+    body = len(unit.text) if isinstance(unit, Document) else len(unit.data)
+    return body + 64 * len(unit.metadata)
+
+
+def cache_command(argv: list[str]) -> int:
+    """``docread cache info|clear [--config FILE]``: where the cache is, how big, or empty it."""
+    import argparse
+
+    from ..errors import SettingsError
+    from ..settings import Settings
+
+    p = argparse.ArgumentParser(
+        prog="docread cache", description="Inspect or empty the result cache."
+    )
+    p.add_argument("action", choices=("info", "clear"))
+    p.add_argument(
+        "--config", help="tools-security.yaml (default: $DOCREAD_CONFIG or ./tools-security.yaml)"
+    )
+    args = p.parse_args(argv)
+    try:
+        settings = Settings.load(args.config).cache
+    except SettingsError as exc:
+        print(f"docread: {exc}", file=sys.stderr)
+        return 2
+    cache = ResultCache(settings)
+    try:
+        if args.action == "clear":
+            print(f"removed {cache.clear()} entries from {cache.directory}")
+        else:
+            for key, value in cache.info().items():
+                print(f"{key}: {value}")
+            if not settings.enabled:
+                print("enabled: False (cache.enabled in the settings)")
+    finally:
+        cache.close()
+    return 0

@@ -1,0 +1,1 @@
+"""Archives (zip, tar, 7z, compressed streams): listing, reading and extracting members under bomb guards."""

@@ -1,0 +1,216 @@
+"""One small interface over the container families: zip (zipfile), tar and compressed tar
+(tarfile, streamed through a ratio check) and single-file gz/bz2/xz streams (7z is in
+``sevenzip``). A backend lists entries and hands out the data of the members a selection
+callback admits, in archive order; it never writes anything to disk."""
+
+from __future__ import annotations
+
+import copy
+import io
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, BinaryIO
+
+from ...errors import (
+    ArchiveSecurityError,
+)
+from .backend import Backend, Want, stamp
+from .guard import CHUNK, Entry, Guard, RatioStream, archive_stem
+
+if TYPE_CHECKING:
+    from ...source import Source
+
+
+def _dos_stamp(date_time: tuple[int, ...]) -> str:
+    """A zip entry's DOS date, or "" when the header holds an impossible one (month 0...)."""
+    year, month, day, hour, minute = date_time[:5]
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute < 60):
+        return ""
+    return f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}"
+
+
+def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:
+    """A file object decompressing ``raw`` (gz, bz2 or xz), multi-stream aware."""
+    if kind == "gz":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if kind == "bz2":
+        import bz2
+
+        return bz2.BZ2File(raw)
+    import lzma
+
+    return lzma.LZMAFile(raw)
+
+
+_ZIP_METHODS = (0, 8, 12, 14)  # stored, deflate, bzip2, lzma: what zipfile decodes
+_ZIP_UNSUPPORTED = "compression method {} (deflate64, zstd, ...) is not supported by zipfile"
+
+
+class ZipBackend(Backend):
+    """zipfile, with overlapping entries refused up front and sizes re-checked while inflating."""
+
+    def __init__(self, source: Source, guard: Guard, variant: str) -> None:
+        import zipfile
+
+        super().__init__(source, guard, variant)
+        self._raw = source.open()
+        try:
+            self._refuse_huge_directory()
+            self.zf = zipfile.ZipFile(self._raw)
+        except BaseException:
+            self._raw.close()
+            raise
+        self._refuse_overlaps()
+
+    def _refuse_huge_directory(self) -> None:
+        """zipfile parses the whole central directory on open: refuse a huge one before that."""
+        declared = _zip_declared_count(self._raw)
+        room = self.guard.limits.max_file_count - self.guard.ctx.budget.members
+        if declared is not None and declared > room:
+            raise ArchiveSecurityError(
+                f"{self.guard.archive}: the central directory declares {declared:,} members, over "
+                f"archive.max_file_count={self.guard.limits.max_file_count:,}",
+                path=self.guard.archive,
+            )
+
+    def _refuse_overlaps(self) -> None:
+        """Entries sharing compressed data are the overlapping-entries bomb: refused outright."""
+        spans = sorted((i.header_offset, i.compress_size, i.filename) for i in self.zf.infolist())
+        for (start, size, _), (next_start, _, name) in zip(spans, spans[1:], strict=False):
+            if next_start < start + 30 + size:  # 30: the fixed part of a local header
+                raise self.guard.refuse(
+                    name, "its data overlaps another entry's (an overlapping-entries zip bomb)"
+                )
+
+    def entries(self) -> Iterator[Entry]:
+        for index, info in enumerate(self.zf.infolist()):
+            mode = info.external_attr >> 16
+            kind = "file"
+            if info.is_dir():
+                kind = "dir"
+            elif stat.S_ISLNK(mode):
+                kind = "symlink"
+            elif stat.S_IFMT(mode) and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+                kind = "device"
+            method = info.compress_type
+            unsupported = "" if method in _ZIP_METHODS else _ZIP_UNSUPPORTED.format(method)
+            yield Entry(
+                info.filename, kind, info.file_size, info.compress_size,
+                _dos_stamp(info.date_time), bool(info.flag_bits & 0x1), unsupported=unsupported,
+                handle=info, index=index,
+            )  # fmt: skip
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        for entry in self.entries():
+            if want(entry):
+                # let more than the declared size come out (zipfile would cut it off and fail
+                # the CRC), so the guard sees a lying size header for what it is
+                probe = copy.copy(entry.handle)
+                probe.file_size = (entry.size or 0) + CHUNK + 1  # type: ignore[attr-defined]
+                with self.zf.open(probe) as stream:  # type: ignore[arg-type]
+                    yield entry, stream  # type: ignore[misc]
+
+    def close(self) -> None:
+        self.zf.close()
+        self._raw.close()
+
+
+def _zip_declared_count(raw: BinaryIO) -> int | None:
+    """The member count in the end-of-central-directory record (zip64 aware); None if not found."""
+    size = raw.seek(0, io.SEEK_END)
+    tail_at = max(0, size - (1 << 16) - 22)
+    raw.seek(tail_at)
+    tail = raw.read()
+    raw.seek(0)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        return None
+    count = int.from_bytes(tail[at + 10 : at + 12], "little")
+    locator = at - 20
+    if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == b"PK\x06\x07":
+        record_at = int.from_bytes(tail[locator + 8 : locator + 16], "little") - tail_at
+        if record_at >= 0 and tail[record_at : record_at + 4] == b"PK\x06\x06":
+            return int.from_bytes(tail[record_at + 32 : record_at + 40], "little")
+    return count
+
+
+class TarBackend(Backend):
+    """tarfile: plain tar is seeked over; compressed tar streams once through a ratio check."""
+
+    def __init__(self, source: Source, guard: Guard, variant: str) -> None:
+        super().__init__(source, guard, variant)
+        self.compression = variant.partition(".")[2]  # "tar.gz" -> "gz", "tar" -> ""
+        self.lists_cheaply = not self.compression
+
+    @contextmanager
+    def _tar(self) -> Iterator[Any]:
+        import tarfile
+
+        mode = "r|" if self.compression else "r:"
+        with (
+            self.source.open() as raw,
+            tarfile.open(fileobj=self._input(raw), mode=mode, bufsize=CHUNK) as tf,
+        ):
+            yield tf
+
+    def _input(self, raw: BinaryIO) -> BinaryIO:
+        """The tar bytes: the file itself, or its decompressed stream under a ratio check."""
+        if not self.compression:
+            return raw
+        inner = decompressed(self.compression, raw)
+        return RatioStream(inner, raw, self.guard, "(compressed stream)")  # type: ignore[return-value]
+
+    def _entry(self, index: int, m: Any) -> Entry:
+        kind = "file" if m.isreg() else "dir" if m.isdir() else "symlink" if m.issym() else (
+            "hardlink" if m.islnk() else "device" if m.isdev() else "other"
+        )  # fmt: skip
+        when = datetime.fromtimestamp(m.mtime, tz=UTC) if m.mtime else None
+        return Entry(m.name, kind, m.size if kind == "file" else 0, None, stamp(when),
+                     target=m.linkname, handle=m, index=index)  # fmt: skip
+
+    def entries(self) -> Iterator[Entry]:
+        with self._tar() as tf:
+            for index, m in enumerate(tf):
+                yield self._entry(index, m)
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        with self._tar() as tf:
+            for index, m in enumerate(tf):
+                entry = self._entry(index, m)
+                if want(entry):
+                    yield entry, tf.extractfile(m)
+
+    def vet(self, entry: Entry, safe_name: str, root: str) -> None:
+        """tarfile's ``data`` extraction filter as a second opinion on what we are about to write."""
+        import tarfile
+
+        try:
+            tarfile.data_filter(entry.handle.replace(name=safe_name, deep=False), root)  # type: ignore[attr-defined]
+        except tarfile.FilterError as exc:
+            raise self.guard.refuse(entry.name, f"refused by tarfile's data filter: {exc}") from exc
+
+
+class StreamBackend(Backend):
+    """A single compressed file (.gz/.bz2/.xz): one member, its content; size known only by reading."""
+
+    def __init__(self, source: Source, guard: Guard, variant: str) -> None:
+        super().__init__(source, guard, variant)
+        self.kind = variant
+
+    def _entry(self) -> Entry:
+        name = archive_stem(self.source.name)
+        modified = self.guard.ctx.info.modified[:16].replace("T", " ")
+        return Entry(name, "file", None, self.source.size, modified, index=0)
+
+    def entries(self) -> Iterator[Entry]:
+        yield self._entry()
+
+    def payloads(self, want: Want) -> Iterator[tuple[Entry, BinaryIO]]:
+        entry = self._entry()
+        if want(entry):
+            with self.source.open() as raw, decompressed(self.kind, raw) as stream:
+                yield entry, stream

@@ -1,0 +1,1 @@
+"""Images and audio: metadata, pictures for vision models, OCR of images."""

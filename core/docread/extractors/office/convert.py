@@ -1,0 +1,291 @@
+"""Conversions to markdown: pandoc (DOCX, ODT, RTF, EPUB) and antiword (legacy DOC), run through
+``run_tool`` (no shell, timeout, capped output) in a private temp directory; then the markdown is
+split into parts (explicit page breaks, EPUB chapters or heading 1/2 sections).
+
+Page breaks are found by putting a marker word where the source has one (``w:br type=page``,
+``pageBreakBefore``, ODF ``fo:break-before="page"``, RTF ``\\page``) before pandoc runs, since
+pandoc drops page breaks; the marker is then split on and removed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...errors import DependencyMissingError, EncryptedDocumentError, ExtractionError
+from ...isolation.tools import run_tool
+
+if TYPE_CHECKING:
+    from ..base import Context
+
+MARK = "DOCREADPAGEBREAKMARK"
+_PANDOC_READERS = {"docx": "docx", "odt": "odt", "rtf": "rtf", "epub": "epub"}
+
+
+# Title-block paragraphs (Title, Subtitle, Author, Date, Abstract styles) go back into the text,
+# since pandoc moves them to metadata that gfm output drops; inline emphasis is dropped (it costs
+# tokens and splits phrases); id-less spans are unwrapped (EPUB chapter anchors keep their ids);
+# section divs are unwrapped (gfm would keep them as raw <div> lines around every section).
+_FILTER = """
+local function plain(e) return e.content end
+Strong, Emph, Underline, SmallCaps, Div = plain, plain, plain, plain, plain
+function Span(e) if e.identifier == "" then return e.content end end
+function Pandoc(doc)
+  if not doc.meta.docread_titleblock then return nil end
+  local head = {}
+  for _, key in ipairs({"title", "subtitle", "author", "date", "abstract"}) do
+    local v = doc.meta[key]
+    if v then table.insert(head, pandoc.Para(pandoc.utils.stringify(v))) end
+  end
+  doc.blocks = head .. doc.blocks
+  return doc
+end
+"""
+
+
+@dataclass(slots=True)
+class Part:
+    """A slice of the converted document: its text, a title, and the images it references."""
+
+    text: str
+    title: str = ""
+    images: list[str] = field(default_factory=list)
+
+
+def pandoc(path: Path, fmt: str, ctx: Context, workdir: Path) -> str:
+    """``pandoc --sandbox`` to GitHub-flavoured markdown; stdout capped, killed at the timeout."""
+    try:
+        import pypandoc
+
+        exe = pypandoc.get_pandoc_path()
+    except (ImportError, OSError) as exc:
+        raise DependencyMissingError(
+            f"{ctx.info.source}: pandoc is needed for {fmt} files: pip install pypandoc-binary",
+            path=ctx.info.source,
+        ) from exc
+    lua = workdir / "docread.lua"
+    lua.write_text(_FILTER, encoding="utf-8")
+    argv = [
+        exe,
+        "--sandbox",
+        "-f",
+        _PANDOC_READERS[fmt],
+        "-t",
+        "gfm",
+        "--wrap=none",
+        "-L",
+        str(lua),
+    ]
+    if fmt in ("docx", "odt"):
+        argv += ["-M", "docread_titleblock=1"]
+    argv.append(str(path))
+    result = run_tool(
+        argv, timeout=ctx.settings.timeouts.pandoc, what="pandoc", path=ctx.info.source,
+        cwd=str(workdir), max_output=ctx.settings.output.max_chars * 8 + (1 << 20),
+    )  # fmt: skip
+    if result.truncated:
+        ctx.warn("The converted document was larger than the output cap; its end is missing.")
+    return result.stdout.decode("utf-8", "replace")
+
+
+def antiword(path: Path, ctx: Context) -> str:
+    """Legacy Word text through antiword (headings, lists and tables become plain text)."""
+    import shutil
+
+    exe = shutil.which("antiword")
+    if exe is None:
+        raise DependencyMissingError(
+            f"{ctx.info.source}: reading legacy .doc files needs antiword "
+            f"(apt-get install antiword) or LibreOffice; or save the file as .docx",
+            path=ctx.info.source,
+        )
+    result = run_tool(
+        [exe, "-w", "0", str(path)], timeout=ctx.settings.timeouts.pandoc, what="antiword",
+        path=ctx.info.source, check=False,
+    )  # fmt: skip
+    err = result.stderr.decode("utf-8", "replace").strip()
+    if "encrypted" in err.lower():
+        raise EncryptedDocumentError(
+            f"{ctx.info.source}: the document is password-protected; remove the password and retry",
+            path=ctx.info.source,
+        )
+    if "too small" in err:  # antiword refuses very short documents; their text is UTF-16 runs
+        ctx.warn("antiword refused this very short document; its text was recovered by a scan.")
+        return "\n\n".join(_utf16_runs(path.read_bytes()))
+    if result.returncode != 0:
+        raise ExtractionError(
+            f"{ctx.info.source}: antiword could not read the file: {err}", path=ctx.info.source
+        )
+    text = result.stdout.decode("utf-8", "replace")
+    return text.replace("\f", f"\n{MARK}\n")
+
+
+_UTF16_RUN = re.compile(rb"(?:[\x20-\x7e\r\t]\x00|[\xa0-\xff]\x00){16,}")
+
+
+def _utf16_runs(data: bytes) -> list[str]:
+    """Paragraphs stored as UTF-16 in a legacy Word file: runs of 16+ characters that hold a
+    paragraph mark (style and font names in the same file have none)."""
+    runs = (m.group().decode("utf-16-le") for m in _UTF16_RUN.finditer(data))
+    return [r.replace("\r", "\n").strip() for r in runs if "\r" in r and " " in r]
+
+
+# -- page-break markers, applied to the source before pandoc ---------------------------------------
+_W_BR = re.compile(rb"<w:br\b[^>]*w:type=\"page\"[^>]*/>")
+_W_PBB = re.compile(
+    rb"(<w:pPr>(?:(?!</w:pPr>).)*?<w:pageBreakBefore(?:\s+w:val=\"(?:1|true|on)\")?\s*/>(?:(?!</w:pPr>).)*?</w:pPr>)",
+    re.S,
+)
+_W_ALT = re.compile(
+    rb"<mc:AlternateContent>(?:(?!</mc:AlternateContent>).)*?</mc:AlternateContent>", re.S
+)
+_W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
+_ODF_BREAK_STYLE = re.compile(
+    rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
+    re.S,
+)
+_RTF_PAGE = re.compile(rb"\\page(?![a-z])")
+
+
+def docx_marks(name: str, data: bytes) -> bytes:
+    """Put the marker where word/document.xml has a hard page break; flatten text boxes."""
+    if name != "word/document.xml":
+        return data
+    word = f'<w:t xml:space="preserve"> {MARK} </w:t>'.encode()
+    data = _W_ALT.sub(_textbox_words, data)
+    data = _W_BR.sub(word, data)
+    return _W_PBB.sub(lambda m: m.group(1) + b"<w:r>" + word + b"</w:r>", data)
+
+
+def _textbox_words(m: re.Match[bytes]) -> bytes:
+    """A text box inside a run becomes its words: pandoc otherwise keeps the box and drops the
+    rest of the paragraph around it."""
+    block = m.group()
+    if b"txbxContent" not in block:
+        return block
+    body = block.rsplit(b"<mc:Fallback>", 1)[-1]
+    paras = [b"".join(_W_T.findall(p)) for p in body.split(b"</w:p>")]
+    words = b" ".join(p.strip() for p in paras if p.strip())
+    return b'<w:t xml:space="preserve"> ' + words + b" </w:t>"
+
+
+def odt_marks(name: str, data: bytes) -> bytes:
+    """Put the marker at the start of ODT paragraphs whose style breaks the page before them."""
+    if name != "content.xml":
+        return data
+    styles = set(_ODF_BREAK_STYLE.findall(data))
+    if not styles:
+        return data
+    names = b"|".join(re.escape(s) for s in styles)
+    opening = re.compile(
+        rb"(<text:(?:p|h)\b[^>]*text:style-name=\"(?:" + names + rb")\"[^>]*(?<!/)>)"
+    )
+    return opening.sub(lambda m: m.group(1) + f"{MARK} ".encode(), data)
+
+
+_RTF_BLOBS = re.compile(
+    rb"\{\\(?:\*\\)?(object|objdata|pict|shppict|nonshppict|datastore|themedata|colorschememapping)\b"
+)
+_RTF_TOKEN = re.compile(rb"\\.|[{}]", re.S)
+
+
+def rtf_prepare(data: bytes) -> bytes:
+    """Embedded objects and pictures replaced by placeholders (a 50 MB blob costs pandoc nothing);
+    ``\\page`` gets the page marker."""
+    out, pos = bytearray(), 0
+    while found := _RTF_BLOBS.search(data, pos):
+        out += data[pos : found.start()]
+        depth, end = 0, len(data)
+        for tok in _RTF_TOKEN.finditer(data, found.start()):
+            t = tok.group()
+            depth += 1 if t == b"{" else -1 if t == b"}" else 0
+            if depth == 0:
+                end = tok.end()
+                break
+        kind = found.group(1)
+        if kind in (b"pict", b"shppict", b"object"):
+            out += b" DOCREADOBJECTMARK " if kind == b"object" else b" DOCREADIMAGEMARK "
+        pos = end
+    out += data[pos:]
+    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", bytes(out))
+
+
+# -- markdown post-processing ---------------------------------------------------------------------
+_MD_IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
+_HTML_IMAGE = re.compile(r"<img\b[^>]*?\bsrc=\"([^\"]+)\"[^>]*>", re.I)
+_HTML_ALT = re.compile(r"\balt=\"([^\"]*)\"", re.I)
+_CHAPTER = re.compile(r"^<span id=\"([^\"]+\.(?:xhtml|html|htm|xml))\"></span>$", re.M)
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def image_placeholders(text: str) -> tuple[str, list[str]]:
+    """Markdown and HTML images become ``[image: name]``; returns the text and the image paths."""
+    found: list[str] = []
+
+    def md(m: re.Match[str]) -> str:
+        found.append(m.group(2))
+        return _placeholder(m.group(1), m.group(2))
+
+    def html(m: re.Match[str]) -> str:
+        found.append(m.group(1))
+        alt = _HTML_ALT.search(m.group(0))
+        return _placeholder(alt.group(1) if alt else "", m.group(1))
+
+    text = _HTML_IMAGE.sub(html, _MD_IMAGE.sub(md, text))
+    text = text.replace("DOCREADOBJECTMARK", "[embedded object]").replace(
+        "DOCREADIMAGEMARK", "[image]"
+    )
+    return text, found
+
+
+def _placeholder(alt: str, src: str) -> str:
+    name = posixpath.basename(src)
+    alt = " ".join(alt.replace("\\", "").split())
+    return f"[image: {name}: {alt}]" if alt and alt != name else f"[image: {name}]"
+
+
+def split_pages(markdown: str) -> list[Part]:
+    """Parts between page-break markers (the marker words removed)."""
+    chunks = markdown.split(MARK)
+    return [_part(c) for c in chunks] if len(chunks) > 1 else []
+
+
+def split_chapters(markdown: str) -> list[Part]:
+    """EPUB: pandoc opens every spine file with ``<span id="file.xhtml"></span>``; split there."""
+    bounds = [m.start() for m in _CHAPTER.finditer(markdown)]
+    if not bounds:
+        return split_sections(markdown)
+    chunks = [markdown[a:b] for a, b in zip([0, *bounds], [*bounds, len(markdown)], strict=True)]
+    parts = [_part(_CHAPTER.sub("", c)) for c in chunks]
+    return [p for p in parts if p.text] or [Part("")]
+
+
+def split_sections(markdown: str) -> list[Part]:
+    """Parts starting at each level-1/2 heading (outside code fences); text before the first one
+    is its own part."""
+    chunks: list[list[str]] = [[]]
+    fenced = False
+    for line in markdown.replace(MARK, "").split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        heading = None if fenced else _HEADING.match(line)
+        if heading and len(heading.group(1)) <= 2 and any(s.strip() for s in chunks[-1]):
+            chunks.append([])
+        chunks[-1].append(line)
+    parts = [_part("\n".join(c)) for c in chunks]
+    return [p for p in parts if p.text] or [Part("")]
+
+
+def _part(chunk: str) -> Part:
+    text, images = image_placeholders(chunk.strip())
+    title = ""
+    for line in text.split("\n"):
+        heading = _HEADING.match(line)
+        if heading:
+            title = heading.group(2)
+            break
+    return Part(text, title, images)

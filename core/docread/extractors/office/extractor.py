@@ -1,0 +1,267 @@
+"""Office documents and e-books: DOCX, ODT, RTF, EPUB through pandoc; PPTX and ODP from their XML
+(slide boundaries and speaker notes kept); legacy DOC through antiword.
+
+Units: slides for decks; for documents explicit page breaks when there are any (else heading 1/2
+sections), EPUB chapters. ``pages`` selects among those units and the header says which unit it
+was. Zip containers pass bomb and XML-entity checks before any parser sees them.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import posixpath
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...errors import EncryptedDocumentError
+from ...model import Document, Media, Unit
+from ...source import Source
+from ..base import Context, Extractor
+from .convert import (
+    Part,
+    antiword,
+    docx_marks,
+    odt_marks,
+    pandoc,
+    rtf_prepare,
+    split_chapters,
+    split_pages,
+    split_sections,
+)  # fmt: skip
+from .meta import (
+    docx_comments,
+    epub_images,
+    epub_metadata,
+    odf_metadata,
+    ooxml_metadata,
+    rtf_metadata,
+)  # fmt: skip
+from .package import OfficeZip
+from .slides import OdpDeck, PptxDeck
+
+_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
+_MEDIA_FOLDERS = {"docx": "word/media/", "odt": "Pictures/"}
+_VISION_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
+# unit kind -> (header label, number key, count key, title key)
+_KINDS = {
+    "page": ("Pages", "page_number", "page_count", ""),
+    "section": ("Sections", "section_index", "section_count", "section_title"),
+    "chapter": ("Chapters", "chapter", "chapter_count", "chapter_title"),
+    "slide": ("Slides", "slide_number", "slide_count", "slide_title"),
+}
+_UNIT_NOTES = {
+    "page": "explicit page breaks",
+    "section": "no page breaks: sections by heading 1/2",
+    "chapter": "EPUB chapters",
+}
+_META_LABELS = (
+    "title", "author", "subject", "keywords", "description", "created", "last_modified", "last_modified_by",
+)  # fmt: skip
+
+
+class OfficeExtractor(Extractor):
+    """Word processing files, slide decks and e-books to markdown, one unit per page/section/slide."""
+
+    name: ClassVar[str] = "office"
+    formats: ClassVar[frozenset[str]] = frozenset(
+        {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
+    )
+    version: ClassVar[int] = 1
+    cacheable: ClassVar[bool] = True
+    isolated: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        fmt = ctx.info.format
+        if source.head().startswith(_OLE2):  # legacy container: a .doc, or encrypted OOXML
+            if _ENCRYPTED_PACKAGE in source.read_bytes():
+                raise EncryptedDocumentError(
+                    f"{ctx.info.source}: a password-protected (encrypted) Office file; remove "
+                    f"the password and retry",
+                    path=ctx.info.source,
+                )
+            fmt = "doc"
+        with tempfile.TemporaryDirectory(prefix="docread-office-") as tmp:
+            work = Path(tmp)
+            if fmt in ("pptx", "odp"):
+                yield from self._slides(source, ctx)
+            elif fmt == "doc":
+                ctx.warn(
+                    "Legacy .doc has limited support (antiword): headings, tables and lists come "
+                    "out as plain text, images and comments are dropped; save as .docx for more."
+                )
+                yield from self._units(ctx, antiword(source.as_path(), ctx), {}, None, {})
+            elif fmt == "rtf":
+                data = source.read_bytes()
+                (work / "in.rtf").write_bytes(rtf_prepare(data))
+                markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
+                yield from self._units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
+            else:
+                yield from self._zipped(source, ctx, work)
+
+    # -- DOCX, ODT, EPUB ------------------------------------------------------------------------
+    def _zipped(self, source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+        fmt = ctx.info.format
+        with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+            _check_odf_encryption(oz, ctx)
+            meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
+            transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
+            markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+            if fmt == "docx" and (comments := docx_comments(oz)):
+                markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
+            if fmt == "epub":
+                members = epub_images(oz)
+            else:
+                folder = _MEDIA_FOLDERS[fmt]
+                members = [n for n in oz.names if n.startswith(folder)]
+            lookup = {posixpath.basename(m): m for m in members}
+            yield from self._units(ctx, markdown, meta, oz, lookup)
+
+    def _units(
+        self,
+        ctx: Context,
+        markdown: str,
+        meta: dict[str, Any],
+        oz: OfficeZip | None,
+        images: dict[str, str],
+    ) -> Iterator[Unit]:
+        """Split into the unit kind, select ``pages``, yield Documents (and Media when asked)."""
+        pages = split_pages(markdown)
+        if ctx.info.format == "epub":
+            kind, parts = "chapter", split_chapters(markdown)
+        elif pages and (not ctx.loader or ctx.options.pages):
+            kind, parts = "page", pages
+        else:
+            kind, parts = "section", split_sections(markdown)
+        numbers = self._select(ctx, len(parts), kind)
+        props = _document_properties(ctx, meta)
+        label, num_key, count_key, title_key = _KINDS[kind]
+        shown: list[int] = []
+        image_index = 0
+        for n in numbers:
+            ctx.check_deadline(f"{kind} {n}")
+            part: Part = parts[n - 1]
+            unit_meta: dict[str, Any] = {num_key: n, count_key: len(parts), **props}
+            if title_key and part.title:
+                unit_meta[title_key] = part.title
+            yield Document(part.text, unit_meta)
+            shown.append(n)
+            if ctx.options.extract_images and oz is not None:
+                names = [
+                    images[b] for b in (posixpath.basename(s) for s in part.images) if b in images
+                ]
+                for media in _media(oz, names, ctx, {num_key: n}, image_index):
+                    image_index += 1
+                    yield media
+        ctx.set_header(label, f"{_spans(shown)} of {len(parts)} ({_UNIT_NOTES[kind]})")
+
+    # -- PPTX, ODP ------------------------------------------------------------------------------
+    def _slides(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+            _check_odf_encryption(oz, ctx)
+            if ctx.info.format == "pptx":
+                deck: PptxDeck | OdpDeck = PptxDeck(oz)
+                meta = ooxml_metadata(oz)
+            else:
+                deck, meta = OdpDeck(oz), odf_metadata(oz)
+            numbers = self._select(ctx, deck.count, "slide")
+            props = _document_properties(ctx, meta)
+            budget, shown, image_index = ctx.settings.output.max_chars, [], 0
+            for n in numbers:
+                ctx.check_deadline(f"slide {n}")
+                if not ctx.loader and budget <= 0:
+                    ctx.warn(
+                        f"Showing slides {_spans(shown)} of {deck.count}: the rest is over the "
+                        f"output limit; use pages={n}- to continue"
+                    )
+                    break
+                slide = deck.slide(n)
+                unit_meta: dict[str, Any] = {"slide_number": n, "slide_count": deck.count, **props}
+                if slide.title:
+                    unit_meta["slide_title"] = slide.title
+                if slide.notes:
+                    unit_meta["notes"] = slide.notes
+                # the heading is part of the text, so a loader's Document keeps the slide title
+                yield Document(
+                    _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
+                    unit_meta,
+                )
+                shown.append(n)
+                budget -= len(slide.text) + len(slide.title) + 20
+                if ctx.options.extract_images:
+                    for media in _media(oz, slide.images, ctx, {"slide_number": n}, image_index):
+                        image_index += 1
+                        yield media
+            ctx.set_header(
+                "Slides", f"{_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}"
+            )
+
+    def _select(self, ctx: Context, count: int, kind: str) -> list[int]:
+        spec = ctx.options.page_spec
+        if spec is None:
+            return list(range(1, count + 1))
+        return spec.resolve(count, unit=kind, path=ctx.info.source)
+
+
+def _slide_heading(number: int, title: str) -> str:
+    return f"## Slide {number}: {title}" if title else f"## Slide {number}"
+
+
+def _check_odf_encryption(oz: OfficeZip, ctx: Context) -> None:
+    """ODF marks encrypted parts in its manifest; pandoc would only see noise."""
+    if oz.has("META-INF/manifest.xml") and b"encryption-data" in oz.read("META-INF/manifest.xml"):
+        raise EncryptedDocumentError(
+            f"{ctx.info.source}: the document is password-protected; remove the password and retry",
+            path=ctx.info.source,
+        )
+
+
+def _document_properties(ctx: Context, meta: dict[str, Any]) -> dict[str, Any]:
+    """The properties every unit carries, and the header's Metadata block (include_metadata)."""
+    if not ctx.options.include_metadata or not meta:
+        return {}
+    lines = [
+        f"  - {k.replace('_', ' ').capitalize()}: {meta[k]}" for k in _META_LABELS if meta.get(k)
+    ]
+    if lines:
+        ctx.set_header("Metadata", "\n" + "\n".join(lines))
+    return dict(meta)
+
+
+def _media(
+    oz: OfficeZip, names: Sequence[str], ctx: Context, position: dict[str, Any], start: int
+) -> Iterator[Media]:
+    """Images a unit shows, as Media parts (raster types a vision model reads, under the size cap)."""
+    cap = ctx.settings.image.max_image_bytes
+    for offset, name in enumerate(dict.fromkeys(names)):
+        mime = mimetypes.guess_type(name)[0] or ""
+        info = oz.names.get(name)
+        if mime not in _VISION_TYPES or info is None:
+            ctx.warn(
+                f"Image {name} skipped: {mime or 'unknown type'} is not an image type a model reads."
+            )
+            continue
+        if info.file_size > cap:
+            ctx.warn(
+                f"Image {name} skipped: {info.file_size:,} bytes is over image.max_image_bytes={cap:,}."
+            )
+            continue
+        meta = {
+            "image_index": start + offset + 1,
+            "image_name": posixpath.basename(name),
+            **position,
+        }
+        yield Media(mime, oz.read(name), meta)
+
+
+def _spans(numbers: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3, 5' (the header's range)."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or "none"

@@ -1,0 +1,298 @@
+"""Slide decks from their XML: PPTX (PresentationML) and ODP (ODF). One Slide per slide, in
+deck order, with its title, body text (bullets, tables as markdown, image and chart placeholders)
+and speaker notes. Only the slides asked for are parsed, so a 5,000-slide deck reads a window fast.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .package import OfficeZip, local, rels
+
+
+@dataclass(slots=True)
+class Slide:
+    """One slide: 1-based number, title, markdown-ish body, notes, image members it shows."""
+
+    number: int
+    title: str = ""
+    body: str = ""
+    notes: str = ""
+    images: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """Body then notes: what loaders index and the agent view shows under the heading."""
+        parts = [self.body] if self.body else []
+        if self.notes:
+            parts.append(f"Notes: {self.notes}")
+        return "\n\n".join(parts)
+
+
+def markdown_table(rows: list[list[str]]) -> str:
+    """A pipe table (first row as header); cells flattened to one line, pipes escaped."""
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    clean = [
+        [" ".join(c.split()).replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in rows
+    ]
+    lines = ["| " + " | ".join(clean[0]) + " |", "|" + "---|" * width]
+    lines += ["| " + " | ".join(r) + " |" for r in clean[1:]]
+    return "\n".join(lines)
+
+
+def _attr(el: Any, name: str) -> str:
+    """An attribute by local name, whatever its namespace."""
+    for key, value in el.attrib.items():
+        if local(key) == name:
+            return str(value)
+    return ""
+
+
+def _child(el: Any, *names: str) -> Any:
+    """The first descendant whose local name is in ``names`` (or None)."""
+    for sub in el.iter():
+        if sub is not el and local(sub.tag) in names:
+            return sub
+    return None
+
+
+# -- PPTX ----------------------------------------------------------------------------------------
+class PptxDeck:
+    """A PPTX's slide list from presentation.xml; slides parsed one at a time on request."""
+
+    def __init__(self, oz: OfficeZip) -> None:
+        self.oz = oz
+        pres = "ppt/presentation.xml"
+        ids = rels(oz, pres)
+        self.parts: list[str] = []
+        for el in oz.xml(pres).iter():
+            if local(el.tag) == "sldId":  # a plain numeric id and the relationship r:id
+                rid = next((v for k, v in el.attrib.items() if k.endswith("}id")), "")
+                if ids.get(rid) and oz.has(ids[rid]):
+                    self.parts.append(ids[rid])
+
+    @property
+    def count(self) -> int:
+        return len(self.parts)
+
+    def slide(self, number: int) -> Slide:
+        part = self.parts[number - 1]
+        links = rels(self.oz, part)
+        slide = Slide(number)
+        lines: list[str] = []
+        tree = _child(self.oz.xml(part), "spTree")
+        if tree is not None:
+            self._shapes(tree, links, slide, lines)
+        slide.body = "\n".join(lines).strip()
+        notes = next((t for t in links.values() if "notesSlides/" in t), None)
+        if notes and self.oz.has(notes):
+            slide.notes = self._notes(notes)
+        return slide
+
+    def _shapes(self, tree: Any, links: dict[str, str], slide: Slide, lines: list[str]) -> None:
+        for shape in tree:
+            kind = local(shape.tag)
+            if kind == "grpSp":
+                self._shapes(shape, links, slide, lines)
+            elif kind == "sp":
+                self._text_shape(shape, slide, lines)
+            elif kind == "pic":
+                info = _child(shape, "cNvPr")
+                label = (_attr(info, "descr") or _attr(info, "name")) if info is not None else ""
+                lines.append(f"[image: {' '.join(label.split()) or 'picture'}]")
+                blip = _child(shape, "blip")
+                target = links.get(_attr(blip, "embed")) if blip is not None else None
+                if target:
+                    slide.images.append(target)
+            elif kind == "graphicFrame":
+                self._frame(shape, links, lines)
+
+    def _text_shape(self, shape: Any, slide: Slide, lines: list[str]) -> None:
+        ph = _child(shape, "ph")
+        kind = _attr(ph, "type") if ph is not None else None
+        body = _child(shape, "txBody")
+        if body is None:
+            return
+        paras = [(p, _pptx_para(p)) for p in body if local(p.tag) == "p"]
+        if kind in ("title", "ctrTitle") and not slide.title:
+            slide.title = " ".join(t for _, t in paras if t)
+            return
+        bullets = ph is not None and kind in ("", "body", "obj")
+        for p, text in paras:
+            if not text:
+                continue
+            ppr = _child(p, "pPr")
+            level = int(_attr(ppr, "lvl") or 0) if ppr is not None else 0
+            lines.append(("  " * level + "- " + text) if bullets else text)
+        lines.append("")
+
+    def _frame(self, frame: Any, links: dict[str, str], lines: list[str]) -> None:
+        table = _child(frame, "tbl")
+        if table is not None:
+            rows = [
+                [
+                    " ".join(_pptx_para(p) for p in tc.iter() if local(p.tag) == "p")
+                    for tc in tr
+                    if local(tc.tag) == "tc"
+                ]
+                for tr in table
+                if local(tr.tag) == "tr"
+            ]
+            lines += [markdown_table(rows), ""]
+            return
+        chart = _child(frame, "chart")
+        target = links.get(_attr(chart, "id")) if chart is not None else None
+        if target and self.oz.has(target):
+            lines += [_chart_text(self.oz.xml(target)), ""]
+
+    def _notes(self, part: str) -> str:
+        out = []
+        for shape in self.oz.xml(part).iter():
+            if local(shape.tag) != "sp":
+                continue
+            ph = _child(shape, "ph")
+            if ph is None or _attr(ph, "type") != "body":
+                continue
+            body = _child(shape, "txBody")
+            if body is not None:
+                out += [t for t in (_pptx_para(p) for p in body if local(p.tag) == "p") if t]
+        return "\n".join(out).strip()
+
+
+def _pptx_para(p: Any) -> str:
+    """A DrawingML paragraph's text: runs, fields, and line breaks as spaces."""
+    parts = []
+    for el in p.iter():
+        name = local(el.tag)
+        if name == "t" and el.text:
+            parts.append(el.text)
+        elif name == "br":
+            parts.append(" ")
+    return "".join(parts).strip()
+
+
+def _chart_text(root: Any) -> str:
+    """A chart placeholder with its title, series and categories (the words an agent needs)."""
+    title_el = _child(root, "title")
+    title = (
+        " ".join(t.text or "" for t in title_el.iter() if local(t.tag) == "t")
+        if title_el is not None
+        else ""
+    )
+    series, cats = [], []
+    for ser in root.iter():
+        if local(ser.tag) != "ser":
+            continue
+        tx = _child(ser, "tx")
+        if tx is not None:
+            series += [v.text for v in tx.iter() if local(v.tag) == "v" and v.text]
+        cat = _child(ser, "cat")
+        if cat is not None and not cats:
+            cats = [v.text for v in cat.iter() if local(v.tag) == "v" and v.text]
+    out = [f"[chart: {' '.join(title.split()) or 'untitled'}]"]
+    if series:
+        out.append("Series: " + ", ".join(series))
+    if cats:
+        out.append("Categories: " + ", ".join(cats[:50]))
+    return "\n".join(out)
+
+
+# -- ODP -----------------------------------------------------------------------------------------
+class OdpDeck:
+    """An ODP's draw:page elements from content.xml (one parse; ODP keeps every slide in it)."""
+
+    def __init__(self, oz: OfficeZip) -> None:
+        root = oz.xml("content.xml")
+        self.pages = [el for el in root.iter() if local(el.tag) == "page"]
+
+    @property
+    def count(self) -> int:
+        return len(self.pages)
+
+    def slide(self, number: int) -> Slide:
+        page = self.pages[number - 1]
+        slide = Slide(number)
+        lines: list[str] = []
+        for el in page:
+            if local(el.tag) == "notes":
+                slide.notes = "\n".join(_odf_block(el, 0)).strip()
+            else:
+                _odf_shape(el, slide, lines)
+        slide.body = "\n".join(lines).strip()
+        return slide
+
+
+def _odf_shape(el: Any, slide: Slide, lines: list[str]) -> None:
+    kind = local(el.tag)
+    if kind == "g":
+        for sub in el:
+            _odf_shape(sub, slide, lines)
+        return
+    role = _attr(el, "class")
+    if role == "title" and not slide.title:
+        slide.title = " ".join(" ".join(_odf_block(el, 0)).split())
+        return
+    image = _child(el, "image")
+    if image is not None and _child(el, "table", "text-box") is None:
+        alt = _child(el, "title", "desc")
+        label = (alt.text if alt is not None else "") or _attr(el, "name") or "picture"
+        lines.append(f"[image: {' '.join(label.split())}]")
+        href = _attr(image, "href")
+        if href and not href.startswith(("http:", "https:", "/")):
+            slide.images.append(posixpath.normpath(href))
+        return
+    lines += _odf_block(el, 0) + [""]
+
+
+def _odf_block(el: Any, depth: int) -> list[str]:
+    """Lines of ODF block content: paragraphs, headings, nested lists (bullets), tables."""
+    out: list[str] = []
+    for sub in el:
+        kind = local(sub.tag)
+        if kind in ("p", "h"):
+            text = odf_inline(sub).strip()
+            if text:
+                out.append(text)
+        elif kind == "list":
+            for item in sub:
+                for i, line in enumerate(_odf_block(item, depth + 1)):
+                    out.append(
+                        ("  " * depth + "- " + line)
+                        if i == 0 and not line.startswith(" ")
+                        else line
+                    )
+        elif kind == "table":
+            rows = [
+                [" ".join(_odf_block(cell, 0)) for cell in row if local(cell.tag) == "table-cell"]
+                for row in sub.iter()
+                if local(row.tag) == "table-row"
+            ]
+            out.append(markdown_table(rows))
+        elif kind not in ("image", "title", "desc"):
+            out += _odf_block(sub, depth)
+    return out
+
+
+_ODF_SPECIAL: dict[str, Callable[[Any], str]] = {
+    "s": lambda el: " " * int(_attr(el, "c") or 1),
+    "tab": lambda el: "\t",
+    "line-break": lambda el: " ",
+}
+
+
+def odf_inline(el: Any) -> str:
+    """A paragraph's text with ODF spacing elements (text:s, text:tab, text:line-break) kept."""
+    parts = [el.text or ""]
+    for sub in el:
+        special = _ODF_SPECIAL.get(local(sub.tag))
+        if special is not None:
+            parts.append(special(sub))
+        elif local(sub.tag) not in ("note", "annotation"):
+            parts.append(odf_inline(sub))
+        parts.append(sub.tail or "")
+    return "".join(parts)

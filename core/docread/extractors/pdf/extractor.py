@@ -1,0 +1,310 @@
+"""PDF: one Document per page with PyMuPDF (content order kept, so columns read column by column),
+automatic Tesseract OCR of exactly the pages without a text layer (in parallel, in page order),
+tables and embedded-image listings on request, and pages as JPEG or the raw PDF for vision models.
+
+Pages stream: text is taken page by page and a page is yielded as soon as it (and every page
+before it) is done, so a 2,000-page loader run never holds the whole document.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ...errors import EncryptedDocumentError, ExtractionError, FileTooLargeError, ReadDocumentError
+from ...model import Document, Media, Unit
+from ..base import Context, Extractor
+from ..ocr import OcrResult, ocr_stream
+from .parts import (
+    form_lines,
+    image_lines,
+    jpeg,
+    page_text,
+    properties,
+    scan_image,
+    table_markdowns,
+)
+
+if TYPE_CHECKING:
+    import pymupdf
+    from PIL.Image import Image
+
+    from ...source import Source
+
+_HEADER_LABELS = (
+    ("title", "Title"), ("author", "Author"), ("subject", "Subject"), ("keywords", "Keywords"),
+    ("creator", "Creator"), ("producer", "Producer"), ("created", "Created"),
+    ("pdf_modified", "Modified"),
+)  # fmt: skip
+_SKIPPED = "[OCR limit reached - page skipped]"
+_OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
+_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
+
+
+def spans(numbers: list[int], sep: str = ", ") -> str:
+    """1-based page numbers as compact ranges: [1,2,3,5] -> "1-3, 5"."""
+    out: list[str] = []
+    start = prev = None
+    for n in [*numbers, None]:
+        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = None
+        if start is None:
+            start = n
+        prev = n
+    return sep.join(out)
+
+
+class PdfExtractor(Extractor):
+    """PDF pages as Documents (text or OCR), plus Media parts for the visual and pdf views."""
+
+    name: ClassVar[str] = "pdf"
+    formats: ClassVar[frozenset[str]] = frozenset({"pdf"})
+    version: ClassVar[int] = 1
+    cacheable: ClassVar[bool] = True
+    isolated: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        doc = _open(source, ctx)
+        try:
+            numbers = _select(doc.page_count, ctx)
+            if ctx.options.view == "pdf":
+                yield _raw(doc, source, numbers, ctx)
+                return
+            ctx.set_header("Document", ctx.info.name)
+            ctx.set_header("Pages", f"{spans(numbers)} of {doc.page_count}")
+            props = properties(doc) if ctx.options.include_metadata else {}
+            base = {
+                "page_count": doc.page_count,
+                "encrypted": bool(doc.metadata.get("encryption")),
+                **props,
+            }
+            if ctx.options.view == "visual":
+                yield from _visual(doc, numbers, ctx, base)
+            else:
+                yield from _pages(doc, numbers, ctx, base)
+            if props and not ctx.loader:
+                lines = [
+                    f"\n  - {label}: {props[key]}" for key, label in _HEADER_LABELS if key in props
+                ]
+                ctx.set_header("Metadata", "".join(lines))
+        finally:
+            doc.close()
+
+
+def _open(source: Source, ctx: Context) -> pymupdf.Document:
+    """Open (MuPDF repairs what it can), try the empty user password, refuse what stays locked."""
+    import pymupdf
+
+    pymupdf.TOOLS.mupdf_display_errors(False)  # its messages become our typed errors and notes
+    where = ctx.info.source
+    try:
+        if source.in_memory:
+            doc = pymupdf.open(stream=source.read_bytes(), filetype="pdf")
+        else:
+            doc = pymupdf.open(source.path, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise ExtractionError(
+            f"{where}: not a readable PDF and MuPDF could not repair it ({exc}); "
+            f"check that the file is complete (not truncated) and really a PDF",
+            path=where,
+        ) from exc
+    if doc.needs_pass and not doc.authenticate(""):
+        doc.close()
+        raise EncryptedDocumentError(
+            f"{where}: the PDF is password-protected (it needs a user password to open); "
+            f"docread does not take passwords: decrypt it first (e.g. qpdf --decrypt) and read the copy",
+            path=where,
+        )
+    if doc.page_count == 0:
+        doc.close()
+        raise ExtractionError(f"{where}: the PDF has no pages (damaged beyond repair?)", path=where)
+    if doc.is_repaired:
+        ctx.warn("The PDF was damaged and has been repaired: some content may be missing.")
+    return doc
+
+
+def _select(count: int, ctx: Context) -> list[int]:
+    """The pages asked for (all by default), cut to the agent view's page limit with a hint."""
+    spec = ctx.options.page_spec
+    numbers = spec.resolve(count, path=ctx.info.source) if spec else list(range(1, count + 1))
+    if ctx.loader or ctx.options.view == "pdf":
+        return numbers
+    pdf = ctx.settings.pdf
+    key, limit = (
+        ("max_visual_pages", pdf.max_visual_pages)
+        if ctx.options.view == "visual"
+        else ("max_pages_text", pdf.max_pages_text)
+    )
+    if len(numbers) > limit:
+        rest = numbers[limit:]
+        ctx.warn(
+            f"Showing {limit} of the {len(numbers)} selected pages (pdf.{key}={limit}); "
+            f"use pages={spans(rest[:limit], ',')} to read the next ones."
+        )
+        numbers = numbers[:limit]
+    return numbers
+
+
+def _chars(text: str) -> int:
+    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
+    return len(text) - sum(map(text.count, _SPACES))
+
+
+def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
+    """Too little text layer, and something that may hold text drawn on the page: pictures
+    over 5% of its area (a scan) or many filled paths (glyphs turned into outlines). A rule
+    line or a small logo alone is not worth a tesseract run."""
+    import pymupdf
+
+    if _chars(text) >= threshold:
+        return False
+    area, paths, pictures = abs(page.rect) or 1.0, 0, 0.0
+    for kind, rect in page.get_bboxlog():
+        if kind in ("fill-image", "fill-imgmask"):
+            pictures += abs(pymupdf.Rect(rect) & page.rect)
+        elif kind == "fill-path":
+            paths += 1
+    return pictures >= 0.05 * area or paths >= _OUTLINE_PATHS
+
+
+def _pages(
+    doc: pymupdf.Document, numbers: list[int], ctx: Context, base: dict[str, Any]
+) -> Iterator[Unit]:
+    """Page Documents in order; scanned pages go through OCR in parallel while text pages wait."""
+    opts, pdf = ctx.options, ctx.settings.pdf
+    held: dict[int, tuple[pymupdf.Page, str, bool]] = {}
+    skipped: list[int] = []
+
+    def items() -> Iterator[tuple[int, Image | None]]:
+        slow = False
+        for i, n in enumerate(numbers):
+            if slow:  # the page before was over pdf_per_page: stop here, say how to go on
+                ctx.warn(
+                    f"Page {numbers[i - 1]}: its text took longer than pdf_per_page="
+                    f"{pdf.per_page_timeout:g} s; the pages after it were not read "
+                    f"(use pages={n}- to go on)."
+                )
+                return
+            ctx.check_deadline(f"page {n}")
+            page = doc[n - 1]
+            started = time.monotonic()
+            text = page_text(page)
+            slow = time.monotonic() - started > pdf.per_page_timeout
+            scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
+            held[n] = (page, text, scanned)
+            if not (opts.ocr or (scanned and opts.ocr is None)):
+                yield n, None
+            elif not ctx.loader and ctx.budget.ocr_pages >= pdf.max_pages_ocr:
+                skipped.append(n)
+                yield n, None
+            else:
+                ctx.budget.ocr_pages += 1
+                yield n, scan_image(page, pdf.ocr_dpi)
+
+    ocr_pages: list[int] = []
+    no_layer: list[int] = []
+    for n, result in ocr_stream(items(), ctx, what="OCR of page"):
+        page, text, scanned = held.pop(n)
+        meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
+        if isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
+            text = result.text
+            meta.update(ocr=True, ocr_confidence=result.confidence)
+            if result.rotation:
+                meta["ocr_rotation"] = result.rotation
+            ocr_pages.append(n)
+            if not text.strip():
+                ctx.warn(f"Page {n}: OCR found no text on this page.")
+        elif isinstance(result, ReadDocumentError):
+            ctx.warn(f"Page {n}: OCR failed ({result.message}); its text layer is shown instead.")
+            text = f"{text.strip()}\n\n[OCR failed - page not read]".strip()
+        elif isinstance(result, OcrResult):
+            pass  # the short text layer says more than OCR could read (form labels, a stamp)
+        elif n in skipped:
+            text = f"{text.strip()}\n\n{_SKIPPED}".strip()
+        elif scanned and opts.ocr is False:
+            no_layer.append(n)
+        yield from _page_units(doc, page, text, meta, ctx)
+        if scanned and opts.view == "auto":
+            yield _visual_part(page, ctx, base)
+    if ocr_pages:
+        why = "forced by ocr=true" if opts.ocr else "scanned"
+        ctx.set_header(
+            "OCR Applied", f"Page{'s' if len(ocr_pages) > 1 else ''} {spans(ocr_pages)} ({why})"
+        )
+    if skipped:
+        ctx.warn(
+            f"OCR limit reached: at most {pdf.max_pages_ocr} pages are OCR'd per read "
+            f"(pdf.max_pages_ocr); pages {spans(skipped)} were not OCR'd: read them with "
+            f"pages={spans(skipped[: pdf.max_pages_ocr], ',')}."
+        )
+    if no_layer:
+        ctx.warn(
+            f"Pages {spans(no_layer)} have no text layer and OCR is off (ocr=false): use ocr=true."
+        )
+
+
+def _page_units(
+    doc: pymupdf.Document, page: pymupdf.Page, text: str, meta: dict[str, Any], ctx: Context
+) -> Iterator[Unit]:
+    """The page Document (text, image listing, tables inline in the agent view) and, in loader
+    mode, each table as its own Document."""
+    opts = ctx.options
+    parts = [text.strip(), "\n".join(form_lines(page)) if doc.is_form_pdf else ""]
+    if opts.extract_images:
+        lines = image_lines(doc, page)
+        meta["image_count"] = len(lines)
+        parts.append("\n".join(lines))
+    tables = table_markdowns(page, ctx.settings.output) if opts.extract_tables else []
+    if opts.extract_tables:
+        meta["table_count"] = len(tables)
+    if not ctx.loader:
+        parts.extend(tables)
+    yield Document("\n\n".join(p for p in parts if p), meta)
+    if ctx.loader:
+        n, count = meta["page_number"], meta["page_count"]
+        for index, table in enumerate(tables, 1):
+            yield Document(table, {"page_number": n, "page_count": count, "table_index": index})
+
+
+def _visual_part(page: pymupdf.Page, ctx: Context, base: dict[str, Any]) -> Media:
+    """One page as a JPEG Media part at ``pdf.render_dpi``, under ``pdf.max_image_bytes``."""
+    pdf = ctx.settings.pdf
+    data, facts = jpeg(page, pdf.render_dpi, pdf.max_image_bytes)
+    return Media(
+        "image/jpeg",
+        data,
+        {"page_number": page.number + 1, "page_count": base["page_count"], **facts},
+    )
+
+
+def _visual(
+    doc: pymupdf.Document, numbers: list[int], ctx: Context, base: dict[str, Any]
+) -> Iterator[Unit]:
+    """view="visual": the selected pages as JPEG Media parts for a vision model."""
+    for n in numbers:
+        ctx.check_deadline(f"page {n}")
+        yield _visual_part(doc[n - 1], ctx, base)
+    ctx.set_header(
+        "View", f"visual: {len(numbers)} page image(s), JPEG at {ctx.settings.pdf.render_dpi} dpi"
+    )
+
+
+def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context) -> Media:
+    """view="pdf": the PDF itself (only the selected pages when ``pages`` is given)."""
+    limit, where, count = ctx.settings.pdf.max_raw_bytes, ctx.info.source, doc.page_count
+    if len(numbers) == count:
+        size = source.size
+        data = source.read_bytes() if size <= limit else b""
+    else:
+        doc.select([n - 1 for n in numbers])
+        data = doc.tobytes(garbage=3, deflate=True)
+        size = len(data)
+    if size > limit:
+        raise FileTooLargeError(
+            f"{where}: {size:,} bytes is over pdf.max_raw_bytes={limit:,} for view='pdf'; "
+            f"send fewer pages (pages=...) or use view='visual' or 'text'",
+            path=where,
+        )
+    return Media("application/pdf", data, {"page_count": count, "pages": spans(numbers, ",")})

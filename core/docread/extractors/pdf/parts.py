@@ -1,0 +1,172 @@
+"""PDF pieces around the page text: document properties, tables as markdown, form fields, the
+embedded-image listing, and pages rendered for vision models (JPEG under a byte limit) or for OCR."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...sanitize import cut_cell
+
+if TYPE_CHECKING:
+    import pymupdf
+    from PIL.Image import Image
+
+    from ...settings import OutputSettings
+
+_PDF_DATE = re.compile(
+    r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(Z|[+-]\d{2}'?\d{2}'?)?"
+)
+_PROPERTIES = (
+    ("title", "title"), ("author", "author"), ("subject", "subject"), ("keywords", "keywords"),
+    ("creator", "creator"), ("producer", "producer"),
+)  # fmt: skip
+_FILTERS = {
+    "DCTDecode": "jpeg", "JPXDecode": "jpeg2000", "JBIG2Decode": "jbig2",
+    "CCITTFaxDecode": "ccitt", "FlateDecode": "flate", "LZWDecode": "lzw", "RunLengthDecode": "rle",
+}  # fmt: skip
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
+_MAX_RENDER_PIXELS = 40_000_000  # a poster-sized page is rendered at a lower dpi, not into GBs
+_GRAY_SPACES = ("DeviceGray", "CalGray", "")  # "" = 1-bit masks (CCITT, JBIG2)
+_JPEG_QUALITIES = (85, 70, 50, 35)
+
+
+def pdf_date(value: str) -> str | None:
+    """A PDF date ("D:20240115093000+01'00'") as ISO 8601; None when it is not a date."""
+    m = _PDF_DATE.match(value.strip()) if value else None
+    if not m:
+        return None
+    year, month, day, hour, minute, second, zone = m.groups()
+    date = f"{year}-{month or '01'}-{day or '01'}"
+    if hour is None:
+        return date
+    out = f"{date}T{hour}:{minute or '00'}:{second or '00'}"
+    if zone == "Z":
+        return out + "Z"
+    if zone:
+        digits = zone.replace("'", "")
+        return f"{out}{digits[:3]}:{digits[3:5] or '00'}"
+    return out
+
+
+def properties(doc: pymupdf.Document) -> dict[str, Any]:
+    """Document properties under the canonical keys, only those present; dates in ISO 8601."""
+    meta = doc.metadata or {}
+    out: dict[str, Any] = {
+        key: meta[name].strip() for key, name in _PROPERTIES if (meta.get(name) or "").strip()
+    }
+    for key, name in (("created", "creationDate"), ("pdf_modified", "modDate")):
+        iso = pdf_date(meta.get(name) or "")
+        if iso:
+            out[key] = iso
+    return out
+
+
+def page_text(page: pymupdf.Page) -> str:
+    """The page's text in content order. Right-to-left lines are rebuilt from the characters:
+    MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
+    out as "إل"); its zero-width second character gives it away and is put back."""
+    text = page.get_text()
+    if text.isascii() or not _RTL.search(text):
+        return text
+    out = []
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            chars = [c for span in line["spans"] for c in span["chars"]]
+            i = 0
+            while i < len(chars) - 1:
+                a, b = chars[i], chars[i + 1]
+                if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
+                    chars[i], chars[i + 1] = b, a
+                    i += 1
+                i += 1
+            out.append("".join(c["c"] for c in chars) + "\n")
+    return "".join(out)
+
+
+def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
+    """Tables PyMuPDF finds on the page, each as a markdown table (first row as the header,
+    columns empty in every row dropped)."""
+    out = []
+    for table in page.find_tables().tables:
+        rows = [[_cell(c, output) for c in row] for row in table.extract()]
+        rows = [r for r in rows if any(r)]
+        if not rows:
+            continue
+        width = max(len(r) for r in rows)
+        rows = [r + [""] * (width - len(r)) for r in rows]
+        keep = [c for c in range(width) if any(r[c] for r in rows)]  # drop split-line ghosts
+        rows = [[r[c] for c in keep] for r in rows]
+        width = len(keep)
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+        out.append("\n".join(lines))
+    return out
+
+
+def _cell(value: object, output: OutputSettings) -> str:
+    """A table cell on one line, pipes escaped, capped at output.max_cell_content."""
+    text = "" if value is None else " ".join(str(value).split())
+    return cut_cell(text.replace("|", "\\|"), output)
+
+
+def form_lines(page: pymupdf.Page) -> list[str]:
+    """One line per form field on the page (name, kind, value): fillable forms keep what was
+    typed into them, which the page text does not show."""
+    lines = []
+    for widget in page.widgets():
+        value = widget.field_value
+        shown = "" if value in (None, "", "Off") else f": {' '.join(str(value).split())}"
+        lines.append(f"[Field {widget.field_name} ({widget.field_type_string}){shown}]")
+    return lines
+
+
+def image_lines(doc: pymupdf.Document, page: pymupdf.Page) -> list[str]:
+    """One line per embedded image: index, size in pixels, stored format, stored bytes."""
+    lines = []
+    for index, item in enumerate(page.get_images(full=True), 1):
+        xref, width, height, filt = item[0], item[2], item[3], item[8]
+        kind, length = doc.xref_get_key(xref, "Length")
+        size = f", {int(length):,} bytes" if kind == "int" else ""
+        fmt = _FILTERS.get(filt, filt or "raw")
+        lines.append(f"[Image {index}: {width}x{height} {fmt}{size}]")
+    return lines
+
+
+def _dpi_for(page: pymupdf.Page, dpi: int) -> int:
+    """``dpi``, lowered so the rendered page stays under _MAX_RENDER_PIXELS."""
+    area = (page.rect.width / 72) * (page.rect.height / 72)
+    if area <= 0:
+        return dpi
+    return max(min(dpi, int((_MAX_RENDER_PIXELS / area) ** 0.5)), 1)
+
+
+def scan_image(page: pymupdf.Page, dpi: int) -> Image:
+    """The page rendered for Tesseract, upright as displayed, with its dpi recorded. Grayscale,
+    unless an image on it is in colour: Tesseract's own thresholding then keeps coloured
+    lettering (logos, stamps) that a grayscale rendering washes out, at twice the OCR time."""
+    import pymupdf
+    from PIL import Image as PILImage
+
+    dpi = _dpi_for(page, dpi)
+    color = any(item[5] not in _GRAY_SPACES for item in page.get_images(full=True))
+    pix = page.get_pixmap(
+        dpi=dpi, colorspace=pymupdf.csRGB if color else pymupdf.csGRAY, alpha=False
+    )
+    image = PILImage.frombytes("RGB" if color else "L", (pix.width, pix.height), pix.samples)
+    image.info["dpi"] = (dpi, dpi)
+    return image
+
+
+def jpeg(page: pymupdf.Page, dpi: int, max_bytes: int) -> tuple[bytes, dict[str, int]]:
+    """The page as a JPEG under ``max_bytes``: lower quality first, then fewer dots per inch."""
+    dpi = _dpi_for(page, dpi)
+    while True:
+        pix = page.get_pixmap(dpi=dpi, alpha=False)
+        for quality in _JPEG_QUALITIES:
+            data = pix.tobytes("jpeg", jpg_quality=quality)
+            if len(data) <= max_bytes:
+                return data, {"width": pix.width, "height": pix.height, "dpi": dpi}
+        if dpi <= 10:
+            raise ValueError(f"page {page.number + 1} cannot be rendered under {max_bytes:,} bytes")
+        dpi = max(int(dpi * min((max_bytes / len(data)) ** 0.5, 0.8)), 10)

@@ -1,0 +1,1 @@
+"""SQLite databases: schema, row counts and table windows."""

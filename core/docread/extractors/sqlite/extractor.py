@@ -1,0 +1,385 @@
+"""SQLite databases: schema (tables, views, columns, indexes, triggers, bounded row counts) and
+row previews as markdown tables; ``table``/``sheet`` + ``rows``/``columns`` window one table.
+
+The file is opened read-only and immutable (no journal replay, no lock, never a write), with
+``trusted_schema=OFF``, no extension loading, and a progress handler that stops any statement
+running past ``sqlite.statement_timeout`` (a view can hide an endless recursive query).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...errors import ExtractionError, ExtractionTimeoutError, InvalidOptionError
+from ...model import Document, Unit
+from ...request.ranges import RowSpec
+from ...source import Source
+from ..base import Context, Extractor
+
+MAGIC = b"SQLite format 3\x00"
+_BREAKS = re.compile(r"[ \t]*[\r\n]+[ \t]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    type: str
+    pk: int
+    notnull: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """A table or view, its columns, its indexes and a row count capped at ``max_rows``."""
+
+    kind: str  # "table" | "view"
+    name: str
+    columns: tuple[Column, ...]
+    indexes: tuple[str, ...]
+    rows: int | None  # None: could not be counted (error or timeout)
+    capped: bool
+
+    @property
+    def count_text(self) -> str:
+        if self.rows is None:
+            return "unknown"
+        return f"{self.rows:,}+" if self.capped else f"{self.rows:,}"
+
+
+class SqliteExtractor(Extractor):
+    """SQLite 3 files: schema document, then row previews (agent view) or row chunks (loader)."""
+
+    name: ClassVar[str] = "sqlite"
+    formats: ClassVar[frozenset[str]] = frozenset({"sqlite"})
+    version: ClassVar[int] = 1
+    cacheable: ClassVar[bool] = False
+    isolated: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        if source.head(len(MAGIC)) != MAGIC:
+            raise ExtractionError(
+                f"{ctx.info.source}: not an SQLite 3 database (no 'SQLite format 3' header); "
+                f"read it with format_hint='text' or the right format",
+                path=ctx.info.source,
+            )
+        _note_side_files(source, ctx)
+        with closing(connect(source, ctx)) as conn:
+            db = Database(conn, ctx)
+            relations = db.relations()
+            wanted = ctx.options.table or ctx.options.sheet
+            if wanted is not None:
+                rel = _pick(relations, wanted, ctx)
+                yield from db.window(rel, relations)
+                return
+            ctx.set_header("Database", ctx.info.name)
+            ctx.set_header("Tables", _inventory(relations))
+            yield Document(schema_text(relations, db.triggers()), {"table_count": len(relations)})
+            for rel in relations:
+                ctx.check_deadline(f"table {rel.name}")
+                try:
+                    yield from (db.chunks(rel) if ctx.loader else db.preview(rel))
+                except (
+                    sqlite3.Error,
+                    ExtractionError,
+                    ExtractionTimeoutError,
+                ) as exc:  # one bad table
+                    ctx.warn(f"{ctx.info.source}: rows of {rel.name!r} could not be read ({exc}).")
+
+
+def _note_side_files(source: Source, ctx: Context) -> None:
+    """Say when a WAL or a hot journal sits next to the file: immutable mode ignores both."""
+    if source.in_memory or source.path is None:
+        return
+    wal, journal = (Path(f"{source.path}{suffix}") for suffix in ("-wal", "-journal"))
+    if wal.is_file() and wal.stat().st_size:
+        ctx.warn(
+            f"{ctx.info.source}: {wal.name} holds changes not yet checkpointed into the file; they "
+            f"are not shown (the file is read immutable, never written). Run PRAGMA wal_checkpoint "
+            f"in the application that owns it to include them."
+        )
+    if journal.is_file() and journal.stat().st_size:
+        ctx.warn(
+            f"{ctx.info.source}: a rollback journal ({journal.name}) from an interrupted write "
+            f"sits next to the file; the file is read as it is, without rolling back."
+        )
+
+
+def connect(source: Source, ctx: Context) -> sqlite3.Connection:
+    """Read-only, immutable, untrusted-schema connection with a per-statement time limit."""
+    uri = source.as_path().resolve().as_uri() + "?mode=ro&immutable=1"
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+    try:
+        if hasattr(conn, "enable_load_extension"):
+            conn.enable_load_extension(False)
+        conn.execute("PRAGMA trusted_schema=OFF")
+        conn.execute("PRAGMA query_only=ON")
+        conn.text_factory = lambda b: b.decode("utf-8", "replace")
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+class Database:
+    """Statements against one connection, each under ``sqlite.statement_timeout``."""
+
+    def __init__(self, conn: sqlite3.Connection, ctx: Context) -> None:
+        self.conn, self.ctx = conn, ctx
+        self.settings = ctx.settings.sqlite
+        self._stop_at = 0.0
+        conn.set_progress_handler(self._progress, 10_000)
+
+    def _progress(self) -> int:
+        return int(time.monotonic() > self._stop_at)
+
+    def query(
+        self, sql: str, params: tuple[Any, ...] = (), what: str = ""
+    ) -> list[tuple[Any, ...]]:
+        """Run one statement to completion within the timeout (and the global deadline)."""
+        limit = self.settings.statement_timeout
+        self._stop_at = time.monotonic() + limit
+        if self.ctx.deadline:
+            self._stop_at = min(self._stop_at, self.ctx.deadline)
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
+            if "interrupted" in str(exc):
+                raise ExtractionTimeoutError(
+                    f"{self.ctx.info.source}: {what or 'a query'} ran past "
+                    f"sqlite.statement_timeout={limit:g} s; select a smaller rows window",
+                    path=self.ctx.info.source,
+                ) from exc
+            if "not a database" in str(exc) or "malformed" in str(exc):
+                raise ExtractionError(
+                    f"{self.ctx.info.source}: the SQLite file is damaged ({exc})",
+                    path=self.ctx.info.source,
+                ) from exc
+            raise
+
+    def relations(self) -> list[Relation]:
+        """Every user table and view with columns, indexes and a bounded row count."""
+        rows = self.query(
+            "SELECT type, name FROM sqlite_master WHERE type IN ('table','view') "
+            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name",
+            what="reading the schema",
+        )
+        indexes: dict[str, list[str]] = {}
+        for name, table in self.query(
+            "SELECT name, tbl_name FROM sqlite_master WHERE type='index' ORDER BY name"
+        ):
+            indexes.setdefault(table, []).append(name)
+        out = []
+        for kind, name in rows:
+            self.ctx.check_deadline(f"schema of {name}")
+            cols = self._columns(name)
+            count, capped = self._count(name, kind)
+            out.append(Relation(kind, name, cols, tuple(indexes.get(name, ())), count, capped))
+        return out
+
+    def triggers(self) -> list[tuple[str, str]]:
+        return [
+            (n, t)
+            for n, t in self.query(
+                "SELECT name, tbl_name FROM sqlite_master WHERE type='trigger' ORDER BY name"
+            )
+        ]
+
+    def _columns(self, name: str) -> tuple[Column, ...]:
+        try:
+            info = self.query(f"PRAGMA table_info({quote(name)})", what=f"columns of {name}")
+        except (sqlite3.Error, ExtractionTimeoutError) as exc:
+            self.ctx.warn(f"{self.ctx.info.source}: columns of {name!r} could not be read ({exc}).")
+            return ()
+        return tuple(Column(str(r[1]), str(r[2] or ""), int(r[5] or 0), bool(r[3])) for r in info)
+
+    def _count(self, name: str, kind: str) -> tuple[int | None, bool]:
+        """Exact for tables (count(*) walks the smallest b-tree); at most max_rows + 1 for views,
+        whose query may be arbitrarily expensive; None when it fails or times out."""
+        cap = self.settings.max_rows
+        sql = f"SELECT count(*) FROM {quote(name)}"
+        if kind == "view":
+            sql = f"SELECT count(*) FROM (SELECT 1 FROM {quote(name)} LIMIT {cap + 1})"
+        try:
+            ((n,),) = self.query(sql, what=f"counting rows of {name}")
+        except (sqlite3.Error, ExtractionTimeoutError) as exc:
+            self.ctx.warn(f"{self.ctx.info.source}: rows of {name!r} could not be counted ({exc}).")
+            return None, False
+        return (cap, True) if kind == "view" and n > cap else (int(n), False)
+
+    def rows(self, rel: Relation, cols: list[int], first: int, last: int) -> list[tuple[Any, ...]]:
+        """Rows ``first``..``last`` (1-based, inclusive) of the chosen columns, cells bounded."""
+        limit = self.ctx.settings.output.max_cell_content
+        exprs = ", ".join(bounded(quote(rel.columns[i].name), limit) for i in cols)
+        return self.query(
+            f"SELECT {exprs} FROM {quote(rel.name)} LIMIT ? OFFSET ?",
+            (max(last - first + 1, 0), first - 1),
+            what=f"reading rows of {rel.name}",
+        )
+
+    def preview(self, rel: Relation) -> Iterator[Document]:
+        """The first ``sqlite.preview_rows`` rows of a relation (agent view without a table)."""
+        yield from self._block(
+            rel, list(range(len(rel.columns))), 1, self.settings.preview_rows, "Preview"
+        )
+
+    def chunks(self, rel: Relation) -> Iterator[Document]:
+        """Loader mode: every row (up to ``sqlite.max_rows``) in chunks of ``tabular.rows_per_document``."""
+        cols = list(range(len(rel.columns)))
+        per = self.ctx.settings.tabular.rows_per_document
+        cap = self.settings.max_rows
+        total = min(rel.rows or 0, cap)
+        if rel.capped or (rel.rows or 0) > cap:
+            self.ctx.warn(
+                f"{self.ctx.info.source}: {rel.name!r} has {rel.count_text} rows; only the first "
+                f"{cap:,} were read (sqlite.max_rows); use table={rel.name!r} with rows to read on"
+            )
+        for start in range(1, total + 1, per):
+            self.ctx.check_deadline(f"rows of {rel.name}")
+            yield from self._block(rel, cols, start, min(start + per - 1, total), "Rows")
+
+    def window(self, rel: Relation, relations: list[Relation]) -> Iterator[Document]:
+        """One table, windowed by ``rows``/``columns`` like a spreadsheet (agent view or loader)."""
+        opts, ctx = self.ctx.options, self.ctx
+        total = self.settings.max_rows if rel.rows is None else rel.rows  # uncounted: try the cap
+        names = [c.name for c in rel.columns]
+        spec = opts.column_spec
+        cols = spec.resolve(names, path=ctx.info.source) if spec else list(range(len(names)))
+        default = ctx.settings.tabular.default_rows
+        row_spec = opts.row_spec or (None if ctx.loader else RowSpec("head", count=default))
+        first, last = row_spec.bounds(total) if row_spec else (1, total)
+        if last - first + 1 > self.settings.max_rows:
+            last = first + self.settings.max_rows - 1
+            ctx.warn(
+                f"{ctx.info.source}: at most sqlite.max_rows={self.settings.max_rows:,} rows are read at once"
+            )
+        index = relations.index(rel) + 1
+        ctx.set_header("Table", f"{rel.name} ({index} of {len(relations)} tables and views)")
+        ctx.set_header(
+            "Rows",
+            f"{first:,}-{last:,} of {rel.count_text}"
+            if last >= first
+            else f"none of {rel.count_text}",
+        )
+        ctx.set_header("Columns", ", ".join(names[i] for i in cols))
+        if last < total and not ctx.loader:
+            ctx.warn(
+                f"Showing rows {first}-{last} of {rel.count_text}. Use rows={last + 1}- to read more."
+            )
+        if ctx.loader:
+            per = ctx.settings.tabular.rows_per_document
+            for start in range(first, last + 1, per):
+                yield from self._block(rel, cols, start, min(start + per - 1, last), "Rows")
+        else:
+            yield from self._block(rel, cols, first, last, "Rows")
+
+    def _block(
+        self, rel: Relation, cols: list[int], first: int, last: int, label: str
+    ) -> Iterator[Document]:
+        rows = self.rows(rel, cols, first, last) if last >= first and rel.columns else []
+        end = first + len(rows) - 1
+        heading = f"## {rel.kind.title()}: {cell(rel.name)}"
+        if rows:
+            heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
+        names = [rel.columns[i].name for i in cols]
+        table = markdown_table(names, rows, first) if rows else "(no rows)"
+        meta = {"table": rel.name, "table_type": rel.kind, "columns": ", ".join(names)}
+        if rel.rows is not None:
+            meta["row_count"] = rel.rows
+            meta["total_rows"] = rel.rows
+        if rows:
+            meta.update(row_start=first, row_end=end)
+        yield Document(f"{heading}\n\n{table}", meta)
+
+
+def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> str:
+    """The schema block: each table/view with its row count, columns, keys and indexes."""
+    parts = ["## Schema"]
+    if not relations:
+        parts.append("(no tables)")
+    for rel in relations:
+        lines = [
+            f"### {rel.kind.title()}: {cell(rel.name)} ({rel.count_text} row{'s' * (rel.rows != 1)})"
+        ]
+        for c in rel.columns:
+            flags = [
+                f
+                for f, on in (("PK" if c.pk == 1 else f"PK{c.pk}", c.pk), ("NOT NULL", c.notnull))
+                if on
+            ]
+            lines.append(
+                f"  - {cell(c.name)} {cell(c.type) or 'ANY'}{' ' + ' '.join(flags) if flags else ''}"
+            )
+        if rel.indexes:
+            lines.append(f"  - indexes: {', '.join(cell(i) for i in rel.indexes)}")
+        parts.append("\n".join(lines))
+    if triggers:
+        parts.append(
+            "### Triggers\n" + "\n".join(f"  - {cell(n)} on {cell(t)}" for n, t in triggers)
+        )
+    return "\n\n".join(parts)
+
+
+def markdown_table(names: list[str], rows: list[tuple[Any, ...]], first: int) -> str:
+    """A markdown table with a 1-based Row column; cells escaped onto one line."""
+    head = "| Row | " + " | ".join(cell(n) for n in names) + " |"
+    rule = "|-----|" + "|".join("---" for _ in names) + "|"
+    body = [
+        f"| {first + i} | " + " | ".join(cell(_value(v)) for v in row) + " |"
+        for i, row in enumerate(rows)
+    ]
+    return "\n".join([head, rule, *body])
+
+
+def cell(text: str) -> str:
+    """One table cell or name on one line: pipes escaped, line breaks as one space."""
+    return _BREAKS.sub(" ", str(text)).replace("|", "\\|")
+
+
+def bounded(column: str, limit: int) -> str:
+    """A column expression that never brings a huge value into memory: a blob becomes its
+    size, text over ``limit`` characters is cut in SQL with cut_cell's marker."""
+    return (
+        f"CASE typeof({column}) WHEN 'blob' THEN printf('<BLOB %,d bytes>', length({column})) "
+        f"WHEN 'text' THEN CASE WHEN length({column}) > {limit} THEN substr({column}, 1, {limit}) "
+        f"|| printf('... [cell truncated: %,d chars]', length({column})) ELSE {column} END "
+        f"ELSE {column} END"
+    )
+
+
+def quote(name: str) -> str:
+    """An SQL identifier, double-quoted (names from the file itself are never trusted)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _value(v: Any) -> str:
+    return "NULL" if v is None else str(v)
+
+
+def _inventory(relations: list[Relation]) -> str:
+    tables = sum(r.kind == "table" for r in relations)
+    views = len(relations) - tables
+    return f"{tables} table{'s' * (tables != 1)}, {views} view{'s' * (views != 1)}"
+
+
+def _pick(relations: list[Relation], wanted: str | int, ctx: Context) -> Relation:
+    """The table named by ``table``/``sheet`` (a name, or a 0-based index like sheets)."""
+    for rel in relations:
+        if rel.name == wanted:
+            return rel
+    if isinstance(wanted, int) and wanted < len(relations):
+        return relations[wanted]
+    lowered = [r for r in relations if isinstance(wanted, str) and r.name.lower() == wanted.lower()]
+    if len(lowered) == 1:
+        return lowered[0]
+    known = ", ".join(r.name for r in relations[:60]) or "(none)"
+    raise InvalidOptionError(
+        f"{ctx.info.source}: no table or view named {wanted!r}; the database has: {known}",
+        path=ctx.info.source,
+    )

@@ -1,0 +1,1 @@
+"""Tables (CSV, TSV, JSONL, JSON arrays, XLSX, XLS, ODS, Parquet): windows of rows and columns as markdown."""

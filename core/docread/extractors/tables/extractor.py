@@ -1,0 +1,279 @@
+"""Tables (CSV, TSV, JSONL, Parquet, XLSX, XLS, ODS, tabular JSON): a sheet/rows/columns window
+read without loading the file, rendered as markdown tables with a Row column; loaders get every
+sheet in chunks of ``tabular.rows_per_document`` rows with sheet and row provenance."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from ...errors import ExtractionTimeoutError, InvalidOptionError
+from ...formats import BY_KEY
+from ...model import Document, Unit
+from ...request.ranges import RowSpec, column_letter
+from ...source import Source
+from ..base import Context, Extractor, load_object
+from .model import Book, Table, Total, cell_text, column_types
+
+
+class TabularExtractor(Extractor):
+    """Formats read by window (CSV, TSV, JSONL, Parquet, XLSX read-only): no size limit applies."""
+
+    name: ClassVar[str] = "tabular"
+    formats: ClassVar[frozenset[str]] = frozenset({"csv", "tsv", "jsonl", "parquet", "xlsx"})
+    version: ClassVar[int] = 1
+    isolated: ClassVar[bool] = True
+    cacheable: ClassVar[bool] = False
+    streaming: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        opener = load_object(BY_KEY[ctx.info.format].opener)
+        deadline = Deadline(ctx)
+        book: Book = opener(source, ctx, deadline)
+        with book:
+            if ctx.loader:
+                yield from _loader(book, ctx, deadline)
+            else:
+                yield from _window(book, ctx)
+
+
+class TabularLoadExtractor(TabularExtractor):
+    """Formats that must be loaded whole (XLS, ODS, tabular JSON): the size limit protects them."""
+
+    formats: ClassVar[frozenset[str]] = frozenset({"xls", "ods", "json_table"})
+    streaming: ClassVar[bool] = False
+
+
+class Deadline:
+    """``timeouts.tabular_load`` (and the global timeout) checked between rows and chunks."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.limit = ctx.settings.timeouts.tabular_load
+        self.restart()
+
+    def restart(self) -> None:
+        """A loader gets the full time for each chunk it yields."""
+        self.end = time.monotonic() + self.limit
+
+    def check(self, what: str) -> None:
+        if time.monotonic() > self.end:
+            raise ExtractionTimeoutError(
+                f"{self.ctx.info.source}: reading the table took longer than "
+                f"timeouts.tabular_load={self.limit:g} s at {what}; read a smaller window "
+                f"(rows='head:50', fewer columns) or raise the timeout in tools-security.yaml",
+                path=self.ctx.info.source,
+            )
+        self.ctx.check_deadline(what)
+
+
+def _sheet_indices(book: Book, ctx: Context, *, all_sheets: bool) -> list[int]:
+    """The selected sheet (name or 0-based index; default the first), or every sheet."""
+    sheet, names = ctx.options.sheet, book.sheet_names
+    if names is None:
+        if sheet not in (None, 0, "0"):
+            ctx.warn(f"sheet={sheet!r} is ignored: a {ctx.info.format} file holds one table.")
+        return [0]
+    if not names:
+        return []
+    if sheet is None:
+        return list(range(len(names))) if all_sheets else [0]
+    if isinstance(sheet, str) and sheet in names:
+        return [names.index(sheet)]
+    lowered = [n.lower() for n in names]
+    if isinstance(sheet, str) and sheet.strip().lower() in lowered:
+        return [lowered.index(sheet.strip().lower())]
+    index = sheet if isinstance(sheet, int) else int(sheet) if str(sheet).isdigit() else None
+    if index is not None and index < len(names):
+        return [index]
+    listing = ", ".join(f"{i}: {n!r}" for i, n in enumerate(names))
+    raise InvalidOptionError(
+        f"{ctx.info.source}: no sheet {sheet!r}; the workbook has {len(names)} sheet"
+        f"{'s' if len(names) != 1 else ''}: {listing} (give a name or a 0-based index)",
+        path=ctx.info.source,
+    )
+
+
+def _columns(table: Table, ctx: Context) -> list[int]:
+    """Selected 0-based column indices, capped at ``memory.max_dataframe_cols``."""
+    spec = ctx.options.column_spec
+    cols = (
+        spec.resolve(table.columns, path=ctx.info.source)
+        if spec
+        else list(range(len(table.columns)))
+    )
+    cap = ctx.settings.memory.max_dataframe_cols
+    if len(cols) > cap:
+        ctx.warn(
+            f"Showing the first {cap} of {len(cols)} columns (memory.max_dataframe_cols); "
+            f"use columns= (e.g. columns='{column_letter(cols[cap])}-{column_letter(cols[-1])}') for the rest."
+        )
+        cols = cols[:cap]
+    return cols
+
+
+def _window(book: Book, ctx: Context) -> Iterator[Unit]:
+    """The agent view: one window of one sheet, as one Document."""
+    indices = _sheet_indices(book, ctx, all_sheets=False)
+    if not indices:
+        ctx.warn("The workbook has no sheets.")
+        return
+    index = indices[0]
+    table = book.table(index)
+    ctx.set_header("File", ctx.info.name)
+    _sheet_header(book, index, ctx)
+    if not table.columns:
+        ctx.warn("The table is empty: no header row and no data rows.")
+        return
+    cols = _columns(table, ctx)
+    spec = ctx.options.row_spec or RowSpec("head", count=ctx.settings.tabular.default_rows)
+    cap = ctx.settings.memory.max_dataframe_rows
+    first, rows = _read_window(table, spec, cols, cap, ctx)
+    total = table.total(exact=False)
+    if not rows:
+        size = f"{total.count:,}" if total.count is not None else "fewer"
+        ctx.warn(f"rows={spec.text or 'head'!r} selects no rows: the table has {size} data rows.")
+        if first == 1:  # a header without data: the column names are the content
+            yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
+        return
+    last = first + len(rows) - 1
+    of = f" of {total.label()}" if total.count is not None else ""
+    ctx.set_header("Rows", f"{first:,}-{last:,}{of}")
+    ctx.set_header(
+        "Columns",
+        _letters(cols)
+        + (f" ({len(cols)} of {len(table.columns)})" if len(cols) < len(table.columns) else ""),
+    )
+    if total.count is None or last < total.count:
+        ctx.warn(
+            f"Showing rows {first:,}-{last:,}{of}. Use rows='{last + 1}-{last + _spec_size(spec, ctx)}' to read more."
+        )
+    yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
+
+
+def _spec_size(spec: RowSpec, ctx: Context) -> int:
+    """How many rows a follow-up window should ask for."""
+    if spec.kind != "range":
+        return spec.count
+    return (spec.stop - spec.start + 1) if spec.stop else ctx.settings.tabular.default_rows
+
+
+def _read_window(
+    table: Table, spec: RowSpec, cols: list[int], cap: int, ctx: Context
+) -> tuple[int, list[list[Any]]]:
+    """(first row number, rows) of the window, never more than ``cap`` rows materialized."""
+    if spec.kind == "tail":
+        n = min(spec.count, cap)
+        _note_cap(spec.count, cap, ctx)
+        return table.tail(n, cols)
+    if spec.kind == "head":
+        n = min(spec.count, cap)
+        _note_cap(spec.count, cap, ctx)
+        return 1, list(table.rows(1, n, cols))
+    stop = spec.stop if spec.stop is not None else spec.start + cap - 1
+    if stop - spec.start + 1 > cap:
+        _note_cap(stop - spec.start + 1, cap, ctx)
+        stop = spec.start + cap - 1
+    return spec.start, list(table.rows(spec.start, stop, cols))
+
+
+def _note_cap(asked: int, cap: int, ctx: Context) -> None:
+    if asked > cap:
+        ctx.warn(
+            f"At most {cap:,} rows are read at once (memory.max_dataframe_rows); asked for {asked:,}."
+        )
+
+
+def _loader(book: Book, ctx: Context, deadline: Deadline) -> Iterator[Unit]:
+    """Every selected sheet in turn, in chunks of ``tabular.rows_per_document`` rows."""
+    per_doc = max(1, ctx.settings.tabular.rows_per_document)
+    for index in _sheet_indices(book, ctx, all_sheets=True):
+        table = book.table(index)
+        if not table.columns:
+            continue
+        cols = _columns(table, ctx)
+        spec = ctx.options.row_spec
+        total = table.total(exact=True)
+        start, rows_iter = _loader_rows(table, spec, cols)
+        chunk: list[list[Any]] = []
+        if total.count == 0:  # a header without data: the column names are the content
+            yield _document(table, book, index, cols, start, chunk, total, ctx, row_column=False)
+        for row in rows_iter:
+            chunk.append(row)
+            if len(chunk) >= per_doc:
+                yield _document(
+                    table, book, index, cols, start, chunk, total, ctx, row_column=False
+                )
+                start, chunk = start + len(chunk), []
+                deadline.restart()
+        if chunk:
+            yield _document(table, book, index, cols, start, chunk, total, ctx, row_column=False)
+
+
+def _loader_rows(
+    table: Table, spec: RowSpec | None, cols: list[int]
+) -> tuple[int, Iterator[list[Any]]]:
+    """(first row number, rows) for a loader: every row, or the ``rows`` window when given."""
+    if spec is None:
+        return 1, table.rows(1, None, cols)
+    if spec.kind == "tail":
+        first, rows = table.tail(spec.count, cols)
+        return first, iter(rows)
+    if spec.kind == "head":
+        return 1, table.rows(1, spec.count, cols)
+    return spec.start, table.rows(spec.start, spec.stop, cols)
+
+
+def _document(
+    table: Table, book: Book, index: int, cols: list[int], first: int, rows: list[list[Any]],
+    total: Total, ctx: Context, *, row_column: bool,
+) -> Document:  # fmt: skip
+    """A markdown table of ``rows`` (the header repeated) with the canonical table metadata."""
+    output = ctx.settings.output
+    names = [table.columns[i] for i in cols]
+    head = (["Row"] if row_column else []) + [cell_text(n, output) for n in names]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    if ctx.loader and book.sheet_names is not None:  # a chunk says which sheet it comes from
+        lines.insert(0, f"Sheet: {cell_text(book.sheet_names[index], output)}\n")
+    for n, row in enumerate(rows, first):
+        cells = [cell_text(v, output) for v in row]
+        lines.append("| " + " | ".join(([str(n)] if row_column else []) + cells) + " |")
+    meta: dict[str, Any] = {"columns": names}
+    if rows:
+        meta.update(row_start=first, row_end=first + len(rows) - 1)
+    if total.count is not None:
+        meta["total_rows"] = total.count
+        if not total.exact:
+            meta["total_rows_note"] = total.how
+    if book.sheet_names is not None:
+        meta.update(
+            sheet=book.sheet_names[index], sheet_index=index + 1, sheet_count=len(book.sheet_names)
+        )
+    if not ctx.loader:
+        meta["column_types"] = ", ".join(
+            f"{n} ({t})" for n, t in zip(names, column_types(table, cols, rows), strict=True)
+        )
+    return Document("\n".join(lines), meta)
+
+
+def _sheet_header(book: Book, index: int, ctx: Context) -> None:
+    names = book.sheet_names
+    if names is not None:
+        ctx.set_header(
+            "Sheet",
+            f"{names[index]} ({index + 1} of {len(names)} sheet{'s' if len(names) != 1 else ''})",
+        )
+
+
+def _letters(cols: list[int]) -> str:
+    """Column letters with consecutive runs joined: [0,1,2,4] -> 'A-C, E'."""
+    runs: list[list[int]] = []
+    for c in cols:
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return ", ".join(
+        column_letter(a) if a == b else f"{column_letter(a)}-{column_letter(b)}" for a, b in runs
+    )

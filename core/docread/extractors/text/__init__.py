@@ -1,0 +1,1 @@
+"""Text, code, notebooks and directory listings."""

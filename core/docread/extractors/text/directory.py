@@ -1,0 +1,64 @@
+"""Directories in the agent view: a listing, folders first, with sizes and dates.
+
+Loader mode over a directory is the Reader's walk (each file through the pipeline), not this."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import ClassVar
+
+from ...model import Document, Unit
+from ...request.ranges import glob_match
+from ...source import Source
+from ..base import Context, Extractor
+from ..markdown import human_size
+
+MAX_ENTRIES = 1000
+
+
+class DirectoryExtractor(Extractor):
+    """One level of a directory, sorted, folders first; ``pattern`` filters names."""
+
+    name: ClassVar[str] = "directory"
+    formats: ClassVar[frozenset[str]] = frozenset({"directory"})
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        path = source.path
+        assert path is not None
+        dirs: list[str] = []
+        files: list[tuple[str, int, float]] = []
+        with os.scandir(path) as it:
+            for entry in it:
+                if ctx.options.pattern and not glob_match(entry.name, ctx.options.pattern):
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        dirs.append(entry.name)
+                    else:
+                        st = entry.stat(follow_symlinks=False)
+                        files.append((entry.name, st.st_size, st.st_mtime))
+                except OSError as exc:
+                    ctx.warn(f"{entry.name}: left out of the listing ({exc.strerror})")
+        dirs.sort()
+        files.sort()
+        ctx.set_header("Directory", ctx.info.source)
+        ctx.set_header("Entries", f"{len(dirs)} directories, {len(files)} files")
+        lines = [f"{d}/" for d in dirs]
+        width = max((len(f[0]) for f in files), default=0)
+        for name, size, mtime in files:
+            when = datetime.fromtimestamp(mtime, tz=UTC).strftime("%Y-%m-%d %H:%M")
+            lines.append(f"{name:<{width}}  {human_size(size):>10}  {when}")
+        if len(lines) > MAX_ENTRIES:
+            ctx.warn(
+                f"Listing cut at {MAX_ENTRIES} of {len(lines)} entries; use pattern= to filter."
+            )
+            lines = lines[:MAX_ENTRIES]
+        if not lines:
+            ctx.warn(
+                "The directory is empty"
+                + (" (no entry matches the pattern)." if ctx.options.pattern else ".")
+            )
+            return
+        yield Document("\n".join(lines), {"entry_count": len(dirs) + len(files)})

@@ -1,0 +1,211 @@
+"""Text and code: encoding detection, a line window (cat -n in the agent view), loader chunks.
+
+Files within ``limits.text`` are decoded once and sliced; larger ones are streamed line by line,
+so ``offset=1, limit=50`` on a multi-GB log decodes 50 lines and a window never holds more than
+``output.max_lines`` lines or ``output.max_chars`` characters."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import sys
+from collections.abc import Iterator
+from typing import ClassVar, TextIO
+
+from ...model import Document, Unit
+from ...source import Source
+from ..base import Context, Extractor
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_COUNT_CHUNK = 1 << 20
+_DEADLINE_EVERY = 1 << 16  # lines between global-deadline checks on long scans
+
+
+# single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
+# cp1257 "crčme"): when its guess is one of these and the bytes are valid cp1252, cp1252 wins.
+_LATIN_FAMILY = ("cp125", "iso8859", "latin", "mac_", "cp437", "cp775", "cp85", "hp_roman")
+_NOT_LATIN = (
+    "cp1251",
+    "cp1253",
+    "cp1255",
+    "cp1256",
+    "iso8859_5",
+    "iso8859_6",
+    "iso8859_7",
+    "iso8859_8",
+    "mac_cyrillic",
+    "mac_greek",
+)
+
+
+def detect_encoding(head: bytes) -> str:
+    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess,
+    with cp1252 preferred among look-alike Latin code pages (the common legacy case)."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head[:32768]).best()
+    guess = best.encoding if best is not None else "cp1252"
+    if guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN):
+        try:
+            head.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            return guess
+    return guess
+
+
+def open_text(source: Source, encoding: str) -> TextIO:
+    """A decoding stream over the source: invalid bytes become U+FFFD, never an exception."""
+    return io.TextIOWrapper(source.open(), encoding=encoding, errors="replace", newline=None)
+
+
+def read_line(stream: TextIO, max_len: int) -> tuple[str | None, int]:
+    """One line without its newline, cut at ``max_len`` chars, and its full length; memory-bounded."""
+    line = stream.readline(max_len + 1)
+    if not line:
+        return None, 0
+    if line.endswith("\n"):
+        return line[:-1], len(line) - 1
+    if len(line) <= max_len:
+        return line, len(line)  # last line, no newline
+    length = len(line)
+    while True:  # skip the rest of an over-long line without holding it
+        more = stream.readline(_COUNT_CHUNK)
+        if not more:
+            break
+        if more.endswith("\n"):
+            length += len(more) - 1
+            break
+        length += len(more)
+    return line, length
+
+
+def cut_line(line: str, length: int, max_len: int) -> str:
+    if length <= max_len:
+        return line
+    return f"{line[:max_len]}... [line truncated: {length:,} chars]"
+
+
+def _whole_window(
+    source: Source, encoding: str, offset: int, limit: int, max_len: int
+) -> tuple[list[str], int]:
+    """A file within the text size limit: decode once, split in C, slice (fast path)."""
+    text = source.read_bytes().decode(encoding, errors="replace")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    all_lines = text.split("\n")
+    if all_lines[-1] == "":
+        all_lines.pop()
+    lines = all_lines[offset - 1 : offset - 1 + limit]
+    if any(len(line) > max_len for line in lines):
+        lines = [cut_line(line, len(line), max_len) for line in lines]
+    return lines, len(all_lines)
+
+
+def _streamed_window(
+    source: Source, ctx: Context, encoding: str, offset: int, limit: int
+) -> tuple[list[str], int | None]:
+    """A large file: decode line by line up to the window's end (at most ``output.max_chars``
+    kept, so memory stays bounded); the total only if the end was reached."""
+    max_len, budget = ctx.settings.text.max_line_length, ctx.settings.output.max_chars
+    lines: list[str] = []
+    line: str | None = ""
+    n = 0
+    with open_text(source, encoding) as stream:
+        while len(lines) < limit and budget > 0:
+            line, length = read_line(stream, max_len)
+            if line is None:
+                break
+            n += 1
+            if n >= offset:
+                lines.append(cut_line(line, length, max_len))
+                budget -= len(lines[-1]) + 1
+            elif n % _DEADLINE_EVERY == 0:
+                ctx.check_deadline(f"line {n:,}")
+    return lines, (n if line is None else None)
+
+
+class TextExtractor(Extractor):
+    """Plain text, code, markup and config files."""
+
+    name: ClassVar[str] = "text"
+    formats: ClassVar[frozenset[str]] = frozenset({"text", "json"})
+    streaming: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        encoding = detect_encoding(source.head())
+        if source.size == 0:
+            ctx.warn("The file exists but is empty (0 bytes).")
+            return
+        if ctx.loader:
+            yield from self._chunks(source, ctx, encoding)
+        else:
+            yield from self._window(source, ctx, encoding)
+
+    def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+        opts, text = ctx.options, ctx.settings.text
+        offset = opts.offset or 1
+        # the agent view never shows more than output.max_lines, so no window holds more
+        limit = min(
+            text.default_limit if opts.limit is None else opts.limit or sys.maxsize,
+            ctx.settings.output.max_lines,
+        )
+        if source.size <= ctx.settings.limits.text:
+            lines, total = _whole_window(source, encoding, offset, limit, text.max_line_length)
+        else:
+            lines, total = _streamed_window(source, ctx, encoding, offset, limit)
+        if not lines:
+            ctx.warn(f"offset={offset} is past the end of the file: it has {total} lines.")
+            return
+        end = offset + len(lines) - 1
+        meta = {"line_start": offset, "line_end": end, "encoding": encoding}
+        if total is not None:
+            meta["total_lines"] = total
+        if total is None or end < total:
+            shown = f"of {total:,}" if total is not None else "(more follow)"
+            ctx.warn(f"Showing lines {offset}-{end} {shown}. Use offset={end + 1} to read more.")
+        yield Document("\n".join(lines), meta)
+
+    def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+        text = ctx.settings.text
+        per_doc, max_len = text.lines_per_document, text.max_line_length
+        offset = ctx.options.offset or 1
+        remaining = ctx.options.limit or None
+        lines: list[str] = []
+        start, n = offset, 0
+        with open_text(source, encoding) as stream:
+            while remaining is None or remaining > 0:
+                line, length = read_line(stream, max_len)
+                if line is None:
+                    break
+                n += 1
+                if n % _DEADLINE_EVERY == 0:
+                    ctx.check_deadline(f"line {n:,}")
+                if n < offset:
+                    continue
+                lines.append(cut_line(line, length, max_len))
+                if remaining is not None:
+                    remaining -= 1
+                if len(lines) >= per_doc:
+                    yield Document(
+                        "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+                    )
+                    start, lines = n + 1, []
+        if lines:
+            yield Document(
+                "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+            )

@@ -1,0 +1,1 @@
+"""Process isolation: the worker pool (host side), the worker loop, and every external tool run."""

@@ -1,0 +1,336 @@
+"""The host side of isolation: a pool of worker processes, a hard global timeout, crash containment.
+
+A worker is ``python -c 'from docread.isolation.worker import main; ...'`` (see ``worker``) in its own session, talking
+over a socketpair with pickled messages (no ``multiprocessing`` spawn: the caller's ``__main__``
+is never re-imported). The host sends a ``Job``; the worker runs the in-process pipeline on it and
+sends each finished unit as soon as it exists, so memory stays flat on both sides. On timeout the
+worker and every descendant (tesseract, pandoc) are SIGKILLed and the slot is refilled lazily.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import (
+    ExtractionTimeoutError,
+    ReadDocumentError,
+    WorkerCrashedError,
+)
+
+if TYPE_CHECKING:
+    from ..extractors.base import Context
+    from ..model import Unit
+    from ..settings import Settings
+    from .worker import Job
+
+MB = 1024 * 1024
+KILL_GRACE = (
+    0.5  # seconds past the deadline before the host kills (the worker's own check goes first)
+)
+MAX_JOBS_PER_WORKER = (
+    500  # then the worker is replaced, so slow leaks in native parsers cannot pile up
+)
+CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job before killing it
+
+
+class _Worker:
+    """One worker process and its end of the socketpair."""
+
+    def __init__(self, max_mb: int) -> None:
+        from multiprocessing.connection import Connection
+
+        host, child = socket.socketpair()
+        code = f"from docread.isolation.worker import main; main({child.fileno()}, {max_mb})"
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                pass_fds=(child.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
+                env={**os.environ, "PYTHONPATH": _python_path()},
+                start_new_session=True,  # its own process group, killed as one
+            )
+        finally:
+            child.close()
+        self.conn = Connection(host.detach())
+        self.jobs = 0
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs (it may have died between jobs)."""
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
+        if self.proc.poll() is not None:
+            return  # already reaped: its pid may belong to someone else now
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.proc.pid, signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
+        for pid in [*_descendants(self.proc.pid), self.proc.pid]:
+            _kill_group_of(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        self._reap(5)
+
+    def stop(self) -> None:
+        """Ask politely (EOF on its socket), then kill."""
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        if not self._reap(0.5):
+            self.kill()
+
+    def _reap(self, timeout: float) -> bool:
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        return True
+
+    def death(self) -> str:
+        """How the worker ended, for the error message."""
+        if not self._reap(2):
+            self.kill()
+        rc = self.proc.returncode
+        if rc is not None and rc < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-rc).name}"
+        return f"exit status {rc}"
+
+
+class WorkerPool:
+    """Up to ``size`` workers, started lazily on first use and reused; thread-safe."""
+
+    def __init__(self, size: int, max_mb: int) -> None:
+        self.size = max(1, size)
+        self.max_mb = max_mb
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._starting = 0
+        self._cond = threading.Condition()
+        self._closed = False
+        self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
+        _live_pools.add(self)
+
+    def pids(self) -> list[int]:
+        """Process ids of the running workers (for tests and diagnostics)."""
+        with self._cond:
+            return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
+
+    def run(self, job: Job, ctx: Context, name: str) -> Iterator[Unit]:
+        """Stream the units of ``job`` from a worker; ``name`` is the extractor's, for errors."""
+        worker = self._acquire(job.deadline, ctx)
+        worker.jobs += 1
+        finished = False
+        try:
+            try:
+                worker.conn.send(("job", job))
+            except (OSError, EOFError, ValueError):  # the idle worker had died: say so, typed
+                finished = True
+                worker.kill()
+                raise WorkerCrashedError(
+                    f"{job.info.source}: the {name} worker process was gone before the read "
+                    f"started ({worker.death()}); read the file again",
+                    path=job.info.source,
+                ) from None
+            while True:
+                kind, *rest = self._recv(worker, job, name)
+                if kind == "unit":
+                    yield rest[0]
+                    continue
+                finished = True
+                if kind == "done":
+                    ctx.header.update(rest[0])
+                    ctx.notes.extend(n for n in rest[1] if n not in ctx.notes)
+                    return
+                error, recycle = rest
+                if recycle:
+                    worker.kill()
+                raise _relogged(error)
+        except GeneratorExit:  # the caller stopped reading: ask the worker to drop the rest
+            if not finished and not _cancel(worker):
+                worker.kill()
+            raise
+        except BaseException:  # Ctrl-C, a timeout, a crash: the job's state is unknown
+            if not finished:
+                worker.kill()
+            raise
+        finally:
+            self._release(worker)
+
+    def close(self) -> None:
+        """Stop every worker; busy ones are killed (their readers get WorkerCrashedError)."""
+        with self._cond:
+            self._closed = True
+            workers = [*self._idle, *self._busy] if self._pid == os.getpid() else []
+            self._idle.clear()
+            self._cond.notify_all()
+        for worker in workers:
+            worker.stop()
+        _live_pools.discard(self)
+
+    # -- internals --------------------------------------------------------------------------
+    def _acquire(self, deadline: float, ctx: Context) -> _Worker:
+        with self._cond:
+            if self._pid != os.getpid():  # forked: the inherited workers are the parent's
+                self._idle, self._busy, self._starting = [], set(), 0
+                self._pid = os.getpid()
+            while True:
+                if self._closed:
+                    raise RuntimeError("the Reader was closed")
+                while self._idle:
+                    worker = self._idle.pop()
+                    if worker.alive:
+                        self._busy.add(worker)
+                        return worker
+                    worker.stop()
+                if len(self._busy) + self._starting < self.size:
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise ExtractionTimeoutError(
+                        f"{ctx.info.source}: no worker became free within the global timeout of "
+                        f"{ctx.settings.global_timeout:g} s (all {self.size} are busy); close "
+                        f"unfinished iterators or raise isolation.workers",
+                        path=ctx.info.source,
+                    )
+                self._cond.wait(remaining)
+            self._starting += 1  # hold the slot while the process starts outside the lock
+        try:
+            worker = _Worker(self.max_mb)
+        finally:
+            with self._cond:
+                self._starting -= 1
+        with self._cond:
+            self._busy.add(worker)
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        with self._cond:
+            self._busy.discard(worker)
+            keep = worker.alive and not self._closed and worker.jobs < MAX_JOBS_PER_WORKER
+            if keep:
+                self._idle.append(worker)
+            self._cond.notify()
+        if not keep:
+            worker.stop()
+
+    def _recv(self, worker: _Worker, job: Job, name: str) -> tuple[Any, ...]:
+        remaining = job.deadline + KILL_GRACE - time.monotonic()
+        source = job.info.source
+        try:
+            ready = remaining > 0 and worker.conn.poll(remaining)
+            if ready:
+                return worker.conn.recv()  # type: ignore[no-any-return]
+        except (EOFError, OSError):
+            raise WorkerCrashedError(
+                f"{source}: the {name} reader's worker process died ({worker.death()}) while "
+                f"reading; the file may be corrupt or need more than memory.max_worker_mb="
+                f"{self.max_mb} MB",
+                path=source,
+            ) from None
+        worker.kill()
+        raise ExtractionTimeoutError(
+            f"{source}: reading took longer than the global timeout of "
+            f"{job.settings.global_timeout:g} s and the {name} worker was stopped; read a smaller "
+            f'window (pages="1-10", rows="head:100") or raise global_timeout',
+            path=source,
+        )
+
+
+def _cancel(worker: _Worker) -> bool:
+    """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
+    try:
+        worker.conn.send(("cancel",))
+        deadline = time.monotonic() + CANCEL_WAIT
+        while worker.conn.poll(max(deadline - time.monotonic(), 0)):
+            if worker.conn.recv()[0] in ("done", "error"):
+                return True
+    except (EOFError, OSError):
+        pass
+    return False
+
+
+def _relogged(error: BaseException) -> BaseException:
+    """Errors from a worker are rebuilt here so the host's ``docread`` logger records them."""
+    if isinstance(error, ReadDocumentError):
+        return type(error)(error.message, path=error.path)
+    return error
+
+
+_live_pools: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+_shared: dict[tuple[int, int], WorkerPool] = {}
+_shared_lock = threading.Lock()
+
+
+def pool_size(settings: Settings) -> int:
+    """Workers per pool: ``isolation.workers``, or one per CPU when it is 0."""
+    return settings.isolation.workers or os.cpu_count() or 1
+
+
+def shared_pool(settings: Settings) -> WorkerPool:
+    """One process-wide pool per (size, memory limit), for the module-level ``docread.read``."""
+    key = (pool_size(settings), settings.memory.max_worker_mb)
+    with _shared_lock:
+        pool = _shared.get(key)
+        if pool is None or pool._closed:
+            pool = _shared[key] = WorkerPool(*key)
+        return pool
+
+
+@atexit.register
+def _close_all() -> None:
+    for pool in list(_live_pools):
+        pool.close()
+
+
+def _python_path() -> str:
+    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
+    here = str(Path(__file__).resolve().parents[1])
+    entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
+    return os.pathsep.join(dict.fromkeys(entries))
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (Linux /proc; psutil elsewhere when installed)."""
+    if not os.path.isdir("/proc"):
+        try:
+            import psutil
+        except ImportError:
+            return []
+        with contextlib.suppress(psutil.Error):
+            return [p.pid for p in psutil.Process(pid).children(recursive=True)]
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _kill_group_of(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (never our own group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.getpgid(pid) == pid and pid != os.getpgrp():
+            os.killpg(pid, signal.SIGKILL)

@@ -1,0 +1,138 @@
+"""run_tool(): the one way docread runs a program (tesseract, pandoc, antiword).
+
+Fixed argv (never a shell), a timeout, output capped in memory, and on timeout the whole process
+group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers cannot outlive it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from ..errors import DependencyMissingError, ExtractionError, ExtractionTimeoutError
+
+DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    returncode: int
+    stdout: bytes
+    stderr: bytes
+    truncated: bool
+
+
+def find_program(name: str, install_hint: str) -> str:
+    """The program's path, or DependencyMissingError saying how to install it."""
+    path = shutil.which(name)
+    if path is None:
+        raise DependencyMissingError(f"the program {name!r} is not installed: {install_hint}")
+    return path
+
+
+def run_tool(
+    argv: Sequence[str],
+    *,
+    timeout: float,
+    what: str,
+    path: str | None = None,
+    stdin: bytes | None = None,
+    max_output: int = DEFAULT_MAX_OUTPUT,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    check: bool = True,
+) -> ToolResult:
+    """Run ``argv`` with a hard timeout; ``what`` names the step in errors ("pandoc", "OCR page 3")."""
+    if isinstance(argv, str):
+        raise TypeError("argv must be a sequence of arguments, never a shell string")
+    full_env = {**os.environ, **(env or {})}
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=full_env,
+            cwd=cwd,
+            start_new_session=True,  # its own process group, killed as one
+        )
+    except FileNotFoundError as exc:
+        raise DependencyMissingError(f"{what}: program not found: {argv[0]}", path=path) from exc
+    out = _Capped(max_output, on_full=lambda: kill_group(proc, wait=False))
+    err = _Capped(1024 * 1024)
+    threads = [
+        threading.Thread(target=out.drain, args=(proc.stdout,), daemon=True),
+        threading.Thread(target=err.drain, args=(proc.stderr,), daemon=True),
+    ]
+    if stdin is not None:  # fed from a thread: a child that stops reading cannot block the timeout
+        threads.append(threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True))
+    for t in threads:
+        t.start()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise ExtractionTimeoutError(
+            f"{path or argv[0]}: {what} took longer than its timeout of {timeout:g} s and was stopped",
+            path=path,
+        ) from None
+    except BaseException:  # interrupted (KeyboardInterrupt, a worker being stopped): leave nothing
+        kill_group(proc)
+        raise
+    finally:
+        for t in threads:
+            t.join(timeout=5)
+    result = ToolResult(proc.returncode, bytes(out.buf), bytes(err.buf), out.truncated)
+    if check and proc.returncode != 0 and not out.truncated:
+        message = result.stderr.decode("utf-8", "replace").strip()[-2000:]
+        raise ExtractionError(
+            f"{path or argv[0]}: {what} failed (exit {proc.returncode}): {message}", path=path
+        )
+    return result
+
+
+def _feed(pipe: IO[bytes] | None, data: bytes) -> None:
+    if pipe is None:
+        return
+    with contextlib.suppress(BrokenPipeError, OSError), pipe:
+        pipe.write(data)
+
+
+def kill_group(proc: subprocess.Popen[bytes], *, wait: bool = True) -> None:
+    """SIGKILL the process group (the program and anything it started), then reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if wait:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+
+
+class _Capped:
+    """Reads a pipe to the end, keeping at most ``limit`` bytes; ``on_full`` runs once when the
+    output passes the cap (run_tool stops the program there: more output is of no use)."""
+
+    def __init__(self, limit: int, on_full: Callable[[], None] | None = None) -> None:
+        self.limit = limit
+        self.buf = bytearray()
+        self.truncated = False
+        self.on_full = on_full
+
+    def drain(self, pipe: IO[bytes] | None) -> None:
+        if pipe is None:
+            return
+        with pipe:
+            while chunk := pipe.read(65536):
+                room = self.limit - len(self.buf)
+                if room > 0:
+                    self.buf += chunk[:room]
+                if len(chunk) > room and not self.truncated:
+                    self.truncated = True
+                    if self.on_full is not None:
+                        self.on_full()

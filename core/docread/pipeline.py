@@ -1,0 +1,162 @@
+"""Pipeline: admit, context, extract, sanitize and stamp; the Reader and every worker run this one.
+
+It knows nothing of workers, the cache or the read log (those sit in front of it, in ``reader``),
+so a worker process imports it without importing the host side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .detect import detect
+from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
+from .extractors.base import Budget, Context, Extractor, extractor_class
+from .formats import BY_KEY
+from .model import Document, FileInfo, Media, Unit
+from .request.options import ReadOptions
+from .sanitize import clean_metadata, clean_text
+from .settings import Settings
+from .source import Source
+
+_POSITION_KEYS = (
+    "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
+    "cell_index", "line_start", "row_start", "table_index", "image_index",
+)  # fmt: skip
+
+
+class Pipeline:
+    """The in-process pipeline (admit, extract, sanitize, stamp); the Reader and every worker use it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def context(
+        self,
+        info: FileInfo,
+        opts: ReadOptions,
+        *,
+        loader: bool,
+        workspace: Path | None,
+        deadline: float | None = None,
+        parent: Context | None = None,
+    ) -> Context:
+        """The one Context factory: a new read (fresh budget, global deadline from now unless
+        given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1)."""
+        if parent is not None:
+            return Context(
+                settings=self.settings, info=info, options=opts, loader=parent.loader,
+                workspace=parent.workspace, budget=parent.budget, depth=parent.depth + 1,
+                deadline=parent.deadline, header=parent.header, notes=parent.notes,
+                child_reader=self.child_units,
+            )  # fmt: skip
+        return Context(
+            settings=self.settings, info=info, options=opts, loader=loader,
+            workspace=workspace, budget=Budget(),
+            deadline=deadline or time.monotonic() + self.settings.global_timeout,
+            child_reader=self.child_units,
+        )  # fmt: skip
+
+    def admit(self, info: FileInfo) -> None:
+        """Size limits per category, before any parsing (streaming readers read only a window)."""
+        if extractor_of(info).streaming:
+            return
+        limit = self.settings.limit_for(info.category)
+        if limit is not None and info.size > limit:
+            raise FileTooLargeError(
+                f"{info.source}: {info.size:,} bytes is over the {info.category} size limit of "
+                f"{limit:,} bytes (limits.{info.category} in tools-security.yaml)",
+                path=info.source,
+            )
+
+    def units(
+        self,
+        source: Source,
+        info: FileInfo,
+        ctx: Context,
+        extra: dict[str, Any] | None = None,
+        *,
+        ext_cls: type[Extractor] | None = None,
+    ) -> Iterator[Unit]:
+        """Run the extractor, then sanitize and stamp every unit once."""
+        ext = (ext_cls or extractor_of(info))()
+        base = _base_metadata(info, ext, extra)
+        digest = _digest(source, info)
+        output = self.settings.output
+        with translate_errors(info.source, ext.name):
+            for index, unit in enumerate(ext.extract(source, ctx)):
+                ctx.check_deadline()
+                meta = clean_metadata({**base, **unit.metadata}, output)
+                uid = _unit_id(digest, index, meta)
+                if isinstance(unit, Document):
+                    yield Document(clean_text(unit.text, output), meta, uid)
+                else:
+                    yield Media(unit.mime_type, unit.data, meta, uid)
+
+    def child_units(
+        self, parent: Context, data: bytes, name: str, options: ReadOptions | None
+    ) -> Iterator[Unit]:
+        """An archive member through the whole pipeline, one level deeper, same budget."""
+        depth = parent.depth + 1
+        limit = self.settings.archive.max_nesting_depth
+        shown = f"{parent.info.source}::{name}"
+        if depth > limit:
+            raise ArchiveSecurityError(
+                f"{shown}: nested deeper than archive.max_nesting_depth={limit}", path=shown
+            )
+        opts = (options or parent.options).replace(file_path=shown)
+        source = Source.from_bytes(data, name)
+        info = detect(source, hint=opts.format_hint, shown=shown)
+        info = dataclasses.replace(info, modified=parent.info.modified)
+        self.admit(info)
+        ctx = self.context(info, opts, loader=parent.loader, workspace=None, parent=parent)
+        archive = parent.info.source
+        with source:
+            yield from self.units(
+                source, info, ctx, {"archive": archive, "member": name, "depth": depth}
+            )
+
+
+def extractor_of(info: FileInfo) -> type[Extractor]:
+    return extractor_class(BY_KEY[info.format].extractor)
+
+
+def _base_metadata(info: FileInfo, ext: Extractor, extra: dict[str, Any] | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "source": info.source,
+        "file_path": info.path,
+        "file_name": info.name,
+        "file_size": info.size,
+        "mime_type": info.mime_type,
+        "format": info.format,
+        "category": info.category,
+        "modified": info.modified,
+        "extractor": ext.name,
+    }
+    if extra:
+        meta.update(extra)
+    return meta
+
+
+def _digest(source: Source, info: FileInfo) -> str:
+    """File identity for unit ids: first 64 KB + size + the path as given (normalized), so ids are
+    stable across runs and two copies of one file at different paths do not overwrite each other."""
+    h = hashlib.sha256()
+    if not info.is_dir:
+        h.update(source.head())
+    h.update(str(info.size).encode())
+    h.update(os.path.normpath(info.source).encode())
+    return h.hexdigest()
+
+
+def _unit_id(digest: str, index: int, meta: dict[str, Any]) -> str:
+    position = {k: meta[k] for k in _POSITION_KEYS if k in meta}
+    key = f"{digest}:{index}:{json.dumps(position, sort_keys=True, default=str)}"
+    return str(uuid.UUID(hashlib.sha256(key.encode()).hexdigest()[:32]))

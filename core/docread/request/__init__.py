@@ -1,0 +1,1 @@
+"""One read request: validated options, page/row/column ranges and globs, and the parameter table every tool schema is built from."""

@@ -1,0 +1,131 @@
+"""ReadOptions: one validated read request, with every parameter of the tool design."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidOptionError
+from .ranges import ColumnSpec, PageSpec, RowSpec
+
+OUTPUT_FORMATS = ("text", "markdown", "json")
+ARCHIVE_MODES = ("list", "read", "extract")
+VIEWS = ("text", "visual", "pdf", "auto")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadOptions:
+    """What to read from a file and how to render it; validated on creation.
+
+    ``offset``/``limit`` window text lines (1-based; ``None`` is the default of 2,000 lines in the
+    agent view, ``limit=0`` no line limit: the view still stops at ``output.max_lines``),
+    ``pages`` PDF pages or slides or sections, ``rows`` /
+    ``columns`` / ``sheet`` (or ``table`` for SQLite) window tables, ``mode`` / ``archive_path`` /
+    ``pattern`` drive archives (``pattern`` also filters directory walks). ``view`` picks text,
+    rendered page images ("visual"), the raw PDF ("pdf") or text plus images of scanned pages
+    ("auto").
+    """
+
+    file_path: str = ""
+    offset: int | None = None
+    limit: int | None = None
+    pages: str | None = None
+    rows: str | None = None
+    columns: str | None = None
+    sheet: str | int | None = None
+    table: str | None = None
+    mode: str | None = None
+    archive_path: str | None = None
+    pattern: str | None = None
+    include_metadata: bool = True
+    format_hint: str | None = None
+    output_format: str = "text"
+    view: str = "text"
+    extract_images: bool = False
+    extract_tables: bool = False
+    ocr: bool | None = None
+
+    def __post_init__(self) -> None:
+        _check_int("offset", self.offset, minimum=1)
+        _check_int("limit", self.limit, minimum=0)
+        _check_choice("output_format", self.output_format, OUTPUT_FORMATS)
+        _check_choice("view", self.view, VIEWS)
+        if self.mode is not None:
+            _check_choice("mode", self.mode, ARCHIVE_MODES)
+        for name in ("include_metadata", "extract_images", "extract_tables"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptionError(f"{name}={getattr(self, name)!r}: must be true or false")
+        if self.ocr is not None and not isinstance(self.ocr, bool):
+            raise InvalidOptionError(f"ocr={self.ocr!r}: must be true or false")
+        if (
+            self.sheet is not None
+            and not isinstance(self.sheet, str | int)
+            or isinstance(self.sheet, bool)
+        ):
+            raise InvalidOptionError(f"sheet={self.sheet!r}: give a sheet name or a 0-based index")
+        if isinstance(self.sheet, int) and self.sheet < 0:
+            raise InvalidOptionError(
+                f"sheet={self.sheet!r}: the index is 0-based and cannot be negative"
+            )
+        for name in ("pages", "rows", "columns", "table", "archive_path", "pattern", "format_hint"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise InvalidOptionError(f"{name}={value!r}: must be a string")
+        if self.pages is not None:
+            PageSpec.parse(self.pages)
+        if self.rows is not None:
+            RowSpec.parse(self.rows)
+        if self.columns is not None:
+            ColumnSpec.parse(self.columns)
+        if self.format_hint is not None:
+            from ..formats import lookup_hint
+
+            lookup_hint(self.format_hint)  # raises InvalidOptionError naming the known formats
+
+    @classmethod
+    def from_kwargs(cls, file_path: str = "", **kwargs: Any) -> ReadOptions:
+        """Build from keyword arguments, naming any unknown one (a typo must not pass silently)."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(kwargs) - known)
+        if unknown:
+            raise InvalidOptionError(
+                f"unknown read option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        return cls(file_path=str(file_path), **{k: v for k, v in kwargs.items() if v is not None})
+
+    def replace(self, **changes: Any) -> ReadOptions:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def page_spec(self) -> PageSpec | None:
+        return PageSpec.parse(self.pages) if self.pages is not None else None
+
+    @property
+    def row_spec(self) -> RowSpec | None:
+        return RowSpec.parse(self.rows) if self.rows is not None else None
+
+    @property
+    def column_spec(self) -> ColumnSpec | None:
+        return ColumnSpec.parse(self.columns) if self.columns is not None else None
+
+    def cache_key_fields(self) -> dict[str, Any]:
+        """Options that change extraction (not rendering): part of the cache key."""
+        data = dataclasses.asdict(self)
+        for name in ("file_path", "output_format"):
+            data.pop(name)
+        return data
+
+
+def _check_int(name: str, value: Any, *, minimum: int) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidOptionError(f"{name}={value!r}: must be a whole number")
+    if value < minimum:
+        raise InvalidOptionError(f"{name}={value!r}: must be at least {minimum}")
+
+
+def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise InvalidOptionError(f"{name}={value!r}: must be one of {', '.join(choices)}")

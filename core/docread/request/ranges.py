@@ -1,0 +1,202 @@
+"""Parsers for the selection mini-languages: pages "1-5,7,9-", rows "head:50", columns "A-C"."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..errors import InvalidOptionError
+
+_SPAN = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class PageSpec:
+    """A validated page (or slide, chapter) selection: 1-based spans, an open end allowed."""
+
+    spans: tuple[tuple[int, int | None], ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: str, *, param: str = "pages") -> PageSpec:
+        spans: list[tuple[int, int | None]] = []
+        for part in str(text).split(","):
+            m = _SPAN.match(part)
+            if not m:
+                raise InvalidOptionError(
+                    f"{param}={text!r}: expected page numbers and ranges like '1-5', '3', '1,3,5-10' or '5-'"
+                )
+            start = int(m.group(1))
+            end: int | None = start if not m.group(2) else (int(m.group(3)) if m.group(3) else None)
+            if start < 1:
+                raise InvalidOptionError(f"{param}={text!r}: pages are numbered from 1")
+            if end is not None and end < start:
+                raise InvalidOptionError(
+                    f"{param}={text!r}: range {start}-{end} ends before it starts"
+                )
+            spans.append((start, end))
+        return cls(tuple(spans), str(text))
+
+    def resolve(self, count: int, *, unit: str = "page", path: str | None = None) -> list[int]:
+        """1-based numbers in the order given, without repeats; error if any lies past ``count``."""
+        out: list[int] = []
+        seen: set[int] = set()
+        for start, end in self.spans:
+            stop = count if end is None else end
+            if start > count or stop > count:
+                raise InvalidOptionError(
+                    f"{path or 'file'}: {unit}s={self.text!r} is out of range: "
+                    f"the document has {count} {unit}{'s' if count != 1 else ''}",
+                    path=path,
+                )
+            for n in range(start, stop + 1):
+                if n not in seen:
+                    seen.add(n)
+                    out.append(n)
+        return out
+
+
+_ROWS = re.compile(r"^\s*(?:(head|tail)\s*:\s*(\d+)|(\d+)\s*(?:-\s*(\d*))?)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class RowSpec:
+    """A row window over 1-based data rows: head:N, tail:N, a-b, a- or a single row."""
+
+    kind: str  # "head" | "tail" | "range"
+    start: int = 1
+    stop: int | None = None  # inclusive; None = to the end
+    count: int = 0  # for head/tail
+    text: str = ""
+
+    @classmethod
+    def parse(cls, text: str, *, param: str = "rows") -> RowSpec:
+        m = _ROWS.match(str(text))
+        if not m:
+            raise InvalidOptionError(
+                f"{param}={text!r}: expected 'head:50', 'tail:20', '1-100', '10-' or a single row '250'"
+            )
+        if m.group(1):
+            n = int(m.group(2))
+            if n < 1:
+                raise InvalidOptionError(f"{param}={text!r}: the count must be at least 1")
+            return cls(m.group(1).lower(), count=n, text=str(text))
+        start = int(m.group(3))
+        if start < 1:
+            raise InvalidOptionError(f"{param}={text!r}: rows are numbered from 1")
+        if m.group(4) is None:
+            stop: int | None = start if "-" not in str(text) else None
+        else:
+            stop = int(m.group(4)) if m.group(4) else None
+        if stop is not None and stop < start:
+            raise InvalidOptionError(
+                f"{param}={text!r}: range {start}-{stop} ends before it starts"
+            )
+        return cls("range", start=start, stop=stop, text=str(text))
+
+    def bounds(self, total: int) -> tuple[int, int]:
+        """(first, last) 1-based inclusive rows for a table of ``total`` rows; last < first if empty."""
+        if self.kind == "head":
+            return 1, min(self.count, total)
+        if self.kind == "tail":
+            return max(1, total - self.count + 1), total
+        stop = total if self.stop is None else min(self.stop, total)
+        return self.start, stop
+
+
+_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+
+
+def column_letter_index(letters: str) -> int:
+    """'A' -> 0, 'Z' -> 25, 'AA' -> 26."""
+    n = 0
+    for ch in letters:
+        n = n * 26 + (ord(ch) - 64)
+    return n - 1
+
+
+def column_letter(index: int) -> str:
+    """0 -> 'A', 26 -> 'AA'."""
+    out = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """Columns by name ("name,age") or spreadsheet letter ("A,C", "A-F")."""
+
+    tokens: tuple[str, ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: str, *, param: str = "columns") -> ColumnSpec:
+        tokens = tuple(t.strip() for t in str(text).split(",") if t.strip())
+        if not tokens:
+            raise InvalidOptionError(
+                f"{param}={text!r}: name at least one column, e.g. 'name,age' or 'A-C'"
+            )
+        return cls(tokens, str(text))
+
+    def resolve(self, names: list[str], *, path: str | None = None) -> list[int]:
+        """0-based column indices; names win over letters; unknown columns list the real ones."""
+        if all(t in names for t in self.tokens):
+            return [names.index(t) for t in self.tokens]
+        out: list[int] = []
+        for tok in self.tokens:
+            if tok in names:
+                out.append(names.index(tok))
+                continue
+            a, _, b = tok.upper().partition("-")
+            if _LETTERS.match(a) and (not b or _LETTERS.match(b)):
+                lo, hi = column_letter_index(a), column_letter_index(b or a)
+                if lo <= hi < len(names):
+                    out.extend(i for i in range(lo, hi + 1) if i not in out)
+                    continue
+            shown = ", ".join(names[:60]) + (" ..." if len(names) > 60 else "")
+            raise InvalidOptionError(
+                f"{path or 'file'}: unknown column {tok!r} in columns={self.text!r}; "
+                f"the columns are: {shown} (or letters A-{column_letter(max(len(names) - 1, 0))})",
+                path=path,
+            )
+        return out
+
+
+def glob_match(rel: str, pattern: str) -> bool:
+    """Glob over a '/'-separated path: ``*`` and ``?`` stay inside one folder, ``**`` spans
+    folders (``src/**`` is everything below src, ``**/*.py`` any .py), and a pattern without
+    '/' matches the file name at any depth ("*.py")."""
+    if "/" not in pattern:
+        rel = rel.rsplit("/", 1)[-1]
+    return _glob_regex(pattern).fullmatch(rel) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end].replace("\\", "\\\\")
+            out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)

@@ -1,0 +1,59 @@
+"""What a model can be sent: the media decisions both framework wrappers share (which parts go
+out as images or PDFs for a model's ``model_inputs``, and the one-line stand-in when not)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import InvalidOptionError
+from ..extractors.markdown import human_size
+from ..model import Media
+
+MODEL_INPUTS = frozenset({"text", "image", "pdf"})
+#: What a model accepts by default: text and images (raw PDFs only when "pdf" is added).
+DEFAULT_MODEL_INPUTS = frozenset({"text", "image"})
+#: Image types every multimodal provider takes (Anthropic's list is the narrowest).
+SENDABLE_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+PDF = "application/pdf"
+
+
+def check_model_inputs(model_inputs: Iterable[str]) -> frozenset[str]:
+    """Validate a ``model_inputs`` set: only "text", "image" and "pdf" are known."""
+    accepted = frozenset(model_inputs)
+    unknown = sorted(accepted - MODEL_INPUTS)
+    if unknown:
+        raise InvalidOptionError(
+            f"model_inputs: unknown kind(s) {', '.join(unknown)}; known: {', '.join(sorted(MODEL_INPUTS))}"
+        )
+    return accepted
+
+
+def sendable_as(media: Media, model_inputs: Iterable[str]) -> tuple[str | None, str]:
+    """("image" | "pdf", "") when the model takes this part, else (None, why it is not sent)."""
+    accepted = frozenset(model_inputs)
+    if media.mime_type == PDF:
+        return ("pdf", "") if "pdf" in accepted else (None, 'not sent: add "pdf" to model_inputs')
+    if "image" not in accepted:
+        return None, "not sent: this model takes no images"
+    if media.mime_type not in SENDABLE_IMAGES:
+        return None, f"not sent: {media.mime_type} is not an image type models take"
+    return "image", ""
+
+
+def media_name(media: Media) -> str:
+    """The name a media part is shown under: its member's or file's name, plus the page."""
+    meta = media.metadata
+    member = meta.get("member")
+    name = str(member).rsplit("/", 1)[-1] if member else str(meta.get("file_name") or "document")
+    page = meta.get("page_number")
+    return f"{name} (page {page})" if page and media.mime_type != PDF else name
+
+
+def describe_media(media: Media, reason: str = "") -> str:
+    """A one-line text stand-in for a part the model cannot take: "[Image file: a.png, 2.0 KB, 4x4]"."""
+    kind = "PDF file" if media.mime_type == PDF else "Image file"
+    parts = [media_name(media), human_size(len(media.data))]
+    width, height = media.metadata.get("width"), media.metadata.get("height")
+    if width and height:
+        parts.append(f"{width}x{height}")
+    return f"[{kind}: {', '.join(parts)}{'; ' + reason if reason else ''}]"

@@ -1,0 +1,133 @@
+"""How one unit looks in the agent view, keyed on the extractor that made it (``metadata["extractor"]``):
+its section text, the separator before it, and the hint that reads on when the view is cut inside it.
+
+Extractors only yield units; everything about presentation lives here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Document
+
+
+def number_lines(text: str, start: int) -> str:
+    """cat -n style: right-aligned 1-based line numbers, a tab, the line."""
+    return "\n".join(f"{n:>6}\t{line}" for n, line in enumerate(text.split("\n"), start))
+
+
+def _plain(doc: Document) -> str:
+    return doc.text
+
+
+def _default_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    if "page_number" in meta:
+        return f"use pages={meta['page_number']}- to continue"
+    if "row_start" in meta:
+        return f"use rows={meta['row_start']}- or a smaller rows/columns window to continue"
+    if "slide_number" in meta:
+        return f"use pages={meta['slide_number']}- to continue"
+    return "narrow the selection to read the rest"
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One kind of unit's rendering: body, separator before it, continuation hint."""
+
+    render: Callable[[Document], str] = _plain
+    hint: Callable[[Mapping[str, Any], int], str] = _default_hint
+    separator: str = "\n\n"
+
+
+# -- text and notebooks: cat -n numbering, offset= to read on -------------------------------------
+def _numbered(doc: Document) -> str:
+    if "line_start" not in doc.metadata:
+        return doc.text
+    return number_lines(doc.text, int(doc.metadata["line_start"]))
+
+
+def _offset_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    return f"use offset={int(meta.get('line_start', 1)) + shown_lines} to continue"
+
+
+# -- tables: the markdown table, then a summary ----------------------------------------------------
+def _table(doc: Document) -> str:
+    """The table, then a summary: total rows and column names with their types."""
+    meta = doc.metadata
+    total = meta.get("total_rows")
+    shown = f"{total:,}" if isinstance(total, int) else "unknown"
+    if meta.get("total_rows_note"):
+        shown += f" ({meta['total_rows_note']})"
+    lines = [doc.text, "", "**Summary:**", f"  - Total rows: {shown}"]
+    if meta.get("column_types"):
+        lines.append(f"  - Columns: {meta['column_types']}")
+    return "\n".join(lines)
+
+
+def _rows_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    """Two lines of each section are the table head; the rest are data rows."""
+    next_row = int(meta.get("row_start", 1)) + max(shown_lines - 2, 0)
+    return f"use rows={next_row}- (or fewer columns) to continue"
+
+
+# -- PDF and office pages ----------------------------------------------------------------------------
+def _pdf_page(doc: Document) -> str:
+    """``## Page 3 [OCR]`` (or ``## Page 3 - Table 1``) and the page's text."""
+    meta = doc.metadata
+    if "page_number" not in meta:
+        return doc.text
+    title = f"## Page {meta['page_number']}"
+    if "table_index" in meta:
+        title += f" - Table {meta['table_index']}"
+    elif meta.get("ocr"):
+        title += " [OCR]"
+    return f"{title}\n\n{doc.text}" if doc.text else title
+
+
+def _office_page(doc: Document) -> str:
+    meta = doc.metadata
+    if "slide_number" in meta or "page_number" not in meta:
+        return doc.text
+    head = f"## Page {meta['page_number']}"
+    return f"{head}\n\n{doc.text}" if doc.text else head
+
+
+def _office_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    for key, unit in (("section_index", "sections"), ("chapter", "chapters")):
+        if key in meta:
+            return f"use pages={meta[key]}- to continue (pages count {unit} in this file)"
+    return _default_hint(meta, shown_lines)
+
+
+# -- archives and databases ----------------------------------------------------------------------------
+def _archive_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    if "file_count" in meta:
+        return "use pattern= (e.g. 'src/**' or '*.py') to list fewer members"
+    return _default_hint(meta, shown_lines)
+
+
+def _sqlite_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    """Name the table: a preview cut short reads on with ``table=... rows=N-``."""
+    if "table" not in meta:
+        return "use table=<name> to read one table"
+    start = int(meta.get("row_start", 1)) + max(shown_lines - 4, 0)  # heading, blank, header, rule
+    return f"use table={meta['table']!r} rows={start}- to continue"
+
+
+DEFAULT = Section()
+SECTIONS: dict[str, Section] = {
+    "text": Section(_numbered, _offset_hint),
+    "notebook": Section(_numbered, _offset_hint),
+    "tabular": Section(_table, _rows_hint),
+    "pdf": Section(_pdf_page, separator="\n\n---\n\n"),
+    "office": Section(_office_page, _office_hint),
+    "archive": Section(hint=_archive_hint),
+    "sqlite": Section(hint=_sqlite_hint),
+}
+
+
+def section_for(doc: Document) -> Section:
+    """The rendering of the extractor that made ``doc`` (archive members keep their own)."""
+    return SECTIONS.get(str(doc.metadata.get("extractor", "")), DEFAULT)

@@ -1,0 +1,134 @@
+"""The architecture holds: no import cycle in the core (imports inside functions included), no
+heavy library imported by ``import docread``, and no package folder over twelve modules."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import docread
+
+CORE = Path(docread.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(CORE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """Every docread module ``path`` imports when it runs (``if TYPE_CHECKING`` blocks never run)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _is_type_checking(child):
+                for sub in child.orelse:
+                    visit(sub)
+                continue
+            if isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parts = package.split(".")
+                    parts = parts[: len(parts) - child.level + 1]
+                    base = ".".join([*parts, base] if base else parts)
+                for alias in child.names:
+                    full = f"{base}.{alias.name}"
+                    found.add(full if full in modules else base)
+            elif isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m in modules and m != name}
+
+
+def _graph() -> dict[str, set[str]]:
+    files = sorted(CORE.rglob("*.py"))
+    modules = {_module_name(f) for f in files}
+    return {_module_name(f): _imports(f, modules) for f in files}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def strong(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10_000)
+    for v in graph:
+        if v not in index:
+            strong(v)
+    return out
+
+
+def test_no_import_cycle_in_the_core() -> None:
+    graph = _graph()
+    assert "docread.pipeline" in graph["docread.isolation.worker"]  # the checker sees real edges
+    assert _cycles(graph) == []
+
+
+def test_the_checker_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+def test_presentation_is_not_imported_by_extraction() -> None:
+    graph = _graph()
+    for module, deps in graph.items():
+        if module.startswith("docread.extractors") or module == "docread.model":
+            assert not any(d.startswith("docread.views") for d in deps), module
+
+
+def test_no_folder_holds_more_than_twelve_modules() -> None:
+    for folder in [CORE, *(p for p in CORE.rglob("*") if p.is_dir() and p.name != "__pycache__")]:
+        modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
+        if folder != CORE:  # the core's top level is the public API and the pipeline
+            assert len(modules) <= 12, (folder, len(modules))
+
+
+def test_import_docread_stays_light() -> None:
+    code = (
+        "import sys, docread\n"
+        "heavy = {'fitz', 'pymupdf', 'pandas', 'pyarrow', 'pytesseract', 'py7zr', 'mutagen', "
+        "'pypandoc', 'openpyxl', 'PIL'}\n"
+        "print(sorted(heavy & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
