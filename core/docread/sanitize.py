@@ -22,9 +22,13 @@ _CONTROL = re.compile(f"[{_CONTROLS}]")
 # characters (U+E0000-U+E007F, the "ASCII smuggling" channel); removed from bodies, escaped in names
 _HIDDEN = ((0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF), (0x202A, 0x202E), (0x2066, 0x2069),
            (0xE0000, 0xE007F))  # fmt: skip
-_HIDDEN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _HIDDEN)
-_INVISIBLE = re.compile(f"[{_HIDDEN_CLASS}]")
-_EITHER = re.compile(f"[{_CONTROLS}{_HIDDEN_CLASS}]")  # one scan when there is nothing to strip
+# Bodies keep the joiners U+200C/U+200D (Persian and Indic spelling, emoji sequences) and the tag
+# characters of an emoji subdivision flag (U+1F3F4 + tags + U+E007F, e.g. England's flag).
+_BODY_HIDDEN = ((0x200B, 0x200B), *(r for r in _HIDDEN if r != (0x200B, 0x200D)))
+_BODY_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BODY_HIDDEN)
+_FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
+_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}]")
+_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}]")  # one scan when there is nothing to strip
 # in a name (not in prose) bidi marks and line/paragraph separators are escaped too
 _NAME_ONLY = (0x061C, 0x200E, 0x200F, 0x2028, 0x2029)
 # a name on one line: C0 (newline and tab too), DEL and C1 as \xNN, invisible and bidi as \uNNNN
@@ -75,7 +79,16 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         return text, 0
     if output.strip_control_chars:
         text = _CONTROL.sub("", text)
-    return _INVISIBLE.subn("", text)
+    removed = 0
+
+    def drop(match: re.Match[str]) -> str:
+        nonlocal removed
+        if match.group(1):  # a flag's tag sequence is what it looks like
+            return match.group(1)
+        removed += 1
+        return ""
+
+    return _INVISIBLE.sub(drop, text), removed
 
 
 def flat_value(value: Any) -> str | int | float | bool | None:
