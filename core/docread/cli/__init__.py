@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..errors import DependencyMissingError
 
 COMMANDS = ("read", "load", "formats", "mcp", "cache")
 
@@ -74,8 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return formats_main(rest)
     if command == "mcp":
-        from .mcp_server import main as mcp_main
-
+        try:
+            from .mcp_server import main as mcp_main
+        except DependencyMissingError as exc:  # the mcp extra is not installed
+            print(f"docread: {exc}", file=sys.stderr)
+            return 1
         return mcp_main(rest)
     from .read import main as read_main
 

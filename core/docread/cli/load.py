@@ -116,7 +116,7 @@ class _Run:
             if self._bar is not None:
                 self._bar.total += sum(1 for _ in self._files(path, pattern, is_dir))
                 self._bar.refresh()
-            options = {"pattern": pattern} if is_dir and pattern else {}
+            options: dict[str, Any] = {"pattern": pattern} if is_dir and pattern else {}
             current: object = None
             for unit in self.reader.iter_units(path, on_error=self._error, **options):
                 source = unit.metadata.get("source")
