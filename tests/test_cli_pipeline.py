@@ -59,7 +59,8 @@ def test_load_streams_json_lines_and_reports_the_corrupt_file(folder: Path) -> N
     texts = [str(line["text"]) for line in out]
     assert "Annual report page 1" in texts and "Annual report page 2" in texts
     assert any("alpha" in t for t in texts)
-    errors = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
+    records = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith("{")]
+    errors = [r for r in records if "error" in r]
     assert errors == [
         {"path": "docs/broken.pdf", "error": "ExtractionError", "message": errors[0]["message"]}
     ]

@@ -32,7 +32,8 @@ _EPILOG = """\
 output:
   stdout (or --jsonl FILE): one JSON object per Document: {"id", "text", "metadata"}
   a Media part's line has metadata.mime_type, and metadata.media_path with --media-dir
-  stderr: one JSON object per file that failed: {"path", "error", "message"}
+  stderr: one JSON object per file that failed: {"path", "error", "message"},
+          and per note on a file read (a skipped archive member, ...): {"path", "note"}
 
 examples:
   docread load docs/ > docs.jsonl
@@ -104,6 +105,7 @@ class _Run:
         self.reader, self.out, self.media_dir = reader, out, media_dir
         self.files = self.failed = 0
         self._bar: Any = None
+        self._current: object = None  # the file whose units are coming out
         if show:
             from tqdm import tqdm
 
@@ -111,42 +113,56 @@ class _Run:
 
     def load(self, path: str, pattern: str | None) -> None:
         """Every unit of one PATH argument (a file, or every file under a folder)."""
+        before = self.files
+        expected = 1
         try:
             is_dir = self.reader.workspace.resolve(path).is_dir()
+            if is_dir:
+                expected = sum(1 for _ in self.reader.walk(path, pattern=pattern))
             if self._bar is not None:
-                self._bar.total += sum(1 for _ in self._files(path, pattern, is_dir))
+                self._bar.total += expected
                 self._bar.refresh()
             options: dict[str, Any] = {"pattern": pattern} if is_dir and pattern else {}
-            current: object = None
-            for unit in self.reader.iter_units(path, on_error=self._error, **options):
+            units = self.reader.iter_units(
+                path, on_error=self._error, on_note=self._note, **options
+            )
+            for unit in units:
                 source = unit.metadata.get("source")
-                if source != current:
-                    current = source
+                if source != self._current:
+                    self._current = source
                     self._advance()
                 self.out.write(json.dumps(self._line(unit), ensure_ascii=False, default=str))
                 self.out.write("\n")
             self.out.flush()
         except ReadDocumentError as exc:
             self._error(path, exc)
+        self._advance(expected - (self.files - before))  # files that gave no unit at all
 
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
 
-    def _files(self, path: str, pattern: str | None, is_dir: bool) -> Iterator[str]:
-        return self.reader.walk(path, pattern=pattern) if is_dir else iter([path])
-
-    def _advance(self) -> None:
-        self.files += 1
+    def _advance(self, files: int = 1) -> None:
+        if files <= 0:
+            return
+        self.files += files
         if self._bar is not None:
-            self._bar.update(1)
+            self._bar.update(files)
 
     def _error(self, path: str, exc: ReadDocumentError) -> None:
         self.failed += 1
-        self._advance()
-        line = json.dumps({"path": path, "error": type(exc).__name__, "message": str(exc)})
+        if path != self._current:  # a file that failed midway was counted with its first unit
+            self._advance()
         if self._bar is not None:
             self._bar.set_postfix(errors=self.failed, refresh=False)
+        self._stderr({"path": path, "error": type(exc).__name__, "message": str(exc)})
+
+    def _note(self, path: str, note: str) -> None:
+        self._stderr({"path": path, "note": note})
+
+    def _stderr(self, record: dict[str, str]) -> None:
+        line = json.dumps(record, ensure_ascii=False)
+        if self._bar is not None:
             self._bar.write(line, file=sys.stderr)
         else:
             print(line, file=sys.stderr, flush=True)
