@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +25,7 @@ def docread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
-        env={**__import__("os").environ, "PYTHONPATH": env_path},
+        env={**os.environ, "PYTHONPATH": env_path},
     )
 
 
@@ -84,6 +85,33 @@ def test_load_all_good_exits_0_with_pattern_to_a_file(folder: Path) -> None:
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
     sources = [line["metadata"]["source"] for line in lines((folder / "out.jsonl").read_text())]  # type: ignore[index]
     assert sources == ["docs/report.pdf", "docs/report.pdf", "docs/notes.txt"]
+
+
+def test_load_streams_lines_while_it_reads(folder: Path) -> None:
+    """The first page's line is out while later pages are still being OCR'd."""
+    import pymupdf
+    from PIL import Image, ImageDraw
+
+    scan = Image.new("RGB", (600, 200), "white")
+    ImageDraw.Draw(scan).text((20, 60), "INVOICE 4711", fill="black")
+    scan.save(folder / "scan.png")
+    pdf = pymupdf.open()
+    for _ in range(6):
+        page = pdf.new_page(width=600, height=200)
+        page.insert_image(page.rect, filename=str(folder / "scan.png"))
+    pdf.save(folder / "scan.pdf")
+    pdf.close()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'core'}:{ROOT}"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "docread.cli", "load", "scan.pdf"],
+        cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    ) as proc:  # fmt: skip
+        assert proc.stdout is not None
+        first = json.loads(proc.stdout.readline())
+        still_running = proc.poll() is None
+        rest = proc.stdout.readlines()
+    assert first["metadata"]["page_number"] == 1 and still_running
+    assert len(rest) == 5 and proc.returncode == 0
 
 
 def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:

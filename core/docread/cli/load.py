@@ -133,7 +133,7 @@ class _Run:
                     self._advance()
                 self.out.write(json.dumps(self._line(unit), ensure_ascii=False, default=str))
                 self.out.write("\n")
-            self.out.flush()
+                self.out.flush()  # the next stage of a pipe gets each line as it is read
         except ReadDocumentError as exc:
             self._error(path, exc)
         self._advance(expected - (self.files - before))  # files that gave no unit at all
