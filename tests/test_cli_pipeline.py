@@ -23,6 +23,7 @@ def docread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "docread.cli", *args],
         cwd=cwd,
         capture_output=True,
+        stdin=subprocess.DEVNULL,
         text=True,
         timeout=120,
         env={**os.environ, "PYTHONPATH": env_path},
@@ -132,6 +133,9 @@ def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:
         pytest.param(("read", "docs/notes.txt", "--no-such-flag"), id="unknown-flag"),
         pytest.param(("read", "docs/report.pdf", "--pages", "3-1"), id="bad-range"),
         pytest.param(("formats", "--bogus"), id="formats-bad-flag"),
+        pytest.param(("load", "docs", "--workspace", "nowhere"), id="load-no-workspace"),
+        pytest.param(("mcp", "--workspace", "nowhere"), id="mcp-no-workspace"),
+        pytest.param(("mcp", "--model-inputs", "text,video"), id="mcp-bad-model-inputs"),
     ],
 )
 def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -18,3 +19,10 @@ def fail(message: object, status: int) -> int:
     """Print ``docread: message`` on stderr and return the exit status."""
     print(f"docread: {message}", file=sys.stderr)
     return status
+
+
+def bad_workspace(workspace: str | None) -> str | None:
+    """Why ``--workspace`` cannot be used (it is not an existing folder), or None when it can."""
+    if workspace is not None and not os.path.isdir(workspace):
+        return f"--workspace {workspace}: not an existing folder"
+    return None

@@ -40,7 +40,7 @@ from ..views.media import (
     media_name,
     sendable_as,
 )
-from .common import add_workspace_options, fail
+from .common import add_workspace_options, bad_workspace, fail
 
 try:
     import anyio
@@ -248,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(name)s: %(message)s")
+    if (problem := bad_workspace(args.workspace)) is not None:
+        return fail(problem, 2)
     try:
         app = ReadDocumentServer(
             args.workspace,
@@ -258,6 +259,7 @@ def main(argv: Sequence[str]) -> int:
         )
     except (InvalidOptionError, SettingsError, ReadDocumentError) as exc:
         return fail(exc, 2)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(name)s: %(message)s")
     try:
         if args.transport == "http":
             import uvicorn
