@@ -68,7 +68,7 @@ class ZipBackend(Backend):
 
     def _refuse_huge_directory(self) -> None:
         """zipfile parses the whole central directory on open: refuse a huge one before that."""
-        declared = _zip_declared_count(self._raw)
+        declared = zip_declared_count(self._raw)
         room = self.guard.limits.max_file_count - self.guard.ctx.budget.members
         if declared is not None and declared > room:
             raise ArchiveSecurityError(
@@ -119,7 +119,7 @@ class ZipBackend(Backend):
         self._raw.close()
 
 
-def _zip_declared_count(raw: BinaryIO) -> int | None:
+def zip_declared_count(raw: BinaryIO) -> int | None:
     """The member count in the end-of-central-directory record (zip64 aware); None if not found."""
     size = raw.seek(0, io.SEEK_END)
     tail_at = max(0, size - (1 << 16) - 22)

@@ -1,5 +1,6 @@
-"""Zip containers of office files (DOCX, PPTX, ODT, ODP, EPUB): bomb checks before any parsing,
-capped member reads, XML parsed with defusedxml, and a verified re-pack for pandoc.
+"""Zip containers of documents: ``open_package``, the bomb checks every zip-based format (DOCX,
+PPTX, ODT, ODP, EPUB here; XLSX and ODS in ``tables.workbook``) passes before any parsing; for
+office files also capped member reads, XML parsed with defusedxml, a verified re-pack for pandoc.
 
 Pandoc never sees the original zip: every member is read here under the archive limits (count,
 total size, ratio, single member), XML parts with entity declarations are refused, and the
@@ -12,16 +13,90 @@ import posixpath
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ...errors import ArchiveSecurityError, EncryptedDocumentError, ExtractionError
+from ..archives.backends import zip_declared_count
+from ..archives.guard import RATIO_FLOOR
 
 if TYPE_CHECKING:
     from ...settings import ArchiveSettings
 
 _XML_SUFFIXES = (".xml", ".rels", ".opf", ".ncx", ".xhtml", ".html", ".htm", ".svg")
 _ENTITY = b"<!ENTITY"
-_MIN_RATIO_BYTES = 1024 * 1024  # tiny members compress absurdly well; judge ratio on big ones
+
+
+def open_package(file: BinaryIO, source: str, limits: ArchiveSettings) -> zipfile.ZipFile:
+    """The one gate every zip-based document format (DOCX, PPTX, XLSX, ODT, ODP, ODS, EPUB) passes
+    before any parser sees it: the archive limits of ``settings.archive`` on the directory.
+
+    The member count is read from the end record first (zipfile parses the whole central
+    directory on open); then the members' declared sizes are checked, which bounds what any
+    zipfile-based parser can inflate: zipfile stops every member at its declared size.
+    """
+    declared = zip_declared_count(file)
+    if declared is not None and declared > limits.max_file_count:
+        raise _too_many(source, declared, limits)
+    try:
+        zf = zipfile.ZipFile(file)
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise ExtractionError(
+            f"{source}: not a readable document (the zip container is truncated or "
+            f"corrupt: {exc}); re-save or re-export it",
+            path=source,
+        ) from exc
+    try:
+        check_members(zf.infolist(), source, limits)
+    except BaseException:
+        zf.close()
+        raise
+    return zf
+
+
+def check_members(infos: list[zipfile.ZipInfo], source: str, limits: ArchiveSettings) -> None:
+    """Member count, total and single inflated size, package and member compression ratio
+    (judged past ``RATIO_FLOOR`` bytes, as for archives) and encryption, from the directory."""
+    if len(infos) > limits.max_file_count:
+        raise _too_many(source, len(infos), limits)
+    total = sum(i.file_size for i in infos)
+    packed = sum(i.compress_size for i in infos)
+    if total > limits.max_total_size:
+        raise ArchiveSecurityError(
+            f"{source}: unpacks to {total:,} bytes, over archive.max_total_size="
+            f"{limits.max_total_size:,} (a zip bomb or an oversized document)",
+            path=source,
+        )
+    _check_ratio(source, "the package", total, packed, limits)
+    for info in infos:
+        if info.file_size > limits.max_single_file:
+            raise ArchiveSecurityError(
+                f"{source}: member {info.filename} unpacks to {info.file_size:,} bytes, over "
+                f"archive.max_single_file={limits.max_single_file:,}",
+                path=source,
+            )
+        _check_ratio(source, f"member {info.filename}", info.file_size, info.compress_size, limits)
+        if info.flag_bits & 0x1:
+            raise EncryptedDocumentError(
+                f"{source}: the document is password-protected; remove the password and retry",
+                path=source,
+            )
+
+
+def _check_ratio(source: str, what: str, out: int, packed: int, limits: ArchiveSettings) -> None:
+    if out > RATIO_FLOOR and out > limits.max_compression_ratio * max(packed, 1):
+        raise ArchiveSecurityError(
+            f"{source}: {what} has compression ratio {out / max(packed, 1):,.0f}:1, over "
+            f"archive.max_compression_ratio={limits.max_compression_ratio:g} (a zip bomb)",
+            path=source,
+        )
+
+
+def _too_many(source: str, count: int, limits: ArchiveSettings) -> ArchiveSecurityError:
+    return ArchiveSecurityError(
+        f"{source}: {count:,} zip members is over archive.max_file_count="
+        f"{limits.max_file_count:,}; this is not a normal document",
+        path=source,
+    )
 
 
 class OfficeZip:
@@ -30,53 +105,13 @@ class OfficeZip:
     def __init__(self, path: Path, source: str, limits: ArchiveSettings) -> None:
         self.source = source
         self.limits = limits
+        self._raw = path.open("rb")
         try:
-            self.zf = zipfile.ZipFile(path)
-            infos = self.zf.infolist()
-        except (zipfile.BadZipFile, EOFError, OSError) as exc:
-            raise ExtractionError(
-                f"{source}: not a readable office file (the zip container is truncated or "
-                f"corrupt: {exc}); re-save or re-export the document",
-                path=source,
-            ) from exc
-        self.names = {i.filename: i for i in infos}
-        self._check(infos)
-
-    def _check(self, infos: list[zipfile.ZipInfo]) -> None:
-        """Member count, total size, single size and compression ratio, from the directory."""
-        lim, src = self.limits, self.source
-        if len(infos) > lim.max_file_count:
-            raise ArchiveSecurityError(
-                f"{src}: {len(infos):,} zip members is over archive.max_file_count="
-                f"{lim.max_file_count:,}; this is not a normal office file",
-                path=src,
-            )
-        total = sum(i.file_size for i in infos)
-        packed = sum(i.compress_size for i in infos) or 1
-        if total > lim.max_total_size:
-            raise ArchiveSecurityError(
-                f"{src}: unpacks to {total:,} bytes, over archive.max_total_size="
-                f"{lim.max_total_size:,} (a zip bomb or an oversized document)",
-                path=src,
-            )
-        if total > _MIN_RATIO_BYTES and total / packed > lim.max_compression_ratio:
-            raise ArchiveSecurityError(
-                f"{src}: compression ratio {total / packed:,.0f}:1 is over "
-                f"archive.max_compression_ratio={lim.max_compression_ratio:g} (a zip bomb)",
-                path=src,
-            )
-        for info in infos:
-            if info.file_size > lim.max_single_file:
-                raise ArchiveSecurityError(
-                    f"{src}: member {info.filename} unpacks to {info.file_size:,} bytes, over "
-                    f"archive.max_single_file={lim.max_single_file:,}",
-                    path=src,
-                )
-            if info.flag_bits & 0x1:
-                raise EncryptedDocumentError(
-                    f"{src}: the document is password-protected; remove the password and retry",
-                    path=src,
-                )
+            self.zf = open_package(self._raw, source, limits)
+        except BaseException:
+            self._raw.close()
+            raise
+        self.names = {i.filename: i for i in self.zf.infolist()}
 
     def has(self, name: str) -> bool:
         return name in self.names
@@ -139,6 +174,7 @@ class OfficeZip:
 
     def close(self) -> None:
         self.zf.close()
+        self._raw.close()
 
     def __enter__(self) -> OfficeZip:
         return self

@@ -1,5 +1,6 @@
 """Workbooks: XLSX/XLSM streamed by openpyxl in read-only mode (formulas as cached values, XML
-through defusedxml, the package checked for bombs first), XLS by xlrd, ODS by pandas' odf engine.
+through defusedxml), XLS by xlrd, ODS by pandas' odf engine; XLSX and ODS packages pass the zip
+checks of every zip-based format first.
 The first non-empty row of a sheet is its header."""
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ...errors import (
-    ArchiveSecurityError,
     DependencyMissingError,
     EncryptedDocumentError,
     ExtractionError,
@@ -19,12 +19,12 @@ from ...errors import (
 )
 from ...source import Source
 from ..base import Context
+from ..office.package import open_package
 from .model import Book, RowsTable, Table, Total, header_row, unique_names
 
 if TYPE_CHECKING:
     from .extractor import Deadline
 
-_RATIO_FLOOR = 10 << 20  # members smaller than this are never called bombs
 _XML_HEAD = 8192
 _WIDTH_SCAN = 100  # rows after the header looked at for the sheet's width
 
@@ -117,32 +117,20 @@ class XlsxBook(Book):
         self.handle.close()
 
 
-def check_package(handle: BinaryIO, ctx: Context) -> None:
-    """Refuse a damaged zip, a zip that is not a workbook, a compression bomb, XML with entity
-    declarations (billion laughs) and shared strings too big to hold, before openpyxl runs."""
+def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.xml") -> None:
+    """Before openpyxl or odfpy runs: the zip checks of every zip-based format (``open_package``),
+    the part that makes it a workbook, shared strings small enough to hold and no XML part
+    declaring entities (billion laughs)."""
     where = ctx.info.source
-    try:
-        zf = zipfile.ZipFile(handle)
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise ExtractionError(
-            f"{where}: not a valid XLSX file: the zip container is damaged ({exc})", path=where
-        ) from exc
-    with zf:
+    with open_package(handle, where, ctx.settings.archive) as zf:
         infos = zf.infolist()
-        if "xl/workbook.xml" not in {i.filename for i in infos}:
+        if required not in {i.filename for i in infos}:
             raise ExtractionError(
-                f"{where}: a zip file, but not an XLSX workbook (no xl/workbook.xml)", path=where
+                f"{where}: a zip file, but not an {ctx.info.format.upper()} workbook (no "
+                f"{required})",
+                path=where,
             )
-        ratio = ctx.settings.archive.max_compression_ratio
         for info in infos:
-            if info.file_size > _RATIO_FLOOR and info.file_size > ratio * max(
-                info.compress_size, 1
-            ):
-                raise ArchiveSecurityError(
-                    f"{where}: workbook part {info.filename} expands {info.file_size / max(info.compress_size, 1):,.0f}x "
-                    f"(archive.max_compression_ratio={ratio}): refused as a possible zip bomb",
-                    path=where,
-                )
             if (
                 info.filename == "xl/sharedStrings.xml"
                 and info.file_size > ctx.settings.limits.tabular
@@ -238,7 +226,10 @@ class OdsBook(Book):
                 f"{ctx.info.source}: reading .ods needs odfpy: pip install odfpy",
                 path=ctx.info.source,
             ) from exc
-        self.book = pd.ExcelFile(io.BytesIO(source.read_bytes()), engine="odf")
+        data = io.BytesIO(source.read_bytes())
+        check_package(data, ctx, required="content.xml")
+        data.seek(0)
+        self.book = pd.ExcelFile(data, engine="odf")
         self.sheet_names = [str(n) for n in self.book.sheet_names]
 
     def table(self, index: int) -> Table:
