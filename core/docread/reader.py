@@ -15,6 +15,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from .cache.readlog import UNCHANGED, ReadLog
+from .cache.stamp import content_stamp
 from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect, directory_info
 from .errors import (
@@ -265,12 +266,13 @@ class Reader:
 
 def _read_key(
     source: Source, info: FileInfo, opts: ReadOptions
-) -> tuple[tuple[str, str], tuple[int, int]] | None:
-    """(file, options) and (mtime_ns, size): what the read log compares."""
+) -> tuple[tuple[str, str], str] | None:
+    """(file, options) and (content stamp, mtime_ns): what the read log compares. The stamp is
+    the cache key's (computed once per read); a touched file is shown again to the agent."""
     if source.path is None:
         return None
-    st = os.stat(source.path)
-    return (info.path, repr(opts.replace(file_path=""))), (st.st_mtime_ns, st.st_size)
+    stamp = f"{content_stamp(source)}:{os.stat(source.path).st_mtime_ns}"
+    return (info.path, repr(opts.replace(file_path=""))), stamp
 
 
 def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadResult:

@@ -12,14 +12,15 @@ MAX_ENTRIES = 10000
 
 
 class ReadLog:
-    """(file, options) -> (mtime_ns, size) of the last successful read; thread-safe, bounded LRU."""
+    """(file, options) -> content stamp and mtime (``reader._read_key``) of the last successful
+    read; thread-safe, bounded LRU."""
 
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
-        self._seen: OrderedDict[tuple[str, str], tuple[int, int]] = OrderedDict()
+        self._seen: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._max = max_entries
         self._lock = threading.Lock()
 
-    def unchanged(self, key: tuple[str, str], stamp: tuple[int, int]) -> bool:
+    def unchanged(self, key: tuple[str, str], stamp: str) -> bool:
         """True when this exact read was returned before and the file has not changed since."""
         with self._lock:
             if self._seen.get(key) != stamp:
@@ -27,7 +28,7 @@ class ReadLog:
             self._seen.move_to_end(key)
             return True
 
-    def remember(self, key: tuple[str, str], stamp: tuple[int, int]) -> None:
+    def remember(self, key: tuple[str, str], stamp: str) -> None:
         with self._lock:
             self._seen[key] = stamp
             self._seen.move_to_end(key)

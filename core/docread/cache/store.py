@@ -1,6 +1,7 @@
 """The result cache (diskcache): expensive extractions (pdf, office, archive manifests) parsed once.
 
-Key: sha256 of the first 64 KB, size, mtime_ns, path, the read options that change extraction,
+Key: BLAKE2b of the file's content stamp (``stamp.content_stamp``: a full content digest up to
+32 MB, a bounded head/tail/metadata rule above), path, the read options that change extraction,
 the mode (agent view or loader), the extractor's name and version and the settings fingerprint.
 Entries expire after ``cache.ttl_days`` and the least recently used go first past
 ``cache.max_size_mb``. diskcache is SQLite underneath, so several processes share one directory
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import CacheError
 from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
+from .stamp import content_stamp
 
 if TYPE_CHECKING:
     from ..extractors.base import Context, Extractor
@@ -58,11 +60,8 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
     )
     if info.category == "archive" and not listing:
         return None  # archives: only the manifest (the listing) is kept; member reads are not
-    st = os.stat(source.path)
-    h = hashlib.sha256(source.head())
     facts = {
-        "size": st.st_size,
-        "mtime_ns": st.st_mtime_ns,
+        "content": content_stamp(source),
         "path": info.path,
         "source": info.source,
         "format": info.format,
@@ -71,8 +70,8 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
         "extractor": f"{ext.name}:{ext.version}",
         "settings": ctx.settings.fingerprint(),
     }
-    h.update(json.dumps(facts, sort_keys=True, default=str).encode())
-    return h.hexdigest()
+    blob = json.dumps(facts, sort_keys=True, default=str).encode()
+    return hashlib.blake2b(blob, digest_size=32).hexdigest()
 
 
 class ResultCache:

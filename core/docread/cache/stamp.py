@@ -1,0 +1,62 @@
+"""What "the same file" means for the result cache and the read log: a stamp of the content.
+
+Two rules, chosen by size:
+
+- up to ``FULL_DIGEST_MAX`` (32 MB): BLAKE2b of every byte (streamed in 1 MB chunks) and the size.
+  Only the content counts: a touched or copied file is still a hit, any changed byte is a miss,
+  even with the size kept and the mtime restored (``cp -p``, ``rsync -t``).
+- above it (a huge log read by window, a big PDF or archive): BLAKE2b of the first and last MB,
+  the size, mtime_ns, ctime_ns, inode and device, so a 50-line window of a 1 GB log stays fast.
+  A rewrite between head and tail is caught by ctime, which the kernel sets on every write and
+  which no tool can set back; a touch or chmod alone is a (harmless) miss.
+
+The stamp is computed once per ``Source`` (one read) and shared by the cache key and the read log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..source import Source
+
+MB = 1 << 20
+FULL_DIGEST_MAX = 32 * MB
+CHUNK = MB
+
+_stamps: weakref.WeakKeyDictionary[Source, str] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def content_stamp(source: Source) -> str:
+    """The stamp of a file-backed source (see the module docstring for the two rules)."""
+    with _lock:
+        known = _stamps.get(source)
+    if known is not None:
+        return known
+    if source.path is None:
+        raise ValueError("content_stamp needs a file-backed Source")
+    stamp = file_stamp(os.fspath(source.path))
+    with _lock:
+        _stamps[source] = stamp
+    return stamp
+
+
+def file_stamp(path: str) -> str:
+    """The stamp of the file at ``path``, computed now."""
+    h = hashlib.blake2b(digest_size=32)
+    with open(path, "rb", buffering=0) as f:
+        st = os.fstat(f.fileno())
+        if st.st_size <= FULL_DIGEST_MAX:
+            while chunk := f.read(CHUNK):
+                h.update(chunk)
+            return f"full:{st.st_size}:{h.hexdigest()}"
+        h.update(f.read(CHUNK))
+        f.seek(-CHUNK, os.SEEK_END)
+        h.update(f.read(CHUNK))
+    facts = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
+    return f"bounded:{facts}:{h.hexdigest()}"
