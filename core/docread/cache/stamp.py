@@ -5,7 +5,7 @@ Two rules, chosen by size:
 - up to ``FULL_DIGEST_MAX`` (32 MB): BLAKE2b of every byte (streamed in 1 MB chunks) and the size.
   Only the content counts: a touched or copied file is still a hit, any changed byte is a miss,
   even with the size kept and the mtime restored (``cp -p``, ``rsync -t``).
-- above it (a huge log read by window, a big PDF or archive): BLAKE2b of the first and last MB,
+- above it (a huge log read by window, a big PDF or archive): BLAKE2b of the first and last 64 KB,
   the size, mtime_ns, ctime_ns, inode and device, so a 50-line window of a 1 GB log stays fast.
   A rewrite between head and tail is caught by ctime, which the kernel sets on every write and
   which no tool can set back; a touch or chmod alone is a (harmless) miss.
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 MB = 1 << 20
 FULL_DIGEST_MAX = 32 * MB
 CHUNK = MB
+EDGE = 64 * 1024  # head and tail hashed by the bounded rule
 
 _stamps: weakref.WeakKeyDictionary[Source, str] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
@@ -55,8 +56,8 @@ def file_stamp(path: str) -> str:
             while chunk := f.read(CHUNK):
                 h.update(chunk)
             return f"full:{st.st_size}:{h.hexdigest()}"
-        h.update(f.read(CHUNK))
-        f.seek(-CHUNK, os.SEEK_END)
-        h.update(f.read(CHUNK))
+        h.update(f.read(EDGE))
+        f.seek(-EDGE, os.SEEK_END)
+        h.update(f.read(EDGE))
     facts = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
     return f"bounded:{facts}:{h.hexdigest()}"
