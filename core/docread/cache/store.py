@@ -5,7 +5,9 @@ Key: BLAKE2b of the file's content stamp (``stamp.content_stamp``: a full conten
 the mode (agent view or loader), the extractor's name and version and the settings fingerprint.
 Entries expire after ``cache.ttl_days`` and the least recently used go first past
 ``cache.max_size_mb``. diskcache is SQLite underneath, so several processes share one directory
-safely. A broken cache never fails a read: it logs a ``CacheError`` and the read goes on without it.
+safely. The directory is private (``private``: 0700, files 0600, refused when others could write
+it). A broken or unsafe cache never fails a read: it logs a ``CacheError`` and the read goes on
+without it.
 """
 
 from __future__ import annotations
@@ -134,8 +136,12 @@ class ResultCache:
                 try:
                     import diskcache
 
+                    from .private import PrivateDisk, prepare
+
+                    prepare(self.directory)
                     self._cache = diskcache.Cache(
                         str(self.directory),
+                        disk=PrivateDisk,
                         size_limit=self.settings.max_size_mb * MB,
                         eviction_policy="least-recently-used",
                     )

@@ -1,0 +1,78 @@
+"""The cache directory is private: it holds pickles (loading one runs code) and document text.
+
+The directory is created 0700 and its files 0600; a directory owned by another user or writable
+by group or others is refused (anyone who can write there could plant a pickle), and a value
+file is only ever unpickled from inside the directory. A readable but not writable directory of
+our own (made by an older version) is tightened to 0700.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import diskcache
+from diskcache.core import UNKNOWN
+
+DB_FILES = ("cache.db", "cache.db-wal", "cache.db-shm")  # diskcache's SQLite file and journals
+
+
+class UnsafeCacheDirectory(Exception):
+    """The cache directory, or an entry's file, could be someone else's; it is not used.
+    (Not an OSError: diskcache would take that for a vanished entry and say nothing.)"""
+
+
+def prepare(directory: Path) -> None:
+    """Create ``directory`` 0700 if missing, refuse an unsafe one, make the SQLite files 0600.
+
+    The database file is created 0600 before SQLite opens it (SQLite gives its journal files the
+    database's mode), so no window exists in which it is readable by others.
+    """
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        directory.mkdir(mode=0o700)
+    st = os.stat(directory)
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeCacheDirectory(f"{directory} is not a directory")
+    if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        raise UnsafeCacheDirectory(
+            f"{directory} is owned by uid {st.st_uid}, not by this user (uid {os.geteuid()})"
+        )
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise UnsafeCacheDirectory(
+            f"{directory} is writable by group or others (mode {stat.S_IMODE(st.st_mode):o}); "
+            f"remove it or run chmod 700 on it"
+        )
+    if st.st_mode & 0o077:
+        os.chmod(directory, 0o700)
+    db = directory / DB_FILES[0]
+    os.close(os.open(db, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    for name in DB_FILES:
+        if (directory / name).exists():
+            os.chmod(directory / name, 0o600)
+
+
+class PrivateDisk(diskcache.Disk):  # type: ignore[misc]
+    """diskcache's Disk with value files written 0600 and read only from inside the directory."""
+
+    def __init__(self, directory: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__(directory, *args, **kwargs)
+        self.root = os.path.realpath(directory)
+
+    def store(self, value: Any, read: bool, key: Any = UNKNOWN) -> tuple[int, int, Any, Any]:
+        size, mode, filename, db_value = super().store(value, read, key=key)
+        if filename is not None:
+            os.chmod(os.path.join(self.root, filename), 0o600)
+        return size, mode, filename, db_value
+
+    def fetch(self, mode: int, filename: str | None, value: Any, read: bool) -> Any:
+        if filename is not None:
+            full = os.path.realpath(os.path.join(self.root, filename))
+            if os.path.commonpath([full, self.root]) != self.root:
+                raise UnsafeCacheDirectory(
+                    f"cache entry file {filename!r} resolves outside {self.root}; not loaded"
+                )
+        return super().fetch(mode, filename, value, read)
