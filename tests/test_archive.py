@@ -27,6 +27,7 @@ from docread.errors import (
     FormatNotSupportedError,
     InvalidOptionError,
 )
+from docread.extractors.archives.guard import extraction_folder
 
 MEMBERS = {
     "project/src/main.py": b"def main():\n    print('hello from main')\n",
@@ -101,6 +102,12 @@ def overlapping_zip(copies: int = 10) -> bytes:
     eocd[12:16] = struct.pack("<I", len(records))
     eocd[16:20] = struct.pack("<I", cd_at)
     return one[:cd_at] + records + bytes(eocd)
+
+
+def extraction_root(workspace: Path, archive: str) -> Path:
+    """Where ``archive`` in ``workspace`` extracts: .tmp/extracted/<stem>-<digest of its path>."""
+    path = (workspace / archive).resolve()
+    return workspace / ".tmp" / "extracted" / extraction_folder(path.name, str(path))
 
 
 def files_outside(root: Path, allowed: list[Path]) -> list[Path]:
@@ -193,9 +200,9 @@ def test_extract_writes_only_under_the_extraction_folder(
 ) -> None:
     path = FAMILIES[family](tmp_path)
     result = reader.read(path.name, mode="extract", archive_path="project/src/main.py")
-    target = tmp_path / ".tmp" / "extracted" / "project" / "project" / "src" / "main.py"
+    target = extraction_root(tmp_path, path.name) / "project" / "src" / "main.py"
     assert target.read_bytes() == MEMBERS["project/src/main.py"]
-    assert result.header["To"] == ".tmp/extracted/project/project/src/main.py"
+    assert result.header["To"] == target.relative_to(tmp_path).as_posix()
     assert str(target) in result.text
     many = reader.read(path.name, mode="extract", pattern="*.py")
     assert many.documents[0].metadata["extracted_count"] == 2
@@ -327,9 +334,7 @@ def test_member_lying_about_its_size_is_caught_while_reading(
         reader.read("liar.zip", archive_path="liar.txt")
     with pytest.raises(ArchiveSecurityError, match="lying size header"):
         reader.read("liar.zip", mode="extract", archive_path="liar.txt")
-    assert not (
-        tmp_path / ".tmp" / "extracted" / "liar" / "liar.txt"
-    ).exists()  # partial file removed
+    assert not (extraction_root(tmp_path, "liar.zip") / "liar.txt").exists()  # partial removed
 
 
 def test_tar_gz_bomb_is_stopped_by_the_stream_ratio(reader: docread.Reader, tmp_path: Path) -> None:
@@ -410,7 +415,7 @@ def test_zip_slip_names_land_inside_the_extraction_folder(
     reader = docread.Reader(work, config={"cache": {"enabled": False}})
     result = reader.read("slip.zip", mode="extract", pattern="*")
     assert result.documents[0].metadata["extracted_count"] == 4
-    root = work / ".tmp" / "extracted" / "slip"
+    root = extraction_root(work, "slip.zip")
     assert (root / "win" / "evil.ini").read_bytes() == b"ini\n"
     assert (root / "evil.txt").read_bytes() == b"evil\n"
     assert (root / "etc" / "evil.conf").read_bytes() == b"conf\n"
@@ -423,7 +428,7 @@ def test_extraction_never_writes_through_a_planted_link(tmp_path: Path) -> None:
     work, outside = tmp_path / "ws", tmp_path / "outside"
     outside.mkdir()
     (outside / "victim.txt").write_bytes(b"untouched")
-    root = work / ".tmp" / "extracted" / "a"
+    root = extraction_root(work, "a.zip")
     root.mkdir(parents=True)
     (root / "victim.txt").symlink_to(outside / "victim.txt")
     (root / "sub").symlink_to(outside)
@@ -497,7 +502,7 @@ def test_links_and_devices_are_listed_but_never_followed(
             reader.read("links.tar", archive_path=member)
     result = reader.read("links.tar", mode="extract", pattern="*")
     assert result.documents[0].metadata["extracted_count"] == 1
-    root = tmp_path / ".tmp" / "extracted" / "links"
+    root = extraction_root(tmp_path, "links.tar")
     assert sorted(p.name for p in root.rglob("*")) == ["regular.txt"]
     assert not any(p.is_symlink() for p in root.rglob("*"))
     assert sum("skipped" in n for n in result.notes) == 3
@@ -514,7 +519,7 @@ def test_banned_extension_is_listed_but_never_read_or_extracted(
         reader.read("tools.zip", archive_path="bin/tool.exe")
     with pytest.raises(BannedExtensionError):
         reader.read("tools.zip", mode="extract", archive_path="bin/tool.exe")
-    assert not (tmp_path / ".tmp" / "extracted" / "tools" / "bin" / "tool.exe").exists()
+    assert not (extraction_root(tmp_path, "tools.zip") / "bin" / "tool.exe").exists()
     assert [d.metadata["member"] for d in reader.iter_documents("tools.zip")] == ["readme.txt"]
 
 
@@ -601,9 +606,9 @@ def test_impossible_zip_dates_list_without_a_date(reader: docread.Reader, tmp_pa
 def test_single_file_stream_extracts_its_one_member(reader: docread.Reader, tmp_path: Path) -> None:
     (tmp_path / "dump.sql.gz").write_bytes(gzip.compress(b"CREATE TABLE t (x int);\n"))
     result = reader.read("dump.sql.gz", mode="extract")
-    target = tmp_path / ".tmp" / "extracted" / "dump.sql" / "dump.sql"
+    target = extraction_root(tmp_path, "dump.sql.gz") / "dump.sql"
     assert target.read_bytes() == b"CREATE TABLE t (x int);\n"
-    assert result.header["To"] == ".tmp/extracted/dump.sql/dump.sql"
+    assert result.header["To"] == target.relative_to(tmp_path).as_posix()
 
 
 def test_pdf_member_gets_its_pages_window(reader: docread.Reader, tmp_path: Path) -> None:
@@ -636,7 +641,7 @@ def test_zip_symlink_entry_is_listed_but_never_followed(
     with pytest.raises(ArchiveSecurityError, match="links are listed but never followed"):
         reader.read("ln.zip", archive_path="passwd_link")
     reader.read("ln.zip", mode="extract", pattern="*")
-    extracted = tmp_path / ".tmp" / "extracted" / "ln"
+    extracted = extraction_root(tmp_path, "ln.zip")
     assert [p.name for p in extracted.iterdir()] == ["plain.txt"]
 
 
@@ -668,7 +673,7 @@ def test_unsupported_compression_method_is_a_clear_error(
 def test_extracting_again_rewrites_a_removed_file(reader: docread.Reader, tmp_path: Path) -> None:
     """Extraction has a side effect, so a repeated extract must run again (never the dedup stub)."""
     make_zip(tmp_path / "again.zip", {"a.txt": b"again\n"})
-    target = tmp_path / ".tmp" / "extracted" / "again" / "a.txt"
+    target = extraction_root(tmp_path, "again.zip") / "a.txt"
     reader.read("again.zip", mode="extract", archive_path="a.txt")
     target.unlink()
     result = reader.read("again.zip", mode="extract", archive_path="a.txt")
@@ -683,5 +688,5 @@ def test_member_names_cannot_break_the_listing_layout(
     assert lines[1].split()[0] == "evil\\x0aContents:\\x0a"
     assert len(lines) == 5  # Contents:, two members, blank, count
     reader.read("names.zip", mode="extract", pattern="evil*")
-    extracted = tmp_path / ".tmp" / "extracted" / "names"
+    extracted = extraction_root(tmp_path, "names.zip")
     assert [p.name for p in extracted.iterdir()] == ["evil_Contents:_  fake.txt"]

@@ -28,7 +28,7 @@ from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..markdown import human_size
 from .backend import Backend, corrupt_errors
-from .guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_path
+from .guard import RATIO_FLOOR, Addresses, Entry, Guard, extraction_folder, safe_member_path
 
 _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
 
@@ -71,10 +71,12 @@ class ArchiveExtractor(Extractor):
         deadline = guard.list_deadline()
         files = dirs = total = 0
         unknown = False
-        shown: list[Entry] = []
+        addresses = Addresses()
+        shown: list[tuple[Entry, str]] = []
         for entry in backend.entries():
             guard.count_member()
             guard.check_time(deadline, "listing", "archive_list")
+            address = addresses.of(entry)
             if entry.kind == "dir":
                 dirs += 1
                 continue
@@ -82,8 +84,8 @@ class ArchiveExtractor(Extractor):
             total += entry.size or 0
             unknown = unknown or entry.size is None
             if not pattern or glob_match(safe_member_path(entry.name), pattern):
-                shown.append(entry)
-        shown.sort(key=lambda e: e.name)
+                shown.append((entry, address))
+        shown.sort(key=lambda pair: pair[0].name)  # stable: copies of a name stay in archive order
         ctx.set_header("Archive", ctx.info.name if ctx.depth == 0 else ctx.info.source)
         plain = "?" if unknown else human_size(total)
         ctx.set_header(
@@ -96,9 +98,11 @@ class ArchiveExtractor(Extractor):
                 f"archive.max_compression_ratio={guard.limits.max_compression_ratio:g}: reading "
                 f"them will be refused as a decompression bomb."
             )
-        width = min(max((len(shown_name(e.name)) for e in shown), default=0), 60)
+        if note := addresses.note("read and extracted"):
+            ctx.warn(note)
+        width = min(max((len(shown_name(e.name)) for e, _ in shown), default=0), 60)
         lines = [f"Contents (matching pattern: {pattern}):" if pattern else "Contents:"]
-        lines += [self._line(e, width, guard) for e in shown]
+        lines += [self._line(e, a, width, guard, addresses) for e, a in shown]
         count = _plural(len(shown), "file")
         lines += ["", f"  ({count} matching pattern)" if pattern else f"  ({count})"]
         meta: dict[str, object] = {
@@ -109,18 +113,22 @@ class ArchiveExtractor(Extractor):
             meta["uncompressed_size"] = total
         if pattern:
             meta["pattern"] = pattern
+        if addresses.repeated:
+            meta["duplicate_names"] = len(addresses.repeated)
         return Document("\n".join(lines), meta)
 
     @staticmethod
-    def _line(entry: Entry, width: int, guard: Guard) -> str:
+    def _line(entry: Entry, address: str, width: int, guard: Guard, addresses: Addresses) -> str:
         size = "?" if entry.size is None else human_size(entry.size)
         flags = ""
+        if safe_member_path(entry.name) in addresses.repeated:
+            flags = f"  [duplicate name, read as {shown_name(address)}]"
         if entry.kind in ("symlink", "hardlink"):
-            flags = f"  -> {shown_name(entry.target) or '?'} [{entry.kind}, not followed]"
+            flags += f"  -> {shown_name(entry.target) or '?'} [{entry.kind}, not followed]"
         elif entry.kind in ("device", "other"):
-            flags = "  [device/special entry, not read]"
+            flags += "  [device/special entry, not read]"
         elif guard.is_banned(entry.name):
-            flags = "  [banned extension, not read]"
+            flags += "  [banned extension, not read]"
         if entry.encrypted:
             flags += "  [encrypted]"
         if entry.unsupported:
@@ -136,17 +144,20 @@ class ArchiveExtractor(Extractor):
                 "(mode='list', pattern='*.py') to see the member names"
             )
         target = safe_member_path(wanted) if wanted else None
+        addresses = Addresses()
+        names: dict[int, str] = {}
 
         def want(entry: Entry) -> bool:
             guard.count_member()
-            if target is not None and safe_member_path(entry.name) != target:
+            names[entry.index] = addresses.of(entry)
+            if target is not None and names[entry.index] != target:
                 return False
             guard.admit(entry)
             return True
 
         for entry, stream in backend.payloads(want):
             data = guard.read(entry, stream)
-            name = safe_member_path(entry.name) or entry.name
+            name = names[entry.index] or entry.name
             break
         else:
             raise DocumentNotFoundError(
@@ -157,6 +168,8 @@ class ArchiveExtractor(Extractor):
         if not single:
             ctx.set_header("Archive", ctx.info.name if ctx.depth == 0 else ctx.info.source)
             ctx.set_header("Member", name)
+        if note := addresses.note("read"):
+            ctx.warn(note)
         yield from ctx.extract_child(data, name, _child_options(ctx))
 
     # -- extract to the workspace ------------------------------------------------------------
@@ -171,11 +184,8 @@ class ArchiveExtractor(Extractor):
         if ctx.workspace is None:
             raise InvalidOptionError("mode='extract' needs a workspace to extract into")
         workspace = Path(os.path.realpath(ctx.workspace))
-        root = Path(
-            os.path.normpath(
-                workspace / ctx.settings.archive.extraction_dir / archive_stem(ctx.info.name)
-            )
-        )
+        folder = extraction_folder(ctx.info.name, ctx.info.path)
+        root = Path(os.path.normpath(workspace / ctx.settings.archive.extraction_dir / folder))
         if not root.is_relative_to(workspace) or root == workspace:
             raise ArchiveSecurityError(
                 f"{ctx.info.source}: archive.extraction_dir={ctx.settings.archive.extraction_dir!r} "
@@ -183,12 +193,15 @@ class ArchiveExtractor(Extractor):
                 path=ctx.info.source,
             )
         target = safe_member_path(opts.archive_path) if opts.archive_path else None
+        addresses = Addresses()
+        names: dict[int, str] = {}
 
         def want(entry: Entry) -> bool:
             guard.count_member()
             name = safe_member_path(entry.name)
+            names[entry.index] = addresses.of(entry)
             if target is not None:
-                if name != target:
+                if names[entry.index] != target:
                     return False
                 guard.admit(entry)
                 return True
@@ -198,7 +211,7 @@ class ArchiveExtractor(Extractor):
 
         done: list[tuple[str, Path, int]] = []
         for entry, stream in backend.payloads(want):
-            name = safe_member_path(entry.name)
+            name = names[entry.index]
             path = _place(workspace, root, name, guard, entry)
             backend.vet(entry, name, str(root))
             done.append((name, path, guard.write(entry, stream, path)))
@@ -212,6 +225,8 @@ class ArchiveExtractor(Extractor):
             )
         rel = os.path.relpath(root, workspace)
         ctx.set_header("From", ctx.info.name)
+        if note := addresses.note("extracted"):
+            ctx.warn(note)
         if target is not None:
             name, path, size = done[0]
             ctx.set_header("Extracted", name)
@@ -237,17 +252,21 @@ class ArchiveExtractor(Extractor):
                 guard.count_member()
                 guard.check_time(deadline, "listing", "archive_list")
 
+        addresses = Addresses()
+        names: dict[int, str] = {}
+
         def want(entry: Entry) -> bool:
             if not counted:  # a compressed tar lists only by inflating: count in the one pass
                 guard.count_member()
             name = safe_member_path(entry.name)
+            names[entry.index] = addresses.of(entry)
             if entry.kind == "dir" or not name or (pattern and not glob_match(name, pattern)):
                 return False
             return _admitted(guard, entry, ctx)
 
         options = _child_options(ctx)
         for entry, stream in backend.payloads(want):
-            name = safe_member_path(entry.name)
+            name = names[entry.index]
             try:
                 data = guard.read(entry, stream)
                 yield from ctx.extract_child(data, name, options)
@@ -255,6 +274,8 @@ class ArchiveExtractor(Extractor):
                 raise
             except ReadDocumentError as exc:
                 ctx.warn(f"Member {name} skipped: {exc.message}")
+        if note := addresses.note("loaded"):
+            ctx.warn(note)
 
 
 def _plural(n: int, noun: str) -> str:

@@ -8,6 +8,7 @@ limit, with at most one chunk over it in memory.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import time
@@ -60,12 +61,66 @@ def safe_member_path(name: str) -> str:
 
 
 def archive_stem(name: str) -> str:
-    """The archive's name without its archive extensions ("backup.tar.gz" -> "backup")."""
-    stem = PurePosixPath(name.replace("\\", "/")).name
+    """The archive's name without its archive extensions ("backup.tar.gz" -> "backup"), always
+    one safe path component: never empty, ``.`` or ``..`` ("...zip" -> "archive")."""
+    stem = PurePosixPath(name.replace("\\", "/")).name.translate(_CONTROLS)
     for ext in _ARCHIVE_EXTENSIONS:
         if stem.lower().endswith(ext) and len(stem) > len(ext):
-            return stem[: -len(ext)]
-    return stem or "archive"
+            stem = stem[: -len(ext)]
+            break
+    return stem if stem.strip(".") else "archive"
+
+
+def extraction_folder(name: str, path: str) -> str:
+    """The folder an archive extracts into: its stem and a short digest of its full path, so
+    two archives never share one ("backup.zip" -> "backup-1f2e3d4c")."""
+    digest = hashlib.blake2b(path.encode(), digest_size=4).hexdigest()
+    return f"{archive_stem(name)}-{digest}"
+
+
+def numbered(name: str, n: int) -> str:
+    """The address of a later member with the same name: the number before the extension
+    ("docs/dup.txt", 2 -> "docs/dup#2.txt"), so the copy still reads as the same format."""
+    path = PurePosixPath(name)
+    stem = path.name[: len(path.name) - len(path.suffix)]
+    return str(path.with_name(f"{stem}#{n}{path.suffix}"))
+
+
+class Addresses:
+    """Unique member addresses, handed out in archive order: a member's cleaned path, or, when an
+    earlier member already has it (a duplicate name), ``numbered(path, N)`` with the smallest free
+    N >= 2. Every mode walks the archive in the same order, so listing, ``archive_path``,
+    extraction and loader names agree. Directories keep their cleaned path."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+        self.repeated: dict[str, list[str]] = {}  # cleaned path -> addresses, when shared
+
+    def of(self, entry: Entry) -> str:
+        name = safe_member_path(entry.name)
+        if entry.kind == "dir" or not name:
+            return name
+        address, n = name, 2
+        while address in self.taken:
+            address, n = numbered(name, n), n + 1
+        self.taken.add(address)
+        if address != name:
+            self.repeated.setdefault(name, [name]).append(address)
+        return address
+
+    def note(self, done: str) -> str:
+        """One sentence on the duplicate names seen ("" when none), ``done`` saying what happened."""
+        if not self.repeated:
+            return ""
+        shown = "; ".join(
+            f"{name} x{len(addrs)} as {', '.join(addrs)}"
+            for name, addrs in list(self.repeated.items())[:5]
+        )
+        more = f" and {len(self.repeated) - 5} more" if len(self.repeated) > 5 else ""
+        return (
+            f"Duplicate member names: {shown}{more}. The first keeps the name; later copies are "
+            f"{done} as NAME#2, NAME#3 before the extension (use that as archive_path)."
+        )
 
 
 # from the format table, longest first so ".tar.gz" is stripped whole
