@@ -89,8 +89,10 @@ def bombs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("bombs")
     pd.DataFrame({"name": ["MARKER"]}).to_excel(folder / "real.ods", engine="odf", index=False)
     book = openpyxl.Workbook()
-    book.active.append(["name"])
-    book.active.append(["MARKER"])
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["name"])
+    sheet.append(["MARKER"])
     book.save(folder / "real.xlsx")
     size = 1500 * MB
     return {
@@ -148,11 +150,11 @@ def _pdf(path: Path, word: str) -> Path:
     return path
 
 
-def _rewrite_keeping_stat(path: Path, write: object) -> None:
+def _rewrite_keeping_stat(path: Path, write: Callable[[], object]) -> None:
     """Change the bytes in place, keep the size and restore the mtime (as cp -p, rsync -t do)."""
     before = path.stat()
     time.sleep(0.02)  # past the kernel's ctime tick, as any real later edit is
-    write()  # type: ignore[operator]
+    write()
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
     after = path.stat()
     assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
