@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..settings import Settings
 from .options import ARCHIVE_MODES, OUTPUT_FORMATS, VIEWS, ReadOptions
@@ -31,7 +31,7 @@ class Parameter:
         """The type for a schema: a Literal of the choices (optional when the default is None)."""
         if self.choices is None:
             return self.type
-        literal = Literal[self.choices]  # type: ignore[valid-type]
+        literal = cast(Any, Literal)[self.choices]  # a Literal built at run time
         return literal | None if self.default is None else literal
 
     def field_options(self) -> dict[str, Any]:
