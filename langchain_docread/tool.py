@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import docread
 from docread.request.parameters import PARAMETERS, TOOL_DESCRIPTION, tool_description
@@ -22,6 +22,7 @@ from pydantic import (
     ValidationError,
     create_model,
 )
+from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from .blocks import DEFAULT_MODEL_INPUTS, content_blocks, to_langchain
 
@@ -30,7 +31,10 @@ ReadDocumentInput: type[BaseModel] = create_model(
     __config__=ConfigDict(extra="forbid"),
     __doc__="The tool's arguments, built from docread's parameter table (the design's parameters).",
     __module__=__name__,
-    **{p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS},
+    # Any: the field definitions are not create_model's own double-underscore keywords
+    **cast(
+        dict[str, Any], {p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS}
+    ),
 )
 
 
@@ -62,9 +66,9 @@ class ReadDocumentTool(BaseTool):
     args_schema: type[BaseModel] = ReadDocumentInput
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool = True
-    handle_validation_error: bool | str | Callable[[ValidationError], str] | None = Field(
-        default_factory=lambda: describe_validation_error
-    )
+    handle_validation_error: (
+        bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
+    ) = Field(default_factory=lambda: describe_validation_error)
     workspace: WorkspacePath = None
     config: Any = None
     model_inputs: frozenset[str] = DEFAULT_MODEL_INPUTS
@@ -140,7 +144,7 @@ class DocReadToolkit(BaseToolkit):
         return [ReadDocumentTool(**options)]
 
 
-def describe_validation_error(error: ValidationError) -> str:
+def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str:
     """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
