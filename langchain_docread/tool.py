@@ -6,36 +6,30 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
 import docread
-from docread.request.parameters import PARAMETERS, TOOL_DESCRIPTION, tool_description
+from docread.request.parameters import (
+    TOOL_DESCRIPTION,
+    arguments_model,
+    describe_invalid_arguments,
+    tool_description,
+)
 from docread.views.media import check_model_inputs
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import (
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PrivateAttr,
     ValidationError,
-    create_model,
 )
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from .blocks import DEFAULT_MODEL_INPUTS, content_blocks, to_langchain
 
-ReadDocumentInput: type[BaseModel] = create_model(
-    "ReadDocumentInput",
-    __config__=ConfigDict(extra="forbid"),
-    __doc__="The tool's arguments, built from docread's parameter table (the design's parameters).",
-    __module__=__name__,
-    # Any: the field definitions are not create_model's own double-underscore keywords
-    **cast(
-        dict[str, Any], {p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS}
-    ),
-)
+ReadDocumentInput: type[BaseModel] = arguments_model("ReadDocumentInput", __name__)
 
 
 def _fspath(value: Any) -> Any:
@@ -146,10 +140,7 @@ class DocReadToolkit(BaseToolkit):
 
 def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str:
     """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
-    )
-    return f"Invalid ReadDocument arguments: {problems}. Fix them and call the tool again."
+    return describe_invalid_arguments(error, "ReadDocument")
 
 
 def _given(options: dict[str, Any]) -> dict[str, Any]:

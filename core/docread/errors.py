@@ -28,14 +28,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .sanitize import shown_name, shown_text
+
 logger = logging.getLogger("docread")
 logger.addHandler(logging.NullHandler())  # a library logs; the application decides where it goes
 
 
 class ReadDocumentError(Exception):
-    """Base of every error docread raises on purpose; ``path`` names the file when known."""
+    """Base of every error docread raises on purpose; ``path`` names the file when known (as
+    given; the message shows it escaped, one line, so a file name cannot forge output)."""
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
+        message = _shown_message(message, path)
         super().__init__(message)
         self.message = message
         self.path = path
@@ -43,6 +47,13 @@ class ReadDocumentError(Exception):
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep errors picklable across worker processes
         return _rebuild, (type(self), self.message, self.path)
+
+
+def _shown_message(message: str, path: str | None) -> str:
+    """The message on one line, the path in it cut to a readable length, nothing hidden."""
+    if path and path in message:
+        message = message.replace(path, shown_name(path))
+    return shown_text(message)
 
 
 def _rebuild(cls: type[ReadDocumentError], message: str, path: str | None) -> ReadDocumentError:

@@ -22,7 +22,7 @@ from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit
 from .request.options import ReadOptions
-from .sanitize import clean_metadata, clean_text
+from .sanitize import clean_body, clean_metadata
 from .settings import Settings
 from .source import Source
 
@@ -90,13 +90,15 @@ class Pipeline:
         base = _base_metadata(info, ext, extra)
         digest = _digest(source, info)
         output = self.settings.output
-        with translate_errors(info.source, ext.name):
+        with translate_errors(info.source, ext.name), _HiddenText(ctx) as hidden:
             for index, unit in enumerate(ext.extract(source, ctx)):
                 ctx.check_deadline()
                 meta = clean_metadata({**base, **unit.metadata}, output)
                 uid = _unit_id(digest, index, meta)
                 if isinstance(unit, Document):
-                    yield Document(clean_text(unit.text, output), meta, uid)
+                    text, removed = clean_body(unit.text, output)
+                    hidden.count += removed
+                    yield Document(text, meta, uid)
                 else:
                     yield Media(unit.mime_type, unit.data, meta, uid)
 
@@ -121,6 +123,26 @@ class Pipeline:
         with source:
             yield from self.units(
                 source, info, ctx, {"archive": archive, "member": name, "depth": depth}
+            )
+
+
+@dataclasses.dataclass
+class _HiddenText:
+    """Counts the invisible characters taken out of one file's text; one note when it ends (also
+    when the reader stops early), since hidden text is worth knowing about."""
+
+    ctx: Context
+    count: int = 0
+
+    def __enter__(self) -> _HiddenText:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.count:
+            self.ctx.warn(
+                f"{self.ctx.info.source}: removed {self.count:,} invisible or bidi control "
+                f"character{'s' if self.count != 1 else ''} (zero-width, bidi override, Unicode "
+                "tag): possible hidden text"
             )
 
 

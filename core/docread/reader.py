@@ -36,6 +36,7 @@ from .workspace import Workspace
 
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
+UnitHandler = Callable[[Unit], None]
 
 
 class Reader:
@@ -64,9 +65,18 @@ class Reader:
 
     # -- public API -------------------------------------------------------------------------
     def read(
-        self, file_path: str | os.PathLike[str], *, dedupe: bool = True, **options: Any
+        self,
+        file_path: str | os.PathLike[str],
+        *,
+        dedupe: bool = True,
+        on_unit: UnitHandler | None = None,
+        **options: Any,
     ) -> ReadResult:
-        """The agent view's read: the requested window of one file (or a directory listing)."""
+        """The agent view's read: the requested window of one file (or a directory listing).
+
+        ``on_unit(unit)`` is called as each unit arrives (progress reports); when it raises, the
+        read stops there: the unit stream is closed, which cancels a worker's job, and the
+        exception propagates."""
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=False, workspace=self.workspace.root)
@@ -80,8 +90,15 @@ class Reader:
             if seen is not None and self._read_log.unchanged(*seen):
                 return _unchanged(info, opts, self.settings)
             units, result.cached = self._produce(source, info, ctx)
-            for unit in units:
-                (result.documents if isinstance(unit, Document) else result.media).append(unit)  # type: ignore[arg-type]
+            try:
+                for unit in units:
+                    (result.documents if isinstance(unit, Document) else result.media).append(unit)  # type: ignore[arg-type]
+                    if on_unit is not None:
+                        on_unit(unit)
+            finally:
+                close = getattr(units, "close", None)
+                if close is not None:
+                    close()  # a generator stopped early: its worker job is cancelled
         if seen is not None:
             self._read_log.remember(*seen)
         return result

@@ -1,5 +1,6 @@
-"""Output sanitization, applied once per unit: no NULs, control characters or terminal escapes
-reach a model, and metadata stays flat, few and short (vector stores reject anything else)."""
+"""Output sanitization, applied once per unit: no NULs, control characters, terminal escapes or
+invisible text reach a model, names are shown on one line, and metadata stays flat, few and short
+(vector stores reject anything else)."""
 
 from __future__ import annotations
 
@@ -7,27 +8,87 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .settings import OutputSettings
+if TYPE_CHECKING:  # sanitize imports nothing of docread at run time: errors.py uses shown_name
+    from .settings import OutputSettings
 
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]"
 )
-_CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f\x80-\x9f]")
+_CONTROLS = "\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 but \t \n \r, DEL, C1
+_CONTROL = re.compile(f"[{_CONTROLS}]")
+# invisible text: zero-width characters, bidi embeddings/overrides/isolates and Unicode tag
+# characters (U+E0000-U+E007F, the "ASCII smuggling" channel); removed from bodies, escaped in names
+_HIDDEN = ((0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF), (0x202A, 0x202E), (0x2066, 0x2069),
+           (0xE0000, 0xE007F))  # fmt: skip
+# Bodies keep the joiners U+200C/U+200D (Persian and Indic spelling, emoji sequences) and the tag
+# characters of an emoji subdivision flag (U+1F3F4 + tags + U+E007F, e.g. England's flag).
+_BODY_HIDDEN = ((0x200B, 0x200B), *(r for r in _HIDDEN if r != (0x200B, 0x200D)))
+_BODY_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BODY_HIDDEN)
+_FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
+_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}]")
+_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}]")  # one scan when there is nothing to strip
+# in a name (not in prose) bidi marks and line/paragraph separators are escaped too
+_NAME_ONLY = (0x061C, 0x200E, 0x200F, 0x2028, 0x2029)
+# a name on one line: C0 (newline and tab too), DEL and C1 as \xNN, invisible and bidi as \uNNNN
+_NAME_ESCAPES = {
+    **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
+    **{
+        c: f"\\u{c:04x}" if c <= 0xFFFF else f"\\U{c:08x}"
+        for c in (*(c for lo, hi in _HIDDEN for c in range(lo, hi + 1)), *_NAME_ONLY)
+    },
+}
+MAX_SHOWN_NAME = 300
+
+
+def shown_text(text: str) -> str:
+    """``text`` on one line with nothing hidden: control, bidi and invisible characters escaped."""
+    return text.translate(_NAME_ESCAPES)
+
+
+def shown_name(name: str, limit: int = MAX_SHOWN_NAME) -> str:
+    """A file or member name as shown to a model or a terminal: escaped (``shown_text``) and cut in
+    the middle past ``limit`` characters, so neither a forged line nor a screenful gets through."""
+    shown = shown_text(name)
+    if len(shown) <= limit:
+        return shown
+    half = (limit - 3) // 2
+    return f"{shown[:half]}...{shown[-half:]}"
 
 
 def clean_text(text: str, output: OutputSettings) -> str:
-    """Strip ANSI escape sequences, NUL bytes and control characters (keeping \\n and \\t)."""
+    """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
+    return clean_body(text, output)[0]
+
+
+def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
+    """``clean_text``, and how many invisible or bidi control characters it removed (hidden text
+    the caller should be told about)."""
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if output.strip_null_bytes and "\x00" in text:
         text = text.replace("\x00", "")
+    if text.startswith("\ufeff"):  # a byte-order mark, not hidden text
+        text = text[1:]
+    if text.isascii():
+        return (_CONTROL.sub("", text) if output.strip_control_chars else text), 0
+    if (_EITHER if output.strip_control_chars else _INVISIBLE).search(text) is None:
+        return text, 0
     if output.strip_control_chars:
         text = _CONTROL.sub("", text)
-    return text
+    removed = 0
+
+    def drop(match: re.Match[str]) -> str:
+        nonlocal removed
+        if match.group(1):  # a flag's tag sequence is what it looks like
+            return match.group(1)
+        removed += 1
+        return ""
+
+    return _INVISIBLE.sub(drop, text), removed
 
 
 def flat_value(value: Any) -> str | int | float | bool | None:
@@ -55,11 +116,13 @@ _PROTECTED = frozenset({
     "depth", "page_number", "page_count", "slide_number", "slide_count", "line_start", "line_end",
     "sheet", "sheet_index", "row_start", "row_end", "table", "cell_index", "chapter", "section_index",
 })  # fmt: skip
+# the real path, so a loader can open it again: a JSON or repr shows its escapes, views use shown_name
+_PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
 
 
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
     """Flat scalars only; identity and position keys always kept whole, the other keys capped at
-    ``max_metadata_fields`` in all and ``max_metadata_value_len`` characters each."""
+    ``max_metadata_fields`` in all and ``max_metadata_value_len`` characters each; paths as given."""
     out: dict[str, Any] = {}
     for protected in (True, False):
         for key, raw in metadata.items():
@@ -70,7 +133,7 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
             value = flat_value(raw)
             if value is None:
                 continue
-            if isinstance(value, str):
+            if isinstance(value, str) and key not in _PATHS:
                 value = clean_text(value, output)
                 if not protected and len(value) > output.max_metadata_value_len:
                     value = value[: output.max_metadata_value_len] + "..."

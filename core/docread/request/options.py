@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidOptionError
-from .ranges import ColumnSpec, PageSpec, RowSpec
+from .ranges import ColumnSpec, PageSpec, RowSpec, compile_glob
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
 ARCHIVE_MODES = ("list", "read", "extract")
@@ -78,6 +78,8 @@ class ReadOptions:
             RowSpec.parse(self.rows)
         if self.columns is not None:
             ColumnSpec.parse(self.columns)
+        if self.pattern is not None:
+            compile_glob(self.pattern)  # a malformed glob fails here, whatever reads it later
         if self.format_hint is not None:
             from ..formats import lookup_hint
 

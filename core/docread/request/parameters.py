@@ -7,9 +7,14 @@ from __future__ import annotations
 import dataclasses
 import typing
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from ..errors import DependencyMissingError
 from ..settings import Settings
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+    from pydantic.v1 import ValidationError as ValidationErrorV1
 from .options import ARCHIVE_MODES, OUTPUT_FORMATS, VIEWS, ReadOptions
 
 
@@ -115,3 +120,36 @@ def tool_description(settings: Settings) -> str:
         f"per call; {settings.text.default_limit} lines and {settings.tabular.default_rows} rows by "
         f"default; output is cut at {settings.output.max_chars:,} characters."
     )
+
+
+def arguments_model(name: str = "ReadDocumentInput", module: str = __name__) -> type[BaseModel]:
+    """The tool's arguments as a pydantic model built from PARAMETERS (unknown keys refused): what
+    every wrapper validates a call with and takes its JSON schema from. Needs pydantic, which every
+    framework extra brings; ``import docread`` does not load it."""
+    try:
+        from pydantic import ConfigDict, Field, create_model
+    except ImportError as exc:  # a bare core install
+        raise DependencyMissingError(
+            "the tool schema needs pydantic: pip install 'docread[mcp]' (or [langchain])"
+        ) from exc
+    model: type[BaseModel] = create_model(
+        name,
+        __config__=ConfigDict(extra="forbid"),
+        __doc__="The tool's arguments, built from docread's parameter table.",
+        __module__=module,
+        # Any: the field definitions are not create_model's own double-underscore keywords
+        **cast(
+            dict[str, Any], {p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS}
+        ),
+    )
+    return model
+
+
+def describe_invalid_arguments(
+    error: ValidationError | ValidationErrorV1, tool: str = "ReadDocument"
+) -> str:
+    """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
+    )
+    return f"Invalid {tool} arguments: {problems}. Fix them and call the tool again."

@@ -166,37 +166,154 @@ class ColumnSpec:
         return out
 
 
+MAX_PATTERN_LEN = 1000
+
+
 def glob_match(rel: str, pattern: str) -> bool:
     """Glob over a '/'-separated path: ``*`` and ``?`` stay inside one folder, ``**`` spans
     folders (``src/**`` is everything below src, ``**/*.py`` any .py), and a pattern without
-    '/' matches the file name at any depth ("*.py")."""
+    '/' matches the file name at any depth ("*.py"). Linear in the path, whatever the pattern."""
     if "/" not in pattern:
         rel = rel.rsplit("/", 1)[-1]
-    return _glob_regex(pattern).fullmatch(rel) is not None
+    return compile_glob(pattern).match(rel)
 
 
-@functools.lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out, i = [], 0
+@functools.lru_cache(maxsize=64)
+def compile_glob(pattern: str, param: str = "pattern") -> Glob:
+    """The pattern parsed once; a malformed one ("[z-a]", an unclosed "[") is an
+    InvalidOptionError naming ``param``."""
+    if len(pattern) > MAX_PATTERN_LEN:
+        raise InvalidOptionError(
+            f"{param}: the pattern is {len(pattern):,} characters, over the limit of "
+            f"{MAX_PATTERN_LEN:,}"
+        )
+    return Glob(_glob_tokens(pattern, param))
+
+
+# tokens: one character (a literal, "?" or a [...] class) or a loop: "*" (within a folder), "**"
+# (anything) and "**/" (zero or more whole folders)
+_STAR, _ANY, _FOLDERS, _ENTER = "*", "**", "**/", "enter"
+
+
+@dataclass(frozen=True, slots=True)
+class _Class:
+    """A ``[...]`` set of characters: single ones and ranges, negated by a leading ``!`` or ``^``."""
+
+    ranges: tuple[tuple[str, str], ...]
+    negated: bool
+
+    def __contains__(self, ch: str) -> bool:
+        inside = any(lo <= ch <= hi for lo, hi in self.ranges)
+        return inside != self.negated and (ch != "/" or not self.negated)
+
+
+_Token = str | _Class
+# a loop next to one that covers it adds nothing ("***" is "**", "**/**" is "**"): merged while
+# parsing, so "*" * 20 is one state, not twenty
+_ABSORBS: dict[tuple[_Token, _Token], str] = {
+    (_STAR, _STAR): _STAR, (_STAR, _ANY): _ANY, (_ANY, _STAR): _ANY, (_ANY, _ANY): _ANY,
+    (_ANY, _FOLDERS): _ANY, (_FOLDERS, _ANY): _ANY, (_FOLDERS, _FOLDERS): _FOLDERS,
+}  # fmt: skip
+
+
+def _glob_tokens(pattern: str, param: str) -> tuple[_Token, ...]:
+    """The pattern as tokens, left to right: "**/" before "**" before "*"."""
+    tokens: list[_Token] = []
+    i = 0
     while i < len(pattern):
+        tok: _Token
         if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
+            tok, i = _FOLDERS, i + 3
         elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
-            end = pattern.index("]", i + 2)
-            body = pattern[i + 1 : end].replace("\\", "\\\\")
-            out.append("[^" + body[1:] + "]" if body.startswith("!") else "[" + body + "]")
-            i = end + 1
+            tok, i = _ANY, i + 2
+        elif pattern[i] == "[":
+            tok, i = _parse_class(pattern, i, param)
         else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out), re.DOTALL)
+            tok, i = pattern[i], i + 1
+        if tokens and (tokens[-1], tok) in _ABSORBS:
+            tokens[-1] = _ABSORBS[(tokens[-1], tok)]
+        else:
+            tokens.append(tok)
+    return tuple(tokens)
+
+
+def _parse_class(pattern: str, start: int, param: str) -> tuple[_Class, int]:
+    """``[...]`` from ``start`` (the "["): a "]" right after the "[" (or "[!") is a member."""
+    i = start + 1
+    negated = i < len(pattern) and pattern[i] in "!^"
+    i += negated
+    first, ranges = i, []
+    while i < len(pattern) and (pattern[i] != "]" or i == first):
+        lo = hi = pattern[i]
+        if i + 2 < len(pattern) and pattern[i + 1] == "-" and pattern[i + 2] != "]":
+            hi = pattern[i + 2]
+            if hi < lo:
+                raise InvalidOptionError(
+                    f"{param}={pattern!r}: the range {lo}-{hi} ends before it starts"
+                )
+            i += 2
+        ranges.append((lo, hi))
+        i += 1
+    if i >= len(pattern):
+        raise InvalidOptionError(
+            f"{param}={pattern!r}: the '[' at position {start + 1} is never closed; "
+            "write '[[]' for a literal '['"
+        )
+    return _Class(tuple(ranges), bool(negated)), i + 1
+
+
+class Glob:
+    """A compiled glob, matched by following all its states at once (a bit set over the tokens,
+    a lazily built DFA), so no pattern makes matching backtrack: linear in the path's length.
+
+    ``**/`` is three states: a choice (skip the folders or enter them), anything, then a "/"."""
+
+    def __init__(self, tokens: tuple[_Token, ...]) -> None:
+        states: list[_Token] = []
+        for tok in tokens:
+            states += [_ENTER, _ANY, "/"] if tok == _FOLDERS else [tok]
+        self.states = tuple(states)
+        self._accept = 1 << len(states)
+        self._skip = sum(1 << i for i, t in enumerate(states) if t in (_STAR, _ANY, _ENTER))
+        self._bypass = sum(1 << i for i, t in enumerate(states) if t == _ENTER)  # zero folders
+        self._start = self._closure(1)
+        self._moves: dict[tuple[int, str], int] = {}
+
+    def match(self, text: str) -> bool:
+        state, moves = self._start, self._moves
+        for ch in text:
+            nxt = moves.get((state, ch))
+            state = self._move(state, ch) if nxt is None else nxt
+            if not state:
+                return False
+        return bool(state & self._accept)
+
+    def _move(self, state: int, ch: str) -> int:
+        """The states after ``ch``: characters it moves past, loops it stays in, then the empty
+        moves. Remembered for the next path, up to a bound (real paths use few characters)."""
+        step = stay = 0
+        for i, tok in enumerate(self.states):
+            bit = 1 << i
+            if not state & bit or tok == _ENTER:
+                continue
+            if tok == _ANY or (tok == _STAR and ch != "/"):
+                stay |= bit
+            elif _one(tok, ch):
+                step |= bit
+        nxt = self._closure((step << 1) | stay)
+        if len(self._moves) < 4096:
+            self._moves[(state, ch)] = nxt
+        return nxt
+
+    def _closure(self, state: int) -> int:
+        """Add the states reached without a character: past an empty loop, past zero folders."""
+        while (more := state | (state & self._skip) << 1 | (state & self._bypass) << 3) != state:
+            state = more
+        return state
+
+
+def _one(tok: _Token, ch: str) -> bool:
+    """Whether a one-character token (a literal, "?" or a [...] class) takes ``ch``."""
+    if isinstance(tok, _Class):
+        return ch in tok
+    return tok == ch or (tok == "?" and ch != "/")

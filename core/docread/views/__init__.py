@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..model import Document
+from ..sanitize import shown_name, shown_text
 from ..settings import Settings
 from .sections import Section, section_for
 
@@ -22,7 +23,7 @@ def render(
         return _render_json(result, settings)
     parts: list[str] = []
     if output_format == "markdown":
-        parts.append(f"# {result.file.name}\n")
+        parts.append(f"# {shown_name(result.file.name)}\n")
     if result.header:
         parts.append("\n".join(_header_line(k, v) for k, v in result.header.items()))
         parts.append("\n---\n")
@@ -33,13 +34,22 @@ def render(
     notes = list(result.notes)
     if cut_hint:
         notes.append(cut_hint)
-    tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
+    tail = "\n\n" + "\n".join(f"[{shown_text(n)}]" for n in notes) if notes else ""
     return (head + "\n" if head else "") + body + tail
 
 
 def _header_line(label: str, value: str) -> str:
     """``**Pages:** 1-5 of 42``; a multi-line value (a metadata block) starts on its own line."""
+    value = _shown_value(value)
     return f"**{label}:**{value}" if value.startswith("\n") else f"**{label}:** {value}"
+
+
+def _shown_value(value: str) -> str:
+    """A header value escaped (shown_text): a file name with a newline or a terminal escape cannot
+    add a line; only a block that starts with a newline (metadata) keeps its lines."""
+    if value.startswith("\n"):
+        return "\n".join(map(shown_text, value.split("\n")))
+    return shown_text(value)
 
 
 def _body(
@@ -97,15 +107,15 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
             break
     payload = {
         "file": {
-            "path": result.file.source or result.file.path,
-            "name": result.file.name,
+            "path": shown_name(result.file.source or result.file.path),
+            "name": shown_name(result.file.name),
             "format": result.file.format,
             "category": result.file.category,
             "mime_type": result.file.mime_type,
             "size": result.file.size,
             "modified": result.file.modified,
         },
-        "header": result.header,
+        "header": {label: _shown_value(value) for label, value in result.header.items()},
         "documents": docs,
         "media": [
             {
@@ -116,7 +126,7 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
             }
             for m in result.media
         ],
-        "notes": result.notes,
+        "notes": [shown_text(n) for n in result.notes],
         "truncated": truncated,
         "continuation": hint,
     }

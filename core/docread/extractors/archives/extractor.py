@@ -23,19 +23,14 @@ from ...formats import BY_KEY, SINGLE_STREAM_ARCHIVES
 from ...model import Document, Unit
 from ...request.options import ReadOptions
 from ...request.ranges import glob_match
+from ...sanitize import shown_name
 from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..markdown import human_size
 from .backend import Backend, corrupt_errors
 from .guard import RATIO_FLOOR, Entry, Guard, archive_stem, safe_member_path
 
-_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(32), 127)}  # a name never breaks the layout
 _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
-
-
-def shown_name(name: str) -> str:
-    """A member name on one line: control characters (newlines too) as \\xNN escapes."""
-    return name.translate(_ESCAPES)
 
 
 class ArchiveExtractor(Extractor):

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from ...errors import ExtractionError
 from ...model import Document, Media, Unit
+from ...sanitize import shown_name
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import human_size
@@ -60,7 +61,7 @@ class AudioExtractor(Extractor):
         tags = read_tags(audio)
         meta.update(tags)
         covers = list(cover_art(audio))
-        lines = [f"**Audio:** {ctx.info.name}"]
+        lines = [f"**Audio:** {shown_name(ctx.info.name)}"]
         lines += [f"**{label}:** {value}" for label, value in _stream_lines(meta)]
         lines.append(f"**Size:** {human_size(source.size)}")
         parts = ["\n".join(lines)]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ...errors import ExtractionError, ExtractionTimeoutError, FileTooLargeError
 from ...model import Document, Media, Unit
+from ...sanitize import shown_name
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import human_size
@@ -54,7 +55,7 @@ class ImageExtractor(Extractor):
             meta: dict[str, Any] = fact_metadata(facts)
             if ctx.options.ocr:
                 extra.append(_ocr_section(source, ctx, meta))
-            text = render_block(ctx.info.name, facts, extra)
+            text = render_block(shown_name(ctx.info.name), facts, extra)
         yield Document(text, meta)
         yield media
 

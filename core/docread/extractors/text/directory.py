@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from ...model import Document, Unit
 from ...request.ranges import glob_match
+from ...sanitize import shown_name
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import human_size
@@ -40,14 +41,15 @@ class DirectoryExtractor(Extractor):
                         st = entry.stat(follow_symlinks=False)
                         files.append((entry.name, st.st_size, st.st_mtime))
                 except OSError as exc:
-                    ctx.warn(f"{entry.name}: left out of the listing ({exc.strerror})")
+                    ctx.warn(f"{shown_name(entry.name)}: left out of the listing ({exc.strerror})")
         dirs.sort()
         files.sort()
         ctx.set_header("Directory", ctx.info.source)
         ctx.set_header("Entries", f"{len(dirs)} directories, {len(files)} files")
-        lines = [f"{d}/" for d in dirs]
-        width = max((len(f[0]) for f in files), default=0)
-        for name, size, mtime in files:
+        lines = [f"{shown_name(d)}/" for d in dirs]  # one line per entry, whatever the name holds
+        shown = [(shown_name(name), size, mtime) for name, size, mtime in files]
+        width = max((len(f[0]) for f in shown), default=0)
+        for name, size, mtime in shown:
             when = datetime.fromtimestamp(mtime, tz=UTC).strftime("%Y-%m-%d %H:%M")
             lines.append(f"{name:<{width}}  {human_size(size):>10}  {when}")
         if len(lines) > MAX_ENTRIES:

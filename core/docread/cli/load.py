@@ -1,0 +1,209 @@
+"""``docread load PATH...``: loader mode for any pipeline.
+
+Every Document goes out as one JSON line (``id``, ``text``, ``metadata``) as soon as it is read,
+so memory stays flat however many files there are. Media parts (images, page renders) are written
+under ``--media-dir`` as ``<sha256>.<ext>`` and their JSON line names the file in
+``metadata.media_path``. A file that fails is one JSON line on stderr (``path``, ``error``,
+``message``) and the run goes on; the exit status is 1 when any file failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import hashlib
+import json
+import mimetypes
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ..errors import InvalidOptionError, ReadDocumentError, SettingsError
+from ..model import Document, Media, Unit
+from ..reader import Reader
+from ..settings import Settings
+from ..views.media import describe_media
+from .common import add_workspace_options, bad_workspace, fail
+
+_EPILOG = """\
+output:
+  stdout (or --jsonl FILE): one JSON object per Document: {"id", "text", "metadata"}
+  a Media part's line has metadata.mime_type, and metadata.media_path with --media-dir
+  stderr: one JSON object per file that failed: {"path", "error", "message"},
+          and per note on a file read (a skipped archive member, ...): {"path", "note"}
+
+examples:
+  docread load docs/ > docs.jsonl
+  docread load docs/ --pattern '**/*.pdf' --jsonl docs.jsonl --media-dir media/
+  docread load a.pdf b.docx notes/ --workers 4 | jq -r .text
+
+exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 bad arguments"""
+
+_EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="docread load",
+        description="Read files and folders in loader mode: every Document as one JSON line, "
+        "streamed; media parts written to files named by their digest.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (in the workspace)")
+    p.add_argument("--pattern", help="glob for the files in folders, e.g. '**/*.pdf'")
+    p.add_argument(
+        "--workers", type=_whole, help="isolated worker processes (isolation.workers; 0 = per CPU)"
+    )
+    p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go (- = stdout)")
+    p.add_argument("--media-dir", metavar="DIR", help="write media parts here as <sha256>.<ext>")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_workspace_options(p)
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if (problem := bad_workspace(args.workspace)) is not None:
+        return fail(problem, 2)
+    try:
+        settings = Settings.load(args.config)
+        if args.workers is not None:
+            isolation = dataclasses.replace(settings.isolation, workers=args.workers)
+            settings = dataclasses.replace(settings, isolation=isolation)
+        reader = Reader(args.workspace, settings)
+    except (InvalidOptionError, SettingsError) as exc:
+        return fail(exc, 2)
+    except ReadDocumentError as exc:  # the workspace does not exist
+        return fail(exc, 2)
+    media_dir = Path(args.media_dir) if args.media_dir else None
+    if media_dir is not None:
+        media_dir.mkdir(parents=True, exist_ok=True)
+    show = not args.no_progress and sys.stderr.isatty()
+    with reader, _output(args.jsonl) as out:
+        run = _Run(reader, out, media_dir, show)
+        try:
+            for path in args.paths:
+                run.load(path, args.pattern)
+        except BrokenPipeError:  # `docread load ... | head`: the reader went away
+            with contextlib.suppress(OSError):
+                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
+            return 0
+        finally:
+            run.close()
+    if run.failed:
+        return fail(f"{run.failed} of {run.files} file(s) failed", 1)
+    return 0
+
+
+class _Run:
+    """One load: writes lines, counts files and failures, drives the progress bar."""
+
+    def __init__(self, reader: Reader, out: IO[str], media_dir: Path | None, show: bool) -> None:
+        self.reader, self.out, self.media_dir = reader, out, media_dir
+        self.files = self.failed = 0
+        self._bar: Any = None
+        self._current: object = None  # the file whose units are coming out
+        if show:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=0, unit="file", file=sys.stderr, dynamic_ncols=True)
+
+    def load(self, path: str, pattern: str | None) -> None:
+        """Every unit of one PATH argument (a file, or every file under a folder)."""
+        before = self.files
+        expected = 1
+        try:
+            is_dir = self.reader.workspace.resolve(path).is_dir()
+            if is_dir:
+                expected = sum(1 for _ in self.reader.walk(path, pattern=pattern))
+            if self._bar is not None:
+                self._bar.total += expected
+                self._bar.refresh()
+            options: dict[str, Any] = {"pattern": pattern} if is_dir and pattern else {}
+            units = self.reader.iter_units(
+                path, on_error=self._error, on_note=self._note, **options
+            )
+            for unit in units:
+                source = unit.metadata.get("source")
+                if source != self._current:
+                    self._current = source
+                    self._advance()
+                self.out.write(json.dumps(self._line(unit), ensure_ascii=False, default=str))
+                self.out.write("\n")
+                self.out.flush()  # the next stage of a pipe gets each line as it is read
+        except ReadDocumentError as exc:
+            self._error(path, exc)
+        self._advance(expected - (self.files - before))  # files that gave no unit at all
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+    def _advance(self, files: int = 1) -> None:
+        if files <= 0:
+            return
+        self.files += files
+        if self._bar is not None:
+            self._bar.update(files)
+
+    def _error(self, path: str, exc: ReadDocumentError) -> None:
+        self.failed += 1
+        if path != self._current:  # a file that failed midway was counted with its first unit
+            self._advance()
+        if self._bar is not None:
+            self._bar.set_postfix(errors=self.failed, refresh=False)
+        self._stderr({"path": path, "error": type(exc).__name__, "message": str(exc)})
+
+    def _note(self, path: str, note: str) -> None:
+        self._stderr({"path": path, "note": note})
+
+    def _stderr(self, record: dict[str, str]) -> None:
+        line = json.dumps(record, ensure_ascii=False)
+        if self._bar is not None:
+            self._bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def _line(self, unit: Unit) -> dict[str, Any]:
+        if isinstance(unit, Document):
+            return {"id": unit.id, "text": unit.text, "metadata": dict(unit.metadata)}
+        assert isinstance(unit, Media)
+        meta: dict[str, Any] = {**unit.metadata, "mime_type": unit.mime_type}
+        if self.media_dir is not None:
+            meta["media_path"] = str(self._write_media(unit))
+        return {"id": unit.id, "text": describe_media(unit), "metadata": meta}
+
+    def _write_media(self, media: Media) -> Path:
+        """``<sha256>.<ext>`` under the media folder; the same bytes are written once."""
+        ext = _EXTENSIONS.get(media.mime_type) or mimetypes.guess_extension(media.mime_type) or ""
+        assert self.media_dir is not None
+        target = self.media_dir / f"{hashlib.sha256(media.data).hexdigest()}{ext}"
+        if not target.exists():
+            partial = target.with_name(target.name + ".part")
+            partial.write_bytes(media.data)
+            partial.replace(target)
+        return target
+
+
+@contextlib.contextmanager
+def _output(name: str) -> Iterator[IO[str]]:
+    if name == "-":
+        yield sys.stdout
+        return
+    with open(name, "w", encoding="utf-8") as f:
+        yield f
+
+
+def _whole(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number

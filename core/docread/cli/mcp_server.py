@@ -1,0 +1,282 @@
+"""``docread mcp``: an MCP server with one tool, ``read_document``, over stdio or streamable HTTP.
+
+The tool is the LangChain tool's twin: the same parameters, descriptions and validation (the
+pydantic model built from the core's parameter table), the agent view as ``TextContent``, images
+and rendered pages as ``ImageContent``, a raw PDF as an embedded blob resource when the model takes
+PDFs. Read failures are tool results with ``isError`` (the typed error's message), never a dead
+server: parsing runs in the Reader's isolated workers, each call in its own thread, so calls
+overlap. A client's progress token gets one notification per unit read; a cancelled call stops
+its read at the next unit (the unit stream is closed, which cancels the worker's job).
+
+``mode="extract"`` writes under the workspace's extraction folder, so it is off unless the server
+is started with ``--allow-extract``; without it the tool is annotated read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import sys
+import threading
+from base64 import b64encode
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from functools import partial
+from typing import Any
+from urllib.parse import quote
+
+from .. import __version__
+from ..errors import DependencyMissingError, InvalidOptionError, ReadDocumentError, SettingsError
+from ..model import Unit
+from ..reader import Reader
+from ..request.parameters import arguments_model, describe_invalid_arguments, tool_description
+from ..result import ReadResult
+from ..settings import Settings
+from ..views.media import (
+    DEFAULT_MODEL_INPUTS,
+    MODEL_INPUTS,
+    check_model_inputs,
+    describe_media,
+    media_name,
+    sendable_as,
+)
+from .common import add_workspace_options, bad_workspace, fail
+
+try:
+    import anyio
+    import anyio.from_thread
+    import anyio.to_thread
+    from mcp import types
+    from mcp.server.context import ServerRequestContext
+    from mcp.server.lowlevel import Server
+    from pydantic import ValidationError
+except ImportError as exc:  # the extra is not installed
+    raise DependencyMissingError(
+        f"the MCP server needs the MCP SDK ({exc.name} is missing): pip install 'docread[mcp]'"
+    ) from exc
+
+TOOL_NAME = "read_document"
+EXTRACT_OFF = (
+    'mode="extract" is turned off on this server: it writes files into the workspace. Use '
+    'mode="read" to read a member instead, or start the server with --allow-extract.'
+)
+INSTRUCTIONS = (
+    "docread reads files in one workspace for you: call read_document with a path relative to "
+    "the workspace; read long files in windows (pages, rows, offset/limit) as its notes suggest."
+)
+
+Progress = Callable[[float, float | None, str | None], Coroutine[Any, Any, None]]
+
+
+class _Cancelled(Exception):
+    """Raised from the unit handler of a read whose call was cancelled: the read stops there."""
+
+
+class ReadDocumentServer:
+    """The ``read_document`` MCP server over one workspace: ``server`` is the SDK's low-level
+    Server (run it on any transport, or connect ``mcp.Client(server)`` in process).
+
+    ``model_inputs`` says what the client's model takes ("text", "image", "pdf"), as the LangChain
+    tool's; ``allow_extract`` turns ``mode="extract"`` on. Call ``close`` to stop the workers.
+    """
+
+    def __init__(
+        self,
+        workspace: str | None = None,
+        config: str | Settings | dict[str, Any] | None = None,
+        *,
+        model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS,
+        allow_extract: bool = False,
+    ) -> None:
+        self.model_inputs = check_model_inputs(model_inputs)
+        self.allow_extract = allow_extract
+        self.reader = Reader(workspace, config)
+        self.arguments = arguments_model("ReadDocumentArguments", __name__)
+        self.tool = self._tool()
+        self.server: Server[Any] = Server(
+            "docread",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        self._lock = threading.Lock()
+        self._active = 0
+
+    @property
+    def active_reads(self) -> int:
+        """Reads running in threads right now (a cancelled read counts until it has stopped)."""
+        with self._lock:
+            return self._active
+
+    def close(self) -> None:
+        """Stop the Reader's worker processes and close its cache."""
+        self.reader.close()
+
+    def _tool(self) -> types.Tool:
+        description = tool_description(self.reader.settings)
+        if not self.allow_extract:
+            description += ' mode="extract" is turned off on this server.'
+        return types.Tool(
+            name=TOOL_NAME,
+            title="Read document",
+            description=description,
+            input_schema=self.arguments.model_json_schema(),
+            annotations=types.ToolAnnotations(
+                title="Read document",
+                read_only_hint=not self.allow_extract,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+        )
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[self.tool])
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if params.name != TOOL_NAME:
+            return error_result(f"unknown tool {params.name!r}; this server has {TOOL_NAME!r}")
+        try:
+            args = self.arguments.model_validate(params.arguments or {})
+        except ValidationError as exc:
+            return error_result(describe_invalid_arguments(exc, TOOL_NAME))
+        options = {k: v for k, v in args.model_dump(exclude_unset=True).items() if v is not None}
+        file_path = options.pop("file_path")
+        if options.get("mode") == "extract" and not self.allow_extract:
+            return error_result(EXTRACT_OFF)
+        cancel = threading.Event()
+        report = ctx.session.report_progress  # a no-op unless the client asked for progress
+        read = partial(self._read, file_path, options, cancel, report)
+        try:
+            result = await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
+        except ReadDocumentError as exc:
+            return error_result(str(exc))
+        finally:
+            cancel.set()  # a cancelled call: the thread's read stops at its next unit
+        return types.CallToolResult(content=mcp_content(result, self.model_inputs))
+
+    def _read(
+        self,
+        file_path: str,
+        options: dict[str, Any],
+        cancel: threading.Event,
+        report: Progress | None,
+    ) -> ReadResult:
+        """One read, in a worker thread; progress goes back to the event loop per unit."""
+        count = 0
+
+        def on_unit(unit: Unit) -> None:
+            nonlocal count
+            if cancel.is_set():
+                raise _Cancelled
+            count += 1
+            if report is not None:
+                with contextlib.suppress(Exception):  # the call ended meanwhile: no one to tell
+                    anyio.from_thread.run(report, count, None, f"{count} part(s) read")
+
+        with self._lock:
+            self._active += 1
+        try:
+            return self.reader.read(file_path, dedupe=False, on_unit=on_unit, **options)
+        finally:
+            with self._lock:
+                self._active -= 1
+
+
+def mcp_content(result: ReadResult, model_inputs: Iterable[str]) -> list[types.ContentBlock]:
+    """A read as MCP content: the agent view, then each media part as the model can take it."""
+    content: list[types.ContentBlock] = [types.TextContent(text=result.render())]
+    for media in result.media:
+        kind, reason = sendable_as(media, model_inputs)
+        data = b64encode(media.data).decode("ascii")
+        if kind == "image":
+            content.append(types.ImageContent(data=data, mime_type=media.mime_type))
+        elif kind == "pdf":
+            uri = f"docread:///{quote(str(media.metadata.get('source') or media_name(media)))}"
+            blob = types.BlobResourceContents(uri=uri, blob=data, mime_type=media.mime_type)
+            content.append(types.EmbeddedResource(resource=blob))
+        else:
+            content.append(types.TextContent(text=describe_media(media, reason)))
+    return content
+
+
+def error_result(message: str) -> types.CallToolResult:
+    """A failed call as the model sees it: the message, flagged ``isError``."""
+    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+
+
+# -- the command -------------------------------------------------------------------------------
+_EPILOG = """\
+examples:
+  docread mcp --workspace ~/projects/acme                 # stdio, for Claude Desktop, Cursor, ...
+  claude mcp add docread -- docread mcp --workspace .     # Claude Code
+  docread mcp --transport http --port 8765                # streamable HTTP at /mcp
+  docread mcp --model-inputs text,image,pdf --allow-extract"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="docread mcp",
+        description="Serve the read_document tool over MCP. Every path is confined to the "
+        "workspace; parsing runs in isolated worker processes.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP: the address to bind")
+    p.add_argument("--port", type=int, default=8000, help="HTTP: the port (path /mcp)")
+    p.add_argument(
+        "--model-inputs",
+        default=",".join(sorted(DEFAULT_MODEL_INPUTS)),
+        help=f"what the model takes, comma-separated from {','.join(sorted(MODEL_INPUTS))}; "
+        '"pdf" sends raw PDFs for view="pdf" (default: %(default)s)',
+    )
+    p.add_argument(
+        "--allow-extract",
+        action="store_true",
+        help='allow mode="extract" (writes archive members under the extraction folder)',
+    )
+    add_workspace_options(p)
+    return p
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if (problem := bad_workspace(args.workspace)) is not None:
+        return fail(problem, 2)
+    try:
+        app = ReadDocumentServer(
+            args.workspace,
+            args.config,
+            model_inputs=[k.strip() for k in args.model_inputs.split(",") if k.strip()],
+            allow_extract=args.allow_extract,
+        )
+    except (InvalidOptionError, SettingsError, ReadDocumentError) as exc:
+        return fail(exc, 2)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(name)s: %(message)s")
+    try:
+        if args.transport == "http":
+            import uvicorn
+
+            starlette = app.server.streamable_http_app(host=args.host)
+            uvicorn.run(starlette, host=args.host, port=args.port, log_level="warning")
+        else:
+            anyio.run(_serve_stdio, app.server)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.close()
+    return 0
+
+
+async def _serve_stdio(server: Server[Any]) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
