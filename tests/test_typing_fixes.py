@@ -53,3 +53,21 @@ def test_sqlite_rows_metadata_counts_are_ints(tmp_path: Path) -> None:
     (meta,) = [d.metadata for d in result.documents]
     assert (meta["row_count"], meta["row_start"], meta["row_end"]) == (5, 2, 3)
     json.dumps(dict(meta))  # plain JSON values
+
+
+def test_validation_error_text_takes_pydantic_v1_errors_as_base_tool_may_pass() -> None:
+    # BaseTool.handle_validation_error is called with v2 or v1 ValidationErrors
+    from pydantic.v1 import BaseModel as BaseModelV1
+    from pydantic.v1 import ValidationError as ValidationErrorV1
+
+    from langchain_docread.tool import ReadDocumentTool, describe_validation_error
+
+    class Args(BaseModelV1):
+        offset: int
+
+    try:
+        Args(offset="x")
+    except ValidationErrorV1 as exc:
+        text = describe_validation_error(exc)
+    assert text.startswith("Invalid ReadDocument arguments: offset: ")
+    assert ReadDocumentTool().handle_validation_error is describe_validation_error
