@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docread's two entry points on a fresh Debian/Ubuntu machine with Python 3.11+:
 #   bash run.sh demo    docread over the sample documents (examples/demo.py)
-#   bash run.sh test    ruff + the whole test suite
+#   bash run.sh test    ruff, mypy + the whole test suite
 # Both install what is missing first: system packages via apt-get, a virtualenv in .venv, and the
 # package with all its extras from pyproject.toml.
 set -euo pipefail
@@ -54,6 +54,7 @@ case "${1:-}" in
   test)
     check_python; system_packages; python_env
     "$VENV/bin/ruff" check .
+    "$VENV/bin/mypy"  # [tool.mypy] in pyproject.toml: strict on core/docread, defaults on the wrappers
     exec "$VENV/bin/python" -m pytest "${@:2}"
     ;;
   *)

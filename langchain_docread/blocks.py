@@ -9,7 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import docread
-from docread.views.media import DEFAULT_MODEL_INPUTS, describe_media, media_name, sendable_as
+from docread.views.media import DEFAULT_MODEL_INPUTS as DEFAULT_MODEL_INPUTS  # re-exported
+from docread.views.media import describe_media as describe_media  # re-exported
+from docread.views.media import media_name, sendable_as
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 

@@ -45,8 +45,8 @@ class DocReadLoader(BaseLoader):
     ) -> None:
         if on_error not in ("warn", "raise", "skip"):
             raise ValueError(f"on_error={on_error!r}: must be 'warn', 'raise' or 'skip'")
-        single = isinstance(path_or_paths, str | os.PathLike)
-        self.paths = [os.fspath(p) for p in ([path_or_paths] if single else path_or_paths)]  # type: ignore[list-item]
+        paths = [path_or_paths] if isinstance(path_or_paths, str | os.PathLike) else path_or_paths
+        self.paths = [os.fspath(p) for p in paths]
         self.glob = glob
         self.recursive = recursive
         self.workspace = workspace

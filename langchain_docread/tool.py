@@ -25,6 +25,7 @@ from pydantic import (
     PrivateAttr,
     ValidationError,
 )
+from pydantic.v1 import ValidationError as ValidationErrorV1
 
 from .blocks import DEFAULT_MODEL_INPUTS, content_blocks, to_langchain
 
@@ -59,9 +60,9 @@ class ReadDocumentTool(BaseTool):
     args_schema: type[BaseModel] = ReadDocumentInput
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool = True
-    handle_validation_error: bool | str | Callable[[ValidationError], str] | None = Field(
-        default_factory=lambda: describe_validation_error
-    )
+    handle_validation_error: (
+        bool | str | Callable[[ValidationError | ValidationErrorV1], str] | None
+    ) = Field(default_factory=lambda: describe_validation_error)
     workspace: WorkspacePath = None
     config: Any = None
     model_inputs: frozenset[str] = DEFAULT_MODEL_INPUTS
@@ -137,7 +138,7 @@ class DocReadToolkit(BaseToolkit):
         return [ReadDocumentTool(**options)]
 
 
-def describe_validation_error(error: ValidationError) -> str:
+def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str:
     """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
     return describe_invalid_arguments(error, "ReadDocument")
 

@@ -82,7 +82,8 @@ class DocReadReader(BasePydanticReader):
         **read_options: Any,
     ) -> None:
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
-        super().__init__(
+        # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
+        super().__init__(  # type: ignore[call-arg]
             workspace=os.fspath(workspace) if workspace is not None else None,
             config=config,
             read_options=read_options,
@@ -100,7 +101,7 @@ class DocReadReader(BasePydanticReader):
         ``SimpleDirectoryReader(file_extractor=...)`` (keys are the last suffix, as SDR looks up)."""
         return {"." + ext.rsplit(".", 1)[-1]: self for ext in extensions()}
 
-    def lazy_load_data(  # type: ignore[override]
+    def lazy_load_data(
         self,
         file: str | os.PathLike[str],
         extra_info: Mapping[str, Any] | None = None,

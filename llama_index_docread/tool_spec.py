@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, cast
 
 import docread
 from docread.request.parameters import PARAMETERS, tool_description
@@ -23,7 +23,10 @@ ReadDocumentArgs: type[BaseModel] = create_model(
     __config__=ConfigDict(extra="forbid"),
     __doc__="The arguments of ``read_document`` as the model sees them (docread's parameter table).",
     __module__=__name__,
-    **{p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS},
+    # Any: the field definitions are not create_model's own double-underscore keywords
+    **cast(
+        dict[str, Any], {p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS}
+    ),
 )
 _READER_LOCK = threading.Lock()
 
@@ -105,14 +108,14 @@ class DocReadToolSpec(BaseToolSpec):
                 fn=tool.fn,
                 async_fn=tool.async_fn,
                 tool_metadata=tool.metadata,
-                callback=_error_output(tool.metadata.name),
-                async_callback=_async_error_output(tool.metadata.name),
+                callback=_error_output(tool.metadata.get_name()),
+                async_callback=_async_error_output(tool.metadata.get_name()),
             )
             for tool in super().to_tool_list(spec_functions, mapping)
         ]
 
 
-def _error_output(name: str) -> Any:
+def _error_output(name: str) -> Callable[[Any], ToolOutput | None]:
     def callback(raw_output: Any) -> ToolOutput | None:
         if isinstance(raw_output, ErrorBlocks):
             return ToolOutput(
@@ -127,7 +130,7 @@ def _error_output(name: str) -> Any:
     return callback
 
 
-def _async_error_output(name: str) -> Any:
+def _async_error_output(name: str) -> Callable[[Any], Awaitable[ToolOutput | None]]:
     sync = _error_output(name)
 
     async def callback(raw_output: Any) -> ToolOutput | None:

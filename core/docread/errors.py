@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from .sanitize import shown_name, shown_text
 
@@ -44,7 +45,7 @@ class ReadDocumentError(Exception):
         self.path = path
         logger.warning("%s: %s", type(self).__name__, message, extra={"docread_path": path})
 
-    def __reduce__(self):  # keep errors picklable across worker processes
+    def __reduce__(self) -> tuple[Any, ...]:  # keep errors picklable across worker processes
         return _rebuild, (type(self), self.message, self.path)
 
 

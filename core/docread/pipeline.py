@@ -12,7 +12,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +84,7 @@ class Pipeline:
         extra: dict[str, Any] | None = None,
         *,
         ext_cls: type[Extractor] | None = None,
-    ) -> Iterator[Unit]:
+    ) -> Generator[Unit, None, None]:
         """Run the extractor, then sanitize and stamp every unit once."""
         ext = (ext_cls or extractor_of(info))()
         base = _base_metadata(info, ext, extra)

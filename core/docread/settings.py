@@ -273,7 +273,7 @@ def _build(cls: type, raw: Any, where: str, origin: str) -> Any:
 
 
 def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _build(tp, value or {}, where, origin)
     if tp is bool:
         if isinstance(value, bool):

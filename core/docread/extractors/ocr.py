@@ -64,7 +64,7 @@ def tesseract(ctx: Context) -> str:
 
     from pytesseract import pytesseract as pt
 
-    path = shutil.which(pt.tesseract_cmd)
+    path: str | None = shutil.which(pt.tesseract_cmd)
     if path is None:
         raise DependencyMissingError(
             f"{ctx.info.source}: OCR needs the program 'tesseract', which is not installed; "

@@ -7,13 +7,14 @@ from __future__ import annotations
 import dataclasses
 import typing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..errors import DependencyMissingError
 from ..settings import Settings
 
 if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
+    from pydantic.v1 import ValidationError as ValidationErrorV1
 from .options import ARCHIVE_MODES, OUTPUT_FORMATS, VIEWS, ReadOptions
 
 
@@ -35,7 +36,7 @@ class Parameter:
         """The type for a schema: a Literal of the choices (optional when the default is None)."""
         if self.choices is None:
             return self.type
-        literal = Literal[self.choices]  # type: ignore[valid-type]
+        literal = cast(Any, Literal)[self.choices]  # a Literal built at run time
         return literal | None if self.default is None else literal
 
     def field_options(self) -> dict[str, Any]:
@@ -131,17 +132,22 @@ def arguments_model(name: str = "ReadDocumentInput", module: str = __name__) -> 
         raise DependencyMissingError(
             "the tool schema needs pydantic: pip install 'docread[mcp]' (or [langchain])"
         ) from exc
-    model: type[BaseModel] = create_model(  # type: ignore[call-overload]
+    model: type[BaseModel] = create_model(
         name,
         __config__=ConfigDict(extra="forbid"),
         __doc__="The tool's arguments, built from docread's parameter table.",
         __module__=module,
-        **{p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS},
+        # Any: the field definitions are not create_model's own double-underscore keywords
+        **cast(
+            dict[str, Any], {p.name: (p.annotation, Field(**p.field_options())) for p in PARAMETERS}
+        ),
     )
     return model
 
 
-def describe_invalid_arguments(error: ValidationError, tool: str = "ReadDocument") -> str:
+def describe_invalid_arguments(
+    error: ValidationError | ValidationErrorV1, tool: str = "ReadDocument"
+) -> str:
     """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()

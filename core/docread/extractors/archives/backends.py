@@ -11,7 +11,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, cast
 
 from ...errors import (
     ArchiveSecurityError,
@@ -33,17 +33,18 @@ def _dos_stamp(date_time: tuple[int, ...]) -> str:
 
 def decompressed(kind: str, raw: BinaryIO) -> BinaryIO:
     """A file object decompressing ``raw`` (gz, bz2 or xz), multi-stream aware."""
+    # the three are binary file objects, but io.BufferedIOBase is not typing.BinaryIO
     if kind == "gz":
         import gzip
 
-        return gzip.GzipFile(fileobj=raw, mode="rb")
+        return cast(BinaryIO, gzip.GzipFile(fileobj=raw, mode="rb"))
     if kind == "bz2":
         import bz2
 
-        return bz2.BZ2File(raw)
+        return cast(BinaryIO, bz2.BZ2File(raw))
     import lzma
 
-    return lzma.LZMAFile(raw)
+    return cast(BinaryIO, lzma.LZMAFile(raw))
 
 
 _ZIP_METHODS = (0, 8, 12, 14)  # stored, deflate, bzip2, lzma: what zipfile decodes
@@ -150,7 +151,7 @@ class TarBackend(Backend):
     def _tar(self) -> Iterator[Any]:
         import tarfile
 
-        mode = "r|" if self.compression else "r:"
+        mode: Literal["r|", "r:"] = "r|" if self.compression else "r:"
         with (
             self.source.open() as raw,
             tarfile.open(fileobj=self._input(raw), mode=mode, bufsize=CHUNK) as tf,

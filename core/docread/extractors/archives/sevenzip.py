@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from ...errors import EncryptedDocumentError, ExtractionError
 from .backend import Backend, Want, corrupt, stamp
 from .guard import Entry, Guard
 
 if TYPE_CHECKING:
+    from py7zr.io import WriterFactory
+
     from ...source import Source
 
 BATCH_BYTES = 64 << 20  # 7z members decompressed per py7zr call (declared bytes held at once)
@@ -78,7 +80,8 @@ class SevenZipBackend(Backend):
     def _batch(self, batch: list[Entry]) -> Iterator[tuple[Entry, BinaryIO]]:
         factory = _MemoryFactory()
         self.szf.reset()
-        self.szf.extract(targets=[e.name for e in batch], factory=factory)
+        # duck-typed: py7zr calls only create(), whose writers have every Py7zIO method
+        self.szf.extract(targets=[e.name for e in batch], factory=cast("WriterFactory", factory))
         if len(factory.products) != len(batch):
             raise ExtractionError(
                 f"{self.guard.archive}: py7zr returned {len(factory.products)} members for "

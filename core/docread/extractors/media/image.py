@@ -9,7 +9,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from ...errors import ExtractionError, ExtractionTimeoutError, FileTooLargeError
 from ...model import Document, Media, Unit
@@ -172,7 +172,7 @@ def _eight_bit(img: Image.Image) -> Image.Image:
     if img.mode not in ("I;16", "I;16B", "I;16L", "I", "F"):
         return img
     wide = img if img.mode in ("I", "F") else img.convert("I")
-    lo, hi = wide.getextrema()
+    lo, hi = cast(tuple[float, float], wide.getextrema())  # I and F are one band: (min, max)
     scale = 255 / (hi - lo) if hi > lo else 1.0
     return wide.point(lambda v: (v - lo) * scale).convert("L")
 

@@ -168,7 +168,8 @@ class OfficeExtractor(Extractor):
                 deck, meta = OdpDeck(oz), odf_metadata(oz)
             numbers = self._select(ctx, deck.count, "slide")
             props = _document_properties(ctx, meta)
-            budget, shown, image_index = ctx.settings.output.max_chars, [], 0
+            shown: list[int] = []
+            budget, image_index = ctx.settings.output.max_chars, 0
             for n in numbers:
                 ctx.check_deadline(f"slide {n}")
                 if not ctx.loader and budget <= 0:

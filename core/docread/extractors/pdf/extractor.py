@@ -77,7 +77,7 @@ class PdfExtractor(Extractor):
             props = properties(doc) if ctx.options.include_metadata else {}
             base = {
                 "page_count": doc.page_count,
-                "encrypted": bool(doc.metadata.get("encryption")),
+                "encrypted": bool((doc.metadata or {}).get("encryption")),
                 **props,
             }
             if ctx.options.view == "visual":

@@ -66,7 +66,7 @@ def page_text(page: pymupdf.Page) -> str:
     """The page's text in content order. Right-to-left lines are rebuilt from the characters:
     MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
     out as "إل"); its zero-width second character gives it away and is put back."""
-    text = page.get_text()
+    text: str = page.get_text()
     if text.isascii() or not _RTL.search(text):
         return text
     out = []

@@ -289,7 +289,11 @@ class Database:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
         names = [rel.columns[i].name for i in cols]
         table = markdown_table(names, rows, first) if rows else "(no rows)"
-        meta = {"table": rel.name, "table_type": rel.kind, "columns": ", ".join(names)}
+        meta: dict[str, Any] = {
+            "table": rel.name,
+            "table_type": rel.kind,
+            "columns": ", ".join(names),
+        }
         if rel.rows is not None:
             meta["row_count"] = rel.rows
             meta["total_rows"] = rel.rows

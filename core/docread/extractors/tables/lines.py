@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from itertools import chain
@@ -242,7 +242,7 @@ class DelimitedTable(LinesTable):
             header = next(records, [])
         super().__init__(lines, unique_names(header))
 
-    def _records(self, *, skip_header: bool = True) -> Iterator[list[str]]:
+    def _records(self, *, skip_header: bool = True) -> Generator[list[str], None, None]:
         reader = csv.reader(self.lf.lines(), delimiter=self.delimiter)
         seen_header = not skip_header
         for record in _guarded(reader, self.lf.ctx.info.source):
@@ -312,7 +312,7 @@ class JsonLinesTable(LinesTable):
                 keys.update(dict.fromkeys(k for k in obj if k != _RAW))
         super().__init__(lines, list(keys) or ["value"])
 
-    def _objects(self) -> Iterator[dict[str, Any]]:
+    def _objects(self) -> Generator[dict[str, Any], None, None]:
         for line in self.lf.lines():
             if line.strip():
                 yield self._parse(line)
@@ -320,9 +320,10 @@ class JsonLinesTable(LinesTable):
     def _parse(self, line: str) -> dict[str, Any]:
         try:
             obj = json.loads(line)
-        except ValueError as exc:
+        except ValueError as exc:  # a JSONDecodeError, or int() refusing a 4,301-digit number
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             self.lf.ctx.warn(
-                f"Some lines are not valid JSON ({exc.msg}): shown in the first column."
+                f"Some lines are not valid JSON ({reason}): shown in the first column."
             )
             return {_RAW: line.strip()}
         return obj if isinstance(obj, dict) else {"value": obj}

@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import math
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, cast
 
 from ...request.ranges import column_letter
 from ...sanitize import cut_cell
@@ -58,7 +58,10 @@ class Table:
         """Data rows ``start``..``stop`` (1-based, inclusive; None = to the end), columns ``cols``."""
         want = None if stop is None else stop - start + 1
         n = start - 1
-        with closing(self._iter_from(start, cols, want)) as it:
+        # every _iter_from is a generator: closed when the window ends early
+        with closing(
+            cast("Generator[list[Any], None, None]", self._iter_from(start, cols, want))
+        ) as it:
             for n, row in enumerate(it, start):  # noqa: B007
                 yield row
                 if stop is not None and n >= stop:

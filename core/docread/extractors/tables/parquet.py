@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import ExtractionError
 from ...source import Source
@@ -76,10 +76,10 @@ def _values(array: Any) -> list[Any]:
     if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
         return [_text_or_bytes(v) for v in array.to_pylist()]
     try:
-        return array.to_pylist()
+        return cast("list[Any]", array.to_pylist())  # pyarrow has no type information
     except (ValueError, OverflowError, ArithmeticError):
         try:
-            return array.cast(_timestamps_as_text(kind)).to_pylist()
+            return cast("list[Any]", array.cast(_timestamps_as_text(kind)).to_pylist())
         except (pa.ArrowException, ValueError, OverflowError, ArithmeticError):
             return ["<value out of range>"] * len(array)
 

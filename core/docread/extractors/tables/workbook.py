@@ -99,7 +99,7 @@ class XlsxBook(Book):
         except BaseException:
             self.handle.close()
             raise
-        self.sheet_names = list(self.wb.sheetnames)
+        self.sheet_names: list[str] = list(self.wb.sheetnames)
         self.tables: list[XlsxTable] = []
 
     def table(self, index: int) -> Table:
@@ -160,12 +160,13 @@ class XlsBook(Book):
 
     def __init__(self, source: Source, ctx: Context) -> None:
         import xlrd
+        from xlrd.biffh import XLRDError  # xlrd.XLRDError, which its stubs leave out
 
         try:
             self.book = xlrd.open_workbook(
                 file_contents=source.read_bytes(), on_demand=True, logfile=io.StringIO()
             )
-        except xlrd.XLRDError as exc:
+        except XLRDError as exc:
             if "encrypt" in str(exc).lower():
                 raise EncryptedDocumentError(
                     f"{ctx.info.source}: the workbook is password-protected; save an unprotected copy to read it",

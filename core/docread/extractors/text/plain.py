@@ -164,6 +164,7 @@ class TextExtractor(Extractor):
             text.default_limit if opts.limit is None else opts.limit or sys.maxsize,
             ctx.settings.output.max_lines,
         )
+        total: int | None
         if source.size <= ctx.settings.limits.text:
             lines, total = _whole_window(source, encoding, offset, limit, text.max_line_length)
         else:
