@@ -8,7 +8,6 @@ running past ``sqlite.statement_timeout`` (a view can hide an endless recursive 
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -22,9 +21,9 @@ from ...model import Document, Unit
 from ...request.ranges import RowSpec
 from ...source import Source
 from ..base import Context, Extractor
+from ..markdown import escape_cell, markdown_table
 
 MAGIC = b"SQLite format 3\x00"
-_BREAKS = re.compile(r"[ \t]*[\r\n]+[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,11 +283,11 @@ class Database:
     ) -> Iterator[Document]:
         rows = self.rows(rel, cols, first, last) if last >= first and rel.columns else []
         end = first + len(rows) - 1
-        heading = f"## {rel.kind.title()}: {cell(rel.name)}"
+        heading = f"## {rel.kind.title()}: {escape_cell(rel.name)}"
         if rows:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
         names = [rel.columns[i].name for i in cols]
-        table = markdown_table(names, rows, first) if rows else "(no rows)"
+        table = markdown_table(names, rows, text=_value, first_row=first) if rows else "(no rows)"
         meta = {"table": rel.name, "table_type": rel.kind, "columns": ", ".join(names)}
         if rel.rows is not None:
             meta["row_count"] = rel.rows
@@ -305,7 +304,7 @@ def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> s
         parts.append("(no tables)")
     for rel in relations:
         lines = [
-            f"### {rel.kind.title()}: {cell(rel.name)} ({rel.count_text} row{'s' * (rel.rows != 1)})"
+            f"### {rel.kind.title()}: {escape_cell(rel.name)} ({rel.count_text} row{'s' * (rel.rows != 1)})"
         ]
         for c in rel.columns:
             flags = [
@@ -314,32 +313,17 @@ def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> s
                 if on
             ]
             lines.append(
-                f"  - {cell(c.name)} {cell(c.type) or 'ANY'}{' ' + ' '.join(flags) if flags else ''}"
+                f"  - {escape_cell(c.name)} {escape_cell(c.type) or 'ANY'}{' ' + ' '.join(flags) if flags else ''}"
             )
         if rel.indexes:
-            lines.append(f"  - indexes: {', '.join(cell(i) for i in rel.indexes)}")
+            lines.append(f"  - indexes: {', '.join(escape_cell(i) for i in rel.indexes)}")
         parts.append("\n".join(lines))
     if triggers:
         parts.append(
-            "### Triggers\n" + "\n".join(f"  - {cell(n)} on {cell(t)}" for n, t in triggers)
+            "### Triggers\n"
+            + "\n".join(f"  - {escape_cell(n)} on {escape_cell(t)}" for n, t in triggers)
         )
     return "\n\n".join(parts)
-
-
-def markdown_table(names: list[str], rows: list[tuple[Any, ...]], first: int) -> str:
-    """A markdown table with a 1-based Row column; cells escaped onto one line."""
-    head = "| Row | " + " | ".join(cell(n) for n in names) + " |"
-    rule = "|-----|" + "|".join("---" for _ in names) + "|"
-    body = [
-        f"| {first + i} | " + " | ".join(cell(_value(v)) for v in row) + " |"
-        for i, row in enumerate(rows)
-    ]
-    return "\n".join([head, rule, *body])
-
-
-def cell(text: str) -> str:
-    """One table cell or name on one line: pipes escaped, line breaks as one space."""
-    return _BREAKS.sub(" ", str(text)).replace("|", "\\|")
 
 
 def bounded(column: str, limit: int) -> str:

@@ -14,7 +14,8 @@ from ...model import Document, Unit
 from ...request.ranges import RowSpec, column_letter
 from ...source import Source
 from ..base import Context, Extractor, load_object
-from .model import Book, Table, Total, cell_text, column_types
+from ..markdown import escape_cell, markdown_table
+from .model import Book, Table, Total, column_types, plain_text
 
 
 class TabularExtractor(Extractor):
@@ -230,15 +231,13 @@ def _document(
     total: Total, ctx: Context, *, row_column: bool,
 ) -> Document:  # fmt: skip
     """A markdown table of ``rows`` (the header repeated) with the canonical table metadata."""
-    output = ctx.settings.output
     names = [table.columns[i] for i in cols]
-    head = (["Row"] if row_column else []) + [cell_text(n, output) for n in names]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    text = markdown_table(
+        names, rows, text=plain_text, output=ctx.settings.output,
+        first_row=first if row_column else None,
+    )  # fmt: skip
     if ctx.loader and book.sheet_names is not None:  # a chunk says which sheet it comes from
-        lines.insert(0, f"Sheet: {cell_text(book.sheet_names[index], output)}\n")
-    for n, row in enumerate(rows, first):
-        cells = [cell_text(v, output) for v in row]
-        lines.append("| " + " | ".join(([str(n)] if row_column else []) + cells) + " |")
+        text = f"Sheet: {escape_cell(book.sheet_names[index])}\n\n{text}"
     meta: dict[str, Any] = {"columns": names}
     if rows:
         meta.update(row_start=first, row_end=first + len(rows) - 1)
@@ -254,7 +253,7 @@ def _document(
         meta["column_types"] = ", ".join(
             f"{n} ({t})" for n, t in zip(names, column_types(table, cols, rows), strict=True)
         )
-    return Document("\n".join(lines), meta)
+    return Document(text, meta)
 
 
 def _sheet_header(book: Book, index: int, ctx: Context) -> None:
