@@ -179,7 +179,8 @@ def _chart_text(root: Any) -> str:
         if title_el is not None
         else ""
     )
-    series, cats = [], []
+    series: list[str] = []
+    cats: list[str] = []
     for ser in root.iter():
         if local(ser.tag) != "ser":
             continue

@@ -9,7 +9,6 @@ running past ``sqlite.statement_timeout`` (a view can hide an endless recursive 
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any, ClassVar
 
 from ...errors import ExtractionError, ExtractionTimeoutError, InvalidOptionError
 from ...model import Document, Unit
-from ...request.ranges import RowSpec
+from ...request.ranges import RowSpec, select_columns
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import escape_cell, markdown_table
@@ -132,29 +131,28 @@ class Database:
     def __init__(self, conn: sqlite3.Connection, ctx: Context) -> None:
         self.conn, self.ctx = conn, ctx
         self.settings = ctx.settings.sqlite
-        self._stop_at = 0.0
+        self._statement = ctx.time_limit(
+            self.settings.statement_timeout,
+            "sqlite.statement_timeout",
+            task="a query",
+            advice="select a smaller rows window",
+        )
         conn.set_progress_handler(self._progress, 10_000)
 
     def _progress(self) -> int:
-        return int(time.monotonic() > self._stop_at)
+        """Non-zero interrupts the statement: its own limit or the global one has run out."""
+        return int(self._statement.expired() or self.ctx.timer.expired())
 
     def query(
         self, sql: str, params: tuple[Any, ...] = (), what: str = ""
     ) -> list[tuple[Any, ...]]:
         """Run one statement to completion within the timeout (and the global deadline)."""
-        limit = self.settings.statement_timeout
-        self._stop_at = time.monotonic() + limit
-        if self.ctx.deadline:
-            self._stop_at = min(self._stop_at, self.ctx.deadline)
+        self._statement.restart()
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
             if "interrupted" in str(exc):
-                raise ExtractionTimeoutError(
-                    f"{self.ctx.info.source}: {what or 'a query'} ran past "
-                    f"sqlite.statement_timeout={limit:g} s; select a smaller rows window",
-                    path=self.ctx.info.source,
-                ) from exc
+                self._statement.check(what)
             if "not a database" in str(exc) or "malformed" in str(exc):
                 raise ExtractionError(
                     f"{self.ctx.info.source}: the SQLite file is damaged ({exc})",
@@ -248,8 +246,7 @@ class Database:
         opts, ctx = self.ctx.options, self.ctx
         total = self.settings.max_rows if rel.rows is None else rel.rows  # uncounted: try the cap
         names = [c.name for c in rel.columns]
-        spec = opts.column_spec
-        cols = spec.resolve(names, path=ctx.info.source) if spec else list(range(len(names)))
+        cols = select_columns(opts.column_spec, names, path=ctx.info.source)
         default = ctx.settings.tabular.default_rows
         row_spec = opts.row_spec or (None if ctx.loader else RowSpec("head", count=default))
         first, last = row_spec.bounds(total) if row_spec else (1, total)
@@ -288,7 +285,11 @@ class Database:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
         names = [rel.columns[i].name for i in cols]
         table = markdown_table(names, rows, text=_value, first_row=first) if rows else "(no rows)"
-        meta = {"table": rel.name, "table_type": rel.kind, "columns": ", ".join(names)}
+        meta: dict[str, Any] = {
+            "table": rel.name,
+            "table_type": rel.kind,
+            "columns": ", ".join(names),
+        }
         if rel.rows is not None:
             meta["row_count"] = rel.rows
             meta["total_rows"] = rel.rows
