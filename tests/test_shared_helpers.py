@@ -191,8 +191,9 @@ def test_xlsx_cell_renders_by_the_one_rule(reader: docread.Reader, tmp_path: Pat
     import openpyxl
 
     wb = openpyxl.Workbook()
-    wb.active.append(["key", "value"])
-    wb.active.append(["one", AWKWARD])
+    sheet = wb.worksheets[0]
+    sheet.append(["key", "value"])
+    sheet.append(["one", AWKWARD])
     wb.save(tmp_path / "t.xlsx")
     text = reader.read("t.xlsx").documents[0].text
     assert _row_with(text, "one") == f"| 1 | one | {RENDERED} |"
@@ -207,7 +208,7 @@ def test_pptx_table_cell_renders_by_the_one_rule(reader: docread.Reader, tmp_pat
     table = slide.shapes.add_table(2, 2, Inches(1), Inches(2), Inches(4), Inches(1)).table
     for (r, c), value in {(0, 0): "key", (0, 1): "value", (1, 0): "one", (1, 1): AWKWARD}.items():
         table.cell(r, c).text = value  # the line break makes a second paragraph in the cell
-    prs.save(tmp_path / "t.pptx")
+    prs.save(str(tmp_path / "t.pptx"))
     text = reader.read("t.pptx").documents[0].text
     assert _row_with(text, "key") == "| key | value |"
     assert _row_with(text, "one") == f"| one | {RENDERED} |"
