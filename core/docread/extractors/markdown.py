@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -50,25 +51,25 @@ def markdown_table(
     width = max(len(header), max(map(len, rows), default=0))
     if not width:
         return ""
+    limit = output.max_cell_content if output is not None else sys.maxsize
 
-    def cell(value: Any) -> str:
-        shown = text(value)
-        if output is not None and len(shown) > output.max_cell_content:
-            shown = cut_cell(shown, output)
-        return escape_cell(shown)
+    def cut(shown: str) -> str:
+        return cut_cell(shown, output) if output is not None else shown
 
-    def line(cells: list[str]) -> str:
+    def line(row: Sequence[Any]) -> str:
+        cells = [t if len(t) <= limit else cut(t) for t in map(text, row)]
         if len(cells) < width:
             cells += [""] * (width - len(cells))
-        return "| " + " | ".join(cells) + " |"
+        joined = " | ".join(cells)
+        # escape_cell only for a row that needs it: more pipes than separators, or a break
+        if joined.count("|") != width - 1 or "\n" in joined or "\r" in joined:
+            joined = " | ".join(map(escape_cell, cells))
+        return "| " + joined + " |"
 
-    numbered = first_row is not None
-    lines = [
-        ("| Row " if numbered else "") + line([cell(v) for v in header]),
-        "|" + "---|" * (width + numbered),
-    ]
     if first_row is None:
-        lines += [line([cell(v) for v in row]) for row in rows]
+        lines = [line(header), "|" + "---|" * width]
+        lines += map(line, rows)
     else:
-        lines += [f"| {n} " + line([cell(v) for v in row]) for n, row in enumerate(rows, first_row)]
+        lines = ["| Row " + line(header), "|" + "---|" * (width + 1)]
+        lines += [f"| {n} " + line(row) for n, row in enumerate(rows, first_row)]
     return "\n".join(lines)
