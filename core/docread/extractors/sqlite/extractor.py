@@ -151,7 +151,7 @@ class Database:
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
-            if "interrupted" in str(exc):
+            if "interrupted" in str(exc):  # by _progress: raise the limit that ran out
                 self._statement.check(what)
             if "not a database" in str(exc) or "malformed" in str(exc):
                 raise ExtractionError(
