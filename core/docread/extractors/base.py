@@ -9,15 +9,16 @@ header facts for the agent view, and ``extract_child`` for archive members.
 from __future__ import annotations
 
 import importlib
+import math
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import DependencyMissingError, ExtractionTimeoutError
+from ..errors import DependencyMissingError
 from ..model import FileInfo, Unit
+from .deadline import Deadline
 
 if TYPE_CHECKING:
     from ..request.options import ReadOptions
@@ -64,10 +65,21 @@ class Context:
     workspace: Path | None = None
     budget: Budget = field(default_factory=Budget)
     depth: int = 0
-    deadline: float = 0.0
+    deadline: float = 0.0  # the read's end, a time.monotonic() value (what a worker is sent)
     header: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     child_reader: Callable[[Context, bytes, str, ReadOptions | None], Iterator[Unit]] | None = None
+    timer: Deadline = field(init=False, repr=False, compare=False)  # ``deadline`` as a Deadline
+
+    def __post_init__(self) -> None:
+        self.timer = Deadline(
+            self.info.source,
+            self.settings.global_timeout,
+            "global_timeout",
+            advice="the global timeout bounds the whole read: read a smaller window "
+            "(pages, rows, offset/limit)",
+            end=self.deadline or math.inf,
+        )
 
     def warn(self, message: str) -> None:
         """A warning the caller sees (result.notes); partial success is said, never hidden."""
@@ -79,13 +91,15 @@ class Context:
 
     def check_deadline(self, what: str = "") -> None:
         """Cooperative global timeout between units (isolated workers are also killed hard)."""
-        if self.deadline and time.monotonic() > self.deadline:
-            limit = self.settings.global_timeout
-            raise ExtractionTimeoutError(
-                f"{self.info.source}: reading took longer than the global timeout of {limit:g} s"
-                f"{' at ' + what if what else ''}; read a smaller window (pages, rows, offset/limit)",
-                path=self.info.source,
-            )
+        self.timer.check(what)
+
+    def time_limit(
+        self, limit: float, setting: str, *, task: str = "reading", advice: str = ""
+    ) -> Deadline:
+        """A limit on one step of reading this file, checked together with the global one."""
+        return Deadline(
+            self.info.source, limit, setting, task=task, advice=advice, outer=self.timer
+        )
 
     def extract_child(
         self, data: bytes, name: str, options: ReadOptions | None = None

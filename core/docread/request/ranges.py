@@ -1,9 +1,11 @@
-"""Parsers for the selection mini-languages: pages "1-5,7,9-", rows "head:50", columns "A-C"."""
+"""Parsers for the selection mini-languages: pages "1-5,7,9-", rows "head:50", columns "A-C";
+which units a page selection picks, and selected numbers written back as compact spans."""
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
@@ -55,6 +57,28 @@ class PageSpec:
                     seen.add(n)
                     out.append(n)
         return out
+
+
+def select_units(
+    spec: PageSpec | None, count: int, *, unit: str = "page", path: str | None = None
+) -> list[int]:
+    """The 1-based units (pages, slides, sections) of ``count`` that ``spec`` selects; every
+    one of them without a spec."""
+    if spec is None:
+        return list(range(1, count + 1))
+    return spec.resolve(count, unit=unit, path=path)
+
+
+def compact_spans(numbers: Iterable[int], sep: str = ", ", name: Callable[[int], str] = str) -> str:
+    """Consecutive runs joined, the way ``pages`` is written: [1, 2, 3, 5] -> "1-3, 5" ("" for
+    none); ``name`` spells each number (column letters: [0, 1, 2, 4] -> "A-C, E")."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return sep.join(name(a) if a == b else f"{name(a)}-{name(b)}" for a, b in runs)
 
 
 _ROWS = re.compile(r"^\s*(?:(head|tail)\s*:\s*(\d+)|(\d+)\s*(?:-\s*(\d*))?)\s*$", re.IGNORECASE)
@@ -164,6 +188,13 @@ class ColumnSpec:
                 path=path,
             )
         return out
+
+
+def select_columns(
+    spec: ColumnSpec | None, names: list[str], *, path: str | None = None
+) -> list[int]:
+    """The 0-based columns of ``names`` that ``spec`` selects; every one of them without a spec."""
+    return spec.resolve(names, path=path) if spec else list(range(len(names)))
 
 
 MAX_PATTERN_LEN = 1000

@@ -75,7 +75,7 @@ class ArchiveExtractor(Extractor):
         shown: list[tuple[Entry, str]] = []
         for entry in backend.entries():
             guard.count_member()
-            guard.check_time(deadline, "listing", "archive_list")
+            deadline.check()
             address = addresses.of(entry)
             if entry.kind == "dir":
                 dirs += 1
@@ -250,7 +250,7 @@ class ArchiveExtractor(Extractor):
         if counted:
             for _ in backend.entries():
                 guard.count_member()
-                guard.check_time(deadline, "listing", "archive_list")
+                deadline.check()
 
         addresses = Addresses()
         names: dict[int, str] = {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -21,11 +20,11 @@ from ...errors import (
     ArchiveSecurityError,
     BannedExtensionError,
     EncryptedDocumentError,
-    ExtractionTimeoutError,
     FormatNotSupportedError,
 )
 from ...formats import FORMATS
 from ..base import Context
+from ..deadline import Deadline
 
 CHUNK = 1 << 16
 RATIO_FLOOR = 1 << 20  # a ratio says nothing about tiny members: judged past 1 MB of output
@@ -154,18 +153,17 @@ class Guard:
                 path=self.archive,
             )
 
-    def list_deadline(self) -> float:
-        return time.monotonic() + self.ctx.settings.timeouts.archive_list
+    def list_deadline(self) -> Deadline:
+        """``timeouts.archive_list`` on listing the archive (checked once per member)."""
+        return self._time_limit("archive_list", "listing the archive")
 
-    def check_time(self, deadline: float, what: str, setting: str) -> None:
-        if time.monotonic() > deadline:
-            limit = getattr(self.ctx.settings.timeouts, setting)
-            raise ExtractionTimeoutError(
-                f"{self.archive}: {what} took longer than timeouts.{setting}={limit:g} s; "
-                f"use pattern= or archive_path= to work on fewer members",
-                path=self.archive,
-            )
-        self.ctx.check_deadline(what)
+    def _time_limit(self, setting: str, task: str) -> Deadline:
+        return self.ctx.time_limit(
+            getattr(self.ctx.settings.timeouts, setting),
+            f"timeouts.{setting}",
+            task=task,
+            advice="use pattern= or archive_path= to work on fewer members",
+        )
 
     def is_banned(self, name: str) -> bool:
         return name.lower().rstrip("/").endswith(self._banned)
@@ -231,7 +229,7 @@ class Guard:
         return written
 
     def _chunks(self, entry: Entry, stream: BinaryIO) -> Iterator[bytes]:
-        deadline = time.monotonic() + self.ctx.settings.timeouts.archive_extract
+        deadline = self._time_limit("archive_extract", f"reading {entry.name}")
         budget, n = self.ctx.budget, 0
         while chunk := stream.read(CHUNK):
             n += len(chunk)
@@ -243,7 +241,7 @@ class Guard:
                     f"(a lying size header: zip bomb); refused",
                 )
             self._check_size(entry.name, n, entry.compressed, declared=False)
-            self.check_time(deadline, f"reading {entry.name}", "archive_extract")
+            deadline.check()
             yield chunk
 
     def _check_size(

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from ...errors import EncryptedDocumentError
 from ...model import Document, Media, Unit
+from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor
 from .convert import (
@@ -135,7 +136,7 @@ class OfficeExtractor(Extractor):
             kind, parts = "page", pages
         else:
             kind, parts = "section", split_sections(markdown)
-        numbers = self._select(ctx, len(parts), kind)
+        numbers = select_units(ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source)
         props = _document_properties(ctx, meta)
         label, num_key, count_key, title_key = _KINDS[kind]
         shown: list[int] = []
@@ -155,7 +156,9 @@ class OfficeExtractor(Extractor):
                 for media in _media(oz, names, ctx, {num_key: n}, image_index):
                     image_index += 1
                     yield media
-        ctx.set_header(label, f"{_spans(shown)} of {len(parts)} ({_UNIT_NOTES[kind]})")
+        ctx.set_header(
+            label, f"{compact_spans(shown) or 'none'} of {len(parts)} ({_UNIT_NOTES[kind]})"
+        )
 
     # -- PPTX, ODP ------------------------------------------------------------------------------
     def _slides(self, source: Source, ctx: Context) -> Iterator[Unit]:
@@ -166,15 +169,17 @@ class OfficeExtractor(Extractor):
                 meta = ooxml_metadata(oz)
             else:
                 deck, meta = OdpDeck(oz), odf_metadata(oz)
-            numbers = self._select(ctx, deck.count, "slide")
+            numbers = select_units(
+                ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source
+            )
             props = _document_properties(ctx, meta)
-            shown: list[int] = []
             budget, image_index = ctx.settings.output.max_chars, 0
+            shown: list[int] = []
             for n in numbers:
                 ctx.check_deadline(f"slide {n}")
                 if not ctx.loader and budget <= 0:
                     ctx.warn(
-                        f"Showing slides {_spans(shown)} of {deck.count}: the rest is over the "
+                        f"Showing slides {compact_spans(shown) or 'none'} of {deck.count}: the rest is over the "
                         f"output limit; use pages={n}- to continue"
                     )
                     break
@@ -196,14 +201,9 @@ class OfficeExtractor(Extractor):
                         image_index += 1
                         yield media
             ctx.set_header(
-                "Slides", f"{_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}"
+                "Slides",
+                f"{compact_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}",
             )
-
-    def _select(self, ctx: Context, count: int, kind: str) -> list[int]:
-        spec = ctx.options.page_spec
-        if spec is None:
-            return list(range(1, count + 1))
-        return spec.resolve(count, unit=kind, path=ctx.info.source)
 
 
 def _slide_heading(number: int, title: str) -> str:
@@ -255,14 +255,3 @@ def _media(
             **position,
         }
         yield Media(mime, oz.read(name), meta)
-
-
-def _spans(numbers: list[int]) -> str:
-    """[1, 2, 3, 5] -> '1-3, 5' (the header's range)."""
-    runs: list[list[int]] = []
-    for n in numbers:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or "none"

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..markdown import markdown_table
 from .package import OfficeZip, local, rels
 
 
@@ -32,17 +33,9 @@ class Slide:
         return "\n\n".join(parts)
 
 
-def markdown_table(rows: list[list[str]]) -> str:
-    """A pipe table (first row as header); cells flattened to one line, pipes escaped."""
-    if not rows:
-        return ""
-    width = max(len(r) for r in rows)
-    clean = [
-        [" ".join(c.split()).replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in rows
-    ]
-    lines = ["| " + " | ".join(clean[0]) + " |", "|" + "---|" * width]
-    lines += ["| " + " | ".join(r) + " |" for r in clean[1:]]
-    return "\n".join(lines)
+def _table(rows: list[list[str]]) -> str:
+    """A slide table as markdown, its first row as the header."""
+    return markdown_table(rows[0], rows[1:]) if rows else ""
 
 
 def _attr(el: Any, name: str) -> str:
@@ -136,14 +129,16 @@ class PptxDeck:
         if table is not None:
             rows = [
                 [
-                    " ".join(_pptx_para(p) for p in tc.iter() if local(p.tag) == "p")
+                    " ".join(
+                        t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
+                    )
                     for tc in tr
                     if local(tc.tag) == "tc"
                 ]
                 for tr in table
                 if local(tr.tag) == "tr"
             ]
-            lines += [markdown_table(rows), ""]
+            lines += [_table(rows), ""]
             return
         chart = _child(frame, "chart")
         target = links.get(_attr(chart, "id")) if chart is not None else None
@@ -273,7 +268,7 @@ def _odf_block(el: Any, depth: int) -> list[str]:
                 for row in sub.iter()
                 if local(row.tag) == "table-row"
             ]
-            out.append(markdown_table(rows))
+            out.append(_table(rows))
         elif kind not in ("image", "title", "desc"):
             out += _odf_block(sub, depth)
     return out

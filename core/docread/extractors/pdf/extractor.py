@@ -8,13 +8,14 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import EncryptedDocumentError, ExtractionError, FileTooLargeError, ReadDocumentError
 from ...model import Document, Media, Unit
+from ...request.ranges import compact_spans, select_units
 from ..base import Context, Extractor
+from ..deadline import Deadline
 from ..ocr import OcrResult, ocr_stream
 from .parts import (
     form_lines,
@@ -42,20 +43,6 @@ _OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 
 
-def spans(numbers: list[int], sep: str = ", ") -> str:
-    """1-based page numbers as compact ranges: [1,2,3,5] -> "1-3, 5"."""
-    out: list[str] = []
-    start = prev = None
-    for n in [*numbers, None]:
-        if start is not None and (n is None or n != prev + 1):  # type: ignore[operator]
-            out.append(str(start) if start == prev else f"{start}-{prev}")
-            start = None
-        if start is None:
-            start = n
-        prev = n
-    return sep.join(out)
-
-
 class PdfExtractor(Extractor):
     """PDF pages as Documents (text or OCR), plus Media parts for the visual and pdf views."""
 
@@ -73,7 +60,7 @@ class PdfExtractor(Extractor):
                 yield _raw(doc, source, numbers, ctx)
                 return
             ctx.set_header("Document", ctx.info.name)
-            ctx.set_header("Pages", f"{spans(numbers)} of {doc.page_count}")
+            ctx.set_header("Pages", f"{compact_spans(numbers)} of {doc.page_count}")
             props = properties(doc) if ctx.options.include_metadata else {}
             base = {
                 "page_count": doc.page_count,
@@ -127,8 +114,7 @@ def _open(source: Source, ctx: Context) -> pymupdf.Document:
 
 def _select(count: int, ctx: Context) -> list[int]:
     """The pages asked for (all by default), cut to the agent view's page limit with a hint."""
-    spec = ctx.options.page_spec
-    numbers = spec.resolve(count, path=ctx.info.source) if spec else list(range(1, count + 1))
+    numbers = select_units(ctx.options.page_spec, count, path=ctx.info.source)
     if ctx.loader or ctx.options.view == "pdf":
         return numbers
     pdf = ctx.settings.pdf
@@ -141,7 +127,7 @@ def _select(count: int, ctx: Context) -> list[int]:
         rest = numbers[limit:]
         ctx.warn(
             f"Showing {limit} of the {len(numbers)} selected pages (pdf.{key}={limit}); "
-            f"use pages={spans(rest[:limit], ',')} to read the next ones."
+            f"use pages={compact_spans(rest[:limit], ',')} to read the next ones."
         )
         numbers = numbers[:limit]
     return numbers
@@ -178,20 +164,21 @@ def _pages(
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:
+        # timed, not interrupted: a page over it stops the read after that page, with a hint
+        page_time = Deadline(ctx.info.source, pdf.per_page_timeout, "timeouts.pdf_per_page")
         slow = False
         for i, n in enumerate(numbers):
-            if slow:  # the page before was over pdf_per_page: stop here, say how to go on
+            if slow:
                 ctx.warn(
-                    f"Page {numbers[i - 1]}: its text took longer than pdf_per_page="
-                    f"{pdf.per_page_timeout:g} s; the pages after it were not read "
-                    f"(use pages={n}- to go on)."
+                    f"Page {numbers[i - 1]}: its text took longer than {page_time.describe()}; "
+                    f"the pages after it were not read (use pages={n}- to go on)."
                 )
                 return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
-            started = time.monotonic()
+            page_time.restart()
             text = page_text(page)
-            slow = time.monotonic() - started > pdf.per_page_timeout
+            slow = page_time.expired()
             scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned)
             if not (opts.ocr or (scanned and opts.ocr is None)):
@@ -231,17 +218,18 @@ def _pages(
     if ocr_pages:
         why = "forced by ocr=true" if opts.ocr else "scanned"
         ctx.set_header(
-            "OCR Applied", f"Page{'s' if len(ocr_pages) > 1 else ''} {spans(ocr_pages)} ({why})"
+            "OCR Applied",
+            f"Page{'s' if len(ocr_pages) > 1 else ''} {compact_spans(ocr_pages)} ({why})",
         )
     if skipped:
         ctx.warn(
             f"OCR limit reached: at most {pdf.max_pages_ocr} pages are OCR'd per read "
-            f"(pdf.max_pages_ocr); pages {spans(skipped)} were not OCR'd: read them with "
-            f"pages={spans(skipped[: pdf.max_pages_ocr], ',')}."
+            f"(pdf.max_pages_ocr); pages {compact_spans(skipped)} were not OCR'd: read them with "
+            f"pages={compact_spans(skipped[: pdf.max_pages_ocr], ',')}."
         )
     if no_layer:
         ctx.warn(
-            f"Pages {spans(no_layer)} have no text layer and OCR is off (ocr=false): use ocr=true."
+            f"Pages {compact_spans(no_layer)} have no text layer and OCR is off (ocr=false): use ocr=true."
         )
 
 
@@ -307,4 +295,6 @@ def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context
             f"send fewer pages (pages=...) or use view='visual' or 'text'",
             path=where,
         )
-    return Media("application/pdf", data, {"page_count": count, "pages": spans(numbers, ",")})
+    return Media(
+        "application/pdf", data, {"page_count": count, "pages": compact_spans(numbers, ",")}
+    )

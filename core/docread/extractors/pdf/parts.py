@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ...sanitize import cut_cell
+from ..markdown import markdown_table
 
 if TYPE_CHECKING:
     import pymupdf
@@ -86,28 +86,18 @@ def page_text(page: pymupdf.Page) -> str:
 
 def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
     """Tables PyMuPDF finds on the page, each as a markdown table (first row as the header,
-    columns empty in every row dropped)."""
+    rows and columns empty throughout dropped: split-line ghosts)."""
     out = []
     for table in page.find_tables().tables:
-        rows = [[_cell(c, output) for c in row] for row in table.extract()]
-        rows = [r for r in rows if any(r)]
+        rows = [["" if c is None else str(c) for c in row] for row in table.extract()]
+        rows = [r for r in rows if any(c.strip() for c in r)]
         if not rows:
             continue
         width = max(len(r) for r in rows)
-        rows = [r + [""] * (width - len(r)) for r in rows]
-        keep = [c for c in range(width) if any(r[c] for r in rows)]  # drop split-line ghosts
-        rows = [[r[c] for c in keep] for r in rows]
-        width = len(keep)
-        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-        lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-        out.append("\n".join(lines))
+        keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in rows)]
+        rows = [[r[c] if c < len(r) else "" for c in keep] for r in rows]
+        out.append(markdown_table(rows[0], rows[1:], output=output))
     return out
-
-
-def _cell(value: object, output: OutputSettings) -> str:
-    """A table cell on one line, pipes escaped, capped at output.max_cell_content."""
-    text = "" if value is None else " ".join(str(value).split())
-    return cut_cell(text.replace("|", "\\|"), output)
 
 
 def form_lines(page: pymupdf.Page) -> list[str]:

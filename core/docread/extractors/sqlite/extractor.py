@@ -8,9 +8,7 @@ running past ``sqlite.statement_timeout`` (a view can hide an endless recursive 
 
 from __future__ import annotations
 
-import re
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
@@ -19,12 +17,12 @@ from typing import Any, ClassVar
 
 from ...errors import ExtractionError, ExtractionTimeoutError, InvalidOptionError
 from ...model import Document, Unit
-from ...request.ranges import RowSpec
+from ...request.ranges import RowSpec, select_columns
 from ...source import Source
 from ..base import Context, Extractor
+from ..markdown import escape_cell, markdown_table
 
 MAGIC = b"SQLite format 3\x00"
-_BREAKS = re.compile(r"[ \t]*[\r\n]+[ \t]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,29 +131,28 @@ class Database:
     def __init__(self, conn: sqlite3.Connection, ctx: Context) -> None:
         self.conn, self.ctx = conn, ctx
         self.settings = ctx.settings.sqlite
-        self._stop_at = 0.0
+        self._statement = ctx.time_limit(
+            self.settings.statement_timeout,
+            "sqlite.statement_timeout",
+            task="a query",
+            advice="select a smaller rows window",
+        )
         conn.set_progress_handler(self._progress, 10_000)
 
     def _progress(self) -> int:
-        return int(time.monotonic() > self._stop_at)
+        """Non-zero interrupts the statement: its own limit or the global one has run out."""
+        return int(self._statement.expired() or self.ctx.timer.expired())
 
     def query(
         self, sql: str, params: tuple[Any, ...] = (), what: str = ""
     ) -> list[tuple[Any, ...]]:
         """Run one statement to completion within the timeout (and the global deadline)."""
-        limit = self.settings.statement_timeout
-        self._stop_at = time.monotonic() + limit
-        if self.ctx.deadline:
-            self._stop_at = min(self._stop_at, self.ctx.deadline)
+        self._statement.restart()
         try:
             return self.conn.execute(sql, params).fetchall()
         except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
-            if "interrupted" in str(exc):
-                raise ExtractionTimeoutError(
-                    f"{self.ctx.info.source}: {what or 'a query'} ran past "
-                    f"sqlite.statement_timeout={limit:g} s; select a smaller rows window",
-                    path=self.ctx.info.source,
-                ) from exc
+            if "interrupted" in str(exc):  # by _progress: raise the limit that ran out
+                self._statement.check(what)
             if "not a database" in str(exc) or "malformed" in str(exc):
                 raise ExtractionError(
                     f"{self.ctx.info.source}: the SQLite file is damaged ({exc})",
@@ -249,8 +246,7 @@ class Database:
         opts, ctx = self.ctx.options, self.ctx
         total = self.settings.max_rows if rel.rows is None else rel.rows  # uncounted: try the cap
         names = [c.name for c in rel.columns]
-        spec = opts.column_spec
-        cols = spec.resolve(names, path=ctx.info.source) if spec else list(range(len(names)))
+        cols = select_columns(opts.column_spec, names, path=ctx.info.source)
         default = ctx.settings.tabular.default_rows
         row_spec = opts.row_spec or (None if ctx.loader else RowSpec("head", count=default))
         first, last = row_spec.bounds(total) if row_spec else (1, total)
@@ -284,11 +280,11 @@ class Database:
     ) -> Iterator[Document]:
         rows = self.rows(rel, cols, first, last) if last >= first and rel.columns else []
         end = first + len(rows) - 1
-        heading = f"## {rel.kind.title()}: {cell(rel.name)}"
+        heading = f"## {rel.kind.title()}: {escape_cell(rel.name)}"
         if rows:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
         names = [rel.columns[i].name for i in cols]
-        table = markdown_table(names, rows, first) if rows else "(no rows)"
+        table = markdown_table(names, rows, text=_value, first_row=first) if rows else "(no rows)"
         meta: dict[str, Any] = {
             "table": rel.name,
             "table_type": rel.kind,
@@ -309,7 +305,7 @@ def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> s
         parts.append("(no tables)")
     for rel in relations:
         lines = [
-            f"### {rel.kind.title()}: {cell(rel.name)} ({rel.count_text} row{'s' * (rel.rows != 1)})"
+            f"### {rel.kind.title()}: {escape_cell(rel.name)} ({rel.count_text} row{'s' * (rel.rows != 1)})"
         ]
         for c in rel.columns:
             flags = [
@@ -318,32 +314,17 @@ def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> s
                 if on
             ]
             lines.append(
-                f"  - {cell(c.name)} {cell(c.type) or 'ANY'}{' ' + ' '.join(flags) if flags else ''}"
+                f"  - {escape_cell(c.name)} {escape_cell(c.type) or 'ANY'}{' ' + ' '.join(flags) if flags else ''}"
             )
         if rel.indexes:
-            lines.append(f"  - indexes: {', '.join(cell(i) for i in rel.indexes)}")
+            lines.append(f"  - indexes: {', '.join(escape_cell(i) for i in rel.indexes)}")
         parts.append("\n".join(lines))
     if triggers:
         parts.append(
-            "### Triggers\n" + "\n".join(f"  - {cell(n)} on {cell(t)}" for n, t in triggers)
+            "### Triggers\n"
+            + "\n".join(f"  - {escape_cell(n)} on {escape_cell(t)}" for n, t in triggers)
         )
     return "\n\n".join(parts)
-
-
-def markdown_table(names: list[str], rows: list[tuple[Any, ...]], first: int) -> str:
-    """A markdown table with a 1-based Row column; cells escaped onto one line."""
-    head = "| Row | " + " | ".join(cell(n) for n in names) + " |"
-    rule = "|-----|" + "|".join("---" for _ in names) + "|"
-    body = [
-        f"| {first + i} | " + " | ".join(cell(_value(v)) for v in row) + " |"
-        for i, row in enumerate(rows)
-    ]
-    return "\n".join([head, rule, *body])
-
-
-def cell(text: str) -> str:
-    """One table cell or name on one line: pipes escaped, line breaks as one space."""
-    return _BREAKS.sub(" ", str(text)).replace("|", "\\|")
 
 
 def bounded(column: str, limit: int) -> str:

@@ -4,17 +4,18 @@ sheet in chunks of ``tabular.rows_per_document`` rows with sheet and row provena
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from ...errors import ExtractionTimeoutError, InvalidOptionError
+from ...errors import InvalidOptionError
 from ...formats import BY_KEY
 from ...model import Document, Unit
-from ...request.ranges import RowSpec, column_letter
+from ...request.ranges import RowSpec, column_letter, compact_spans, select_columns
 from ...source import Source
 from ..base import Context, Extractor, load_object
-from .model import Book, Table, Total, cell_text, column_types
+from ..deadline import Deadline
+from ..markdown import escape_cell, markdown_table
+from .model import Book, Table, Total, column_types, plain_text
 
 
 class TabularExtractor(Extractor):
@@ -29,7 +30,7 @@ class TabularExtractor(Extractor):
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         opener = load_object(BY_KEY[ctx.info.format].opener)
-        deadline = Deadline(ctx)
+        deadline = _load_deadline(ctx)
         book: Book = opener(source, ctx, deadline)
         with book:
             if ctx.loader:
@@ -45,27 +46,15 @@ class TabularLoadExtractor(TabularExtractor):
     streaming: ClassVar[bool] = False
 
 
-class Deadline:
-    """``timeouts.tabular_load`` (and the global timeout) checked between rows and chunks."""
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
-        self.limit = ctx.settings.timeouts.tabular_load
-        self.restart()
-
-    def restart(self) -> None:
-        """A loader gets the full time for each chunk it yields."""
-        self.end = time.monotonic() + self.limit
-
-    def check(self, what: str) -> None:
-        if time.monotonic() > self.end:
-            raise ExtractionTimeoutError(
-                f"{self.ctx.info.source}: reading the table took longer than "
-                f"timeouts.tabular_load={self.limit:g} s at {what}; read a smaller window "
-                f"(rows='head:50', fewer columns) or raise the timeout in tools-security.yaml",
-                path=self.ctx.info.source,
-            )
-        self.ctx.check_deadline(what)
+def _load_deadline(ctx: Context) -> Deadline:
+    """``timeouts.tabular_load`` (and the global timeout), checked between rows and chunks."""
+    return ctx.time_limit(
+        ctx.settings.timeouts.tabular_load,
+        "timeouts.tabular_load",
+        task="reading the table",
+        advice="read a smaller window (rows='head:50', fewer columns) or raise the timeout "
+        "in tools-security.yaml",
+    )
 
 
 def _sheet_indices(book: Book, ctx: Context, *, all_sheets: bool) -> list[int]:
@@ -97,12 +86,7 @@ def _sheet_indices(book: Book, ctx: Context, *, all_sheets: bool) -> list[int]:
 
 def _columns(table: Table, ctx: Context) -> list[int]:
     """Selected 0-based column indices, capped at ``memory.max_dataframe_cols``."""
-    spec = ctx.options.column_spec
-    cols = (
-        spec.resolve(table.columns, path=ctx.info.source)
-        if spec
-        else list(range(len(table.columns)))
-    )
+    cols = select_columns(ctx.options.column_spec, table.columns, path=ctx.info.source)
     cap = ctx.settings.memory.max_dataframe_cols
     if len(cols) > cap:
         ctx.warn(
@@ -142,7 +126,7 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     ctx.set_header("Rows", f"{first:,}-{last:,}{of}")
     ctx.set_header(
         "Columns",
-        _letters(cols)
+        compact_spans(cols, name=column_letter)
         + (f" ({len(cols)} of {len(table.columns)})" if len(cols) < len(table.columns) else ""),
     )
     if total.count is None or last < total.count:
@@ -230,15 +214,13 @@ def _document(
     total: Total, ctx: Context, *, row_column: bool,
 ) -> Document:  # fmt: skip
     """A markdown table of ``rows`` (the header repeated) with the canonical table metadata."""
-    output = ctx.settings.output
     names = [table.columns[i] for i in cols]
-    head = (["Row"] if row_column else []) + [cell_text(n, output) for n in names]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    text = markdown_table(
+        names, rows, text=plain_text, output=ctx.settings.output,
+        first_row=first if row_column else None,
+    )  # fmt: skip
     if ctx.loader and book.sheet_names is not None:  # a chunk says which sheet it comes from
-        lines.insert(0, f"Sheet: {cell_text(book.sheet_names[index], output)}\n")
-    for n, row in enumerate(rows, first):
-        cells = [cell_text(v, output) for v in row]
-        lines.append("| " + " | ".join(([str(n)] if row_column else []) + cells) + " |")
+        text = f"Sheet: {escape_cell(book.sheet_names[index])}\n\n{text}"
     meta: dict[str, Any] = {"columns": names}
     if rows:
         meta.update(row_start=first, row_end=first + len(rows) - 1)
@@ -254,7 +236,7 @@ def _document(
         meta["column_types"] = ", ".join(
             f"{n} ({t})" for n, t in zip(names, column_types(table, cols, rows), strict=True)
         )
-    return Document("\n".join(lines), meta)
+    return Document(text, meta)
 
 
 def _sheet_header(book: Book, index: int, ctx: Context) -> None:
@@ -264,16 +246,3 @@ def _sheet_header(book: Book, index: int, ctx: Context) -> None:
             "Sheet",
             f"{names[index]} ({index + 1} of {len(names)} sheet{'s' if len(names) != 1 else ''})",
         )
-
-
-def _letters(cols: list[int]) -> str:
-    """Column letters with consecutive runs joined: [0,1,2,4] -> 'A-C, E'."""
-    runs: list[list[int]] = []
-    for c in cols:
-        if runs and c == runs[-1][1] + 1:
-            runs[-1][1] = c
-        else:
-            runs.append([c, c])
-    return ", ".join(
-        column_letter(a) if a == b else f"{column_letter(a)}-{column_letter(b)}" for a, b in runs
-    )

@@ -20,7 +20,7 @@ from ..text.plain import detect_encoding
 from .model import Book, Table, Total, unique_names
 
 if TYPE_CHECKING:
-    from .extractor import Deadline
+    from ..deadline import Deadline
 
 LINE_CAP = 8 << 20  # characters: a longer physical line is cut, so memory stays bounded
 _SCAN_CHUNK = 8 << 20

@@ -13,8 +13,6 @@ from datetime import date, datetime, time, timedelta
 from typing import Any, cast
 
 from ...request.ranges import column_letter
-from ...sanitize import cut_cell
-from ...settings import OutputSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +119,7 @@ def unique_names(raw: Sequence[Any]) -> list[str]:
 
 
 def plain_text(value: Any) -> str:
-    """A cell value as text, before markdown escaping and cutting."""
+    """A cell value as text (markdown_table cuts and escapes it)."""
     if value is None or isinstance(value, str):
         return value or ""
     if isinstance(value, bool):
@@ -153,14 +151,6 @@ def plain_text(value: Any) -> str:
     if type(value).__name__ in ("NaTType", "NAType"):
         return ""
     return str(value)
-
-
-def cell_text(value: Any, output: OutputSettings) -> str:
-    """One markdown cell: readable, on one line, pipes escaped, cut at ``max_cell_content``."""
-    text = cut_cell(plain_text(value), output)
-    if "\n" in text or "\r" in text:
-        text = " ".join(text.splitlines())
-    return text.replace("|", "\\|")
 
 
 def column_types(table: Table, cols: list[int], rows: list[list[Any]]) -> list[str]:

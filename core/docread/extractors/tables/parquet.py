@@ -15,7 +15,7 @@ from ..text.plain import detect_encoding
 from .model import Book, RowsTable, Table, Total, unique_names
 
 if TYPE_CHECKING:
-    from .extractor import Deadline
+    from ..deadline import Deadline
 
 
 class ParquetTable(Table):

@@ -23,7 +23,7 @@ from ..office.package import open_package
 from .model import Book, RowsTable, Table, Total, header_row, unique_names
 
 if TYPE_CHECKING:
-    from .extractor import Deadline
+    from ..deadline import Deadline
 
 _XML_HEAD = 8192
 _WIDTH_SCAN = 100  # rows after the header looked at for the sheet's width
