@@ -61,19 +61,21 @@ class DocReadLoader(BaseLoader):
         """Documents of every file, in order, as the core produces them (the core walks folders,
         filters by glob and hands each failing file to ``on_error``; this maps the metadata)."""
         workspace, paths = loader_workspace(self.paths, self.workspace)
-        walk = {"pattern": self.glob, "recursive": self.recursive}
         with docread.Reader(workspace, self.config, shared_pool=True) as reader:
             files: Iterable[str] = paths
             if self.show_progress:  # count the files first, so the bar has its total
                 from tqdm.auto import tqdm
 
-                files = tqdm(
-                    list(reader.files(paths, **walk, on_error=self._failed)),
-                    desc="DocReadLoader",
-                    unit="file",
+                found = reader.files(
+                    paths, pattern=self.glob, recursive=self.recursive, on_error=self._failed
                 )
+                files = tqdm(list(found), desc="DocReadLoader", unit="file")
             for doc in reader.iter_documents(
-                files, **walk, on_error=self._failed, **self.read_options
+                files,
+                pattern=self.glob,
+                recursive=self.recursive,
+                on_error=self._failed,
+                **self.read_options,
             ):
                 yield to_langchain(doc)
 
