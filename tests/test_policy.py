@@ -137,6 +137,18 @@ def test_tools_log_the_error_they_hand_to_the_model_once(
     assert all("DocumentNotFoundError" in r.getMessage() for r in records)
 
 
+def test_the_cli_logs_the_error_it_reports_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from docread.cli import main
+
+    with caplog.at_level(logging.DEBUG, logger="docread"):
+        assert main(["gone.txt", "--workspace", str(tmp_path)]) == 1
+    assert "gone.txt" in capsys.readouterr().err
+    [record] = _docread_records(caplog)
+    assert record.docread_path == "gone.txt"
+
+
 def test_llamaindex_skip_logs_a_failing_folder_file_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
