@@ -192,15 +192,20 @@ class Reader:
         given, pat = PurePath(os.fspath(directory)), pattern or "**/*"
         limit = self.settings.global_timeout
         spent, resumed = 0.0, time.monotonic()
+
+        def check() -> None:
+            if spent + time.monotonic() - resumed > limit:
+                raise ExtractionTimeoutError(
+                    f"{directory}: listing the folder took longer than the global timeout of "
+                    f"{limit:g} s; name a smaller folder, a pattern, or raise global_timeout",
+                    path=os.fspath(directory),
+                )
+
         for dirpath, dirnames, filenames in os.walk(root):
+            check()
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
             for name in sorted(filenames):
-                if spent + time.monotonic() - resumed > limit:
-                    raise ExtractionTimeoutError(
-                        f"{directory}: listing the folder took longer than the global timeout of "
-                        f"{limit:g} s; name a smaller folder, a pattern, or raise global_timeout",
-                        path=os.fspath(directory),
-                    )
+                check()
                 rel = (Path(dirpath) / name).relative_to(root).as_posix()
                 if glob_match(rel, pat):
                     spent += time.monotonic() - resumed
