@@ -335,6 +335,8 @@ def test_register_refuses_clashes_unless_replace(registry: None) -> None:
         formats.register(taker)
     with pytest.raises(docread.InvalidOptionError, match="lower case"):
         formats.register(formats.Format("up", "text", "text/x-up", (".UP",), extractor="x:Y"))
+    with pytest.raises(docread.InvalidOptionError, match="category='misc' is not one of"):
+        formats.register(formats.Format("m", "misc", "text/x-m", (".m1",), extractor="x:Y"))
     moved = formats.Format("fancy", "text", "text/x-fancy", (".fancier",), extractor="x:Y")
     formats.register(moved, replace=True)
     assert formats.BY_KEY["fancy"] is moved and formats.by_extension("a.fancier") is moved

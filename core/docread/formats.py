@@ -7,10 +7,12 @@ iterable of them, or a callable returning either), loaded once, on the first loo
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
 
 from .errors import InvalidOptionError, logger
+from .settings import Limits
 
 ENTRY_POINT_GROUP = "docread.extractors"
 
@@ -156,6 +158,7 @@ def register(fmt: Format, *, replace: bool = False) -> Format:
     if not isinstance(fmt, Format):
         raise TypeError(f"register() takes a docread.formats.Format, not {type(fmt).__name__}")
     _check(fmt)
+    load_plugins()  # installed plugins first, so a clash with one is found the same every time
     with _lock:
         old = BY_KEY.get(fmt.key)
         taken = {e: f.key for e in fmt.extensions if (f := _ext_owner.get(e, fmt)).key != fmt.key}
@@ -175,13 +178,16 @@ def register(fmt: Format, *, replace: bool = False) -> Format:
 
 
 def _check(fmt: Format) -> None:
-    """A registered row must be usable: a key, a category, a ``module:Class`` extractor and
-    lower-case extensions with their dot (names are lower-cased before matching)."""
+    """A registered row must be usable: a key, a size-limit category (so files are admitted
+    against ``limits.<category>``), a ``module:Class`` extractor and lower-case extensions with
+    their dot (names are lower-cased before matching)."""
     bad = [e for e in fmt.extensions if not e.startswith(".") or e != e.lower()]
     module, _, cls = fmt.extractor.partition(":")
+    categories = sorted(f.name for f in dataclasses.fields(Limits))
     problem = (
         "an empty key" if not fmt.key
-        else "an empty category" if not fmt.category
+        else f"category={fmt.category!r} is not one of {categories}"
+        if fmt.category not in categories
         else f"extractor={fmt.extractor!r} is not 'module:Class'" if not (module and cls)
         else f"extensions {bad} must be lower case and start with '.'" if bad
         else ""
