@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import docread
-from docread.errors import report
+from docread.errors import log_handled
 from docread.request.parameters import (
     TOOL_DESCRIPTION,
     arguments_model,
@@ -146,7 +146,7 @@ def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str
 
 def _tool_error(exc: docread.ReadDocumentError) -> ToolException:
     """A failed read becomes the model's error result; logged here, where it is handled."""
-    report(exc)
+    log_handled(exc)
     return ToolException(str(exc))
 
 

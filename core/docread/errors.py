@@ -17,7 +17,7 @@
         ├── EncryptedDocumentError         password-protected
         └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
 
-Errors are logged where they are handled, once, not where they are created: ``report`` is called
+Errors are logged where they are handled, once, not where they are created: ``log_handled`` is called
 by whoever swallows one (a folder load that skips a file, a tool that turns it into an error result,
 the cache that reads on without itself). An error raised to the caller is the caller's to log; one
 docread handles inside a read (a skipped archive member) is said as a note, not logged again.
@@ -124,7 +124,7 @@ class WorkerCrashedError(ExtractionError):
     """The isolated worker process died while reading the file."""
 
 
-def report(error: ReadDocumentError, *, level: int = logging.WARNING) -> None:
+def log_handled(error: ReadDocumentError, *, level: int = logging.WARNING) -> None:
     """Log a handled error once on the ``docread`` logger, with its file (``docread_path``)."""
     logger.log(
         level, "%s: %s", type(error).__name__, error.message, extra={"docread_path": error.path}

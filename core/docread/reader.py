@@ -19,7 +19,7 @@ from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
 from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect, directory_info
-from .errors import ExtractionTimeoutError, ReadDocumentError, logger, report
+from .errors import ExtractionTimeoutError, ReadDocumentError, log_handled, logger
 from .extractors.base import Context
 from .formats import BY_KEY
 from .isolation.pool import WorkerPool, pool_size, shared_pool
@@ -373,7 +373,7 @@ def _failed(
     elif named:
         raise error
     else:
-        report(error)
+        log_handled(error)
 
 
 def _log_note(path: str, note: str) -> None:

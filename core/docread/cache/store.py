@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CacheError, report
+from ..errors import CacheError, log_handled
 from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
 from .stamp import content_stamp
@@ -147,7 +147,7 @@ class ResultCache:
                     )
                 except Exception as exc:  # noqa: BLE001 - unwritable or corrupt: read without it
                     self._broken = True
-                    report(
+                    log_handled(
                         CacheError(
                             f"cache at {self.directory} is unusable ({type(exc).__name__}: {exc}); "
                             f"reading without it (fix or remove the directory, or set cache.directory)",
@@ -157,7 +157,7 @@ class ResultCache:
             return self._cache
 
     def _fail(self, what: str, exc: Exception) -> None:
-        report(
+        log_handled(
             CacheError(
                 f"cache {what} failed at {self.directory} ({type(exc).__name__}: {exc}); reading without it",
                 path=str(self.directory),
