@@ -360,25 +360,42 @@ class Shout(Extractor):
 def formats():
     return [Format("shout", "text", "text/x-shout", (".shout",),
                    extractor="fancy_plugin:Shout", textual=True)]
+
+
+GREEDY = Format("greedy", "text", "text/plain", (".txt",), extractor="fancy_plugin:Shout")
 """
 
 
 def test_an_installed_plugin_is_found_through_its_entry_point(
-    registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    registry: None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     site = tmp_path / "site"
     info = site / "fancy_plugin-0.1.dist-info"
     info.mkdir(parents=True)
     (site / "fancy_plugin.py").write_text(PLUGIN)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fancy_plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[docread.extractors]\nshout = fancy_plugin:formats\n")
+    (info / "entry_points.txt").write_text(
+        "[docread.extractors]\nshout = fancy_plugin:formats\ngreedy = fancy_plugin:GREEDY\n"
+    )
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(formats, "_plugins", "unloaded")  # as in a fresh process
     monkeypatch.delitem(sys.modules, "fancy_plugin", raising=False)
     (tmp_path / "loud.shout").write_text("quiet words\n")
-    assert formats.BY_KEY["shout"].extractor == "fancy_plugin:Shout"  # a lookup loads plugins
-    [doc] = docread.iter_documents("loud.shout", workspace=tmp_path, config=NO_CACHE)
+    assert formats.by_extension("a.txt") is formats.BY_KEY["text"]
+    assert formats._plugins == "unloaded"  # what the built-ins answer never scans the packages
+    with caplog.at_level(logging.WARNING, logger="docread"):
+        [doc] = docread.iter_documents("loud.shout", workspace=tmp_path, config=NO_CACHE)
     assert doc.text == "QUIET WORDS\n" and doc.metadata["format"] == "shout"
+    assert formats.BY_KEY["shout"].extractor == "fancy_plugin:Shout"
+    # a plugin adds formats; one claiming a built-in extension is logged and skipped
+    [record] = _docread_records(caplog)
+    assert "greedy = fancy_plugin:GREEDY" in record.getMessage() and ".txt" in record.getMessage()
+    assert (
+        formats.by_extension("a.txt") is formats.BY_KEY["text"] and "greedy" not in formats.BY_KEY
+    )
 
 
 def test_a_broken_plugin_is_logged_and_skipped(
@@ -394,6 +411,6 @@ def test_a_broken_plugin_is_logged_and_skipped(
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(formats, "_plugins", "unloaded")
     with caplog.at_level(logging.WARNING, logger="docread"):
-        assert formats.by_extension("a.pdf") is formats.BY_KEY["pdf"]
+        assert formats.load_plugins()
     [record] = _docread_records(caplog)
     assert "bad = no_such_module:formats" in record.getMessage()

@@ -127,6 +127,8 @@ def _iso(ts: float) -> str:
 def _sniff(source: Source, head: bytes) -> Format | None:
     name = source.name
     by_ext = formats.by_extension(name)
+    if by_ext is None and formats.load_plugins():  # a name no known format claims: plugins may
+        by_ext = formats.by_extension(name)
     if head.startswith(formats.OLE2_SIGNATURE):
         return _ole2(head, by_ext)
     by_sig = formats.by_signature(head)

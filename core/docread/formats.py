@@ -1,9 +1,13 @@
 """THE format table: every format docread knows, with its category, MIME type, extensions,
 content signatures, zip-container marker and extractor. Format knowledge lives here only.
 
-Third parties add formats without editing docread: ``register(Format(...))`` at run time, or an
-installed distribution's entry point in the group ``docread.extractors`` (a ``Format``, an
-iterable of them, or a callable returning either), loaded once, on the first lookup."""
+Third parties add formats without editing docread: ``register(Format(...))`` at run time (with
+``replace=True`` it may take over a built-in), or an installed distribution's entry point in the
+group ``docread.extractors`` (a ``Format``, an iterable of them, or a callable returning either),
+loaded once, when the table cannot answer: detection of a file whose name no known format
+claims, a key or hint not known, ``extensions()``. Plugins add formats (one that claims a
+known key or extension is logged and skipped), so what the built-ins answer never changes once
+they are in, and reading a ``.txt`` never scans the installed packages."""
 
 from __future__ import annotations
 
@@ -198,8 +202,8 @@ def _check(fmt: Format) -> None:
 
 def load_plugins() -> bool:
     """Register the formats of installed plugins (entry point group ``docread.extractors``), once
-    per process; True when this call loaded them. A plugin that fails is logged and skipped: one
-    broken package must not stop docread reading everything else."""
+    per process; True when this call loaded them. A plugin that fails (or claims a known key or
+    extension) is logged and skipped: one broken package must not stop docread reading the rest."""
     global _plugins
     if _plugins == "loaded":
         return False
@@ -231,16 +235,11 @@ def _register_entry_points() -> None:
 
 
 def by_extension(name: str) -> Format | None:
-    load_plugins()
     lower = name.lower()
-    for ext, fmt in _by_ext:
-        if lower.endswith(ext):
-            return fmt
-    return None
+    return next((fmt for ext, fmt in _by_ext if lower.endswith(ext)), None)
 
 
 def by_signature(head: bytes) -> Format | None:
-    load_plugins()
     for fmt in _ordered:
         for offset, magic in fmt.signatures:
             if head[offset : offset + len(magic)] == magic:
@@ -249,36 +248,36 @@ def by_signature(head: bytes) -> Format | None:
 
 
 def by_mime(mime: str) -> Format | None:
-    load_plugins()
-    for fmt in _ordered:
-        if fmt.mime_type == mime:
-            return fmt
-    return None
+    return next((f for f in _ordered if f.mime_type == mime), None)
 
 
 def zip_containers() -> list[Format]:
-    load_plugins()
     return [f for f in _ordered if f.zip_marker]
 
 
 def extensions() -> list[str]:
-    """Every extension docread reads (for framework file_extractor mappings)."""
+    """Every extension docread reads (for framework file_extractor mappings), plugins' too."""
     load_plugins()
     return sorted(ext for ext, _ in _by_ext)
 
 
 def lookup_hint(hint: str) -> Format:
-    """A format_hint as a key ("pdf"), an extension (".xlsx") or a MIME type."""
-    load_plugins()
+    """A format_hint as a key ("pdf"), an extension (".xlsx") or a MIME type (a plugin's too)."""
     h = hint.strip().lower()
-    fmt = (
-        BY_KEY.get(h)
-        or BY_KEY.get(h.lstrip("."))
-        or by_extension("x" + (h if h.startswith(".") else "." + h))
-    )
-    fmt = fmt or by_mime(h)
+    fmt = _hinted(h)
+    if fmt is None and load_plugins():
+        fmt = _hinted(h)
     if fmt is None:
         raise InvalidOptionError(
             f"format_hint={hint!r}: unknown format; known: {', '.join(sorted(BY_KEY))}"
         )
     return fmt
+
+
+def _hinted(h: str) -> Format | None:
+    return (
+        BY_KEY.get(h)
+        or BY_KEY.get(h.lstrip("."))
+        or by_extension("x" + (h if h.startswith(".") else "." + h))
+        or by_mime(h)
+    )
