@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 import os
 import warnings
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 import docread
+from docread.reader import loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
@@ -27,8 +27,9 @@ class DocReadLoader(BaseLoader):
 
     ``read_options`` are docread read options (``pages``, ``sheet``, ``rows``, ``ocr``, ...).
     ``on_error`` decides what a failing file does: "warn" (default; a warning, the other files
-    go on), "raise", or "skip" (logged only). Without ``workspace`` the root is the current
-    directory, or "/" when a path lies outside it (a loader reads what the program names).
+    go on), "raise", or "skip" (logged only). Without ``workspace`` the root is docread's one
+    loader rule (``docread.reader.loader_workspace``): the current directory, or "/" when a path
+    lies outside it (a loader reads what the program names).
     """
 
     def __init__(
@@ -57,65 +58,32 @@ class DocReadLoader(BaseLoader):
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not mid-load
 
     def lazy_load(self) -> Iterator[Document]:
-        """Documents of every file, in order, as the core produces them."""
-        workspace, paths = default_workspace(self.paths, self.workspace)
+        """Documents of every file, in order, as the core produces them (the core walks folders,
+        filters by glob and hands each failing file to ``on_error``; this maps the metadata)."""
+        workspace, paths = loader_workspace(self.paths, self.workspace)
         with docread.Reader(workspace, self.config, shared_pool=True) as reader:
-            for path in self._progress(self._files(reader, paths)):
-                try:
-                    for doc in reader.iter_documents(path, **self.read_options):
-                        yield to_langchain(doc)
-                except docread.ReadDocumentError as exc:
-                    self._failed(path, exc)
+            files: Iterable[str] = paths
+            if self.show_progress:  # count the files first, so the bar has its total
+                from tqdm.auto import tqdm
 
-    def _files(self, reader: docread.Reader, paths: list[str]) -> list[str]:
-        """Every file to read, directories expanded (sorted, hidden folders skipped)."""
-        files: list[str] = []
-        for path in paths:
-            try:
-                resolved = reader.workspace.resolve(path)
-            except docread.ReadDocumentError as exc:
-                self._failed(path, exc)
-                continue
-            if not resolved.is_dir():
-                files.append(path)
-                continue
-            for child in reader.walk(path, pattern=self.glob, recursive=self.recursive):
-                rel = (reader.workspace.root / child).relative_to(resolved)
-                files.append(str(Path(path) / rel))  # shown under the path as given
-        return files
-
-    def _progress(self, files: list[str]) -> Iterator[str]:
-        if not self.show_progress:
-            return iter(files)
-        from tqdm.auto import tqdm
-
-        return iter(tqdm(files, desc="DocReadLoader", unit="file"))
+                found = reader.files(
+                    paths, pattern=self.glob, recursive=self.recursive, on_error=self._failed
+                )
+                files = tqdm(list(found), desc="DocReadLoader", unit="file")
+            for doc in reader.iter_documents(
+                files,
+                pattern=self.glob,
+                recursive=self.recursive,
+                on_error=self._failed,
+                **self.read_options,
+            ):
+                yield to_langchain(doc)
 
     def _failed(self, path: str, exc: docread.ReadDocumentError) -> None:
+        """LangChain's convention for a failing file: raise, warn (the others go on) or log it."""
         if self.on_error == "raise":
             raise exc
         if self.on_error == "warn":
-            warnings.warn(f"DocReadLoader skipped {path}: {exc}", UserWarning, stacklevel=3)
+            warnings.warn(f"DocReadLoader skipped {path}: {exc}", UserWarning, stacklevel=2)
         else:
             logger.info("skipped %s: %s", path, exc)
-
-
-def default_workspace(
-    paths: Sequence[str], workspace: PathLike | None
-) -> tuple[PathLike, list[str]]:
-    """The root to read under, and the paths to pass: ``workspace`` as given; otherwise the
-    current directory, or "/" (relative paths made absolute) when a path lies outside it."""
-    if workspace is not None:
-        return workspace, list(paths)
-    cwd = Path.cwd().resolve()
-    if all(_inside(Path(p).absolute(), cwd) for p in paths):
-        return cwd, list(paths)
-    return "/", [os.path.abspath(p) for p in paths]
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        Path(os.path.realpath(path)).relative_to(root)
-    except ValueError:
-        return False
-    return True

@@ -9,11 +9,12 @@ from pathlib import PurePath
 from typing import Any
 
 import docread
+from docread.reader import loader_workspace
 from langchain_core.document_loaders import BaseBlobParser, Blob
 from langchain_core.documents import Document
 
 from .blocks import to_langchain
-from .loader import PathLike, default_workspace
+from .loader import PathLike
 
 
 class DocReadParser(BaseBlobParser):
@@ -35,7 +36,7 @@ class DocReadParser(BaseBlobParser):
     def lazy_parse(self, blob: Blob) -> Iterator[Document]:
         """Documents of one blob, streamed; a ReadDocumentError propagates to the caller."""
         if blob.data is None and blob.path is not None:
-            workspace, paths = default_workspace([os.fspath(blob.path)], self.workspace)
+            workspace, paths = loader_workspace(blob.path, self.workspace)
             with docread.Reader(workspace, self.config, shared_pool=True) as reader:
                 for doc in reader.iter_documents(paths[0], **self.read_options):
                     yield self._with_blob_metadata(to_langchain(doc), blob)

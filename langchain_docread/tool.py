@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import docread
+from docread.errors import log_handled
 from docread.request.parameters import (
     TOOL_DESCRIPTION,
     arguments_model,
@@ -99,7 +100,7 @@ class ReadDocumentTool(BaseTool):
         try:
             result = self.reader.read(file_path, dedupe=self.dedupe, **_given(options))
         except docread.ReadDocumentError as exc:
-            raise ToolException(str(exc)) from exc
+            raise _tool_error(exc) from exc
         return self._output(result)
 
     async def _arun(
@@ -111,7 +112,7 @@ class ReadDocumentTool(BaseTool):
         try:
             result = await self.reader.aread(file_path, dedupe=self.dedupe, **_given(options))
         except docread.ReadDocumentError as exc:
-            raise ToolException(str(exc)) from exc
+            raise _tool_error(exc) from exc
         return self._output(result)
 
     def forget(self) -> None:
@@ -141,6 +142,12 @@ class DocReadToolkit(BaseToolkit):
 def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str:
     """Bad arguments, said to the model so it can retry: "offset: must be >= 1; ..."."""
     return describe_invalid_arguments(error, "ReadDocument")
+
+
+def _tool_error(exc: docread.ReadDocumentError) -> ToolException:
+    """A failed read becomes the model's error result; logged here, where it is handled."""
+    log_handled(exc)
+    return ToolException(str(exc))
 
 
 def _given(options: dict[str, Any]) -> dict[str, Any]:

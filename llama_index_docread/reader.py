@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import docread
 from docread.formats import extensions
+from docread.reader import loader_workspace
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
@@ -57,8 +58,9 @@ class DocReadReader(BasePydanticReader):
     """Reads any file docread reads into LlamaIndex Documents (one per page, sheet chunk, cell,
     ...) with stable ids, LlamaIndex's metadata names and ImageDocuments for pictures.
 
-    ``workspace`` is the sandbox root (default: each file's own folder, as a loader is given paths
-    by its user, not by a model); ``config`` is a tools-security.yaml path, dict or Settings; any
+    ``workspace`` is the sandbox root (default: docread's one loader rule,
+    ``docread.reader.loader_workspace``: the current directory, or "/" for a path outside it, as a
+    loader is given paths by its program, not by a model); ``config`` is a tools-security.yaml path, dict or Settings; any
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
     ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
     skips that file and prints why), ``"skip"`` logs it and yields what was read before.
@@ -112,32 +114,25 @@ class DocReadReader(BasePydanticReader):
         if fs is not None and not _is_local(fs):
             yield from self._load_remote(file, extra_info, fs)
             return
-        path = Path(file)
-        root = self.workspace or os.path.dirname(os.path.realpath(path))
-        target = os.path.realpath(path) if self.workspace is None else os.fspath(path)
+        root, paths = loader_workspace(file, self.workspace)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
-        try:
-            with docread.Reader(root, self._settings, shared_pool=True) as reader:
-                for unit in reader.iter_units(
-                    target, on_error=self._member_failed, **self.read_options
-                ):
-                    where = str(unit.metadata.get("file_path", ""))
-                    if where not in created:
-                        created[where] = _creation_date(where)
-                    yield self._convert(unit, extra_info, created[where])
-        except docread.ReadDocumentError as exc:
-            if self.on_error == "skip":
-                logger.warning("skipped the rest of %s: %s", file, exc.message)
-                return
-            if isinstance(exc, docread.DependencyMissingError):
-                raise FileDependencyError(exc.message, path=exc.path) from exc
-            raise
+        with docread.Reader(root, self._settings, shared_pool=True) as reader:
+            for unit in reader.iter_units(paths, on_error=self._failed, **self.read_options):
+                where = str(unit.metadata.get("file_path", ""))
+                if where not in created:
+                    created[where] = _creation_date(where)
+                yield self._convert(unit, extra_info, created[where])
 
-    def _member_failed(self, path: str, error: docread.ReadDocumentError) -> None:
-        """A file inside a directory being loaded failed: raise, or log it and go on."""
-        if self.on_error == "raise":
-            raise error
-        logger.warning("skipped %s: %s", path, error.message)
+    def _failed(self, path: str, error: docread.ReadDocumentError) -> None:
+        """LlamaIndex's convention for a failing file (the one named, or one in its folder):
+        "raise" raises it, typed (SimpleDirectoryReader then skips that file and says why);
+        "skip" logs it and the load goes on, keeping what was read before."""
+        if self.on_error == "skip":
+            logger.warning("skipped %s: %s", path, error.message)
+            return
+        if isinstance(error, docread.DependencyMissingError):
+            raise FileDependencyError(error.message, path=error.path) from error
+        raise error
 
     def _load_remote(
         self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any

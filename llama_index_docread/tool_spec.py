@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
 import docread
+from docread.errors import log_handled
 from docread.request.parameters import PARAMETERS, tool_description
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -84,6 +85,7 @@ class DocReadToolSpec(BaseToolSpec):
         try:
             result = self.reader.read(file_path, dedupe=self.dedupe, **options)
         except docread.ReadDocumentError as exc:
+            log_handled(exc)  # handled here: the model gets it as an error output
             return ErrorBlocks([TextBlock(text=f"Error: {exc.message}")])
         return result_blocks(result, self.model_inputs)
 

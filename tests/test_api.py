@@ -104,16 +104,6 @@ def test_units_carry_base_metadata_and_stable_ids(tmp_path: Path) -> None:
     assert all(isinstance(v, str | int | float | bool) for v in doc.metadata.values())
 
 
-def test_errors_are_logged_with_their_file(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    with caplog.at_level("WARNING", logger="docread"), pytest.raises(docread.DocumentNotFoundError):
-        docread.read("gone.txt", workspace=tmp_path)
-    record = next(r for r in caplog.records if r.name == "docread")
-    assert "DocumentNotFoundError" in record.getMessage() and "gone.txt" in record.getMessage()
-    assert record.docread_path == "gone.txt"
-
-
 def test_iter_bytes_reads_uploads_in_memory(tmp_path: Path) -> None:
     import pymupdf
 

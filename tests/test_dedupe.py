@@ -1,4 +1,5 @@
-"""Read dedup: a Reader does not resend a file it already returned unchanged with the same options."""
+"""Read dedup: a Reader asked to dedupe (as agent tools do) does not resend a file it already
+returned unchanged with the same options; by default the core API always reads."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ def _touch(path: Path) -> None:
 
 def test_second_identical_read_returns_the_stub(reader: docread.Reader, tmp_path: Path) -> None:
     name = _write(tmp_path)
-    first = reader.read(name)
-    second = reader.read(name)
+    first = reader.read(name, dedupe=True)
+    second = reader.read(name, dedupe=True)
     assert "second line" in first.text
     assert second.text == UNCHANGED
     assert second.render().strip() == UNCHANGED
@@ -32,34 +33,35 @@ def test_second_identical_read_returns_the_stub(reader: docread.Reader, tmp_path
 
 def test_other_options_or_dedupe_false_read_again(reader: docread.Reader, tmp_path: Path) -> None:
     name = _write(tmp_path)
-    reader.read(name)
-    assert "second line" in reader.read(name, offset=2).text
+    reader.read(name, dedupe=True)
+    assert "second line" in reader.read(name, offset=2, dedupe=True).text
     assert "first line" in reader.read(name, dedupe=False).text
-    assert reader.read(name).text == UNCHANGED
+    assert reader.read(name, dedupe=True).text == UNCHANGED
 
 
 def test_changed_file_is_read_again_then_deduped(reader: docread.Reader, tmp_path: Path) -> None:
     name = _write(tmp_path)
-    reader.read(name)
+    reader.read(name, dedupe=True)
     _write(tmp_path, "rewritten\n")
     _touch(tmp_path / name)
-    assert "rewritten" in reader.read(name).text
-    assert reader.read(name).text == UNCHANGED
+    assert "rewritten" in reader.read(name, dedupe=True).text
+    assert reader.read(name, dedupe=True).text == UNCHANGED
     _touch(tmp_path / name)  # same bytes, new mtime: the agent may want to see it again
-    assert "rewritten" in reader.read(name).text
+    assert "rewritten" in reader.read(name, dedupe=True).text
 
 
 def test_same_file_by_another_path_is_deduped(reader: docread.Reader, tmp_path: Path) -> None:
     name = _write(tmp_path)
-    reader.read(name)
-    assert reader.read(str(tmp_path / name)).text == UNCHANGED
+    reader.read(name, dedupe=True)
+    assert reader.read(str(tmp_path / name), dedupe=True).text == UNCHANGED
 
 
-def test_loaders_and_module_level_reads_never_dedupe(
+def test_loaders_module_level_and_default_reads_never_dedupe(
     reader: docread.Reader, tmp_path: Path
 ) -> None:
     name = _write(tmp_path)
-    reader.read(name)
+    reader.read(name, dedupe=True)
+    assert "first line" in reader.read(name).text  # the library API reads unless asked to dedupe
     assert "first line" in "".join(d.text for d in reader.iter_documents(name))
     config = {"cache": {"enabled": False}}
     for _ in range(2):
@@ -68,9 +70,9 @@ def test_loaders_and_module_level_reads_never_dedupe(
 
 def test_forget_resets(reader: docread.Reader, tmp_path: Path) -> None:
     name = _write(tmp_path)
-    reader.read(name)
+    reader.read(name, dedupe=True)
     reader.forget()
-    assert "first line" in reader.read(name).text
+    assert "first line" in reader.read(name, dedupe=True).text
 
 
 def test_read_log_is_bounded() -> None:
@@ -87,7 +89,7 @@ def test_archive_extraction_is_never_deduped(reader: docread.Reader, tmp_path: P
 
     with zipfile.ZipFile(tmp_path / "a.zip", "w") as z:
         z.writestr("a.txt", "member\n")
-    reader.read("a.zip", mode="extract", archive_path="a.txt")
-    assert reader.read("a.zip", mode="extract", archive_path="a.txt").text != UNCHANGED
-    reader.read("a.zip")
-    assert reader.read("a.zip").text == UNCHANGED  # the listing is a pure read
+    reader.read("a.zip", mode="extract", archive_path="a.txt", dedupe=True)
+    assert reader.read("a.zip", mode="extract", archive_path="a.txt", dedupe=True).text != UNCHANGED
+    reader.read("a.zip", dedupe=True)
+    assert reader.read("a.zip", dedupe=True).text == UNCHANGED  # the listing is a pure read

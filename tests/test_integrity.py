@@ -192,11 +192,13 @@ def test_same_size_text_rewrite_with_mtime_restored_is_not_called_unchanged(
 ) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("status: red\n")
-    assert "red" in reader.read("notes.txt").text
+    assert "red" in reader.read("notes.txt", dedupe=True).text
     _rewrite_keeping_stat(notes, lambda: notes.write_text("status: grn\n"))
-    again = reader.read("notes.txt")
+    again = reader.read("notes.txt", dedupe=True)
     assert again.text != UNCHANGED and "grn" in again.text
-    assert reader.read("notes.txt").text == UNCHANGED  # and the new content is deduplicated
+    assert (
+        reader.read("notes.txt", dedupe=True).text == UNCHANGED
+    )  # and the new content is deduplicated
 
 
 def test_full_digest_rule_follows_content_only(tmp_path: Path) -> None:
@@ -217,8 +219,8 @@ def test_bounded_rule_for_big_files_catches_a_middle_rewrite_with_mtime_restored
     with big.open("wb") as f:
         f.write(line * (FULL_DIGEST_MAX // len(line) + 100_000))
     assert big.stat().st_size > FULL_DIGEST_MAX + 2 * MB
-    assert "request handled" in reader.read("big.log", limit=5).text
-    assert reader.read("big.log", limit=5).text == UNCHANGED
+    assert "request handled" in reader.read("big.log", limit=5, dedupe=True).text
+    assert reader.read("big.log", limit=5, dedupe=True).text == UNCHANGED
     stamp = file_stamp(str(big))
 
     def edit_middle() -> None:
@@ -229,7 +231,7 @@ def test_bounded_rule_for_big_files_catches_a_middle_rewrite_with_mtime_restored
     _rewrite_keeping_stat(big, edit_middle)  # head, tail, size and mtime as before: ctime moved
     edited = file_stamp(str(big))
     assert edited != stamp
-    assert reader.read("big.log", limit=5).text != UNCHANGED
+    assert reader.read("big.log", limit=5, dedupe=True).text != UNCHANGED
     os.utime(big, ns=(0, 0))  # a touch: the bounded rule counts metadata, so this is a change too
     assert file_stamp(str(big)) != edited
 

@@ -11,7 +11,7 @@ Heavy libraries (PyMuPDF, pandas, Pillow, ...) load only inside the extractor th
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .errors import (
@@ -33,7 +33,7 @@ from .errors import (
     WorkerCrashedError,
 )
 from .model import Document, FileInfo, Media, Unit
-from .reader import Reader
+from .reader import Reader, loader_workspace
 from .request.options import ReadOptions
 from .result import ReadResult
 from .settings import Settings
@@ -94,16 +94,35 @@ async def aread(
 
 
 def iter_units(
-    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+    paths: PathLike | Iterable[PathLike],
+    *,
+    workspace: PathLike | None = None,
+    config: Any = None,
+    **options: Any,
 ) -> Iterator[Unit]:
-    """Loader mode: every Document and Media of a file or directory, streamed."""
-    with Reader(workspace, config, shared_pool=True) as reader:
-        yield from reader.iter_units(file_path, **options)
+    """Loader mode: every Document and Media of files and folders, streamed (``Reader.iter_units``
+    has the options); without ``workspace`` the root is ``loader_workspace``'s, as every loader's."""
+    yield from _loading(Reader.iter_units, paths, workspace, config, options)
 
 
 def iter_documents(
-    file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
+    paths: PathLike | Iterable[PathLike],
+    *,
+    workspace: PathLike | None = None,
+    config: Any = None,
+    **options: Any,
 ) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
-    with Reader(workspace, config, shared_pool=True) as reader:
-        yield from reader.iter_documents(file_path, **options)
+    yield from _loading(Reader.iter_documents, paths, workspace, config, options)
+
+
+def _loading(
+    method: Callable[..., Iterator[Any]],
+    paths: PathLike | Iterable[PathLike],
+    workspace: PathLike | None,
+    config: Any,
+    options: dict[str, Any],
+) -> Iterator[Any]:
+    root, given = loader_workspace(paths, workspace)
+    with Reader(root, config, shared_pool=True) as reader:
+        yield from method(reader, given, **options)

@@ -1,7 +1,9 @@
-"""detect(): the format of a file, decided once from its content, name, libmagic and a hint."""
+"""detect(): the format of a file, decided once from its content, name, libmagic and a hint;
+for text-like formats also its encoding (``FileInfo.encoding``), so no extractor guesses again."""
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import re
@@ -66,6 +68,7 @@ def _info(source: Source, fmt: Format, shown: str, modified: float | None, size:
     if modified is None and source.path is not None and not source.in_memory:
         modified = source.path.stat().st_mtime
     return FileInfo(
+        encoding=detect_encoding(source.head()) if fmt.textual else None,
         path=str(source.path) if source.path is not None else source.name,
         name=Path(source.name).name,
         format=fmt.key,
@@ -77,6 +80,46 @@ def _info(source: Source, fmt: Format, shown: str, modified: float | None, size:
     )
 
 
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+# single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
+# cp1257 "crčme"): when its guess is one of these and the bytes are valid cp1252, cp1252 wins.
+_LATIN_FAMILY = ("cp125", "iso8859", "latin", "mac_", "cp437", "cp775", "cp85", "hp_roman")
+_NOT_LATIN = (
+    "cp1251", "cp1253", "cp1255", "cp1256", "iso8859_5", "iso8859_6", "iso8859_7", "iso8859_8",
+    "mac_cyrillic", "mac_greek",
+)  # fmt: skip
+
+
+def detect_encoding(head: bytes) -> str:
+    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess,
+    with cp1252 preferred among look-alike Latin code pages (the common legacy case)."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head[:32768]).best()
+    guess = best.encoding if best is not None else "cp1252"
+    if guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN):
+        try:
+            head.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            return guess
+    return guess
+
+
 def _iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
 
@@ -84,6 +127,8 @@ def _iso(ts: float) -> str:
 def _sniff(source: Source, head: bytes) -> Format | None:
     name = source.name
     by_ext = formats.by_extension(name)
+    if by_ext is None and formats.load_plugins():  # a name no known format claims: plugins may
+        by_ext = formats.by_extension(name)
     if head.startswith(formats.OLE2_SIGNATURE):
         return _ole2(head, by_ext)
     by_sig = formats.by_signature(head)

@@ -17,8 +17,10 @@
         ├── EncryptedDocumentError         password-protected
         └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
 
-Every error is logged on the ``docread`` logger when it is created, with its file, so a batch
-job's log shows what failed even when the caller swallows the exception.
+Errors are logged where they are handled, once, not where they are created: ``log_handled`` is called
+by whoever swallows one (a folder load that skips a file, a tool that turns it into an error result,
+the cache that reads on without itself). An error raised to the caller is the caller's to log; one
+docread handles inside a read (a skipped archive member) is said as a note, not logged again.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ class ReadDocumentError(Exception):
         super().__init__(message)
         self.message = message
         self.path = path
-        logger.warning("%s: %s", type(self).__name__, message, extra={"docread_path": path})
 
     def __reduce__(self) -> tuple[Any, ...]:  # keep errors picklable across worker processes
         return _rebuild, (type(self), self.message, self.path)
@@ -121,6 +122,13 @@ class EncryptedDocumentError(ExtractionError):
 
 class WorkerCrashedError(ExtractionError):
     """The isolated worker process died while reading the file."""
+
+
+def log_handled(error: ReadDocumentError, *, level: int = logging.WARNING) -> None:
+    """Log a handled error once on the ``docread`` logger, with its file (``docread_path``)."""
+    logger.log(
+        level, "%s: %s", type(error).__name__, error.message, extra={"docread_path": error.path}
+    )
 
 
 @contextmanager

@@ -1,11 +1,24 @@
 """THE format table: every format docread knows, with its category, MIME type, extensions,
-content signatures, zip-container marker and extractor. Format knowledge lives here only."""
+content signatures, zip-container marker and extractor. Format knowledge lives here only.
+
+Third parties add formats without editing docread: ``register(Format(...))`` at run time (with
+``replace=True`` it may take over a built-in), or an installed distribution's entry point in the
+group ``docread.extractors`` (a ``Format``, an iterable of them, or a callable returning either),
+loaded once, when the table cannot answer: detection of a file whose name no known format
+claims, a key or hint not known, ``extensions()``. Plugins add formats (one that claims a
+known key or extension is logged and skipped), so what the built-ins answer never changes once
+they are in, and reading a ``.txt`` never scans the installed packages."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from dataclasses import dataclass
 
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, logger
+from .settings import Limits
+
+ENTRY_POINT_GROUP = "docread.extractors"
 
 _X = "docread.extractors."
 
@@ -22,10 +35,7 @@ class Format:
     )
     extractor: str = ""  # "module:Class", imported on first use
     opener: str = ""  # "module:function" for a variant the extractor opens its own way
-
-    @property
-    def is_text_like(self) -> bool:
-        return self.category == "text"
+    textual: bool = False  # text in some charset: detection sets FileInfo.encoding once
 
 
 _TEXT_EXTS = (
@@ -42,14 +52,14 @@ _TEXT_EXTS = (
 
 FORMATS: tuple[Format, ...] = (
     # text and code
-    Format("text", "text", "text/plain", _TEXT_EXTS, extractor=_X + "text.plain:TextExtractor"),
-    Format("json", "text", "application/json", (".json", ".geojson", ".jsonc"), extractor=_X + "text.plain:TextExtractor"),
-    Format("ipynb", "notebook", "application/x-ipynb+json", (".ipynb",), extractor=_X + "text.notebook:NotebookExtractor"),
+    Format("text", "text", "text/plain", _TEXT_EXTS, extractor=_X + "text.plain:TextExtractor", textual=True),
+    Format("json", "text", "application/json", (".json", ".geojson", ".jsonc"), extractor=_X + "text.plain:TextExtractor", textual=True),
+    Format("ipynb", "notebook", "application/x-ipynb+json", (".ipynb",), extractor=_X + "text.notebook:NotebookExtractor", textual=True),
     # tables
-    Format("csv", "tabular", "text/csv", (".csv",), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited"),
-    Format("tsv", "tabular", "text/tab-separated-values", (".tsv", ".tab"), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited"),
-    Format("json_table", "tabular", "application/json", (), extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.parquet:open_json_table"),
-    Format("jsonl", "tabular", "application/x-ndjson", (".jsonl", ".ndjson"), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_json_lines"),
+    Format("csv", "tabular", "text/csv", (".csv",), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited", textual=True),
+    Format("tsv", "tabular", "text/tab-separated-values", (".tsv", ".tab"), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited", textual=True),
+    Format("json_table", "tabular", "application/json", (), extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.parquet:open_json_table", textual=True),
+    Format("jsonl", "tabular", "application/x-ndjson", (".jsonl", ".ndjson"), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_json_lines", textual=True),
     Format("xlsx", "tabular", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
            (".xlsx", ".xlsm"), zip_marker="xl/workbook.xml", extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.workbook:open_xlsx"),
     Format("xls", "tabular", "application/vnd.ms-excel", (".xls",), extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.workbook:open_xls"),
@@ -111,7 +121,6 @@ FORMATS: tuple[Format, ...] = (
     Format("directory", "directory", "inode/directory", extractor=_X + "text.directory:DirectoryExtractor"),
 )  # fmt: skip
 
-BY_KEY: dict[str, Format] = {f.key: f for f in FORMATS}
 SINGLE_STREAM_ARCHIVES = frozenset({"gz", "bz2", "xz"})  # one compressed file, not a container
 OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 OLE2_FORMATS = (
@@ -119,22 +128,119 @@ OLE2_FORMATS = (
     "xls",
 )  # legacy Office files share one container; extension or libmagic decides
 
-# extension -> format, longest extensions first so ".tar.gz" wins over ".gz"
-_BY_EXT: list[tuple[str, Format]] = sorted(
-    ((ext, f) for f in FORMATS for ext in f.extensions), key=lambda item: -len(item[0])
-)
+
+def _longest_first(owners: dict[str, Format]) -> tuple[tuple[str, Format], ...]:
+    return tuple(sorted(owners.items(), key=lambda item: -len(item[0])))
+
+
+class _Table(dict[str, Format]):
+    """``BY_KEY``: a key not found loads the plugins' formats (once) and looks again, so a worker
+    process finds a plugin's format by the key its host detected."""
+
+    def __missing__(self, key: str) -> Format:
+        if load_plugins():
+            return self[key]
+        raise KeyError(key)
+
+
+BY_KEY: dict[str, Format] = _Table((f.key, f) for f in FORMATS)
+# Snapshots rebuilt under _lock by register() and swapped whole, so lookups never lock:
+_ordered: tuple[Format, ...] = FORMATS  # built-ins first: they win signature and MIME ties
+_ext_owner: dict[str, Format] = {ext: f for f in FORMATS for ext in f.extensions}
+_by_ext: tuple[tuple[str, Format], ...] = _longest_first(_ext_owner)  # ".tar.gz" before ".gz"
+_lock = threading.RLock()
+_plugins = "unloaded"  # then "loading" (by the thread holding _lock), then "loaded"
+
+
+def register(fmt: Format, *, replace: bool = False) -> Format:
+    """Add ``fmt`` to the table: detection, extension, MIME and hint lookups and the Reader see it.
+
+    A key or an extension already known is refused (InvalidOptionError) unless ``replace``, which
+    lets ``fmt`` take them over. The extractor (``"module:Class"``) is imported on first use, in
+    the host or in an isolated worker, so its module must be importable there."""
+    global _ordered, _by_ext
+    if not isinstance(fmt, Format):
+        raise TypeError(f"register() takes a docread.formats.Format, not {type(fmt).__name__}")
+    _check(fmt)
+    load_plugins()  # installed plugins first, so a clash with one is found the same every time
+    with _lock:
+        old = BY_KEY.get(fmt.key)
+        taken = {e: f.key for e in fmt.extensions if (f := _ext_owner.get(e, fmt)).key != fmt.key}
+        if not replace and (old is not None or taken):
+            clash = f"the key is taken ({old.extractor})" if old else f"extensions taken: {taken}"
+            raise InvalidOptionError(f"format {fmt.key!r}: {clash}; pass replace=True to take over")
+        BY_KEY[fmt.key] = fmt
+        if any(f.key == fmt.key for f in _ordered):
+            _ordered = tuple(fmt if f.key == fmt.key else f for f in _ordered)
+        else:
+            _ordered = (*_ordered, fmt)
+        for ext in [e for e, f in _ext_owner.items() if f.key == fmt.key]:
+            del _ext_owner[ext]
+        _ext_owner.update(dict.fromkeys(fmt.extensions, fmt))
+        _by_ext = _longest_first(_ext_owner)
+    return fmt
+
+
+def _check(fmt: Format) -> None:
+    """A registered row must be usable: a key, a size-limit category (so files are admitted
+    against ``limits.<category>``), a ``module:Class`` extractor and lower-case extensions with
+    their dot (names are lower-cased before matching)."""
+    bad = [e for e in fmt.extensions if not e.startswith(".") or e != e.lower()]
+    module, _, cls = fmt.extractor.partition(":")
+    categories = sorted(f.name for f in dataclasses.fields(Limits))
+    problem = (
+        "an empty key" if not fmt.key
+        else f"category={fmt.category!r} is not one of {categories}"
+        if fmt.category not in categories
+        else f"extractor={fmt.extractor!r} is not 'module:Class'" if not (module and cls)
+        else f"extensions {bad} must be lower case and start with '.'" if bad
+        else ""
+    )  # fmt: skip
+    if problem:
+        raise InvalidOptionError(f"format {fmt.key!r} cannot be registered: {problem}")
+
+
+def load_plugins() -> bool:
+    """Register the formats of installed plugins (entry point group ``docread.extractors``), once
+    per process; True when this call loaded them. A plugin that fails (or claims a known key or
+    extension) is logged and skipped: one broken package must not stop docread reading the rest."""
+    global _plugins
+    if _plugins == "loaded":
+        return False
+    with _lock:  # other threads wait here until every plugin is in
+        if _plugins != "unloaded":  # loaded meanwhile, or a plugin of ours looking formats up
+            return False
+        _plugins = "loading"
+        try:
+            _register_entry_points()
+        finally:
+            _plugins = "loaded"
+    return True
+
+
+def _register_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found = point.load()
+            made = found() if callable(found) else found
+            for fmt in [made] if isinstance(made, Format) else list(made):
+                register(fmt)
+        except Exception as exc:  # noqa: BLE001 - where a plugin's failure is handled
+            logger.warning(
+                "docread plugin %s = %s was not loaded: %s: %s",
+                point.name, point.value, type(exc).__name__, exc,
+            )  # fmt: skip
 
 
 def by_extension(name: str) -> Format | None:
     lower = name.lower()
-    for ext, fmt in _BY_EXT:
-        if lower.endswith(ext):
-            return fmt
-    return None
+    return next((fmt for ext, fmt in _by_ext if lower.endswith(ext)), None)
 
 
 def by_signature(head: bytes) -> Format | None:
-    for fmt in FORMATS:
+    for fmt in _ordered:
         for offset, magic in fmt.signatures:
             if head[offset : offset + len(magic)] == magic:
                 return fmt
@@ -142,32 +248,36 @@ def by_signature(head: bytes) -> Format | None:
 
 
 def by_mime(mime: str) -> Format | None:
-    for fmt in FORMATS:
-        if fmt.mime_type == mime:
-            return fmt
-    return None
+    return next((f for f in _ordered if f.mime_type == mime), None)
 
 
 def zip_containers() -> list[Format]:
-    return [f for f in FORMATS if f.zip_marker]
+    return [f for f in _ordered if f.zip_marker]
 
 
 def extensions() -> list[str]:
-    """Every extension docread reads (for framework file_extractor mappings)."""
-    return sorted({ext for f in FORMATS for ext in f.extensions})
+    """Every extension docread reads (for framework file_extractor mappings), plugins' too."""
+    load_plugins()
+    return sorted(ext for ext, _ in _by_ext)
 
 
 def lookup_hint(hint: str) -> Format:
-    """A format_hint as a key ("pdf"), an extension (".xlsx") or a MIME type."""
+    """A format_hint as a key ("pdf"), an extension (".xlsx") or a MIME type (a plugin's too)."""
     h = hint.strip().lower()
-    fmt = (
-        BY_KEY.get(h)
-        or BY_KEY.get(h.lstrip("."))
-        or by_extension("x" + (h if h.startswith(".") else "." + h))
-    )
-    fmt = fmt or by_mime(h)
+    fmt = _hinted(h)
+    if fmt is None and load_plugins():
+        fmt = _hinted(h)
     if fmt is None:
         raise InvalidOptionError(
             f"format_hint={hint!r}: unknown format; known: {', '.join(sorted(BY_KEY))}"
         )
     return fmt
+
+
+def _hinted(h: str) -> Format | None:
+    return (
+        BY_KEY.get(h)
+        or BY_KEY.get(h.lstrip("."))
+        or by_extension("x" + (h if h.startswith(".") else "." + h))
+        or by_mime(h)
+    )

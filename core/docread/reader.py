@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -18,10 +19,7 @@ from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
 from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect, directory_info
-from .errors import (
-    ReadDocumentError,
-    logger,
-)
+from .errors import ExtractionTimeoutError, ReadDocumentError, log_handled, logger
 from .extractors.base import Context
 from .formats import BY_KEY
 from .isolation.pool import WorkerPool, pool_size, shared_pool
@@ -35,6 +33,7 @@ from .settings import Settings
 from .source import Source
 from .workspace import Workspace
 
+PathArg = str | os.PathLike[str]
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
 UnitHandler = Callable[[Unit], None]
@@ -44,8 +43,8 @@ class Reader:
     """Reads files inside one workspace with one Settings; safe to share across threads.
 
     Heavy extractors run in a pool of worker processes (started on first use, stopped by
-    ``close``); cacheable results go to the disk cache; ``read`` returns a short stub for a file
-    it already returned unchanged with the same options (``dedupe=False`` to re-read).
+    ``close``); cacheable results go to the disk cache. ``read(dedupe=True)`` (what agent tools
+    ask for) returns a short stub for a file it already returned unchanged with the same options.
     """
 
     def __init__(
@@ -69,15 +68,16 @@ class Reader:
         self,
         file_path: str | os.PathLike[str],
         *,
-        dedupe: bool = True,
+        dedupe: bool = False,
         on_unit: UnitHandler | None = None,
         **options: Any,
     ) -> ReadResult:
         """The agent view's read: the requested window of one file (or a directory listing).
 
-        ``on_unit(unit)`` is called as each unit arrives (progress reports); when it raises, the
-        read stops there: the unit stream is closed, which cancels a worker's job, and the
-        exception propagates."""
+        ``dedupe=True`` (what agent tools ask for) answers a repeat of an earlier read of the
+        unchanged file with a short stub. ``on_unit(unit)`` is called as each unit arrives
+        (progress reports); when it raises, the read stops there: the unit stream is closed, which
+        cancels a worker's job, and the exception propagates."""
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=False, workspace=self.workspace.root)
@@ -110,37 +110,46 @@ class Reader:
 
     def iter_units(
         self,
-        file_path: str | os.PathLike[str],
+        paths: PathArg | Iterable[PathArg],
         *,
+        pattern: str | None = None,
+        recursive: bool = True,
         on_error: ErrorHandler | None = None,
         on_note: NoteHandler | None = None,
         **options: Any,
     ) -> Iterator[Unit]:
-        """Loader mode: every unit of a file, or of every file under a directory, as produced.
+        """Loader mode: every unit of each file in ``paths`` (one path or many), and of every file
+        under each folder in it (``walk``: sorted, hidden folders skipped, ``pattern`` a glob
+        relative to the folder, one level when not ``recursive``), streamed as produced.
 
-        In a directory a file that fails is passed to ``on_error(path, error)`` (errors are also
-        logged on the ``docread`` logger) and the walk goes on. A file's notes (a skipped archive
-        member, an OCR limit) go to ``on_note(path, note)`` once its units are out; by default
-        they are logged as warnings on the ``docread`` logger.
+        Paths resolve in this Reader's workspace. Without one given, the loaders (the module's
+        ``docread.iter_units``, LangChain's and LlamaIndex's) take it from ``loader_workspace``:
+        the current directory when every path lies inside it, else the filesystem root.
+        A file that fails goes to ``on_error(path, error)`` and the load goes on (the handler
+        raises to stop it). Without a handler a path you named raises, and a file found in a
+        folder is logged once (a warning on the ``docread`` logger) and skipped. A file's notes
+        (a skipped archive member, an OCR limit) go to ``on_note(path, note)`` once its units are
+        out, by default as warnings on the ``docread`` logger. ``pattern`` on a named file is the
+        read option (archive members).
         """
-        opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
-        resolved = self.workspace.resolve(opts.file_path)
-        if resolved.is_dir():
-            for child in self.walk(opts.file_path, pattern=opts.pattern):
-                try:
-                    yield from self.iter_units(
-                        child, on_note=on_note, **_without(options, "pattern")
-                    )
-                except ReadDocumentError as exc:
-                    if on_error is not None:
-                        on_error(child, exc)
-            return
-        source, info = self._open(opts)
-        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
-        with source:
-            yield from self._produce(source, info, ctx)[0]
-        for note in ctx.notes:
-            (on_note or _log_note)(opts.file_path, note)
+        opts = ReadOptions.from_kwargs("", pattern=pattern, **options)  # fails before any file
+        for path, named in self._expand(paths, pattern, recursive, on_error):
+            try:
+                found = opts.replace(file_path=path, pattern=pattern if named else None)
+                yield from self._load(found, on_note)
+            except ReadDocumentError as exc:
+                _failed(path, exc, named, on_error)
+
+    def files(
+        self,
+        paths: PathArg | Iterable[PathArg],
+        *,
+        pattern: str | None = None,
+        recursive: bool = True,
+        on_error: ErrorHandler | None = None,
+    ) -> Iterator[str]:
+        """The files ``iter_units`` reads for these arguments, in order (to count them first)."""
+        return (path for path, _ in self._expand(paths, pattern, recursive, on_error))
 
     def iter_bytes(
         self, data: bytes, name: str, *, on_note: NoteHandler | None = None, **options: Any
@@ -160,10 +169,10 @@ class Reader:
             (on_note or _log_note)(name, note)
 
     def iter_documents(
-        self, file_path: str | os.PathLike[str], **options: Any
+        self, paths: PathArg | Iterable[PathArg], **options: Any
     ) -> Iterator[Document]:
-        """Loader mode, Documents only (Media parts are in ``iter_units``)."""
-        for unit in self.iter_units(file_path, **options):
+        """Loader mode, Documents only (Media parts are in ``iter_units``, same arguments)."""
+        for unit in self.iter_units(paths, **options):
             if isinstance(unit, Document):
                 yield unit
 
@@ -175,17 +184,33 @@ class Reader:
         recursive: bool = True,
     ) -> Iterator[str]:
         """Files under a directory (sorted, hidden folders skipped) matching a glob; one level only
-        when ``recursive`` is False. Paths come back as the caller would pass them (workspace-relative).
+        when ``recursive`` is False. Paths come back under ``directory`` as given, so they show
+        and resolve as the caller named them. Listing longer than ``global_timeout`` (the caller's
+        time between files not counted) raises ExtractionTimeoutError: a huge tree cannot hang.
         """
         root = self.workspace.resolve(directory)
-        pat = pattern or "**/*"
+        given, pat = PurePath(os.fspath(directory)), pattern or "**/*"
+        limit = self.settings.global_timeout
+        spent, resumed = 0.0, time.monotonic()
+
+        def check() -> None:
+            if spent + time.monotonic() - resumed > limit:
+                raise ExtractionTimeoutError(
+                    f"{directory}: listing the folder took longer than the global timeout of "
+                    f"{limit:g} s; name a smaller folder, a pattern, or raise global_timeout",
+                    path=os.fspath(directory),
+                )
+
         for dirpath, dirnames, filenames in os.walk(root):
+            check()
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
             for name in sorted(filenames):
-                full = Path(dirpath) / name
-                rel = full.relative_to(root).as_posix()
+                check()
+                rel = (Path(dirpath) / name).relative_to(root).as_posix()
                 if glob_match(rel, pat):
-                    yield self.workspace.relative(full)
+                    spent += time.monotonic() - resumed
+                    yield str(given / rel)
+                    resumed = time.monotonic()
 
     def forget(self) -> None:
         """Forget what ``read`` returned, so the next reads return full results again."""
@@ -207,6 +232,35 @@ class Reader:
         self.close()
 
     # -- pipeline ---------------------------------------------------------------------------
+    def _expand(
+        self,
+        paths: PathArg | Iterable[PathArg],
+        pattern: str | None,
+        recursive: bool,
+        on_error: ErrorHandler | None,
+    ) -> Iterator[tuple[str, bool]]:
+        """(file, named by the caller) for each path, folders walked; a path that cannot be
+        resolved or listed is handled as a failed file."""
+        for raw in _each(paths):
+            path = os.fspath(raw)
+            try:
+                if not self.workspace.resolve(path).is_dir():
+                    yield path, True
+                    continue
+                for child in self.walk(path, pattern=pattern, recursive=recursive):
+                    yield child, False
+            except ReadDocumentError as exc:
+                _failed(path, exc, True, on_error)
+
+    def _load(self, opts: ReadOptions, on_note: NoteHandler | None) -> Iterator[Unit]:
+        """Loader mode over one file, then its notes."""
+        source, info = self._open(opts)
+        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
+        with source:
+            yield from self._produce(source, info, ctx)[0]
+        for note in ctx.notes:
+            (on_note or _log_note)(opts.file_path, note)
+
     def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
         path = self.workspace.resolve(opts.file_path)
         if path.is_dir():
@@ -284,9 +338,43 @@ def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadRes
     )
 
 
+def loader_workspace(
+    paths: PathArg | Iterable[PathArg], workspace: PathArg | None = None
+) -> tuple[PathArg, list[str]]:
+    """The one rule for a loader's workspace, and the paths to pass in it: ``workspace`` when
+    given; else the current directory when every path lies inside it (paths as given); else the
+    filesystem root, paths made absolute. A loader reads what its program names, not what a
+    model asks for, so the sandbox only anchors relative paths and what ``source`` shows."""
+    given = [os.fspath(p) for p in _each(paths)]
+    if workspace is not None:
+        return workspace, given
+    cwd = Path.cwd().resolve()
+    if all(_inside(os.path.realpath(p), cwd) for p in given):
+        return cwd, given
+    return "/", [os.path.abspath(p) for p in given]
+
+
+def _each(paths: PathArg | Iterable[PathArg]) -> Iterable[PathArg]:
+    """One path or many, as many (lazily: a progress bar over the paths advances as they load)."""
+    return [paths] if isinstance(paths, str | os.PathLike) else paths
+
+
+def _inside(path: str, root: Path) -> bool:
+    return Path(path).is_relative_to(root)
+
+
+def _failed(
+    path: str, error: ReadDocumentError, named: bool, on_error: ErrorHandler | None
+) -> None:
+    """A file of a load failed: the caller's handler, else a named path raises and a file found
+    in a folder is logged (here, once) and skipped."""
+    if on_error is not None:
+        on_error(path, error)
+    elif named:
+        raise error
+    else:
+        log_handled(error)
+
+
 def _log_note(path: str, note: str) -> None:
     logger.warning("%s: %s", path, note)
-
-
-def _without(options: dict[str, Any], *names: str) -> dict[str, Any]:
-    return {k: v for k, v in options.items() if k not in names}

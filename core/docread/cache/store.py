@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CacheError
+from ..errors import CacheError, log_handled
 from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
 from .stamp import content_stamp
@@ -147,17 +147,21 @@ class ResultCache:
                     )
                 except Exception as exc:  # noqa: BLE001 - unwritable or corrupt: read without it
                     self._broken = True
-                    CacheError(
-                        f"cache at {self.directory} is unusable ({type(exc).__name__}: {exc}); "
-                        f"reading without it (fix or remove the directory, or set cache.directory)",
-                        path=str(self.directory),
+                    log_handled(
+                        CacheError(
+                            f"cache at {self.directory} is unusable ({type(exc).__name__}: {exc}); "
+                            f"reading without it (fix or remove the directory, or set cache.directory)",
+                            path=str(self.directory),
+                        )
                     )
             return self._cache
 
     def _fail(self, what: str, exc: Exception) -> None:
-        CacheError(
-            f"cache {what} failed at {self.directory} ({type(exc).__name__}: {exc}); reading without it",
-            path=str(self.directory),
+        log_handled(
+            CacheError(
+                f"cache {what} failed at {self.directory} ({type(exc).__name__}: {exc}); reading without it",
+                path=str(self.directory),
+            )
         )
 
 

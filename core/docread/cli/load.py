@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import InvalidOptionError, ReadDocumentError, SettingsError
+from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..model import Document, Media, Unit
 from ..reader import Reader
 from ..settings import Settings
@@ -152,6 +152,7 @@ class _Run:
             self._bar.update(files)
 
     def _error(self, path: str, exc: ReadDocumentError) -> None:
+        log_handled(exc)  # handled here: logged once, and said on stderr as a JSON line
         self.failed += 1
         if path != self._current:  # a file that failed midway was counted with its first unit
             self._advance()

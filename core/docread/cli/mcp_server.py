@@ -26,7 +26,13 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..errors import DependencyMissingError, InvalidOptionError, ReadDocumentError, SettingsError
+from ..errors import (
+    DependencyMissingError,
+    InvalidOptionError,
+    ReadDocumentError,
+    SettingsError,
+    log_handled,
+)
 from ..model import Unit
 from ..reader import Reader
 from ..request.parameters import arguments_model, describe_invalid_arguments, tool_description
@@ -155,6 +161,7 @@ class ReadDocumentServer:
         try:
             result = await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
         except ReadDocumentError as exc:
+            log_handled(exc)  # handled here: the client gets it as an isError result
             return error_result(str(exc))
         finally:
             cancel.set()  # a cancelled call: the thread's read stops at its next unit

@@ -13,7 +13,7 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InvalidOptionError, ReadDocumentError, SettingsError
+from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..reader import Reader
 from ..request.parameters import PARAMETERS, Parameter
 from .common import add_workspace_options, bad_workspace, fail
@@ -99,6 +99,7 @@ def main(argv: Sequence[str]) -> int:
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
     except ReadDocumentError as exc:
+        log_handled(exc)  # handled here: logged once, and said on stderr
         return fail(exc, 1)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import (
     ExtractionTimeoutError,
-    ReadDocumentError,
     WorkerCrashedError,
 )
 
@@ -159,7 +158,7 @@ class WorkerPool:
                 error, recycle = rest
                 if recycle:
                     worker.kill()
-                raise _relogged(error)
+                raise error
         except GeneratorExit:  # the caller stopped reading: ask the worker to drop the rest
             if not finished and not _cancel(worker):
                 worker.kill()
@@ -262,13 +261,6 @@ def _cancel(worker: _Worker) -> bool:
     except (EOFError, OSError):
         pass
     return False
-
-
-def _relogged(error: BaseException) -> BaseException:
-    """Errors from a worker are rebuilt here so the host's ``docread`` logger records them."""
-    if isinstance(error, ReadDocumentError):
-        return type(error)(error.message, path=error.path)
-    return error
 
 
 _live_pools: weakref.WeakSet[WorkerPool] = weakref.WeakSet()

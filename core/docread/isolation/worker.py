@@ -48,7 +48,7 @@ def main(fd: int, max_mb: int) -> None:
     limit = max_mb * MB
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    logging.getLogger("docread").propagate = False  # the host logs errors when it re-raises them
+    logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
     _watch_parent(os.getppid())
     conn = Connection(fd)
     while True:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ExtractionError
 from ...source import Source
 from ..base import Context
-from ..text.plain import detect_encoding
 from .model import Book, Table, Total, unique_names
 
 if TYPE_CHECKING:
@@ -68,7 +67,7 @@ class LineFile:
 
     def __init__(self, source: Source, ctx: Context, deadline: Deadline) -> None:
         self.source, self.ctx, self.deadline = source, ctx, deadline
-        self.encoding = detect_encoding(source.head())
+        self.encoding = ctx.info.encoding or "utf-8"  # detected once, with the format
         self.width = (
             4
             if self.encoding.startswith("utf-32")

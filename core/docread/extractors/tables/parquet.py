@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, cast
 from ...errors import ExtractionError
 from ...source import Source
 from ..base import Context
-from ..text.plain import detect_encoding
 from .model import Book, RowsTable, Table, Total, unique_names
 
 if TYPE_CHECKING:
@@ -138,7 +137,7 @@ class JsonTableBook(Book):
     """A JSON array of objects; non-object items go under a ``value`` column."""
 
     def __init__(self, source: Source, ctx: Context) -> None:
-        encoding = detect_encoding(source.head())
+        encoding = ctx.info.encoding or "utf-8"  # detected once, with the format
         with io.TextIOWrapper(source.open(), encoding=encoding, errors="replace") as f:
             try:
                 items = json.load(f)

@@ -15,7 +15,6 @@ from ...errors import ExtractionError
 from ...model import Document, Media, Unit
 from ...source import Source
 from ..base import Context, Extractor
-from .plain import detect_encoding
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml")
 
@@ -92,7 +91,7 @@ class NotebookExtractor(Extractor):
     def _load(self, source: Source, ctx: Context) -> dict[str, Any]:
         raw = source.read_bytes()
         try:
-            nb = json.loads(raw.decode(detect_encoding(raw[:65536]), errors="replace"))
+            nb = json.loads(raw.decode(ctx.info.encoding or "utf-8", errors="replace"))
         except ValueError as exc:
             raise ExtractionError(
                 f"{ctx.info.source}: not a valid notebook: invalid JSON ({exc})",

@@ -1,4 +1,5 @@
-"""Text and code: encoding detection, a line window (cat -n in the agent view), loader chunks.
+"""Text and code, decoded with the encoding detection found: a line window (cat -n in the agent
+view), loader chunks.
 
 Files within ``limits.text`` are decoded once and sliced; larger ones are streamed line by line,
 so ``offset=1, limit=50`` on a multi-GB log decodes 50 lines and a window never holds more than
@@ -6,7 +7,6 @@ so ``offset=1, limit=50`` on a multi-GB log decodes 50 lines and a window never 
 
 from __future__ import annotations
 
-import codecs
 import io
 import sys
 from collections.abc import Iterator
@@ -16,56 +16,8 @@ from ...model import Document, Unit
 from ...source import Source
 from ..base import Context, Extractor
 
-_BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
 _COUNT_CHUNK = 1 << 20
 _DEADLINE_EVERY = 1 << 16  # lines between global-deadline checks on long scans
-
-
-# single-byte Latin code pages charset-normalizer confuses on short Western text ("crème" read as
-# cp1257 "crčme"): when its guess is one of these and the bytes are valid cp1252, cp1252 wins.
-_LATIN_FAMILY = ("cp125", "iso8859", "latin", "mac_", "cp437", "cp775", "cp85", "hp_roman")
-_NOT_LATIN = (
-    "cp1251",
-    "cp1253",
-    "cp1255",
-    "cp1256",
-    "iso8859_5",
-    "iso8859_6",
-    "iso8859_7",
-    "iso8859_8",
-    "mac_cyrillic",
-    "mac_greek",
-)
-
-
-def detect_encoding(head: bytes) -> str:
-    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess,
-    with cp1252 preferred among look-alike Latin code pages (the common legacy case)."""
-    for bom, name in _BOMS:
-        if head.startswith(bom):
-            return name
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
-        return "utf-8"
-    except UnicodeDecodeError:
-        pass
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(head[:32768]).best()
-    guess = best.encoding if best is not None else "cp1252"
-    if guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN):
-        try:
-            head.decode("cp1252")
-            return "cp1252"
-        except UnicodeDecodeError:
-            return guess
-    return guess
 
 
 def open_text(source: Source, encoding: str) -> TextIO:
@@ -147,7 +99,7 @@ class TextExtractor(Extractor):
     streaming: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
-        encoding = detect_encoding(source.head())
+        encoding = ctx.info.encoding or "utf-8"  # set by detection for every textual format
         if source.size == 0:
             ctx.warn("The file exists but is empty (0 bytes).")
             return
