@@ -25,6 +25,11 @@ if TYPE_CHECKING:
     from ..source import Source
 
 
+#: Header keys the agent view reads and never prints: what the extractor's window shows ("lines
+#: 1-2,000 of 5,000") and the option that reads on from it ("offset=2001"). See ``Context.read_on``.
+WINDOW_SHOWN, WINDOW_NEXT = "_window", "_next"
+
+
 class Extractor:
     """Base of every extractor: set the class facts, implement ``extract``.
 
@@ -76,6 +81,13 @@ class Context:
 
     def set_header(self, label: str, value: object) -> None:
         self.header[label] = str(value)
+
+    def read_on(self, shown: str, option: str) -> None:
+        """The window ends before the file does: what it shows ("rows 1-50 of 1,234") and the
+        option that reads the next one ("rows=51-100"). The view says it once, or, when an output
+        cap cut the window first, names the first unit it did not show instead."""
+        self.header[WINDOW_SHOWN] = shown
+        self.header[WINDOW_NEXT] = option
 
     def check_deadline(self, what: str = "") -> None:
         """Cooperative global timeout between units (isolated workers are also killed hard)."""

@@ -172,9 +172,10 @@ class OfficeExtractor(Extractor):
             for n in numbers:
                 ctx.check_deadline(f"slide {n}")
                 if not ctx.loader and budget <= 0:
-                    ctx.warn(
-                        f"Showing slides {_spans(shown)} of {deck.count}: the rest is over the "
-                        f"output limit; use pages={n}- to continue"
+                    ctx.read_on(
+                        f"slides {_spans(shown)} of {deck.count} (the rest is over the output "
+                        "limit)",
+                        f"pages={n}-",
                     )
                     break
                 slide = deck.slide(n)

@@ -139,9 +139,9 @@ def _select(count: int, ctx: Context) -> list[int]:
     )
     if len(numbers) > limit:
         rest = numbers[limit:]
-        ctx.warn(
-            f"Showing {limit} of the {len(numbers)} selected pages (pdf.{key}={limit}); "
-            f"use pages={spans(rest[:limit], ',')} to read the next ones."
+        ctx.read_on(
+            f"pages {spans(numbers[:limit])} of the {len(numbers)} selected (pdf.{key}={limit})",
+            f"pages={spans(rest[:limit], ',')}",
         )
         numbers = numbers[:limit]
     return numbers

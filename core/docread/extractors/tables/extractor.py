@@ -146,17 +146,8 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         + (f" ({len(cols)} of {len(table.columns)})" if len(cols) < len(table.columns) else ""),
     )
     if total.count is None or last < total.count:
-        ctx.warn(
-            f"Showing rows {first:,}-{last:,}{of}. Use rows='{last + 1}-{last + _spec_size(spec, ctx)}' to read more."
-        )
+        ctx.read_on(f"rows {first:,}-{last:,}{of}", f"rows='{last + 1}-{last + len(rows)}'")
     yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
-
-
-def _spec_size(spec: RowSpec, ctx: Context) -> int:
-    """How many rows a follow-up window should ask for."""
-    if spec.kind != "range":
-        return spec.count
-    return (spec.stop - spec.start + 1) if spec.stop else ctx.settings.tabular.default_rows
 
 
 def _read_window(

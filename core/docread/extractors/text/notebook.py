@@ -79,9 +79,7 @@ class NotebookExtractor(Extractor):
             {"line_start": offset, "line_end": end, "total_lines": total, "cell_count": len(cells)},
         )
         if end < total:
-            ctx.warn(
-                f"Showing lines {offset}-{end} of {total:,}. Use offset={end + 1} to read more."
-            )
+            ctx.read_on(f"lines {offset}-{end} of {total:,}", f"offset={end + 1}")
         for (first, last), (_, media), (i, cell) in zip(
             spans, rendered, enumerate(cells, 1), strict=True
         ):

@@ -177,7 +177,7 @@ class TextExtractor(Extractor):
             meta["total_lines"] = total
         if total is None or end < total:
             shown = f"of {total:,}" if total is not None else "(more follow)"
-            ctx.warn(f"Showing lines {offset}-{end} {shown}. Use offset={end + 1} to read more.")
+            ctx.read_on(f"lines {offset}-{end} {shown}", f"offset={end + 1}")
         yield Document("\n".join(lines), meta)
 
     def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:

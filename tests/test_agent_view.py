@@ -1,0 +1,248 @@
+"""The agent view tells the truth: one continuation hint (the first unit not shown), the same in
+JSON, options that do not apply said, output budgets in tokens, header caps."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+import docread
+import pymupdf
+import pytest
+from docread.views.budget import estimate_tokens, token_counter
+
+NO_CACHE: dict[str, Any] = {"cache": {"enabled": False}}
+
+
+def _config(**output: Any) -> dict[str, Any]:
+    return {**NO_CACHE, "output": output}
+
+
+def _csv(path: Path, rows: int) -> None:
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "name", "value"])
+        w.writerows([i, f"name{i}", i * 3] for i in range(1, rows + 1))
+
+
+def _pdf(path: Path, pages: int, title: str = "") -> None:
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        lines = [f"Page {n} text line {i} " + "word " * 8 for i in range(10)]
+        doc.new_page().insert_text((72, 72), "\n".join(lines))
+    if title:
+        doc.set_metadata({"title": title})
+    doc.save(path)
+
+
+def _hints(text: str) -> list[str]:
+    """The notes that say how to read on."""
+    return [n for n in re.findall(r"^\[(.*)\]$", text, re.M) if "to continue" in n or "more" in n]
+
+
+# -- 1. one continuation hint, the right one --------------------------------------------------------
+def test_cut_csv_window_gives_one_hint_at_the_first_row_not_shown(tmp_path: Path) -> None:
+    _csv(tmp_path / "big.csv", 3000)
+    result = docread.read(
+        "big.csv", workspace=tmp_path, rows="1-2000", config=_config(max_chars=2000)
+    )
+    text = result.render()
+    last_shown = max(int(n) for n in re.findall(r"^\| (\d+) \|", text, re.M))
+    assert _hints(text) == [
+        f"Output truncated at the output limit (output.max_chars=2,000): use rows={last_shown + 1}- "
+        "(or fewer columns) to continue"
+    ]
+    assert "2001" not in text  # the extractor's next window would skip the rows the cap cut
+
+
+def test_uncut_csv_window_says_the_extractors_next_window(tmp_path: Path) -> None:
+    _csv(tmp_path / "big.csv", 300)
+    text = docread.read("big.csv", workspace=tmp_path, config=NO_CACHE).render()
+    assert _hints(text) == ["Showing rows 1-50 of 300. Use rows='51-100' to read more."]
+
+
+def test_capped_row_window_reads_on_by_the_rows_it_read(tmp_path: Path) -> None:
+    """rows='1-150' over memory.max_dataframe_rows=100: the next window is 101-200, not 151-300."""
+    _csv(tmp_path / "big.csv", 400)
+    config = {**NO_CACHE, "memory": {"max_dataframe_rows": 100}}
+    text = docread.read("big.csv", workspace=tmp_path, rows="1-150", config=config).render()
+    assert _hints(text) == ["Showing rows 1-100 of 400. Use rows='101-200' to read more."]
+
+
+def test_cut_pdf_shows_whole_pages_and_one_hint(tmp_path: Path) -> None:
+    _pdf(tmp_path / "doc.pdf", 5)
+    text = docread.read(
+        "doc.pdf", workspace=tmp_path, pages="1-4", config=_config(max_chars=1800)
+    ).render()
+    assert "## Page 2" in text and "Page 2 text" in text and "## Page 3" not in text
+    assert _hints(text) == [
+        "Output truncated at the output limit (output.max_chars=1,800): use pages=3- to continue"
+    ]
+
+
+def test_cut_long_pdf_drops_the_page_limit_hint(tmp_path: Path) -> None:
+    """Over pdf.max_pages_text the extractor says pages=4-6; the cap cut after page 2 first."""
+    _pdf(tmp_path / "long.pdf", 6)
+    config = {**_config(max_chars=1800), "pdf": {"max_pages_text": 3}}
+    text = docread.read("long.pdf", workspace=tmp_path, config=config).render()
+    assert _hints(text) == [
+        "Output truncated at the output limit (output.max_chars=1,800): use pages=3- to continue"
+    ]
+    uncut = docread.read(
+        "long.pdf", workspace=tmp_path, config={**NO_CACHE, "pdf": {"max_pages_text": 3}}
+    )
+    assert _hints(uncut.render()) == [
+        "Showing pages 1-3 of the 6 selected (pdf.max_pages_text=3). Use pages=4-6 to read more."
+    ]
+
+
+def test_first_page_over_the_budget_is_shown_in_part_and_the_hint_moves_on(tmp_path: Path) -> None:
+    _pdf(tmp_path / "doc.pdf", 3)
+    text = docread.read("doc.pdf", workspace=tmp_path, config=_config(max_chars=500)).render()
+    assert "## Page 1" in text and "## Page 2" not in text
+    assert _hints(text)[-1].endswith("use pages=2- to continue")
+
+
+def test_cut_text_window_gives_one_offset(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 5001)))
+    text = docread.read("a.txt", workspace=tmp_path, config=_config(max_chars=600)).render()
+    last = max(int(n) for n in re.findall(r"^\s+(\d+)\t", text, re.M))
+    assert _hints(text) == [
+        f"Output truncated at the output limit (output.max_chars=600): use offset={last + 1} to continue"
+    ]
+
+
+def test_archive_member_hint_names_the_member(tmp_path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as z:
+        z.writestr("dir/notes.txt", "".join(f"line {i}\n" for i in range(1, 500)))
+    text = docread.read(
+        "a.zip", workspace=tmp_path, mode="read", archive_path="dir/notes.txt",
+        config=_config(max_chars=700),
+    ).render()  # fmt: skip
+    hint = _hints(text)
+    assert len(hint) == 1 and "archive_path='dir/notes.txt' offset=" in hint[0]
+
+
+# -- 2. JSON tells the same truth ---------------------------------------------------------------------
+def test_json_window_is_truncated_with_the_extractors_continuation(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 5001)))
+    data = json.loads(
+        docread.read(
+            "a.txt", workspace=tmp_path, limit=2, output_format="json", config=NO_CACHE
+        ).render()
+    )
+    assert data["documents"][0]["text"] == "line 1\nline 2"
+    assert data["truncated"] is True
+    assert data["continuation"] == "Showing lines 1-2 of 5,000. Use offset=3 to read more."
+
+
+def test_json_obeys_max_lines_and_says_where_it_cut(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 101)))
+    data = json.loads(
+        docread.read(
+            "a.txt",
+            workspace=tmp_path,
+            output_format="json",
+            config=_config(max_lines=5, max_chars=10**6),
+        ).render()
+    )
+    assert data["documents"][0]["text"].count("\n") + 1 <= 5
+    assert data["truncated"] is True and data["continuation"].endswith("to read more.")
+    cut = json.loads(
+        docread.read(
+            "a.txt", workspace=tmp_path, output_format="json", config=_config(max_chars=400)
+        ).render()
+    )
+    shown = cut["documents"][0]["text"].count("\n") + 1
+    assert cut["continuation"].endswith(f"use offset={shown + 1} to continue")
+
+
+def test_json_whole_read_is_not_truncated(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    data = json.loads(docread.read("a.txt", workspace=tmp_path, output_format="json").render())
+    assert data["truncated"] is False and data["continuation"] == ""
+
+
+# -- 5. token budget ----------------------------------------------------------------------------------
+def test_default_token_budget_cuts_a_long_window_with_a_hint(tmp_path: Path) -> None:
+    (tmp_path / "wide.txt").write_text("".join(f"{i} " + "y" * 120 + "\n" for i in range(1, 2001)))
+    text = docread.read("wide.txt", workspace=tmp_path, config=NO_CACHE).render()
+    assert estimate_tokens(text) <= 25_000
+    (hint,) = _hints(text)
+    assert hint.startswith(
+        "Output truncated at the output limit (output.max_tokens=25,000): use offset="
+    )
+
+
+def test_token_budget_is_configurable(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 200)))
+    text = docread.read("a.txt", workspace=tmp_path, config=_config(max_tokens=50)).render()
+    assert estimate_tokens(text) <= 50 + 30  # the hint itself is said whatever it costs
+    assert "output.max_tokens=50" in text
+
+
+def test_cjk_text_costs_its_tokens(tmp_path: Path) -> None:
+    """The estimate counts UTF-8 bytes: 1,000 CJK characters are not 250 tokens."""
+    assert estimate_tokens("中" * 1000) == 750
+
+
+def test_tiktoken_counts_exactly_when_its_encoding_is_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import llama_index.core
+
+    cache = Path(llama_index.core.__file__).parent / "_static" / "tiktoken_cache"
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
+    token_counter.cache_clear()
+    count = token_counter("cl100k_base")
+    assert count is not estimate_tokens and count("hello world") == 2
+    token_counter.cache_clear()
+
+
+def test_tiktoken_never_downloads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tried: list[object] = []
+
+    def no_network(self: socket.socket, address: object) -> None:
+        tried.append(address)
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: o200k_base is not cached
+    token_counter.cache_clear()
+    assert token_counter("o200k_base") is estimate_tokens
+    assert tried == []
+    token_counter.cache_clear()
+
+
+def test_unknown_token_counter_is_refused() -> None:
+    token_counter.cache_clear()
+    with pytest.raises(docread.SettingsError, match="output.token_counter"):
+        token_counter("o201k_typo")
+
+
+# -- 6. header caps -----------------------------------------------------------------------------------
+def test_pdf_title_in_the_header_is_capped(tmp_path: Path) -> None:
+    _pdf(tmp_path / "t.pdf", 1, title="T" * 5000)
+    text = docread.read(
+        "t.pdf", workspace=tmp_path, config=_config(max_metadata_value_len=200)
+    ).render()
+    title = next(line for line in text.splitlines() if "Title:" in line)
+    assert len(title) < 300 and "output.max_metadata_value_len=200" in title
+    assert "Page 1 text" in text  # the header did not eat the output budget
+
+
+def test_header_metadata_block_holds_max_metadata_fields(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "body")
+    doc.set_metadata({"title": "A", "author": "B", "subject": "C", "keywords": "D"})
+    doc.save(tmp_path / "m.pdf")
+    text = docread.read("m.pdf", workspace=tmp_path, config=_config(max_metadata_fields=2)).render()
+    block = text.split("**Metadata:**", 1)[1].split("\n---", 1)[0]
+    assert "  - Title: A" in block and "  - Author: B" in block and "Subject" not in block
+    assert "more (output.max_metadata_fields=2)" in block
