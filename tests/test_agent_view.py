@@ -246,3 +246,73 @@ def test_header_metadata_block_holds_max_metadata_fields(tmp_path: Path) -> None
     block = text.split("**Metadata:**", 1)[1].split("\n---", 1)[0]
     assert "  - Title: A" in block and "  - Author: B" in block and "Subject" not in block
     assert "more (output.max_metadata_fields=2)" in block
+
+
+# -- 3. options that do not apply are said --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "options", "note"),
+    [
+        pytest.param(
+            "t.csv", {"offset": 5, "limit": 3},
+            "offset=5, limit=3 do not apply to csv files and were ignored "
+            "(csv files take columns, rows, sheet).",
+            id="offset-limit-on-csv",
+        ),
+        pytest.param(
+            "t.py", {"pages": "1-2"},
+            "pages='1-2' does not apply to text files and was ignored (text files take limit, offset).",
+            id="pages-on-code",
+        ),
+        pytest.param(
+            "t.pdf", {"rows": "1-5"},
+            "rows='1-5' does not apply to pdf files and was ignored "
+            "(pdf files take extract_images, extract_tables, ocr, pages, view).",
+            id="rows-on-pdf",
+        ),
+        pytest.param(
+            "t.csv", {"sheet": "Q1"}, "sheet='Q1' is ignored: a csv file holds one table.",
+            id="sheet-on-csv",
+        ),
+        pytest.param(
+            ".", {"offset": 3},
+            "offset=3 does not apply to directories and was ignored (directories take pattern).",
+            id="offset-on-directory",
+        ),
+    ],
+)  # fmt: skip
+def test_options_that_do_not_apply_are_said(
+    tmp_path: Path, name: str, options: dict[str, Any], note: str
+) -> None:
+    _csv(tmp_path / "t.csv", 5)
+    (tmp_path / "t.py").write_text("print(1)\n")
+    _pdf(tmp_path / "t.pdf", 1)
+    with docread.Reader(tmp_path, config=NO_CACHE) as reader:
+        result = reader.read(name, **options)
+        assert note in result.notes and f"[{note}]" in result.render()
+        data = json.loads(reader.read(name, dedupe=False, output_format="json", **options).render())
+        assert note in data["notes"]
+
+
+def test_options_that_apply_are_not_noted(tmp_path: Path) -> None:
+    _csv(tmp_path / "t.csv", 5)
+    result = docread.read("t.csv", workspace=tmp_path, rows="1-2", columns="A", config=NO_CACHE)
+    assert not any("does not apply" in n for n in result.notes)
+
+
+def test_member_options_go_to_the_member_and_are_checked_there(tmp_path: Path) -> None:
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as z:
+        z.writestr("notes.txt", "one\ntwo\nthree\n")
+    read = docread.read(
+        "a.zip", workspace=tmp_path, mode="read", archive_path="notes.txt", offset=2,
+        config=NO_CACHE,
+    )  # fmt: skip
+    assert "     2\ttwo" in read.render() and not read.notes
+    listed = docread.read("a.zip", workspace=tmp_path, rows="1-2", config=NO_CACHE)
+    assert any(n.startswith("rows='1-2' does not apply to zip files") for n in listed.notes)
+    paged = docread.read(
+        "a.zip", workspace=tmp_path, mode="read", archive_path="notes.txt", pages="1",
+        config=NO_CACHE,
+    )  # fmt: skip
+    assert any(n.startswith("pages='1' does not apply to text files") for n in paged.notes)

@@ -49,20 +49,24 @@ class Pipeline:
         parent: Context | None = None,
     ) -> Context:
         """The one Context factory: a new read (fresh budget, global deadline from now unless
-        given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1)."""
+        given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1).
+        Options the file's extractor does not honour are said in a note here, once for all."""
         if parent is not None:
-            return Context(
+            ctx = Context(
                 settings=self.settings, info=info, options=opts, loader=parent.loader,
                 workspace=parent.workspace, budget=parent.budget, depth=parent.depth + 1,
                 deadline=parent.deadline, header=parent.header, notes=parent.notes,
                 child_reader=self.child_units,
             )  # fmt: skip
-        return Context(
-            settings=self.settings, info=info, options=opts, loader=loader,
-            workspace=workspace, budget=Budget(),
-            deadline=deadline or time.monotonic() + self.settings.global_timeout,
-            child_reader=self.child_units,
-        )  # fmt: skip
+        else:
+            ctx = Context(
+                settings=self.settings, info=info, options=opts, loader=loader,
+                workspace=workspace, budget=Budget(),
+                deadline=deadline or time.monotonic() + self.settings.global_timeout,
+                child_reader=self.child_units,
+            )  # fmt: skip
+        extractor_of(info).note_ignored(ctx)
+        return ctx
 
     def admit(self, info: FileInfo) -> None:
         """Size limits per category, before any parsing (streaming readers read only a window)."""

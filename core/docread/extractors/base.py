@@ -44,9 +44,31 @@ class Extractor:
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = False
     streaming: ClassVar[bool] = False
+    #: The content options it honours (``ReadOptions.given``); any other one given is said.
+    options: ClassVar[frozenset[str]] = frozenset()
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         raise NotImplementedError
+
+    @classmethod
+    def ignored(cls, ctx: Context) -> list[str]:
+        """The options given that this read does not honour."""
+        return [name for name in ctx.options.given() if name not in cls.options]
+
+    @classmethod
+    def note_ignored(cls, ctx: Context) -> None:
+        """One note naming the options that do not apply and the ones that do."""
+        given = ctx.options.given()
+        ignored = [f"{name}={given[name]!r}" for name in cls.ignored(ctx)]
+        if not ignored:
+            return
+        takes = ", ".join(sorted(cls.options)) or "no selection options"
+        kind = "directories" if ctx.info.is_dir else f"{ctx.info.format} files"
+        one = len(ignored) == 1
+        ctx.warn(
+            f"{', '.join(ignored)} {'does' if one else 'do'} not apply to {kind} and "
+            f"{'was' if one else 'were'} ignored ({kind} take {takes})."
+        )
 
 
 @dataclass(slots=True)

@@ -69,6 +69,7 @@ class OfficeExtractor(Extractor):
     formats: ClassVar[frozenset[str]] = frozenset(
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
+    options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

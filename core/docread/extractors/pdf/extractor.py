@@ -61,6 +61,9 @@ class PdfExtractor(Extractor):
 
     name: ClassVar[str] = "pdf"
     formats: ClassVar[frozenset[str]] = frozenset({"pdf"})
+    options: ClassVar[frozenset[str]] = frozenset(
+        {"pages", "view", "extract_images", "extract_tables", "ocr"}
+    )
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

@@ -58,6 +58,7 @@ class SqliteExtractor(Extractor):
 
     name: ClassVar[str] = "sqlite"
     formats: ClassVar[frozenset[str]] = frozenset({"sqlite"})
+    options: ClassVar[frozenset[str]] = frozenset({"table", "sheet", "rows", "columns"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = True

@@ -22,6 +22,7 @@ class TabularExtractor(Extractor):
 
     name: ClassVar[str] = "tabular"
     formats: ClassVar[frozenset[str]] = frozenset({"csv", "tsv", "jsonl", "parquet", "xlsx"})
+    options: ClassVar[frozenset[str]] = frozenset({"rows", "columns", "sheet"})
     version: ClassVar[int] = 1
     isolated: ClassVar[bool] = True
     cacheable: ClassVar[bool] = False

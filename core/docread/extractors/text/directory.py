@@ -24,6 +24,7 @@ class DirectoryExtractor(Extractor):
 
     name: ClassVar[str] = "directory"
     formats: ClassVar[frozenset[str]] = frozenset({"directory"})
+    options: ClassVar[frozenset[str]] = frozenset({"pattern"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         path = source.path

@@ -32,6 +32,7 @@ class NotebookExtractor(Extractor):
 
     name: ClassVar[str] = "notebook"
     formats: ClassVar[frozenset[str]] = frozenset({"ipynb"})
+    options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         nb = self._load(source, ctx)

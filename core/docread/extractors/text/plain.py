@@ -144,6 +144,7 @@ class TextExtractor(Extractor):
 
     name: ClassVar[str] = "text"
     formats: ClassVar[frozenset[str]] = frozenset({"text", "json"})
+    options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
     streaming: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
