@@ -316,3 +316,19 @@ def test_member_options_go_to_the_member_and_are_checked_there(tmp_path: Path) -
         config=NO_CACHE,
     )  # fmt: skip
     assert any(n.startswith("pages='1' does not apply to text files") for n in paged.notes)
+
+
+# -- 4. a directory listing with a pattern walks like the loader -------------------------------------
+def test_recursive_pattern_lists_what_the_loader_reads(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "deep").mkdir(parents=True)
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    (tmp_path / "docs" / "deep" / "b.md").write_text("# B\n")
+    (tmp_path / "docs" / "c.txt").write_text("c\n")
+    with docread.Reader(tmp_path, config=NO_CACHE) as reader:
+        text = reader.read("docs", pattern="**/*.md").render()
+        loaded = sorted(
+            {d.metadata["file_name"] for d in reader.iter_documents("docs", pattern="**/*.md")}
+        )
+    assert "empty" not in text
+    assert "a.md" in text and "deep/b.md" in text and "c.txt" not in text
+    assert loaded == ["a.md", "b.md"]

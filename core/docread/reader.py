@@ -11,7 +11,7 @@ import os
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 
 from .cache.readlog import UNCHANGED, ReadLog
@@ -28,11 +28,10 @@ from .isolation.worker import Job
 from .model import Document, FileInfo, Unit
 from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
-from .request.ranges import glob_match
 from .result import ReadResult
 from .settings import Settings
 from .source import Source
-from .workspace import Workspace
+from .workspace import Workspace, walk_files
 
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
@@ -160,14 +159,8 @@ class Reader:
         when ``recursive`` is False. Paths come back as the caller would pass them (workspace-relative).
         """
         root = self.workspace.resolve(directory)
-        pat = pattern or "**/*"
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
-            for name in sorted(filenames):
-                full = Path(dirpath) / name
-                rel = full.relative_to(root).as_posix()
-                if glob_match(rel, pat):
-                    yield self.workspace.relative(full)
+        for full in walk_files(root, pattern, recursive=recursive):
+            yield self.workspace.relative(full)
 
     def forget(self) -> None:
         """Forget what ``read`` returned, so the next reads return full results again."""
