@@ -31,8 +31,9 @@ class DirectoryExtractor(Extractor):
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         path = source.path
         assert path is not None
+        dirs: list[str] = []
         if ctx.options.pattern:
-            dirs, files = [], _matching(path, ctx)
+            files = _matching(path, ctx)
         else:
             dirs, files = _level(path, ctx)
         dirs.sort()
