@@ -332,3 +332,36 @@ def test_recursive_pattern_lists_what_the_loader_reads(tmp_path: Path) -> None:
     assert "empty" not in text
     assert "a.md" in text and "deep/b.md" in text and "c.txt" not in text
     assert loaded == ["a.md", "b.md"]
+
+
+# -- 7. view="pdf" ------------------------------------------------------------------------------------
+def test_pdf_view_has_a_header_text(tmp_path: Path) -> None:
+    _pdf(tmp_path / "d.pdf", 3)
+    result = docread.read("d.pdf", workspace=tmp_path, view="pdf", config=NO_CACHE)
+    text = result.render()
+    assert "**Document:** d.pdf" in text and "**Pages:** 1-3 of 3" in text and "**Size:**" in text
+    assert [m.mime_type for m in result.media] == ["application/pdf"]
+
+
+def test_pdf_view_of_a_long_pdf_asks_for_pages_past_the_bound(tmp_path: Path) -> None:
+    _pdf(tmp_path / "long.pdf", 30)
+    result = docread.read("long.pdf", workspace=tmp_path, view="pdf", config=NO_CACHE)
+    (part,) = result.media
+    with pymupdf.open(stream=part.data, filetype="pdf") as sent:
+        assert sent.page_count == 20  # pdf.max_visual_pages
+    assert _hints(result.render()) == [
+        "Showing pages 1-20 of the 30 selected (pdf.max_visual_pages=20). Use pages=21-30 to read more."
+    ]
+
+
+def test_pdf_view_for_a_model_without_pdf_sends_page_images(tmp_path: Path) -> None:
+    from langchain_docread import ReadDocumentTool
+
+    _pdf(tmp_path / "d.pdf", 2)
+    tool = ReadDocumentTool(workspace=str(tmp_path), config=NO_CACHE)
+    content, _ = tool._run("d.pdf", view="pdf")
+    assert [b["type"] for b in content] == ["text", "image", "image"]
+    assert content[0]["text"].startswith("**Document:** d.pdf")
+    no_images = ReadDocumentTool(workspace=str(tmp_path), config=NO_CACHE, model_inputs={"text"})
+    content, _ = no_images._run("d.pdf", view="pdf")
+    assert [b["type"] for b in content] == ["text"] and "Page 1 text" in content[0]["text"]

@@ -12,9 +12,10 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import EncryptedDocumentError, ExtractionError, FileTooLargeError, ReadDocumentError
+from ...errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
 from ...model import Document, Media, Unit
 from ..base import Context, Extractor
+from ..markdown import human_size
 from ..ocr import OcrResult, ocr_stream
 from .parts import (
     form_lines,
@@ -72,9 +73,6 @@ class PdfExtractor(Extractor):
         doc = _open(source, ctx)
         try:
             numbers = _select(doc.page_count, ctx)
-            if ctx.options.view == "pdf":
-                yield _raw(doc, source, numbers, ctx)
-                return
             ctx.set_header("Document", ctx.info.name)
             ctx.set_header("Pages", f"{spans(numbers)} of {doc.page_count}")
             props = properties(doc) if ctx.options.include_metadata else {}
@@ -83,7 +81,11 @@ class PdfExtractor(Extractor):
                 "encrypted": bool(doc.metadata.get("encryption")),
                 **props,
             }
-            if ctx.options.view == "visual":
+            raw = _raw(doc, source, numbers, ctx) if ctx.options.view == "pdf" else None
+            if raw is not None:
+                yield raw
+                return
+            if ctx.options.view in ("visual", "pdf"):
                 yield from _visual(doc, numbers, ctx, base)
             else:
                 yield from _pages(doc, numbers, ctx, base)
@@ -132,12 +134,12 @@ def _select(count: int, ctx: Context) -> list[int]:
     """The pages asked for (all by default), cut to the agent view's page limit with a hint."""
     spec = ctx.options.page_spec
     numbers = spec.resolve(count, path=ctx.info.source) if spec else list(range(1, count + 1))
-    if ctx.loader or ctx.options.view == "pdf":
+    if ctx.loader:
         return numbers
     pdf = ctx.settings.pdf
     key, limit = (
         ("max_visual_pages", pdf.max_visual_pages)
-        if ctx.options.view == "visual"
+        if ctx.options.view in ("visual", "pdf")
         else ("max_pages_text", pdf.max_pages_text)
     )
     if len(numbers) > limit:
@@ -294,20 +296,27 @@ def _visual(
     )
 
 
-def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context) -> Media:
-    """view="pdf": the PDF itself (only the selected pages when ``pages`` is given)."""
-    limit, where, count = ctx.settings.pdf.max_raw_bytes, ctx.info.source, doc.page_count
+def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context) -> Media | None:
+    """view="pdf": the PDF itself (only the selected pages, at most ``pdf.max_visual_pages``), or
+    None with a note when it is over ``pdf.max_raw_bytes`` (the pages go as images instead)."""
+    import pymupdf
+
+    limit, count = ctx.settings.pdf.max_raw_bytes, doc.page_count
     if len(numbers) == count:
         size = source.size
         data = source.read_bytes() if size <= limit else b""
     else:
-        doc.select([n - 1 for n in numbers])
-        data = doc.tobytes(garbage=3, deflate=True)
+        with pymupdf.open() as part:
+            for n in numbers:
+                part.insert_pdf(doc, from_page=n - 1, to_page=n - 1)
+            data = part.tobytes(garbage=3, deflate=True)
         size = len(data)
     if size > limit:
-        raise FileTooLargeError(
-            f"{where}: {size:,} bytes is over pdf.max_raw_bytes={limit:,} for view='pdf'; "
-            f"send fewer pages (pages=...) or use view='visual' or 'text'",
-            path=where,
+        ctx.warn(
+            f"view='pdf': {human_size(size)} of PDF is over pdf.max_raw_bytes={limit:,}: the "
+            f"pages are sent as images instead (at most pdf.max_visual_pages)."
         )
+        return None
+    ctx.set_header("Size", human_size(size))
+    ctx.set_header("View", "pdf: the PDF file itself, for a model that reads PDFs")
     return Media("application/pdf", data, {"page_count": count, "pages": spans(numbers, ",")})
