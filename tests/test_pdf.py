@@ -117,7 +117,7 @@ def test_agent_view_page_limit_says_how_to_read_on(tmp_path):
     r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_text": 3}})
     result = r.read("long.pdf")
     assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
-    assert any("pages=4-6" in n for n in result.notes)
+    assert "Use pages=4-6 to read more." in result.render()
     # loader mode yields every page
     assert len(list(r.iter_documents("long.pdf"))) == 7
 
