@@ -365,3 +365,18 @@ def test_pdf_view_for_a_model_without_pdf_sends_page_images(tmp_path: Path) -> N
     no_images = ReadDocumentTool(workspace=str(tmp_path), config=NO_CACHE, model_inputs={"text"})
     content, _ = no_images._run("d.pdf", view="pdf")
     assert [b["type"] for b in content] == ["text"] and "Page 1 text" in content[0]["text"]
+
+
+# -- 8. format details --------------------------------------------------------------------------------
+def test_a_windows_executable_is_refused_as_binary(tmp_path: Path) -> None:
+    """An MZ header with NULs at every other byte looked like UTF-16 text and was decoded."""
+    (tmp_path / "stub.dat").write_bytes(b"MZ" + b"\x90\x00\x03\x00" * 150)
+    with pytest.raises(docread.FormatNotSupportedError, match="unsupported format"):
+        docread.read("stub.dat", workspace=tmp_path, config=NO_CACHE)
+    (tmp_path / "u16.txt").write_bytes("MZ is a name\n".encode("utf-16-le"))  # real UTF-16 text
+    assert "MZ is a name" in docread.read("u16.txt", workspace=tmp_path, config=NO_CACHE).render()
+
+
+def test_content_is_cleaned_never_refused() -> None:
+    """ContentSanitizationError was defined and never raised: sanitization removes and notes."""
+    assert not hasattr(docread, "ContentSanitizationError")
