@@ -380,3 +380,28 @@ def test_a_windows_executable_is_refused_as_binary(tmp_path: Path) -> None:
 def test_content_is_cleaned_never_refused() -> None:
     """ContentSanitizationError was defined and never raised: sanitization removes and notes."""
     assert not hasattr(docread, "ContentSanitizationError")
+
+
+def _notebook(path: Path) -> None:
+    trace = ["\x1b[0;31m----------\x1b[0m", "\x1b[0;31mKeyError\x1b[0m: 'price'"]
+    nb = {
+        "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "ir", "language": "R"}, "language_info": {"name": "R"}},
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "# Title"},
+            {"cell_type": "code", "execution_count": 1, "metadata": {}, "source": "x <- c(1, 2)\nsum(x)",
+             "outputs": [
+                 {"output_type": "stream", "name": "stdout", "text": "3\n"},
+                 {"output_type": "error", "ename": "KeyError", "evalue": "'price'", "traceback": trace},
+             ]},
+        ],
+    }  # fmt: skip
+    path.write_text(json.dumps(nb))
+
+
+def test_notebook_code_is_fenced_in_its_language_with_output_blocks(tmp_path: Path) -> None:
+    _notebook(tmp_path / "a.ipynb")
+    result = docread.read("a.ipynb", workspace=tmp_path, config=NO_CACHE)
+    text = result.documents[0].text
+    assert "## Cell 2 [code] In [1]\n```R\nx <- c(1, 2)\nsum(x)\n```\n\n**Output:**\n3\n" in text
+    assert text.count("KeyError") == 1 and text.rstrip().endswith("KeyError: 'price'")
