@@ -405,3 +405,21 @@ def test_notebook_code_is_fenced_in_its_language_with_output_blocks(tmp_path: Pa
     text = result.documents[0].text
     assert "## Cell 2 [code] In [1]\n```R\nx <- c(1, 2)\nsum(x)\n```\n\n**Output:**\n3\n" in text
     assert text.count("KeyError") == 1 and text.rstrip().endswith("KeyError: 'price'")
+
+
+def test_workbook_header_lists_every_sheet_with_its_size(tmp_path: Path) -> None:
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    q1 = wb.active
+    q1.title = "Q1"
+    for r in range(1, 121):
+        q1.append([r, r * 2, "x", 1, 2, 3])
+    q2 = wb.create_sheet("Q2")
+    for r in range(1, 81):
+        q2.append([r, r])
+    wb.create_sheet("Notes")["A1"] = "hello"
+    wb.save(tmp_path / "sales.xlsx")
+    text = docread.read("sales.xlsx", workspace=tmp_path, config=NO_CACHE).render()
+    assert "**Sheet:** Q1 (1 of 3 sheets)" in text
+    assert "**Sheets (rows x columns):** Q1 (120 x 6), Q2 (80 x 2), Notes (1 x 1)" in text

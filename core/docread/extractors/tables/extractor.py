@@ -121,9 +121,9 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         ctx.warn("The workbook has no sheets.")
         return
     index = indices[0]
-    table = book.table(index)
     ctx.set_header("File", ctx.info.name)
     _sheet_header(book, index, ctx)
+    table = book.table(index)
     if not table.columns:
         ctx.warn("The table is empty: no header row and no data rows.")
         return
@@ -250,12 +250,24 @@ def _document(
 
 
 def _sheet_header(book: Book, index: int, ctx: Context) -> None:
+    """``Sheet: Q1 (1 of 3 sheets)`` and every sheet with its size (rows x columns)."""
     names = book.sheet_names
     if names is not None:
         ctx.set_header(
             "Sheet",
             f"{names[index]} ({index + 1} of {len(names)} sheet{'s' if len(names) != 1 else ''})",
         )
+        sizes = []
+        for i, name in enumerate(names[:_LISTED_SHEETS]):
+            size = book.sheet_size(i)
+            sizes.append(
+                f"{name} ({size[0]:,} x {size[1]:,})" if size else f"{name} (size unknown)"
+            )
+        more = f", and {len(names) - _LISTED_SHEETS:,} more" if len(names) > _LISTED_SHEETS else ""
+        ctx.set_header("Sheets (rows x columns)", ", ".join(sizes) + more)
+
+
+_LISTED_SHEETS = 50  # a workbook's header lists this many sheets with their sizes
 
 
 def _letters(cols: list[int]) -> str:
