@@ -423,3 +423,21 @@ def test_workbook_header_lists_every_sheet_with_its_size(tmp_path: Path) -> None
     text = docread.read("sales.xlsx", workspace=tmp_path, config=NO_CACHE).render()
     assert "**Sheet:** Q1 (1 of 3 sheets)" in text
     assert "**Sheets (rows x columns):** Q1 (120 x 6), Q2 (80 x 2), Notes (1 x 1)" in text
+
+
+def _adts(frames: int) -> bytes:
+    """Raw ADTS AAC: 7-byte frame headers (44.1 kHz, stereo, AAC LC) over silent payloads."""
+    size = 7 + 100
+    header = bytes(
+        [0xFF, 0xF1, (1 << 6) | (4 << 2), (2 << 6) | (size >> 11), (size >> 3) & 0xFF,
+         ((size & 7) << 5) | 0x1F, 0xFC]
+    )  # fmt: skip
+    return (header + b"\x00" * 100) * frames
+
+
+def test_raw_adts_aac_is_read(tmp_path: Path) -> None:
+    (tmp_path / "tone.aac").write_bytes(_adts(200))
+    result = docread.read("tone.aac", workspace=tmp_path, config=NO_CACHE)
+    meta = result.documents[0].metadata
+    assert meta["sample_rate"] == 44100 and meta["channels"] == 2
+    assert "**Duration:** 0:00:05" in result.render()
