@@ -441,3 +441,35 @@ def test_raw_adts_aac_is_read(tmp_path: Path) -> None:
     meta = result.documents[0].metadata
     assert meta["sample_rate"] == 44100 and meta["channels"] == 2
     assert "**Duration:** 0:00:05" in result.render()
+
+
+POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0"
+         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 https://maven.apache.org/xsd/maven-4.0.0.xsd">
+  <modelVersion>4.0.0</modelVersion>
+  <artifactId>demo</artifactId>
+</project>
+"""
+
+
+def test_xml_gets_a_summary_before_its_lines(tmp_path: Path) -> None:
+    (tmp_path / "pom.xml").write_text(POM)
+    text = docread.read("pom.xml", workspace=tmp_path, config=NO_CACHE).render()
+    head, body = text.split("\n---\n", 1)
+    assert "**XML root:** <project>" in head and "**Elements:** 3" in head
+    assert "(default)=http://maven.apache.org/POM/4.0.0" in head and "xsi=" in head
+    assert "**Schema location:** http://maven.apache.org/POM/4.0.0 https://maven" in head
+    assert "     1\t<?xml" in body
+
+
+def test_xml_with_entities_is_not_expanded(tmp_path: Path) -> None:
+    bomb = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaaaaaaaa">]><r>&a;&a;</r>\n'
+    (tmp_path / "bomb.xml").write_text(bomb)
+    result = docread.read("bomb.xml", workspace=tmp_path, config=NO_CACHE)
+    assert "XML root" not in result.header
+    assert any("refused for safety" in n for n in result.notes)
+    (tmp_path / "broken.xml").write_text("<a><b></a>\n")
+    broken = docread.read("broken.xml", workspace=tmp_path, config=NO_CACHE)
+    assert any("not well-formed XML" in n for n in broken.notes)
+    assert "     1\t<a><b></a>" in broken.render()

@@ -88,7 +88,7 @@ def test_table_window_with_rows_and_columns(reader: docread.Reader, tmp_path: Pa
 
 def test_truncated_view_says_how_to_read_on(tmp_path: Path) -> None:
     _shop(tmp_path / "shop.db")
-    config = {"output": {"max_lines": 36}, "cache": {"enabled": False}}  # header: 6 lines
+    config = {"output": {"max_lines": 30}, "cache": {"enabled": False}}
     text = docread.read(
         "shop.db", workspace=tmp_path, config=config, table="orders", rows="1-100"
     ).render()

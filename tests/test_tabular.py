@@ -283,7 +283,7 @@ def test_empty_csv_and_bom_header(tmp_path: Path) -> None:
 
 def test_truncated_view_says_which_row_to_read_next(tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 100)
-    config = {"cache": {"enabled": False}, "output": {"max_lines": 18}}  # header: 6 lines
+    config = {"cache": {"enabled": False}, "output": {"max_lines": 12}}
     with docread.Reader(tmp_path, config=config) as reader:
         text = reader.read("d.csv").render()
     assert "| 10 | 10 | name10 | 15.0 |" in text and "| 11 |" not in text

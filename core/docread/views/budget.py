@@ -1,6 +1,7 @@
 """The output budget of one agent view: characters, lines and tokens (``output.max_chars``,
-``output.max_lines``, ``output.max_tokens``), spent by the header and notes first, then section by
-section; a section that does not fit is cut at a whole line.
+``output.max_lines``, ``output.max_tokens``), spent section by section; a section that does not
+fit is cut at a whole line. ``max_lines`` counts content lines, ``max_chars`` the header too, and
+``max_tokens`` the whole result (header, notes, the truncation marker and the continuation note).
 
 Tokens are estimated from UTF-8 bytes (4 to a token: CJK text costs its due) unless
 ``output.token_counter`` names a tiktoken encoding that is available offline; tiktoken never
@@ -95,19 +96,19 @@ class OutputBudget:
         cost = self._cost(text)
         return next((k for k, v in cost.items() if v > self.left[k]), "")
 
-    def spend(self, text: str, *, lines: bool = True) -> None:
-        """Take ``text`` out of the budget (the header and notes: always shown); ``lines=False``
-        for text that is not printed as lines (JSON fields)."""
-        for key, value in self._cost(text).items():
-            if lines or key != "max_lines":
-                self.left[key] -= value
+    def spend(self, text: str, *limits: str) -> None:
+        """Take ``text`` out of the named limits ("max_chars", "max_tokens"): what is always
+        shown (header, notes) but counts against them."""
+        cost = self._cost(text)
+        for key in limits:
+            self.left[key] -= cost[key]
 
     def take(self, text: str) -> str:
         """``text`` whole when it fits, else its longest prefix of whole lines that does (maybe
         ""); what is returned is spent, and ``hit`` names the limit that cut."""
         over = self._over(text)
         if not over:
-            self.spend(text)
+            self.spend(text, *self.left)
             return text
         self.hit = f"output.{over}={self._limits[over]:,}"
         lines = text.split("\n")
@@ -119,5 +120,5 @@ class OutputBudget:
             else:
                 low = mid
         kept = "\n".join(lines[:low])
-        self.spend(kept)
+        self.spend(kept, *self.left)
         return kept

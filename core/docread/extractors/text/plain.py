@@ -15,6 +15,7 @@ from typing import ClassVar, TextIO
 from ...model import Document, Unit
 from ...source import Source
 from ..base import Context, Extractor
+from .xml import is_xml, set_xml_header
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -155,6 +156,8 @@ class TextExtractor(Extractor):
         if ctx.loader:
             yield from self._chunks(source, ctx, encoding)
         else:
+            if is_xml(source, ctx.info.name):
+                set_xml_header(source, ctx)
             yield from self._window(source, ctx, encoding)
 
     def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
