@@ -49,24 +49,20 @@ class Pipeline:
         parent: Context | None = None,
     ) -> Context:
         """The one Context factory: a new read (fresh budget, global deadline from now unless
-        given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1).
-        Options the file's extractor does not honour are said in a note here, once for all."""
+        given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1)."""
         if parent is not None:
-            ctx = Context(
+            return Context(
                 settings=self.settings, info=info, options=opts, loader=parent.loader,
                 workspace=parent.workspace, budget=parent.budget, depth=parent.depth + 1,
                 deadline=parent.deadline, header=parent.header, notes=parent.notes,
                 child_reader=self.child_units,
             )  # fmt: skip
-        else:
-            ctx = Context(
-                settings=self.settings, info=info, options=opts, loader=loader,
-                workspace=workspace, budget=Budget(),
-                deadline=deadline or time.monotonic() + self.settings.global_timeout,
-                child_reader=self.child_units,
-            )  # fmt: skip
-        extractor_of(info).note_ignored(ctx)
-        return ctx
+        return Context(
+            settings=self.settings, info=info, options=opts, loader=loader,
+            workspace=workspace, budget=Budget(),
+            deadline=deadline or time.monotonic() + self.settings.global_timeout,
+            child_reader=self.child_units,
+        )  # fmt: skip
 
     def admit(self, info: FileInfo) -> None:
         """Size limits per category, before any parsing (streaming readers read only a window)."""
@@ -89,8 +85,10 @@ class Pipeline:
         *,
         ext_cls: type[Extractor] | None = None,
     ) -> Iterator[Unit]:
-        """Run the extractor, then sanitize and stamp every unit once."""
+        """Run the extractor (options it does not honour said in a note, once for every
+        extractor), then sanitize and stamp every unit once."""
         ext = (ext_cls or extractor_of(info))()
+        ext.note_ignored(ctx)
         base = _base_metadata(info, ext, extra)
         digest = _digest(source, info)
         output = self.settings.output

@@ -54,7 +54,7 @@ def render(
     head = "\n".join(parts)
     budget.spend(head, "max_chars", "max_tokens")
     budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens")
-    shown = fit(result, budget, rendered=True)
+    shown = _fit(result, budget, rendered=True)
     body = "".join(text for _, text in shown.parts)
     if shown.cut:
         body += out.truncation_marker
@@ -64,7 +64,7 @@ def render(
     return (head + "\n" if head else "") + body + tail
 
 
-def fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
+def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
     """The documents as they fit in ``budget`` (rendered sections with their separators for the
     text views, plain texts for JSON) and the one continuation note.
 
@@ -72,8 +72,7 @@ def fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
     first line not shown; page-like units (PDF pages, slides) are shown whole or not at all,
     except a first one that alone is over the budget (its beginning is shown)."""
     shown = Shown()
-    docs = result.documents
-    for i, doc in enumerate(docs):
+    for i, doc in enumerate(result.documents):
         kind = section_for(doc)
         text = kind.render(doc) if rendered else doc.text
         sep = kind.separator if rendered and shown.parts else ""
@@ -90,15 +89,15 @@ def fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
         lines = kept.count("\n") + 1 if kept else 0
         hint = "" if kind.whole and kept else _member_hint(doc, kind.hint(doc.metadata, lines))
         hint = hint or _next_hint(result, i + 1)
-        shown.continuation = f"Output truncated at the output limit ({budget.hit}): " + (
-            hint or "the end of the last unit shown was left out"
+        shown.continuation = shown_text(
+            f"Output truncated at the output limit ({budget.hit}): "
+            + (hint or "the end of the last unit shown was left out")
         )
         return shown
     window = result.header.get(WINDOW_NEXT)
     if window:
-        shown.continuation = (
-            f"Showing {result.header.get(WINDOW_SHOWN, '')}. Use {window} to read more."
-        )
+        shown_window = result.header.get(WINDOW_SHOWN, "")
+        shown.continuation = shown_text(f"Showing {shown_window}. Use {window} to read more.")
     return shown
 
 
@@ -164,7 +163,7 @@ def _render_json(
     ``continuation`` saying how to read on (an output cap's cut or the extractor's window; it is
     not repeated in ``notes``)."""
     budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens")
-    shown = fit(result, budget, rendered=False)
+    shown = _fit(result, budget, rendered=False)
     payload = {
         "file": {
             "path": shown_name(result.file.source or result.file.path),
