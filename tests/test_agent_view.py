@@ -180,6 +180,14 @@ def test_default_token_budget_cuts_a_long_window_with_a_hint(tmp_path: Path) -> 
     )
 
 
+def test_the_hint_names_the_limit_that_cut(tmp_path: Path) -> None:
+    """A 100,000-row window is over max_chars as a whole, but max_tokens cuts it first."""
+    _csv(tmp_path / "big.csv", 20_000)
+    text = docread.read("big.csv", workspace=tmp_path, rows="1-20000", config=NO_CACHE).render()
+    (hint,) = _hints(text)
+    assert "(output.max_tokens=25,000)" in hint and estimate_tokens(text) <= 25_000
+
+
 def test_token_budget_is_configurable(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 200)))
     text = docread.read("a.txt", workspace=tmp_path, config=_config(max_tokens=50)).render()

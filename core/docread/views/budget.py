@@ -106,11 +106,9 @@ class OutputBudget:
     def take(self, text: str) -> str:
         """``text`` whole when it fits, else its longest prefix of whole lines that does (maybe
         ""); what is returned is spent, and ``hit`` names the limit that cut."""
-        over = self._over(text)
-        if not over:
+        if not self._over(text):
             self.spend(text, *self.left)
             return text
-        self.hit = f"output.{over}={self._limits[over]:,}"
         lines = text.split("\n")
         low, high = 0, len(lines) - 1  # the longest prefix that fits has low lines
         while low < high:
@@ -119,6 +117,8 @@ class OutputBudget:
                 high = mid - 1
             else:
                 low = mid
+        over = self._over("\n".join(lines[: low + 1]))  # the limit the next line would pass
+        self.hit = f"output.{over}={self._limits[over]:,}"
         kept = "\n".join(lines[:low])
         self.spend(kept, *self.left)
         return kept
