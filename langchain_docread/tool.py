@@ -16,7 +16,7 @@ from docread.request.parameters import (
     describe_invalid_arguments,
     tool_description,
 )
-from docread.views.media import check_model_inputs
+from docread.views.media import check_model_inputs, view_for_model
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import (
@@ -97,11 +97,12 @@ class ReadDocumentTool(BaseTool):
     def _run(
         self, file_path: str, run_manager: CallbackManagerForToolRun | None = None, **options: Any
     ) -> tuple[list[dict[str, Any]], list[Any]]:
+        options, note = view_for_model(_given(options), self.model_inputs)
         try:
-            result = self.reader.read(file_path, dedupe=self.dedupe, **_given(options))
+            result = self.reader.read(file_path, dedupe=self.dedupe, **options)
         except docread.ReadDocumentError as exc:
             raise _tool_error(exc) from exc
-        return self._output(result)
+        return self._output(result, note)
 
     async def _arun(
         self,
@@ -109,18 +110,24 @@ class ReadDocumentTool(BaseTool):
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **options: Any,
     ) -> tuple[list[dict[str, Any]], list[Any]]:
+        options, note = view_for_model(_given(options), self.model_inputs)
         try:
-            result = await self.reader.aread(file_path, dedupe=self.dedupe, **_given(options))
+            result = await self.reader.aread(file_path, dedupe=self.dedupe, **options)
         except docread.ReadDocumentError as exc:
             raise _tool_error(exc) from exc
-        return self._output(result)
+        return self._output(result, note)
 
     def forget(self) -> None:
         """Forget earlier reads (``dedupe``): the next read of every file is returned in full."""
         self.reader.forget()
 
-    def _output(self, result: docread.ReadResult) -> tuple[list[dict[str, Any]], list[Any]]:
-        """(content blocks for the model, Documents for the program)."""
+    def _output(
+        self, result: docread.ReadResult, note: str = ""
+    ) -> tuple[list[dict[str, Any]], list[Any]]:
+        """(content blocks for the model, Documents for the program); ``note`` says how the
+        options were changed for this model."""
+        if note:
+            result.notes.append(note)
         blocks = content_blocks(result.render(), result.media, self.model_inputs)
         return blocks, [to_langchain(d) for d in result.documents]
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 import docread
 from docread.errors import log_handled
 from docread.request.parameters import PARAMETERS, tool_description
+from docread.views.media import view_for_model
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
@@ -82,11 +83,14 @@ class DocReadToolSpec(BaseToolSpec):
     def read_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
         """Read a file or list a folder; returns the text view plus images of pictures and pages.
         ``options`` are ReadDocumentArgs' other fields; a failed read returns ErrorBlocks."""
+        options, note = view_for_model(options, self.model_inputs)
         try:
             result = self.reader.read(file_path, dedupe=self.dedupe, **options)
         except docread.ReadDocumentError as exc:
             log_handled(exc)  # handled here: the model gets it as an error output
             return ErrorBlocks([TextBlock(text=f"Error: {exc.message}")])
+        if note:
+            result.notes.append(note)
         return result_blocks(result, self.model_inputs)
 
     async def aread_document(self, file_path: str, **options: Any) -> list[ContentBlock]:

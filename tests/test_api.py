@@ -38,7 +38,7 @@ def test_public_names() -> None:
     for name in ("read", "aread", "iter_documents", "iter_units", "Reader", "ReadOptions", "Settings", "Document",
                  "Media", "FileInfo", "ReadResult", "ReadDocumentError", "FormatNotSupportedError", "FileTooLargeError",
                  "ExtractionTimeoutError", "ArchiveSecurityError", "BannedExtensionError", "CacheError",
-                 "DependencyMissingError", "ContentSanitizationError", "PathSecurityError", "DocumentNotFoundError"):  # fmt: skip
+                 "DependencyMissingError", "PathSecurityError", "DocumentNotFoundError"):  # fmt: skip
         assert name in docread.__all__ and hasattr(docread, name)
     assert issubclass(docread.DependencyMissingError, ImportError)
     assert issubclass(docread.BannedExtensionError, docread.ArchiveSecurityError)

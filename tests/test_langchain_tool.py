@@ -125,8 +125,8 @@ def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None
 def test_raw_pdf_is_sent_only_when_the_model_takes_pdf(tmp_path: Path) -> None:
     write_scanned_pdf(tmp_path)
     default = call(ReadDocumentTool(workspace=str(tmp_path)), file_path="scan.pdf", view="pdf")
-    assert all(b["type"] == "text" for b in default.content)
-    assert "[PDF file: scan.pdf, " in default.content[-1]["text"]
+    assert [b["type"] for b in default.content] == ["text", "image"]  # page images instead
+    assert '"pdf" is not in model_inputs' in default.content[0]["text"]
     with_pdf = ReadDocumentTool(
         workspace=str(tmp_path), model_inputs=frozenset({"text", "image", "pdf"})
     )

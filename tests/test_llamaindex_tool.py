@@ -101,11 +101,8 @@ def test_pdf_view_pdf_is_a_document_block_only_when_the_model_takes_pdfs(tmp_pat
     assert base64.b64decode(docs[0].data) == (tmp_path / "topics.pdf").read_bytes()
     out = read_tool(tmp_path).call(file_path="topics.pdf", view="pdf")
     assert not any(isinstance(b, DocumentBlock) for b in out.blocks)
-    assert any(
-        "[PDF file: topics.pdf" in b.text and '"pdf"' in b.text
-        for b in out.blocks
-        if isinstance(b, TextBlock)
-    )
+    assert len([b for b in out.blocks if isinstance(b, ImageBlock)]) == 2  # page images instead
+    assert '"pdf" is not in model_inputs' in out.blocks[0].text
 
 
 def test_pdf_visual_view_returns_page_images(tmp_path: Path) -> None:

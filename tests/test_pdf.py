@@ -15,7 +15,6 @@ from docread.errors import (
     DependencyMissingError,
     EncryptedDocumentError,
     ExtractionError,
-    FileTooLargeError,
     InvalidOptionError,
 )
 from PIL import Image
@@ -118,7 +117,7 @@ def test_agent_view_page_limit_says_how_to_read_on(tmp_path):
     r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_text": 3}})
     result = r.read("long.pdf")
     assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
-    assert any("pages=4-6" in n for n in result.notes)
+    assert "Use pages=4-6 to read more." in result.render()
     # loader mode yields every page
     assert len(list(r.iter_documents("long.pdf"))) == 7
 
@@ -305,8 +304,9 @@ def test_pdf_view_gives_the_raw_pdf_or_the_selected_pages(reader, tmp_path):
     with pymupdf.open(stream=part.data, filetype="pdf") as sub:
         assert sub.page_count == 1 and "b page" in sub[0].get_text()
     small = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_raw_bytes": 100}})
-    with pytest.raises(FileTooLargeError, match="max_raw_bytes"):
-        small.read("raw.pdf", view="pdf")
+    over = small.read("raw.pdf", view="pdf")  # over the limit: the pages go as images
+    assert [m.mime_type for m in over.media] == ["image/jpeg"] * 3
+    assert any("pdf.max_raw_bytes=100" in n for n in over.notes)
 
 
 def test_auto_view_adds_images_of_scanned_pages_only(tmp_path):

@@ -262,8 +262,8 @@ def _looks_binary(head: bytes) -> bool:
         return False
     sample = head[:8192]
     threshold = max(4, len(sample) // 100)
-    if sample.count(0) > threshold:
-        return not _utf16_without_bom(head)
+    if sample.count(0) > threshold:  # "MZ" then NULs: a Windows executable, never UTF-16 text
+        return head.startswith(b"MZ") or not _utf16_without_bom(head)
     return len(_CONTROL.findall(sample)) > threshold
 
 

@@ -12,7 +12,6 @@
     │   └── BannedExtensionError           an executable or disk image inside an archive
     ├── CacheError                         the cache failed (non-fatal: logged, read goes on)
     ├── DependencyMissingError (ImportError)  a package or program to install
-    ├── ContentSanitizationError           output could not be made safe
     └── ExtractionError                    the parser failed on this file (corrupt, truncated)
         ├── EncryptedDocumentError         password-protected
         └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
@@ -106,10 +105,6 @@ class CacheError(ReadDocumentError):
 
 class DependencyMissingError(ReadDocumentError, ImportError):
     """A required package or program is missing; the message says what to install."""
-
-
-class ContentSanitizationError(ReadDocumentError):
-    """The output could not be made safe to hand to a model."""
 
 
 class ExtractionError(ReadDocumentError):

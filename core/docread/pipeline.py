@@ -85,8 +85,10 @@ class Pipeline:
         *,
         ext_cls: type[Extractor] | None = None,
     ) -> Generator[Unit, None, None]:
-        """Run the extractor, then sanitize and stamp every unit once."""
+        """Run the extractor (options it does not honour said in a note, once for every
+        extractor), then sanitize and stamp every unit once."""
         ext = (ext_cls or extractor_of(info))()
+        ext.note_ignored(ctx)
         base = _base_metadata(info, ext, extra)
         digest = _digest(source, info)
         output = self.settings.output

@@ -27,11 +27,10 @@ from .isolation.worker import Job
 from .model import Document, FileInfo, Unit
 from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
-from .request.ranges import glob_match
 from .result import ReadResult
 from .settings import Settings
 from .source import Source
-from .workspace import Workspace
+from .workspace import Workspace, walk_files
 
 PathArg = str | os.PathLike[str]
 ErrorHandler = Callable[[str, ReadDocumentError], None]
@@ -189,7 +188,7 @@ class Reader:
         time between files not counted) raises ExtractionTimeoutError: a huge tree cannot hang.
         """
         root = self.workspace.resolve(directory)
-        given, pat = PurePath(os.fspath(directory)), pattern or "**/*"
+        given = PurePath(os.fspath(directory))
         limit = self.settings.global_timeout
         spent, resumed = 0.0, time.monotonic()
 
@@ -201,16 +200,10 @@ class Reader:
                     path=os.fspath(directory),
                 )
 
-        for dirpath, dirnames, filenames in os.walk(root):
-            check()
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
-            for name in sorted(filenames):
-                check()
-                rel = (Path(dirpath) / name).relative_to(root).as_posix()
-                if glob_match(rel, pat):
-                    spent += time.monotonic() - resumed
-                    yield str(given / rel)
-                    resumed = time.monotonic()
+        for full in walk_files(root, pattern, recursive=recursive, check=check):
+            spent += time.monotonic() - resumed
+            yield str(given / full.relative_to(root).as_posix())
+            resumed = time.monotonic()
 
     def forget(self) -> None:
         """Forget what ``read`` returned, so the next reads return full results again."""

@@ -77,6 +77,11 @@ class OutputSettings:
     max_metadata_fields: int = 50
     max_metadata_value_len: int = 1000
     truncation_marker: str = "\n... [content truncated] ..."
+    #: One agent view's budget in tokens (header, content and notes), cut at whole lines.
+    max_tokens: int = 25000
+    #: How tokens are counted: "estimate" (UTF-8 bytes / 4, no dependency) or a tiktoken
+    #: encoding name ("o200k_base", "cl100k_base"), used only when tiktoken has it offline.
+    token_counter: str = "estimate"
 
 
 @dataclass(frozen=True, slots=True)

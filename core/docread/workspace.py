@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .errors import DocumentNotFoundError, PathSecurityError
+from .request.ranges import glob_match
 
 
 class Workspace:
@@ -86,3 +88,27 @@ def check_kind(mode: int, shown: str) -> None:
 def _under(path: str, root: str) -> bool:
     root = root.rstrip("/") or "/"
     return path == root or path.startswith(root + "/") or root == "/"
+
+
+def walk_files(
+    root: Path,
+    pattern: str | None = None,
+    *,
+    recursive: bool = True,
+    check: Callable[[], None] | None = None,
+) -> Iterator[Path]:
+    """Files under ``root`` (sorted, hidden folders skipped) whose root-relative path matches the
+    glob (``glob_match``); one level only when ``recursive`` is False. ``Reader.walk`` and the
+    directory listing both walk with this, so a listing shows what a loader reads. ``check`` is
+    called for every folder and file (a deadline: a huge tree cannot hang the host)."""
+    pat = pattern or "**/*"
+    for dirpath, dirnames, filenames in os.walk(root):
+        if check is not None:
+            check()
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
+        for name in sorted(filenames):
+            if check is not None:
+                check()
+            full = Path(dirpath) / name
+            if glob_match(full.relative_to(root).as_posix(), pat):
+                yield full

@@ -26,6 +26,11 @@ if TYPE_CHECKING:
     from ..source import Source
 
 
+#: Header keys the agent view reads and never prints: what the extractor's window shows ("lines
+#: 1-2,000 of 5,000") and the option that reads on from it ("offset=2001"). See ``Context.read_on``.
+WINDOW_SHOWN, WINDOW_NEXT = "_window", "_next"
+
+
 class Extractor:
     """Base of every extractor: set the class facts, implement ``extract``.
 
@@ -40,9 +45,31 @@ class Extractor:
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = False
     streaming: ClassVar[bool] = False
+    #: The content options it honours (``ReadOptions.given``); any other one given is said.
+    options: ClassVar[frozenset[str]] = frozenset()
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         raise NotImplementedError
+
+    @classmethod
+    def ignored(cls, ctx: Context) -> list[str]:
+        """The options given that this read does not honour."""
+        return [name for name in ctx.options.given() if name not in cls.options]
+
+    @classmethod
+    def note_ignored(cls, ctx: Context) -> None:
+        """One note naming the options that do not apply and the ones that do."""
+        given = ctx.options.given()
+        ignored = [f"{name}={given[name]!r}" for name in cls.ignored(ctx)]
+        if not ignored:
+            return
+        takes = ", ".join(sorted(cls.options)) or "no selection options"
+        kind = "directories" if ctx.info.is_dir else f"{ctx.info.format} files"
+        one = len(ignored) == 1
+        ctx.warn(
+            f"{', '.join(ignored)} {'does' if one else 'do'} not apply to {kind} and "
+            f"{'was' if one else 'were'} ignored ({kind} take {takes})."
+        )
 
 
 @dataclass(slots=True)
@@ -88,6 +115,13 @@ class Context:
 
     def set_header(self, label: str, value: object) -> None:
         self.header[label] = str(value)
+
+    def read_on(self, shown: str, option: str) -> None:
+        """The window ends before the file does: what it shows ("rows 1-50 of 1,234") and the
+        option that reads the next one ("rows=51-100"). The view says it once, or, when an output
+        cap cut the window first, names the first unit it did not show instead."""
+        self.header[WINDOW_SHOWN] = shown
+        self.header[WINDOW_NEXT] = option
 
     def check_deadline(self, what: str = "") -> None:
         """Cooperative global timeout between units (isolated workers are also killed hard)."""

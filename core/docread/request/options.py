@@ -12,6 +12,13 @@ from .ranges import ColumnSpec, PageSpec, RowSpec, compile_glob
 OUTPUT_FORMATS = ("text", "markdown", "json")
 ARCHIVE_MODES = ("list", "read", "extract")
 VIEWS = ("text", "visual", "pdf", "auto")
+#: The options that select or shape content, with their defaults; each extractor says which it
+#: honours (``Extractor.options``) and the others are named in a note.
+_CONTENT_DEFAULTS: dict[str, Any] = {
+    "offset": None, "limit": None, "pages": None, "rows": None, "columns": None, "sheet": None,
+    "table": None, "mode": None, "archive_path": None, "pattern": None, "view": "text",
+    "extract_images": False, "extract_tables": False, "ocr": None,
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,6 +105,14 @@ class ReadOptions:
 
     def replace(self, **changes: Any) -> ReadOptions:
         return dataclasses.replace(self, **changes)
+
+    def given(self) -> dict[str, Any]:
+        """The content options set away from their defaults (what an extractor may not honour)."""
+        return {
+            name: value
+            for name, default in _CONTENT_DEFAULTS.items()
+            if (value := getattr(self, name)) != default
+        }
 
     @property
     def page_spec(self) -> PageSpec | None:

@@ -118,7 +118,8 @@ def tool_description(settings: Settings) -> str:
         f"{TOOL_DESCRIPTION}\nLimits: at most {settings.pdf.max_pages_text} PDF pages of text, "
         f"{settings.pdf.max_pages_ocr} OCR pages and {settings.pdf.max_visual_pages} page images "
         f"per call; {settings.text.default_limit} lines and {settings.tabular.default_rows} rows by "
-        f"default; output is cut at {settings.output.max_chars:,} characters."
+        f"default; output is cut at {settings.output.max_chars:,} characters or "
+        f"{settings.output.max_tokens:,} tokens."
     )
 
 

@@ -1,110 +1,169 @@
 """The agent view: a ReadResult rendered as text, markdown or JSON, cut to the output limits
-with a hint on how to read on. Only this view truncates; loaders get every unit."""
+(characters, lines, tokens) with one hint on how to read on. Only this view truncates; loaders
+get every unit.
+
+The hint is the truth about what was not shown: the first unit the output caps left out when they
+cut the view, else the extractor's own next window (``Context.read_on``); never both.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..model import Document
 from ..sanitize import shown_name, shown_text
-from ..settings import Settings
-from .sections import Section, section_for
+from ..settings import OutputSettings, Settings
+from .budget import OutputBudget
+from .sections import section_for
 
 if TYPE_CHECKING:
     from ..result import ReadResult
 
 
+#: Room kept for the continuation note, so the whole view stays within the budget.
+HINT_ROOM = " " * 160
+
+
+@dataclass(slots=True)
+class Shown:
+    """What fits in the view: (document, its shown text) in order, and how to read on."""
+
+    parts: list[tuple[Document, str]] = field(default_factory=list)
+    cut: bool = False
+    continuation: str = ""  # the one note that reads on ("" when everything was shown)
+
+
 def render(
     result: ReadResult, output_format: str = "text", *, settings: Settings | None = None
 ) -> str:
-    settings = settings or Settings()
+    out = (settings or Settings()).output
+    header = _header(result.header, out)
+    notes = [shown_text(n) for n in result.notes]
+    budget = OutputBudget(out)
     if output_format == "json":
-        return _render_json(result, settings)
+        return _render_json(result, header, notes, budget)
     parts: list[str] = []
     if output_format == "markdown":
         parts.append(f"# {shown_name(result.file.name)}\n")
-    if result.header:
-        parts.append("\n".join(_header_line(k, v) for k, v in result.header.items()))
+    if header:
+        parts.append("\n".join(_header_line(k, v) for k, v in header.items()))
         parts.append("\n---\n")
     head = "\n".join(parts)
-    body, cut_hint = _body(
-        result, output_format, settings, budget_chars=settings.output.max_chars - len(head)
-    )
-    notes = list(result.notes)
-    if cut_hint:
-        notes.append(cut_hint)
-    tail = "\n\n" + "\n".join(f"[{shown_text(n)}]" for n in notes) if notes else ""
+    budget.spend(head, "max_chars", "max_tokens")
+    budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens")
+    shown = _fit(result, budget, rendered=True)
+    body = "".join(text for _, text in shown.parts)
+    if shown.cut:
+        body += out.truncation_marker
+    if shown.continuation:
+        notes.append(shown.continuation)
+    tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
     return (head + "\n" if head else "") + body + tail
+
+
+def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
+    """The documents as they fit in ``budget`` (rendered sections with their separators for the
+    text views, plain texts for JSON) and the one continuation note.
+
+    Line-granular units (text, tables, listings) are cut at a whole line and read on from the
+    first line not shown; page-like units (PDF pages, slides) are shown whole or not at all,
+    except a first one that alone is over the budget (its beginning is shown)."""
+    shown = Shown()
+    for i, doc in enumerate(result.documents):
+        kind = section_for(doc)
+        text = kind.render(doc) if rendered else doc.text
+        sep = kind.separator if rendered and shown.parts else ""
+        kept = budget.take(sep + text)
+        if kept == sep + text:
+            shown.parts.append((doc, kept))
+            continue
+        shown.cut = True
+        kept = kept[len(sep) :] if len(kept) > len(sep) else ""
+        if kind.whole and shown.parts:
+            kept = ""
+        if kept:
+            shown.parts.append((doc, sep + kept))
+        lines = kept.count("\n") + 1 if kept else 0
+        hint = "" if kind.whole and kept else _member_hint(doc, kind.hint(doc.metadata, lines))
+        hint = hint or _next_hint(result, i + 1)
+        shown.continuation = shown_text(
+            f"Output truncated at the output limit ({budget.hit}): "
+            + (hint or "the end of the last unit shown was left out")
+        )
+        return shown
+    window = result.header.get(WINDOW_NEXT)
+    if window:
+        shown_window = result.header.get(WINDOW_SHOWN, "")
+        shown.continuation = shown_text(f"Showing {shown_window}. Use {window} to read more.")
+    return shown
+
+
+def _next_hint(result: ReadResult, index: int) -> str:
+    """How to read from the ``index``-th document on (the extractor's next window past the end)."""
+    if index < len(result.documents):
+        doc = result.documents[index]
+        return _member_hint(doc, section_for(doc).hint(doc.metadata, 0))
+    window = result.header.get(WINDOW_NEXT)
+    return f"use {window} to continue" if window else ""
+
+
+def _member_hint(doc: Document, hint: str) -> str:
+    """An archive member's hint names the member: ``use archive_path='a/b.csv' rows=51- ...``."""
+    member = doc.metadata.get("member")
+    if member is None or doc.metadata.get("extractor") == "archive" or not hint.startswith("use "):
+        return hint
+    return f"use mode='read' archive_path={shown_name(str(member))!r} {hint[4:]}"
+
+
+def _header(header: dict[str, str], out: OutputSettings) -> dict[str, str]:
+    """The header as printed: view-only facts left out, every value escaped (``shown_text``) and
+    held to the metadata caps (``max_metadata_value_len`` per value, ``max_metadata_fields``
+    lines in a multi-line block)."""
+    return {
+        label: _shown_value(value, out)
+        for label, value in header.items()
+        if label not in (WINDOW_SHOWN, WINDOW_NEXT)
+    }
 
 
 def _header_line(label: str, value: str) -> str:
     """``**Pages:** 1-5 of 42``; a multi-line value (a metadata block) starts on its own line."""
-    value = _shown_value(value)
     return f"**{label}:**{value}" if value.startswith("\n") else f"**{label}:** {value}"
 
 
-def _shown_value(value: str) -> str:
+def _shown_value(value: str, out: OutputSettings) -> str:
     """A header value escaped (shown_text): a file name with a newline or a terminal escape cannot
     add a line; only a block that starts with a newline (metadata) keeps its lines."""
-    if value.startswith("\n"):
-        return "\n".join(map(shown_text, value.split("\n")))
-    return shown_text(value)
+    if not value.startswith("\n"):
+        return _capped(shown_text(value), out)
+    lines = value.split("\n")[1:]
+    kept = [_capped(shown_text(line), out) for line in lines[: out.max_metadata_fields]]
+    if len(lines) > len(kept):
+        kept.append(
+            f"  - ... {len(lines) - len(kept)} more (output.max_metadata_fields="
+            f"{out.max_metadata_fields})"
+        )
+    return "".join(f"\n{line}" for line in kept)
 
 
-def _body(
-    result: ReadResult, output_format: str, settings: Settings, *, budget_chars: int
-) -> tuple[str, str]:
-    """Sections joined until max_chars/max_lines; returns (text, hint) where hint says how to go on."""
-    out = settings.output
-    chars, lines = max(budget_chars, 0), out.max_lines
-    pieces: list[str] = []
-    for i, doc in enumerate(result.documents):
-        kind = section_for(doc)
-        section = kind.render(doc)
-        sep = kind.separator if i else ""
-        need_lines = section.count("\n") + 1 + sep.count("\n")
-        if len(sep) + len(section) <= chars and need_lines <= lines:
-            pieces.append(sep + section)
-            chars -= len(sep) + len(section)
-            lines -= need_lines
-            continue
-        kept = _cut(section, max(chars - len(sep), 0), max(lines - sep.count("\n"), 0))
-        if kept:
-            pieces.append(sep + kept)
-        shown = kept.count("\n") + 1 if kept else 0
-        hint = _hint(kind, doc, shown)
-        return "".join(pieces) + out.truncation_marker, hint
-    return "".join(pieces), ""
+def _capped(value: str, out: OutputSettings) -> str:
+    limit = out.max_metadata_value_len
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
 
 
-def _cut(section: str, chars: int, lines: int) -> str:
-    """Whole lines only, within both budgets."""
-    kept = section[:chars]
-    if len(kept) < len(section):
-        kept = kept.rsplit("\n", 1)[0] if "\n" in kept else ""
-    parts = kept.split("\n")
-    return "\n".join(parts[:lines]) if lines else ""
-
-
-def _hint(kind: Section, doc: Document, shown_lines: int) -> str:
-    return f"Output truncated at the output limit: {kind.hint(doc.metadata, shown_lines)}"
-
-
-def _render_json(result: ReadResult, settings: Settings) -> str:
-    out = settings.output
-    budget = out.max_chars
-    docs: list[dict[str, Any]] = []
-    truncated, hint = False, ""
-    for doc in result.documents:
-        text = doc.text
-        if len(text) > budget:
-            text, truncated = _cut(text, max(budget, 0), out.max_lines), True
-            hint = _hint(section_for(doc), doc, text.count("\n") + 1 if text else 0)
-        docs.append({"id": doc.id, "text": text, "metadata": dict(doc.metadata)})
-        budget -= len(text)
-        if truncated:
-            break
+def _render_json(
+    result: ReadResult, header: dict[str, str], notes: list[str], budget: OutputBudget
+) -> str:
+    """The same truth as the text view: the documents that fit, and ``truncated`` /
+    ``continuation`` saying how to read on (an output cap's cut or the extractor's window; it is
+    not repeated in ``notes``)."""
+    budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens")
+    shown = _fit(result, budget, rendered=False)
     payload = {
         "file": {
             "path": shown_name(result.file.source or result.file.path),
@@ -115,8 +174,11 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
             "size": result.file.size,
             "modified": result.file.modified,
         },
-        "header": {label: _shown_value(value) for label, value in result.header.items()},
-        "documents": docs,
+        "header": header,
+        "documents": [
+            {"id": doc.id, "text": text, "metadata": dict(doc.metadata)}
+            for doc, text in shown.parts
+        ],
         "media": [
             {
                 "id": m.id,
@@ -126,8 +188,8 @@ def _render_json(result: ReadResult, settings: Settings) -> str:
             }
             for m in result.media
         ],
-        "notes": [shown_text(n) for n in result.notes],
-        "truncated": truncated,
-        "continuation": hint,
+        "notes": notes,
+        "truncated": bool(shown.continuation),
+        "continuation": shown.continuation,
     }
     return json.dumps(payload, ensure_ascii=False, indent=2, default=str)

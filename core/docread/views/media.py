@@ -4,6 +4,7 @@ out as images or PDFs for a model's ``model_inputs``, and the one-line stand-in 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..errors import InvalidOptionError
 from ..extractors.markdown import human_size
@@ -26,6 +27,22 @@ def check_model_inputs(model_inputs: Iterable[str]) -> frozenset[str]:
             f"model_inputs: unknown kind(s) {', '.join(unknown)}; known: {', '.join(sorted(MODEL_INPUTS))}"
         )
     return accepted
+
+
+def view_for_model(
+    options: dict[str, Any], model_inputs: Iterable[str]
+) -> tuple[dict[str, Any], str]:
+    """The read options for this model, and a note when they changed: ``view="pdf"`` for a model
+    that takes no PDFs reads the pages as images (or as text, when it takes no images either)."""
+    accepted = frozenset(model_inputs)
+    if options.get("view") != "pdf" or "pdf" in accepted:
+        return options, ""
+    view = "visual" if "image" in accepted else "text"
+    sent = "as page images" if view == "visual" else "as text (it takes no images either)"
+    return {**options, "view": view}, (
+        f'view="pdf": this model takes no PDF files ("pdf" is not in model_inputs); the pages '
+        f"are sent {sent}."
+    )
 
 
 def sendable_as(media: Media, model_inputs: Iterable[str]) -> tuple[str | None, str]:

@@ -1,5 +1,6 @@
 """How one unit looks in the agent view, keyed on the extractor that made it (``metadata["extractor"]``):
-its section text, the separator before it, and the hint that reads on when the view is cut inside it.
+its section text, the separator before it, and the hint that reads on when the view is cut inside it
+("" when the cut left none of the unit's own content out: the next unit's hint applies).
 
 Extractors only yield units; everything about presentation lives here.
 """
@@ -34,11 +35,14 @@ def _default_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """One kind of unit's rendering: body, separator before it, continuation hint."""
+    """One kind of unit's rendering: body, separator before it, continuation hint; ``whole``
+    units (pages, slides) are not cut at a line when others precede them: a hint cannot point
+    inside them."""
 
     render: Callable[[Document], str] = _plain
     hint: Callable[[Mapping[str, Any], int], str] = _default_hint
     separator: str = "\n\n"
+    whole: bool = False
 
 
 # -- text and notebooks: cat -n numbering, offset= to read on -------------------------------------
@@ -49,7 +53,10 @@ def _numbered(doc: Document) -> str:
 
 
 def _offset_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
-    return f"use offset={int(meta.get('line_start', 1)) + shown_lines} to continue"
+    next_line = int(meta.get("line_start", 1)) + shown_lines
+    if next_line > int(meta.get("line_end", next_line)):
+        return ""
+    return f"use offset={next_line} to continue"
 
 
 # -- tables: the markdown table, then a summary ----------------------------------------------------
@@ -69,6 +76,8 @@ def _table(doc: Document) -> str:
 def _rows_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     """Two lines of each section are the table head; the rest are data rows."""
     next_row = int(meta.get("row_start", 1)) + max(shown_lines - 2, 0)
+    if next_row > int(meta.get("row_end", next_row)):
+        return ""  # every row is shown; only the summary was cut
     return f"use rows={next_row}- (or fewer columns) to continue"
 
 
@@ -113,6 +122,8 @@ def _sqlite_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     if "table" not in meta:
         return "use table=<name> to read one table"
     start = int(meta.get("row_start", 1)) + max(shown_lines - 4, 0)  # heading, blank, header, rule
+    if start > int(meta.get("row_end", start)):
+        return ""
     return f"use table={meta['table']!r} rows={start}- to continue"
 
 
@@ -121,8 +132,8 @@ SECTIONS: dict[str, Section] = {
     "text": Section(_numbered, _offset_hint),
     "notebook": Section(_numbered, _offset_hint),
     "tabular": Section(_table, _rows_hint),
-    "pdf": Section(_pdf_page, separator="\n\n---\n\n"),
-    "office": Section(_office_page, _office_hint),
+    "pdf": Section(_pdf_page, separator="\n\n---\n\n", whole=True),
+    "office": Section(_office_page, _office_hint, whole=True),
     "archive": Section(hint=_archive_hint),
     "sqlite": Section(hint=_sqlite_hint),
 }

@@ -43,13 +43,17 @@ class ArchiveExtractor(Extractor):
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
+    options: ClassVar[frozenset[str]] = frozenset({"mode", "archive_path", "pattern"})
+
+    @classmethod
+    def ignored(cls, ctx: Context) -> list[str]:
+        """The other options go to the members read (and are checked there); a listing or an
+        extraction ignores them."""
+        return super().ignored(ctx) if _mode(ctx) in ("list", "extract") else []
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
-        opts = ctx.options
         single = ctx.info.format in SINGLE_STREAM_ARCHIVES
-        mode = opts.mode or (
-            "read" if single or opts.archive_path else "load" if ctx.loader else "list"
-        )
+        mode = _mode(ctx)
         guard = Guard(ctx, source.size)
         with corrupt_errors(ctx.info.source):
             backend = load_object(BY_KEY[ctx.info.format].opener)(source, guard, ctx.info.format)
@@ -276,6 +280,13 @@ class ArchiveExtractor(Extractor):
                 ctx.warn(f"Member {name} skipped: {exc.message}")
         if note := addresses.note("loaded"):
             ctx.warn(note)
+
+
+def _mode(ctx: Context) -> str:
+    """list, read, extract, or load (a loader's every member)."""
+    single = ctx.info.format in SINGLE_STREAM_ARCHIVES
+    default = "read" if single or ctx.options.archive_path else "load" if ctx.loader else "list"
+    return ctx.options.mode or default
 
 
 def _plural(n: int, noun: str) -> str:

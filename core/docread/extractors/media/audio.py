@@ -46,7 +46,7 @@ class AudioExtractor(Extractor):
         where = ctx.info.source
         try:
             with source.open() as stream:
-                audio = mutagen.File(stream)
+                audio = _aac(stream) if ctx.info.format == "aac" else mutagen.File(stream)
         except mutagen.MutagenError as exc:
             raise ExtractionError(
                 f"{where}: the audio file is damaged or unreadable ({exc})", path=where
@@ -89,6 +89,14 @@ class AudioExtractor(Extractor):
             elif len(data) <= limit:
                 mime, size = picture
                 yield Media(mime, data, {"cover_art": True, "image_index": i, **size})
+
+
+def _aac(stream: Any) -> Any:
+    """Raw AAC (ADTS or ADIF): mutagen only guesses it from a file name, which a stream may
+    lack, so the AAC reader is asked directly."""
+    from mutagen.aac import AAC
+
+    return AAC(stream)
 
 
 def stream_facts(audio: Any) -> dict[str, Any]:

@@ -42,6 +42,7 @@ class ImageExtractor(Extractor):
     formats: ClassVar[frozenset[str]] = frozenset(
         {"png", "jpeg", "gif", "bmp", "tiff", "webp", "ico", "psd"}
     )
+    options: ClassVar[frozenset[str]] = frozenset({"ocr"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = True

@@ -70,6 +70,7 @@ class OfficeExtractor(Extractor):
     formats: ClassVar[frozenset[str]] = frozenset(
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
+    options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
@@ -178,9 +179,10 @@ class OfficeExtractor(Extractor):
             for n in numbers:
                 ctx.check_deadline(f"slide {n}")
                 if not ctx.loader and budget <= 0:
-                    ctx.warn(
-                        f"Showing slides {compact_spans(shown) or 'none'} of {deck.count}: the rest is over the "
-                        f"output limit; use pages={n}- to continue"
+                    ctx.read_on(
+                        f"slides {compact_spans(shown) or 'none'} of {deck.count} (the rest is over the output "
+                        "limit)",
+                        f"pages={n}-",
                     )
                     break
                 slide = deck.slide(n)

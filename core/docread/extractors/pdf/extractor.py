@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...errors import EncryptedDocumentError, ExtractionError, FileTooLargeError, ReadDocumentError
+from ...errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
 from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ..base import Context, Extractor
 from ..deadline import Deadline
+from ..markdown import human_size
 from ..ocr import OcrResult, ocr_stream
 from .parts import (
     form_lines,
@@ -48,6 +49,9 @@ class PdfExtractor(Extractor):
 
     name: ClassVar[str] = "pdf"
     formats: ClassVar[frozenset[str]] = frozenset({"pdf"})
+    options: ClassVar[frozenset[str]] = frozenset(
+        {"pages", "view", "extract_images", "extract_tables", "ocr"}
+    )
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
@@ -56,9 +60,6 @@ class PdfExtractor(Extractor):
         doc = _open(source, ctx)
         try:
             numbers = _select(doc.page_count, ctx)
-            if ctx.options.view == "pdf":
-                yield _raw(doc, source, numbers, ctx)
-                return
             ctx.set_header("Document", ctx.info.name)
             ctx.set_header("Pages", f"{compact_spans(numbers)} of {doc.page_count}")
             props = properties(doc) if ctx.options.include_metadata else {}
@@ -67,7 +68,11 @@ class PdfExtractor(Extractor):
                 "encrypted": bool((doc.metadata or {}).get("encryption")),
                 **props,
             }
-            if ctx.options.view == "visual":
+            raw = _raw(doc, source, numbers, ctx) if ctx.options.view == "pdf" else None
+            if raw is not None:
+                yield raw
+                return
+            if ctx.options.view in ("visual", "pdf"):
                 yield from _visual(doc, numbers, ctx, base)
             else:
                 yield from _pages(doc, numbers, ctx, base)
@@ -115,19 +120,19 @@ def _open(source: Source, ctx: Context) -> pymupdf.Document:
 def _select(count: int, ctx: Context) -> list[int]:
     """The pages asked for (all by default), cut to the agent view's page limit with a hint."""
     numbers = select_units(ctx.options.page_spec, count, path=ctx.info.source)
-    if ctx.loader or ctx.options.view == "pdf":
+    if ctx.loader:
         return numbers
     pdf = ctx.settings.pdf
     key, limit = (
         ("max_visual_pages", pdf.max_visual_pages)
-        if ctx.options.view == "visual"
+        if ctx.options.view in ("visual", "pdf")
         else ("max_pages_text", pdf.max_pages_text)
     )
     if len(numbers) > limit:
         rest = numbers[limit:]
-        ctx.warn(
-            f"Showing {limit} of the {len(numbers)} selected pages (pdf.{key}={limit}); "
-            f"use pages={compact_spans(rest[:limit], ',')} to read the next ones."
+        ctx.read_on(
+            f"pages {compact_spans(numbers[:limit])} of the {len(numbers)} selected (pdf.{key}={limit})",
+            f"pages={compact_spans(rest[:limit], ',')}",
         )
         numbers = numbers[:limit]
     return numbers
@@ -279,22 +284,29 @@ def _visual(
     )
 
 
-def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context) -> Media:
-    """view="pdf": the PDF itself (only the selected pages when ``pages`` is given)."""
-    limit, where, count = ctx.settings.pdf.max_raw_bytes, ctx.info.source, doc.page_count
+def _raw(doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context) -> Media | None:
+    """view="pdf": the PDF itself (only the selected pages, at most ``pdf.max_visual_pages``), or
+    None with a note when it is over ``pdf.max_raw_bytes`` (the pages go as images instead)."""
+    import pymupdf
+
+    limit, count = ctx.settings.pdf.max_raw_bytes, doc.page_count
     if len(numbers) == count:
         size = source.size
         data = source.read_bytes() if size <= limit else b""
     else:
-        doc.select([n - 1 for n in numbers])
-        data = doc.tobytes(garbage=3, deflate=True)
+        with pymupdf.open() as part:
+            for n in numbers:
+                part.insert_pdf(doc, from_page=n - 1, to_page=n - 1)
+            data = part.tobytes(garbage=3, deflate=True)
         size = len(data)
     if size > limit:
-        raise FileTooLargeError(
-            f"{where}: {size:,} bytes is over pdf.max_raw_bytes={limit:,} for view='pdf'; "
-            f"send fewer pages (pages=...) or use view='visual' or 'text'",
-            path=where,
+        ctx.warn(
+            f"view='pdf': {human_size(size)} of PDF is over pdf.max_raw_bytes={limit:,}: the "
+            f"pages are sent as images instead (at most pdf.max_visual_pages)."
         )
+        return None
+    ctx.set_header("Size", human_size(size))
+    ctx.set_header("View", "pdf: the PDF file itself, for a model that reads PDFs")
     return Media(
         "application/pdf", data, {"page_count": count, "pages": compact_spans(numbers, ",")}
     )

@@ -56,6 +56,7 @@ class SqliteExtractor(Extractor):
 
     name: ClassVar[str] = "sqlite"
     formats: ClassVar[frozenset[str]] = frozenset({"sqlite"})
+    options: ClassVar[frozenset[str]] = frozenset({"table", "sheet", "rows", "columns"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = True
@@ -265,9 +266,7 @@ class Database:
         )
         ctx.set_header("Columns", ", ".join(names[i] for i in cols))
         if last < total and not ctx.loader:
-            ctx.warn(
-                f"Showing rows {first}-{last} of {rel.count_text}. Use rows={last + 1}- to read more."
-            )
+            ctx.read_on(f"rows {first}-{last} of {rel.count_text}", f"rows={last + 1}-")
         if ctx.loader:
             per = ctx.settings.tabular.rows_per_document
             for start in range(first, last + 1, per):

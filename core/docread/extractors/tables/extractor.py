@@ -23,6 +23,7 @@ class TabularExtractor(Extractor):
 
     name: ClassVar[str] = "tabular"
     formats: ClassVar[frozenset[str]] = frozenset({"csv", "tsv", "jsonl", "parquet", "xlsx"})
+    options: ClassVar[frozenset[str]] = frozenset({"rows", "columns", "sheet"})
     version: ClassVar[int] = 1
     isolated: ClassVar[bool] = True
     cacheable: ClassVar[bool] = False
@@ -104,9 +105,9 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         ctx.warn("The workbook has no sheets.")
         return
     index = indices[0]
-    table = book.table(index)
     ctx.set_header("File", ctx.info.name)
     _sheet_header(book, index, ctx)
+    table = book.table(index)
     if not table.columns:
         ctx.warn("The table is empty: no header row and no data rows.")
         return
@@ -130,17 +131,8 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         + (f" ({len(cols)} of {len(table.columns)})" if len(cols) < len(table.columns) else ""),
     )
     if total.count is None or last < total.count:
-        ctx.warn(
-            f"Showing rows {first:,}-{last:,}{of}. Use rows='{last + 1}-{last + _spec_size(spec, ctx)}' to read more."
-        )
+        ctx.read_on(f"rows {first:,}-{last:,}{of}", f"rows='{last + 1}-{last + len(rows)}'")
     yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
-
-
-def _spec_size(spec: RowSpec, ctx: Context) -> int:
-    """How many rows a follow-up window should ask for."""
-    if spec.kind != "range":
-        return spec.count
-    return (spec.stop - spec.start + 1) if spec.stop else ctx.settings.tabular.default_rows
 
 
 def _read_window(
@@ -240,9 +232,21 @@ def _document(
 
 
 def _sheet_header(book: Book, index: int, ctx: Context) -> None:
+    """``Sheet: Q1 (1 of 3 sheets)`` and every sheet with its size (rows x columns)."""
     names = book.sheet_names
     if names is not None:
         ctx.set_header(
             "Sheet",
             f"{names[index]} ({index + 1} of {len(names)} sheet{'s' if len(names) != 1 else ''})",
         )
+        sizes = []
+        for i, name in enumerate(names[:_LISTED_SHEETS]):
+            size = book.sheet_size(i)
+            sizes.append(
+                f"{name} ({size[0]:,} x {size[1]:,})" if size else f"{name} (size unknown)"
+            )
+        more = f", and {len(names) - _LISTED_SHEETS:,} more" if len(names) > _LISTED_SHEETS else ""
+        ctx.set_header("Sheets (rows x columns)", ", ".join(sizes) + more)
+
+
+_LISTED_SHEETS = 50  # a workbook's header lists this many sheets with their sizes

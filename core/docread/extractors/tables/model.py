@@ -94,6 +94,11 @@ class Book:
     def table(self, index: int) -> Table:
         raise NotImplementedError
 
+    def sheet_size(self, index: int) -> tuple[int, int] | None:
+        """(rows, columns) of a sheet as the workbook declares them, without reading its cells;
+        None when unknown."""
+        return None
+
     def close(self) -> None:
         """Release the file (workbooks keep their zip open while streaming)."""
 

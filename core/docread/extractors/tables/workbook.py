@@ -102,6 +102,12 @@ class XlsxBook(Book):
         self.sheet_names: list[str] = list(self.wb.sheetnames)
         self.tables: list[XlsxTable] = []
 
+    def sheet_size(self, index: int) -> tuple[int, int] | None:
+        """The sheet's <dimension> (read before ``table`` resets it to stream to the real end)."""
+        ws = self.wb[self.sheet_names[index]]
+        rows, cols = getattr(ws, "max_row", None), getattr(ws, "max_column", None)
+        return (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
+
     def table(self, index: int) -> Table:
         ws = self.wb[self.sheet_names[index]]
         if not hasattr(ws, "iter_rows"):  # a chart sheet
@@ -176,6 +182,10 @@ class XlsBook(Book):
                 f"{ctx.info.source}: not a readable XLS workbook: {exc}", path=ctx.info.source
             ) from exc
         self.sheet_names = list(self.book.sheet_names())
+
+    def sheet_size(self, index: int) -> tuple[int, int] | None:
+        sh = self.book.sheet_by_index(index)
+        return sh.nrows, sh.ncols
 
     def table(self, index: int) -> Table:
         sh = self.book.sheet_by_index(index)

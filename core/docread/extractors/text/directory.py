@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import ClassVar
 
 from ...model import Document, Unit
-from ...request.ranges import glob_match
 from ...sanitize import shown_name
 from ...source import Source
+from ...workspace import walk_files
 from ..base import Context, Extractor
 from ..markdown import human_size
 
@@ -20,28 +21,21 @@ MAX_ENTRIES = 1000
 
 
 class DirectoryExtractor(Extractor):
-    """One level of a directory, sorted, folders first; ``pattern`` filters names."""
+    """One level of a directory, sorted, folders first; with ``pattern``, the matching files at
+    any depth, as the loader's walk finds them."""
 
     name: ClassVar[str] = "directory"
     formats: ClassVar[frozenset[str]] = frozenset({"directory"})
+    options: ClassVar[frozenset[str]] = frozenset({"pattern"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         path = source.path
         assert path is not None
         dirs: list[str] = []
-        files: list[tuple[str, int, float]] = []
-        with os.scandir(path) as it:
-            for entry in it:
-                if ctx.options.pattern and not glob_match(entry.name, ctx.options.pattern):
-                    continue
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        dirs.append(entry.name)
-                    else:
-                        st = entry.stat(follow_symlinks=False)
-                        files.append((entry.name, st.st_size, st.st_mtime))
-                except OSError as exc:
-                    ctx.warn(f"{shown_name(entry.name)}: left out of the listing ({exc.strerror})")
+        if ctx.options.pattern:
+            files = _matching(path, ctx)
+        else:
+            dirs, files = _level(path, ctx)
         dirs.sort()
         files.sort()
         ctx.set_header("Directory", ctx.info.source)
@@ -64,3 +58,36 @@ class DirectoryExtractor(Extractor):
             )
             return
         yield Document("\n".join(lines), {"entry_count": len(dirs) + len(files)})
+
+
+def _level(path: Path, ctx: Context) -> tuple[list[str], list[tuple[str, int, float]]]:
+    """One level: folder names and (name, size, mtime) of the files."""
+    dirs: list[str] = []
+    files: list[tuple[str, int, float]] = []
+    with os.scandir(path) as it:
+        for entry in it:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    dirs.append(entry.name)
+                else:
+                    st = entry.stat(follow_symlinks=False)
+                    files.append((entry.name, st.st_size, st.st_mtime))
+            except OSError as exc:
+                ctx.warn(f"{shown_name(entry.name)}: left out of the listing ({exc.strerror})")
+    return dirs, files
+
+
+def _matching(path: Path, ctx: Context) -> list[tuple[str, int, float]]:
+    """With ``pattern``: the files a loader would read (``walk_files``, the walk of
+    ``Reader.walk``), by their path under the directory."""
+    files: list[tuple[str, int, float]] = []
+    for full in walk_files(path, ctx.options.pattern, check=ctx.check_deadline):
+        ctx.check_deadline("the directory walk")
+        rel = full.relative_to(path).as_posix()
+        try:
+            st = full.stat(follow_symlinks=False)
+        except OSError as exc:
+            ctx.warn(f"{shown_name(rel)}: left out of the listing ({exc.strerror})")
+            continue
+        files.append((rel, st.st_size, st.st_mtime))
+    return files

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -17,6 +18,7 @@ from ...source import Source
 from ..base import Context, Extractor
 
 _IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # IPython colours its tracebacks
 
 
 def _text(value: Any) -> str:
@@ -31,6 +33,7 @@ class NotebookExtractor(Extractor):
 
     name: ClassVar[str] = "notebook"
     formats: ClassVar[frozenset[str]] = frozenset({"ipynb"})
+    options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         nb = self._load(source, ctx)
@@ -78,9 +81,7 @@ class NotebookExtractor(Extractor):
             {"line_start": offset, "line_end": end, "total_lines": total, "cell_count": len(cells)},
         )
         if end < total:
-            ctx.warn(
-                f"Showing lines {offset}-{end} of {total:,}. Use offset={end + 1} to read more."
-            )
+            ctx.read_on(f"lines {offset}-{end} of {total:,}", f"offset={end + 1}")
         for (first, last), (_, media), (i, cell) in zip(
             spans, rendered, enumerate(cells, 1), strict=True
         ):
@@ -111,13 +112,16 @@ class NotebookExtractor(Extractor):
         title = f"## Cell {index} [{kind}]" + (
             f" In [{count}]" if kind == "code" and count is not None else ""
         )
-        parts = [title, _text(cell.get("source", cell.get("input", ""))).rstrip("\n")]
+        source = _text(cell.get("source", cell.get("input", ""))).rstrip("\n")
+        if kind == "code" and source:
+            fence = "`" * max(3, _longest_run(source, "`") + 1)
+            source = f"{fence}{'' if language == 'unknown' else language}\n{source}\n{fence}"
+        parts = [title, source]
         media: list[tuple[str, bytes]] = []
-        outputs = cell.get("outputs") or []
+        outputs = [text for out in cell.get("outputs") or [] if (text := _output(out, media))]
         if outputs:
-            parts.append("### Output")
-            for out in outputs:
-                parts.append(_output(out, media))
+            parts.append("\n**Output:**")
+            parts.extend(outputs)
         return "\n".join(p for p in parts if p != ""), media
 
 
@@ -144,10 +148,11 @@ def _output(out: dict[str, Any], media: list[tuple[str, bytes]]) -> str:
     if kind == "stream":
         return _text(out.get("text")).rstrip("\n")
     if kind == "error" or kind == "pyerr":
-        trace = "\n".join(_text(t) for t in out.get("traceback") or [])
-        return f"{out.get('ename', 'Error')}: {out.get('evalue', '')}" + (
-            f"\n{trace}" if trace else ""
-        )
+        trace = [_text(t) for t in out.get("traceback") or []]
+        summary = f"{out.get('ename', 'Error')}: {out.get('evalue', '')}"
+        if trace and _ANSI.sub("", trace[-1]).strip() == summary.strip():
+            return "\n".join(trace)  # the traceback ends with the error line: said once
+        return "\n".join([*trace, summary])
     data = out.get("data") or {}
     if kind in ("pyout", "display_data") and not data:  # nbformat 3 keeps MIME keys at top level
         data = {
@@ -171,6 +176,11 @@ def _output(out: dict[str, Any], media: list[tuple[str, bytes]]) -> str:
     elif "text/html" in data and not lines:
         lines.append("[text/html output]")
     return "\n".join(lines)
+
+
+def _longest_run(text: str, char: str) -> int:
+    """The longest run of ``char`` in ``text`` (a code fence must be longer)."""
+    return max((len(run) for run in re.findall(f"{re.escape(char)}+", text)), default=0)
 
 
 def _b64(payload: str) -> bytes:

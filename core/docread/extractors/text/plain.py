@@ -15,6 +15,7 @@ from typing import ClassVar, TextIO
 from ...model import Document, Unit
 from ...source import Source
 from ..base import Context, Extractor
+from .xml import is_xml, set_xml_header
 
 _COUNT_CHUNK = 1 << 20
 _DEADLINE_EVERY = 1 << 16  # lines between global-deadline checks on long scans
@@ -96,6 +97,7 @@ class TextExtractor(Extractor):
 
     name: ClassVar[str] = "text"
     formats: ClassVar[frozenset[str]] = frozenset({"text", "json"})
+    options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
     streaming: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
@@ -106,6 +108,8 @@ class TextExtractor(Extractor):
         if ctx.loader:
             yield from self._chunks(source, ctx, encoding)
         else:
+            if is_xml(source, ctx.info.name):
+                set_xml_header(source, ctx)
             yield from self._window(source, ctx, encoding)
 
     def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
@@ -130,7 +134,7 @@ class TextExtractor(Extractor):
             meta["total_lines"] = total
         if total is None or end < total:
             shown = f"of {total:,}" if total is not None else "(more follow)"
-            ctx.warn(f"Showing lines {offset}-{end} {shown}. Use offset={end + 1} to read more.")
+            ctx.read_on(f"lines {offset}-{end} {shown}", f"offset={end + 1}")
         yield Document("\n".join(lines), meta)
 
     def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
