@@ -17,7 +17,6 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
 from docread.errors import (
     ArchiveSecurityError,
     BannedExtensionError,
@@ -564,16 +563,6 @@ def test_option_errors_name_what_to_pass(reader: docread.Reader, tmp_path: Path)
 
 
 # -- conformance --------------------------------------------------------------------------
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("archives"))
-def test_corpus_archives_list_and_load(row: dict[str, object]) -> None:
-    path = CORPUS / str(row["file"])
-    reader = docread.Reader(path.parent, config={"cache": {"enabled": False}})
-    listing = reader.read(path.name)
-    assert listing.documents[0].metadata["file_count"] > 0
-    text = normalize("\n".join(d.text for d in reader.iter_documents(path.name)))
-    missing = [s for s in row["must_include"] if normalize(s) not in text]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: not found: {missing}"
 
 
 def test_listing_past_its_timeout_is_a_timeout_error(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """Office documents and e-books: real files generated with python-docx, python-pptx, odfpy and
-pandoc into tmp_path, read through the public API; bad inputs; corpus conformance."""
+pandoc into tmp_path, read through the public API; bad inputs (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from conftest import CORPUS
 from docread.errors import (
     ArchiveSecurityError,
     DependencyMissingError,
@@ -463,12 +463,3 @@ def test_doc_without_antiword_names_the_package(
 
 
 # -- corpus conformance --------------------------------------------------------------------------
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("word", "slides", "ebooks"))
-def test_corpus_file_reads_with_its_must_include_strings(row: dict[str, object]) -> None:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as r:
-        result = r.read(str(row["file"]))
-    assert result.documents and all(d.metadata["source"] == row["file"] for d in result.documents)
-    seen = normalize(result.render())
-    missing = [s for s in row["must_include"] if normalize(s) not in seen]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: missing {missing}"

@@ -1,9 +1,8 @@
 """SQLite: schema and previews, table windows, loader chunks, never writing (hot journal too),
-hostile schemas and statement timeouts, non-SQLite .db files, and the conformance corpus."""
+hostile schemas and statement timeouts, non-SQLite .db files (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -11,7 +10,6 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
 from docread.errors import (
     ExtractionError,
     ExtractionTimeoutError,
@@ -251,14 +249,3 @@ def test_damaged_database_is_a_clear_error(reader: docread.Reader, tmp_path: Pat
     (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
     with pytest.raises(ExtractionError, match="the SQLite file is damaged"):
         reader.read("bad.db")
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("db"))
-def test_corpus_db(row: dict[str, object]) -> None:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        text = normalize(reader.read(str(row["file"])).render())
-        loaded = normalize("\n".join(d.text for d in reader.iter_documents(str(row["file"]))))
-    for must in row["must_include"]:  # type: ignore[union-attr]
-        assert normalize(str(must)) in text and normalize(str(must)) in loaded, must
-    assert os.access(CORPUS / str(row["file"]), os.R_OK)

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import CORPUS
 from docread.errors import (
     ExtractionError,
     ExtractionTimeoutError,
     FileTooLargeError,
     InvalidOptionError,
 )
-
-from tests.conftest import CORPUS, corpus_params, normalize
 
 
 def _csv(path: Path, rows: int, *, header: tuple[str, ...] = ("id", "name", "score")) -> Path:
@@ -555,13 +554,3 @@ def test_loaded_formats_keep_the_size_limit(tmp_path: Path) -> None:
 
 
 # -- conformance -------------------------------------------------------------------------------
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("tables"))
-def test_corpus_tables(row: dict[str, object]) -> None:
-    """Every sheet of every corpus file reads; the MANIFEST strings are found in some sheet."""
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        text = "\n".join(d.text for d in reader.iter_documents(str(row["file"])))
-    found = normalize(re.sub(r"\s*\|\s*", " ", text))  # cells, without the table markup
-    missing = [s for s in row["must_include"] if normalize(str(s)) not in found]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: missing {missing}"
-    assert not re.search(r"\bnan\b", found)
