@@ -34,6 +34,7 @@ def _private_home(
 
 
 NO_CACHE: dict[str, Any] = {"cache": {"enabled": False}}
+MakeReader = Callable[..., docread.Reader]  # the type of the make_reader fixture
 
 
 def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.fixture
-def make_reader(tmp_path: Path) -> Iterator[Callable[..., docread.Reader]]:
+def make_reader(tmp_path: Path) -> Iterator[MakeReader]:
     """``make_reader(**settings)``: a Reader on tmp_path with the cache off, the given settings
     sections merged in (``make_reader(pdf={"ocr_dpi": 150})``, ``make_reader(cache={"enabled":
     True})``); every Reader made is closed at teardown."""
@@ -64,7 +65,7 @@ def make_reader(tmp_path: Path) -> Iterator[Callable[..., docread.Reader]]:
 
 
 @pytest.fixture
-def reader(make_reader: Callable[..., docread.Reader]) -> docread.Reader:
+def reader(make_reader: MakeReader) -> docread.Reader:
     """A Reader whose workspace is this test's tmp_path (cache off: tests see real extraction)."""
     return make_reader()
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import MakeReader
 from docread.errors import (
     ArchiveSecurityError,
     BannedExtensionError,
@@ -248,16 +249,14 @@ def test_nested_zip_is_listed_read_and_loaded(reader: docread.Reader, tmp_path: 
 
 
 def test_nesting_deeper_than_the_limit_is_refused(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    make_reader: MakeReader, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     data = zip_bytes({"bottom.txt": b"at the bottom\n"})
     for level in range(4):
         data = zip_bytes({f"level{level}.zip": data})
     make_zip(tmp_path / "deep.zip", {"level4.zip": data, "ok.txt": b"fine\n"})
     # in-process, so the refusal logged on the docread logger reaches caplog (workers keep theirs)
-    reader = docread.Reader(
-        tmp_path, config={"cache": {"enabled": False}, "isolation": {"enabled": False}}
-    )
+    reader = make_reader(isolation={"enabled": False})
     docs = list(reader.iter_documents("deep.zip"))
     assert [d.text for d in docs] == ["fine"]  # the bottom is 6 levels down: never read
     refused = [r for r in caplog.records if "ArchiveSecurityError" in r.getMessage()]
@@ -292,23 +291,19 @@ def test_nested_bombs_share_one_budget_and_never_load(
     assert time.monotonic() - before < 20
 
 
-def test_shared_budget_stops_nested_members_past_the_total(tmp_path: Path) -> None:
+def test_shared_budget_stops_nested_members_past_the_total(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     payload = os.urandom(300_000)  # incompressible: no ratio problem, only the total
     inner = zip_bytes({"a.txt": payload.hex().encode()[:300_000]})
     make_zip(tmp_path / "two.zip", {"one.zip": inner, "two.zip": inner})
-    config = {
-        "cache": {"enabled": False},
-        "isolation": {"enabled": False},
-        "archive": {"max_total_size": 800_000},
-    }
-    reader = docread.Reader(tmp_path, config=config)
+    reader = make_reader(isolation={"enabled": False}, archive={"max_total_size": 800_000})
     docs = list(reader.iter_documents("two.zip"))
     # each inner zip (~150 KB) + its member (300 KB) counts: the second member no longer fits
     assert [d.metadata["archive"] for d in docs] == ["two.zip::one.zip"]
+    tight = make_reader(isolation={"enabled": False}, archive={"max_total_size": 100_000})
     with pytest.raises(ArchiveSecurityError, match="max_total_size=100,000"):
-        docread.Reader(tmp_path, config={**config, "archive": {"max_total_size": 100_000}}).read(
-            "two.zip", archive_path="one.zip"
-        )
+        tight.read("two.zip", archive_path="one.zip")
 
 
 def test_overlapping_entries_zip_bomb_is_refused(reader: docread.Reader, tmp_path: Path) -> None:
@@ -351,13 +346,13 @@ def test_7z_bomb_is_refused(reader: docread.Reader, tmp_path: Path) -> None:
     assert reader.read("bomb.7z", archive_path="ok.txt").text == "fine"
 
 
-def test_refusing_bombs_keeps_memory_and_time_bounded(tmp_path: Path) -> None:
+def test_refusing_bombs_keeps_memory_and_time_bounded(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     honest = zip_bytes({"zeros.bin": bytes(64 << 20)})
     (tmp_path / "big.zip").write_bytes(honest)
     (tmp_path / "liar.zip").write_bytes(patch_zip_headers(honest, size=1000))
-    reader = docread.Reader(
-        tmp_path, config={"cache": {"enabled": False}, "isolation": {"enabled": False}}
-    )
+    reader = make_reader(isolation={"enabled": False})
     tracemalloc.start()
     before = time.monotonic()
     try:
@@ -371,13 +366,11 @@ def test_refusing_bombs_keeps_memory_and_time_bounded(tmp_path: Path) -> None:
     assert time.monotonic() - before < 5
 
 
-def test_too_many_members_is_refused(tmp_path: Path) -> None:
+def test_too_many_members_is_refused(make_reader: MakeReader, tmp_path: Path) -> None:
     members = {f"f{i}.txt": b"x" for i in range(12)}
     make_zip(tmp_path / "many.zip", members)
     make_tar(tmp_path / "many.tar.gz", members, "w:gz")
-    reader = docread.Reader(
-        tmp_path, config={"cache": {"enabled": False}, "archive": {"max_file_count": 10}}
-    )
+    reader = make_reader(archive={"max_file_count": 10})
     with pytest.raises(ArchiveSecurityError, match="declares 12 members"):  # before parsing
         reader.read("many.zip")
     with pytest.raises(ArchiveSecurityError, match="more than 10 members"):  # counted as read
@@ -387,11 +380,11 @@ def test_too_many_members_is_refused(tmp_path: Path) -> None:
             list(reader.iter_documents(name))
 
 
-def test_single_member_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+def test_single_member_over_the_size_limit_is_refused(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     make_tar(tmp_path / "big.tar", {"big.txt": os.urandom(300_000)})
-    reader = docread.Reader(
-        tmp_path, config={"cache": {"enabled": False}, "archive": {"max_single_file": 100_000}}
-    )
+    reader = make_reader(archive={"max_single_file": 100_000})
     with pytest.raises(ArchiveSecurityError, match="max_single_file=100,000"):
         reader.read("big.tar", archive_path="big.txt")
 
@@ -565,13 +558,15 @@ def test_option_errors_name_what_to_pass(reader: docread.Reader, tmp_path: Path)
 # -- conformance --------------------------------------------------------------------------
 
 
-def test_listing_past_its_timeout_is_a_timeout_error(tmp_path: Path) -> None:
+def test_listing_past_its_timeout_is_a_timeout_error(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     from docread.errors import ExtractionTimeoutError
 
     make_zip(tmp_path / "slow.zip", {f"f{i}.txt": b"x" for i in range(50)})
-    config = {"cache": {"enabled": False}, "timeouts": {"archive_list": 1e-9}}
+    reader = make_reader(timeouts={"archive_list": 1e-9})
     with pytest.raises(ExtractionTimeoutError, match="timeouts.archive_list"):
-        docread.Reader(tmp_path, config=config).read("slow.zip")
+        reader.read("slow.zip")
 
 
 def test_loader_list_mode_gives_the_listing_as_one_document(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, MakeReader
 from docread.errors import (
     ArchiveSecurityError,
     DependencyMissingError,
@@ -318,22 +318,15 @@ def _bomb(path: Path, size: int) -> Path:
     return path
 
 
-def test_zip_bomb_renamed_docx_is_refused_before_pandoc(tmp_path: Path) -> None:
+def test_zip_bomb_renamed_docx_is_refused_before_pandoc(
+    reader: docread.Reader, make_reader: MakeReader, tmp_path: Path
+) -> None:
     _bomb(tmp_path / "bomb.docx", 40 * 1024 * 1024)
-    with (
-        docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r,
-        pytest.raises(ArchiveSecurityError, match="compression ratio"),
-    ):
-        r.read("bomb.docx")
-    small = {
-        "cache": {"enabled": False},
-        "archive": {"max_total_size": 1024 * 1024, "max_compression_ratio": 1e9},
-    }
-    with (
-        docread.Reader(tmp_path, config=small) as r,
-        pytest.raises(ArchiveSecurityError, match="max_total_size"),
-    ):
-        r.read("bomb.docx")
+    with pytest.raises(ArchiveSecurityError, match="compression ratio"):
+        reader.read("bomb.docx")
+    small = make_reader(archive={"max_total_size": 1024 * 1024, "max_compression_ratio": 1e9})
+    with pytest.raises(ArchiveSecurityError, match="max_total_size"):
+        small.read("bomb.docx")
 
 
 def test_truncated_docx_is_an_extraction_error(
@@ -346,7 +339,7 @@ def test_truncated_docx_is_an_extraction_error(
 
 
 def test_pptx_with_5000_slides_reads_a_window_fast(
-    reader: docread.Reader, deck: Path, tmp_path: Path
+    reader: docread.Reader, deck: Path, make_reader: MakeReader, tmp_path: Path
 ) -> None:
     big = tmp_path / "big.pptx"
     with zipfile.ZipFile(deck) as zin:
@@ -381,16 +374,12 @@ def test_pptx_with_5000_slides_reads_a_window_fast(
     assert time.monotonic() - started < 10
     assert [d.metadata["slide_title"] for d in window.documents] == ["Topic 4999", "Topic 5000"]
     assert window.header["Slides"] == "4999-5000 of 5000"
-    small = {"cache": {"enabled": False}, "output": {"max_chars": 2000}}
-    with docread.Reader(tmp_path, config=small) as r:
-        view = r.read("big.pptx")
+    r = make_reader(output={"max_chars": 2000})
+    view = r.read("big.pptx")
     assert len(view.documents) < 50 and any("use pages=" in n for n in view.notes)
-    few = {"cache": {"enabled": False}, "archive": {"max_file_count": 1000}}
-    with (
-        docread.Reader(tmp_path, config=few) as r,
-        pytest.raises(ArchiveSecurityError, match="max_file_count"),
-    ):
-        r.read("big.pptx", pages="1")
+    few = make_reader(archive={"max_file_count": 1000})
+    with pytest.raises(ArchiveSecurityError, match="max_file_count"):
+        few.read("big.pptx", pages="1")
 
 
 def test_encrypted_odt_and_encrypted_ooxml_are_typed(
@@ -419,20 +408,16 @@ def test_encrypted_odt_and_encrypted_ooxml_are_typed(
 
 
 def test_pandoc_temp_directory_is_removed(
-    paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_reader: MakeReader, paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    config = {
-        "cache": {"enabled": False},
-        "isolation": {"enabled": False},
-    }  # in-process: observable
-    with docread.Reader(tmp_path, config=config) as r:
-        units = r.iter_units(paged_docx.name)
-        next(units)
-        assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
-        list(units)
+    r = make_reader(isolation={"enabled": False})  # in-process: observable
+    units = r.iter_units(paged_docx.name)
+    next(units)
+    assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
+    list(units)
     assert list(scratch.iterdir()) == []
 
 
@@ -441,25 +426,24 @@ DOC = CORPUS / "word" / "testWORD.doc"
 
 
 @pytest.mark.skipif(not DOC.is_file(), reason="the .doc sample lives in the shared corpus")
-def test_doc_reads_through_antiword_and_says_what_is_lost(tmp_path: Path) -> None:
+def test_doc_reads_through_antiword_and_says_what_is_lost(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     shutil.copy(DOC, tmp_path / "old.doc")
-    with docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r:
-        result = r.read("old.doc")
+    r = make_reader()
+    result = r.read("old.doc")
     assert "This is a sample Microsoft Word Document" in result.text
     assert any("limited support" in n for n in result.notes)
 
 
 @pytest.mark.skipif(not DOC.is_file(), reason="the .doc sample lives in the shared corpus")
 def test_doc_without_antiword_names_the_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_reader: MakeReader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shutil.copy(DOC, tmp_path / "old.doc")
     monkeypatch.setenv("PATH", str(tmp_path))
-    with (
-        docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r,
-        pytest.raises(DependencyMissingError, match="antiword"),
-    ):
-        r.read("old.doc")
+    with pytest.raises(DependencyMissingError, match="antiword"):
+        make_reader().read("old.doc")
 
 
 # -- corpus conformance --------------------------------------------------------------------------

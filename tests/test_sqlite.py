@@ -10,6 +10,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import MakeReader
 from docread.errors import (
     ExtractionError,
     ExtractionTimeoutError,
@@ -110,10 +111,9 @@ def test_loader_chunks_every_row_per_table(reader: docread.Reader, tmp_path: Pat
     assert len({d.id for d in docs}) == len(docs)
 
 
-def test_max_rows_caps_view_counts_and_loader(tmp_path: Path) -> None:
+def test_max_rows_caps_view_counts_and_loader(make_reader: MakeReader, tmp_path: Path) -> None:
     _shop(tmp_path / "shop.db")
-    config = {"sqlite": {"max_rows": 40}, "cache": {"enabled": False}}
-    reader = docread.Reader(tmp_path, config=config)
+    reader = make_reader(sqlite={"max_rows": 40})
     text = reader.read("shop.db").render()
     assert "### Table: orders (120 rows)" in text  # tables: exact count
     assert "### View: big_orders (40+ rows)" in text  # views: bounded
@@ -184,7 +184,7 @@ def test_huge_cells_are_cut_in_sql(tmp_path: Path) -> None:
     )
 
 
-def test_hostile_schema_is_escaped_and_bounded(tmp_path: Path) -> None:
+def test_hostile_schema_is_escaped_and_bounded(make_reader: MakeReader, tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "evil.db")
     conn.executescript(
         """
@@ -200,9 +200,7 @@ def test_hostile_schema_is_escaped_and_bounded(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     before = _stat(tmp_path / "evil.db")
-    reader = docread.Reader(
-        tmp_path, config={"sqlite": {"statement_timeout": 0.3}, "cache": {"enabled": False}}
-    )
+    reader = make_reader(sqlite={"statement_timeout": 0.3})
     result = reader.read("evil.db")
     text = result.render()
     assert '### Table: t"; DROP TABLE x; --\\| **bold** next (1 row)' in text
