@@ -40,7 +40,7 @@ def encode(img: Image.Image, fmt: str = "PNG", **save: Any) -> bytes:
     return buf.getvalue()
 
 
-def image(
+def image_file(
     path: Path, size: tuple[int, int] = (64, 48), color: Color = (200, 30, 30), **save: Any
 ) -> Path:
     """A plain one-colour RGB picture; the format follows the suffix (``save`` goes to Pillow)."""
@@ -195,15 +195,23 @@ def display_png(png: bytes, plain: str = "<Figure>") -> dict[str, Any]:
     }  # fmt: skip
 
 
-def error(ename: str, evalue: str) -> dict[str, Any]:
-    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": []}
+def execute_result(plain: str, count: int | None = None) -> dict[str, Any]:
+    return {
+        "output_type": "execute_result", "execution_count": count, "metadata": {},
+        "data": {"text/plain": _lines(plain)},
+    }  # fmt: skip
+
+
+def error(ename: str, evalue: str, traceback: Sequence[str] = ()) -> dict[str, Any]:
+    return {"output_type": "error", "ename": ename, "evalue": evalue, "traceback": list(traceback)}
 
 
 def notebook(
     path: Path, cells: Sequence[dict[str, Any]] = (), *, language: str | None = "python"
 ) -> Path:
     """An nbformat 4 notebook with these cells (``markdown``, ``code`` with ``stream``,
-    ``display_png`` and ``error`` outputs); ``language=None`` leaves the kernelspec out."""
+    ``display_png``, ``execute_result`` and ``error`` outputs); ``language=None`` leaves the kernelspec
+    out."""
     meta = {"kernelspec": {"name": "python3", "language": language}} if language else {}
     nb = {"cells": list(cells), "metadata": meta, "nbformat": 4, "nbformat_minor": 5}
     path.write_text(json.dumps(nb), encoding="utf-8")

@@ -22,6 +22,7 @@ from docread.extractors.base import Context, Extractor
 from docread.isolation.tools import run_tool
 from docread.model import Document
 from docread.source import Source
+from factories import pdf, zip_archive
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -313,17 +314,8 @@ def _pids(reader: docread.Reader) -> list[int]:
 def test_real_pdf_and_archive_members_are_read_in_a_worker(
     make_reader: MakeReader, tmp_path: Path
 ) -> None:
-    import zipfile
-
-    import pymupdf
-
-    pdf = pymupdf.open()
-    for n in (1, 2, 3):
-        pdf.new_page().insert_text((72, 72), f"Isolated page {n}")
-    pdf.save(tmp_path / "doc.pdf")
-    pdf.close()
-    with zipfile.ZipFile(tmp_path / "bundle.zip", "w") as z:
-        z.writestr("inner/notes.txt", "hello from the member\n")
+    pdf(tmp_path / "doc.pdf", [f"Isolated page {n}" for n in (1, 2, 3)])
+    zip_archive(tmp_path / "bundle.zip", {"inner/notes.txt": b"hello from the member\n"})
     reader = make_reader()
     result = reader.read("doc.pdf", pages="2")
     assert [d.metadata["page_number"] for d in result.documents] == [2]
