@@ -233,9 +233,14 @@ def xlsx(path: Path, sheets: Mapping[str, Sequence[Sequence[Any]]]) -> Path:
     return path
 
 
-def docx(path: Path, blocks: Sequence[str | tuple[int, str]], **properties: Any) -> Path:
-    """A Word document: a string is a paragraph, ``(level, text)`` a heading, ``PAGE_BREAK`` a
-    hard page break; ``properties`` set core properties (title=, author=, ...)."""
+PAGE_BREAK = "\f"
+Block = str | tuple[int, str] | bytes | Sequence[Sequence[str]]
+
+
+def docx(path: Path, blocks: Sequence[Block], **properties: Any) -> Path:
+    """A Word document, block by block: a string is a paragraph, ``(level, text)`` a heading,
+    ``PAGE_BREAK`` a hard page break, bytes a picture, a list of rows a table; ``properties``
+    set core properties (title=, author=, revision=, ...)."""
     import docx as python_docx
 
     d = python_docx.Document()
@@ -244,28 +249,50 @@ def docx(path: Path, blocks: Sequence[str | tuple[int, str]], **properties: Any)
     for block in blocks:
         if block == PAGE_BREAK:
             d.add_page_break()
+        elif isinstance(block, str):
+            d.add_paragraph(block)
+        elif isinstance(block, bytes):
+            d.add_picture(io.BytesIO(block))
         elif isinstance(block, tuple):
             d.add_heading(block[1], level=block[0])
         else:
-            d.add_paragraph(block)
+            table = d.add_table(rows=len(block), cols=len(block[0]))
+            for r, row in enumerate(block):
+                for c, value in enumerate(row):
+                    table.cell(r, c).text = value
     d.save(path)
     return path
 
 
-PAGE_BREAK = "\f"
-
-
-def pptx(path: Path, slides: Sequence[tuple[str, str] | tuple[str, str, str]]) -> Path:
-    """A deck, one ``(title, body)`` or ``(title, body, notes)`` per slide."""
+def pptx(
+    path: Path,
+    slides: Sequence[tuple[str, str, str]],
+    *,
+    tables: Mapping[int, Sequence[Sequence[str]]] | None = None,
+    **properties: Any,
+) -> Path:
+    """A deck, one ``(title, bullet, speaker notes or "")`` per slide; ``tables`` maps a slide
+    number to the rows of a table on it; ``properties`` set core properties."""
     from pptx import Presentation
+    from pptx.util import Inches
 
     prs = Presentation()
-    for title, body, *notes in slides:
+    for name, value in properties.items():
+        setattr(prs.core_properties, name, value)
+    for number, (title, bullet, notes) in enumerate(slides, 1):
         slide = prs.slides.add_slide(prs.slide_layouts[1])
         slide.shapes.title.text = title
-        slide.placeholders[1].text = body
+        slide.placeholders[1].text_frame.text = bullet
+        rows = (tables or {}).get(number)
+        if rows:
+            shape = slide.shapes.add_table(
+                len(rows), len(rows[0]), Inches(1), Inches(3), Inches(4), Inches(1)
+            )
+            for r, row in enumerate(rows):
+                for c, value in enumerate(row):
+                    shape.table.cell(r, c).text = value
         if notes:
-            slide.notes_slide.notes_text_frame.text = notes[0]
+            slide.notes_slide.notes_text_frame.text = notes
     prs.save(path)
     return path
 

@@ -114,11 +114,10 @@ def test_errors_are_logged_with_their_file(
     assert record.docread_path == "gone.txt"
 
 
-def test_iter_bytes_reads_uploads_in_memory(tmp_path: Path) -> None:
+def test_iter_bytes_reads_uploads_in_memory(reader: docread.Reader, tmp_path: Path) -> None:
     upload = pdf_bytes(["Uploaded invoice total 99 EUR"])
-    with docread.Reader(tmp_path) as reader:
-        pages = list(reader.iter_bytes(upload, "uploads/invoice.pdf"))
-        lines = list(reader.iter_bytes(b"alpha\nbeta\n", "notes.md"))
+    pages = list(reader.iter_bytes(upload, "uploads/invoice.pdf"))
+    lines = list(reader.iter_bytes(b"alpha\nbeta\n", "notes.md"))
     assert [d.metadata["page_number"] for d in pages] == [1]
     assert "Uploaded invoice total 99 EUR" in pages[0].text
     assert (

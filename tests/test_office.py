@@ -3,7 +3,6 @@ pandoc into tmp_path, read through the public API; bad inputs (corpus conformanc
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import tempfile
@@ -21,17 +20,9 @@ from docread.errors import (
     ExtractionError,
     InvalidOptionError,
 )
+from factories import PAGE_BREAK, docx, image_bytes, pptx
 
-
-def _png() -> bytes:
-    from PIL import Image
-
-    buf = io.BytesIO()
-    Image.new("RGB", (4, 4), "red").save(buf, "PNG")
-    return buf.getvalue()
-
-
-PNG = _png()
+PNG = image_bytes((4, 4), "red")
 
 
 def _pandoc(markdown: str, target: Path, *extra: str) -> Path:
@@ -48,33 +39,16 @@ def _pandoc(markdown: str, target: Path, *extra: str) -> Path:
 @pytest.fixture
 def paged_docx(tmp_path: Path) -> Path:
     """A DOCX with two headings, a table, two hard page breaks, an image and core properties."""
-    import docx
-
-    d = docx.Document()
-    d.core_properties.title = "Quarterly Plan"
-    d.core_properties.author = "Ada Lovelace"
-    d.core_properties.subject = "Planning"
-    d.core_properties.keywords = "plan, budget"
-    d.core_properties.revision = 7
-    d.add_heading("Introduction", level=1)
-    d.add_paragraph("Alpha paragraph on the first page.")
-    d.add_page_break()
-    d.add_heading("Budget", level=1)
-    table = d.add_table(rows=2, cols=2)
-    for (r, c), value in {
-        (0, 0): "Item",
-        (0, 1): "Cost",
-        (1, 0): "Servers",
-        (1, 1): "1200",
-    }.items():
-        table.cell(r, c).text = value
-    d.add_page_break()
-    d.add_heading("Pictures", level=2)
-    d.add_picture(io.BytesIO(PNG))
-    d.add_paragraph("Omega paragraph on the last page.")
-    path = tmp_path / "plan.docx"
-    d.save(path)
-    return path
+    return docx(
+        tmp_path / "plan.docx",
+        [
+            (1, "Introduction"), "Alpha paragraph on the first page.", PAGE_BREAK,
+            (1, "Budget"), [["Item", "Cost"], ["Servers", "1200"]], PAGE_BREAK,
+            (2, "Pictures"), PNG, "Omega paragraph on the last page.",
+        ],
+        title="Quarterly Plan", author="Ada Lovelace", subject="Planning",
+        keywords="plan, budget", revision=7,
+    )  # fmt: skip
 
 
 def test_docx_pages_follow_hard_page_breaks(reader: docread.Reader, paged_docx: Path) -> None:
@@ -155,36 +129,13 @@ def test_odt_headings_page_break_style_and_meta(reader: docread.Reader, tmp_path
 @pytest.fixture
 def deck(tmp_path: Path) -> Path:
     """A PPTX with three slides: titles, bullets, a table, speaker notes on slides 1 and 3."""
-    from pptx import Presentation
-    from pptx.util import Inches
-
-    prs = Presentation()
-    prs.core_properties.title = "Roadmap"
-    prs.core_properties.author = "Linus"
-    for i, (title, bullet, notes) in enumerate(
-        [
-            ("Vision", "Be fast", "Say hello first"),
-            ("Plan", "Ship weekly", ""),
-            ("Risks", "Scope", "Mind the gap"),
-        ]
-    ):
-        slide = prs.slides.add_slide(prs.slide_layouts[1])
-        slide.shapes.title.text = title
-        slide.placeholders[1].text_frame.text = bullet
-        if i == 1:
-            shape = slide.shapes.add_table(2, 2, Inches(1), Inches(3), Inches(4), Inches(1))
-            for (r, c), v in {
-                (0, 0): "Month",
-                (0, 1): "Goal",
-                (1, 0): "May",
-                (1, 1): "Beta",
-            }.items():
-                shape.table.cell(r, c).text = v
-        if notes:
-            slide.notes_slide.notes_text_frame.text = notes
-    path = tmp_path / "deck.pptx"
-    prs.save(path)
-    return path
+    slides = [
+        ("Vision", "Be fast", "Say hello first"),
+        ("Plan", "Ship weekly", ""),
+        ("Risks", "Scope", "Mind the gap"),
+    ]
+    table = [["Month", "Goal"], ["May", "Beta"]]
+    return pptx(tmp_path / "deck.pptx", slides, tables={2: table}, title="Roadmap", author="Linus")
 
 
 def test_pptx_one_unit_per_slide_with_notes(reader: docread.Reader, deck: Path) -> None:

@@ -19,6 +19,7 @@ from docread.errors import (
     FileTooLargeError,
     InvalidOptionError,
 )
+from factories import xlsx
 
 
 def _csv(path: Path, rows: int, *, header: tuple[str, ...] = ("id", "name", "score")) -> Path:
@@ -346,12 +347,7 @@ def test_unknown_sheet_error_lists_the_sheets(tmp_path: Path) -> None:
 
 
 def test_xlsx_formulas_show_cached_values(tmp_path: Path) -> None:
-    import openpyxl
-
-    wb = openpyxl.Workbook()
-    wb.active.append(["n", "double"])
-    wb.active.append([21, "=A2*2"])
-    wb.save(tmp_path / "f.xlsx")
+    xlsx(tmp_path / "f.xlsx", {"Sheet": [["n", "double"], [21, "=A2*2"]]})
     with (
         zipfile.ZipFile(tmp_path / "f.xlsx") as src,
         zipfile.ZipFile(tmp_path / "g.xlsx", "w") as dst,
@@ -366,12 +362,7 @@ def test_xlsx_formulas_show_cached_values(tmp_path: Path) -> None:
 
 
 def test_wide_sheet_is_capped_by_max_cols(make_reader: MakeReader, tmp_path: Path) -> None:
-    import openpyxl
-
-    wb = openpyxl.Workbook()
-    wb.active.append([f"c{i}" for i in range(12)])
-    wb.active.append(list(range(12)))
-    wb.save(tmp_path / "wide.xlsx")
+    xlsx(tmp_path / "wide.xlsx", {"Sheet": [[f"c{i}" for i in range(12)], list(range(12))]})
     reader = make_reader(memory={"max_dataframe_cols": 5})
     result = reader.read("wide.xlsx")
     assert result.documents[0].text.splitlines()[0] == "| Row | c0 | c1 | c2 | c3 | c4 |"
