@@ -57,6 +57,25 @@ def text_image(
     return img
 
 
+def rendered_text(
+    text: str,
+    *,
+    page: tuple[float, float] = (595, 842),
+    box: pymupdf.Rect = TEXT_BOX,
+    fontsize: float = 16,
+    dpi: int = 150,
+) -> Image.Image:
+    """``text`` typeset by PyMuPDF in ``box`` on a page of ``page`` points, rendered at ``dpi``
+    as a grey ("L") picture: what a scanner would see."""
+    doc = pymupdf.open()
+    sheet = doc.new_page(width=page[0], height=page[1])
+    sheet.insert_textbox(box, text, fontsize=fontsize)
+    pix = sheet.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
+    img = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+    doc.close()
+    return img
+
+
 # -- PDF -----------------------------------------------------------------------------------------
 PageMaker = Callable[[pymupdf.Document], None]
 
@@ -123,11 +142,7 @@ def scan_page(
         if isinstance(text, Image.Image):
             img, res = text, 72
         else:
-            src = pymupdf.open()
-            src.new_page().insert_textbox(TEXT_BOX, text, fontsize=fontsize)
-            pix = src[0].get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY)
-            img, res = Image.frombytes("L", (pix.width, pix.height), pix.samples), dpi
-            src.close()
+            img, res = rendered_text(text, fontsize=fontsize, dpi=dpi), dpi
         if rotate:
             img = img.rotate(rotate, expand=True)
         page = doc.new_page(width=img.width * 72 / res, height=img.height * 72 / res)
