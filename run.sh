@@ -55,9 +55,9 @@ case "${1:-}" in
     check_python; system_packages; python_env
     "$VENV/bin/ruff" check .
     "$VENV/bin/mypy"  # [tool.mypy] in pyproject.toml: strict on core/docread, defaults on the wrappers
-    # one pytest worker per core; tests marked xdist_group (the corpus conformance module,
-    # whose framework paths reuse its core loader's cache) stay on one worker
-    exec "$VENV/bin/python" -m pytest -n auto --dist loadgroup "${@:2}"
+    # one pytest worker per core; a test module runs on one worker (the corpus conformance
+    # module's framework loaders reuse its core loader's cache)
+    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope "${@:2}"
     ;;
   *)
     echo "usage: bash run.sh demo|test [args]" >&2

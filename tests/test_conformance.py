@@ -30,7 +30,9 @@ import pytest
 from conftest import CORPUS, corpus_params, normalize
 from docread.errors import EncryptedDocumentError, FormatNotSupportedError
 
-pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("corpus")]
+# run.sh runs the suite with --dist loadscope: this module stays on one xdist worker, so the
+# module-scoped cache the core loader fills is there for the framework loaders' tests
+pytestmark = pytest.mark.corpus
 
 # Known gaps: a strict xfail, so the test fails (and this entry must go) once the gap is closed.
 GAPS = {
