@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
+from factories import pdf, scan_page, text_image
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -90,18 +91,7 @@ def test_load_all_good_exits_0_with_pattern_to_a_file(folder: Path) -> None:
 
 def test_load_streams_lines_while_it_reads(folder: Path) -> None:
     """The first page's line is out while later pages are still being OCR'd."""
-    import pymupdf
-    from PIL import Image, ImageDraw
-
-    scan = Image.new("RGB", (600, 200), "white")
-    ImageDraw.Draw(scan).text((20, 60), "INVOICE 4711", fill="black")
-    scan.save(folder / "scan.png")
-    pdf = pymupdf.open()
-    for _ in range(6):
-        page = pdf.new_page(width=600, height=200)
-        page.insert_image(page.rect, filename=str(folder / "scan.png"))
-    pdf.save(folder / "scan.pdf")
-    pdf.close()
+    pdf(folder / "scan.pdf", [scan_page(text_image("INVOICE 4711"))] * 6)
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'core'}:{ROOT}"}
     with subprocess.Popen(
         [sys.executable, "-m", "docread.cli", "load", "scan.pdf"],
