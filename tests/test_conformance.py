@@ -77,7 +77,8 @@ def core(config: dict[str, Any]) -> Iterator[docread.Reader]:
 def agent(config: dict[str, Any]) -> Iterator[docread.Reader]:
     """The agent view's Reader, with workers of its own: after a whole corpus pass a worker's
     address space is near memory.max_worker_mb (2 GB) and parallel OCR then fails to start
-    threads ("can't start new thread"), a known core issue this module does not test."""
+    threads ("can't start new thread"): a core issue (workers are only replaced after 500 jobs),
+    reported, not tested here."""
     with docread.Reader(CORPUS, config=config) as reader:
         yield reader
 
