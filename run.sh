@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docread's two entry points on a fresh Debian/Ubuntu machine with Python 3.11+:
 #   bash run.sh demo    docread over the sample documents (examples/demo.py)
-#   bash run.sh test    ruff, mypy + the whole test suite
+#   bash run.sh test    ruff, mypy + the whole test suite (on every core: pytest -n auto)
 # Both install what is missing first: system packages via apt-get, a virtualenv in .venv, and the
 # package with all its extras from pyproject.toml.
 set -euo pipefail
@@ -55,7 +55,9 @@ case "${1:-}" in
     check_python; system_packages; python_env
     "$VENV/bin/ruff" check .
     "$VENV/bin/mypy"  # [tool.mypy] in pyproject.toml: strict on core/docread, defaults on the wrappers
-    exec "$VENV/bin/python" -m pytest "${@:2}"
+    # one pytest worker per core; a test module runs on one worker (the corpus conformance
+    # module's framework loaders reuse its core loader's cache)
+    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope "${@:2}"
     ;;
   *)
     echo "usage: bash run.sh demo|test [args]" >&2

@@ -1,4 +1,5 @@
-"""Shared fixtures: a workspace in tmp_path, and the conformance corpus from ../shared when present."""
+"""Shared fixtures: a workspace in tmp_path (``reader``, ``make_reader``), and the conformance
+corpus from ../shared when present (``corpus_rows``, ``corpus_params``, ``normalize``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import asyncio
 import csv
 import json
 import os
+import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +33,46 @@ def _private_home(
     monkeypatch.delenv("DOCREAD_CONFIG", raising=False)
 
 
+NO_CACHE: dict[str, Any] = {"cache": {"enabled": False}}
+MakeReader = Callable[..., docread.Reader]  # the type of the make_reader fixture
+
+
+def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``extra`` merged in, section by section (a dict value updates a dict)."""
+    out = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merged(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
 @pytest.fixture
-def reader(tmp_path: Path) -> docread.Reader:
+def make_reader(tmp_path: Path) -> Iterator[MakeReader]:
+    """``make_reader(**settings)``: a Reader on tmp_path with the cache off, the given settings
+    sections merged in (``make_reader(pdf={"ocr_dpi": 150})``, ``make_reader(cache={"enabled":
+    True})``); every Reader made is closed at teardown."""
+    made: list[docread.Reader] = []
+
+    def make(**settings: Any) -> docread.Reader:
+        made.append(docread.Reader(tmp_path, config=merged(NO_CACHE, settings)))
+        return made[-1]
+
+    yield make
+    for r in made:
+        r.close()
+
+
+@pytest.fixture
+def reader(make_reader: MakeReader) -> docread.Reader:
     """A Reader whose workspace is this test's tmp_path (cache off: tests see real extraction)."""
-    with docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r:
-        yield r
+    return make_reader()
 
 
 def corpus_rows(*folders: str) -> list[dict[str, object]]:
-    """MANIFEST.tsv rows under the given corpus folders, with ``must_include`` parsed; [] if absent."""
+    """MANIFEST.tsv rows under the given corpus folders (all rows without folders), with
+    ``must_include`` parsed; [] if the corpus is absent."""
     manifest = CORPUS / "MANIFEST.tsv"
     if not manifest.is_file():
         return []
@@ -47,7 +80,7 @@ def corpus_rows(*folders: str) -> list[dict[str, object]]:
         rows = list(csv.DictReader(f, delimiter="\t"))
     out = []
     for row in rows:
-        if row["file"].split("/", 1)[0] in folders:
+        if not folders or row["file"].split("/", 1)[0] in folders:
             row["must_include"] = json.loads(row.get("must_include_json") or "[]")
             out.append(row)
     return out
@@ -64,9 +97,11 @@ def corpus_params(*folders: str) -> list[object]:
 
 
 def normalize(text: str) -> str:
-    """Lower-cased, whitespace collapsed, markdown emphasis markers dropped: how MANIFEST
-    must-include strings are compared ("markup is never part of a string", corpus README)."""
-    return " ".join(text.replace("**", "").replace("__", "").lower().split())
+    """Lower-cased, whitespace collapsed, markdown emphasis markers and table cell separators
+    dropped: how MANIFEST must-include strings are compared ("markup is never part of a string",
+    corpus README; no string holds a ``|``)."""
+    text = re.sub(r"\s*\|\s*", " ", text.replace("**", "").replace("__", ""))
+    return " ".join(text.lower().split())
 
 
 @pytest.fixture

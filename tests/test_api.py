@@ -9,6 +9,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from factories import notebook, pdf_bytes
 
 HEAVY = (
     "pandas",
@@ -61,9 +62,8 @@ def test_errors_survive_pickling() -> None:
 
 
 def test_file_too_large_names_size_and_limit(tmp_path: Path) -> None:
-    (tmp_path / "nb.ipynb").write_text(
-        json.dumps({"cells": [], "metadata": {}, "nbformat": 4}) + " " * 2000
-    )
+    padded = notebook(tmp_path / "nb.ipynb", language=None)
+    padded.write_text(padded.read_text() + " " * 2000)
     with pytest.raises(
         docread.FileTooLargeError,
         match=r"over the notebook size limit of 1,000 bytes \(limits.notebook",
@@ -104,14 +104,10 @@ def test_units_carry_base_metadata_and_stable_ids(tmp_path: Path) -> None:
     assert all(isinstance(v, str | int | float | bool) for v in doc.metadata.values())
 
 
-def test_iter_bytes_reads_uploads_in_memory(tmp_path: Path) -> None:
-    import pymupdf
-
-    pdf = pymupdf.open()
-    pdf.new_page().insert_text((72, 72), "Uploaded invoice total 99 EUR")
-    with docread.Reader(tmp_path) as reader:
-        pages = list(reader.iter_bytes(pdf.tobytes(), "uploads/invoice.pdf"))
-        lines = list(reader.iter_bytes(b"alpha\nbeta\n", "notes.md"))
+def test_iter_bytes_reads_uploads_in_memory(reader: docread.Reader, tmp_path: Path) -> None:
+    upload = pdf_bytes(["Uploaded invoice total 99 EUR"])
+    pages = list(reader.iter_bytes(upload, "uploads/invoice.pdf"))
+    lines = list(reader.iter_bytes(b"alpha\nbeta\n", "notes.md"))
     assert [d.metadata["page_number"] for d in pages] == [1]
     assert "Uploaded invoice total 99 EUR" in pages[0].text
     assert (

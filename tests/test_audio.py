@@ -1,5 +1,5 @@
 """Audio: stream facts and tags from generated WAV, MP3, FLAC and Ogg Vorbis files, cover art as a
-Media part, non-audio files named like audio, and the conformance corpus."""
+Media part, non-audio files named like audio (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
 from docread.errors import ExtractionError
 from docread.model import Document, Media
 from PIL import Image
@@ -215,14 +214,3 @@ def test_cover_art_that_is_not_an_image_is_noted(reader: docread.Reader, tmp_pat
     result = reader.read("odd.mp3")
     assert result.media == [] and any("cover art 1 is not a PNG/JPEG" in n for n in result.notes)
     assert result.documents[0].metadata["title"] == "Night Train"
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("audio"))
-def test_corpus_audio(row: dict[str, object]) -> None:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        result = reader.read(str(row["file"]))
-    text = normalize(result.render())
-    assert result.documents[0].metadata["duration_seconds"] > 0
-    for must in row["must_include"]:  # type: ignore[union-attr]
-        assert normalize(str(must)) in text, must

@@ -21,6 +21,7 @@ from docread.extractors.base import Context, Extractor
 from docread.model import Document
 from docread.settings import CacheSettings
 from docread.source import Source
+from factories import pdf
 
 
 class Counting(Extractor):
@@ -227,13 +228,7 @@ def test_cli_cache_info_and_clear(
 
 
 def test_real_pdf_is_cached_across_readers(tmp_path: Path) -> None:
-    import pymupdf
-
-    pdf = pymupdf.open()
-    for n in (1, 2):
-        pdf.new_page().insert_text((72, 72), f"Cached page {n}")
-    pdf.save(tmp_path / "doc.pdf")
-    pdf.close()
+    pdf(tmp_path / "doc.pdf", ["Cached page 1", "Cached page 2"])
     results = []
     for _ in range(2):
         with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
+from factories import image_file, pdf, scan_page, text_image
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -33,17 +34,10 @@ def docread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """docs/ with a 2-page PDF, a PNG, a text file and a corrupt PDF."""
-    import pymupdf
-    from PIL import Image
-
     docs = tmp_path / "docs"
     (docs / "sub").mkdir(parents=True)
-    pdf = pymupdf.open()
-    for n in (1, 2):
-        pdf.new_page().insert_text((72, 72), f"Annual report page {n}")
-    pdf.save(docs / "report.pdf")
-    pdf.close()
-    Image.new("RGB", (32, 16), (0, 120, 200)).save(docs / "sub" / "pic.png")
+    pdf(docs / "report.pdf", [f"Annual report page {n}" for n in (1, 2)])
+    image_file(docs / "sub" / "pic.png", (32, 16), (0, 120, 200))
     (docs / "notes.txt").write_text("alpha\nbeta\n", encoding="utf-8")
     (docs / "broken.pdf").write_bytes(b"%PDF-1.7\n this is not a pdf at all")
     return tmp_path
@@ -90,18 +84,7 @@ def test_load_all_good_exits_0_with_pattern_to_a_file(folder: Path) -> None:
 
 def test_load_streams_lines_while_it_reads(folder: Path) -> None:
     """The first page's line is out while later pages are still being OCR'd."""
-    import pymupdf
-    from PIL import Image, ImageDraw
-
-    scan = Image.new("RGB", (600, 200), "white")
-    ImageDraw.Draw(scan).text((20, 60), "INVOICE 4711", fill="black")
-    scan.save(folder / "scan.png")
-    pdf = pymupdf.open()
-    for _ in range(6):
-        page = pdf.new_page(width=600, height=200)
-        page.insert_image(page.rect, filename=str(folder / "scan.png"))
-    pdf.save(folder / "scan.pdf")
-    pdf.close()
+    pdf(folder / "scan.pdf", [scan_page(text_image("INVOICE 4711"))] * 6)
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'core'}:{ROOT}"}
     with subprocess.Popen(
         [sys.executable, "-m", "docread.cli", "load", "scan.pdf"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import zipfile
 from pathlib import Path
@@ -12,26 +11,15 @@ import pytest
 from docread import FormatNotSupportedError
 from docread.detect import detect
 from docread.source import Source
+from factories import notebook, pdf_bytes, tar_archive, zip_bytes
 
 
 def _detect(path: Path, hint: str | None = None) -> str:
     return detect(Source.from_path(path), hint=hint).format
 
 
-def _zip(members: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
-    return buf.getvalue()
-
-
 def test_pdf_named_txt_is_detected_as_pdf(tmp_path: Path) -> None:
-    import pymupdf as fitz
-
-    doc = fitz.open()
-    doc.new_page().insert_text((72, 72), "Hidden PDF content")
-    (tmp_path / "notes.txt").write_bytes(doc.tobytes())
+    (tmp_path / "notes.txt").write_bytes(pdf_bytes(["Hidden PDF content"]))
     assert _detect(tmp_path / "notes.txt") == "pdf"
     result = docread.read("notes.txt", workspace=tmp_path)
     assert result.file.format == "pdf" and "Hidden PDF content" in result.text
@@ -59,14 +47,14 @@ def test_pdf_named_txt_is_detected_as_pdf(tmp_path: Path) -> None:
 def test_zip_containers_are_sniffed_by_their_members(
     tmp_path: Path, name: str, members: dict, expected: str
 ) -> None:
-    (tmp_path / name).write_bytes(_zip(members))
+    (tmp_path / name).write_bytes(zip_bytes(members, zipfile.ZIP_STORED))
     assert _detect(tmp_path / name) == expected
 
 
 def test_json_shapes(tmp_path: Path) -> None:
     (tmp_path / "rows.json").write_text(json.dumps([{"a": 1}, {"a": 2}]))
     (tmp_path / "conf.json").write_text(json.dumps({"a": 1}))
-    (tmp_path / "nb.json").write_text(json.dumps({"cells": [], "nbformat": 4, "metadata": {}}))
+    notebook(tmp_path / "nb.json", language=None)
     (tmp_path / "events.jsonl").write_text('{"a": 1}\n{"a": 2}\n')
     (tmp_path / "words.jsonl").write_text('"a"\n"b"\n')
     got = {
@@ -98,12 +86,7 @@ def test_signatures_win_over_a_wrong_extension(tmp_path: Path, data: bytes, expe
 
 
 def test_tar_gz_is_recognised_without_its_extension(tmp_path: Path) -> None:
-    import tarfile
-
-    with tarfile.open(tmp_path / "backup.bin", "w:gz") as tf:
-        info = tarfile.TarInfo("a.txt")
-        info.size = 2
-        tf.addfile(info, io.BytesIO(b"hi"))
+    tar_archive(tmp_path / "backup.bin", {"a.txt": b"hi"}, "w:gz")
     assert _detect(tmp_path / "backup.bin") == "tar.gz"
 
 

@@ -34,13 +34,14 @@ def test_walk_with_pattern_reads_every_matching_file(tmp_path: Path) -> None:
     assert any("def util" in d.text for d in docs)
 
 
-def test_a_failing_file_is_reported_and_the_walk_goes_on(tmp_path: Path) -> None:
+def test_a_failing_file_is_reported_and_the_walk_goes_on(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
     _tree(tmp_path)
     errors: list[tuple[str, str]] = []
-    with docread.Reader(tmp_path) as reader:
-        docs = list(
-            reader.iter_documents(".", on_error=lambda p, e: errors.append((p, type(e).__name__)))
-        )
+    docs = list(
+        reader.iter_documents(".", on_error=lambda p, e: errors.append((p, type(e).__name__)))
+    )
     assert errors == [("blob.bin", "FormatNotSupportedError")]
     assert sorted(d.metadata["source"] for d in docs) == [
         "README.txt",
@@ -50,11 +51,10 @@ def test_a_failing_file_is_reported_and_the_walk_goes_on(tmp_path: Path) -> None
     ]
 
 
-def test_walk_one_level_when_not_recursive(tmp_path: Path) -> None:
+def test_walk_one_level_when_not_recursive(reader: docread.Reader, tmp_path: Path) -> None:
     _tree(tmp_path)
-    with docread.Reader(tmp_path) as reader:
-        assert list(reader.walk(".", recursive=False)) == ["README.txt", "blob.bin"]
-        assert list(reader.walk("src", pattern="*.py")) == ["src/main.py", "src/pkg/util.py"]
+    assert list(reader.walk(".", recursive=False)) == ["README.txt", "blob.bin"]
+    assert list(reader.walk("src", pattern="*.py")) == ["src/main.py", "src/pkg/util.py"]
 
 
 def test_identical_files_at_two_paths_get_distinct_ids(tmp_path: Path) -> None:
@@ -64,11 +64,10 @@ def test_identical_files_at_two_paths_get_distinct_ids(tmp_path: Path) -> None:
     assert ids["a.txt"] != ids["b.txt"]
 
 
-def test_loader_notes_reach_the_caller(tmp_path: Path) -> None:
+def test_loader_notes_reach_the_caller(reader: docread.Reader, tmp_path: Path) -> None:
     (tmp_path / "empty.txt").write_bytes(b"")
     (tmp_path / "full.txt").write_text("text\n")
     notes: list[tuple[str, str]] = []
-    with docread.Reader(tmp_path) as reader:
-        docs = list(reader.iter_documents(".", on_note=lambda p, n: notes.append((p, n))))
+    docs = list(reader.iter_documents(".", on_note=lambda p, n: notes.append((p, n))))
     assert [d.metadata["source"] for d in docs] == ["full.txt"]
     assert notes == [("empty.txt", "The file exists but is empty (0 bytes).")]

@@ -1,5 +1,5 @@
 """Images: metadata block, EXIF/GPS, XMP, ICC, the Media part and its size cascade, bombs,
-truncated and corrupt files, OCR, and the conformance corpus."""
+truncated and corrupt files, and OCR (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
 from docread.errors import ExtractionError, FileTooLargeError
 from docread.model import Document, Media
 from PIL import Image, ImageCms, ImageDraw
@@ -318,18 +317,3 @@ def test_ocr_limit_and_failure_keep_metadata_and_picture(tmp_path: Path) -> None
     failed = docread.read("blank.png", workspace=tmp_path, ocr=True, config=config)
     assert any("OCR failed" in n for n in failed.notes) and failed.media
     assert "**OCR Text:** failed" in failed.render()
-
-
-_OCR_SOURCES = ("tesseract", "groundtruth")
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("images"))
-def test_corpus_images(row: dict[str, object]) -> None:
-    ocr = any(s in str(row["must_include_source"]) for s in _OCR_SOURCES)
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        result = reader.read(str(row["file"]), ocr=ocr or None)
-    text = normalize(result.render())
-    assert result.media and result.media[0].mime_type.startswith("image/")
-    for must in row["must_include"]:  # type: ignore[union-attr]
-        assert normalize(str(must)) in text, must

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from docread.request.parameters import PARAMETERS
+from factories import image_file, pdf, scan_page, text_image
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -35,30 +36,9 @@ def call(tool: BaseTool, call_id: str = "call_1", **args: object) -> ToolMessage
     return message
 
 
-def write_png(path: Path, size: tuple[int, int] = (64, 48)) -> Path:
-    from PIL import Image
-
-    Image.new("RGB", size, (200, 30, 30)).save(path)
-    return path
-
-
 def write_scanned_pdf(folder: Path) -> Path:
     """A one-page PDF whose only content is an image of text (a scan)."""
-    import pymupdf
-    from PIL import Image, ImageDraw, ImageFont
-
-    img = Image.new("RGB", (600, 200), "white")
-    ImageDraw.Draw(img).text(
-        (20, 60), "INVOICE 4711", fill="black", font=ImageFont.load_default(size=40)
-    )
-    img.save(folder / "scan.png")
-    pdf = pymupdf.open()
-    page = pdf.new_page(width=600, height=200)
-    page.insert_image(page.rect, filename=str(folder / "scan.png"))
-    pdf.save(folder / "scan.pdf")
-    pdf.close()
-    (folder / "scan.png").unlink()
-    return folder / "scan.pdf"
+    return pdf(folder / "scan.pdf", [scan_page(text_image("INVOICE 4711"))])
 
 
 @pytest.fixture
@@ -83,7 +63,7 @@ def test_text_read_returns_numbered_view_and_documents(tool: ReadDocumentTool) -
 
 
 def test_png_gives_text_and_an_image_block(tool: ReadDocumentTool, tmp_path: Path) -> None:
-    write_png(tmp_path / "red.png")
+    image_file(tmp_path / "red.png")
     message = call(tool, file_path="red.png")
     text, image = message.content
     assert text["type"] == "text" and "64 x 48" in text["text"]
@@ -114,7 +94,7 @@ def test_scanned_page_text_view_is_ocr_text_only(tool: ReadDocumentTool, tmp_pat
 
 
 def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None:
-    write_png(tmp_path / "red.png", (120, 80))
+    image_file(tmp_path / "red.png", (120, 80))
     tool = ReadDocumentTool(workspace=str(tmp_path), model_inputs=frozenset({"text"}))
     message = call(tool, file_path="red.png")
     assert [b["type"] for b in message.content] == ["text", "text"]
@@ -228,7 +208,7 @@ def test_toolkit_and_custom_name(tmp_path: Path) -> None:
 def test_split_tool_media_moves_images_after_the_tool_run(
     tool: ReadDocumentTool, tmp_path: Path
 ) -> None:
-    write_png(tmp_path / "red.png")
+    image_file(tmp_path / "red.png")
     ai = AIMessage(
         content="", tool_calls=[{"name": "ReadDocument", "args": {}, "id": i} for i in ("c1", "c2")]
     )

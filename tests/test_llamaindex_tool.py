@@ -16,6 +16,7 @@ import docread
 import pytest
 from docread.request.options import ReadOptions
 from docread.request.parameters import PARAMETERS
+from factories import code, display_png, image_bytes, markdown, notebook, pdf, stream
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import (
     ChatMessage,
@@ -27,7 +28,6 @@ from llama_index.core.base.llms.types import (
 )
 from llama_index.core.llms.mock import MockFunctionCallingLLMWithChatMemoryOfLastCall
 from llama_index.core.tools import FunctionTool
-from test_llamaindex_reader import png_bytes, write_notebook, write_pdf
 
 from llama_index_docread import DocReadToolSpec
 
@@ -65,25 +65,34 @@ def test_text_file_gives_one_text_block_with_numbered_lines(tmp_path: Path) -> N
 
 
 def test_png_gives_text_and_image_blocks(tmp_path: Path) -> None:
-    (tmp_path / "logo.png").write_bytes(png_bytes((8, 5)))
+    (tmp_path / "logo.png").write_bytes(image_bytes((8, 5)))
     out = read_tool(tmp_path).call(file_path="logo.png")
     assert not out.is_error
     assert [type(b) for b in out.blocks] == [TextBlock, ImageBlock]
     image = out.blocks[1]
     assert image.image_mimetype == "image/png"
-    assert base64.b64decode(image.image) == png_bytes((8, 5))
+    assert base64.b64decode(image.image) == image_bytes((8, 5))
 
 
 def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None:
-    (tmp_path / "logo.png").write_bytes(png_bytes((8, 5)))
+    (tmp_path / "logo.png").write_bytes(image_bytes((8, 5)))
     out = read_tool(tmp_path, model_inputs={"text"}).call(file_path="logo.png")
     assert [type(b) for b in out.blocks] == [TextBlock, TextBlock]
     assert out.blocks[1].text.startswith("[Image file: logo.png,")
     assert "takes no images" in out.blocks[1].text
 
 
+def plotted_notebook(path: Path) -> Path:
+    """A markdown cell, a printing cell and a cell whose output is a PNG plot."""
+    return notebook(path, [
+        markdown("# Revenue notes\nQuarterly revenue rose."),
+        code("print(6 * 7)", stream("42\n"), count=1),
+        code("plot()", display_png(image_bytes((6, 4))), count=2),
+    ])  # fmt: skip
+
+
 def test_notebook_plot_comes_back_as_an_image_block(tmp_path: Path) -> None:
-    write_notebook(tmp_path / "analysis.ipynb")
+    plotted_notebook(tmp_path / "analysis.ipynb")
     out = read_tool(tmp_path).call(file_path="analysis.ipynb")
     assert "Quarterly revenue rose." in out.blocks[0].text
     images = [b for b in out.blocks if isinstance(b, ImageBlock)]
@@ -91,7 +100,7 @@ def test_notebook_plot_comes_back_as_an_image_block(tmp_path: Path) -> None:
 
 
 def test_pdf_view_pdf_is_a_document_block_only_when_the_model_takes_pdfs(tmp_path: Path) -> None:
-    write_pdf(tmp_path / "topics.pdf", pages=2)
+    pdf(tmp_path / "topics.pdf", ["Page 1 talks about topic 1.", "Page 2 talks about topic 2."])
     out = read_tool(tmp_path, model_inputs={"text", "image", "pdf"}).call(
         file_path="topics.pdf", view="pdf"
     )
@@ -106,7 +115,7 @@ def test_pdf_view_pdf_is_a_document_block_only_when_the_model_takes_pdfs(tmp_pat
 
 
 def test_pdf_visual_view_returns_page_images(tmp_path: Path) -> None:
-    write_pdf(tmp_path / "topics.pdf", pages=3)
+    pdf(tmp_path / "topics.pdf", [f"Page {n} talks about topic {n}." for n in (1, 2, 3)])
     out = read_tool(tmp_path).call(file_path="topics.pdf", pages="2", view="visual")
     images = [b for b in out.blocks if isinstance(b, ImageBlock)]
     assert len(images) == 1 and images[0].image_mimetype in ("image/jpeg", "image/png")
@@ -202,7 +211,7 @@ def test_unknown_model_input_is_refused() -> None:
 
 
 async def test_function_agent_passes_image_blocks_to_the_model(tmp_path: Path) -> None:
-    write_notebook(tmp_path / "analysis.ipynb")
+    plotted_notebook(tmp_path / "analysis.ipynb")
 
     def script(messages: list[ChatMessage], **kwargs: object) -> ChatMessage:
         if not any(m.role == MessageRole.TOOL for m in messages):

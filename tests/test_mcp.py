@@ -11,7 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import anyio
 import docread
 import pytest
+from factories import image_file, pdf, scan_page, text_image, zip_archive
 
 pytest.importorskip("mcp")
 
@@ -33,36 +33,15 @@ NO_CACHE = {"cache": {"enabled": False}}
 def make_workspace(root: Path) -> Path:
     """A workspace with a text file, a 3-page PDF, a PNG, a zip bomb, a 20-page scanned PDF and
     a tar to extract; plus a secret file next to (outside) it."""
-    import pymupdf
-    from PIL import Image, ImageDraw, ImageFont
-
     ws = root / "ws"
     ws.mkdir()
     (root / "secret.txt").write_text("top secret\n", encoding="utf-8")
     (ws / "notes.txt").write_text("first line\nsecond line\n", encoding="utf-8")
-    pdf = pymupdf.open()
-    for n in (1, 2, 3):
-        pdf.new_page().insert_text((72, 72), f"Quarterly page {n}")
-    pdf.save(ws / "report.pdf")
-    pdf.close()
-    Image.new("RGB", (64, 48), (200, 30, 30)).save(ws / "pic.png")
-    with zipfile.ZipFile(ws / "bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("zeros.bin", b"\0" * (20 * 1024 * 1024))
-    with zipfile.ZipFile(ws / "bundle.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("src/main.py", "print('hello')\n")
-    scan = Image.new("RGB", (600, 200), "white")
-    ImageDraw.Draw(scan).text(
-        (20, 60), "INVOICE 4711", fill="black", font=ImageFont.load_default(size=40)
-    )
-    buf = io.BytesIO()
-    scan.save(buf, format="PNG")
-    pdf = pymupdf.open()
-    for _ in range(SCANNED_PAGES):
-        pdf.new_page(width=600, height=200).insert_image(
-            pymupdf.Rect(0, 0, 600, 200), stream=buf.getvalue()
-        )
-    pdf.save(ws / "scan.pdf")
-    pdf.close()
+    pdf(ws / "report.pdf", [f"Quarterly page {n}" for n in (1, 2, 3)])
+    image_file(ws / "pic.png")
+    zip_archive(ws / "bomb.zip", {"zeros.bin": b"\0" * (20 * 1024 * 1024)})
+    zip_archive(ws / "bundle.zip", {"src/main.py": b"print('hello')\n"})
+    pdf(ws / "scan.pdf", [scan_page(text_image("INVOICE 4711"))] * SCANNED_PAGES)
     return ws
 
 

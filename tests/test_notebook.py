@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import Path
 
 import docread
+import factories
 import pytest
 from docread import ExtractionError
+from factories import code, display_png, error, execute_result, markdown, stream
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -17,29 +18,18 @@ PNG = base64.b64decode(
 
 @pytest.fixture
 def notebook(tmp_path: Path) -> Path:
-    nb = {
-        "nbformat": 4,
-        "nbformat_minor": 5,
-        "metadata": {"kernelspec": {"name": "python3", "language": "python"}, "language_info": {"name": "python"}},
-        "cells": [
-            {"cell_type": "markdown", "metadata": {}, "source": ["# Analysis\n", "Loading the data."]},
-            {"cell_type": "code", "execution_count": 3, "metadata": {}, "source": "x = load()\nprint(x.sum())",
-             "outputs": [
-                 {"output_type": "stream", "name": "stdout", "text": ["42\n"]},
-                 {"output_type": "error", "ename": "KeyError", "evalue": "'price'",
-                  "traceback": ["\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
-                                "\x1b[0;31mKeyError\x1b[0m: 'price'"]},
-             ]},
-            {"cell_type": "code", "execution_count": 4, "metadata": {}, "source": "plot(x)",
-             "outputs": [{"output_type": "display_data", "metadata": {},
-                          "data": {"image/png": base64.b64encode(PNG).decode(), "text/plain": ["<Figure size 640x480>"]}},
-                         {"output_type": "execute_result", "execution_count": 4, "metadata": {},
-                          "data": {"text/plain": ["array([1, 2, 3])"]}}]},
-        ],
-    }  # fmt: skip
-    path = tmp_path / "analysis.ipynb"
-    path.write_text(json.dumps(nb))
-    return path
+    """A markdown cell, a cell that prints then fails (ANSI-coloured traceback), and a cell with a
+    PNG plot and a result."""
+    ansi = [
+        "\x1b[0;31m---------------------------------------------------------------------------\x1b[0m",
+        "\x1b[0;31mKeyError\x1b[0m: 'price'",
+    ]
+    return factories.notebook(tmp_path / "analysis.ipynb", [
+        markdown("# Analysis\nLoading the data."),
+        code("x = load()\nprint(x.sum())", stream("42\n"), error("KeyError", "'price'", ansi), count=3),
+        code("plot(x)", display_png(PNG, "<Figure size 640x480>"),
+             execute_result("array([1, 2, 3])", 4), count=4),
+    ])  # fmt: skip
 
 
 def test_agent_view_renders_cells_outputs_and_errors(notebook: Path) -> None:

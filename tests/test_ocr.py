@@ -11,6 +11,7 @@ from docread.extractors.ocr import OcrResult, ocr_image, ocr_images
 from docread.model import FileInfo
 from docread.request.options import ReadOptions
 from docread.settings import Settings
+from factories import rendered_text
 from PIL import Image
 
 
@@ -22,11 +23,7 @@ def context(**settings: object) -> Context:
 
 def picture(text: str, mode: str = "L") -> Image.Image:
     """``text`` drawn by PyMuPDF at 150 dpi, as a PIL image in ``mode``."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=500, height=160)
-    page.insert_textbox(pymupdf.Rect(20, 20, 480, 150), text, fontsize=18)
-    pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
-    img = Image.frombytes("L", (pix.width, pix.height), pix.samples)
+    img = rendered_text(text, page=(500, 160), box=pymupdf.Rect(20, 20, 480, 150), fontsize=18)
     if mode == "RGBA":  # black text on a transparent background
         rgba = Image.new("RGBA", img.size, (0, 0, 0, 0))
         rgba.putalpha(img.point(lambda v: 255 - v))

@@ -1,9 +1,8 @@
 """Office documents and e-books: real files generated with python-docx, python-pptx, odfpy and
-pandoc into tmp_path, read through the public API; bad inputs; corpus conformance."""
+pandoc into tmp_path, read through the public API; bad inputs (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
-import io
 import shutil
 import subprocess
 import tempfile
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from conftest import CORPUS, MakeReader
 from docread.errors import (
     ArchiveSecurityError,
     DependencyMissingError,
@@ -21,17 +20,9 @@ from docread.errors import (
     ExtractionError,
     InvalidOptionError,
 )
+from factories import PAGE_BREAK, docx, image_bytes, pptx
 
-
-def _png() -> bytes:
-    from PIL import Image
-
-    buf = io.BytesIO()
-    Image.new("RGB", (4, 4), "red").save(buf, "PNG")
-    return buf.getvalue()
-
-
-PNG = _png()
+PNG = image_bytes((4, 4), "red")
 
 
 def _pandoc(markdown: str, target: Path, *extra: str) -> Path:
@@ -48,33 +39,16 @@ def _pandoc(markdown: str, target: Path, *extra: str) -> Path:
 @pytest.fixture
 def paged_docx(tmp_path: Path) -> Path:
     """A DOCX with two headings, a table, two hard page breaks, an image and core properties."""
-    import docx
-
-    d = docx.Document()
-    d.core_properties.title = "Quarterly Plan"
-    d.core_properties.author = "Ada Lovelace"
-    d.core_properties.subject = "Planning"
-    d.core_properties.keywords = "plan, budget"
-    d.core_properties.revision = 7
-    d.add_heading("Introduction", level=1)
-    d.add_paragraph("Alpha paragraph on the first page.")
-    d.add_page_break()
-    d.add_heading("Budget", level=1)
-    table = d.add_table(rows=2, cols=2)
-    for (r, c), value in {
-        (0, 0): "Item",
-        (0, 1): "Cost",
-        (1, 0): "Servers",
-        (1, 1): "1200",
-    }.items():
-        table.cell(r, c).text = value
-    d.add_page_break()
-    d.add_heading("Pictures", level=2)
-    d.add_picture(io.BytesIO(PNG))
-    d.add_paragraph("Omega paragraph on the last page.")
-    path = tmp_path / "plan.docx"
-    d.save(path)
-    return path
+    return docx(
+        tmp_path / "plan.docx",
+        [
+            (1, "Introduction"), "Alpha paragraph on the first page.", PAGE_BREAK,
+            (1, "Budget"), [["Item", "Cost"], ["Servers", "1200"]], PAGE_BREAK,
+            (2, "Pictures"), PNG, "Omega paragraph on the last page.",
+        ],
+        title="Quarterly Plan", author="Ada Lovelace", subject="Planning",
+        keywords="plan, budget", revision=7,
+    )  # fmt: skip
 
 
 def test_docx_pages_follow_hard_page_breaks(reader: docread.Reader, paged_docx: Path) -> None:
@@ -155,36 +129,13 @@ def test_odt_headings_page_break_style_and_meta(reader: docread.Reader, tmp_path
 @pytest.fixture
 def deck(tmp_path: Path) -> Path:
     """A PPTX with three slides: titles, bullets, a table, speaker notes on slides 1 and 3."""
-    from pptx import Presentation
-    from pptx.util import Inches
-
-    prs = Presentation()
-    prs.core_properties.title = "Roadmap"
-    prs.core_properties.author = "Linus"
-    for i, (title, bullet, notes) in enumerate(
-        [
-            ("Vision", "Be fast", "Say hello first"),
-            ("Plan", "Ship weekly", ""),
-            ("Risks", "Scope", "Mind the gap"),
-        ]
-    ):
-        slide = prs.slides.add_slide(prs.slide_layouts[1])
-        slide.shapes.title.text = title
-        slide.placeholders[1].text_frame.text = bullet
-        if i == 1:
-            shape = slide.shapes.add_table(2, 2, Inches(1), Inches(3), Inches(4), Inches(1))
-            for (r, c), v in {
-                (0, 0): "Month",
-                (0, 1): "Goal",
-                (1, 0): "May",
-                (1, 1): "Beta",
-            }.items():
-                shape.table.cell(r, c).text = v
-        if notes:
-            slide.notes_slide.notes_text_frame.text = notes
-    path = tmp_path / "deck.pptx"
-    prs.save(path)
-    return path
+    slides = [
+        ("Vision", "Be fast", "Say hello first"),
+        ("Plan", "Ship weekly", ""),
+        ("Risks", "Scope", "Mind the gap"),
+    ]
+    table = [["Month", "Goal"], ["May", "Beta"]]
+    return pptx(tmp_path / "deck.pptx", slides, tables={2: table}, title="Roadmap", author="Linus")
 
 
 def test_pptx_one_unit_per_slide_with_notes(reader: docread.Reader, deck: Path) -> None:
@@ -318,22 +269,15 @@ def _bomb(path: Path, size: int) -> Path:
     return path
 
 
-def test_zip_bomb_renamed_docx_is_refused_before_pandoc(tmp_path: Path) -> None:
+def test_zip_bomb_renamed_docx_is_refused_before_pandoc(
+    reader: docread.Reader, make_reader: MakeReader, tmp_path: Path
+) -> None:
     _bomb(tmp_path / "bomb.docx", 40 * 1024 * 1024)
-    with (
-        docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r,
-        pytest.raises(ArchiveSecurityError, match="compression ratio"),
-    ):
-        r.read("bomb.docx")
-    small = {
-        "cache": {"enabled": False},
-        "archive": {"max_total_size": 1024 * 1024, "max_compression_ratio": 1e9},
-    }
-    with (
-        docread.Reader(tmp_path, config=small) as r,
-        pytest.raises(ArchiveSecurityError, match="max_total_size"),
-    ):
-        r.read("bomb.docx")
+    with pytest.raises(ArchiveSecurityError, match="compression ratio"):
+        reader.read("bomb.docx")
+    small = make_reader(archive={"max_total_size": 1024 * 1024, "max_compression_ratio": 1e9})
+    with pytest.raises(ArchiveSecurityError, match="max_total_size"):
+        small.read("bomb.docx")
 
 
 def test_truncated_docx_is_an_extraction_error(
@@ -346,7 +290,7 @@ def test_truncated_docx_is_an_extraction_error(
 
 
 def test_pptx_with_5000_slides_reads_a_window_fast(
-    reader: docread.Reader, deck: Path, tmp_path: Path
+    reader: docread.Reader, deck: Path, make_reader: MakeReader, tmp_path: Path
 ) -> None:
     big = tmp_path / "big.pptx"
     with zipfile.ZipFile(deck) as zin:
@@ -381,16 +325,12 @@ def test_pptx_with_5000_slides_reads_a_window_fast(
     assert time.monotonic() - started < 10
     assert [d.metadata["slide_title"] for d in window.documents] == ["Topic 4999", "Topic 5000"]
     assert window.header["Slides"] == "4999-5000 of 5000"
-    small = {"cache": {"enabled": False}, "output": {"max_chars": 2000}}
-    with docread.Reader(tmp_path, config=small) as r:
-        view = r.read("big.pptx")
+    r = make_reader(output={"max_chars": 2000})
+    view = r.read("big.pptx")
     assert len(view.documents) < 50 and "to continue]" in view.render()
-    few = {"cache": {"enabled": False}, "archive": {"max_file_count": 1000}}
-    with (
-        docread.Reader(tmp_path, config=few) as r,
-        pytest.raises(ArchiveSecurityError, match="max_file_count"),
-    ):
-        r.read("big.pptx", pages="1")
+    few = make_reader(archive={"max_file_count": 1000})
+    with pytest.raises(ArchiveSecurityError, match="max_file_count"):
+        few.read("big.pptx", pages="1")
 
 
 def test_encrypted_odt_and_encrypted_ooxml_are_typed(
@@ -419,20 +359,16 @@ def test_encrypted_odt_and_encrypted_ooxml_are_typed(
 
 
 def test_pandoc_temp_directory_is_removed(
-    paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_reader: MakeReader, paged_docx: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
-    config = {
-        "cache": {"enabled": False},
-        "isolation": {"enabled": False},
-    }  # in-process: observable
-    with docread.Reader(tmp_path, config=config) as r:
-        units = r.iter_units(paged_docx.name)
-        next(units)
-        assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
-        list(units)
+    r = make_reader(isolation={"enabled": False})  # in-process: observable
+    units = r.iter_units(paged_docx.name)
+    next(units)
+    assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
+    list(units)
     assert list(scratch.iterdir()) == []
 
 
@@ -441,34 +377,24 @@ DOC = CORPUS / "word" / "testWORD.doc"
 
 
 @pytest.mark.skipif(not DOC.is_file(), reason="the .doc sample lives in the shared corpus")
-def test_doc_reads_through_antiword_and_says_what_is_lost(tmp_path: Path) -> None:
+def test_doc_reads_through_antiword_and_says_what_is_lost(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     shutil.copy(DOC, tmp_path / "old.doc")
-    with docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r:
-        result = r.read("old.doc")
+    r = make_reader()
+    result = r.read("old.doc")
     assert "This is a sample Microsoft Word Document" in result.text
     assert any("limited support" in n for n in result.notes)
 
 
 @pytest.mark.skipif(not DOC.is_file(), reason="the .doc sample lives in the shared corpus")
 def test_doc_without_antiword_names_the_package(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_reader: MakeReader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shutil.copy(DOC, tmp_path / "old.doc")
     monkeypatch.setenv("PATH", str(tmp_path))
-    with (
-        docread.Reader(tmp_path, config={"cache": {"enabled": False}}) as r,
-        pytest.raises(DependencyMissingError, match="antiword"),
-    ):
-        r.read("old.doc")
+    with pytest.raises(DependencyMissingError, match="antiword"):
+        make_reader().read("old.doc")
 
 
 # -- corpus conformance --------------------------------------------------------------------------
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("word", "slides", "ebooks"))
-def test_corpus_file_reads_with_its_must_include_strings(row: dict[str, object]) -> None:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as r:
-        result = r.read(str(row["file"]))
-    assert result.documents and all(d.metadata["source"] == row["file"] for d in result.documents)
-    seen = normalize(result.render())
-    missing = [s for s in row["must_include"] if normalize(s) not in seen]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: missing {missing}"

@@ -1,79 +1,38 @@
 """PDF extraction: page texts and metadata, reading order, automatic OCR of scanned pages only,
 page ranges and limits, tables, image listings, visual/pdf/auto views, encrypted and broken
-files, and conformance over the shared corpus."""
+files (corpus conformance is in test_conformance.py)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import docread
 import pymupdf
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from conftest import normalize
 from docread.errors import (
     DependencyMissingError,
     EncryptedDocumentError,
     ExtractionError,
     InvalidOptionError,
 )
-from PIL import Image
+from factories import drawn, image_bytes, pdf, scan_page, table_page, text_page
 
-_RTL = re.compile("[\u0590-\u08ff]")
-FAST = {"cache": {"enabled": False}}
-SCANS = {**FAST, "pdf": {"ocr_dpi": 150}}  # fixture scans are 150 dpi: more dots add nothing
-
-
-def text_pdf(path: Path, pages: list[str], **metadata: str) -> Path:
-    """A text PDF, one string per page, with document properties."""
-    doc = pymupdf.open()
-    for text in pages:
-        page = doc.new_page()
-        page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=12)
-    if metadata:
-        doc.set_metadata(metadata)
-    doc.save(path)
-    return path
-
-
-def scan_page(doc: pymupdf.Document, text: str, *, rotate: int = 0) -> None:
-    """Append an image-only page: ``text`` rendered to a bitmap (a 'scan'), no text layer."""
-    src = pymupdf.open()
-    page = src.new_page()
-    page.insert_textbox(pymupdf.Rect(72, 72, 540, 720), text, fontsize=16)
-    pix = page.get_pixmap(dpi=150, colorspace=pymupdf.csGRAY)
-    if rotate:
-        img = Image.frombytes("L", (pix.width, pix.height), pix.samples).rotate(rotate, expand=True)
-        png, size = _png(img), img.size
-    else:
-        png, size = pix.tobytes("png"), (pix.width, pix.height)
-    out = doc.new_page(width=size[0] * 72 / 150, height=size[1] * 72 / 150)
-    out.insert_image(out.rect, stream=png)
-
-
-def _png(img: object) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    img.save(buf, "PNG")  # type: ignore[attr-defined]
-    return buf.getvalue()
+SCANS = {"pdf": {"ocr_dpi": 150}}  # fixture scans are 150 dpi: more dots add nothing
 
 
 def mixed_pdf(path: Path) -> Path:
     """Page 1 text, page 2 scanned, page 3 text."""
-    doc = pymupdf.open()
-    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 720), "Alpha text page " * 10)
-    scan_page(doc, "Quarterly revenue grew strongly\nwhile costs remained stable")
-    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 720), "Omega text page " * 10)
-    doc.save(path)
-    return path
+    scanned = scan_page("Quarterly revenue grew strongly\nwhile costs remained stable")
+    return pdf(path, ["Alpha text page " * 10, scanned, "Omega text page " * 10])
 
 
 # -- text ----------------------------------------------------------------------------------------
 def test_pages_are_documents_with_page_metadata_and_properties(reader, tmp_path):
-    text_pdf(
+    pdf(
         tmp_path / "r.pdf", ["first page words", "second page words", "third page words"],
-        title="Q4 Report", author="Finance Team", creationDate="D:20240115093000+01'00'",
+        metadata={"title": "Q4 Report", "author": "Finance Team",
+                  "creationDate": "D:20240115093000+01'00'"},
     )  # fmt: skip
     result = reader.read("r.pdf")
     assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
@@ -88,20 +47,21 @@ def test_pages_are_documents_with_page_metadata_and_properties(reader, tmp_path)
 
 
 def test_two_column_page_reads_column_by_column(reader, tmp_path):
-    doc = pymupdf.open()
-    page = doc.new_page()
     left = "\n".join(f"left line {i}" for i in range(8))
     right = "\n".join(f"right line {i}" for i in range(8))
-    page.insert_textbox(pymupdf.Rect(50, 72, 290, 500), left)
-    page.insert_textbox(pymupdf.Rect(310, 72, 560, 500), right)
-    doc.save(tmp_path / "cols.pdf")
+
+    def columns(page: pymupdf.Page) -> None:
+        page.insert_textbox(pymupdf.Rect(50, 72, 290, 500), left)
+        page.insert_textbox(pymupdf.Rect(310, 72, 560, 500), right)
+
+    pdf(tmp_path / "cols.pdf", [drawn(columns)])
     text = reader.read("cols.pdf").text
     assert text.index("left line 7") < text.index("right line 0")
     assert [ln for ln in text.splitlines() if ln.strip()][:2] == ["left line 0", "left line 1"]
 
 
 def test_page_selection_and_range_errors(reader, tmp_path):
-    text_pdf(tmp_path / "p.pdf", [f"content of page {i}" for i in range(1, 7)])
+    pdf(tmp_path / "p.pdf", [f"content of page {i}" for i in range(1, 7)])
     nums = lambda r: [d.metadata["page_number"] for d in r.documents]  # noqa: E731
     assert nums(reader.read("p.pdf", pages="1,3,5-6")) == [1, 3, 5, 6]
     tail = reader.read("p.pdf", pages="5-")
@@ -112,9 +72,9 @@ def test_page_selection_and_range_errors(reader, tmp_path):
         reader.read("p.pdf", pages="x")
 
 
-def test_agent_view_page_limit_says_how_to_read_on(tmp_path):
-    text_pdf(tmp_path / "long.pdf", [f"page body {i}" for i in range(1, 8)])
-    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_text": 3}})
+def test_agent_view_page_limit_says_how_to_read_on(make_reader, tmp_path):
+    pdf(tmp_path / "long.pdf", [f"page body {i}" for i in range(1, 8)])
+    r = make_reader(pdf={"max_pages_text": 3})
     result = r.read("long.pdf")
     assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
     assert "Use pages=4-6 to read more." in result.render()
@@ -123,9 +83,9 @@ def test_agent_view_page_limit_says_how_to_read_on(tmp_path):
 
 
 # -- OCR -----------------------------------------------------------------------------------------
-def test_mixed_pdf_ocrs_only_the_scanned_page(tmp_path):
+def test_mixed_pdf_ocrs_only_the_scanned_page(make_reader, tmp_path):
     mixed_pdf(tmp_path / "mixed.pdf")
-    result = docread.Reader(tmp_path, config=SCANS).read("mixed.pdf")
+    result = make_reader(**SCANS).read("mixed.pdf")
     p1, p2, p3 = result.documents
     assert (p1.metadata["ocr"], p2.metadata["ocr"], p3.metadata["ocr"]) == (False, True, False)
     assert "quarterly revenue grew" in normalize(p2.text)
@@ -136,24 +96,23 @@ def test_mixed_pdf_ocrs_only_the_scanned_page(tmp_path):
 
 
 def test_short_page_with_a_rule_line_or_logo_is_not_ocrd(reader, tmp_path):
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 72), "Contents 2")
-    page.draw_line((72, 80), (540, 80))
-    page.insert_image(pymupdf.Rect(500, 20, 530, 40), stream=_png(Image.new("L", (30, 20), 90)))
-    doc.save(tmp_path / "short.pdf")
+    def page(page: pymupdf.Page) -> None:
+        page.insert_text((72, 72), "Contents 2")
+        page.draw_line((72, 80), (540, 80))
+        page.insert_image(
+            pymupdf.Rect(500, 20, 530, 40), stream=image_bytes((30, 20), 90, mode="L")
+        )
+
+    pdf(tmp_path / "short.pdf", [drawn(page)])
     result = reader.read("short.pdf")
     assert result.documents[0].metadata["ocr"] is False and "OCR Applied" not in result.header
     assert result.documents[0].text.strip() == "Contents 2"
 
 
-def test_scanned_pages_ocr_in_parallel_in_page_order(tmp_path):
-    doc = pymupdf.open()
+def test_scanned_pages_ocr_in_parallel_in_page_order(make_reader, tmp_path):
     words = ["apple", "banana", "cherry", "damson"]
-    for w in words:
-        scan_page(doc, f"The fruit {w} is here")
-    doc.save(tmp_path / "scan.pdf")
-    r = docread.Reader(tmp_path, config=SCANS)
+    pdf(tmp_path / "scan.pdf", [scan_page(f"The fruit {w} is here") for w in words])
+    r = make_reader(**SCANS)
     docs = list(r.iter_documents("scan.pdf"))
     assert [d.metadata["page_number"] for d in docs] == [1, 2, 3, 4]
     for d, w in zip(docs, words, strict=True):
@@ -161,30 +120,26 @@ def test_scanned_pages_ocr_in_parallel_in_page_order(tmp_path):
         assert all(other not in d.text.lower() for other in words if other != w)
 
 
-def test_rotated_scan_is_read_upright(tmp_path):
-    doc = pymupdf.open()
-    scan_page(doc, "Docling bundles PDF document conversion\nto JSON and Markdown", rotate=90)
-    doc.save(tmp_path / "rot.pdf")
-    d = docread.Reader(tmp_path, config=SCANS).read("rot.pdf").documents[0]
+def test_rotated_scan_is_read_upright(make_reader, tmp_path):
+    text = "Docling bundles PDF document conversion\nto JSON and Markdown"
+    pdf(tmp_path / "rot.pdf", [scan_page(text, rotate=90)])
+    d = make_reader(**SCANS).read("rot.pdf").documents[0]
     assert "document conversion" in normalize(d.text)
     assert d.metadata["ocr_rotation"] == 90
 
 
-def test_ocr_limit_skips_pages_and_says_so(tmp_path):
-    doc = pymupdf.open()
-    scan_page(doc, "first scanned words")
-    scan_page(doc, "second scanned words")
-    doc.save(tmp_path / "two.pdf")
-    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_pages_ocr": 1, "ocr_dpi": 150}})
+def test_ocr_limit_skips_pages_and_says_so(make_reader, tmp_path):
+    pdf(tmp_path / "two.pdf", [scan_page("first scanned words"), scan_page("second scanned words")])
+    r = make_reader(pdf={"max_pages_ocr": 1, "ocr_dpi": 150})
     result = r.read("two.pdf")
     assert result.documents[0].metadata["ocr"] is True
     assert result.documents[1].text == "[OCR limit reached - page skipped]"
     assert any("pages=2" in n and "max_pages_ocr" in n for n in result.notes)
 
 
-def test_ocr_timeout_kills_tesseract_and_keeps_going(tmp_path):
+def test_ocr_timeout_kills_tesseract_and_keeps_going(make_reader, tmp_path):
     mixed_pdf(tmp_path / "mixed.pdf")
-    r = docread.Reader(tmp_path, config={**FAST, "timeouts": {"ocr_per_page": 0.05}})
+    r = make_reader(timeouts={"ocr_per_page": 0.05})
     result = r.read("mixed.pdf")
     assert "[OCR failed - page not read]" in result.documents[1].text
     assert "Alpha text page" in result.documents[0].text
@@ -202,42 +157,30 @@ def test_ocr_off_and_forced(reader, tmp_path):
     assert forced.header["OCR Applied"] == "Page 1 (forced by ocr=true)"
 
 
-def test_missing_tesseract_is_a_dependency_error(tmp_path, monkeypatch):
+def test_missing_tesseract_is_a_dependency_error(make_reader, tmp_path, monkeypatch):
     from pytesseract import pytesseract as pt
 
     mixed_pdf(tmp_path / "mixed.pdf")
     monkeypatch.setattr(pt, "tesseract_cmd", "/nonexistent/tesseract")
-    r = docread.Reader(tmp_path, config={**FAST, "isolation": {"enabled": False}})
+    r = make_reader(isolation={"enabled": False})
     with pytest.raises(DependencyMissingError, match="apt-get install tesseract-ocr"):
         r.read("mixed.pdf")
     assert r.read("mixed.pdf", pages="1").documents[0].text  # text pages need no tesseract
 
 
-def test_missing_ocr_language_names_the_package(tmp_path):
+def test_missing_ocr_language_names_the_package(make_reader, tmp_path):
     mixed_pdf(tmp_path / "mixed.pdf")
-    r = docread.Reader(tmp_path, config={**FAST, "pdf": {"ocr_languages": "eng+xyz"}})
+    r = make_reader(pdf={"ocr_languages": "eng+xyz"})
     with pytest.raises(DependencyMissingError, match="tesseract-ocr-xyz"):
         r.read("mixed.pdf")
 
 
 # -- tables and images ---------------------------------------------------------------------------
 def table_pdf(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Inventory below, counted on the first of the month by the team")
+    """A caption line, a ruled 3x3 table, then a PNG and a JPEG picture."""
     rows = [["Item", "Qty", "Price"], ["Widget", "4", "$10"], ["Gadget", "7", "$25"]]
-    x0, y0, w, h = 72, 80, 120, 24
-    for r, row in enumerate(rows):
-        for c, cell in enumerate(row):
-            rect = pymupdf.Rect(x0 + c * w, y0 + r * h, x0 + (c + 1) * w, y0 + (r + 1) * h)
-            page.draw_rect(rect, color=(0, 0, 0), width=1)
-            page.insert_text((rect.x0 + 4, rect.y1 - 8), cell)
-    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 30), False)
-    pix.set_rect(pix.irect, (200, 30, 30))
-    page.insert_image(pymupdf.Rect(72, 300, 112, 330), stream=pix.tobytes("png"))
-    page.insert_image(pymupdf.Rect(72, 340, 192, 420), stream=pix.tobytes("jpeg"))
-    doc.save(path)
-    return path
+    caption = "Inventory below, counted on the first of the month by the team"
+    return pdf(path, [table_page(rows, caption=caption, images=("png", "jpeg"))])
 
 
 def test_tables_inline_in_view_and_separate_in_loader(reader, tmp_path):
@@ -253,22 +196,22 @@ def test_tables_inline_in_view_and_separate_in_loader(reader, tmp_path):
 
 
 def test_form_fields_and_their_values_are_listed(reader, tmp_path):
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Application form for the annual membership of the society")
-    for name, value, rect in (
-        ("applicant", "Ada Lovelace", (72, 80, 300, 100)),
-        ("city", "", (72, 110, 300, 130)),
-    ):
-        w = pymupdf.Widget()
-        w.field_name, w.field_type, w.field_value, w.rect = (
-            name,
-            pymupdf.PDF_WIDGET_TYPE_TEXT,
-            value,
-            pymupdf.Rect(rect),
-        )
-        page.add_widget(w)
-    doc.save(tmp_path / "form.pdf")
+    def form(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "Application form for the annual membership of the society")
+        for name, value, rect in (
+            ("applicant", "Ada Lovelace", (72, 80, 300, 100)),
+            ("city", "", (72, 110, 300, 130)),
+        ):
+            w = pymupdf.Widget()
+            w.field_name, w.field_type, w.field_value, w.rect = (
+                name,
+                pymupdf.PDF_WIDGET_TYPE_TEXT,
+                value,
+                pymupdf.Rect(rect),
+            )
+            page.add_widget(w)
+
+    pdf(tmp_path / "form.pdf", [drawn(form)])
     text = reader.read("form.pdf").text
     assert "[Field applicant (Text): Ada Lovelace]" in text and "[Field city (Text)]" in text
 
@@ -282,11 +225,9 @@ def test_embedded_images_are_listed(reader, tmp_path):
 
 
 # -- views for vision models ---------------------------------------------------------------------
-def test_visual_view_gives_jpeg_pages_under_the_byte_limit(tmp_path):
-    text_pdf(tmp_path / "v.pdf", ["one " * 200, "two " * 200, "three " * 200])
-    r = docread.Reader(
-        tmp_path, config={**FAST, "pdf": {"max_image_bytes": 30000, "render_dpi": 150}}
-    )
+def test_visual_view_gives_jpeg_pages_under_the_byte_limit(make_reader, tmp_path):
+    pdf(tmp_path / "v.pdf", ["one " * 200, "two " * 200, "three " * 200])
+    r = make_reader(pdf={"max_image_bytes": 30000, "render_dpi": 150})
     result = r.read("v.pdf", view="visual", pages="2-3")
     assert [m.metadata["page_number"] for m in result.media] == [2, 3]
     for m in result.media:
@@ -295,23 +236,23 @@ def test_visual_view_gives_jpeg_pages_under_the_byte_limit(tmp_path):
     assert result.documents == []
 
 
-def test_pdf_view_gives_the_raw_pdf_or_the_selected_pages(reader, tmp_path):
-    path = text_pdf(tmp_path / "raw.pdf", ["a page", "b page", "c page"])
+def test_pdf_view_gives_the_raw_pdf_or_the_selected_pages(reader, make_reader, tmp_path):
+    path = pdf(tmp_path / "raw.pdf", ["a page", "b page", "c page"])
     whole = reader.read("raw.pdf", view="pdf").media
     assert len(whole) == 1 and whole[0].mime_type == "application/pdf"
     assert whole[0].data == path.read_bytes()
     part = reader.read("raw.pdf", view="pdf", pages="2").media[0]
     with pymupdf.open(stream=part.data, filetype="pdf") as sub:
         assert sub.page_count == 1 and "b page" in sub[0].get_text()
-    small = docread.Reader(tmp_path, config={**FAST, "pdf": {"max_raw_bytes": 100}})
+    small = make_reader(pdf={"max_raw_bytes": 100})
     over = small.read("raw.pdf", view="pdf")  # over the limit: the pages go as images
     assert [m.mime_type for m in over.media] == ["image/jpeg"] * 3
     assert any("pdf.max_raw_bytes=100" in n for n in over.notes)
 
 
-def test_auto_view_adds_images_of_scanned_pages_only(tmp_path):
+def test_auto_view_adds_images_of_scanned_pages_only(make_reader, tmp_path):
     mixed_pdf(tmp_path / "mixed.pdf")
-    r = docread.Reader(tmp_path, config=SCANS)
+    r = make_reader(**SCANS)
     result = r.read("mixed.pdf", view="auto")
     assert len(result.documents) == 3
     assert [(m.mime_type, m.metadata["page_number"]) for m in result.media] == [("image/jpeg", 2)]
@@ -319,33 +260,23 @@ def test_auto_view_adds_images_of_scanned_pages_only(tmp_path):
 
 # -- robustness ----------------------------------------------------------------------------------
 def test_password_protected_pdf_is_a_clear_error(reader, tmp_path):
-    doc = pymupdf.open()
-    doc.new_page().insert_text((72, 72), "secret text")
-    doc.save(
-        tmp_path / "locked.pdf",
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        user_pw="pw",
-        owner_pw="owner",
-    )
+    locked = text_page("secret text", at=(72, 72))
+    pdf(tmp_path / "locked.pdf", [locked], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw",
+        owner_pw="owner")  # fmt: skip
     with pytest.raises(EncryptedDocumentError, match="password-protected"):
         reader.read("locked.pdf")
 
 
 def test_owner_only_encryption_opens_with_empty_password(reader, tmp_path):
-    doc = pymupdf.open()
-    doc.new_page().insert_text((72, 72), "readable secret text")
-    doc.save(
-        tmp_path / "owner.pdf",
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        owner_pw="owner",
-        permissions=0,
-    )
+    readable = text_page("readable secret text", at=(72, 72))
+    pdf(tmp_path / "owner.pdf", [readable], encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        owner_pw="owner", permissions=0)  # fmt: skip
     d = reader.read("owner.pdf").documents[0]
     assert "readable secret text" in d.text and d.metadata["encrypted"] is True
 
 
 def test_truncated_pdf_is_repaired_with_a_note(reader, tmp_path):
-    data = text_pdf(tmp_path / "full.pdf", ["survives the cut " * 5, "second " * 5]).read_bytes()
+    data = pdf(tmp_path / "full.pdf", ["survives the cut " * 5, "second " * 5]).read_bytes()
     (tmp_path / "cut.pdf").write_bytes(data[: len(data) - 200])
     result = reader.read("cut.pdf")
     assert "survives the cut" in result.text
@@ -358,39 +289,11 @@ def test_garbage_after_pdf_magic_is_an_extraction_error(reader, tmp_path):
         reader.read("junk.pdf")
 
 
-# -- conformance over the shared corpus ----------------------------------------------------------
-@pytest.mark.parametrize("row", corpus_params("pdf", "pdf-scanned"))
-def test_corpus_pdf(row, tmp_path):
-
-    r = docread.Reader(CORPUS, config=FAST)
-    name, must = str(row["file"]), row["must_include"]
-    if "encrypted" in str(row["must_include_source"]) and not must:
-        with pytest.raises(EncryptedDocumentError):
-            r.read(name)
-        return
-    pages = int(row["pages"])
-    result = r.read(name, pages=f"1-{min(pages, 20)}")
-    assert len(result.documents) == min(pages, 20)
-    with pymupdf.open(CORPUS / name) as pdf:
-        blank = {p.number + 1 for p in pdf if not p.get_text().strip() and not p.get_bboxlog()}
-    for doc in result.documents:
-        n = doc.metadata["page_number"]
-        assert doc.text.strip() or n in blank, f"page {n} has text or a scan but came out empty"
-    text = normalize(result.text)
-    for phrase in must:
-        if _RTL.search(phrase):  # the space between an RTL word and an LTR run is not in the PDF
-            assert "".join(phrase.lower().split()) in text.replace(" ", ""), phrase
-        else:
-            assert normalize(phrase) in text, phrase
-
-
 def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> None:
-    doc = pymupdf.open()
-    for n in range(1, 4):
-        doc.new_page().insert_text(
-            (72, 72), f"Page {n} has enough words to need no OCR at all here."
-        )
-    doc.save(tmp_path / "slow.pdf")
+    pdf(
+        tmp_path / "slow.pdf",
+        [f"Page {n} has enough words to need no OCR at all here." for n in range(1, 4)],
+    )
     config = {"cache": {"enabled": False}, "pdf": {"per_page_timeout": 0.0}}
     result = docread.read("slow.pdf", workspace=tmp_path, config=config)
     assert [d.metadata["page_number"] for d in result.documents] == [1]

@@ -1,9 +1,8 @@
 """SQLite: schema and previews, table windows, loader chunks, never writing (hot journal too),
-hostile schemas and statement timeouts, non-SQLite .db files, and the conformance corpus."""
+hostile schemas and statement timeouts, non-SQLite .db files (corpus conformance: test_conformance.py)."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from conftest import MakeReader
 from docread.errors import (
     ExtractionError,
     ExtractionTimeoutError,
@@ -112,10 +111,9 @@ def test_loader_chunks_every_row_per_table(reader: docread.Reader, tmp_path: Pat
     assert len({d.id for d in docs}) == len(docs)
 
 
-def test_max_rows_caps_view_counts_and_loader(tmp_path: Path) -> None:
+def test_max_rows_caps_view_counts_and_loader(make_reader: MakeReader, tmp_path: Path) -> None:
     _shop(tmp_path / "shop.db")
-    config = {"sqlite": {"max_rows": 40}, "cache": {"enabled": False}}
-    reader = docread.Reader(tmp_path, config=config)
+    reader = make_reader(sqlite={"max_rows": 40})
     text = reader.read("shop.db").render()
     assert "### Table: orders (120 rows)" in text  # tables: exact count
     assert "### View: big_orders (40+ rows)" in text  # views: bounded
@@ -186,7 +184,7 @@ def test_huge_cells_are_cut_in_sql(tmp_path: Path) -> None:
     )
 
 
-def test_hostile_schema_is_escaped_and_bounded(tmp_path: Path) -> None:
+def test_hostile_schema_is_escaped_and_bounded(make_reader: MakeReader, tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "evil.db")
     conn.executescript(
         """
@@ -202,9 +200,7 @@ def test_hostile_schema_is_escaped_and_bounded(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     before = _stat(tmp_path / "evil.db")
-    reader = docread.Reader(
-        tmp_path, config={"sqlite": {"statement_timeout": 0.3}, "cache": {"enabled": False}}
-    )
+    reader = make_reader(sqlite={"statement_timeout": 0.3})
     result = reader.read("evil.db")
     text = result.render()
     assert '### Table: t"; DROP TABLE x; --\\| **bold** next (1 row)' in text
@@ -251,14 +247,3 @@ def test_damaged_database_is_a_clear_error(reader: docread.Reader, tmp_path: Pat
     (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
     with pytest.raises(ExtractionError, match="the SQLite file is damaged"):
         reader.read("bad.db")
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("db"))
-def test_corpus_db(row: dict[str, object]) -> None:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        text = normalize(reader.read(str(row["file"])).render())
-        loaded = normalize("\n".join(d.text for d in reader.iter_documents(str(row["file"]))))
-    for must in row["must_include"]:  # type: ignore[union-attr]
-        assert normalize(str(must)) in text and normalize(str(must)) in loaded, must
-    assert os.access(CORPUS / str(row["file"]), os.R_OK)

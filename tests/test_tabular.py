@@ -12,14 +12,14 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import CORPUS, MakeReader
 from docread.errors import (
     ExtractionError,
     ExtractionTimeoutError,
     FileTooLargeError,
     InvalidOptionError,
 )
-
-from tests.conftest import CORPUS, corpus_params, normalize
+from factories import xlsx
 
 
 def _csv(path: Path, rows: int, *, header: tuple[str, ...] = ("id", "name", "score")) -> Path:
@@ -179,24 +179,21 @@ def test_csv_quote_never_closed_is_a_typed_error_naming_the_line(tmp_path: Path)
         docread.read("q.csv", workspace=tmp_path)
 
 
-def test_csv_tail_timeout_is_a_typed_error(tmp_path: Path) -> None:
+def test_csv_tail_timeout_is_a_typed_error(make_reader: MakeReader, tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 20000)
-    config = {"cache": {"enabled": False}, "timeouts": {"tabular_load": 0.000001}}
-    with (
-        docread.Reader(tmp_path, config=config) as reader,
-        pytest.raises(ExtractionTimeoutError, match="tabular_load"),
-    ):
+    reader = make_reader(timeouts={"tabular_load": 0.000001})
+    with pytest.raises(ExtractionTimeoutError, match="tabular_load"):
         reader.read("d.csv", rows="tail:5")
 
 
 def test_csv_over_the_size_limit_gets_an_estimated_total_for_head_and_exact_for_tail(
+    make_reader: MakeReader,
     tmp_path: Path,
 ) -> None:
     _csv(tmp_path / "d.csv", 3000)
-    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        head = reader.read("d.csv", rows="head:5")
-        tail = reader.read("d.csv", rows="tail:2")
+    reader = make_reader(limits={"tabular": 10000})
+    head = reader.read("d.csv", rows="head:5")
+    tail = reader.read("d.csv", rows="tail:2")
     assert re.search(
         r"\*\*Rows:\*\* 1-5 of ~[\d,]+ \(estimated from the file size\)", head.render()
     )
@@ -239,12 +236,13 @@ def test_csv_quoted_newline_numbers_agree_between_range_and_tail(tmp_path: Path)
     assert "rows='3" not in second.render() + tail.render()  # no hint past the last record
 
 
-def test_huge_csv_with_quoted_newlines_says_its_numbers_are_approximate(tmp_path: Path) -> None:
+def test_huge_csv_with_quoted_newlines_says_its_numbers_are_approximate(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     body = "".join(f'{i},"line\nbreak {i}"\n' for i in range(1, 2001))
     (tmp_path / "q.csv").write_text("a,b\n" + body)
-    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        tail = reader.read("q.csv", rows="tail:2")
+    reader = make_reader(limits={"tabular": 10000})
+    tail = reader.read("q.csv", rows="tail:2")
     text = tail.render()
     assert [r[:2] for r in _rows(tail)] == [["3999", "1999"], ["4000", "2000"]]
     assert "**Rows:** 3,999-4,000 of ~4,000 (line count; quoted line breaks" in text
@@ -253,22 +251,21 @@ def test_huge_csv_with_quoted_newlines_says_its_numbers_are_approximate(tmp_path
 
 
 def test_csv_quotes_without_line_breaks_keep_an_exact_tail_over_the_size_limit(
+    make_reader: MakeReader,
     tmp_path: Path,
 ) -> None:
     body = "".join(f'{i},"note {i}, ok"\r\n' for i in range(1, 3001))
     (tmp_path / "q.csv").write_text("a,b\r\n" + body + "\r\n", newline="")
-    config = {"cache": {"enabled": False}, "limits": {"tabular": 10_000}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        tail = reader.read("q.csv", rows="tail:1")
+    reader = make_reader(limits={"tabular": 10000})
+    tail = reader.read("q.csv", rows="tail:1")
     assert tail.header["Rows"] == "3,000-3,000 of 3,000"
     assert _rows(tail) == [["3000", "3000", "note 3000, ok"]]
 
 
-def test_max_dataframe_rows_caps_the_window(tmp_path: Path) -> None:
+def test_max_dataframe_rows_caps_the_window(make_reader: MakeReader, tmp_path: Path) -> None:
     _csv(tmp_path / "d.csv", 100)
-    config = {"cache": {"enabled": False}, "memory": {"max_dataframe_rows": 7}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        result = reader.read("d.csv", rows="1-100")
+    reader = make_reader(memory={"max_dataframe_rows": 7})
+    result = reader.read("d.csv", rows="1-100")
     assert len(_rows(result)) == 7
     assert "max_dataframe_rows" in result.render()
 
@@ -281,11 +278,12 @@ def test_empty_csv_and_bom_header(tmp_path: Path) -> None:
     assert _rows(result) == [["1", "Åsa"]]
 
 
-def test_truncated_view_says_which_row_to_read_next(tmp_path: Path) -> None:
+def test_truncated_view_says_which_row_to_read_next(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     _csv(tmp_path / "d.csv", 100)
-    config = {"cache": {"enabled": False}, "output": {"max_lines": 12}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        text = reader.read("d.csv").render()
+    reader = make_reader(output={"max_lines": 12})
+    text = reader.read("d.csv").render()
     assert "| 10 | 10 | name10 | 15.0 |" in text and "| 11 |" not in text
     assert "use rows=11- (or fewer columns) to continue" in text
 
@@ -304,11 +302,12 @@ def test_loader_chunks_carry_row_provenance(tmp_path: Path) -> None:
     assert docs[2].text.splitlines()[2] == "| 101 | name101 | 151.5 |"
 
 
-def test_loader_one_document_per_row_over_every_sheet(tmp_path: Path) -> None:
+def test_loader_one_document_per_row_over_every_sheet(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
     _xlsx(tmp_path / "book.xlsx")
-    config = {"cache": {"enabled": False}, "tabular": {"rows_per_document": 1}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        docs = list(reader.iter_documents("book.xlsx"))
+    reader = make_reader(tabular={"rows_per_document": 1})
+    docs = list(reader.iter_documents("book.xlsx"))
     assert len(docs) == 121  # 120 sales rows + 1 note; the empty sheet gives nothing
     last = docs[-1].metadata
     assert (last["sheet"], last["sheet_index"], last["sheet_count"], last["row_start"], last["row_end"]) == (
@@ -348,12 +347,7 @@ def test_unknown_sheet_error_lists_the_sheets(tmp_path: Path) -> None:
 
 
 def test_xlsx_formulas_show_cached_values(tmp_path: Path) -> None:
-    import openpyxl
-
-    wb = openpyxl.Workbook()
-    wb.active.append(["n", "double"])
-    wb.active.append([21, "=A2*2"])
-    wb.save(tmp_path / "f.xlsx")
+    xlsx(tmp_path / "f.xlsx", {"Sheet": [["n", "double"], [21, "=A2*2"]]})
     with (
         zipfile.ZipFile(tmp_path / "f.xlsx") as src,
         zipfile.ZipFile(tmp_path / "g.xlsx", "w") as dst,
@@ -367,16 +361,10 @@ def test_xlsx_formulas_show_cached_values(tmp_path: Path) -> None:
     assert _rows(result) == [["1", "21", "42"]]
 
 
-def test_wide_sheet_is_capped_by_max_cols(tmp_path: Path) -> None:
-    import openpyxl
-
-    wb = openpyxl.Workbook()
-    wb.active.append([f"c{i}" for i in range(12)])
-    wb.active.append(list(range(12)))
-    wb.save(tmp_path / "wide.xlsx")
-    config = {"cache": {"enabled": False}, "memory": {"max_dataframe_cols": 5}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        result = reader.read("wide.xlsx")
+def test_wide_sheet_is_capped_by_max_cols(make_reader: MakeReader, tmp_path: Path) -> None:
+    xlsx(tmp_path / "wide.xlsx", {"Sheet": [[f"c{i}" for i in range(12)], list(range(12))]})
+    reader = make_reader(memory={"max_dataframe_cols": 5})
+    result = reader.read("wide.xlsx")
     assert result.documents[0].text.splitlines()[0] == "| Row | c0 | c1 | c2 | c3 | c4 |"
     assert "Showing the first 5 of 12 columns" in result.render()
 
@@ -423,22 +411,22 @@ def _million_row_xlsx(path: Path, rows: int = 1_000_000) -> Path:
 
 
 def test_million_row_xlsx_head_is_instant_and_tail_is_bounded_by_the_timeout(
+    make_reader: MakeReader,
     tmp_path: Path,
 ) -> None:
     import time
 
     _million_row_xlsx(tmp_path / "m.xlsx")
-    config = {"cache": {"enabled": False}, "timeouts": {"tabular_load": 1}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        t = time.monotonic()
-        result = reader.read("m.xlsx", rows="999-1000")
-        assert time.monotonic() - t < 5
-        assert _rows(result) == [["999", "999", "998001"], ["1000", "1000", "1000000"]]
-        assert "**Rows:** 999-1,000 of 1,000,000" in result.render()
-        t = time.monotonic()
-        with pytest.raises(ExtractionTimeoutError, match="tabular_load=1 s"):
-            reader.read("m.xlsx", rows="tail:5")
-        assert time.monotonic() - t < 10
+    reader = make_reader(timeouts={"tabular_load": 1})
+    t = time.monotonic()
+    result = reader.read("m.xlsx", rows="999-1000")
+    assert time.monotonic() - t < 5
+    assert _rows(result) == [["999", "999", "998001"], ["1000", "1000", "1000000"]]
+    assert "**Rows:** 999-1,000 of 1,000,000" in result.render()
+    t = time.monotonic()
+    with pytest.raises(ExtractionTimeoutError, match="tabular_load=1 s"):
+        reader.read("m.xlsx", rows="tail:5")
+    assert time.monotonic() - t < 10
 
 
 @pytest.mark.skipif(not (CORPUS / "tables" / "test.xls").is_file(), reason="corpus not present")
@@ -544,24 +532,13 @@ def test_zip_claiming_to_be_xlsx_is_an_extraction_error(tmp_path: Path) -> None:
         docread.read("fake.xlsx", workspace=tmp_path, format_hint="xlsx")
 
 
-def test_loaded_formats_keep_the_size_limit(tmp_path: Path) -> None:
+def test_loaded_formats_keep_the_size_limit(make_reader: MakeReader, tmp_path: Path) -> None:
     (tmp_path / "big.json").write_text(json.dumps([{"k": "v" * 100}] * 200))
-    config = {"cache": {"enabled": False}, "limits": {"tabular": 1000}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        with pytest.raises(FileTooLargeError, match="limits.tabular"):
-            reader.read("big.json")
-        _csv(tmp_path / "big.csv", 200)  # windowed formats are not refused
-        assert reader.read("big.csv", rows="head:2").documents
+    reader = make_reader(limits={"tabular": 1000})
+    with pytest.raises(FileTooLargeError, match="limits.tabular"):
+        reader.read("big.json")
+    _csv(tmp_path / "big.csv", 200)  # windowed formats are not refused
+    assert reader.read("big.csv", rows="head:2").documents
 
 
 # -- conformance -------------------------------------------------------------------------------
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("tables"))
-def test_corpus_tables(row: dict[str, object]) -> None:
-    """Every sheet of every corpus file reads; the MANIFEST strings are found in some sheet."""
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        text = "\n".join(d.text for d in reader.iter_documents(str(row["file"])))
-    found = normalize(re.sub(r"\s*\|\s*", " ", text))  # cells, without the table markup
-    missing = [s for s in row["must_include"] if normalize(str(s)) not in found]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: missing {missing}"
-    assert not re.search(r"\bnan\b", found)
