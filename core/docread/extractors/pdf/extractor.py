@@ -17,6 +17,7 @@ from ...model import Document, Media, Unit
 from ..base import Context, Extractor
 from ..ocr import OcrResult, ocr_stream
 from .parts import (
+    bound_content,
     form_lines,
     image_lines,
     jpeg,
@@ -189,6 +190,12 @@ def _pages(
                 return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
+            if bound_content(doc, page, pdf.max_page_content):
+                ctx.warn(
+                    f"Page {n}: its content streams decode to more than pdf.max_page_content="
+                    f"{pdf.max_page_content:,} bytes; only the first {pdf.max_page_content:,} "
+                    f"were read (the page's text may be incomplete)."
+                )
             started = time.monotonic()
             text = page_text(page)
             slow = time.monotonic() - started > pdf.per_page_timeout
