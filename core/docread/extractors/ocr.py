@@ -38,6 +38,10 @@ _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
 _MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
+# A page of noise (random pixels) costs tesseract many seconds and reads nothing. Text, photos,
+# halftones and scans all have neighbouring pixels that are alike; noise has them unrelated.
+_NOISE_CORRELATION = 0.2  # both horizontal and vertical neighbour correlation under this
+_NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise is cheap anyway)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +51,7 @@ class OcrResult:
     text: str
     confidence: float | None  # mean word confidence 0-100, None when no words
     rotation: int  # degrees the image was turned (clockwise) to read it upright: 0/90/180/270
+    skipped: bool = False  # not run: the image is clearly not text (a note says why)
 
 
 def workers() -> int:
@@ -169,6 +174,13 @@ def _take(
 def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     """As is first; when that reads poorly, OSD, and the upright reading if it is better."""
     image = _plain(image)
+    noise = noise_correlation(image)
+    if noise is not None:
+        ctx.warn(
+            f"{what}: skipped, the image looks like noise, not text (neighbouring pixels are "
+            f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
+        )
+        return OcrResult("", None, 0, skipped=True)
     first = _read(image, ctx, cmd, what)
     if first.confidence is not None and first.confidence >= _RETRY_CONFIDENCE:
         return first
@@ -181,6 +193,25 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
         if _score(turned) > _score(first)
         else first
     )
+
+
+def noise_correlation(image: Image) -> float | None:
+    """The neighbour correlation of an image that is clearly noise, else None. Measured on every
+    4th row and column pair at full resolution (scaling down would average noise into gray)."""
+    import numpy as np
+
+    gray = np.asarray(image.convert("L") if image.mode != "L" else image)
+    if gray.shape[0] < 16 or gray.shape[1] < 16:
+        return None
+    rows, cols = gray[::4].astype(np.float32), gray[:, ::4].astype(np.float32)
+    std = float(rows.std())
+    if std < _NOISE_MIN_STD:
+        return None
+    var = 2 * std * std
+    across = 1 - float(np.square(np.diff(rows, axis=1)).mean()) / var
+    down = 1 - float(np.square(np.diff(cols, axis=0)).mean()) / var
+    worst = max(across, down)
+    return worst if worst < _NOISE_CORRELATION else None
 
 
 def _score(result: OcrResult) -> float:

@@ -215,7 +215,9 @@ def _pages(
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
         page, text, scanned = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
-        if isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
+        if isinstance(result, OcrResult) and result.skipped:
+            pass  # noise, not text: the OCR engine said so in a note; the text layer stays
+        elif isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
             text = result.text
             meta.update(ocr=True, ocr_confidence=result.confidence)
             if result.rotation:
