@@ -29,6 +29,7 @@ from .errors import (
     InvalidOptionError,
     PathSecurityError,
     ReadDocumentError,
+    ResourceLimitError,
     SettingsError,
     WorkerCrashedError,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "ReadOptions",
     "ReadResult",
     "Reader",
+    "ResourceLimitError",
     "Settings",
     "SettingsError",
     "Unit",

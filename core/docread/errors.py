@@ -15,7 +15,8 @@
     ├── ContentSanitizationError           output could not be made safe
     └── ExtractionError                    the parser failed on this file (corrupt, truncated)
         ├── EncryptedDocumentError         password-protected
-        └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
+        ├── ResourceLimitError             the read needed more memory than memory.max_worker_mb
+        └── WorkerCrashedError             the isolated worker died (segfault, abort, a kill)
 
 Every error is logged on the ``docread`` logger when it is created, with its file, so a batch
 job's log shows what failed even when the caller swallows the exception.
@@ -116,6 +117,11 @@ class ExtractionError(ReadDocumentError):
 
 class EncryptedDocumentError(ExtractionError):
     """The document is password-protected."""
+
+
+class ResourceLimitError(ExtractionError):
+    """The read ran out of memory under the worker's limit (``memory.max_worker_mb``); the
+    message names the file and the limit. A smaller window (pages, rows) or a higher limit helps."""
 
 
 class WorkerCrashedError(ExtractionError):

@@ -143,6 +143,7 @@ class IsolationSettings:
 
     enabled: bool = True
     workers: int = 0
+    acquire_timeout: float = 10  # seconds a read waits while every worker is held unread
 
 
 @dataclass(frozen=True, slots=True)
