@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from ..errors import (
     ExtractionTimeoutError,
     ReadDocumentError,
-    ResourceLimitError,
     WorkerCrashedError,
 )
 
@@ -45,9 +44,6 @@ MAX_JOBS_PER_WORKER = (
 )
 CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job before killing it
 ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
-MEMORY_DEATH = (
-    0.5  # a worker killed by a signal after using this share of its limit ran out of memory
-)
 
 
 class _Worker:
@@ -72,7 +68,6 @@ class _Worker:
         self.conn = Connection(host.detach())
         self.jobs = 0
         self.parked: float | None = None  # since when its reader holds it without reading
-        self.peak_mb: int | None = None  # peak RSS, known once it is reaped
 
     @property
     def alive(self) -> bool:
@@ -99,20 +94,10 @@ class _Worker:
             self.kill()
 
     def _reap(self, timeout: float) -> bool:
-        end = time.monotonic() + timeout
-        while self.proc.returncode is None:  # wait4, not waitpid: its rusage has the peak RSS
-            try:
-                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped by someone else (Popen.poll): no rusage then
-                self.proc.poll()
-                break
-            if pid:
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                self.peak_mb = usage.ru_maxrss // 1024
-                break
-            if time.monotonic() >= end:
-                return False
-            time.sleep(0.01)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
         with contextlib.suppress(OSError):
             self.conn.close()
         return True
@@ -152,12 +137,13 @@ class WorkerPool:
 
         A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
         one, skipping the units already handed out (units come in a fixed order), so nothing is
-        lost or duplicated; a second death, or one from running out of memory, is the error."""
+        lost or duplicated; a second death is the error. (Running out of memory under the limit is
+        a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
         handed = [0]
         try:
             yield from self._run_once(job, ctx, name, handed)
         except _WorkerDied as died:
-            if died.memory or self._closed or time.monotonic() >= job.deadline:
+            if self._closed or time.monotonic() >= job.deadline:
                 raise died.error(job, name, self.max_mb) from None
             ctx.warn(
                 f"{job.info.source}: the {name} worker died while reading ({died.how}); it was "
@@ -180,7 +166,7 @@ class WorkerPool:
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
-                raise _WorkerDied(worker.death(), False, started=False) from None
+                raise _WorkerDied(worker.death(), started=False) from None
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 if kind == "unit":
@@ -298,13 +284,7 @@ class WorkerPool:
             if ready:
                 return worker.conn.recv()  # type: ignore[no-any-return]
         except (EOFError, OSError):
-            how = worker.death()
-            memory = (
-                (worker.proc.returncode or 0) < 0
-                and worker.peak_mb is not None
-                and worker.peak_mb >= MEMORY_DEATH * self.max_mb
-            )
-            raise _WorkerDied(how, memory, peak_mb=worker.peak_mb) from None
+            raise _WorkerDied(worker.death()) from None
         worker.kill()
         raise ExtractionTimeoutError(
             f"{source}: reading took longer than the global timeout of "
@@ -317,23 +297,14 @@ class WorkerPool:
 class _WorkerDied(Exception):
     """A worker died under a job (private: ``run`` retries once, then raises ``error()``)."""
 
-    def __init__(
-        self, how: str, memory: bool, *, started: bool = True, peak_mb: int | None = None
-    ) -> None:
+    def __init__(self, how: str, *, started: bool = True) -> None:
         super().__init__(how)
-        self.how, self.memory, self.started, self.peak_mb = how, memory, started, peak_mb
+        self.how, self.started = how, started
 
     def error(
         self, job: Job, name: str, max_mb: int, *, retried: bool = False
     ) -> ReadDocumentError:
         source = job.info.source
-        if self.memory:
-            return ResourceLimitError(
-                f"{source}: the {name} worker ran out of memory ({self.how} after using "
-                f"{self.peak_mb:,} MB of the memory.max_worker_mb={max_mb} MB limit); read a "
-                f"smaller window or raise the limit",
-                path=source,
-            )
         if not self.started:
             return WorkerCrashedError(
                 f"{source}: the {name} worker process was gone before the read started "
@@ -342,7 +313,8 @@ class _WorkerDied(Exception):
             )
         return WorkerCrashedError(
             f"{source}: the {name} reader's worker process died ({self.how}) while reading"
-            f"{', also on a fresh worker' if retried else ''}; the file may be corrupt or need more than memory.max_worker_mb={max_mb} MB",
+            f"{', also on a fresh worker' if retried else ''}; the file may be corrupt or need "
+            f"more than memory.max_worker_mb={max_mb} MB",
             path=source,
         )
 
