@@ -177,14 +177,20 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
     text operators. True when something was cut. Sizes come from inflating at most ``cap`` + 1
     bytes of each stream, so the check itself stays bounded."""
-    xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
+    try:
+        xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
+    except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
+        return False
     left, cut = cap, False
     for xref in dict.fromkeys(xrefs):
         if left <= 0:
             doc.update_stream(xref, b"")
             cut = True
             continue
-        head, whole = _decoded_head(doc, xref, left + 1)
+        try:
+            head, whole = _decoded_head(doc, xref, left + 1)
+        except (RuntimeError, ValueError):
+            continue
         if whole and len(head) <= left:
             left -= len(head)
             continue
