@@ -54,6 +54,8 @@ def test_sqlite_object_count_is_capped_with_a_note(tmp_path: Path) -> None:
     assert any("1,050 tables and views; the first 1,000" in n for n in result.notes)
     assert "t0999" in result.text and "t1000" not in result.text
     assert len(result.notes) < 30  # per-table notes are capped too
+    past, _ = _read(tmp_path, "many.sqlite", table="t1049")
+    assert past.header["Table"].startswith("t1049")
 
 
 def test_pdf_content_stream_bomb_is_cut_with_a_note(tmp_path: Path) -> None:

@@ -218,16 +218,15 @@ class Database:
         """User tables and views (at most ``MAX_OBJECTS``) with columns, indexes and a bounded
         row count; past ``SCHEMA_SECONDS``, or for a view too costly to compile, only the name."""
         where = self.ctx.info.source
-        total = self.query(
-            "SELECT count(*) FROM sqlite_master WHERE type IN ('table','view')",
-            what="reading the schema",
-        )[0][0]
+        user = "type IN ('table','view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        total = self.query(f"SELECT count(*) FROM sqlite_master WHERE {user}")[0][0]
+        pick = "SELECT type, name, CASE type WHEN 'view' THEN sql END FROM sqlite_master WHERE "
         rows = self.query(
-            "SELECT type, name, CASE type WHEN 'view' THEN sql END FROM sqlite_master "
-            "WHERE type IN ('table','view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
-            f"ORDER BY type, name LIMIT {MAX_OBJECTS}",
-            what="reading the schema",
+            f"{pick}{user} ORDER BY type, name LIMIT {MAX_OBJECTS}", what="reading the schema"
         )
+        wanted = self.ctx.options.table or self.ctx.options.sheet
+        if isinstance(wanted, str) and total > len(rows) and wanted not in {r[1] for r in rows}:
+            rows += self.query(f"{pick}{user} AND name = ?", (wanted,))  # past the cap, by name
         if total > len(rows) and len(rows) == MAX_OBJECTS:
             self.ctx.warn(
                 f"{where}: the database has {total:,} tables and views; the first {MAX_OBJECTS:,} "
