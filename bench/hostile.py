@@ -30,6 +30,7 @@ CASES: dict[str, tuple[str, Callable[[Path], Path], dict[str, Any]]] = {
     "sqlite": ("schema.sqlite", hostile_files.sqlite_schema_bomb, {}),
     "pdf": ("operators.pdf", hostile_files.pdf_operator_bomb, {}),
     "csv": ("wide.csv", hostile_files.wide_csv, {}),
+    "csv-load": ("wide.csv", hostile_files.wide_csv, {"loader": True}),
     "rtf": ("nested.rtf", hostile_files.nested_rtf, {}),
     "ocr": ("noise.pdf", hostile_files.noise_pdf, {}),
 }
@@ -65,10 +66,14 @@ def run_case(name: str) -> dict[str, Any]:
         sampler.start()
         start = time.perf_counter()
         try:
-            result = reader.read(file_name, **options)
-            outcome = f"ok, {len(result.text):,} chars, {len(result.notes)} notes"
-            if result.notes:
-                outcome += ": " + result.notes[-1][:90]
+            if options.get("loader"):  # iter_documents: every row, notes to the logger
+                docs = list(reader.iter_documents(file_name))
+                outcome = f"ok, {len(docs)} documents, {sum(len(d.text) for d in docs):,} chars"
+            else:
+                result = reader.read(file_name, **options)
+                outcome = f"ok, {len(result.text):,} chars, {len(result.notes)} notes"
+                if result.notes:
+                    outcome += ": " + result.notes[-1][:90]
         except docread.ReadDocumentError as exc:
             outcome = f"{type(exc).__name__}: {exc.message[:110]}"
         seconds = time.perf_counter() - start
