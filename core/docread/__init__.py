@@ -28,6 +28,7 @@ from .errors import (
     InvalidOptionError,
     PathSecurityError,
     ReadDocumentError,
+    ResourceLimitError,
     SettingsError,
     WorkerCrashedError,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "ReadOptions",
     "ReadResult",
     "Reader",
+    "ResourceLimitError",
     "Settings",
     "SettingsError",
     "Unit",

@@ -14,7 +14,8 @@
     ├── DependencyMissingError (ImportError)  a package or program to install
     └── ExtractionError                    the parser failed on this file (corrupt, truncated)
         ├── EncryptedDocumentError         password-protected
-        └── WorkerCrashedError             the isolated worker died (segfault, abort, rlimit)
+        ├── ResourceLimitError             the read needed more memory than memory.max_worker_mb
+        └── WorkerCrashedError             the isolated worker died (segfault, abort, a kill)
 
 Errors are logged where they are handled, once, not where they are created: ``log_handled`` is called
 by whoever swallows one (a folder load that skips a file, a tool that turns it into an error result,
@@ -113,6 +114,11 @@ class ExtractionError(ReadDocumentError):
 
 class EncryptedDocumentError(ExtractionError):
     """The document is password-protected."""
+
+
+class ResourceLimitError(ExtractionError):
+    """The read ran out of memory under the worker's limit (``memory.max_worker_mb``); the
+    message names the file and the limit. A smaller window (pages, rows) or a higher limit helps."""
 
 
 class WorkerCrashedError(ExtractionError):

@@ -51,6 +51,7 @@ class PdfSettings:
     max_visual_pages: int = 20
     max_image_bytes: int = 5 * MB
     max_raw_bytes: int = 20 * MB
+    max_page_content: int = 4 * MB
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,7 @@ class MemorySettings:
     max_dataframe_rows: int = 100000
     max_dataframe_cols: int = 500
     chunk_size: int = 10000
-    max_worker_mb: int = 2048
+    max_worker_mb: int = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,7 @@ class IsolationSettings:
 
     enabled: bool = True
     workers: int = 0
+    acquire_timeout: float = 10  # seconds a read waits while every worker is held unread
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,12 @@ _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
 _MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
+# A page of noise (random pixels) costs tesseract many seconds and reads nothing. Text, photos,
+# halftones and scans all have neighbouring pixels that are alike; noise has them unrelated.
+_NOISE_CORRELATION = 0.15  # horizontal and vertical correlation under this, at some lag
+_NOISE_LAGS = (1, 2, 4)  # pixels apart: noise scaled up (a small scan rendered at 300 dpi) is
+# correlated with its next pixel but not 4 away; text stays above 0.3 at every lag up to 4
+_NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise is cheap anyway)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +53,7 @@ class OcrResult:
     text: str
     confidence: float | None  # mean word confidence 0-100, None when no words
     rotation: int  # degrees the image was turned (clockwise) to read it upright: 0/90/180/270
+    skipped: bool = False  # not run: the image is clearly not text (a note says why)
 
 
 def workers() -> int:
@@ -169,6 +176,13 @@ def _take(
 def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     """As is first; when that reads poorly, OSD, and the upright reading if it is better."""
     image = _plain(image)
+    noise = noise_correlation(image)
+    if noise is not None:
+        ctx.warn(
+            f"{what}: skipped, the image looks like noise, not text (its pixels are "
+            f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
+        )
+        return OcrResult("", None, 0, skipped=True)
     first = _read(image, ctx, cmd, what)
     if first.confidence is not None and first.confidence >= _RETRY_CONFIDENCE:
         return first
@@ -181,6 +195,27 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
         if _score(turned) > _score(first)
         else first
     )
+
+
+def noise_correlation(image: Image) -> float | None:
+    """The pixel correlation of an image that is clearly noise, else None. Measured along every
+    4th row and column at full resolution (scaling down would average noise into gray)."""
+    import numpy as np
+
+    gray = np.asarray(image.convert("L") if image.mode != "L" else image)
+    if gray.shape[0] < 16 or gray.shape[1] < 16:
+        return None
+    rows, cols = gray[::4].astype(np.float32), gray[:, ::4].astype(np.float32)
+    std = float(rows.std())
+    if std < _NOISE_MIN_STD:
+        return None
+    var = 2 * std * std
+    lowest = 1.0
+    for k in _NOISE_LAGS:
+        across = 1 - float(np.square(rows[:, k:] - rows[:, :-k]).mean()) / var
+        down = 1 - float(np.square(cols[k:] - cols[:-k]).mean()) / var
+        lowest = min(lowest, max(across, down))
+    return lowest if lowest < _NOISE_CORRELATION else None
 
 
 def _score(result: OcrResult) -> float:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import (
     ExtractionTimeoutError,
+    ReadDocumentError,
     WorkerCrashedError,
 )
 
@@ -42,6 +43,7 @@ MAX_JOBS_PER_WORKER = (
     500  # then the worker is replaced, so slow leaks in native parsers cannot pile up
 )
 CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job before killing it
+ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
 
 
 class _Worker:
@@ -65,6 +67,7 @@ class _Worker:
             child.close()
         self.conn = Connection(host.detach())
         self.jobs = 0
+        self.parked: float | None = None  # since when its reader holds it without reading
 
     @property
     def alive(self) -> bool:
@@ -130,25 +133,52 @@ class WorkerPool:
             return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
 
     def run(self, job: Job, ctx: Context, name: str) -> Iterator[Unit]:
-        """Stream the units of ``job`` from a worker; ``name`` is the extractor's, for errors."""
+        """Stream the units of ``job`` from a worker; ``name`` is the extractor's, for errors.
+
+        A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
+        one, skipping the units already handed out (units come in a fixed order), so nothing is
+        lost or duplicated; a second death is the error. (Running out of memory under the limit is
+        a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
+        handed = [0]
+        try:
+            yield from self._run_once(job, ctx, name, handed)
+        except _WorkerDied as died:
+            if self._closed or time.monotonic() >= job.deadline:
+                raise died.error(job, name, self.max_mb) from None
+            ctx.warn(
+                f"{job.info.source}: the {name} worker died while reading ({died.how}); it was "
+                f"read again on a fresh worker"
+            )
+            try:
+                yield from self._run_once(job, ctx, name, handed)
+            except _WorkerDied as again:
+                raise again.error(job, name, self.max_mb, retried=True) from None
+
+    def _run_once(self, job: Job, ctx: Context, name: str, handed: list[int]) -> Iterator[Unit]:
+        """One attempt: units past the first ``handed[0]`` are yielded and counted."""
         worker = self._acquire(job.deadline, ctx)
         worker.jobs += 1
         finished = False
+        skip = handed[0]
         try:
             try:
                 worker.conn.send(("job", job))
-            except (OSError, EOFError, ValueError):  # the idle worker had died: say so, typed
+            except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
-                raise WorkerCrashedError(
-                    f"{job.info.source}: the {name} worker process was gone before the read "
-                    f"started ({worker.death()}); read the file again",
-                    path=job.info.source,
-                ) from None
+                raise _WorkerDied(worker.death(), started=False) from None
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 if kind == "unit":
-                    yield rest[0]
+                    if skip:
+                        skip -= 1  # handed out by the attempt before
+                        continue
+                    handed[0] += 1
+                    worker.parked = time.monotonic()
+                    try:
+                        yield rest[0]
+                    finally:
+                        worker.parked = None
                     continue
                 finished = True
                 if kind == "done":
@@ -198,7 +228,8 @@ class WorkerPool:
                     worker.stop()
                 if len(self._busy) + self._starting < self.size:
                     break
-                remaining = deadline - time.monotonic()
+                now = time.monotonic()
+                remaining = deadline - now
                 if remaining <= 0:
                     raise ExtractionTimeoutError(
                         f"{ctx.info.source}: no worker became free within the global timeout of "
@@ -206,7 +237,17 @@ class WorkerPool:
                         f"unfinished iterators or raise isolation.workers",
                         path=ctx.info.source,
                     )
-                self._cond.wait(remaining)
+                held = self._held_since()
+                bound = ctx.settings.isolation.acquire_timeout
+                if held is not None and now - held >= bound:
+                    raise ExtractionTimeoutError(
+                        f"{ctx.info.source}: no worker became free within "
+                        f"isolation.acquire_timeout={bound:g} s: all {self.size} are held by "
+                        f"unfinished iterators that are not being read; finish or close them, "
+                        f"or raise isolation.workers",
+                        path=ctx.info.source,
+                    )
+                self._cond.wait(min(remaining, ACQUIRE_POLL))
             self._starting += 1  # hold the slot while the process starts outside the lock
         try:
             worker = _Worker(self.max_mb)
@@ -216,6 +257,14 @@ class WorkerPool:
         with self._cond:
             self._busy.add(worker)
         return worker
+
+    def _held_since(self) -> float | None:
+        """When every busy worker became held by a reader that is not reading (the latest of
+        those moments); None while any worker is working or starting. Under the lock."""
+        if self._starting or not self._busy:
+            return None
+        times = [w.parked for w in self._busy]
+        return None if None in times else max(t for t in times if t is not None)
 
     def _release(self, worker: _Worker) -> None:
         with self._cond:
@@ -235,17 +284,37 @@ class WorkerPool:
             if ready:
                 return worker.conn.recv()  # type: ignore[no-any-return]
         except (EOFError, OSError):
-            raise WorkerCrashedError(
-                f"{source}: the {name} reader's worker process died ({worker.death()}) while "
-                f"reading; the file may be corrupt or need more than memory.max_worker_mb="
-                f"{self.max_mb} MB",
-                path=source,
-            ) from None
+            raise _WorkerDied(worker.death()) from None
         worker.kill()
         raise ExtractionTimeoutError(
             f"{source}: reading took longer than the global timeout of "
             f"{job.settings.global_timeout:g} s and the {name} worker was stopped; read a smaller "
             f'window (pages="1-10", rows="head:100") or raise global_timeout',
+            path=source,
+        )
+
+
+class _WorkerDied(Exception):
+    """A worker died under a job (private: ``run`` retries once, then raises ``error()``)."""
+
+    def __init__(self, how: str, *, started: bool = True) -> None:
+        super().__init__(how)
+        self.how, self.started = how, started
+
+    def error(
+        self, job: Job, name: str, max_mb: int, *, retried: bool = False
+    ) -> ReadDocumentError:
+        source = job.info.source
+        if not self.started:
+            return WorkerCrashedError(
+                f"{source}: the {name} worker process was gone before the read started "
+                f"({self.how}); read the file again",
+                path=source,
+            )
+        return WorkerCrashedError(
+            f"{source}: the {name} reader's worker process died ({self.how}) while reading"
+            f"{', also on a fresh worker' if retried else ''}; the file may be corrupt or need "
+            f"more than memory.max_worker_mb={max_mb} MB",
             path=source,
         )
 

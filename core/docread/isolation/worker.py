@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ExtractionError, ReadDocumentError, logger
+from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
 from ..model import FileInfo
 from ..pipeline import Pipeline
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 MB = 1024 * 1024
+# How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
+_NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +43,19 @@ class Job:
 
 
 def main(fd: int, max_mb: int) -> None:
-    """Worker loop: set the address-space limit, then run jobs until the host closes the socket."""
+    """Worker loop: set the memory limit, then run jobs until the host closes the socket.
+
+    The limit is RLIMIT_DATA (heap and private writable mappings: what the worker really uses),
+    not RLIMIT_AS: the address space also counts reservations that never hold memory (PyMuPDF
+    and pandas map ~740 MB at import, each thread reserves a 64 MB malloc arena and its stack),
+    so an address-space limit of 1 GB would refuse an OCR thread long before memory ran short."""
     import logging
     import resource
     from multiprocessing.connection import Connection
 
     limit = max_mb * MB
     with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
     _watch_parent(os.getppid())
     conn = Connection(fd)
@@ -57,7 +65,13 @@ def main(fd: int, max_mb: int) -> None:
         except (EOFError, OSError):
             return
         if message[0] == "job":
-            _run_job(conn, message[1])
+            try:
+                _run_job(conn, message[1])
+            except (
+                EOFError,
+                OSError,
+            ):  # the host closed the socket (it exits or stops us): quietly
+                return
 
 
 def _run_job(conn: Connection, job: Job) -> None:
@@ -84,9 +98,8 @@ def _run_job(conn: Connection, job: Job) -> None:
 def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:
     """The error to send back, and whether the worker must be replaced (memory exhausted)."""
     source = job.info.source
-    out_of_memory = isinstance(exc, MemoryError) or isinstance(exc.__cause__, MemoryError)
-    if out_of_memory:
-        return ExtractionError(
+    if _out_of_memory(exc):
+        return ResourceLimitError(
             f"{source}: ran out of memory while reading (the worker limit is "
             f"memory.max_worker_mb={job.settings.memory.max_worker_mb} MB); read a smaller window "
             f"or raise the limit",
@@ -96,6 +109,18 @@ def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:
         return exc, False
     logger.debug("worker error", exc_info=exc)
     return ExtractionError(f"{source}: {type(exc).__name__}: {exc}", path=source), False
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    """A MemoryError, or a native parser's failed allocation, anywhere in the chain."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return False
+        if isinstance(seen, MemoryError) or _NO_MEMORY.search(str(seen)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _watch_parent(ppid: int) -> None:

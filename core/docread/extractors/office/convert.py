@@ -192,6 +192,28 @@ _RTF_BLOBS = re.compile(
 _RTF_TOKEN = re.compile(rb"\\.|[{}]", re.S)
 
 
+RTF_MAX_DEPTH = 1000  # nested groups; Word writes a few dozen, pandoc's memory grows with depth
+_BRACE = re.compile(rb"[{}]")
+
+
+def rtf_too_deep(data: bytes, limit: int = RTF_MAX_DEPTH) -> bool:
+    """True when groups nest deeper than ``limit``: a streaming count of ``{`` depth, C-speed
+    counts per block and a brace-by-brace look only at blocks that could cross the limit."""
+    clean = data.replace(b"\\\\", b"").replace(b"\\{", b"").replace(b"\\}", b"")
+    depth, block = 0, 1 << 16
+    for start in range(0, len(clean), block):
+        chunk = clean[start : start + block]
+        opens = chunk.count(b"{")
+        if depth + opens <= limit:
+            depth = max(depth + opens - chunk.count(b"}"), 0)
+            continue
+        for m in _BRACE.finditer(chunk):
+            depth = depth + 1 if m.group() == b"{" else max(depth - 1, 0)
+            if depth > limit:
+                return True
+    return False
+
+
 def rtf_prepare(data: bytes) -> bytes:
     """Embedded objects and pictures replaced by placeholders (a 50 MB blob costs pandoc nothing);
     ``\\page`` gets the page marker."""

@@ -15,18 +15,20 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ...errors import EncryptedDocumentError
+from ...errors import EncryptedDocumentError, ExtractionError
 from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor
 from .convert import (
+    RTF_MAX_DEPTH,
     Part,
     antiword,
     docx_marks,
     odt_marks,
     pandoc,
     rtf_prepare,
+    rtf_too_deep,
     split_chapters,
     split_pages,
     split_sections,
@@ -97,6 +99,12 @@ class OfficeExtractor(Extractor):
                 yield from self._units(ctx, antiword(source.as_path(), ctx), {}, None, {})
             elif fmt == "rtf":
                 data = source.read_bytes()
+                if rtf_too_deep(data):  # refused before pandoc, whose memory grows with depth
+                    raise ExtractionError(
+                        f"{ctx.info.source}: RTF groups are nested more than {RTF_MAX_DEPTH:,} "
+                        f"deep (the RTF reader's limit, RTF_MAX_DEPTH); the file is not read",
+                        path=ctx.info.source,
+                    )
                 (work / "in.rtf").write_bytes(rtf_prepare(data))
                 markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
                 yield from self._units(ctx, markdown, rtf_metadata(data[:65536]), None, {})

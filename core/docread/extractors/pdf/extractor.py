@@ -19,6 +19,7 @@ from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, ocr_stream
 from .parts import (
+    bound_content,
     form_lines,
     image_lines,
     jpeg,
@@ -181,6 +182,12 @@ def _pages(
                 return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
+            if bound_content(doc, page, pdf.max_page_content):
+                ctx.warn(
+                    f"Page {n}: its content streams decode to more than pdf.max_page_content="
+                    f"{pdf.max_page_content:,} bytes; only the first {pdf.max_page_content:,} "
+                    f"were read (the page's text may be incomplete)."
+                )
             page_time.restart()
             text = page_text(page)
             slow = page_time.expired()
@@ -200,7 +207,9 @@ def _pages(
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
         page, text, scanned = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
-        if isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
+        if isinstance(result, OcrResult) and result.skipped:
+            pass  # noise, not text: the OCR engine said so in a note; the text layer stays
+        elif isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
             text = result.text
             meta.update(ocr=True, ocr_confidence=result.confidence)
             if result.rotation:

@@ -160,3 +160,53 @@ def jpeg(page: pymupdf.Page, dpi: int, max_bytes: int) -> tuple[bytes, dict[str,
         if dpi <= 10:
             raise ValueError(f"page {page.number + 1} cannot be rendered under {max_bytes:,} bytes")
         dpi = max(int(dpi * min((max_bytes / len(data)) ** 0.5, 0.8)), 10)
+
+
+def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
+    """Cut the page's content streams (and its form XObjects') to ``cap`` decoded bytes in
+    total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
+    text operators. True when something was cut. Sizes come from inflating at most ``cap`` + 1
+    bytes of each stream, so the check itself stays bounded."""
+    try:
+        xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
+    except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
+        return False
+    left, cut = cap, False
+    for xref in dict.fromkeys(xrefs):
+        if left <= 0:
+            doc.update_stream(xref, b"")
+            cut = True
+            continue
+        try:
+            head, whole = _decoded_head(doc, xref, left + 1)
+        except (RuntimeError, ValueError):
+            continue
+        if whole and len(head) <= left:
+            left -= len(head)
+            continue
+        end = max(head.rfind(b"\n", 0, left), head.rfind(b" ", 0, left), 0)
+        doc.update_stream(xref, head[:end])  # whole operators only, as far as a line/space shows
+        left, cut = 0, True
+    return cut
+
+
+def _decoded_head(doc: pymupdf.Document, xref: int, limit: int) -> tuple[bytes, bool]:
+    """(the first ``limit`` decoded bytes of a stream, True when that is all of it)."""
+    import zlib
+
+    kind, value = doc.xref_get_key(xref, "Filter")
+    parms = doc.xref_get_key(xref, "DecodeParms")[0]
+    flate = value in ("/FlateDecode", "[/FlateDecode]", "/Fl") and parms == "null"
+    if flate:
+        inflater = zlib.decompressobj()
+        try:
+            head = inflater.decompress(doc.xref_stream_raw(xref), limit)
+        except zlib.error:
+            flate = False  # damaged: MuPDF decodes what it can below
+        else:
+            return head, not inflater.unconsumed_tail
+    if kind == "null":
+        raw = doc.xref_stream_raw(xref)
+        return raw[:limit], len(raw) <= limit
+    data = doc.xref_stream(xref) or b""  # another filter chain: MuPDF decodes it
+    return data[:limit], len(data) <= limit

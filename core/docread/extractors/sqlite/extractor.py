@@ -8,6 +8,7 @@ running past ``sqlite.statement_timeout`` (a view can hide an endless recursive 
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
@@ -20,9 +21,22 @@ from ...model import Document, Unit
 from ...request.ranges import RowSpec, select_columns
 from ...source import Source
 from ..base import Context, Extractor
+from ..deadline import Deadline
 from ..markdown import escape_cell, markdown_table
 
 MAGIC = b"SQLite format 3\x00"
+# A crafted schema must stay cheap: one CREATE statement is at most this long (longer ones make
+# the schema unreadable, a typed error); at most this many tables/views are described and
+# triggers listed; describing them stops after this many seconds; a view that expands into more
+# than this many view references (views of views, joined many times) is not compiled, since
+# SQLite cannot interrupt the compilation; at most this many per-table notes are given.
+MAX_SCHEMA_SQL = 1_000_000
+MAX_OBJECTS = 1000
+SCHEMA_SECONDS = 2.0
+MAX_VIEW_EXPANSION = 8
+MAX_TABLE_NOTES = 20
+MAX_NAME = 1000  # characters of a column name or declared type kept
+_IDENT = re.compile(r'"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*)')
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +103,8 @@ class SqliteExtractor(Extractor):
                     ExtractionError,
                     ExtractionTimeoutError,
                 ) as exc:  # one bad table
-                    ctx.warn(f"{ctx.info.source}: rows of {rel.name!r} could not be read ({exc}).")
+                    db.warn(f"{ctx.info.source}: rows of {rel.name!r} could not be read ({exc}).")
+            db.flush_notes()
 
 
 def _note_side_files(source: Source, ctx: Context) -> None:
@@ -117,6 +132,8 @@ def connect(source: Source, ctx: Context) -> sqlite3.Connection:
     try:
         if hasattr(conn, "enable_load_extension"):
             conn.enable_load_extension(False)
+        if hasattr(conn, "setlimit"):  # Python 3.11+: a huge CREATE statement is refused unparsed
+            conn.setlimit(sqlite3.SQLITE_LIMIT_SQL_LENGTH, MAX_SCHEMA_SQL)
         conn.execute("PRAGMA trusted_schema=OFF")
         conn.execute("PRAGMA query_only=ON")
         conn.text_factory = lambda b: b.decode("utf-8", "replace")
@@ -138,7 +155,41 @@ class Database:
             task="a query",
             advice="select a smaller rows window",
         )
+        self._notes = self._dropped = 0
+        self.costly: set[str] = set()
+        self._previews: Deadline | None = None
+        self._late_previews: list[str] = []
         conn.set_progress_handler(self._progress, 10_000)
+
+    def warn(self, message: str) -> None:
+        """A per-table note; past ``MAX_TABLE_NOTES`` they are counted, said once at the end."""
+        self._notes += 1
+        if self._notes <= MAX_TABLE_NOTES:
+            self.ctx.warn(message)
+        else:
+            self._dropped += 1
+
+    def flush_notes(self) -> None:
+        if self._late_previews:
+            late = self._late_previews
+            self.ctx.warn(
+                f"{self.ctx.info.source}: showing row previews took over {SCHEMA_SECONDS:g} s "
+                f"(SCHEMA_SECONDS); {len(late):,} tables/views are shown without them "
+                f"({', '.join(repr(n) for n in late[:10])}{', ...' if len(late) > 10 else ''}); "
+                f"read one with table=NAME"
+            )
+            self._late_previews = []
+        if self._dropped:
+            self.ctx.warn(
+                f"{self.ctx.info.source}: {self._dropped:,} more tables or views had the same "
+                f"kind of problem (notes past the first {MAX_TABLE_NOTES} are not listed)."
+            )
+            self._dropped = 0
+
+    def _budget(self, task: str) -> Deadline:
+        """SCHEMA_SECONDS (at most the statement timeout) for describing or previewing."""
+        limit = min(SCHEMA_SECONDS, self.settings.statement_timeout)
+        return self.ctx.time_limit(limit, "SCHEMA_SECONDS", task=task)
 
     def _progress(self) -> int:
         """Non-zero interrupts the statement: its own limit or the global one has run out."""
@@ -154,6 +205,13 @@ class Database:
         except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
             if "interrupted" in str(exc):  # by _progress: raise the limit that ran out
                 self._statement.check(what)
+            if "malformed database schema" in str(exc) and "too big" in str(exc):
+                raise ExtractionError(
+                    f"{self.ctx.info.source}: a CREATE statement in the schema is over "
+                    f"{MAX_SCHEMA_SQL:,} characters (the schema limit of the sqlite reader, "
+                    f"MAX_SCHEMA_SQL); the database is not read ({exc})",
+                    path=self.ctx.info.source,
+                ) from exc
             if "not a database" in str(exc) or "malformed" in str(exc):
                 raise ExtractionError(
                     f"{self.ctx.info.source}: the SQLite file is damaged ({exc})",
@@ -162,30 +220,69 @@ class Database:
             raise
 
     def relations(self) -> list[Relation]:
-        """Every user table and view with columns, indexes and a bounded row count."""
+        """User tables and views (at most ``MAX_OBJECTS``) with columns, indexes and a bounded
+        row count; past ``SCHEMA_SECONDS``, or for a view too costly to compile, only the name."""
+        where = self.ctx.info.source
+        user = "type IN ('table','view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        total = self.query(f"SELECT count(*) FROM sqlite_master WHERE {user}")[0][0]
+        pick = "SELECT type, name, CASE type WHEN 'view' THEN sql END FROM sqlite_master WHERE "
         rows = self.query(
-            "SELECT type, name FROM sqlite_master WHERE type IN ('table','view') "
-            "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name",
-            what="reading the schema",
+            f"{pick}{user} ORDER BY type, name LIMIT {MAX_OBJECTS}", what="reading the schema"
         )
+        wanted = self.ctx.options.table or self.ctx.options.sheet
+        if isinstance(wanted, str) and total > len(rows) and wanted not in {r[1] for r in rows}:
+            rows += self.query(f"{pick}{user} AND name = ?", (wanted,))  # past the cap, by name
+        if total > len(rows) and len(rows) == MAX_OBJECTS:
+            self.ctx.warn(
+                f"{where}: the database has {total:,} tables and views; the first {MAX_OBJECTS:,} "
+                f"are described (the schema limit of the sqlite reader, MAX_OBJECTS); read "
+                f"another one with table=NAME"
+            )
         indexes: dict[str, list[str]] = {}
         for name, table in self.query(
-            "SELECT name, tbl_name FROM sqlite_master WHERE type='index' ORDER BY name"
+            "SELECT name, tbl_name FROM sqlite_master WHERE type='index' ORDER BY name "
+            f"LIMIT {MAX_OBJECTS}"
         ):
             indexes.setdefault(table, []).append(name)
-        out = []
-        for kind, name in rows:
+        costly = self.costly = _costly_views(
+            {name: sql or "" for kind, name, sql in rows if kind == "view"}
+        )
+        schema_time = self._budget("describing the schema")
+        out: list[Relation] = []
+        late: list[str] = []
+        skipped: list[str] = []
+        for kind, name, _ in rows:
             self.ctx.check_deadline(f"schema of {name}")
+            keys = tuple(indexes.get(name, ()))
+            if name in costly or schema_time.expired():
+                (skipped if name in costly else late).append(name)
+                out.append(Relation(kind, name, (), keys, None, False))
+                continue
             cols = self._columns(name)
             count, capped = self._count(name, kind)
-            out.append(Relation(kind, name, cols, tuple(indexes.get(name, ())), count, capped))
+            out.append(Relation(kind, name, cols, keys, count, capped))
+        if skipped:
+            self.ctx.warn(
+                f"{where}: {len(skipped):,} view(s) expand into more than {MAX_VIEW_EXPANSION} "
+                f"nested view references (MAX_VIEW_EXPANSION): not compiled, columns and rows "
+                f"not read ({', '.join(repr(n) for n in skipped[:10])}"
+                f"{', ...' if len(skipped) > 10 else ''})"
+            )
+        if late:
+            self.ctx.warn(
+                f"{where}: describing the schema took over {SCHEMA_SECONDS:g} s "
+                f"(SCHEMA_SECONDS); {len(late):,} tables/views are listed without columns or "
+                f"row counts; read one with table=NAME"
+            )
+        self.flush_notes()
         return out
 
     def triggers(self) -> list[tuple[str, str]]:
         return [
             (n, t)
             for n, t in self.query(
-                "SELECT name, tbl_name FROM sqlite_master WHERE type='trigger' ORDER BY name"
+                "SELECT name, tbl_name FROM sqlite_master WHERE type='trigger' ORDER BY name "
+                f"LIMIT {MAX_OBJECTS}"
             )
         ]
 
@@ -193,9 +290,18 @@ class Database:
         try:
             info = self.query(f"PRAGMA table_info({quote(name)})", what=f"columns of {name}")
         except (sqlite3.Error, ExtractionTimeoutError) as exc:
-            self.ctx.warn(f"{self.ctx.info.source}: columns of {name!r} could not be read ({exc}).")
+            self.warn(f"{self.ctx.info.source}: columns of {name!r} could not be read ({exc}).")
             return ()
-        return tuple(Column(str(r[1]), str(r[2] or ""), int(r[5] or 0), bool(r[3])) for r in info)
+        cap = self.ctx.settings.memory.max_dataframe_cols
+        if len(info) > cap:
+            self.warn(
+                f"{self.ctx.info.source}: {name!r} has {len(info):,} columns; the first {cap:,} are "
+                f"shown and read (memory.max_dataframe_cols)."
+            )
+        return tuple(
+            Column(str(r[1])[:MAX_NAME], str(r[2] or "")[:MAX_NAME], int(r[5] or 0), bool(r[3]))
+            for r in info[:cap]
+        )
 
     def _count(self, name: str, kind: str) -> tuple[int | None, bool]:
         """Exact for tables (count(*) walks the smallest b-tree); at most max_rows + 1 for views,
@@ -207,7 +313,7 @@ class Database:
         try:
             ((n,),) = self.query(sql, what=f"counting rows of {name}")
         except (sqlite3.Error, ExtractionTimeoutError) as exc:
-            self.ctx.warn(f"{self.ctx.info.source}: rows of {name!r} could not be counted ({exc}).")
+            self.warn(f"{self.ctx.info.source}: rows of {name!r} could not be counted ({exc}).")
             return None, False
         return (cap, True) if kind == "view" and n > cap else (int(n), False)
 
@@ -222,7 +328,13 @@ class Database:
         )
 
     def preview(self, rel: Relation) -> Iterator[Document]:
-        """The first ``sqlite.preview_rows`` rows of a relation (agent view without a table)."""
+        """The first ``sqlite.preview_rows`` rows of a relation (agent view without a table);
+        after ``SCHEMA_SECONDS`` of previews, the rest are listed in a note instead."""
+        if self._previews is None:
+            self._previews = self._budget("showing row previews")
+        if self._previews.expired():
+            self._late_previews.append(rel.name)
+            return
         yield from self._block(
             rel, list(range(len(rel.columns))), 1, self.settings.preview_rows, "Preview"
         )
@@ -245,6 +357,9 @@ class Database:
     def window(self, rel: Relation, relations: list[Relation]) -> Iterator[Document]:
         """One table, windowed by ``rows``/``columns`` like a spreadsheet (agent view or loader)."""
         opts, ctx = self.ctx.options, self.ctx
+        if not rel.columns and rel.name not in self.costly:  # not described within the budget
+            count, capped = self._count(rel.name, rel.kind)
+            rel = Relation(rel.kind, rel.name, self._columns(rel.name), rel.indexes, count, capped)
         total = self.settings.max_rows if rel.rows is None else rel.rows  # uncounted: try the cap
         names = [c.name for c in rel.columns]
         cols = select_columns(opts.column_spec, names, path=ctx.info.source)
@@ -256,7 +371,7 @@ class Database:
             ctx.warn(
                 f"{ctx.info.source}: at most sqlite.max_rows={self.settings.max_rows:,} rows are read at once"
             )
-        index = relations.index(rel) + 1
+        index = [r.name for r in relations].index(rel.name) + 1
         ctx.set_header("Table", f"{rel.name} ({index} of {len(relations)} tables and views)")
         ctx.set_header(
             "Rows",
@@ -295,6 +410,35 @@ class Database:
         if rows:
             meta.update(row_start=first, row_end=end)
         yield Document(f"{heading}\n\n{table}", meta)
+
+
+def _costly_views(views: dict[str, str]) -> set[str]:
+    """Views whose compilation would expand more than ``MAX_VIEW_EXPANSION`` view references:
+    each view's cost is 1 + the cost of every view it names (counted as often as named), from
+    the identifiers in its SQL; a cycle counts as costly."""
+    lowered = {name.lower(): name for name in views}
+    refs: dict[str, list[str]] = {}
+    for name, sql in views.items():
+        found = (next(g for g in m.groups() if g) for m in _IDENT.finditer(sql))
+        refs[name] = [lowered[w.lower()] for w in found if w.lower() in lowered and w != name]
+    cost: dict[str, int] = {}
+
+    def expand(name: str, path: set[str]) -> int:
+        if name in cost:
+            return cost[name]
+        if name in path or len(path) > MAX_VIEW_EXPANSION:  # a cycle, or a chain that long
+            return MAX_VIEW_EXPANSION + 1
+        path.add(name)
+        total = 1
+        for ref in refs[name]:
+            total += expand(ref, path)
+            if total > MAX_VIEW_EXPANSION:
+                break
+        path.discard(name)
+        cost[name] = total
+        return total
+
+    return {name for name in views if expand(name, set()) > MAX_VIEW_EXPANSION}
 
 
 def schema_text(relations: list[Relation], triggers: list[tuple[str, str]]) -> str:

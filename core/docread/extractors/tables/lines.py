@@ -239,7 +239,13 @@ class DelimitedTable(LinesTable):
         self.ragged = False
         with closing(self._records(skip_header=False)) as records:
             header = next(records, [])
-        super().__init__(lines, unique_names(header))
+        self.width, cap = len(header), lines.ctx.settings.memory.max_dataframe_cols
+        if self.width > cap:  # the names past the cap are never looked at (nor made unique)
+            lines.ctx.warn(
+                f"The header has {self.width:,} columns; only the first {cap:,} are read "
+                f"(memory.max_dataframe_cols)."
+            )
+        super().__init__(lines, unique_names(header[:cap]))
 
     def _records(self, *, skip_header: bool = True) -> Generator[list[str], None, None]:
         reader = csv.reader(self.lf.lines(), delimiter=self.delimiter)
@@ -258,11 +264,11 @@ class DelimitedTable(LinesTable):
                 yield self._project(record, cols)
 
     def _project(self, record: list[str], cols: list[int]) -> list[str]:
-        if len(record) != len(self.columns) and not self.ragged:
+        if len(record) != self.width and not self.ragged:
             self.ragged = True
             self.lf.ctx.warn(
                 f"Ragged rows: some rows have {len(record)} fields where the header has "
-                f"{len(self.columns)}; missing fields are shown empty, extra fields are dropped."
+                f"{self.width}; missing fields are shown empty, extra fields are dropped."
             )
         return [record[i] if i < len(record) else "" for i in cols]
 

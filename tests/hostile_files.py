@@ -1,0 +1,106 @@
+"""Generators of hostile files, small on disk and fast to make, shared by tests/test_hostile.py
+and bench/hostile.py (which makes them at full size)."""
+
+from __future__ import annotations
+
+import sqlite3
+import zlib
+from pathlib import Path
+
+
+def sqlite_schema_bomb(
+    path: Path, *, tables: int = 100, columns: int = 2000, chain: int = 30, triggers: int = 1000
+) -> Path:
+    """A database whose schema is expensive and holds no data: ``tables`` tables of ``columns``
+    columns with long declared types, a chain of ``chain`` views each selecting every column of
+    the one before (SQLite compiles a view chain in time quadratic in its length, and cannot
+    interrupt a compilation), and ``triggers`` triggers with long bodies."""
+    path.unlink(missing_ok=True)
+    conn = sqlite3.connect(path)
+    decl = "VARCHAR(" + "9" * 100 + ")"  # a long declared type: schema text, no data
+    cols = ", ".join(f"c{i} {decl}" for i in range(columns))
+    for t in range(tables):
+        conn.execute(f"CREATE TABLE t{t} ({cols})")
+    conn.execute("CREATE VIEW v0 AS SELECT * FROM t0")
+    for v in range(1, chain):
+        conn.execute(f"CREATE VIEW v{v} AS SELECT * FROM v{v - 1}")
+    body = "; ".join(f"UPDATE t0 SET c{i} = NEW.c{i}" for i in range(50))
+    for g in range(triggers):
+        conn.execute(f"CREATE TRIGGER g{g} AFTER INSERT ON t0 BEGIN {body}; END")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def pdf_operator_bomb(path: Path, *, megabytes: int = 128) -> Path:
+    """A one-page PDF whose content stream inflates to ``megabytes`` MB of text-showing
+    operators (a few hundred KB on disk)."""
+    op = b"BT /F1 1 Tf 10 10 Td (xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx) Tj ET\n"
+    count = megabytes * 1024 * 1024 // len(op)
+    z = zlib.compressobj(9)
+    parts = [z.compress(op * 10000) for _ in range(count // 10000)]
+    parts.append(z.compress(op * (count % 10000)))
+    parts.append(z.flush())
+    stream = b"".join(parts)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(out))
+    return path
+
+
+def wide_csv(path: Path, *, columns: int = 500_001, rows: int = 2) -> Path:
+    """A CSV of ``columns`` columns: a header and ``rows`` data rows."""
+    with path.open("w") as f:
+        f.write(",".join(f"c{i}" for i in range(columns)) + "\n")
+        for r in range(rows):
+            f.write(",".join(str(r) for _ in range(columns)) + "\n")
+    return path
+
+
+def nested_rtf(path: Path, *, depth: int = 200_000) -> Path:
+    """An RTF of ``depth`` nested groups."""
+    path.write_bytes(b"{\\rtf1\\ansi " + b"{" * depth + b"deep" + b"}" * depth + b"}")
+    return path
+
+
+def noise_png(path: Path, *, width: int = 2550, height: int = 3300, seed: int = 7) -> Path:
+    """A letter page at 300 dpi of pure grayscale noise (nothing an OCR engine can read)."""
+    import numpy as np
+    from PIL import Image
+
+    rng = np.random.default_rng(seed)
+    pixels = rng.integers(0, 256, size=(height, width), dtype=np.uint8)
+    Image.fromarray(pixels, "L").save(path, dpi=(300, 300))
+    return path
+
+
+def noise_pdf(path: Path, *, width: int = 2550, height: int = 3300) -> Path:
+    """A one-page PDF whose page is a picture of pure noise (a "scan" with no text layer)."""
+    import pymupdf
+
+    png = noise_png(path.with_suffix(".png"), width=width, height=height)
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_image(page.rect, filename=str(png))
+    doc.save(path)
+    doc.close()
+    png.unlink()
+    return path
