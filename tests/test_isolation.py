@@ -101,12 +101,24 @@ class Echo(_Fake):
         ctx.warn("echo finished")
 
 
+class Hoard(_Fake):
+    """Keeps ``<file content>`` MB alive in the worker after the job (a parser's grown heap)."""
+
+    name = "fake_hoard"
+    kept: list[bytearray] = []
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        size = int(source.read_bytes()) * 1024 * 1024
+        Hoard.kept.append(bytearray(size))  # RLIMIT_DATA and VmData count it, touched or not
+        yield Document(f"hoarded by {os.getpid()}")
+
+
 class EchoInProcess(Echo):
     name = "fake_echo_inproc"
     isolated = False
 
 
-FAKES = (SleepForever, AllocateForever, Abort, StubbornTool, Echo, EchoInProcess)
+FAKES = (SleepForever, AllocateForever, Abort, StubbornTool, Echo, Hoard, EchoInProcess)
 # the global timeout covers starting a worker (a Python importing docread and this module): on a
 # loaded machine (the suite on every core) that alone can take seconds, so only the tests about
 # the global timeout itself use a short one (``strict``)
@@ -379,3 +391,22 @@ def test_forked_child_gets_its_own_workers(iso: docread.Reader, tmp_path: Path) 
     assert (
         iso.read(name, format_hint="fake_echo", dedupe=False).text == parent_text
     )  # ours survived
+
+
+def test_a_worker_that_grew_past_half_its_limit_is_replaced(
+    tmp_path: Path, make_reader: MakeReader
+) -> None:
+    """A worker still holding 400 of its 768 MB after a job would fail the next big file: it is
+    replaced; one holding 20 MB is kept."""
+    (tmp_path / "big.bin").write_text("400")
+    (tmp_path / "small.bin").write_text("20")
+    reader = make_reader(**{**CONFIG, "isolation": {"workers": 1}})
+
+    def pid_of(name: str) -> str:
+        return reader.read(name, format_hint="fake_hoard").documents[0].text.split()[-1]
+
+    small = pid_of("small.bin")
+    assert pid_of("small.bin") == small  # a modest worker is reused
+    grown = pid_of("big.bin")
+    assert grown == small
+    assert pid_of("small.bin") != grown  # the grown one was replaced after its job

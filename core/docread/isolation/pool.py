@@ -42,6 +42,7 @@ KILL_GRACE = (
 MAX_JOBS_PER_WORKER = (
     500  # then the worker is replaced, so slow leaks in native parsers cannot pile up
 )
+GROWN_SHARE = 0.5  # a worker whose data segment passed this share of its limit is replaced
 CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job before killing it
 ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
 
@@ -68,6 +69,17 @@ class _Worker:
         self.conn = Connection(host.detach())
         self.jobs = 0
         self.parked: float | None = None  # since when its reader holds it without reading
+
+    def data_bytes(self) -> int:
+        """The worker's data segment (what RLIMIT_DATA counts), from /proc; 0 when unknown."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmData:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+        return 0
 
     @property
     def alive(self) -> bool:
@@ -269,12 +281,23 @@ class WorkerPool:
     def _release(self, worker: _Worker) -> None:
         with self._cond:
             self._busy.discard(worker)
-            keep = worker.alive and not self._closed and worker.jobs < MAX_JOBS_PER_WORKER
+            keep = (
+                worker.alive
+                and not self._closed
+                and worker.jobs < MAX_JOBS_PER_WORKER
+                and not self._grown(worker)
+            )
             if keep:
                 self._idle.append(worker)
             self._cond.notify()
         if not keep:
             worker.stop()
+
+    def _grown(self, worker: _Worker) -> bool:
+        """Heaps of native parsers (MuPDF, Tesseract, pandas) grow and rarely shrink: a worker that
+        holds over half its memory limit after a job is replaced, so the next file does not run
+        out of memory because of the files before it."""
+        return worker.data_bytes() > self.max_mb * MB * GROWN_SHARE
 
     def _recv(self, worker: _Worker, job: Job, name: str) -> tuple[Any, ...]:
         remaining = job.deadline + KILL_GRACE - time.monotonic()
