@@ -11,15 +11,16 @@ from __future__ import annotations
 import mimetypes
 import posixpath
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import EncryptedDocumentError, ExtractionError
+from ...formats import BY_KEY
 from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
-from ..base import Context, Extractor
+from ..base import Context, Extractor, load_object
 from .convert import (
     RTF_MAX_DEPTH,
     Part,
@@ -87,133 +88,139 @@ class OfficeExtractor(Extractor):
                     path=ctx.info.source,
                 )
             fmt = "doc"
+        reader: SubReader = load_object(BY_KEY[fmt].opener)  # the format table names it
         with tempfile.TemporaryDirectory(prefix="docread-office-") as tmp:
-            work = Path(tmp)
-            if fmt in ("pptx", "odp"):
-                yield from self._slides(source, ctx)
-            elif fmt == "doc":
-                ctx.warn(
-                    "Legacy .doc has limited support (antiword): headings, tables and lists come "
-                    "out as plain text, images and comments are dropped; save as .docx for more."
-                )
-                yield from self._units(ctx, antiword(source.as_path(), ctx), {}, None, {})
-            elif fmt == "rtf":
-                data = source.read_bytes()
-                if rtf_too_deep(data):  # refused before pandoc, whose memory grows with depth
-                    raise ExtractionError(
-                        f"{ctx.info.source}: RTF groups are nested more than {RTF_MAX_DEPTH:,} "
-                        f"deep (the RTF reader's limit, RTF_MAX_DEPTH); the file is not read",
-                        path=ctx.info.source,
-                    )
-                (work / "in.rtf").write_bytes(rtf_prepare(data))
-                markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
-                yield from self._units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
-            else:
-                yield from self._zipped(source, ctx, work)
+            yield from reader(source, ctx, Path(tmp))
 
-    # -- DOCX, ODT, EPUB ------------------------------------------------------------------------
-    def _zipped(self, source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
-        fmt = ctx.info.format
-        with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
-            _check_odf_encryption(oz, ctx)
-            meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
-            transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
-            markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
-            if fmt == "docx" and (comments := docx_comments(oz)):
-                markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
-            if fmt == "epub":
-                members = epub_images(oz)
-            else:
-                folder = _MEDIA_FOLDERS[fmt]
-                members = [n for n in oz.names if n.startswith(folder)]
-            lookup = {posixpath.basename(m): m for m in members}
-            yield from self._units(ctx, markdown, meta, oz, lookup)
 
-    def _units(
-        self,
-        ctx: Context,
-        markdown: str,
-        meta: dict[str, Any],
-        oz: OfficeZip | None,
-        images: dict[str, str],
-    ) -> Iterator[Unit]:
-        """Split into the unit kind, select ``pages``, yield Documents (and Media when asked)."""
-        pages = split_pages(markdown)
-        if ctx.info.format == "epub":
-            kind, parts = "chapter", split_chapters(markdown)
-        elif pages and (not ctx.loader or ctx.options.pages):
-            kind, parts = "page", pages
+SubReader = Callable[[Source, Context, Path], Iterator[Unit]]
+
+
+def read_doc(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """Legacy .doc through antiword."""
+    ctx.warn(
+        "Legacy .doc has limited support (antiword): headings, tables and lists come "
+        "out as plain text, images and comments are dropped; save as .docx for more."
+    )
+    yield from _units(ctx, antiword(source.as_path(), ctx), {}, None, {})
+
+
+def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """RTF through pandoc, refused first when its groups nest deeper than pandoc can afford."""
+    data = source.read_bytes()
+    if rtf_too_deep(data):  # refused before pandoc, whose memory grows with depth
+        raise ExtractionError(
+            f"{ctx.info.source}: RTF groups are nested more than {RTF_MAX_DEPTH:,} "
+            f"deep (the RTF reader's limit, RTF_MAX_DEPTH); the file is not read",
+            path=ctx.info.source,
+        )
+    (work / "in.rtf").write_bytes(rtf_prepare(data))
+    markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
+    yield from _units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
+
+
+# -- DOCX, ODT, EPUB ------------------------------------------------------------------------
+def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """DOCX, ODT and EPUB: metadata and images from the package, the text through pandoc."""
+    fmt = ctx.info.format
+    with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+        _check_odf_encryption(oz, ctx)
+        meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
+        transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
+        markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+        if fmt == "docx" and (comments := docx_comments(oz)):
+            markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
+        if fmt == "epub":
+            members = epub_images(oz)
         else:
-            kind, parts = "section", split_sections(markdown)
-        numbers = select_units(ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source)
+            folder = _MEDIA_FOLDERS[fmt]
+            members = [n for n in oz.names if n.startswith(folder)]
+        lookup = {posixpath.basename(m): m for m in members}
+        yield from _units(ctx, markdown, meta, oz, lookup)
+
+
+def _units(
+    ctx: Context,
+    markdown: str,
+    meta: dict[str, Any],
+    oz: OfficeZip | None,
+    images: dict[str, str],
+) -> Iterator[Unit]:
+    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked)."""
+    pages = split_pages(markdown)
+    if ctx.info.format == "epub":
+        kind, parts = "chapter", split_chapters(markdown)
+    elif pages and (not ctx.loader or ctx.options.pages):
+        kind, parts = "page", pages
+    else:
+        kind, parts = "section", split_sections(markdown)
+    numbers = select_units(ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source)
+    props = _document_properties(ctx, meta)
+    label, num_key, count_key, title_key = _KINDS[kind]
+    shown: list[int] = []
+    image_index = 0
+    for n in numbers:
+        ctx.check_deadline(f"{kind} {n}")
+        part: Part = parts[n - 1]
+        unit_meta: dict[str, Any] = {num_key: n, count_key: len(parts), **props}
+        if title_key and part.title:
+            unit_meta[title_key] = part.title
+        yield Document(part.text, unit_meta)
+        shown.append(n)
+        if ctx.options.extract_images and oz is not None:
+            names = [images[b] for b in (posixpath.basename(s) for s in part.images) if b in images]
+            for media in _media(oz, names, ctx, {num_key: n}, image_index):
+                image_index += 1
+                yield media
+    ctx.set_header(label, f"{compact_spans(shown) or 'none'} of {len(parts)} ({_UNIT_NOTES[kind]})")
+
+
+# -- PPTX, ODP ------------------------------------------------------------------------------
+def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """PPTX and ODP from their XML: one unit per slide, speaker notes kept."""
+    with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+        _check_odf_encryption(oz, ctx)
+        if ctx.info.format == "pptx":
+            deck: PptxDeck | OdpDeck = PptxDeck(oz)
+            meta = ooxml_metadata(oz)
+        else:
+            deck, meta = OdpDeck(oz), odf_metadata(oz)
+        numbers = select_units(
+            ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source
+        )
         props = _document_properties(ctx, meta)
-        label, num_key, count_key, title_key = _KINDS[kind]
+        budget, image_index = ctx.settings.output.max_chars, 0
         shown: list[int] = []
-        image_index = 0
         for n in numbers:
-            ctx.check_deadline(f"{kind} {n}")
-            part: Part = parts[n - 1]
-            unit_meta: dict[str, Any] = {num_key: n, count_key: len(parts), **props}
-            if title_key and part.title:
-                unit_meta[title_key] = part.title
-            yield Document(part.text, unit_meta)
+            ctx.check_deadline(f"slide {n}")
+            if not ctx.loader and budget <= 0:
+                ctx.read_on(
+                    f"slides {compact_spans(shown) or 'none'} of {deck.count} (the rest is over the output "
+                    "limit)",
+                    f"pages={n}-",
+                )
+                break
+            slide = deck.slide(n)
+            unit_meta: dict[str, Any] = {"slide_number": n, "slide_count": deck.count, **props}
+            if slide.title:
+                unit_meta["slide_title"] = slide.title
+            if slide.notes:
+                unit_meta["notes"] = slide.notes
+            # the heading is part of the text, so a loader's Document keeps the slide title
+            yield Document(
+                _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
+                unit_meta,
+            )
             shown.append(n)
-            if ctx.options.extract_images and oz is not None:
-                names = [
-                    images[b] for b in (posixpath.basename(s) for s in part.images) if b in images
-                ]
-                for media in _media(oz, names, ctx, {num_key: n}, image_index):
+            budget -= len(slide.text) + len(slide.title) + 20
+            if ctx.options.extract_images:
+                for media in _media(oz, slide.images, ctx, {"slide_number": n}, image_index):
                     image_index += 1
                     yield media
         ctx.set_header(
-            label, f"{compact_spans(shown) or 'none'} of {len(parts)} ({_UNIT_NOTES[kind]})"
+            "Slides",
+            f"{compact_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}",
         )
-
-    # -- PPTX, ODP ------------------------------------------------------------------------------
-    def _slides(self, source: Source, ctx: Context) -> Iterator[Unit]:
-        with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
-            _check_odf_encryption(oz, ctx)
-            if ctx.info.format == "pptx":
-                deck: PptxDeck | OdpDeck = PptxDeck(oz)
-                meta = ooxml_metadata(oz)
-            else:
-                deck, meta = OdpDeck(oz), odf_metadata(oz)
-            numbers = select_units(
-                ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source
-            )
-            props = _document_properties(ctx, meta)
-            budget, image_index = ctx.settings.output.max_chars, 0
-            shown: list[int] = []
-            for n in numbers:
-                ctx.check_deadline(f"slide {n}")
-                if not ctx.loader and budget <= 0:
-                    ctx.read_on(
-                        f"slides {compact_spans(shown) or 'none'} of {deck.count} (the rest is over the output "
-                        "limit)",
-                        f"pages={n}-",
-                    )
-                    break
-                slide = deck.slide(n)
-                unit_meta: dict[str, Any] = {"slide_number": n, "slide_count": deck.count, **props}
-                if slide.title:
-                    unit_meta["slide_title"] = slide.title
-                if slide.notes:
-                    unit_meta["notes"] = slide.notes
-                # the heading is part of the text, so a loader's Document keeps the slide title
-                yield Document(
-                    _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
-                    unit_meta,
-                )
-                shown.append(n)
-                budget -= len(slide.text) + len(slide.title) + 20
-                if ctx.options.extract_images:
-                    for media in _media(oz, slide.images, ctx, {"slide_number": n}, image_index):
-                        image_index += 1
-                        yield media
-            ctx.set_header(
-                "Slides",
-                f"{compact_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}",
-            )
 
 
 def _slide_heading(number: int, title: str) -> str:
