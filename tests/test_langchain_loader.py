@@ -3,14 +3,13 @@ progress and per-file errors, blob parsing, and upserting through langchain_core
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from factories import code, markdown, notebook, pdf, stream
 from langchain_core.document_loaders import Blob
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.indexing import InMemoryRecordManager, index
@@ -25,44 +24,14 @@ BASE_KEYS = {
 }  # fmt: skip
 
 
-def write_notebook(path: Path) -> Path:
-    """A two-cell notebook (markdown + code with output)."""
-    nb = {
-        "cells": [
-            {"cell_type": "markdown", "metadata": {}, "source": ["# Revenue\n", "by quarter"]},
-            {
-                "cell_type": "code",
-                "metadata": {},
-                "execution_count": 3,
-                "source": ["print(6 * 7)"],
-                "outputs": [{"output_type": "stream", "name": "stdout", "text": ["42\n"]}],
-            },
-        ],
-        "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    return path
-
-
-def write_pdf(path: Path, pages: list[str]) -> Path:
-    """A text PDF, one page per string."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    for text in pages:
-        doc.new_page().insert_text((72, 72), text, fontsize=12)
-    doc.save(path)
-    doc.close()
-    return path
-
-
 @pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     """A small folder: a text file, a notebook, and a nested text file."""
     (tmp_path / "notes.txt").write_text("alpha\nbeta\n", encoding="utf-8")
-    write_notebook(tmp_path / "analysis.ipynb")
+    notebook(
+        tmp_path / "analysis.ipynb",
+        [markdown("# Revenue\nby quarter"), code("print(6 * 7)", stream("42\n"), count=3)],
+    )
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "deep.md").write_text("# Deep\nnested text\n", encoding="utf-8")
     return tmp_path
@@ -91,7 +60,7 @@ def test_notebook_gives_one_document_per_cell(corpus: Path) -> None:
 
 
 def test_pdf_pages_carry_zero_based_page_label_and_total_pages(tmp_path: Path) -> None:
-    write_pdf(tmp_path / "report.pdf", ["First page text", "Second page text", "Third page text"])
+    pdf(tmp_path / "report.pdf", ["First page text", "Second page text", "Third page text"])
     docs = DocReadLoader("report.pdf", workspace=tmp_path).load()
     assert [d.metadata["page"] for d in docs] == [0, 1, 2]
     assert [d.metadata["page_label"] for d in docs] == ["1", "2", "3"]
@@ -102,10 +71,10 @@ def test_pdf_pages_carry_zero_based_page_label_and_total_pages(tmp_path: Path) -
 
 
 def test_pdf_metadata_is_exactly_core_plus_langchain_names(tmp_path: Path) -> None:
-    pdf = write_pdf(tmp_path / "q3.pdf", ["alpha", "beta"])
+    q3 = pdf(tmp_path / "q3.pdf", ["alpha", "beta"])
     import pymupdf
 
-    with pymupdf.open(pdf) as doc:
+    with pymupdf.open(q3) as doc:
         doc.set_metadata({"title": "Q3 Report", "author": "Ann"})
         doc.saveIncr()
     first = DocReadLoader("q3.pdf", workspace=tmp_path).load()[0].metadata
@@ -113,7 +82,7 @@ def test_pdf_metadata_is_exactly_core_plus_langchain_names(tmp_path: Path) -> No
     assert set(first) == BASE_KEYS | pdf_keys | {"page", "page_label", "total_pages"}
     assert (first["page"], first["page_label"], first["total_pages"]) == (0, "1", 2)
     assert (first["title"], first["author"], first["ocr"]) == ("Q3 Report", "Ann", False)
-    assert first["mime_type"] == "application/pdf" and first["file_size"] == pdf.stat().st_size
+    assert first["mime_type"] == "application/pdf" and first["file_size"] == q3.stat().st_size
 
 
 def test_csv_chunks_have_row_ranges_and_one_row_documents_have_row(tmp_path: Path) -> None:
@@ -138,7 +107,7 @@ def test_csv_chunks_have_row_ranges_and_one_row_documents_have_row(tmp_path: Pat
 
 
 def test_pdf_page_window_is_pushed_to_the_core(tmp_path: Path) -> None:
-    write_pdf(tmp_path / "report.pdf", ["one", "two", "three"])
+    pdf(tmp_path / "report.pdf", ["one", "two", "three"])
     docs = DocReadLoader("report.pdf", workspace=tmp_path, pages="2-3").load()
     assert [d.metadata["page"] for d in docs] == [1, 2]
 
@@ -247,16 +216,6 @@ def test_reindexing_upserts_instead_of_duplicating(corpus: Path) -> None:
     plain.add_documents(loader.load())  # same ids: overwritten, not duplicated
     assert len(plain.store) == 4
     assert {d.id for d in plain.get_by_ids([d.id for d in loader.load()])} == set(plain.store)
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("text", "notebooks"))
-def test_corpus_files_load_with_their_must_include_strings(row: dict) -> None:
-    docs = DocReadLoader(row["file"], workspace=CORPUS, on_error="raise").load()
-    assert docs and all(d.id and d.metadata["source"] == row["file"] for d in docs)
-    text = normalize(" ".join(d.page_content for d in docs).replace("**", ""))  # markdown emphasis
-    for expected in row["must_include"]:
-        assert normalize(expected) in text
 
 
 def test_rag_example_runs_offline() -> None:

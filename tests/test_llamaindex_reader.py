@@ -5,16 +5,13 @@ pickling, per-file failures, docstore round trips."""
 from __future__ import annotations
 
 import base64
-import io
-import json
 import logging
 import pickle
-import re
 from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, corpus_params, normalize
+from factories import code, display_png, image_bytes, markdown, notebook, pdf, stream, xlsx
 from llama_index.core import SimpleDirectoryReader
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.schema import Document, ImageDocument, MetadataMode
@@ -34,67 +31,31 @@ FILE_KEYS = {
 
 def png_bytes(size: tuple[int, int] = (6, 4), color: str = "red") -> bytes:
     """A real PNG made with Pillow."""
-    from PIL import Image
-
-    buf = io.BytesIO()
-    Image.new("RGB", size, color).save(buf, "PNG")
-    return buf.getvalue()
+    return image_bytes(size, color)
 
 
 def write_notebook(path: Path) -> Path:
     """A notebook with a markdown cell, a code cell with text output and one with a PNG output."""
-    cells = [
-        {"cell_type": "markdown", "metadata": {}, "source": ["# Revenue notes\n", "Quarterly revenue rose."]},
-        {
-            "cell_type": "code", "execution_count": 1, "metadata": {}, "source": ["print(6 * 7)"],
-            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["42\n"]}],
-        },
-        {
-            "cell_type": "code", "execution_count": 2, "metadata": {}, "source": ["plot()"],
-            "outputs": [{
-                "output_type": "display_data", "metadata": {},
-                "data": {"image/png": base64.b64encode(png_bytes()).decode(), "text/plain": ["<Figure>"]},
-            }],
-        },
-    ]  # fmt: skip
-    nb = {
-        "cells": cells,
-        "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    return path
+    return notebook(
+        path,
+        [
+            markdown("# Revenue notes\nQuarterly revenue rose."),
+            code("print(6 * 7)", stream("42\n"), count=1),
+            code("plot()", display_png(png_bytes()), count=2),
+        ],
+    )
 
 
 def write_pdf(path: Path, pages: int = 3) -> Path:
-    """A text PDF made with PyMuPDF, one distinct sentence per page."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    for n in range(1, pages + 1):
-        doc.new_page().insert_text((72, 72), f"Page {n} talks about topic number {n}.")
-    doc.set_metadata({"title": "Topics", "author": "Ada"})
-    doc.save(path)
-    doc.close()
-    return path
+    """A text PDF, one distinct sentence per page, with a title and an author."""
+    sentences = [f"Page {n} talks about topic number {n}." for n in range(1, pages + 1)]
+    return pdf(path, sentences, metadata={"title": "Topics", "author": "Ada"})
 
 
 def write_xlsx(path: Path) -> Path:
-    """A two-sheet workbook made with openpyxl."""
-    from openpyxl import Workbook
-
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Sales"
-    ws.append(["region", "amount"])
-    for region, amount in [("north", 10), ("south", 20), ("east", 30)]:
-        ws.append([region, amount])
-    costs = wb.create_sheet("Costs")
-    costs.append(["item", "cost"])
-    costs.append(["paper", 5])
-    wb.save(path)
-    return path
+    """A two-sheet workbook."""
+    sales = [["region", "amount"], ["north", 10], ["south", 20], ["east", 30]]
+    return xlsx(path, {"Sales": sales, "Costs": [["item", "cost"], ["paper", 5]]})
 
 
 @pytest.fixture
@@ -360,24 +321,6 @@ def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocR
     )
     assert len(nodes) == 2 and nodes[1].metadata["page_label"] == "2"
     assert all(isinstance(d, Document) for d in li_reader.load_data(pdf))
-
-
-def plain(text: str) -> str:
-    """Normalized, without table pipes and markdown emphasis: the words a reader sees."""
-    return normalize(re.sub(r"[*`]+", "", re.sub(r"\s*\|\s*", " ", text)))
-
-
-@pytest.mark.corpus
-@pytest.mark.parametrize("row", corpus_params("notebooks", "tables", "text"))
-def test_corpus_files_load_through_the_reader(row: dict[str, object]) -> None:
-    path = CORPUS / str(row["file"])
-    docs = DocReadReader(config={"cache": {"enabled": False}}).load_data(path)
-    assert docs, f"{path}: no documents"
-    text = plain("\n".join(d.text for d in docs))
-    missing = [s for s in row["must_include"] if plain(str(s)) not in text]  # type: ignore[union-attr]
-    assert not missing, f"{row['file']}: missing {missing}"
-    assert all(d.metadata["file_name"] == path.name and d.id_ for d in docs)
-    assert len({d.id_ for d in docs}) == len(docs)
 
 
 def test_ingestion_pipeline_upserts_instead_of_duplicating(tmp_path: Path) -> None:
