@@ -72,7 +72,7 @@ class StubbornTool(_Fake):
     name = "fake_tool"
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
-        pidfile = source.as_path().with_suffix(".pid")
+        pidfile = Path(ctx.info.path).with_suffix(".pid")  # beside the file
         tool_timeout = float(source.read_bytes().decode() or 60)
         script = f"echo $$ > {pidfile}; trap '' TERM; exec sleep 600"
         run_tool(
@@ -92,7 +92,7 @@ class Echo(_Fake):
             if line == "pause":
                 time.sleep(2)
             if line == "wait":  # until the test creates <file>.go (at most 20 s)
-                go = source.as_path().with_suffix(".go")
+                go = Path(ctx.info.path).with_suffix(".go")
                 deadline = time.monotonic() + 20
                 while not go.exists() and time.monotonic() < deadline:
                     time.sleep(0.02)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import re
 import struct
 import threading
@@ -55,8 +56,9 @@ def detect(
     return _info(source, fmt, shown, modified, size)
 
 
-def directory_info(path: Path, shown: str) -> FileInfo:
-    st = path.stat()
+def directory_info(path: Path, shown: str, st: os.stat_result | None = None) -> FileInfo:
+    """FileInfo of a folder; ``st`` is its status when the caller holds it open."""
+    st = st or path.stat()
     fmt = BY_KEY["directory"]
     return FileInfo(
         path=str(path), name=path.name or str(path), format=fmt.key, category=fmt.category,
@@ -66,7 +68,7 @@ def directory_info(path: Path, shown: str) -> FileInfo:
 
 def _info(source: Source, fmt: Format, shown: str, modified: float | None, size: int) -> FileInfo:
     if modified is None and source.path is not None and not source.in_memory:
-        modified = source.path.stat().st_mtime
+        modified = source.stat().st_mtime
     return FileInfo(
         encoding=detect_encoding(source.head()) if fmt.textual else None,
         path=str(source.path) if source.path is not None else source.name,

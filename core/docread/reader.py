@@ -54,7 +54,11 @@ class Reader:
         shared_pool: bool = False,
     ) -> None:
         self.settings = Settings.load(config)
-        self.workspace = Workspace(workspace, alias=self.settings.workspace.alias)
+        self.workspace = Workspace(
+            workspace,
+            alias=self.settings.workspace.alias,
+            allow_hardlinks=self.settings.workspace.allow_hardlinks,
+        )
         self._pipeline = Pipeline(self.settings)
         self._shared_pool = shared_pool
         self._pool: WorkerPool | None = None
@@ -154,15 +158,14 @@ class Reader:
         self, data: bytes, name: str, *, on_note: NoteHandler | None = None, **options: Any
     ) -> Iterator[Unit]:
         """Loader mode over bytes in memory (an upload, a blob): ``name`` is the ``source`` the
-        units carry and its extension helps detection; isolated readers get a private temp copy."""
+        units carry and its extension helps detection; it never names a file on disk (only a
+        safe base name of it does). Isolated readers get the bytes in their worker."""
         opts = ReadOptions.from_kwargs(name, **options)
-        source = Source.from_bytes(data, PurePath(name).name or "data")
-        info = detect(source, hint=opts.format_hint, shown=name)
-        self._pipeline.admit(info)
-        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
+        source = Source.from_bytes(data, name)
         with source:
-            if extractor_of(info).isolated and self.settings.isolation.enabled:
-                source.as_path()  # workers open files; the copy goes when the source closes
+            info = detect(source, hint=opts.format_hint, shown=name)
+            self._pipeline.admit(info)
+            ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
             yield from self._produce(source, info, ctx)[0]
         for note in ctx.notes:
             (on_note or _log_note)(name, note)
@@ -255,12 +258,17 @@ class Reader:
             (on_note or _log_note)(opts.file_path, note)
 
     def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
-        path = self.workspace.resolve(opts.file_path)
-        if path.is_dir():
-            return Source.from_path(path), directory_info(path, opts.file_path)
-        source = Source.from_path(path)
-        info = detect(source, hint=opts.format_hint, shown=opts.file_path)
-        self._pipeline.admit(info)
+        """Open the file once, inside the workspace; everything after reads that descriptor."""
+        opened = self.workspace.open(opts.file_path)
+        source = Source.from_fd(opened.fd, opened.path)
+        try:
+            if opened.is_dir:
+                return source, directory_info(opened.path, opts.file_path, opened.stat)
+            info = detect(source, hint=opts.format_hint, shown=opts.file_path)
+            self._pipeline.admit(info)
+        except BaseException:
+            source.close()
+            raise
         return source, info
 
     def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
@@ -273,13 +281,13 @@ class Reader:
                 ctx.header.update(entry.header)
                 ctx.notes.extend(n for n in entry.notes if n not in ctx.notes)
                 return iter(entry.units), True
-        if ext.isolated and self.settings.isolation.enabled and source.path is not None:
+        if ext.isolated and self.settings.isolation.enabled:  # the worker gets the descriptor
             job = Job(
-                extractor=BY_KEY[info.format].extractor, path=str(source.path), info=info,
+                extractor=BY_KEY[info.format].extractor, path=str(source.path or ""), info=info,
                 options=ctx.options, settings=self.settings, loader=ctx.loader,
                 workspace=ctx.workspace, deadline=ctx.deadline,
             )  # fmt: skip
-            units = self._worker_pool().run(job, ctx, ext.name)
+            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name)
         else:
             units = self._pipeline.units(source, info, ctx, ext_cls=ext)
         return (self._storing(units, key, ctx) if key is not None else units), False
@@ -318,7 +326,7 @@ def _read_key(
     the cache key's (computed once per read); a touched file is shown again to the agent."""
     if source.path is None:
         return None
-    stamp = f"{content_stamp(source)}:{os.stat(source.path).st_mtime_ns}"
+    stamp = f"{content_stamp(source)}:{source.stat().st_mtime_ns}"
     return (info.path, repr(opts.replace(file_path=""))), stamp
 
 

@@ -153,9 +153,12 @@ class IsolationSettings:
 
 @dataclass(frozen=True, slots=True)
 class WorkspaceSettings:
-    """``alias``: a virtual absolute prefix (``/workspace``) that maps onto the workspace root."""
+    """``alias``: a virtual absolute prefix (``/workspace``) that maps onto the workspace root.
+    ``allow_hardlinks``: read regular files that have more than one hard link (off: another
+    link may be a file outside the workspace, which no path check can see)."""
 
     alias: str = "/workspace"
+    allow_hardlinks: bool = False
 
 
 @dataclass(frozen=True, slots=True)

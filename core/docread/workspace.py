@@ -1,28 +1,73 @@
-"""The workspace sandbox: every path resolves inside one root, and only regular files and
-directories are opened (devices, FIFOs and sockets are refused before any open, so none can hang)."""
+"""The workspace sandbox: every path is opened inside one root, and only regular files and
+directories are opened (devices, FIFOs and sockets are refused before any open, so none can hang).
+
+A path is opened once, one component at a time from a descriptor of the root (``openat`` with
+``O_NOFOLLOW``), never re-resolved by name: swapping a parent folder for a link out while a read
+runs cannot redirect it. Symbolic links are followed by hand, and only while they stay inside.
+The caller reads through the descriptor it gets back (``Source``, and the worker it is sent to).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import DocumentNotFoundError, PathSecurityError
 from .request.ranges import glob_match
 
+MAX_LINKS = 40  # symbolic links followed in one path (the kernel's own limit)
+_ROOT = "\x00root"  # in a walk's to-do list: start again from the root (no name holds a NUL)
+# POSIX only (dir_fd); Python opens every descriptor close-on-exec already
+_O_PATH = getattr(os, "O_PATH", os.O_RDONLY)  # a handle for lookups only: no read permission needed
+_WALK = _O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY
+
+
+class Opened(NamedTuple):
+    """A file or directory opened inside the workspace: the caller owns ``fd``."""
+
+    fd: int
+    path: Path  # the real path, for names and metadata only: never open it again
+    stat: os.stat_result  # of the descriptor
+
+    @property
+    def is_dir(self) -> bool:
+        return stat.S_ISDIR(self.stat.st_mode)
+
 
 class Workspace:
-    """Resolves caller paths against ``root``; ``alias`` (e.g. ``/workspace``) maps onto the root."""
+    """Opens caller paths inside ``root``; ``alias`` (e.g. ``/workspace``) maps onto the root.
+
+    ``allow_hardlinks=False`` refuses regular files with more than one link: the other name may
+    be a file outside the root (nothing is outside when the root is ``/``).
+    """
 
     def __init__(
-        self, root: str | os.PathLike[str] | None = None, *, alias: str = "/workspace"
+        self,
+        root: str | os.PathLike[str] | None = None,
+        *,
+        alias: str = "/workspace",
+        allow_hardlinks: bool = False,
     ) -> None:
         self.root = Path(os.path.realpath(root or os.getcwd()))
         self.alias = alias.rstrip("/") if alias else ""
+        self.allow_hardlinks = allow_hardlinks
 
     def resolve(self, path: str | os.PathLike[str]) -> Path:
-        """The real path inside the root, or a typed error; never follows a link out."""
+        """The real path inside the root, or a typed error; for names only (``open`` to read)."""
+        opened = self.open(path)
+        os.close(opened.fd)
+        return opened.path
+
+    def open(self, path: str | os.PathLike[str]) -> Opened:
+        """Open ``path`` (a regular file or a directory) without leaving the root, or raise
+        PathSecurityError / DocumentNotFoundError; the caller closes ``Opened.fd``."""
         raw = os.fspath(path)
         if not raw or "\x00" in raw:
             raise PathSecurityError(f"invalid path {raw!r}", path=raw)
@@ -31,25 +76,13 @@ class Workspace:
             candidate = self.root / candidate
         elif self.alias and self.alias != str(self.root) and _under(raw, self.alias):
             candidate = self.root / os.path.relpath(raw, self.alias)
-        lexical = Path(os.path.normpath(candidate))
-        if not _under(str(lexical), str(self.root)):
+        lexical = os.path.normpath(candidate)
+        if not _under(lexical, str(self.root)):
             raise PathSecurityError(
                 f"{raw}: path is outside the workspace {self.root}; only files inside it can be read",
                 path=raw,
             )
-        real = Path(os.path.realpath(lexical))
-        if not _under(str(real), str(self.root)):
-            raise PathSecurityError(
-                f"{raw}: a symbolic link leads outside the workspace {self.root}", path=raw
-            )
-        try:
-            st = os.stat(real)
-        except FileNotFoundError:
-            st = _stat_magic_link(lexical, raw)  # /proc/self/fd/N -> "pipe:[...]" has no real path
-        except OSError as exc:
-            raise PathSecurityError(f"{raw}: cannot be read: {exc.strerror}", path=raw) from exc
-        check_kind(st.st_mode, raw)
-        return real
+        return _Walk(self, raw).open(_parts(lexical, self.root))
 
     def relative(self, path: Path) -> str:
         """The path as shown to a model: relative to the root when inside it."""
@@ -59,14 +92,159 @@ class Workspace:
             return str(path)
 
 
-def _stat_magic_link(lexical: Path, raw: str) -> os.stat_result:
-    """A /proc fd link to a pipe or socket resolves to no path; its target's kind is still known."""
-    try:
-        st = os.stat(lexical)
-    except OSError:
-        raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw) from None
-    check_kind(st.st_mode, raw)
-    raise DocumentNotFoundError(f"{raw}: no such file or directory", path=raw)
+class _Walk:
+    """One open: a stack of directory descriptors from the root down, links spliced in by hand."""
+
+    def __init__(self, ws: Workspace, raw: str) -> None:
+        self.ws, self.raw = ws, raw
+        self.links = 0
+
+    def open(self, parts: list[str]) -> Opened:
+        try:
+            root = os.open(self.ws.root, _WALK)
+        except OSError as exc:
+            raise self._error(exc) from None
+        stack: list[tuple[int, str]] = [(root, "")]
+        fd = -1
+        try:
+            fd, name = self._descend(stack, parts[::-1])
+            st = os.fstat(fd)
+            self._admit(st)
+            names = [n for _, n in stack[1:]] + ([name] if name else [])
+            opened, fd = Opened(fd, self.ws.root.joinpath(*names), st), -1
+            return opened
+        finally:
+            for dir_fd in [fd, *(d for d, _ in stack)]:
+                if dir_fd >= 0:
+                    os.close(dir_fd)
+
+    def _descend(self, stack: list[tuple[int, str]], todo: list[str]) -> tuple[int, str]:
+        """Walk ``todo`` (components, reversed) down from ``stack``: the final descriptor, open
+        to read, and its name ("" when the path ends on a folder of the stack)."""
+        while todo:
+            name = todo.pop()
+            if name in ("", "."):
+                continue
+            if name == _ROOT:  # an absolute link target starts again from the root
+                while len(stack) > 1:
+                    os.close(stack.pop()[0])
+                continue
+            if name == "..":
+                if len(stack) > 1:
+                    os.close(stack.pop()[0])
+                elif str(self.ws.root) != "/":  # only a link's target climbs (paths are normal)
+                    raise self._link_out()
+                continue
+            dir_fd = stack[-1][0]
+            try:
+                if not todo:
+                    fd = self._open_last(name, dir_fd, todo)
+                    if fd is not None:
+                        return fd, name
+                    continue  # a link: its target is in ``todo`` now
+                stack.append((os.open(name, _WALK, dir_fd=dir_fd), name))
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTDIR, errno.ELOOP, errno.EMLINK):
+                    raise self._error(exc) from None
+                self._not_a_folder(name, dir_fd, todo)
+        try:  # the path ends on a folder held as a lookup handle (the root, "x/.."): open it to read
+            return os.open(".", _DIR, dir_fd=stack[-1][0]), ""
+        except OSError as exc:
+            raise self._error(exc) from None
+
+    def _open_last(self, name: str, dir_fd: int, todo: list[str]) -> int | None:
+        """The final component: refused by kind before any open, a link spliced into ``todo``
+        (None), else opened without following links."""
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            # what the link reaches decides first: /proc/self/fd/N of a pipe has no path to walk
+            with contextlib.suppress(OSError):  # dangling: the walk below says "no such file"
+                check_kind(os.stat(name, dir_fd=dir_fd).st_mode, self.raw)
+            self._splice(name, dir_fd, todo)
+            return None
+        check_kind(st.st_mode, self.raw)
+        try:
+            return os.open(name, _DIR if stat.S_ISDIR(st.st_mode) else _FILE, dir_fd=dir_fd)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTDIR, errno.ELOOP, errno.EMLINK):
+                raise
+            self._count_link()  # swapped between the stat and the open: look again
+            todo.append(name)
+            return None
+
+    def _not_a_folder(self, name: str, dir_fd: int, todo: list[str]) -> None:
+        """A middle component that did not open as a folder: a link to splice, a folder swapped
+        back in (look again), or a file (no such path)."""
+        try:
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError as exc:
+            raise self._error(exc) from None
+        if stat.S_ISLNK(st.st_mode):
+            self._splice(name, dir_fd, todo)
+        elif stat.S_ISDIR(st.st_mode):
+            self._count_link()
+            todo.append(name)
+        else:
+            raise DocumentNotFoundError(
+                f"{self.raw}: no such file or directory ({name} is not a folder)", path=self.raw
+            )
+
+    def _splice(self, name: str, dir_fd: int, todo: list[str]) -> None:
+        """Replace the link ``name`` by its target's components (from the root if absolute)."""
+        self._count_link()
+        try:
+            target = os.readlink(name, dir_fd=dir_fd)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL:
+                raise self._error(exc) from None
+            todo.append(name)  # no longer a link (swapped): look again
+            return
+        if os.path.isabs(target):
+            todo.extend(reversed(self._inside(target)))
+            todo.append(_ROOT)
+        else:
+            todo.extend(reversed(target.split("/")))
+
+    def _inside(self, target: str) -> list[str]:
+        """An absolute link target as components under the root, or PathSecurityError."""
+        root = str(self.ws.root)
+        for candidate in (os.path.normpath(target), _realpath(target)):
+            if candidate is not None and _under(candidate, root):
+                return _parts(candidate, self.ws.root)
+        raise self._link_out()
+
+    def _count_link(self) -> None:
+        self.links += 1
+        if self.links > MAX_LINKS:
+            raise PathSecurityError(
+                f"{self.raw}: too many levels of symbolic links (or the path kept changing while "
+                f"it was opened)",
+                path=self.raw,
+            )
+
+    def _admit(self, st: os.stat_result) -> None:
+        """Checks on the opened descriptor itself: its kind, and hard links."""
+        check_kind(st.st_mode, self.raw)
+        linked = stat.S_ISREG(st.st_mode) and st.st_nlink > 1
+        if linked and not self.ws.allow_hardlinks and str(self.ws.root) != "/":
+            raise PathSecurityError(
+                f"{self.raw}: the file has {st.st_nlink} hard links and another one may be a file "
+                f"outside the workspace {self.ws.root}, so it is not read; set "
+                f"workspace.allow_hardlinks: true in tools-security.yaml to read hard-linked files",
+                path=self.raw,
+            )
+
+    def _link_out(self) -> PathSecurityError:
+        return PathSecurityError(
+            f"{self.raw}: a symbolic link leads outside the workspace {self.ws.root}", path=self.raw
+        )
+
+    def _error(self, exc: OSError) -> PathSecurityError | DocumentNotFoundError:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return DocumentNotFoundError(f"{self.raw}: no such file or directory", path=self.raw)
+        if exc.errno == errno.ELOOP:
+            return PathSecurityError(f"{self.raw}: too many symbolic links", path=self.raw)
+        return PathSecurityError(f"{self.raw}: cannot be read: {exc.strerror}", path=self.raw)
 
 
 def check_kind(mode: int, shown: str) -> None:
@@ -85,6 +263,20 @@ def check_kind(mode: int, shown: str) -> None:
     )
 
 
+def _parts(path: str, root: Path) -> list[str]:
+    """The components of a normalized absolute ``path`` below ``root``."""
+    rel = os.path.relpath(path, root)
+    return [] if rel == "." else rel.split(os.sep)
+
+
+def _realpath(path: str) -> str | None:
+    """The real path of an absolute link target, as a hint only (the walk checks every step)."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return None
+
+
 def _under(path: str, root: str) -> bool:
     root = root.rstrip("/") or "/"
     return path == root or path.startswith(root + "/") or root == "/"
@@ -96,19 +288,26 @@ def walk_files(
     *,
     recursive: bool = True,
     check: Callable[[], None] | None = None,
+    dir_fd: int | None = None,
 ) -> Iterator[Path]:
     """Files under ``root`` (sorted, hidden folders skipped) whose root-relative path matches the
     glob (``glob_match``); one level only when ``recursive`` is False. ``Reader.walk`` and the
     directory listing both walk with this, so a listing shows what a loader reads. ``check`` is
-    called for every folder and file (a deadline: a huge tree cannot hang the host)."""
+    called for every folder and file (a deadline: a huge tree cannot hang the host).
+
+    The walk goes folder by folder through descriptors (``os.fwalk``), so a folder swapped for a
+    link meanwhile is not followed; with ``dir_fd`` (``root`` held open) not even ``root`` is
+    looked up by name again."""
     pat = pattern or "**/*"
-    for dirpath, dirnames, filenames in os.walk(root):
+    top = "." if dir_fd is not None else root
+    for dirpath, dirnames, filenames, _ in os.fwalk(top, dir_fd=dir_fd):
         if check is not None:
             check()
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")) if recursive else []
+        under = os.path.relpath(dirpath, top)
         for name in sorted(filenames):
             if check is not None:
                 check()
-            full = Path(dirpath) / name
-            if glob_match(full.relative_to(root).as_posix(), pat):
-                yield full
+            rel = name if under == "." else f"{under}/{name}"
+            if glob_match(rel, pat):
+                yield root / rel

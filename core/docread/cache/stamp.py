@@ -19,7 +19,7 @@ import hashlib
 import os
 import threading
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from ..source import Source
@@ -41,7 +41,8 @@ def content_stamp(source: Source) -> str:
         return known
     if source.path is None:
         raise ValueError("content_stamp needs a file-backed Source")
-    stamp = file_stamp(os.fspath(source.path))
+    with source.open() as f:  # the descriptor the read itself uses: never the path again
+        stamp = _stamp(f, source.stat())
     with _lock:
         _stamps[source] = stamp
     return stamp
@@ -49,15 +50,18 @@ def content_stamp(source: Source) -> str:
 
 def file_stamp(path: str) -> str:
     """The stamp of the file at ``path``, computed now."""
-    h = hashlib.blake2b(digest_size=32)
     with open(path, "rb", buffering=0) as f:
-        st = os.fstat(f.fileno())
-        if st.st_size <= FULL_DIGEST_MAX:
-            while chunk := f.read(CHUNK):
-                h.update(chunk)
-            return f"full:{st.st_size}:{h.hexdigest()}"
-        h.update(f.read(EDGE))
-        f.seek(-EDGE, os.SEEK_END)
-        h.update(f.read(EDGE))
+        return _stamp(f, os.fstat(f.fileno()))
+
+
+def _stamp(f: BinaryIO, st: os.stat_result) -> str:
+    h = hashlib.blake2b(digest_size=32)
+    if st.st_size <= FULL_DIGEST_MAX:
+        while chunk := f.read(CHUNK):
+            h.update(chunk)
+        return f"full:{st.st_size}:{h.hexdigest()}"
+    h.update(f.read(EDGE))
+    f.seek(-EDGE, os.SEEK_END)
+    h.update(f.read(EDGE))
     facts = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}"
     return f"bounded:{facts}:{h.hexdigest()}"

@@ -2,7 +2,8 @@
 
 A worker is ``python -c 'from docread.isolation.worker import main; ...'`` (see ``worker``) in its own session, talking
 over a socketpair with pickled messages (no ``multiprocessing`` spawn: the caller's ``__main__``
-is never re-imported). The host sends a ``Job``; the worker runs the in-process pipeline on it and
+is never re-imported). The host sends a ``Job`` and, right after it, the open file's descriptor
+(SCM_RIGHTS: the worker never opens a path); the worker runs the in-process pipeline on it and
 sends each finished unit as soon as it exists, so memory stays flat on both sides. On timeout the
 worker and every descendant (tesseract, pandoc) are SIGKILLed and the slot is refilled lazily.
 """
@@ -144,8 +145,9 @@ class WorkerPool:
         with self._cond:
             return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
 
-    def run(self, job: Job, ctx: Context, name: str) -> Iterator[Unit]:
-        """Stream the units of ``job`` from a worker; ``name`` is the extractor's, for errors.
+    def run(self, job: Job, fd: int, ctx: Context, name: str) -> Iterator[Unit]:
+        """Stream the units of ``job`` from a worker; ``fd`` is the open file, sent with the job
+        (the worker reads it, never a path); ``name`` is the extractor's, for errors.
 
         A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
         one, skipping the units already handed out (units come in a fixed order), so nothing is
@@ -153,7 +155,7 @@ class WorkerPool:
         a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
         handed = [0]
         try:
-            yield from self._run_once(job, ctx, name, handed)
+            yield from self._run_once(job, fd, ctx, name, handed)
         except _WorkerDied as died:
             if self._closed or time.monotonic() >= job.deadline:
                 raise died.error(job, name, self.max_mb) from None
@@ -162,12 +164,16 @@ class WorkerPool:
                 f"read again on a fresh worker"
             )
             try:
-                yield from self._run_once(job, ctx, name, handed)
+                yield from self._run_once(job, fd, ctx, name, handed)
             except _WorkerDied as again:
                 raise again.error(job, name, self.max_mb, retried=True) from None
 
-    def _run_once(self, job: Job, ctx: Context, name: str, handed: list[int]) -> Iterator[Unit]:
+    def _run_once(
+        self, job: Job, fd: int, ctx: Context, name: str, handed: list[int]
+    ) -> Iterator[Unit]:
         """One attempt: units past the first ``handed[0]`` are yielded and counted."""
+        from multiprocessing.reduction import send_handle
+
         worker = self._acquire(job.deadline, ctx)
         worker.jobs += 1
         finished = False
@@ -175,6 +181,7 @@ class WorkerPool:
         try:
             try:
                 worker.conn.send(("job", job))
+                send_handle(worker.conn, fd, worker.proc.pid)  # the same file on a retry too
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()

@@ -30,10 +30,11 @@ _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot all
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One file for a worker: everything needed to rebuild the Context, all picklable."""
+    """One file for a worker: everything needed to rebuild the Context, all picklable; the file
+    itself follows the Job as a descriptor (SCM_RIGHTS), so the worker never opens a path."""
 
     extractor: str  # "module:Class", imported in the worker
-    path: str
+    path: str  # the real path, for names only ("" for bytes): the file comes as a descriptor
     info: FileInfo
     options: ReadOptions
     settings: Settings
@@ -52,6 +53,7 @@ def main(fd: int, max_mb: int) -> None:
     import logging
     import resource
     from multiprocessing.connection import Connection
+    from multiprocessing.reduction import recv_handle
 
     limit = max_mb * MB
     with contextlib.suppress(ValueError, OSError):
@@ -66,22 +68,22 @@ def main(fd: int, max_mb: int) -> None:
             return
         if message[0] == "job":
             try:
-                _run_job(conn, message[1])
-            except (
-                EOFError,
-                OSError,
-            ):  # the host closed the socket (it exits or stops us): quietly
+                fd = recv_handle(conn)  # the file, sent right after its Job
+                _run_job(conn, message[1], fd)
+            except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
                 return
 
 
-def _run_job(conn: Connection, job: Job) -> None:
+def _run_job(conn: Connection, job: Job, fd: int) -> None:
     """Run one job through the in-process pipeline, sending each unit as soon as it exists."""
-    pipeline = Pipeline(job.settings)
-    ctx = pipeline.context(
-        job.info, job.options, loader=job.loader, workspace=job.workspace, deadline=job.deadline
-    )
+    source = Source.from_fd(fd, Path(job.path) if job.path else None, job.info.name)
     try:
-        with Source.from_path(Path(job.path)) as source:
+        with source:
+            pipeline = Pipeline(job.settings)
+            ctx = pipeline.context(
+                job.info, job.options, loader=job.loader, workspace=job.workspace,
+                deadline=job.deadline,
+            )  # fmt: skip
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
             try:
                 for unit in units:

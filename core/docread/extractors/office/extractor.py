@@ -123,7 +123,7 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
 def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     """DOCX, ODT and EPUB: metadata and images from the package, the text through pandoc."""
     fmt = ctx.info.format
-    with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
         transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
@@ -178,7 +178,7 @@ def _units(
 # -- PPTX, ODP ------------------------------------------------------------------------------
 def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     """PPTX and ODP from their XML: one unit per slide, speaker notes kept."""
-    with OfficeZip(source.as_path(), ctx.info.source, ctx.settings.archive) as oz:
+    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
         if ctx.info.format == "pptx":
             deck: PptxDeck | OdpDeck = PptxDeck(oz)

@@ -96,7 +96,7 @@ def _open(source: Source, ctx: Context) -> pymupdf.Document:
         if source.in_memory:
             doc = pymupdf.open(stream=source.read_bytes(), filetype="pdf")
         else:
-            doc = pymupdf.open(source.path, filetype="pdf")
+            doc = pymupdf.open(source.fd_path(), filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise ExtractionError(
             f"{where}: not a readable PDF and MuPDF could not repair it ({exc}); "

@@ -127,7 +127,7 @@ def _note_side_files(source: Source, ctx: Context) -> None:
 
 def connect(source: Source, ctx: Context) -> sqlite3.Connection:
     """Read-only, immutable, untrusted-schema connection with a per-statement time limit."""
-    uri = source.as_path().resolve().as_uri() + "?mode=ro&immutable=1"
+    uri = source.as_path().as_uri() + "?mode=ro&immutable=1"  # a private copy: never re-resolved
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
     try:
         if hasattr(conn, "enable_load_extension"):

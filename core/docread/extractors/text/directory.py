@@ -33,9 +33,9 @@ class DirectoryExtractor(Extractor):
         assert path is not None
         dirs: list[str] = []
         if ctx.options.pattern:
-            files = _matching(path, ctx)
+            files = _matching(path, source.fd, ctx)
         else:
-            dirs, files = _level(path, ctx)
+            dirs, files = _level(path, source.fd, ctx)
         dirs.sort()
         files.sort()
         ctx.set_header("Directory", ctx.info.source)
@@ -60,11 +60,14 @@ class DirectoryExtractor(Extractor):
         yield Document("\n".join(lines), {"entry_count": len(dirs) + len(files)})
 
 
-def _level(path: Path, ctx: Context) -> tuple[list[str], list[tuple[str, int, float]]]:
-    """One level: folder names and (name, size, mtime) of the files."""
+def _level(
+    path: Path, fd: int | None, ctx: Context
+) -> tuple[list[str], list[tuple[str, int, float]]]:
+    """One level: folder names and (name, size, mtime) of the files; through the folder's
+    descriptor when the workspace opened it (never looked up by name again)."""
     dirs: list[str] = []
     files: list[tuple[str, int, float]] = []
-    with os.scandir(path) as it:
+    with os.scandir(path if fd is None else fd) as it:
         for entry in it:
             try:
                 if entry.is_dir(follow_symlinks=False):
@@ -77,11 +80,11 @@ def _level(path: Path, ctx: Context) -> tuple[list[str], list[tuple[str, int, fl
     return dirs, files
 
 
-def _matching(path: Path, ctx: Context) -> list[tuple[str, int, float]]:
+def _matching(path: Path, fd: int | None, ctx: Context) -> list[tuple[str, int, float]]:
     """With ``pattern``: the files a loader would read (``walk_files``, the walk of
     ``Reader.walk``), by their path under the directory."""
     files: list[tuple[str, int, float]] = []
-    for full in walk_files(path, ctx.options.pattern, check=ctx.check_deadline):
+    for full in walk_files(path, ctx.options.pattern, check=ctx.check_deadline, dir_fd=fd):
         ctx.check_deadline("the directory walk")
         rel = full.relative_to(path).as_posix()
         try:
