@@ -317,3 +317,31 @@ def test_hard_links_are_read_when_the_setting_allows_them(tmp_path: Path) -> Non
     config = {**FAST, "workspace": {"allow_hardlinks": True}}
     with docread.Reader(ws, config=config) as reader:
         assert reader.read("b.txt").text == "shared"
+
+
+def test_a_folder_swapped_during_extraction_never_carries_the_write_out(
+    swapped: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """mode='extract' into ``d/out``: right after the folders are made and checked, ``d`` becomes
+    a link to the outside folder. The member still lands in the real folder, never outside."""
+    import zipfile
+
+    from docread.extractors.archives.backend import Backend
+
+    with zipfile.ZipFile(swapped / "a.zip", "w") as zf:
+        zf.writestr("payload.txt", "extracted payload\n")
+    real_vet = Backend.vet
+
+    def vet_after_a_swap(self: Backend, *args: object) -> None:
+        if not (swapped / "d-moved").exists():
+            _swap_in_link(swapped)
+        real_vet(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Backend, "vet", vet_after_a_swap)
+    config = {**FAST, "isolation": {"enabled": False}, "archive": {"extraction_dir": "d/out"}}
+    with docread.Reader(swapped, config=config) as reader:
+        reader.read("a.zip", mode="extract", archive_path="payload.txt")
+    outside = swapped.parent / "outside"
+    assert sorted(p.name for p in outside.iterdir()) == ["file.pdf", "file.txt", "outside-only.txt"]
+    written = list((swapped / "d-moved" / "out").rglob("payload.txt"))
+    assert [p.read_text() for p in written] == ["extracted payload\n"]

@@ -190,7 +190,8 @@ class Reader:
         and resolve as the caller named them. Listing longer than ``global_timeout`` (the caller's
         time between files not counted) raises ExtractionTimeoutError: a huge tree cannot hang.
         """
-        root = self.workspace.resolve(directory)
+        opened = self.workspace.open(directory)  # walked on its descriptor: never looked up again
+        root = opened.path
         given = PurePath(os.fspath(directory))
         limit = self.settings.global_timeout
         spent, resumed = 0.0, time.monotonic()
@@ -203,10 +204,15 @@ class Reader:
                     path=os.fspath(directory),
                 )
 
-        for full in walk_files(root, pattern, recursive=recursive, check=check):
-            spent += time.monotonic() - resumed
-            yield str(given / full.relative_to(root).as_posix())
-            resumed = time.monotonic()
+        try:
+            for full in walk_files(
+                root, pattern, recursive=recursive, check=check, dir_fd=opened.fd
+            ):
+                spent += time.monotonic() - resumed
+                yield str(given / full.relative_to(root).as_posix())
+                resumed = time.monotonic()
+        finally:
+            os.close(opened.fd)
 
     def forget(self) -> None:
         """Forget what ``read`` returned, so the next reads return full results again."""

@@ -4,8 +4,8 @@ read every member, nested archives included, under the limits of ``settings.arch
 
 from __future__ import annotations
 
+import contextlib
 import os
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -29,6 +29,8 @@ from ..base import Context, Extractor, load_object
 from ..markdown import human_size
 from .backend import Backend, corrupt_errors
 from .guard import RATIO_FLOOR, Addresses, Entry, Guard, extraction_folder, safe_member_path
+
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
 
 _SKIPPABLE = (ArchiveSecurityError, EncryptedDocumentError, FormatNotSupportedError)
 
@@ -188,8 +190,8 @@ class ArchiveExtractor(Extractor):
         if ctx.workspace is None:
             raise InvalidOptionError("mode='extract' needs a workspace to extract into")
         workspace = Path(os.path.realpath(ctx.workspace))
-        folder = extraction_folder(ctx.info.name, ctx.info.path)
-        root = Path(os.path.normpath(workspace / ctx.settings.archive.extraction_dir / folder))
+        stem = extraction_folder(ctx.info.name, ctx.info.path)
+        root = Path(os.path.normpath(workspace / ctx.settings.archive.extraction_dir / stem))
         if not root.is_relative_to(workspace) or root == workspace:
             raise ArchiveSecurityError(
                 f"{ctx.info.source}: archive.extraction_dir={ctx.settings.archive.extraction_dir!r} "
@@ -216,9 +218,12 @@ class ArchiveExtractor(Extractor):
         done: list[tuple[str, Path, int]] = []
         for entry, stream in backend.payloads(want):
             name = names[entry.index]
-            path = _place(workspace, root, name, guard, entry)
-            backend.vet(entry, name, str(root))
-            done.append((name, path, guard.write(entry, stream, path)))
+            folder, path = _place(workspace, root, name, guard, entry)
+            try:
+                backend.vet(entry, name, str(root))
+                done.append((name, path, guard.write(entry, stream, path, folder)))
+            finally:
+                os.close(folder)
             if target is not None:
                 break
         if target is not None and not done:
@@ -312,23 +317,30 @@ def _admitted(guard: Guard, entry: Entry, ctx: Context) -> bool:
     return True
 
 
-def _place(workspace: Path, root: Path, name: str, guard: Guard, entry: Entry) -> Path:
-    """The extraction path of ``name`` under ``root``: every folder from the workspace down is
-    created one level at a time and must be a real directory, never a link (so a planted
-    ``.tmp -> /elsewhere`` cannot carry files, or even empty folders, out of the workspace)."""
+def _place(workspace: Path, root: Path, name: str, guard: Guard, entry: Entry) -> tuple[int, Path]:
+    """An open descriptor of the folder ``name`` goes into under ``root``, and its path. Every
+    folder from the workspace down is created and opened one level at a time on descriptors, with
+    ``O_NOFOLLOW``: a planted ``.tmp -> /elsewhere``, or a folder swapped for a link while the
+    archive is extracted, can never carry a file (or an empty folder) out of the workspace."""
     if not name:
         raise guard.refuse(entry.name, "has no usable file name after sanitizing")
     path = root / name
+    folder = os.open(workspace, os.O_RDONLY | os.O_DIRECTORY)
     current = workspace
-    for part in path.parent.relative_to(workspace).parts:
-        current = current / part
-        try:
-            mode = os.lstat(current).st_mode
-        except FileNotFoundError:
-            os.mkdir(current)
-            continue
-        if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-            raise guard.refuse(
-                entry.name, f"would be written through {current} (a link or a file in the way)"
-            )
-    return path
+    try:
+        for part in path.parent.relative_to(workspace).parts:
+            current = current / part
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o755, dir_fd=folder)
+            try:
+                inner = os.open(part, _FOLDER_FLAGS, dir_fd=folder)
+            except OSError as exc:  # ELOOP (a link) or ENOTDIR (a file): never written through
+                raise guard.refuse(
+                    entry.name, f"would be written through {current} (a link or a file in the way)"
+                ) from exc
+            os.close(folder)
+            folder = inner
+    except BaseException:
+        os.close(folder)
+        raise
+    return folder, path

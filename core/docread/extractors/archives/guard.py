@@ -8,6 +8,7 @@ limit, with at most one chunk over it in memory.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -210,11 +211,12 @@ class Guard:
             buf.write(chunk)
         return buf.getvalue()
 
-    def write(self, entry: Entry, stream: BinaryIO, target: Path) -> int:
-        """Stream the member into ``target`` (never through a link); removed again on failure."""
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    def write(self, entry: Entry, stream: BinaryIO, target: Path, folder: int) -> int:
+        """Stream the member into ``target``, opened by its name inside the open ``folder``
+        descriptor (never through a link, never re-resolved); removed again on failure."""
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW
         try:
-            fd = os.open(target, flags, 0o644)
+            fd = os.open(target.name, flags, 0o644, dir_fd=folder)
         except OSError as exc:  # a link or a folder in the way: never written through
             raise self.refuse(entry.name, f"cannot be written to {target}: {exc.strerror}") from exc
         written = 0
@@ -224,7 +226,8 @@ class Guard:
                     out.write(chunk)
                     written += len(chunk)
         except BaseException:
-            target.unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target.name, dir_fd=folder)
             raise
         return written
 
