@@ -108,7 +108,9 @@ def main() -> None:
                 f"{n:>6}\t{line.rstrip(chr(10))}" for n, line in enumerate(f.readlines(), 1)
             )
 
-    reader = docread.Reader("/", config={"cache": {"enabled": False}})
+    # the whole file: past the agent view's default token budget (25,000 tokens, ~100 KB)
+    whole = {"cache": {"enabled": False}, "output": {"max_tokens": 10_000_000}}
+    reader = docread.Reader("/", config=whole)
 
     def docread_read() -> str:
         return reader.read(str(src), limit=0, dedupe=False).render()
