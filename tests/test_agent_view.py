@@ -481,3 +481,16 @@ def test_xml_with_entities_is_not_expanded(tmp_path: Path) -> None:
     broken = docread.read("broken.xml", workspace=tmp_path, config=NO_CACHE)
     assert any("not well-formed XML" in n for n in broken.notes)
     assert "     1\t<a><b></a>" in broken.render()
+
+
+def test_the_view_is_cut_at_max_bytes_whatever_the_token_count(tmp_path: Path) -> None:
+    """The design's read tool caps a result at 200,000 bytes; with the token budget raised (or a
+    tokenizer that counts few tokens), output.max_bytes still holds, with one hint."""
+    (tmp_path / "wide.txt").write_text(
+        "".join(f"line {n} " + "é" * 40 + "\n" for n in range(1, 501))
+    )
+    config = {"cache": {"enabled": False}, "output": {"max_tokens": 10**9, "max_bytes": 5000}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        view = reader.read("wide.txt").render()
+    assert len(view.encode()) <= 5000
+    assert "output.max_bytes=5,000" in view and view.count("to continue") == 1

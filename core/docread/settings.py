@@ -83,6 +83,9 @@ class OutputSettings:
     #: How tokens are counted: "estimate" (UTF-8 bytes / 4, no dependency) or a tiktoken
     #: encoding name ("o200k_base", "cl100k_base"), used only when tiktoken has it offline.
     token_counter: str = "estimate"
+    #: One agent view's size in UTF-8 bytes, whatever the token count (the design's read tool
+    #: caps a result at 200,000 bytes).
+    max_bytes: int = 200_000
 
 
 @dataclass(frozen=True, slots=True)

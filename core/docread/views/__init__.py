@@ -52,8 +52,8 @@ def render(
         parts.append("\n".join(_header_line(k, v) for k, v in header.items()))
         parts.append("\n---\n")
     head = "\n".join(parts)
-    budget.spend(head, "max_chars", "max_tokens")
-    budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens")
+    budget.spend(head, "max_chars", "max_tokens", "max_bytes")
+    budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens", "max_bytes")
     shown = _fit(result, budget, rendered=True)
     body = "".join(text for _, text in shown.parts)
     if shown.cut:
@@ -162,7 +162,7 @@ def _render_json(
     """The same truth as the text view: the documents that fit, and ``truncated`` /
     ``continuation`` saying how to read on (an output cap's cut or the extractor's window; it is
     not repeated in ``notes``)."""
-    budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens")
+    budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens", "max_bytes")
     shown = _fit(result, budget, rendered=False)
     payload = {
         "file": {

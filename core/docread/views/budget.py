@@ -1,7 +1,8 @@
-"""The output budget of one agent view: characters, lines and tokens (``output.max_chars``,
-``output.max_lines``, ``output.max_tokens``), spent section by section; a section that does not
-fit is cut at a whole line. ``max_lines`` counts content lines, ``max_chars`` the header too, and
-``max_tokens`` the whole result (header, notes, the truncation marker and the continuation note).
+"""The output budget of one agent view: characters, lines, tokens and bytes (``output.max_chars``,
+``output.max_lines``, ``output.max_tokens``, ``output.max_bytes``), spent section by section; a
+section that does not fit is cut at a whole line. ``max_lines`` counts content lines,
+``max_chars`` the header too, and ``max_tokens``/``max_bytes`` the whole result (header, notes,
+the truncation marker and the continuation note).
 
 Tokens are estimated from UTF-8 bytes (4 to a token: CJK text costs its due) unless
 ``output.token_counter`` names a tiktoken encoding that is available offline; tiktoken never
@@ -76,12 +77,14 @@ class OutputBudget:
     def __init__(self, out: OutputSettings) -> None:
         self.left = {"max_chars": out.max_chars, "max_lines": out.max_lines}
         self.left["max_tokens"] = out.max_tokens
+        self.left["max_bytes"] = out.max_bytes
         self.count = token_counter(out.token_counter)
         self.hit = ""  # the setting that stopped the view ("output.max_tokens=25,000")
         self._limits = {
             "max_chars": out.max_chars,
             "max_lines": out.max_lines,
             "max_tokens": out.max_tokens,
+            "max_bytes": out.max_bytes,
         }
 
     def _cost(self, text: str) -> dict[str, int]:
@@ -89,6 +92,7 @@ class OutputBudget:
             "max_chars": len(text),
             "max_lines": text.count("\n") + 1 if text else 0,
             "max_tokens": self.count(text) if text else 0,
+            "max_bytes": len(text.encode("utf-8", "surrogatepass")),
         }
 
     def _over(self, text: str) -> str:
