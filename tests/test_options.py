@@ -57,8 +57,11 @@ def test_good_options_are_kept() -> None:
 def test_page_spec_resolves_against_the_page_count() -> None:
     spec = PageSpec.parse("2,4-5,9-")
     assert spec.resolve(10) == [2, 4, 5, 9, 10]
+    notes: list[str] = []
+    assert PageSpec.parse("2-7").resolve(3, warn=notes.append) == [2, 3]  # clamped, said
+    assert notes == ["pages=2-7: the file has 3 pages; read 2-3"]
     with pytest.raises(InvalidOptionError, match="has 3 pages"):
-        PageSpec.parse("2-7").resolve(3)
+        PageSpec.parse("4-7").resolve(3)
 
 
 @pytest.mark.parametrize(

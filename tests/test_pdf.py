@@ -66,8 +66,10 @@ def test_page_selection_and_range_errors(reader, tmp_path):
     assert nums(reader.read("p.pdf", pages="1,3,5-6")) == [1, 3, 5, 6]
     tail = reader.read("p.pdf", pages="5-")
     assert nums(tail) == [5, 6] and tail.header["Pages"] == "5-6 of 6"
+    clamped = reader.read("p.pdf", pages="4-9")  # clamped to the pages that exist, with a note
+    assert nums(clamped) == [4, 5, 6]
     with pytest.raises(InvalidOptionError, match="has 6 pages"):
-        reader.read("p.pdf", pages="4-9")
+        reader.read("p.pdf", pages="7-9")
     with pytest.raises(InvalidOptionError):
         reader.read("p.pdf", pages="x")
 

@@ -40,33 +40,52 @@ class PageSpec:
             spans.append((start, end))
         return cls(tuple(spans), str(text))
 
-    def resolve(self, count: int, *, unit: str = "page", path: str | None = None) -> list[int]:
-        """1-based numbers in the order given, without repeats; error if any lies past ``count``."""
+    def resolve(
+        self,
+        count: int,
+        *,
+        unit: str = "page",
+        path: str | None = None,
+        warn: Callable[[str], None] | None = None,
+    ) -> list[int]:
+        """1-based numbers in the order given, without repeats. Spans reaching past ``count``
+        are clamped to the units that exist, said through ``warn``; a selection with no unit
+        inside the document is an error naming the parameter and the count."""
         out: list[int] = []
         seen: set[int] = set()
+        clamped = False
         for start, end in self.spans:
             stop = count if end is None else end
             if start > count or stop > count:
-                raise InvalidOptionError(
-                    f"{path or 'file'}: {unit}s={self.text!r} is out of range: "
-                    f"the document has {count} {unit}{'s' if count != 1 else ''}",
-                    path=path,
-                )
-            for n in range(start, stop + 1):
+                clamped = True
+            for n in range(start, min(stop, count) + 1):
                 if n not in seen:
                     seen.add(n)
                     out.append(n)
+        has = f"{count} {unit}{'s' if count != 1 else ''}"
+        if not out:
+            raise InvalidOptionError(
+                f"{path or 'file'}: {unit}s={self.text!r} is out of range: the document has {has}",
+                path=path,
+            )
+        if clamped and warn is not None:
+            warn(f"{unit}s={self.text}: the file has {has}; read {compact_spans(out, sep=',')}")
         return out
 
 
 def select_units(
-    spec: PageSpec | None, count: int, *, unit: str = "page", path: str | None = None
+    spec: PageSpec | None,
+    count: int,
+    *,
+    unit: str = "page",
+    path: str | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> list[int]:
-    """The 1-based units (pages, slides, sections) of ``count`` that ``spec`` selects; every
-    one of them without a spec."""
+    """The 1-based units (pages, slides, sections) of ``count`` that ``spec`` selects (clamped
+    to the ones that exist, said through ``warn``); every one of them without a spec."""
     if spec is None:
         return list(range(1, count + 1))
-    return spec.resolve(count, unit=unit, path=path)
+    return spec.resolve(count, unit=unit, path=path, warn=warn)
 
 
 def compact_spans(numbers: Iterable[int], sep: str = ", ", name: Callable[[int], str] = str) -> str:
@@ -119,14 +138,39 @@ class RowSpec:
             )
         return cls("range", start=start, stop=stop, text=str(text))
 
-    def bounds(self, total: int) -> tuple[int, int]:
-        """(first, last) 1-based inclusive rows for a table of ``total`` rows; last < first if empty."""
+    def bounds(
+        self, total: int, *, warn: Callable[[str], None] | None = None, path: str | None = None
+    ) -> tuple[int, int]:
+        """(first, last) 1-based inclusive rows for a table of ``total`` rows; last < first if empty.
+
+        With ``warn`` (``total`` is the exact count), a range reaching past the last row is
+        clamped with a note and a range starting past it is an error naming ``rows`` and the count.
+        """
         if self.kind == "head":
             return 1, min(self.count, total)
         if self.kind == "tail":
             return max(1, total - self.count + 1), total
         stop = total if self.stop is None else min(self.stop, total)
+        if warn is not None:
+            check_row_window(self, total, warn=warn, path=path)
         return self.start, stop
+
+
+def check_row_window(
+    spec: RowSpec, total: int, *, warn: Callable[[str], None], path: str | None = None
+) -> None:
+    """For a range window over a table of exactly ``total`` data rows: an error when it starts
+    past the last row, a note when it reaches past it (the rows that exist are read)."""
+    if spec.kind != "range":
+        return
+    has = f"{total:,} data row{'s' if total != 1 else ''}"
+    if spec.start > total and total > 0:
+        raise InvalidOptionError(
+            f"{path or 'file'}: rows={spec.text!r} is out of range: the table has {has}",
+            path=path,
+        )
+    if spec.stop is not None and spec.stop > total and spec.start <= total:
+        warn(f"rows={spec.text}: the table has {has}; read {spec.start}-{total}")
 
 
 _LETTERS = re.compile(r"^[A-Z]{1,3}$")

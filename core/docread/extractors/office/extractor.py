@@ -154,7 +154,9 @@ def _units(
         kind, parts = "page", pages
     else:
         kind, parts = "section", split_sections(markdown)
-    numbers = select_units(ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source)
+    numbers = select_units(
+        ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source, warn=ctx.warn
+    )
     props = _document_properties(ctx, meta)
     label, num_key, count_key, title_key = _KINDS[kind]
     shown: list[int] = []
@@ -186,7 +188,7 @@ def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         else:
             deck, meta = OdpDeck(oz), odf_metadata(oz)
         numbers = select_units(
-            ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source
+            ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
         )
         props = _document_properties(ctx, meta)
         budget, image_index = ctx.settings.output.max_chars, 0

@@ -120,7 +120,7 @@ def _open(source: Source, ctx: Context) -> pymupdf.Document:
 
 def _select(count: int, ctx: Context) -> list[int]:
     """The pages asked for (all by default), cut to the agent view's page limit with a hint."""
-    numbers = select_units(ctx.options.page_spec, count, path=ctx.info.source)
+    numbers = select_units(ctx.options.page_spec, count, path=ctx.info.source, warn=ctx.warn)
     if ctx.loader:
         return numbers
     pdf = ctx.settings.pdf

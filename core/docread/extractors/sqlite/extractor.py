@@ -365,7 +365,12 @@ class Database:
         cols = select_columns(opts.column_spec, names, path=ctx.info.source)
         default = ctx.settings.tabular.default_rows
         row_spec = opts.row_spec or (None if ctx.loader else RowSpec("head", count=default))
-        first, last = row_spec.bounds(total) if row_spec else (1, total)
+        exact = rel.rows is not None and not rel.capped
+        first, last = (
+            row_spec.bounds(total, warn=ctx.warn if exact else None, path=ctx.info.source)
+            if row_spec
+            else (1, total)
+        )
         if last - first + 1 > self.settings.max_rows:
             last = first + self.settings.max_rows - 1
             ctx.warn(

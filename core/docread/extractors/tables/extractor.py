@@ -10,7 +10,13 @@ from typing import Any, ClassVar
 from ...errors import InvalidOptionError
 from ...formats import BY_KEY
 from ...model import Document, Unit
-from ...request.ranges import RowSpec, column_letter, compact_spans, select_columns
+from ...request.ranges import (
+    RowSpec,
+    check_row_window,
+    column_letter,
+    compact_spans,
+    select_columns,
+)
 from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..deadline import Deadline
@@ -116,6 +122,8 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     cap = ctx.settings.memory.max_dataframe_rows
     first, rows = _read_window(table, spec, cols, cap, ctx)
     total = table.total(exact=False)
+    if total.exact and total.count is not None:
+        check_row_window(spec, total.count, warn=ctx.warn, path=ctx.info.source)
     if not rows:
         size = f"{total.count:,}" if total.count is not None else "fewer"
         ctx.warn(f"rows={spec.text or 'head'!r} selects no rows: the table has {size} data rows.")
@@ -171,6 +179,8 @@ def _loader(book: Book, ctx: Context, deadline: Deadline) -> Iterator[Unit]:
         cols = _columns(table, ctx)
         spec = ctx.options.row_spec
         total = table.total(exact=True)
+        if spec is not None and total.count is not None:
+            check_row_window(spec, total.count, warn=ctx.warn, path=ctx.info.source)
         start, rows_iter = _loader_rows(table, spec, cols)
         chunk: list[list[Any]] = []
         if total.count == 0:  # a header without data: the column names are the content
