@@ -9,7 +9,7 @@ from pathlib import Path
 import docread
 import pytest
 from docread.errors import InvalidOptionError
-from factories import pdf
+from factories import image_bytes, pdf
 
 
 # -- 1. windows past the end are clamped with a note; wholly outside stays an error -------------
@@ -54,3 +54,42 @@ def test_sqlite_rows_past_the_end_are_clamped_with_a_note(
     assert "rows=4-9: the table has 5 data rows; read 4-5" in result.notes
     with pytest.raises(InvalidOptionError, match=r"rows='6-9' is out of range.*5 data rows"):
         reader.read("s.db", table="t", rows="6-9")
+
+
+# -- 2. content that contradicts the extension is read as what it is, and said ------------------
+def test_a_text_file_named_pdf_is_read_as_text_with_a_note_and_a_flag(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "fake.pdf").write_text("This is plain text, not a PDF.\n")
+    result = reader.read("fake.pdf")
+    assert result.file.format == "text" and "plain text, not a PDF" in result.text
+    meta = result.documents[0].metadata
+    assert meta["format_mismatch"] is True and meta["extension_format"] == "pdf"
+    assert any("the name says pdf but the content is text" in n for n in result.notes)
+
+
+def test_a_png_named_pdf_is_read_as_an_image_with_a_flag(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "scan.pdf").write_bytes(image_bytes())
+    result = reader.read("scan.pdf")
+    assert result.file.format == "png"
+    units = [*result.documents, *result.media]
+    assert units and all(u.metadata["format_mismatch"] is True for u in units)
+    assert all(u.metadata["extension_format"] == "pdf" for u in units)
+    assert any("the name says pdf but the content is png" in n for n in result.notes)
+
+
+def test_refinements_of_the_extension_are_no_mismatch(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    pdf(tmp_path / "real.pdf", ["a real pdf"])
+    (tmp_path / "rows.json").write_text('[{"a": 1}, {"a": 2}]')
+    (tmp_path / "notes.txt").write_text("a,b\n1,2\n")
+    for name in ("real.pdf", "rows.json", "notes.txt"):
+        result = reader.read(name)
+        assert "format_mismatch" not in result.documents[0].metadata, name
+        assert not any("the name says" in n for n in result.notes), name
+    # a format given by the caller is no contradiction either
+    hinted = reader.read("notes.txt", format_hint="csv")
+    assert "format_mismatch" not in hinted.documents[0].metadata

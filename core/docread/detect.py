@@ -4,6 +4,7 @@ for text-like formats also its encoding (``FileInfo.encoding``), so no extractor
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import io
 import json
 import os
@@ -53,7 +54,22 @@ def detect(
             f"docread reads text, tables, office documents, PDF, archives, images, audio and SQLite",
             path=shown or source.name,
         )
-    return _info(source, fmt, shown, modified, size)
+    info = _info(source, fmt, shown, modified, size)
+    claimed = None if hint else formats.by_extension(source.name)
+    if claimed is not None and _contradicts(claimed, fmt):
+        info = dataclasses.replace(info, extension_format=claimed.key)
+    return info
+
+
+def _contradicts(claimed: Format, found: Format) -> bool:
+    """Whether the content (``found``) contradicts the format the extension names (``claimed``),
+    rather than refining it: a .json holding a table or a notebook, a .zip that is a .docx, a .gz
+    holding a tar are the same thing seen closer; a .pdf that is text or a PNG is not."""
+    if claimed.key == found.key or (claimed.textual and found.textual):
+        return False
+    if claimed.key == "zip" and found.zip_marker:
+        return False
+    return found.key != f"tar.{claimed.key}"
 
 
 def directory_info(path: Path, shown: str, st: os.stat_result | None = None) -> FileInfo:

@@ -21,6 +21,9 @@ class FileInfo:
     source: str = ""  # the path as the caller gave it
     encoding: str | None = None
     is_dir: bool = False
+    # the format the file's extension names when the content proves another (a text or PNG
+    # saved as .pdf): the file is read as what it is, and this says so (metadata format_mismatch)
+    extension_format: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,6 +89,11 @@ class Pipeline:
         extractor), then sanitize and stamp every unit once."""
         ext = (ext_cls or extractor_of(info))()
         ext.note_ignored(ctx)
+        if info.extension_format:
+            ctx.warn(
+                f"{info.source}: the name says {info.extension_format} but the content is "
+                f"{info.format}: read as {info.format} (metadata format_mismatch)"
+            )
         base = _base_metadata(info, ext, extra)
         digest = _digest(source, info)
         output = self.settings.output
@@ -164,6 +169,9 @@ def _base_metadata(info: FileInfo, ext: Extractor, extra: dict[str, Any] | None)
         "modified": info.modified,
         "extractor": ext.name,
     }
+    if info.extension_format:
+        meta["format_mismatch"] = True
+        meta["extension_format"] = info.extension_format
     if extra:
         meta.update(extra)
     return meta
