@@ -302,8 +302,31 @@ def split_sections(markdown: str) -> list[Part]:
     return [p for p in parts if p.text] or [Part("")]
 
 
+# pandoc carries bookmarks as empty anchors ("# <span id="anchor"></span>Summary") and, in some
+# outputs, heading attributes ("## Details {#details}"): markup without content, noise in the text
+# and in every RAG chunk. Code blocks keep theirs (they are literal).
+_EMPTY_ANCHOR = re.compile(r"<span id=\"[^\"<>]*\"></span>|<a id=\"[^\"<>]*\"></a>")
+_HEADING_ATTRS = re.compile(r"^(#{1,6}\s.*?)\s+\{#[^{}\s]*(?:\s[^{}]*)?\}\s*$")
+
+
+def strip_anchors(markdown: str) -> str:
+    """Empty ``<span id=...></span>`` anchors and ``{#id}`` heading attributes removed, outside
+    code fences."""
+    if "<span id=" not in markdown and "<a id=" not in markdown and "{#" not in markdown:
+        return markdown
+    out: list[str] = []
+    fenced = False
+    for line in markdown.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            line = _HEADING_ATTRS.sub(r"\1", _EMPTY_ANCHOR.sub("", line))
+        out.append(line)
+    return "\n".join(out)
+
+
 def _part(chunk: str) -> Part:
-    text, images = image_placeholders(chunk.strip())
+    text, images = image_placeholders(strip_anchors(chunk).strip())
     title = ""
     for line in text.split("\n"):
         heading = _HEADING.match(line)
