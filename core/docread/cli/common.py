@@ -9,7 +9,11 @@ import sys
 
 def add_workspace_options(p: argparse.ArgumentParser) -> None:
     """``--workspace`` (the sandbox root) and ``--config`` (tools-security.yaml)."""
-    p.add_argument("--workspace", help="sandbox root; no path may leave it (default: the cwd)")
+    p.add_argument(
+        "--workspace",
+        type=_existing_folder,
+        help="sandbox root; no path may leave it (default: the cwd)",
+    )
     p.add_argument(
         "--config", help="tools-security.yaml (default: $DOCREAD_CONFIG or ./tools-security.yaml)"
     )
@@ -21,8 +25,8 @@ def fail(message: object, status: int) -> int:
     return status
 
 
-def bad_workspace(workspace: str | None) -> str | None:
-    """Why ``--workspace`` cannot be used (it is not an existing folder), or None when it can."""
-    if workspace is not None and not os.path.isdir(workspace):
-        return f"--workspace {workspace}: not an existing folder"
-    return None
+def _existing_folder(value: str) -> str:
+    """``--workspace`` must be an existing folder: a usage error (exit 2) otherwise."""
+    if not os.path.isdir(value):
+        raise argparse.ArgumentTypeError(f"{value}: not an existing folder")
+    return value

@@ -26,7 +26,7 @@ from ..model import Document, Media, Unit
 from ..reader import Reader
 from ..settings import Settings
 from ..views.media import describe_media
-from .common import add_workspace_options, bad_workspace, fail
+from .common import add_workspace_options, fail
 
 _EPILOG = """\
 output:
@@ -68,8 +68,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    if (problem := bad_workspace(args.workspace)) is not None:
-        return fail(problem, 2)
     try:
         settings = Settings.load(args.config)
         if args.workers is not None:

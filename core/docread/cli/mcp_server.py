@@ -46,7 +46,7 @@ from ..views.media import (
     media_name,
     sendable_as,
 )
-from .common import add_workspace_options, bad_workspace, fail
+from .common import add_workspace_options, fail
 
 try:
     import anyio
@@ -255,8 +255,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    if (problem := bad_workspace(args.workspace)) is not None:
-        return fail(problem, 2)
     try:
         app = ReadDocumentServer(
             args.workspace,

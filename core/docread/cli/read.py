@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..reader import Reader
 from ..request.parameters import PARAMETERS, Parameter
-from .common import add_workspace_options, bad_workspace, fail
+from .common import add_workspace_options, fail
 
 #: Extra spellings kept for the command line: ``--format json``, ``--no-metadata``.
 _ALIASES = {"output_format": ("--format",), "include_metadata": ("--metadata",)}
@@ -91,8 +91,6 @@ def read_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
-    if (problem := bad_workspace(args.workspace)) is not None:
-        return fail(problem, 2)
     try:
         with Reader(args.workspace, args.config) as reader:
             text = reader.read(args.path, **read_options(args)).render()
