@@ -13,6 +13,7 @@ import base64
 import io
 import json
 import tarfile
+import warnings
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -313,25 +314,31 @@ def pptx(
 
 
 # -- archives ------------------------------------------------------------------------------------
-def zip_archive(
-    path: Path, members: Mapping[str, bytes], method: int = zipfile.ZIP_DEFLATED
-) -> Path:
+Members = Mapping[str, bytes] | Sequence[tuple[str, bytes]]  # pairs may repeat a name
+
+
+def _pairs(members: Members) -> list[tuple[str, bytes]]:
+    return list(members.items()) if isinstance(members, Mapping) else list(members)
+
+
+def zip_archive(path: Path, members: Members, method: int = zipfile.ZIP_DEFLATED) -> Path:
     path.write_bytes(zip_bytes(members, method))
     return path
 
 
-def zip_bytes(members: Mapping[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+def zip_bytes(members: Members, method: int = zipfile.ZIP_DEFLATED) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method) as zf:
-        for name, data in members.items():
+    with warnings.catch_warnings(), zipfile.ZipFile(buf, "w", method) as zf:
+        warnings.simplefilter("ignore", UserWarning)  # zipfile warns on a repeated name
+        for name, data in _pairs(members):
             zf.writestr(name, data)
     return buf.getvalue()
 
 
-def tar_archive(path: Path, members: Mapping[str, bytes], mode: str = "w") -> Path:
+def tar_archive(path: Path, members: Members, mode: str = "w") -> Path:
     """A tar (``mode`` "w:gz", "w:bz2", "w:xz" to compress) with fixed member dates."""
     with tarfile.open(path, mode) as tf:
-        for name, data in members.items():
+        for name, data in _pairs(members):
             info = tarfile.TarInfo(name)
             info.size, info.mtime = len(data), 1_700_000_000
             tf.addfile(info, io.BytesIO(data))

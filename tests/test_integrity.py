@@ -4,15 +4,12 @@ and the cache directory is private."""
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import random
 import struct
-import tarfile
 import time
 import tracemalloc
-import warnings
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -24,6 +21,7 @@ from docread.cache.readlog import UNCHANGED
 from docread.cache.stamp import FULL_DIGEST_MAX, file_stamp
 from docread.errors import ArchiveSecurityError
 from docread.extractors.archives.guard import extraction_folder
+from factories import tar_archive, zip_archive
 
 MB = 1 << 20
 
@@ -338,34 +336,16 @@ def test_cache_never_unpickles_a_file_outside_its_directory(
 
 
 # -- 8. archive extraction folders and duplicate member names ---------------------------------
-def _zip_of(path: Path, members: list[tuple[str, bytes]]) -> Path:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # zipfile warns on a duplicate name
-        with zipfile.ZipFile(path, "w") as zf:
-            for name, data in members:
-                zf.writestr(name, data)
-    return path
-
-
-def _tar_of(path: Path, members: list[tuple[str, bytes]]) -> Path:
-    with tarfile.open(path, "w") as tf:
-        for name, data in members:
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tf.addfile(info, io.BytesIO(data))
-    return path
-
-
 def test_archive_named_dots_cannot_overwrite_another_archives_extraction(
     reader: docread.Reader, tmp_path: Path
 ) -> None:
-    _zip_of(tmp_path / "other.zip", [("a.txt", b"original")])
+    zip_archive(tmp_path / "other.zip", [("a.txt", b"original")])
     done = reader.read("other.zip", mode="extract", archive_path="a.txt")
     victim = tmp_path / done.documents[0].metadata["extraction_dir"] / "a.txt"
     assert victim.read_bytes() == b"original"
     # "...zip" has the stem "..": its folder was .tmp/ itself, where it could reach "extracted/"
     inside = victim.relative_to(tmp_path / ".tmp").as_posix()
-    _zip_of(tmp_path / "...zip", [(inside, b"overwritten")])
+    zip_archive(tmp_path / "...zip", [(inside, b"overwritten")])
     evil = reader.read("...zip", mode="extract", pattern="*")
     assert victim.read_bytes() == b"original"
     folder = Path(evil.documents[0].metadata["extraction_dir"])
@@ -377,8 +357,8 @@ def test_archives_with_the_same_stem_extract_to_different_folders(
     reader: docread.Reader, tmp_path: Path
 ) -> None:
     (tmp_path / "a").mkdir()
-    _zip_of(tmp_path / "a" / "backup.zip", [("notes.txt", b"from a/backup.zip")])
-    _tar_of(tmp_path / "backup.tar", [("notes.txt", b"from backup.tar")])
+    zip_archive(tmp_path / "a" / "backup.zip", [("notes.txt", b"from a/backup.zip")])
+    tar_archive(tmp_path / "backup.tar", [("notes.txt", b"from backup.tar")])
     folders = []
     for archive in ("a/backup.zip", "backup.tar"):
         result = reader.read(archive, mode="extract", pattern="*")
@@ -400,7 +380,7 @@ def test_extraction_folder_is_one_safe_unique_component(name: str, stem: str) ->
     assert folder != extraction_folder(name, f"/elsewhere/{name}")
 
 
-@pytest.mark.parametrize(("suffix", "make"), [("tar", _tar_of), ("zip", _zip_of)])
+@pytest.mark.parametrize(("suffix", "make"), [("tar", tar_archive), ("zip", zip_archive)])
 def test_duplicate_member_names_are_listed_addressable_and_extracted_apart(
     reader: docread.Reader,
     tmp_path: Path,
@@ -433,7 +413,7 @@ def test_duplicate_member_names_are_listed_addressable_and_extracted_apart(
 def test_a_literal_numbered_name_never_collides_with_a_duplicate(
     reader: docread.Reader, tmp_path: Path
 ) -> None:
-    _tar_of(tmp_path / "mix.tar", [("a.txt", b"one"), ("a.txt", b"two"), ("a#2.txt", b"lit")])
+    tar_archive(tmp_path / "mix.tar", [("a.txt", b"one"), ("a.txt", b"two"), ("a#2.txt", b"lit")])
     done = reader.read("mix.tar", mode="extract", pattern="*")
     root = tmp_path / done.documents[0].metadata["extraction_dir"]
     assert {p.name: p.read_bytes() for p in root.iterdir()} == {
