@@ -133,3 +133,19 @@ def test_strip_anchors_keeps_code_and_real_spans() -> None:
         '<span id="literal"></span> {#x}\n'
         "```"
     )
+
+
+# -- ids from content and position: an edit rewrites only the units it touched -----------------
+def test_unit_ids_survive_an_edit_elsewhere_in_the_file(reader: docread.Reader, tmp_path: Path) -> None:
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two", "chapter three"])
+    before = [d.id for d in reader.iter_documents("book.pdf")]
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two, revised", "chapter three"])
+    after = [d.id for d in reader.iter_documents("book.pdf")]
+    assert len(set(before)) == 3
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1] != before[1]
+    # a page read alone has the id it has in the whole read
+    assert [d.id for d in reader.iter_documents("book.pdf", pages="3")] == [after[2]]
+    # the same bytes at another path are another file
+    (tmp_path / "copy.pdf").write_bytes((tmp_path / "book.pdf").read_bytes())
+    assert not set(after) & {d.id for d in reader.iter_documents("copy.pdf")}

@@ -95,19 +95,18 @@ class Pipeline:
                 f"{info.format}: read as {info.format} (metadata format_mismatch)"
             )
         base = _base_metadata(info, ext, extra)
-        digest = _digest(source, info)
+        ids = _UnitIds(info.source)
         output = self.settings.output
         with translate_errors(info.source, ext.name), _HiddenText(ctx) as hidden:
-            for index, unit in enumerate(ext.extract(source, ctx)):
+            for unit in ext.extract(source, ctx):
                 ctx.check_deadline()
                 meta = clean_metadata({**base, **unit.metadata}, output)
-                uid = _unit_id(digest, index, meta)
                 if isinstance(unit, Document):
                     text, removed = clean_body(unit.text, output)
                     hidden.count += removed
-                    yield Document(text, meta, uid)
+                    yield Document(text, meta, ids.next(meta, text.encode()))
                 else:
-                    yield Media(unit.mime_type, unit.data, meta, uid)
+                    yield Media(unit.mime_type, unit.data, meta, ids.next(meta, unit.data))
 
     def child_units(
         self, parent: Context, data: bytes, name: str, options: ReadOptions | None
@@ -177,18 +176,24 @@ def _base_metadata(info: FileInfo, ext: Extractor, extra: dict[str, Any] | None)
     return meta
 
 
-def _digest(source: Source, info: FileInfo) -> str:
-    """File identity for unit ids: first 64 KB + size + the path as given (normalized), so ids are
-    stable across runs and two copies of one file at different paths do not overwrite each other."""
-    h = hashlib.sha256()
-    if not info.is_dir:
-        h.update(source.head())
-    h.update(str(info.size).encode())
-    h.update(os.path.normpath(info.source).encode())
-    return h.hexdigest()
+class _UnitIds:
+    """Unit ids from where a unit is and what it holds: the file as the workspace shows it, the
+    unit's position keys (page, sheet, slide, member...), its rank among units at that same
+    position, and a hash of its content. A unit that did not change keeps its id when others
+    in the file change (an incremental re-index rewrites only what changed), two copies of a file
+    at different paths never share ids, and a page read alone or in a split read has the id it
+    has in a whole read."""
 
+    def __init__(self, source: str) -> None:
+        self.file = os.path.normpath(source)
+        self.seen: dict[str, int] = {}
 
-def _unit_id(digest: str, index: int, meta: dict[str, Any]) -> str:
-    position = {k: meta[k] for k in _POSITION_KEYS if k in meta}
-    key = f"{digest}:{index}:{json.dumps(position, sort_keys=True, default=str)}"
-    return str(uuid.UUID(hashlib.sha256(key.encode()).hexdigest()[:32]))
+    def next(self, meta: dict[str, Any], content: bytes) -> str:
+        position = json.dumps(
+            {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
+        )
+        rank = self.seen.get(position, 0)
+        self.seen[position] = rank + 1
+        h = hashlib.sha256(f"{self.file}\0{position}\0{rank}\0".encode())
+        h.update(hashlib.sha256(content).digest())
+        return str(uuid.UUID(h.hexdigest()[:32]))
