@@ -310,7 +310,7 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
         first = stripped.split(b"\n", 1)[0].strip()
         return by_ext if _is_json_object(first) else BY_KEY["text"]
     if by_ext is not None and (
-        by_ext.category in ("text", "tabular", "notebook") or by_ext.key == "rtf"
+        by_ext.category in ("text", "tabular", "notebook", "email") or by_ext.key == "rtf"
     ):
         return by_ext
     return BY_KEY["text"]

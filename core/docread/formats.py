@@ -80,6 +80,10 @@ FORMATS: tuple[Format, ...] = (
            zip_marker="application/vnd.oasis.opendocument.presentation", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_slides"),
     Format("epub", "office", "application/epub+zip", (".epub",),
            zip_marker="application/epub+zip", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_package"),
+    # e-mail
+    Format("eml", "email", "message/rfc822", (".eml",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mime:open_eml"),
+    Format("msg", "email", "application/vnd.ms-outlook", (".msg",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.outlook:open_msg"),
+    Format("mbox", "email", "application/mbox", (".mbox",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mbox:open_mbox"),
     # pdf
     Format("pdf", "pdf", "application/pdf", (".pdf",), ((0, b"%PDF-"),), extractor=_X + "pdf.extractor:PdfExtractor"),
     # archives (compound extensions are matched before simple ones)
@@ -126,6 +130,7 @@ OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 OLE2_FORMATS = (
     "doc",
     "xls",
+    "msg",
 )  # legacy Office files share one container; extension or libmagic decides
 
 
