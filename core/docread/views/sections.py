@@ -136,6 +136,7 @@ SECTIONS: dict[str, Section] = {
     "office": Section(_office_page, _office_hint, whole=True),
     "archive": Section(hint=_archive_hint),
     "sqlite": Section(hint=_sqlite_hint),
+    "email": Section(separator="\n\n---\n\n"),  # one unit per message (an mbox has many)
 }
 
 

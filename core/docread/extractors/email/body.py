@@ -13,11 +13,15 @@ if TYPE_CHECKING:
     from ..base import Context
 
 
-def html_text(html: str) -> str:
-    """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped)."""
+def html_text(html: str, ctx: Context) -> str:
+    """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped), cut
+    where pandoc's output is cut (8x ``output.max_chars``); what was cut is said in a note."""
     from ..html.convert import html_to_markdown
 
-    return tidy(html_to_markdown(html).markdown)
+    page = html_to_markdown(html, limit_chars=ctx.settings.output.max_chars * 8)
+    for note in page.notes:
+        ctx.warn(f"{ctx.info.source}: {note}")
+    return tidy(page.markdown)
 
 
 def rtf_text(rtf: bytes, ctx: Context) -> str:

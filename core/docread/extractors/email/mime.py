@@ -48,7 +48,7 @@ def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message
             f"{where}: the MIME structure is damaged ({', '.join(sorted(walk.defects))}); what "
             f"could be read is shown."
         )
-    body = _body(msg, walk.parts)
+    body = _body(msg, walk.parts, ctx)
     return Message(
         sender=_header(msg, "From"), to=_header(msg, "To"), cc=_header(msg, "Cc"),
         date=iso_date(_header(msg, "Date")), subject=_header(msg, "Subject"),
@@ -129,7 +129,7 @@ def _text(part: MimePart) -> str:
     return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw or "")
 
 
-def _body(msg: EmailMessage, parts: list[MimePart]) -> str:
+def _body(msg: EmailMessage, parts: list[MimePart], ctx: Context) -> str:
     """text/plain preferred, else text/html as markdown, among the inline unnamed text parts;
     a message that is all one non-multipart text part is its own body."""
     inline = [p for p in parts if not _attached(p)]
@@ -137,7 +137,7 @@ def _body(msg: EmailMessage, parts: list[MimePart]) -> str:
         part = next((p for p in inline if p.get_content_type() == kind), None)
         if part is not None:
             text = _text(part)
-            return html_text(text) if kind == "text/html" else tidy(text)
+            return html_text(text, ctx) if kind == "text/html" else tidy(text)
     if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
         return tidy(_text(msg))  # no boundary found: what the message holds, as text
     return ""

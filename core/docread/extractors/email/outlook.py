@@ -61,7 +61,7 @@ def _body(msg: Any, ctx: Context) -> str:
         return tidy(plain.replace("\x00", ""))
     html = getattr(msg, "htmlBody", None)
     if html:
-        return html_text(_decoded(html))
+        return html_text(_decoded(html), ctx)
     rtf = getattr(msg, "rtfBody", None)
     return rtf_text(rtf, ctx) if rtf else ""
 
