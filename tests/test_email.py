@@ -4,7 +4,9 @@ loaded as children under the archive limits, and damaged or hostile messages bou
 
 from __future__ import annotations
 
+import io
 import mailbox
+import struct
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -339,11 +341,59 @@ def test_mbox_gives_one_document_per_message(reader: docread.Reader, tmp_path: P
 
 
 # -- Outlook .msg --------------------------------------------------------------------------
+# .msg files cannot be written from scratch here; variants of the corpus file are made at test
+# time with extract-msg's own OLE writer (the corpus file itself is never copied).
 OUTLOOK = CORPUS / "email" / "test-outlook.msg"
+needs_outlook = pytest.mark.skipif(not OUTLOOK.is_file(), reason=f"corpus not present at {CORPUS}")
+ATTACH = "__attach_version1.0_#00000000"
+ATTACH_METHOD = struct.pack("<II", 0x37050003, 6)  # PR_ATTACH_METHOD, readable and writable
 
 
-@pytest.mark.skipif(not OUTLOOK.is_file(), reason=f"corpus not present at {CORPUS}")
-def test_outlook_msg_fields_and_body(make_reader: MakeReader) -> None:
+def outlook_variant(
+    *, rtf: bytes | None = None, attach: bytes | None = None, embed: bool = False
+) -> bytes:
+    """The corpus .msg with its plain body replaced by a (non-HTML) RTF body, a CSV attached by
+    value (``figures.csv``) or the whole message embedded in itself as an attached .msg."""
+    import compressed_rtf
+    import olefile
+    from extract_msg.ole_writer import OleWriter
+
+    ole = olefile.OleFileIO(str(OUTLOOK))
+    writer = OleWriter()
+    writer.fromOleFile(ole)
+    if rtf is not None:
+        writer.deleteEntry("__substg1.0_1000001E")
+        writer.editEntry("__substg1.0_10090102", data=compressed_rtf.compress(rtf))
+    if attach is not None or embed:
+        writer.addEntry(ATTACH, storage=True)
+        method = 5 if embed else 1  # ATTACH_EMBEDDED_MSG, ATTACH_BY_VALUE
+        writer.addEntry(
+            f"{ATTACH}/__properties_version1.0",
+            bytes(8) + ATTACH_METHOD + struct.pack("<Q", method),
+        )
+    if attach is not None:
+        writer.addEntry(f"{ATTACH}/__substg1.0_37010102", attach)
+        writer.addEntry(f"{ATTACH}/__substg1.0_3707001E", b"figures.csv")
+    if embed:
+        inner = f"{ATTACH}/__substg1.0_3701000D"
+        writer.addEntry(inner, storage=True)
+        for path in ole.listdir(streams=False, storages=True):
+            if path[0] != "__nameid_version1.0":
+                writer.addEntry("/".join([inner, *path]), storage=True)
+        for path in ole.listdir():
+            if path[0] != "__nameid_version1.0":
+                data = ole.openstream(path).read()
+                if path == ["__properties_version1.0"]:  # an embedded header is 24 bytes, not 32
+                    data = data[:24] + data[32:]
+                writer.addEntry("/".join([inner, *path]), data)
+    ole.close()
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+@needs_outlook
+def test_outlook_msg_fields_and_body() -> None:
     with docread.Reader(OUTLOOK.parent, config={"cache": {"enabled": False}}) as reader:
         doc = reader.read(OUTLOOK.name).documents[0]
     meta = doc.metadata
@@ -354,6 +404,40 @@ def test_outlook_msg_fields_and_body(make_reader: MakeReader) -> None:
     assert meta["attachment_count"] == 0
     assert "Synchronisation hors connexion" in doc.text
     assert "Subject: Microsoft Outlook Express 6" in doc.text
+
+
+@needs_outlook
+def test_outlook_rtf_only_body_goes_through_pandoc(reader: docread.Reader, tmp_path: Path) -> None:
+    rtf = rb"{\rtf1\ansi\deff0{\fonttbl{\f0 Arial;}}Plain RTF words for pandoc.\par Second paragraph.}"
+    (tmp_path / "rtf.msg").write_bytes(outlook_variant(rtf=rtf))
+    text = reader.read("rtf.msg").documents[0].text
+    assert "Plain RTF words for pandoc." in text and "Second paragraph." in text
+    assert "\\rtf1" not in text and "Synchronisation" not in text  # the plain body is gone
+
+
+@needs_outlook
+def test_outlook_attachment_is_listed_and_loaded(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "att.msg").write_bytes(outlook_variant(attach=b"name,total\nann,3\nbob,4\n"))
+    doc = reader.read("att.msg").documents[0]
+    assert doc.metadata["attachment_count"] == 1 and "figures.csv" in doc.text
+    docs = list(reader.iter_documents("att.msg"))
+    table = docs[1]
+    assert table.metadata["format"] == "csv" and "bob" in table.text
+    assert table.metadata["attachment"] == "figures.csv"
+    assert table.metadata["message"] == "Microsoft Outlook Express 6"
+
+
+@needs_outlook
+def test_outlook_embedded_message_is_read_recursively(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "emb.msg").write_bytes(outlook_variant(embed=True))
+    name = "Microsoft Outlook Express 6.msg"
+    assert f"{name}  application/vnd.ms-outlook" in reader.read("emb.msg").documents[0].text
+    docs = list(reader.iter_documents("emb.msg"))
+    nested = [d for d in docs if d.metadata.get("member") == name]
+    assert nested and nested[0].metadata["format"] == "msg" and nested[0].metadata["depth"] == 1
+    assert "Synchronisation hors connexion" in nested[0].text
 
 
 # -- the wrappers --------------------------------------------------------------------------
