@@ -267,6 +267,21 @@ def test_banned_and_traversing_attachment_names(reader: docread.Reader, tmp_path
         reader.read("names.eml", archive_path="setup.exe")
 
 
+def test_non_ascii_attachment_names_are_decoded(reader: docread.Reader, tmp_path: Path) -> None:
+    msg = message(
+        attachments=[
+            ("résumé.csv", "text/csv", b"k,v\nx,1\n"),  # written as an RFC 2231 parameter
+            ("x.txt", "text/plain", b"plain words\n"),
+        ]
+    )
+    msg.get_payload()[-1].replace_header(  # an encoded word, as some mailers write it
+        "Content-Disposition", 'attachment; filename="=?utf-8?q?na=C3=AFve.txt?="'
+    )
+    write(tmp_path / "names.eml", msg)
+    text = reader.read("names.eml").documents[0].text
+    assert "résumé.csv  text/csv" in text and "naïve.txt   text/plain" in text
+
+
 # -- damaged and hostile input -------------------------------------------------------------
 def test_ten_thousand_parts_are_capped_with_a_note(make_reader: MakeReader, tmp_path: Path) -> None:
     parts = "".join(
