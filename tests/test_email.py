@@ -283,6 +283,19 @@ def test_non_ascii_attachment_names_are_decoded(reader: docread.Reader, tmp_path
 
 
 # -- damaged and hostile input -------------------------------------------------------------
+def test_malformed_headers_are_shown_as_written(reader: docread.Reader, tmp_path: Path) -> None:
+    raw = (
+        b'From: <<<@@@>>> "unclosed\r\nTo: ,,,;;;\r\nSubject: =?utf-8?q?half an encoded\r\n'
+        b"Date: the day after tomorrow\r\nSubject: \xe9t\xe9 in raw latin-1\r\n\r\nstill read\r\n"
+    )
+    (tmp_path / "bad.eml").write_bytes(raw)
+    doc = reader.read("bad.eml").documents[0]
+    assert "still read" in doc.text
+    assert doc.metadata["date"] == "the day after tomorrow"  # not a date: kept as written
+    assert "<<<@@@>>>" in doc.metadata["from"]
+    assert doc.metadata["subject"].startswith("=?utf-8?q?half an encoded")
+
+
 def test_ten_thousand_parts_are_capped_with_a_note(make_reader: MakeReader, tmp_path: Path) -> None:
     parts = "".join(
         f"--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; "

@@ -11,6 +11,7 @@ import mimetypes
 import re
 from collections.abc import Iterator
 from email import policy
+from email.errors import MessageError
 from email.header import decode_header, make_header
 from email.message import Message as MimePart
 from email.parser import BytesParser
@@ -77,11 +78,17 @@ def _rebound(msg: MimePart, ctx: Context, where: str) -> MimePart:
         ctx.warn(f"{where}: a multipart message without a boundary; its body is shown as text.")
         return msg
     msg.set_param("boundary", found.group(1))
+    try:
+        data = msg.as_bytes()
+    except (MessageError, ValueError, LookupError, UnicodeError) as exc:
+        ctx.warn(f"{where}: a multipart message without a usable boundary ({exc}); shown as text.")
+        msg.del_param("boundary")
+        return msg
     ctx.warn(
         f"{where}: the multipart message names no boundary; parts were split at the first "
         f"delimiter line found ({found.group(0).strip()!r})."
     )
-    return _parse(msg.as_bytes(), where)
+    return _parse(data, where)
 
 
 class _Walk:
@@ -110,16 +117,26 @@ class _Walk:
 
 
 def _header(msg: MimePart, name: str) -> str:
-    """A header decoded as ``policy.default`` reads it (encoded words, 8-bit bytes), or as
-    written when it does not parse."""
+    """A header decoded as ``policy.default`` reads it (encoded words, addresses), or, when it
+    does not parse cleanly (a parse that drops text records defects), its words decoded alone."""
     raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
     if raw is None:
         return ""
     try:
-        value = str(policy.default.header_fetch_parse(name, raw))
-    except (ValueError, IndexError, TypeError, LookupError, AttributeError):  # a malformed address
-        value = str(raw)
+        parsed = policy.default.header_fetch_parse(name, raw)
+        value = _words(raw) if parsed.defects else str(parsed)
+    except (MessageError, ValueError, IndexError, TypeError, LookupError, AttributeError):
+        value = _words(raw)
+    value = value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # raw 8-bit
     return " ".join(value.split())
+
+
+def _words(raw: str) -> str:
+    """Encoded words decoded in otherwise unparsed header text; the text as written if they fail."""
+    try:
+        return str(make_header(decode_header(raw)))
+    except (MessageError, ValueError, LookupError, UnicodeError):
+        return raw
 
 
 def _text(part: MimePart) -> str:
@@ -161,9 +178,8 @@ def _attached(part: MimePart) -> bool:
 def _filename(part: MimePart) -> str:
     """The part's file name, RFC 2231 parameters and encoded words decoded."""
     try:
-        name = part.get_filename() or ""
-        return str(make_header(decode_header(name))) if "=?" in name else name
-    except (ValueError, LookupError, TypeError, UnicodeError):
+        return _words(part.get_filename() or "")
+    except (MessageError, ValueError, LookupError, TypeError):
         return ""
 
 
