@@ -34,8 +34,9 @@ class EmailExtractor(Extractor):
 
     @classmethod
     def ignored(cls, ctx: Context) -> list[str]:
-        """With ``archive_path`` the other options go to the attachment read (checked there)."""
-        return [] if ctx.options.archive_path else super().ignored(ctx)
+        """With ``archive_path``, or in a loader, the other options go to the attachments read
+        (and are checked there), as they go to archive members."""
+        return [] if ctx.options.archive_path or ctx.loader else super().ignored(ctx)
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         opener: Opener = load_object(BY_KEY[ctx.info.format].opener)

@@ -1,6 +1,6 @@
 """RFC 822 / MIME messages (.eml, and each message of an .mbox) through the standard library's
 ``email`` package: the tree is parsed with ``policy.compat32`` (``policy.default`` parses every
-header of every part into objects, ~1 ms each: a 10,000-part message took a minute), and the
+header of every part into objects: 5.6 s against 0.36 s for a 10,000-part message here), and the
 fields shown are decoded by ``policy.default`` (encoded words, RFC 2231); transfer encodings and
 charsets are decoded per part. A damaged tree gives what could be read and a note; the parts
 walked are capped."""
