@@ -184,6 +184,8 @@ def test_loader_reads_pdf_attachment_as_pages_with_attachment_and_message_metada
     table = [d for d in docs if d.metadata.get("format") == "csv"]
     assert table and "north" in table[0].text and table[0].metadata["attachment"] == "totals.csv"
     assert len({d.id for d in docs}) == len(docs)
+    second = list(reader.iter_documents("r.eml", pages="2"))  # options go to the attachments
+    assert [d.metadata["page_number"] for d in second if "page_number" in d.metadata] == [2]
 
 
 def test_archive_path_reads_one_attachment_with_its_own_options(
