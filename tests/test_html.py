@@ -271,3 +271,21 @@ def test_output_cap_inside_markdown_reads_on_in_markdown(
     text = reader.read("long.html", output_format="markdown").render()
     assert "Paragraph 1\n" in text and "Paragraph 100" not in text
     assert "use output_format='markdown' offset=" in text
+
+
+def test_framework_loaders_see_html_as_markdown(tmp_path: Path) -> None:
+    """Both wrappers list the HTML extensions and get the page as markdown with its title."""
+    from langchain_core.document_loaders import Blob
+
+    from langchain_docread import DocReadParser
+    from llama_index_docread import DocReadReader
+
+    (tmp_path / "page.xhtml").write_text(PAGE, encoding="utf-8")
+    expected = html_to_markdown(PAGE).markdown
+    config = {"cache": {"enabled": False}}
+    (lc,) = DocReadParser(config=config).parse(Blob.from_data(PAGE.encode(), path="p.htm"))
+    assert lc.page_content == expected and lc.metadata["title"] == "Quarterly Report"
+    llama = DocReadReader(config=config)
+    assert {".html", ".htm", ".xhtml"} <= set(llama.file_extractor())
+    (node,) = llama.load_data(tmp_path / "page.xhtml")
+    assert node.text == expected and node.metadata["description"] == "Numbers for the third quarter"

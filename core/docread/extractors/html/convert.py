@@ -88,8 +88,8 @@ def _text(value: object) -> str | None:
 
 class _Cleaner:
     """One iterative walk over the parsed page (it may be 50,000 levels deep): reads the title
-    and description, drops comments and non-content elements, simplifies images and script
-    links, finds the page's navigation and flattens elements nested past ``MAX_DEPTH``.
+    and description, drops comments and non-content elements, simplifies images, script links
+    and tooltips, finds the page's navigation and flattens elements nested past ``MAX_DEPTH``.
 
     Navigation is ``<nav>``, role=navigation, and ``<header>``/``<footer>`` outside any article
     or section (one inside belongs to it: an article's title); it is dropped unless it holds all
