@@ -24,6 +24,7 @@ class HtmlExtractor(TextExtractor):
 
     name: ClassVar[str] = "html"
     formats: ClassVar[frozenset[str]] = frozenset({"html"})
+    isolated: ClassVar[bool] = True  # markdownify on a 10 MB page holds ~700 MB: never in the host
 
     def encoding(self, source: Source, ctx: Context) -> str:
         return html_encoding(source.head(), ctx.info.encoding)
