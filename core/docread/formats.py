@@ -45,7 +45,7 @@ _TEXT_EXTS = (
     ".swift", ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".dart", ".ex", ".exs", ".erl",
     ".hs", ".ml", ".clj", ".sql", ".vue", ".svelte", ".css", ".scss", ".sass", ".less",
     ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".properties", ".lock",
-    ".html", ".htm", ".xml", ".xsd", ".xsl", ".svg", ".proto", ".graphql", ".gql",
+    ".xml", ".xsd", ".xsl", ".svg", ".proto", ".graphql", ".gql",
     ".sh", ".bash", ".zsh", ".fish", ".ps1", ".psm1", ".bat", ".cmd", ".mk", ".cmake",
     ".gradle", ".dockerfile", ".gitignore", ".editorconfig", ".diff", ".patch", ".csv.txt",
 )  # fmt: skip
@@ -54,6 +54,7 @@ FORMATS: tuple[Format, ...] = (
     # text and code
     Format("text", "text", "text/plain", _TEXT_EXTS, extractor=_X + "text.plain:TextExtractor", textual=True),
     Format("json", "text", "application/json", (".json", ".geojson", ".jsonc"), extractor=_X + "text.plain:TextExtractor", textual=True),
+    Format("html", "text", "text/html", (".html", ".htm", ".xhtml"), extractor=_X + "html.extractor:HtmlExtractor", textual=True),
     Format("ipynb", "notebook", "application/x-ipynb+json", (".ipynb",), extractor=_X + "text.notebook:NotebookExtractor", textual=True),
     # tables
     Format("csv", "tabular", "text/csv", (".csv",), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited", textual=True),
