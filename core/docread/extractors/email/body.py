@@ -18,7 +18,9 @@ def html_text(html: str, ctx: Context) -> str:
     where pandoc's output is cut (8x ``output.max_chars``); what was cut is said in a note."""
     from ..html.convert import html_to_markdown
 
-    page = html_to_markdown(html, limit_chars=ctx.settings.output.max_chars * 8)
+    page = html_to_markdown(
+        html, limit_chars=ctx.settings.output.max_chars * 8, tick=ctx.check_deadline
+    )
     for note in page.notes:
         ctx.warn(f"{ctx.info.source}: {note}")
     return tidy(page.markdown)
