@@ -24,7 +24,7 @@ def open_msg(source: Source, ctx: Context) -> Iterator[Message]:
     except ImportError as exc:
         raise DependencyMissingError(
             f"{ctx.info.source}: reading Outlook .msg files needs extract-msg: "
-            f"pip install extract-msg",
+            f"pip install 'docread[msg]' (extract-msg, GPL-3.0)",
             path=ctx.info.source,
         ) from exc
     with source.open() as f:
