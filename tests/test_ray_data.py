@@ -111,7 +111,9 @@ def test_a_file_through_a_pyarrow_filesystem(cluster: dict[str, str], docs: Path
     assert "Lima" in next(iter(got.values()))[0]
     # a folder in a filesystem: listed by Ray, each file shown under the path as named
     local = pafs.LocalFileSystem()
-    folder = from_rows(read_documents(str(docs / "sub"), filesystem=local, config=CONFIG).take_all())
+    folder = from_rows(
+        read_documents(str(docs / "sub"), filesystem=local, config=CONFIG).take_all()
+    )
     assert [m["source"] for _, m in folder.values()] == [str(docs / "sub" / "table.csv")]
 
 
