@@ -90,6 +90,19 @@ def test_relative_paths_keep_the_loaders_source(
     }  # fmt: skip
 
 
+def test_one_docread_worker_per_cpu_of_the_task(cluster: dict[str, str], docs: Path) -> None:
+    """A task given 2 CPUs reads 2 files at a time with a pool of 2; a default task has 1."""
+    from docread.ray_data import _reader
+
+    def workers() -> int:
+        return _reader(None, docread.Settings.load(CONFIG)).settings.isolation.workers
+
+    assert ray.get(ray.remote(workers).remote()) == 1
+    assert ray.get(ray.remote(num_cpus=2)(workers).remote()) == 2
+    got = from_rows(read_documents(docs, num_cpus=2, config=CONFIG).take_all())
+    assert got == from_units(docread.iter_units(docs, config=CONFIG))
+
+
 def test_media_rows_and_pattern(cluster: dict[str, str], docs: Path) -> None:
     rows = read_documents(docs, pattern="*.png", include_media=True, config=CONFIG).take_all()
     want = from_units(docread.iter_units(docs, pattern="*.png", config=CONFIG), media=True)
