@@ -132,12 +132,13 @@ def test_a_file_through_a_pyarrow_filesystem(cluster: dict[str, str], docs: Path
 
 def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Path) -> None:
     binary = ray.data.read_binary_files(str(docs), include_paths=True)
-    got = from_rows(documents_from(binary, config=CONFIG).take_all())
+    got = from_rows(documents_from(binary, include_media=True, config=CONFIG).take_all())
     want: Units = {}
     with docread.Reader(docs, CONFIG) as reader:
         for path in sorted(p for p in docs.rglob("*") if p.is_file()):
-            want.update(from_units(reader.iter_bytes(path.read_bytes(), str(path))))
+            want.update(from_units(reader.iter_bytes(path.read_bytes(), str(path)), media=True))
     assert got == want
+    assert any(text is None for text, _ in got.values())  # the PNG's Media row
     paths = ray.data.from_items([str(docs / "report.pdf"), str(docs / "notes.md")])
     got = from_rows(documents_from(paths, config=CONFIG).take_all())
     assert got == from_units(
