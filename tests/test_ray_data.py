@@ -4,6 +4,7 @@ loader's units (ids, texts, metadata) for a folder, a file through a pyarrow fil
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -128,6 +129,20 @@ def test_a_file_through_a_pyarrow_filesystem(cluster: dict[str, str], docs: Path
         read_documents(str(docs / "sub"), filesystem=local, config=CONFIG).take_all()
     )
     assert [m["source"] for _, m in folder.values()] == [str(docs / "sub" / "table.csv")]
+
+
+def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
+    cluster: dict[str, str], docs: Path
+) -> None:
+    """Bytes of a remote file are capped at the largest size limit: in a folder it is logged
+    and skipped, named it fails with FileTooLargeError naming the file."""
+    limits = {f.name: 28 for f in dataclasses.fields(docread.Settings().limits)}
+    small = {**CONFIG, "limits": limits}  # notes.md has 26 bytes, sub/table.csv 31
+    subtree = pafs.SubTreeFileSystem(str(docs), pafs.LocalFileSystem())
+    rows = read_documents(["sub", "notes.md"], filesystem=subtree, config=small).take_all()
+    assert [json.loads(r["metadata"])["source"] for r in rows] == ["notes.md"]
+    with pytest.raises(docread.FileTooLargeError, match=r"sub/table\.csv: over 28 bytes"):
+        read_documents("sub/table.csv", filesystem=subtree, config=small).materialize()
 
 
 def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Path) -> None:

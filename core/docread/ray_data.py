@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
-from .errors import DependencyMissingError, ReadDocumentError, log_handled
+from .errors import DependencyMissingError, FileTooLargeError, ReadDocumentError, log_handled
 from .model import Document, Unit
 from .reader import PathArg, Reader, loader_workspace
 from .request.options import ReadOptions
@@ -152,8 +152,9 @@ class _Plan:
         if rel and self.pattern and not glob_match(rel, self.pattern):
             return
         opts = self.options if rel else {**self.options, "pattern": self.pattern}
-        units = _reader(self.root, self.settings).iter_bytes(stream.readall(), shown, **opts)
         try:
+            data = _bounded(stream, shown, self.settings)
+            units = _reader(self.root, self.settings).iter_bytes(data, shown, **opts)
             yield from _blocks(_rows(units, self.include_media), self.include_media)
         except ReadDocumentError as exc:
             if not rel:  # named by the caller: fails the Dataset, as the loader raises
@@ -235,6 +236,20 @@ def _reader(root: str | None, settings: Settings) -> Reader:
 @functools.lru_cache(maxsize=8)
 def _plan_of(ref: ray.ObjectRef[_Plan]) -> _Plan:
     return ray.get(ref)
+
+
+def _bounded(stream: pa.NativeFile, shown: str, settings: Settings) -> bytes:
+    """A remote file's bytes, refused past the largest size limit before it fills the task's
+    memory (its own category's limit is checked once it is detected)."""
+    cap = max(dataclasses.astuple(settings.limits))
+    data: bytes = stream.read(cap + 1)
+    if len(data) > cap:
+        raise FileTooLargeError(
+            f"{shown}: over {cap:,} bytes, the largest size limit (limits.* in "
+            "tools-security.yaml); a remote file is read into memory whole",
+            path=shown,
+        )
+    return data
 
 
 def _cpus(value: float | None) -> int:
