@@ -179,6 +179,16 @@ def test_a_bad_file_is_skipped_the_others_kept(
         read_documents(tmp_path / "broken.pdf", config=CONFIG).materialize()
 
 
+def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(
+    cluster: dict[str, str], tmp_path: Path
+) -> None:
+    (tmp_path / "empty").mkdir()
+    ds = read_documents(tmp_path / "empty", config=CONFIG)
+    assert ds.take_all() == [] and ds.columns() == ["id", "text", "metadata"]
+    with pytest.raises(docread.DocumentNotFoundError, match="nothing.pdf"):
+        read_documents(tmp_path / "nothing.pdf", config=CONFIG)  # on the driver, no task
+
+
 def test_options_are_checked_before_any_task(cluster: dict[str, str], docs: Path) -> None:
     with pytest.raises(docread.InvalidOptionError, match="pagez"):
         read_documents(docs, pagez="1", config=CONFIG)
