@@ -64,6 +64,8 @@ class DocReadReader(BasePydanticReader):
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
     ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
     skips that file and prints why), ``"skip"`` logs it and yields what was read before.
+    ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
+    too; ids hash it), ``file_path`` the absolute one. ``DocReadNodeParser`` chunks the Documents.
     """
 
     is_remote: bool = False
