@@ -27,14 +27,16 @@ class DocReadNodeParser(NodeParser):
     its document, and ``chunk_index`` / ``chunk_count`` / ``char_start`` join its metadata.
     ImageDocuments become one ImageNode each (same id rule)."""
 
-    chunk_size: int = Field(default=1024, gt=0, description="Chunk length in characters.")
-    chunk_overlap: int = Field(default=0, ge=0, description="Characters repeated between chunks.")
+    chunk_size: int = Field(default=1024, description="Chunk length in characters.")
+    chunk_overlap: int = Field(default=0, description="Characters repeated between chunks.")
     _chunker: Chunker = PrivateAttr()
 
-    def model_post_init(self, context: Any) -> None:
+    def __init__(self, chunk_size: int = 1024, chunk_overlap: int = 0, **kwargs: Any) -> None:
         """Checks the sizes now (InvalidOptionError), not at the first document."""
-        super().model_post_init(context)
-        self._chunker = Chunker(self.chunk_size, self.chunk_overlap)
+        chunker = Chunker(chunk_size, chunk_overlap)
+        # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
+        super().__init__(chunk_size=chunk_size, chunk_overlap=chunk_overlap, **kwargs)  # type: ignore[call-arg]
+        self._chunker = chunker
 
     @classmethod
     def class_name(cls) -> str:

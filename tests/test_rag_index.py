@@ -119,6 +119,15 @@ def test_chunk_arguments_are_checked_when_the_loader_is_made(docs: Path) -> None
 
 
 # -- LlamaIndex: IngestionPipeline -------------------------------------------------------------
+def test_node_parser_arguments_are_checked_when_it_is_made() -> None:
+    from llama_index_docread import DocReadNodeParser
+
+    with pytest.raises(docread.InvalidOptionError, match="chunk_size=0"):
+        DocReadNodeParser(chunk_size=0)
+    with pytest.raises(docread.InvalidOptionError, match="chunk_overlap=300"):
+        DocReadNodeParser(chunk_size=200, chunk_overlap=300)
+
+
 def test_llamaindex_ingestion_pipeline_upserts_with_the_same_ids(docs: Path) -> None:
     from llama_index.core import SimpleDirectoryReader
     from llama_index.core.embeddings import MockEmbedding
