@@ -294,7 +294,8 @@ def _utf16_without_bom(head: bytes) -> bool:
 
 
 def _text_kind(head: bytes, by_ext: Format | None) -> Format:
-    """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it."""
+    """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it; a page
+    without a known extension that opens as HTML is HTML."""
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if (
         by_ext is not None
@@ -306,11 +307,13 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
         if stripped[:1] == b"{" and b'"cells"' in head and b'"nbformat"' in head:
             return BY_KEY["ipynb"]
         return BY_KEY["json"]
+    if by_ext is None and stripped[:15].lower().startswith((b"<!doctype html", b"<html")):
+        return BY_KEY["html"]
     if by_ext is not None and by_ext.key == "jsonl":
         first = stripped.split(b"\n", 1)[0].strip()
         return by_ext if _is_json_object(first) else BY_KEY["text"]
     if by_ext is not None and (
-        by_ext.category in ("text", "tabular", "notebook") or by_ext.key == "rtf"
+        by_ext.category in ("text", "tabular", "notebook", "email") or by_ext.key == "rtf"
     ):
         return by_ext
     return BY_KEY["text"]

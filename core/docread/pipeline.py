@@ -28,7 +28,7 @@ from .source import Source
 
 _POSITION_KEYS = (
     "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
-    "cell_index", "line_start", "row_start", "table_index", "image_index",
+    "cell_index", "line_start", "row_start", "table_index", "image_index", "message_index",
 )  # fmt: skip
 
 
