@@ -305,3 +305,23 @@ def test_pdf_page_images_with_view_visual(docs: Path, tmp_path: Path) -> None:
     query = BytesEmbedding().embed_query(pages[2].metadata["image_url"])
     assert store.similarity_search_by_vector(query, k=1)[0].metadata["page"] == 2
     assert not DocReadLoader(docs / "manual.pdf", view="visual", config=NO_CACHE).load()
+
+
+def test_remote_files_keep_their_remote_path_as_source_and_distinct_ids() -> None:
+    import fsspec
+
+    from llama_index_docread import DocReadReader
+
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/bucket/a/notes.md", b"# Notes\n\nsame words\n")
+    fs.pipe("/bucket/b/notes.md", b"# Notes\n\nsame words\n")
+    reader = DocReadReader(config=NO_CACHE)
+    try:
+        a, b = (reader.load_data(p, fs=fs) for p in ("/bucket/a/notes.md", "/bucket/b/notes.md"))
+        again = reader.load_data("/bucket/a/notes.md", fs=fs)
+    finally:
+        fs.rm("/bucket", recursive=True)
+    assert {d.metadata["source"] for d in a} == {"/bucket/a/notes.md"}
+    assert {d.metadata["source"] for d in b} == {"/bucket/b/notes.md"}
+    assert [d.id_ for d in again] == [d.id_ for d in a]  # stable, not the temp copy's path
+    assert not {d.id_ for d in a} & {d.id_ for d in b}  # one name, two files: two ids
