@@ -12,7 +12,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -189,11 +189,17 @@ class _UnitIds:
         self.seen: dict[str, int] = {}
 
     def next(self, meta: dict[str, Any], content: bytes) -> str:
-        position = json.dumps(
-            {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
-        )
+        position = unit_position(meta)
         rank = self.seen.get(position, 0)
         self.seen[position] = rank + 1
         h = hashlib.sha256(f"{self.file}\0{position}\0{rank}\0".encode())
         h.update(hashlib.sha256(content).digest())
         return str(uuid.UUID(h.hexdigest()[:32]))
+
+
+def unit_position(meta: Mapping[str, Any]) -> str:
+    """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
+    id hashes, and how a picture finds the text read at the same place."""
+    return json.dumps(
+        {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
+    )

@@ -267,10 +267,11 @@ class Reader:
         """Open the file once, inside the workspace; everything after reads that descriptor."""
         opened = self.workspace.open(opts.file_path)
         source = Source.from_fd(opened.fd, opened.path)
+        shown = self.workspace.shown(opts.file_path)  # `source`: relative to the workspace
         try:
             if opened.is_dir:
-                return source, directory_info(opened.path, opts.file_path, opened.stat)
-            info = detect(source, hint=opts.format_hint, shown=opts.file_path)
+                return source, directory_info(opened.path, shown, opened.stat)
+            info = detect(source, hint=opts.format_hint, shown=shown)
             self._pipeline.admit(info)
         except BaseException:
             source.close()
