@@ -49,6 +49,67 @@ def chart_deck(path: Path) -> Path:
     return _restore(path, (".xlsx",))
 
 
+def odt(
+    path: Path,
+    blocks: list[str | tuple[int, str]],
+    *,
+    header: str = "",
+    footer: str = "",
+    frame: str = "",
+    frame_table: list[list[str]] | None = None,
+    **properties: str,
+) -> Path:
+    """An ODT via odfpy: paragraphs and ``(level, text)`` headings; a master page header and
+    footer; a text box (draw:frame/draw:text-box) holding ``frame`` and, optionally, a table."""
+    from odf import dc, meta, style, table, text
+    from odf.draw import Frame, TextBox
+    from odf.opendocument import OpenDocumentText
+
+    doc = OpenDocumentText()
+    for key, value in properties.items():
+        element = {"title": dc.Title, "author": meta.InitialCreator, "subject": dc.Subject}.get(
+            key, meta.Keyword
+        )
+        doc.meta.addElement(element(text=value))
+    if header or footer:
+        layout = style.PageLayout(name="Layout")
+        doc.automaticstyles.addElement(layout)
+        master = style.MasterPage(name="Standard", pagelayoutname=layout)
+        for kind, words in ((style.Header, header), (style.Footer, footer)):
+            if words:
+                part = kind()
+                part.addElement(text.P(text=words))
+                master.addElement(part)
+        doc.masterstyles.addElement(master)
+    for block in blocks:
+        if isinstance(block, tuple):
+            doc.text.addElement(text.H(outlinelevel=block[0], text=block[1]))
+        else:
+            doc.text.addElement(text.P(text=block))
+    if frame or frame_table:
+        anchor = text.P()
+        box = TextBox()
+        if frame:
+            box.addElement(text.P(text=frame))
+        if frame_table:
+            grid = table.Table(name="Framed")
+            grid.addElement(table.TableColumn(numbercolumnsrepeated=len(frame_table[0])))
+            for row in frame_table:
+                tr = table.TableRow()
+                for value in row:
+                    cell = table.TableCell()
+                    cell.addElement(text.P(text=value))
+                    tr.addElement(cell)
+                grid.addElement(tr)
+            box.addElement(grid)
+        shape = Frame(width="6cm", height="4cm", anchortype="paragraph")
+        shape.addElement(box)
+        anchor.addElement(shape)
+        doc.text.addElement(anchor)
+    doc.save(str(path))
+    return path
+
+
 # -- class 3: OOXML detection by content type ------------------------------------------------------
 def test_pptx_with_a_chart_is_a_pptx_and_its_chart_is_read(
     reader: docread.Reader, tmp_path: Path
@@ -110,3 +171,112 @@ def test_main_part_content_type_decides(
         z.writestr("[Content_Types].xml", types)
         z.writestr(part, "<x/>")
     assert detect(Source.from_path(tmp_path / "file.bin")).format == expected
+
+
+# -- class 6: document properties in the text ------------------------------------------------------
+PROPS = {
+    "title": "Harbour survey",
+    "author": "Ines Quintero",
+    "subject": "Tides",
+    "keywords": "kelp",
+}
+
+
+def _first_text(reader: docread.Reader, name: str, **options: object) -> docread.Document:
+    return next(u for u in reader.iter_units(name, **options) if isinstance(u, docread.Document))
+
+
+@pytest.mark.parametrize("kind", ["docx", "pptx", "xlsx", "pdf", "odt", "epub"])
+def test_properties_head_the_first_unit_in_loader_mode(
+    reader: docread.Reader, tmp_path: Path, kind: str
+) -> None:
+    name = _with_properties(tmp_path, kind)
+    first = _first_text(reader, name)
+    assert first.text.startswith("Title: Harbour survey\nAuthor: Ines Quintero\n"), first.text[:200]
+    assert "Subject: Tides" in first.text
+    assert ("Keywords: kelp" in first.text) is (kind != "epub")  # the OPF has no keywords
+    assert first.metadata["author"] == "Ines Quintero"  # still in metadata
+    others = [u for u in reader.iter_units(name) if isinstance(u, docread.Document)][1:]
+    assert all("Ines Quintero" not in d.text for d in others)
+    view = reader.read(name)
+    assert "Ines Quintero" in view.header.get("Metadata", "")  # the agent view: in its header
+    assert not view.text.lstrip().startswith("Title:")
+
+
+def _with_properties(tmp_path: Path, kind: str) -> str:
+    """A two-unit file of ``kind`` whose properties are PROPS."""
+    from factories import docx, pdf, pptx, xlsx
+
+    path = tmp_path / f"props.{kind}"
+    if kind == "docx":
+        docx(path, [(1, "Part one"), "Body one", (1, "Part two"), "Body two"], **PROPS)
+    elif kind == "pptx":
+        pptx(path, [("Opening", "one", ""), ("Closing", "two", "")], **PROPS)
+    elif kind == "xlsx":
+        import openpyxl
+
+        xlsx(path, {"One": [["a"], [1]], "Two": [["b"], [2]]})
+        wb = openpyxl.load_workbook(path)
+        wb.properties.title, wb.properties.creator = PROPS["title"], PROPS["author"]
+        wb.properties.subject, wb.properties.keywords = PROPS["subject"], PROPS["keywords"]
+        wb.save(path)
+    elif kind == "pdf":
+        import pymupdf
+
+        pdf(path, ["page one words", "page two words"])
+        doc = pymupdf.open(path)
+        doc.set_metadata({k: v for k, v in PROPS.items()})
+        doc.saveIncr()
+        doc.close()
+    elif kind == "odt":
+        odt(path, [(1, "Part one"), "Body one", (1, "Part two"), "Body two"], **PROPS)
+    else:
+        _pandoc_epub(path)
+    return path.name
+
+
+def _pandoc_epub(path: Path) -> Path:
+    """A two-chapter EPUB written by pandoc, with PROPS as its metadata."""
+    import subprocess
+
+    import pypandoc
+
+    meta = "".join(f"{k}: {v}\n" for k, v in PROPS.items())
+    source = f"---\n{meta}---\n\n# Part one\n\nBody one\n\n# Part two\n\nBody two\n"
+    subprocess.run(
+        [pypandoc.get_pandoc_path(), "-f", "markdown", "-o", str(path)],
+        input=source.encode(), check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return path
+
+
+def test_title_already_at_the_head_is_not_repeated(reader: docread.Reader, tmp_path: Path) -> None:
+    from factories import docx
+
+    docx(tmp_path / "t.docx", [(1, "Harbour survey"), "Body"], title="Harbour survey")
+    text = _first_text(reader, "t.docx").text
+    assert text.count("Harbour survey") == 1 and not text.startswith("Title:")
+
+
+def test_no_properties_no_header_and_a_later_page_keeps_its_id(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    from factories import PAGE_BREAK, docx
+
+    docx(tmp_path / "bare.docx", ["Only body", PAGE_BREAK, "Second page"], author="")
+    assert _first_text(reader, "bare.docx").text.startswith("Only body")
+    docx(tmp_path / "p.docx", ["One", PAGE_BREAK, "Two"], author="Ines Quintero")
+    whole = [u for u in reader.iter_units("p.docx", pages="1-2")]
+    alone = _first_text(reader, "p.docx", pages="2")
+    assert "Ines Quintero" not in alone.text and alone.id == whole[1].id
+    assert whole[0].text.startswith("Author: Ines Quintero")
+
+
+def test_property_values_are_sanitized_and_capped(make_reader, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from factories import docx
+
+    docx(tmp_path / "x.docx", ["Body"], author="Evil\u202e\u200b " + "a" * 200)
+    reader = make_reader(output={"max_metadata_value_len": 40})
+    head = _first_text(reader, "x.docx").text.split("\n\n", 1)[0]
+    assert "\u202e" not in head and "\u200b" not in head and head.startswith("Author: Evil")
+    assert len(head) == len("Author: ") + 40 + len("...")  # capped as the metadata value is

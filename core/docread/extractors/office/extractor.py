@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from ...errors import EncryptedDocumentError, ExtractionError
 from ...formats import BY_KEY
 from ...model import Document, Media, Unit
+from ...properties import document_properties
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
@@ -61,9 +62,6 @@ _UNIT_NOTES = {
     "section": "no page breaks: sections by heading 1/2",
     "chapter": "EPUB chapters",
 }
-_META_LABELS = (
-    "title", "author", "subject", "keywords", "description", "created", "last_modified", "last_modified_by",
-)  # fmt: skip
 
 
 class OfficeExtractor(Extractor):
@@ -74,7 +72,7 @@ class OfficeExtractor(Extractor):
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -157,7 +155,7 @@ def _units(
     numbers = select_units(
         ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source, warn=ctx.warn
     )
-    props = _document_properties(ctx, meta)
+    props = document_properties(ctx, meta)
     label, num_key, count_key, title_key = _KINDS[kind]
     shown: list[int] = []
     image_index = 0
@@ -190,7 +188,7 @@ def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         numbers = select_units(
             ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
         )
-        props = _document_properties(ctx, meta)
+        props = document_properties(ctx, meta)
         budget, image_index = ctx.settings.output.max_chars, 0
         shown: list[int] = []
         for n in numbers:
@@ -236,18 +234,6 @@ def _check_odf_encryption(oz: OfficeZip, ctx: Context) -> None:
             f"{ctx.info.source}: the document is password-protected; remove the password and retry",
             path=ctx.info.source,
         )
-
-
-def _document_properties(ctx: Context, meta: dict[str, Any]) -> dict[str, Any]:
-    """The properties every unit carries, and the header's Metadata block (include_metadata)."""
-    if not ctx.options.include_metadata or not meta:
-        return {}
-    lines = [
-        f"  - {k.replace('_', ' ').capitalize()}: {meta[k]}" for k in _META_LABELS if meta.get(k)
-    ]
-    if lines:
-        ctx.set_header("Metadata", "\n" + "\n".join(lines))
-    return dict(meta)
 
 
 def _media(
