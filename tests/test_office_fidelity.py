@@ -10,7 +10,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import normalize
+from conftest import CORPUS, MakeReader, normalize
 from docread.detect import detect
 from docread.source import Source
 
@@ -280,3 +280,33 @@ def test_property_values_are_sanitized_and_capped(make_reader, tmp_path: Path) -
     head = _first_text(reader, "x.docx").text.split("\n\n", 1)[0]
     assert "\u202e" not in head and "\u200b" not in head and head.startswith("Author: Evil")
     assert len(head) == len("Author: ") + 40 + len("...")  # capped as the metadata value is
+
+
+# -- class 5: legacy .doc beyond ASCII -------------------------------------------------------------
+LEGACY = CORPUS / "word" / "legacy_sample.doc"
+
+
+@pytest.mark.skipif(not LEGACY.exists(), reason="the shared corpus is not present")
+def test_legacy_doc_keeps_non_ascii_under_a_c_locale(
+    make_reader: MakeReader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """antiword's default mapping follows the locale: under C it writes "Let's" for "Let’s" and
+    "." for a bullet (and "?" for Greek or Cyrillic); the UTF-8 mapping keeps every character."""
+    import shutil
+
+    monkeypatch.setenv("LANG", "C")
+    monkeypatch.setenv("LC_ALL", "C")
+    shutil.copy(LEGACY, tmp_path / "legacy.doc")
+    text = "\n".join(d.text for d in make_reader().iter_documents("legacy.doc"))
+    assert "Let’s swim!" in text and "• You can relax and look around" in text
+    assert "…" in text
+
+
+def test_short_doc_scan_keeps_greek_and_cyrillic() -> None:
+    """antiword refuses very short documents; the UTF-16 scan that recovers their text keeps
+    Greek, Cyrillic and typographic punctuation, not only Latin-1."""
+    from docread.extractors.office.convert import _utf16_runs
+
+    words = "Καλημέρα κόσμε, Привет мир — “quoted”"
+    data = b"\xd0\xcf\x11\xe0\x00\x05" + f"{words}\r".encode("utf-16-le") + b"\x00\x00"
+    assert _utf16_runs(data) == [words]

@@ -92,7 +92,9 @@ def pandoc(path: Path, fmt: str, ctx: Context, workdir: Path) -> str:
 
 
 def antiword(path: Path, ctx: Context) -> str:
-    """Legacy Word text through antiword (headings, lists and tables become plain text)."""
+    """Legacy Word text through antiword (headings, lists and tables become plain text), always
+    with its UTF-8 mapping: its default follows the locale, and under C/POSIX it turns Greek,
+    Cyrillic, CJK and typographic quotes into '?' or ASCII look-alikes."""
     import shutil
 
     exe = shutil.which("antiword")
@@ -103,7 +105,8 @@ def antiword(path: Path, ctx: Context) -> str:
             path=ctx.info.source,
         )
     result = run_tool(
-        [exe, "-w", "0", str(path)], timeout=ctx.settings.timeouts.pandoc, what="antiword",
+        [exe, "-w", "0", "-m", "UTF-8.txt", str(path)], timeout=ctx.settings.timeouts.pandoc,
+        what="antiword",
         path=ctx.info.source, check=False,
     )  # fmt: skip
     err = result.stderr.decode("utf-8", "replace").strip()
@@ -123,7 +126,9 @@ def antiword(path: Path, ctx: Context) -> str:
     return text.replace("\f", f"\n{MARK}\n")
 
 
-_UTF16_RUN = re.compile(rb"(?:[\x20-\x7e\r\t]\x00|[\xa0-\xff]\x00){16,}")
+# UTF-16LE characters of text: ASCII and Latin-1, Greek, Cyrillic and general punctuation (curly
+# quotes, dashes, bullets); not CJK, whose code units look like misaligned ASCII
+_UTF16_RUN = re.compile(rb"(?:[\x20-\x7e\r\t]\x00|[\xa0-\xff]\x00|[\x00-\xff][\x03\x04\x20]){16,}")
 
 
 def _utf16_runs(data: bytes) -> list[str]:
