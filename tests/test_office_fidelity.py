@@ -310,3 +310,170 @@ def test_short_doc_scan_keeps_greek_and_cyrillic() -> None:
     words = "Καλημέρα κόσμε, Привет мир — “quoted”"
     data = b"\xd0\xcf\x11\xe0\x00\x05" + f"{words}\r".encode("utf-16-le") + b"\x00\x00"
     assert _utf16_runs(data) == [words]
+
+
+# -- class 4: the parts pandoc drops --------------------------------------------------------------
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/"
+_CT = "application/vnd.openxmlformats-officedocument.wordprocessingml."
+_TEXT_BOX = (
+    '<w:p><w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wp:anchor>'
+    '<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData>'
+    "<wps:wsp><wps:txbx><w:txbxContent><w:p><w:r><w:t>Boxed aside words</w:t></w:r></w:p>"
+    "</w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:anchor></w:drawing>"
+    "</mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r>"
+    "<w:t>Boxed aside words</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict>"
+    "</mc:Fallback></mc:AlternateContent></w:r></w:p>"
+)
+
+
+def _notes_part(kind: str, words: str) -> str:
+    """word/footnotes.xml or word/endnotes.xml: Word's two separators, then note 1."""
+    separators = "".join(
+        f'<w:{kind} w:type="{t}" w:id="{i}"><w:p><w:r><w:separator/></w:r></w:p></w:{kind}>'
+        for i, t in ((-1, "separator"), (0, "continuationSeparator"))
+    )
+    note = f'<w:{kind} w:id="1"><w:p><w:r><w:t>{words}</w:t></w:r></w:p></w:{kind}>'
+    return f"<w:{kind}s {_W}>{separators}{note}</w:{kind}s>"
+
+
+def rich_docx(path: Path) -> Path:
+    """A DOCX with everything pandoc may drop: a header and a footer (python-docx), a comment
+    (python-docx >= 1.2), a footnote and an endnote (parts written here, as Word writes them),
+    and a text box (DrawingML with its VML fallback)."""
+    import docx as python_docx
+
+    d = python_docx.Document()
+    d.core_properties.author = ""
+    d.sections[0].header.paragraphs[0].text = "Running head words"
+    d.sections[0].footer.paragraphs[0].text = "Page foot words"
+    d.add_paragraph("Body with notes")
+    para = d.add_paragraph("Commented words")
+    d.add_comment(para.runs, text="A reviewer remark", author="Rev")
+    d.save(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    refs = (
+        '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/>'
+        '</w:r><w:r><w:endnoteReference w:id="1"/></w:r>'
+    )
+    body = parts["word/document.xml"].decode()
+    body = body.replace(
+        "<w:t>Body with notes</w:t></w:r>", f"<w:t>Body with notes</w:t></w:r>{refs}"
+    )
+    parts["word/document.xml"] = body.replace("<w:sectPr", _TEXT_BOX + "<w:sectPr", 1).encode()
+    for kind in ("footnote", "endnote"):
+        parts[f"word/{kind}s.xml"] = _notes_part(kind, f"{kind.capitalize()} words").encode()
+        rels = parts["word/_rels/document.xml.rels"].decode()
+        rel = f'<Relationship Id="rId{kind}" Type="{_REL}{kind}s" Target="{kind}s.xml"/>'
+        parts["word/_rels/document.xml.rels"] = rels.replace(
+            "</Relationships>", rel + "</Relationships>"
+        ).encode()
+        types = parts["[Content_Types].xml"].decode()
+        override = f'<Override PartName="/word/{kind}s.xml" ContentType="{_CT}{kind}s+xml"/>'
+        parts["[Content_Types].xml"] = types.replace("</Types>", override + "</Types>").encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    return path
+
+
+def _sections(text: str) -> dict[str, str]:
+    """``## Heading`` -> the text under it (up to the next level-2 heading)."""
+    out: dict[str, str] = {}
+    for chunk in ("\n" + text).split("\n## ")[1:]:
+        title, _, rest = chunk.partition("\n")
+        out[title.strip()] = rest.strip()
+    return out
+
+
+def test_docx_headers_footers_notes_comments_and_text_boxes_each_once(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    rich_docx(tmp_path / "rich.docx")
+    for text in (
+        reader.read("rich.docx").text,
+        "\n\n".join(d.text for d in reader.iter_documents("rich.docx")),
+    ):
+        for words in ("Footnote words", "Endnote words", "Boxed aside words", "Running head",
+                      "Page foot words", "A reviewer remark", "Body with notes"):  # fmt: skip
+            assert text.count(words) == 1, (words, text)
+        parts = _sections(text)
+        assert parts["Header"] == "Running head words"
+        assert parts["Footer"] == "Page foot words"
+        assert parts["Comments"] == "- Rev: A reviewer remark"
+        assert "[^1]: Footnote words" in text  # pandoc marks notes as notes
+
+
+def test_odt_frames_tables_in_frames_headers_and_footers(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    odt(
+        tmp_path / "framed.odt", [(1, "Body heading"), "Body paragraph words"],
+        header="Running head words", footer="Page foot words", frame="Boxed aside words",
+        frame_table=[["Framed cell A", "Framed cell B"], ["c", "d"]],
+    )  # fmt: skip
+    text = reader.read("framed.odt").text
+    assert text.index("Body paragraph words") < text.index("Boxed aside words")
+    assert "| Framed cell A | Framed cell B |" in text  # the table stays a table
+    parts = _sections(text)
+    assert parts["Header"] == "Running head words" and parts["Footer"] == "Page foot words"
+    assert text.count("Boxed aside words") == 1
+
+
+RTF = rb"""{\rtf1\ansi\ansicpg1252\deff0{\fonttbl{\f0 Times;}}
+{\*\pgdsctbl{\pgdsc0{\header \pard Style table words\par}}}
+\sectd{\header \pard\plain Running head w\'f6rds\par}{\footerr \pard Page foot words\par}
+{\footerl \pard Page foot words\par}
+\pard Body paragraph words\par
+}"""
+
+
+def test_rtf_headers_and_footers(reader: docread.Reader, tmp_path: Path) -> None:
+    """Pandoc drops \\header and \\footer groups: they are moved after the body and marked; a
+    page-style table's copy (an ignorable destination) stays unread, a repeated one counts once."""
+    (tmp_path / "margins.rtf").write_bytes(RTF)
+    text = reader.read("margins.rtf").text
+    parts = _sections(text)
+    assert text.startswith("Body paragraph words")
+    assert parts["Header"] == "Running head wörds" and parts["Footer"] == "Page foot words"
+    assert "Style table words" not in text and "DOCREAD" not in text
+
+
+def test_odp_footers_and_master_page_words(reader: docread.Reader, tmp_path: Path) -> None:
+    from odf import draw, presentation, style, text
+    from odf.opendocument import OpenDocumentPresentation
+
+    doc = OpenDocumentPresentation()
+    layout = style.PageLayout(name="PM1")
+    doc.automaticstyles.addElement(layout)
+    master = style.MasterPage(name="Corporate", pagelayoutname=layout)
+    badge = draw.Frame(width="4cm", height="1cm", x="1cm", y="1cm")
+    box = draw.TextBox()
+    box.addElement(text.P(text="Acme Confidential"))
+    badge.addElement(box)
+    master.addElement(badge)
+    prompt = draw.Frame(width="4cm", height="1cm", x="1cm", y="3cm", placeholder="true")
+    prompt.setAttrNS(presentation.PRESENTATIONNS, "class", "title")
+    prompt_box = draw.TextBox()
+    prompt_box.addElement(text.P(text="Click to edit Master title style"))
+    prompt.addElement(prompt_box)
+    master.addElement(prompt)
+    doc.masterstyles.addElement(master)
+    doc.presentation.addElement(
+        presentation.FooterDecl(name="ftr1", text="Quarterly review footer")
+    )
+    for n in (1, 2):
+        page = draw.Page(masterpagename=master, usefootername="ftr1")
+        frame = draw.Frame(width="10cm", height="2cm", x="1cm", y="5cm")
+        tb = draw.TextBox()
+        tb.addElement(text.P(text=f"Slide body {n}"))
+        frame.addElement(tb)
+        page.addElement(frame)
+        doc.presentation.addElement(page)
+    doc.save(str(tmp_path / "deck.odp"))
+    slides = [d.text for d in reader.iter_documents("deck.odp")]
+    assert all("Footer: Quarterly review footer" in s for s in slides)
+    assert "Master page: Acme Confidential" in slides[0]
+    assert "Acme Confidential" not in slides[1]  # the background is said once
+    assert not any("Click to edit" in s for s in slides)

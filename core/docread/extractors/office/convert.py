@@ -178,9 +178,11 @@ def _textbox_words(m: re.Match[bytes]) -> bytes:
 
 
 def odt_marks(name: str, data: bytes) -> bytes:
-    """Put the marker at the start of ODT paragraphs whose style breaks the page before them."""
+    """Put the marker at the start of ODT paragraphs whose style breaks the page before them;
+    text boxes moved out of their frames (pandoc drops frames)."""
     if name != "content.xml":
         return data
+    data = odt_frames(data)
     styles = set(_ODF_BREAK_STYLE.findall(data))
     if not styles:
         return data
@@ -189,6 +191,37 @@ def odt_marks(name: str, data: bytes) -> bytes:
         rb"(<text:(?:p|h)\b[^>]*text:style-name=\"(?:" + names + rb")\"[^>]*(?<!/)>)"
     )
     return opening.sub(lambda m: m.group(1) + f"{MARK} ".encode(), data)
+
+
+_ODF_FRAME = re.compile(
+    rb"<draw:frame\b[^>]*>(?:(?!</draw:frame>).)*?<draw:text-box\b[^>]*(?<!/)>(.*?)</draw:text-box>"
+    rb"(?:(?!</draw:frame>).)*?</draw:frame>",
+    re.S,
+)
+_ODF_PARA_END = re.compile(rb"</text:(?:p|h)>")
+
+
+def odt_frames(data: bytes) -> bytes:
+    """Text boxes (``draw:frame/draw:text-box``: paragraphs, lists, tables) taken out of the
+    paragraph that anchors them and put right after it, where pandoc reads them; nested boxes
+    too."""
+    if b"draw:text-box" not in data:
+        return data
+    out, pos, pending = bytearray(), 0, bytearray()
+    while True:
+        frame = _ODF_FRAME.search(data, pos)
+        end = _ODF_PARA_END.search(data, pos) if pending else None
+        if end is not None and (frame is None or end.start() < frame.start()):
+            out += data[pos : end.end()] + pending
+            pending.clear()
+            pos = end.end()
+        elif frame is not None:
+            out += data[pos : frame.start()]
+            pending += odt_frames(frame.group(1))
+            pos = frame.end()
+        else:
+            break
+    return bytes(out + data[pos:] + pending)
 
 
 _RTF_BLOBS = re.compile(
@@ -237,7 +270,60 @@ def rtf_prepare(data: bytes) -> bytes:
             out += b" DOCREADOBJECTMARK " if kind == b"object" else b" DOCREADIMAGEMARK "
         pos = end
     out += data[pos:]
-    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", bytes(out))
+    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", rtf_margins(bytes(out)))
+
+
+_RTF_SCAN = re.compile(rb"\\[a-z]+-?\d* ?|\\.|[{}]", re.S)
+_RTF_MARGIN = re.compile(rb"\\(header|footer)[lrf]?(?![a-z])")
+_MARGIN_MARKS = {b"header": b"DOCREADHEADERMARK", b"footer": b"DOCREADFOOTERMARK"}
+
+
+def rtf_margins(data: bytes) -> bytes:
+    """``{\\header ...}`` and ``{\\footer ...}`` groups (pandoc drops them) moved to the end of
+    the document as paragraphs after a marker word, each distinct one once; groups inside an
+    ignorable destination (``{\\*...}``, such as a page-style table) stay where they are."""
+    if b"\\header" not in data and b"\\footer" not in data:
+        return data
+    stack: list[bool] = []  # per open group: inside an ignorable destination
+    moved: dict[bytes, bytes] = {}
+    cuts: list[tuple[int, int]] = []
+    start: int | None = None
+    kind, depth = b"", 0
+    for tok in _RTF_SCAN.finditer(data):
+        t = tok.group()
+        if t == b"{":
+            ignorable = bool(stack and stack[-1]) or data.startswith(b"{\\*", tok.start())
+            margin = _RTF_MARGIN.match(data, tok.end())
+            if margin and not ignorable and start is None:
+                start, kind, depth = tok.start(), margin.group(1), len(stack)
+            stack.append(ignorable)
+        elif t == b"}" and stack:
+            stack.pop()
+            if start is not None and len(stack) == depth:
+                body = _RTF_MARGIN.sub(b"", data[start + 1 : tok.start()], count=1)
+                moved.setdefault(body.strip(), _MARGIN_MARKS[kind])
+                cuts.append((start, tok.end()))
+                start = None
+    if not cuts:
+        return data
+    out, pos = bytearray(), 0
+    for a, b in cuts:
+        out += data[pos:a]
+        pos = b
+    out += data[pos:]
+    end = out.rstrip(b"\0 \r\n").rfind(b"}")
+    tail = b"".join(b"\\par " + mark + b"\\par {" + body + b"}" for body, mark in moved.items())
+    return bytes(out[:end] + tail + out[end:]) if end > 0 else bytes(out)
+
+
+_MARGIN_LINE = re.compile(r"^[ \t>]*(DOCREADHEADERMARK|DOCREADFOOTERMARK)\s*$", re.M)
+
+
+def margin_headings(markdown: str) -> str:
+    """The RTF header/footer marker lines as ``## Header`` / ``## Footer`` headings."""
+    return _MARGIN_LINE.sub(
+        lambda m: "## Header" if "HEADER" in m.group(1) else "## Footer", markdown
+    )
 
 
 # -- markdown post-processing ---------------------------------------------------------------------

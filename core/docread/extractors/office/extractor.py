@@ -27,6 +27,7 @@ from .convert import (
     Part,
     antiword,
     docx_marks,
+    margin_headings,
     odt_marks,
     pandoc,
     rtf_prepare,
@@ -35,6 +36,7 @@ from .convert import (
     split_pages,
     split_sections,
 )  # fmt: skip
+from .headers import docx_headers, odt_headers
 from .meta import (
     docx_comments,
     epub_images,
@@ -113,7 +115,7 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
             path=ctx.info.source,
         )
     (work / "in.rtf").write_bytes(rtf_prepare(data))
-    markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
+    markdown = margin_headings(pandoc(work / "in.rtf", "rtf", ctx, work))
     yield from _units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
 
 
@@ -126,6 +128,9 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
         transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
         markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+        margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
+        if margins is not None and (found := margins(oz)):
+            markdown += "\n\n" + found
         if fmt == "docx" and (comments := docx_comments(oz)):
             markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
         if fmt == "epub":
