@@ -1,6 +1,9 @@
 """Office documents and e-books: DOCX, ODT, RTF, EPUB through pandoc; PPTX and ODP from their XML
 (slide boundaries and speaker notes kept); legacy DOC through antiword.
 
+What pandoc drops is read from the package: headers and footers (``headers``), DOCX comments;
+RTF header/footer groups and ODT frames are moved where pandoc reads them first (``convert``).
+
 Units: slides for decks; for documents explicit page breaks when there are any (else heading 1/2
 sections), EPUB chapters. ``pages`` selects among those units and the header says which unit it
 was. Zip containers pass bomb and XML-entity checks before any parser sees them.
