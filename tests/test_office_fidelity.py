@@ -186,7 +186,7 @@ def _first_text(reader: docread.Reader, name: str, **options: object) -> docread
     return next(u for u in reader.iter_units(name, **options) if isinstance(u, docread.Document))
 
 
-@pytest.mark.parametrize("kind", ["docx", "pptx", "xlsx", "pdf", "odt", "epub"])
+@pytest.mark.parametrize("kind", ["docx", "pptx", "xlsx", "pdf", "odt", "epub", "ods"])
 def test_properties_head_the_first_unit_in_loader_mode(
     reader: docread.Reader, tmp_path: Path, kind: str
 ) -> None:
@@ -228,11 +228,43 @@ def _with_properties(tmp_path: Path, kind: str) -> str:
         doc.set_metadata({k: v for k, v in PROPS.items()})
         doc.saveIncr()
         doc.close()
+    elif kind == "ods":
+        _ods(path)
     elif kind == "odt":
         odt(path, [(1, "Part one"), "Body one", (1, "Part two"), "Body two"], **PROPS)
     else:
         _pandoc_epub(path)
     return path.name
+
+
+def _ods(path: Path) -> Path:
+    """A two-sheet ODS via odfpy, with PROPS as its meta.xml properties."""
+    from odf import dc, meta, table, text
+    from odf.opendocument import OpenDocumentSpreadsheet
+
+    doc = OpenDocumentSpreadsheet()
+    doc.meta.addElement(dc.Title(text=PROPS["title"]))
+    doc.meta.addElement(meta.InitialCreator(text=PROPS["author"]))
+    doc.meta.addElement(dc.Subject(text=PROPS["subject"]))
+    doc.meta.addElement(meta.Keyword(text=PROPS["keywords"]))
+    for name, rows in (("One", [["a"], ["1"]]), ("Two", [["b"], ["2"]])):
+        sheet = table.Table(name=name)
+        for row in rows:
+            tr = table.TableRow()
+            for value in row:
+                cell = table.TableCell(valuetype="string")
+                cell.addElement(text.P(text=value))
+                tr.addElement(cell)
+            sheet.addElement(tr)
+        doc.spreadsheet.addElement(sheet)
+    doc.save(str(path))
+    return path
+
+
+def test_no_header_without_include_metadata(reader: docread.Reader, tmp_path: Path) -> None:
+    name = _with_properties(tmp_path, "docx")
+    first = _first_text(reader, name, include_metadata=False)
+    assert "Ines Quintero" not in first.text and "author" not in first.metadata
 
 
 def _pandoc_epub(path: Path) -> Path:
