@@ -356,6 +356,8 @@ _TEXT_BOX = (
     "</mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r>"
     "<w:t>Boxed aside words</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict>"
     "</mc:Fallback></mc:AlternateContent></w:r></w:p>"
+    "<w:p><w:r><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r><w:t>Vml boxed words</w:t>"
+    "</w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>"
 )
 
 
@@ -372,7 +374,7 @@ def _notes_part(kind: str, words: str) -> str:
 def rich_docx(path: Path) -> Path:
     """A DOCX with everything pandoc may drop: a header and a footer (python-docx), a comment
     (python-docx >= 1.2), a footnote and an endnote (parts written here, as Word writes them),
-    and a text box (DrawingML with its VML fallback)."""
+    and text boxes (DrawingML with its VML fallback, and a VML-only one)."""
     import docx as python_docx
 
     d = python_docx.Document()
@@ -410,6 +412,12 @@ def rich_docx(path: Path) -> Path:
     return path
 
 
+RICH_WORDS = (
+    "Footnote words", "Endnote words", "Boxed aside words", "Vml boxed words", "Running head",
+    "Page foot words", "A reviewer remark", "Body with notes",
+)  # fmt: skip
+
+
 def _sections(text: str) -> dict[str, str]:
     """``## Heading`` -> the text under it (up to the next level-2 heading)."""
     out: dict[str, str] = {}
@@ -427,8 +435,7 @@ def test_docx_headers_footers_notes_comments_and_text_boxes_each_once(
         reader.read("rich.docx").text,
         "\n\n".join(d.text for d in reader.iter_documents("rich.docx")),
     ):
-        for words in ("Footnote words", "Endnote words", "Boxed aside words", "Running head",
-                      "Page foot words", "A reviewer remark", "Body with notes"):  # fmt: skip
+        for words in RICH_WORDS:
             assert text.count(words) == 1, (words, text)
         parts = _sections(text)
         assert parts["Header"] == "Running head words"

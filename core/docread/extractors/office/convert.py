@@ -147,6 +147,9 @@ _W_PBB = re.compile(
 _W_ALT = re.compile(
     rb"<mc:AlternateContent>(?:(?!</mc:AlternateContent>).)*?</mc:AlternateContent>", re.S
 )
+_W_SHAPE = re.compile(  # a VML picture or a DrawingML drawing outside alternate content
+    rb"<w:pict\b(?:(?!</w:pict>).)*?</w:pict>|<w:drawing\b(?:(?!</w:drawing>).)*?</w:drawing>", re.S
+)
 _W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
 _ODF_BREAK_STYLE = re.compile(
     rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
@@ -156,11 +159,12 @@ _RTF_PAGE = re.compile(rb"\\page(?![a-z])")
 
 
 def docx_marks(name: str, data: bytes) -> bytes:
-    """Put the marker where word/document.xml has a hard page break; flatten text boxes."""
+    """Put the marker where word/document.xml has a hard page break; flatten text boxes (in
+    alternate content, VML-only and DrawingML-only shapes alike)."""
     if name != "word/document.xml":
         return data
     word = f'<w:t xml:space="preserve"> {MARK} </w:t>'.encode()
-    data = _W_ALT.sub(_textbox_words, data)
+    data = _W_SHAPE.sub(_textbox_words, _W_ALT.sub(_textbox_words, data))
     data = _W_BR.sub(word, data)
     return _W_PBB.sub(lambda m: m.group(1) + b"<w:r>" + word + b"</w:r>", data)
 
