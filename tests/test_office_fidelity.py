@@ -57,12 +57,14 @@ def odt(
     footer: str = "",
     frame: str = "",
     frame_table: list[list[str]] | None = None,
+    shape: str = "",
     **properties: str,
 ) -> Path:
     """An ODT via odfpy: paragraphs and ``(level, text)`` headings; a master page header and
-    footer; a text box (draw:frame/draw:text-box) holding ``frame`` and, optionally, a table."""
+    footer; a text box (draw:frame/draw:text-box) holding ``frame`` and, optionally, a table;
+    a drawn rectangle (draw:custom-shape) holding ``shape``."""
     from odf import dc, meta, style, table, text
-    from odf.draw import Frame, TextBox
+    from odf.draw import CustomShape, EnhancedGeometry, Frame, TextBox
     from odf.opendocument import OpenDocumentText
 
     doc = OpenDocumentText()
@@ -102,9 +104,16 @@ def odt(
                     tr.addElement(cell)
                 grid.addElement(tr)
             box.addElement(grid)
-        shape = Frame(width="6cm", height="4cm", anchortype="paragraph")
-        shape.addElement(box)
-        anchor.addElement(shape)
+        framed = Frame(width="6cm", height="4cm", anchortype="paragraph")
+        framed.addElement(box)
+        anchor.addElement(framed)
+        doc.text.addElement(anchor)
+    if shape:
+        anchor = text.P()
+        drawn = CustomShape(width="3cm", height="2cm", anchortype="paragraph")
+        drawn.addElement(text.P(text=shape))
+        drawn.addElement(EnhancedGeometry(type="rectangle"))
+        anchor.addElement(drawn)
         doc.text.addElement(anchor)
     doc.save(str(path))
     return path
@@ -450,9 +459,10 @@ def test_odt_frames_tables_in_frames_headers_and_footers(
     odt(
         tmp_path / "framed.odt", [(1, "Body heading"), "Body paragraph words"],
         header="Running head words", footer="Page foot words", frame="Boxed aside words",
-        frame_table=[["Framed cell A", "Framed cell B"], ["c", "d"]],
+        frame_table=[["Framed cell A", "Framed cell B"], ["c", "d"]], shape="Shape inner words",
     )  # fmt: skip
     text = reader.read("framed.odt").text
+    assert text.count("Shape inner words") == 1
     assert text.index("Body paragraph words") < text.index("Boxed aside words")
     assert "| Framed cell A | Framed cell B |" in text  # the table stays a table
     parts = _sections(text)

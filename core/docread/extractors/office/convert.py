@@ -198,18 +198,24 @@ def odt_marks(name: str, data: bytes) -> bytes:
 
 
 _ODF_FRAME = re.compile(
-    rb"<draw:frame\b[^>]*>(?:(?!</draw:frame>).)*?<draw:text-box\b[^>]*(?<!/)>(.*?)</draw:text-box>"
-    rb"(?:(?!</draw:frame>).)*?</draw:frame>",
+    rb"<draw:frame\b[^>]*>(?:(?!</draw:frame>).)*?<draw:text-box\b[^>]*(?<!/)>(?P<box>.*?)"
+    rb"</draw:text-box>(?:(?!</draw:frame>).)*?</draw:frame>"
+    rb"|<draw:(?P<kind>custom-shape|rect|ellipse|circle|polygon)\b[^>]*(?<!/)>(?P<shape>.*?)"
+    rb"</draw:(?P=kind)>",
+    re.S,
+)
+_ODF_GEOMETRY = re.compile(
+    rb"<draw:enhanced-geometry\b(?:[^>]*/>|.*?</draw:enhanced-geometry>)|<svg:(?:title|desc)\b.*?</svg:(?:title|desc)>",
     re.S,
 )
 _ODF_PARA_END = re.compile(rb"</text:(?:p|h)>")
 
 
 def odt_frames(data: bytes) -> bytes:
-    """Text boxes (``draw:frame/draw:text-box``: paragraphs, lists, tables) taken out of the
-    paragraph that anchors them and put right after it, where pandoc reads them; nested boxes
-    too."""
-    if b"draw:text-box" not in data:
+    """Text boxes (``draw:frame/draw:text-box``: paragraphs, lists, tables) and the text of
+    drawn shapes (custom shapes, rectangles, ellipses) taken out of the paragraph that anchors
+    them and put right after it, where pandoc reads them; nested boxes too."""
+    if b"<draw:" not in data:
         return data
     out, pos, pending = bytearray(), 0, bytearray()
     while True:
@@ -221,7 +227,9 @@ def odt_frames(data: bytes) -> bytes:
             pos = end.end()
         elif frame is not None:
             out += data[pos : frame.start()]
-            pending += odt_frames(frame.group(1))
+            box = frame.group("box")
+            inner = box if box is not None else _ODF_GEOMETRY.sub(b"", frame.group("shape"))
+            pending += odt_frames(inner)
             pos = frame.end()
         else:
             break
