@@ -31,7 +31,7 @@ class Format:
     extensions: tuple[str, ...] = ()
     signatures: tuple[tuple[int, bytes], ...] = ()  # (offset, bytes) that prove the content
     zip_marker: str = (
-        ""  # member name (or ODF/EPUB 'mimetype' value) that identifies a zip container
+        ""  # ODF/EPUB 'mimetype' value, or the OOXML main part [Content_Types].xml names
     )
     extractor: str = ""  # "module:Class", imported on first use
     opener: str = ""  # "module:function" for a variant the extractor opens its own way

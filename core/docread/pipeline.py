@@ -21,6 +21,7 @@ from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit
+from .properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .request.options import ReadOptions
 from .sanitize import clean_body, clean_metadata
 from .settings import Settings
@@ -97,12 +98,18 @@ class Pipeline:
         base = _base_metadata(info, ext, extra)
         ids = _UnitIds(info.source)
         output = self.settings.output
+        header = ctx.loader and info.category in DOCUMENT_CATEGORIES  # the properties header
         with translate_errors(info.source, ext.name), _HiddenText(ctx) as hidden:
             for unit in ext.extract(source, ctx):
                 ctx.check_deadline()
                 meta = clean_metadata({**base, **unit.metadata}, output)
                 if isinstance(unit, Document):
-                    text, removed = clean_body(unit.text, output)
+                    body = unit.text
+                    if header and is_first_unit(meta):  # once, before the id hashes the text
+                        header = False
+                        props = properties_header(meta, body)
+                        body = f"{props}\n\n{body}" if props else body
+                    text, removed = clean_body(body, output)
                     hidden.count += removed
                     yield Document(text, meta, ids.next(meta, text.encode()))
                 else:
