@@ -140,6 +140,13 @@ class WorkerPool:
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         _live_pools.add(self)
 
+    def grow(self, size: int) -> None:
+        """At least ``size`` workers from now on: a parallel load runs one job per thread and
+        its threads must never wait for each other's workers."""
+        with self._cond:
+            self.size = max(self.size, size)
+            self._cond.notify_all()
+
     def pids(self) -> list[int]:
         """Process ids of the running workers (for tests and diagnostics)."""
         with self._cond:
