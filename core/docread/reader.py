@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import sys
 import threading
 import time
 import weakref
@@ -413,6 +414,28 @@ def _page_range(load: _FileLoad, first_unit: Unit, first: int, last: int) -> _Fi
     if first_unit.metadata.get("format") != "pdf" or not whole:
         return None
     return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
+
+
+def progress_files(
+    reader: Reader,
+    paths: list[str],
+    show: bool | None,
+    desc: str,
+    *,
+    pattern: str | None = None,
+    recursive: bool = True,
+    on_error: ErrorHandler | None = None,
+) -> Iterable[str]:
+    """The paths of a loader, as a tqdm bar over their files when a folder is among them and
+    ``show`` (None: when stderr is a terminal); the files are counted first, the bar advances as
+    each one starts."""
+    folder = any(os.path.isdir(os.path.join(reader.workspace.root, p)) for p in paths)
+    if not folder or not (sys.stderr.isatty() if show is None else show):
+        return paths
+    from tqdm.auto import tqdm
+
+    found = reader.files(paths, pattern=pattern, recursive=recursive, on_error=on_error)
+    return tqdm(list(found), desc=desc, unit="file")
 
 
 def _read_key(

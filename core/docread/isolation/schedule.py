@@ -5,9 +5,10 @@ the pages still to come of a PDF in flight, so one big file also uses every work
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -39,7 +40,7 @@ class _Read:
     item: Any
     out: queue.Queue[tuple[Any, object]]
     last: int | None = None  # stop before a unit of a later page (None: to the end)
-    seen: int = 0  # the page of the latest unit received
+    seen: int = 0  # the page of the latest unit received (before its first page at the start)
     done: bool = False
 
 
@@ -182,7 +183,7 @@ class Fanout(Generic[T]):
                     self._next += 1
                     self._files[file.seq] = file
                     self._cond.notify_all()
-                    return file, self._add_read(file, item, 0, None)
+                    return file, self._add_read(file, item, 0, 0, None)
                 stolen = self._steal()
                 if stolen is not None:
                     return stolen
@@ -190,9 +191,12 @@ class Fanout(Generic[T]):
                     return None
                 self._cond.wait(POLL)
 
-    def _add_read(self, file: _File[T], item: T, index: int, last: int | None) -> _Read:
+    def _add_read(
+        self, file: _File[T], item: T, index: int, after: int, last: int | None
+    ) -> _Read:
+        """A read of ``item`` (pages after ``after`` up to ``last``) at ``index`` in its file."""
         out = self._shared if not self._ordered else queue.Queue(BUFFER)
-        read = _Read(item, out, last)
+        read = _Read(item, out, last, seen=after)
         file.reads.insert(index, read)
         return read
 
@@ -228,7 +232,7 @@ class Fanout(Generic[T]):
             file.splittable = False
             return None
         victim.last = middle
-        return file, self._add_read(file, item, file.reads.index(victim) + 1, end)
+        return file, self._add_read(file, item, file.reads.index(victim) + 1, middle, end)
 
     def _run(self, file: _File[T], read: _Read) -> None:
         """Stream one read into its queue: units up to its last page, then its error, if any."""
@@ -282,3 +286,45 @@ class Fanout(Generic[T]):
             except queue.Full:
                 if self._closed:
                     raise _Closed from None
+
+
+async def aiterate(make: Callable[[], Iterator[T]]) -> AsyncIterator[T]:
+    """``make()``'s items for an event loop: one thread drives the (parallel) iterator and hands
+    items over as they come, at most ``BUFFER`` ahead; closing stops the thread at its next item."""
+    loop = asyncio.get_running_loop()
+    items: asyncio.Queue[tuple[bool, object]] = asyncio.Queue()
+    room = threading.Semaphore(BUFFER)
+    stop = threading.Event()
+
+    def drive() -> None:
+        iterator = make()
+        try:
+            for item in iterator:
+                while not room.acquire(timeout=POLL):
+                    if stop.is_set():
+                        return
+                if stop.is_set():
+                    return
+                loop.call_soon_threadsafe(items.put_nowait, (False, item))
+        except BaseException as exc:  # noqa: BLE001 - raised in the consumer's task
+            loop.call_soon_threadsafe(items.put_nowait, (True, exc))
+            return
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+        loop.call_soon_threadsafe(items.put_nowait, (True, None))
+
+    thread = threading.Thread(target=drive, daemon=True, name="docread-aload")
+    thread.start()
+    try:
+        while True:
+            last, item = await items.get()
+            if last:
+                if item is not None:
+                    raise item  # type: ignore[misc]
+                return
+            room.release()
+            yield item  # type: ignore[misc]
+    finally:
+        stop.set()

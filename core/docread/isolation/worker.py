@@ -60,6 +60,7 @@ def main(fd: int, max_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
     _watch_parent(os.getppid())
+    threading.Thread(target=_preload, daemon=True, name="docread-preload").start()
     conn = Connection(fd)
     while True:
         try:
@@ -123,6 +124,12 @@ def _out_of_memory(exc: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+def _preload() -> None:
+    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after."""
+    with contextlib.suppress(ImportError):
+        import pymupdf  # noqa: F401
 
 
 def _watch_parent(ppid: int) -> None:
