@@ -290,9 +290,10 @@ class Reader:
         on_error: ErrorHandler | None,
         on_note: NoteHandler | None,
     ) -> Iterator[Unit]:
-        """``iter_units`` over ``workers`` threads (``isolation.schedule``), every file through a
-        worker job when isolation is on (threads alone would share one core for in-process
-        formats); errors and notes are handled here, in the caller's thread, in order."""
+        """``iter_units`` over ``workers`` threads (``isolation.schedule``), each driving one
+        worker job (isolated formats) or reading in-process (plain text, markdown: a worker
+        round trip per small file costs more than reading it); errors and notes are handled
+        here, in the caller's thread, in order."""
         if self.settings.isolation.enabled:
             self._worker_pool().grow(workers)
         fanout = Fanout(loads, self._load_part, workers=workers, ordered=ordered, part=_page_range)
@@ -318,16 +319,14 @@ class Reader:
             if note not in load.notes:
                 load.notes.append(note)
 
-        yield from self._load(load.opts, keep, pooled=self.settings.isolation.enabled)
+        yield from self._load(load.opts, keep)
 
-    def _load(
-        self, opts: ReadOptions, on_note: NoteHandler | None, *, pooled: bool = False
-    ) -> Iterator[Unit]:
-        """Loader mode over one file, then its notes; ``pooled``: in a worker whatever its format."""
+    def _load(self, opts: ReadOptions, on_note: NoteHandler | None) -> Iterator[Unit]:
+        """Loader mode over one file, then its notes."""
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            yield from self._produce(source, info, ctx, pooled=pooled)[0]
+            yield from self._produce(source, info, ctx)[0]
         for note in ctx.notes:
             (on_note or _log_note)(opts.file_path, note)
 
@@ -345,11 +344,8 @@ class Reader:
             raise
         return source, info
 
-    def _produce(
-        self, source: Source, info: FileInfo, ctx: Context, *, pooled: bool = False
-    ) -> tuple[Iterator[Unit], bool]:
-        """The units from the cache, or from the extractor (isolated, or in-process unless
-        ``pooled``); True when cached."""
+    def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
+        """The units from the cache, or from the extractor (isolated or not); True when cached."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
         if key is not None and self.cache is not None:
@@ -358,7 +354,7 @@ class Reader:
                 ctx.header.update(entry.header)
                 ctx.notes.extend(n for n in entry.notes if n not in ctx.notes)
                 return iter(entry.units), True
-        if (ext.isolated or pooled) and self.settings.isolation.enabled:  # the worker gets the fd
+        if ext.isolated and self.settings.isolation.enabled:  # the worker gets the descriptor
             job = Job(
                 extractor=BY_KEY[info.format].extractor, path=str(source.path or ""), info=info,
                 options=ctx.options, settings=self.settings, loader=ctx.loader,

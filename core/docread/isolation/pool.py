@@ -375,8 +375,10 @@ _shared_lock = threading.Lock()
 
 
 def pool_size(settings: Settings) -> int:
-    """Workers per pool: ``isolation.workers``, or one per CPU when it is 0."""
-    return settings.isolation.workers or os.cpu_count() or 1
+    """Workers per pool: ``isolation.workers``, or one per usable CPU when it is 0."""
+    from ..extractors.ocr import workers
+
+    return settings.isolation.workers or workers()
 
 
 def shared_pool(settings: Settings) -> WorkerPool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -21,6 +22,7 @@ Event = Unit | BaseException | None
 #: None when the file cannot be read in parts (not a PDF, a page window was asked for...).
 Part = Callable[[T, Unit, int, int], "T | None"]
 
+STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
 AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
 BUFFER = 256  # units one read holds before its thread waits for the consumer
 MIN_SPLIT = 32  # pages still to come below which a read is not split
@@ -102,6 +104,9 @@ class Fanout(Generic[T]):
             with self._cond:
                 self._closed = True
                 self._cond.notify_all()
+            until = time.monotonic() + STOP_WAIT  # their jobs cancelled: the workers are free
+            for thread in threads:
+                thread.join(max(until - time.monotonic(), 0))
 
     # -- consumer side ----------------------------------------------------------------------
     def _in_order(self) -> Iterator[tuple[T, Event]]:
@@ -191,9 +196,7 @@ class Fanout(Generic[T]):
                     return None
                 self._cond.wait(POLL)
 
-    def _add_read(
-        self, file: _File[T], item: T, index: int, after: int, last: int | None
-    ) -> _Read:
+    def _add_read(self, file: _File[T], item: T, index: int, after: int, last: int | None) -> _Read:
         """A read of ``item`` (pages after ``after`` up to ``last``) at ``index`` in its file."""
         out = self._shared if not self._ordered else queue.Queue(BUFFER)
         read = _Read(item, out, last, seen=after)
@@ -280,12 +283,13 @@ class Fanout(Generic[T]):
 
     def _put(self, read: _Read, file: _File[T], event: object) -> None:
         while True:
+            if self._closed:
+                raise _Closed
             try:
                 read.out.put((file, event), timeout=POLL)
                 return
             except queue.Full:
-                if self._closed:
-                    raise _Closed from None
+                continue
 
 
 async def aiterate(make: Callable[[], Iterator[T]]) -> AsyncIterator[T]:

@@ -53,15 +53,24 @@ def main(fd: int, max_mb: int) -> None:
     import logging
     import resource
     from multiprocessing.connection import Connection
-    from multiprocessing.reduction import recv_handle
 
     limit = max_mb * MB
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
     _watch_parent(os.getppid())
-    threading.Thread(target=_preload, daemon=True, name="docread-preload").start()
-    conn = Connection(fd)
+    preload = threading.Thread(target=_preload, daemon=True, name="docread-preload")
+    preload.start()
+    try:
+        _serve(Connection(fd))
+    finally:
+        preload.join()  # exiting in the middle of a native import aborts the process
+
+
+def _serve(conn: Connection) -> None:
+    """Run jobs until the host closes the socket."""
+    from multiprocessing.reduction import recv_handle
+
     while True:
         try:
             message = conn.recv()
