@@ -30,7 +30,7 @@ from .errors import (
 )
 from .extractors.base import Context
 from .formats import BY_KEY
-from .isolation.pool import WorkerPool, pool_size, shared_pool
+from .isolation.pool import Until, WorkerPool, pool_size, shared_pool
 from .isolation.schedule import Fanout
 from .isolation.worker import Job
 from .model import Document, FileInfo, Unit
@@ -310,8 +310,9 @@ class Reader:
             else:
                 yield event
 
-    def _load_part(self, load: _FileLoad) -> Iterator[Unit]:
-        """One read of a parallel load (a file, or a page range of it); its notes are kept."""
+    def _load_part(self, load: _FileLoad, until: Until) -> Iterator[Unit]:
+        """One read of a parallel load (a file, or a page range of it, ending at ``until()``
+        once a split sets it); its notes are kept."""
         if load.error is not None:
             raise load.error
 
@@ -319,14 +320,16 @@ class Reader:
             if note not in load.notes:
                 load.notes.append(note)
 
-        yield from self._load(load.opts, keep)
+        yield from self._load(load.opts, keep, until)
 
-    def _load(self, opts: ReadOptions, on_note: NoteHandler | None) -> Iterator[Unit]:
-        """Loader mode over one file, then its notes."""
+    def _load(
+        self, opts: ReadOptions, on_note: NoteHandler | None, until: Until | None = None
+    ) -> Iterator[Unit]:
+        """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``)."""
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            yield from self._produce(source, info, ctx)[0]
+            yield from self._produce(source, info, ctx, until)[0]
         for note in ctx.notes:
             (on_note or _log_note)(opts.file_path, note)
 
@@ -344,7 +347,9 @@ class Reader:
             raise
         return source, info
 
-    def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
+    def _produce(
+        self, source: Source, info: FileInfo, ctx: Context, until: Until | None = None
+    ) -> tuple[Iterator[Unit], bool]:
         """The units from the cache, or from the extractor (isolated or not); True when cached."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
@@ -360,7 +365,7 @@ class Reader:
                 options=ctx.options, settings=self.settings, loader=ctx.loader,
                 workspace=ctx.workspace, deadline=ctx.deadline,
             )  # fmt: skip
-            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name)
+            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name, until)
         else:
             units = self._pipeline.units(source, info, ctx, ext_cls=ext)
         return (self._storing(units, key, ctx) if key is not None else units), False

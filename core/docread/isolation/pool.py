@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .worker import Job
 
 MB = 1024 * 1024
+Until = Callable[[], "int | None"]  # the last page of a job, when a split has set one
 KILL_GRACE = (
     0.5  # seconds past the deadline before the host kills (the worker's own check goes first)
 )
@@ -152,9 +153,13 @@ class WorkerPool:
         with self._cond:
             return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
 
-    def run(self, job: Job, fd: int, ctx: Context, name: str) -> Iterator[Unit]:
+    def run(
+        self, job: Job, fd: int, ctx: Context, name: str, until: Until | None = None
+    ) -> Iterator[Unit]:
         """Stream the units of ``job`` from a worker; ``fd`` is the open file, sent with the job
         (the worker reads it, never a path); ``name`` is the extractor's, for errors.
+        ``until()``, checked as units arrive, is a last page decided while the job runs (a
+        split): the worker is told, and stops after the first unit past it.
 
         A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
         one, skipping the units already handed out (units come in a fixed order), so nothing is
@@ -162,7 +167,7 @@ class WorkerPool:
         a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
         handed = [0]
         try:
-            yield from self._run_once(job, fd, ctx, name, handed)
+            yield from self._run_once(job, fd, ctx, name, handed, until)
         except _WorkerDied as died:
             if self._closed or time.monotonic() >= job.deadline:
                 raise died.error(job, name, self.max_mb) from None
@@ -171,12 +176,18 @@ class WorkerPool:
                 f"read again on a fresh worker"
             )
             try:
-                yield from self._run_once(job, fd, ctx, name, handed)
+                yield from self._run_once(job, fd, ctx, name, handed, until)
             except _WorkerDied as again:
                 raise again.error(job, name, self.max_mb, retried=True) from None
 
     def _run_once(
-        self, job: Job, fd: int, ctx: Context, name: str, handed: list[int]
+        self,
+        job: Job,
+        fd: int,
+        ctx: Context,
+        name: str,
+        handed: list[int],
+        until: Until | None,
     ) -> Iterator[Unit]:
         """One attempt: units past the first ``handed[0]`` are yielded and counted."""
         from multiprocessing.reduction import send_handle
@@ -185,6 +196,7 @@ class WorkerPool:
         worker.jobs += 1
         finished = False
         skip = handed[0]
+        told: int | None = None  # the last page the worker was told
         try:
             try:
                 worker.conn.send(("job", job))
@@ -195,6 +207,11 @@ class WorkerPool:
                 raise _WorkerDied(worker.death(), started=False) from None
             while True:
                 kind, *rest = self._recv(worker, job, name)
+                last = until() if until is not None else None
+                if last is not None and last != told and kind == "unit":
+                    told = last
+                    with contextlib.suppress(OSError):  # a dead worker shows at the next recv
+                        worker.conn.send(("until", last))
                 if kind == "unit":
                     if skip:
                         skip -= 1  # handed out by the attempt before

@@ -60,16 +60,17 @@ class _File(Generic[T]):
 
 
 class Fanout(Generic[T]):
-    """Runs ``read(item)`` for each item on up to ``workers`` threads and yields
+    """Runs ``read(item, last)`` for each item on up to ``workers`` threads and yields
     ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files ahead
-    of the consumer, each holding at most ``BUFFER`` units) or as finished. Errors raised by a
+    of the consumer, each holding at most ``BUFFER`` units) or as finished; ``last()`` is the
+    read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
     read come back as events, so one file never stops the others; closing the iterator stops
     every thread at its next unit (a worker job is cancelled by closing its unit stream)."""
 
     def __init__(
         self,
         items: Iterable[T],
-        read: Callable[[T], Iterator[Unit]],
+        read: Callable[[T, Callable[[], int | None]], Iterator[Unit]],
         *,
         workers: int,
         ordered: bool = True,
@@ -241,7 +242,7 @@ class Fanout(Generic[T]):
         """Stream one read into its queue: units up to its last page, then its error, if any."""
         units: Iterator[Unit] = iter(())
         try:
-            units = self._read(read.item)
+            units = self._read(read.item, lambda: read.last)
             for unit in units:
                 if not self._keep(file, read, unit):
                     break

@@ -96,9 +96,17 @@ def _run_job(conn: Connection, job: Job, fd: int) -> None:
             )  # fmt: skip
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
             try:
+                until: int | None = None  # a last page the host set while the job ran
                 for unit in units:
                     conn.send(("unit", unit))
-                    if conn.poll() and conn.recv()[0] == "cancel":
+                    cancel = False
+                    while not cancel and conn.poll():
+                        message = conn.recv()
+                        cancel = message[0] == "cancel"
+                        until = until if cancel else message[1]
+                    page = unit.metadata.get("page_number")
+                    past = until is not None and isinstance(page, int) and page > until
+                    if cancel or past:  # past: the host stops at this unit, the rest is a part's
                         break
             finally:
                 units.close()
