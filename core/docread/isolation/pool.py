@@ -142,11 +142,24 @@ class WorkerPool:
         _live_pools.add(self)
 
     def grow(self, size: int) -> None:
-        """At least ``size`` workers from now on: a parallel load runs one job per thread and
-        its threads must never wait for each other's workers."""
+        """At least ``size`` workers from now on, all started now (they import while the first
+        jobs are prepared): a parallel load runs one job per thread, its threads must never
+        wait for each other's workers, and a thread that takes half of a big PDF finds one warm."""
         with self._cond:
+            if self._closed or self._pid != os.getpid():
+                return
             self.size = max(self.size, size)
-            self._cond.notify_all()
+            missing = self.size - len(self._idle) - len(self._busy) - self._starting
+            self._starting += max(missing, 0)
+        started = []
+        try:
+            for _ in range(missing):
+                started.append(_Worker(self.max_mb))
+        finally:
+            with self._cond:
+                self._starting -= max(missing, 0)
+                self._idle.extend(started)
+                self._cond.notify_all()
 
     def pids(self) -> list[int]:
         """Process ids of the running workers (for tests and diagnostics)."""
