@@ -81,17 +81,19 @@ def test_a_broken_file_loses_no_other_file(tmp_path: Path, folder: Path) -> None
 
 
 def test_a_killed_worker_is_replaced_and_the_folder_completes(folder: Path) -> None:
+    paths = ["big.pdf", "docs"]
     with docread.Reader(folder, NO_CACHE) as r:
-        expected = [_unit(u) for u in r.iter_units("docs", workers=1)]
+        expected = [_unit(u) for u in r.iter_units(paths, workers=1)]
+    victim = 0
     with docread.Reader(folder, NO_CACHE) as r:
         got = []
-        victim = 0
-        for unit in r.iter_units("docs", workers=2):
-            if not victim and unit.metadata["format"] == "pdf":  # the text files read in-process
-                victim = r._worker_pool().pids()[0]  # a real worker process, mid-folder
-                os.kill(victim, signal.SIGKILL)
+        for unit in r.iter_units(paths, workers=2):
+            busy = [w.proc.pid for w in r._worker_pool()._busy]  # reading the big PDF
+            if not victim and busy:
+                victim = busy[0]
+                os.kill(victim, signal.SIGKILL)  # a real worker process, mid-job
             got.append(_unit(unit))
-        assert victim not in r._worker_pool().pids()
+        assert victim and victim not in r._worker_pool().pids()
     assert got == expected
 
 

@@ -136,30 +136,21 @@ class WorkerPool:
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._starting = 0
+        self._warm = False  # the next worker started brings the pool to its size (``grow``)
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         _live_pools.add(self)
 
     def grow(self, size: int) -> None:
-        """At least ``size`` workers from now on, all started now (they import while the first
-        jobs are prepared): a parallel load runs one job per thread, its threads must never
-        wait for each other's workers, and a thread that takes half of a big PDF finds one warm."""
+        """At least ``size`` workers from now on, all started by the first job that needs one
+        (they import while it runs): a parallel load runs one job per thread, its threads must
+        never wait for each other's workers, and a thread that takes half of a big PDF finds
+        one warm. A load of plain text never needs one, and starts none."""
         with self._cond:
-            if self._closed or self._pid != os.getpid():
-                return
             self.size = max(self.size, size)
-            missing = self.size - len(self._idle) - len(self._busy) - self._starting
-            self._starting += max(missing, 0)
-        started = []
-        try:
-            for _ in range(missing):
-                started.append(_Worker(self.max_mb))
-        finally:
-            with self._cond:
-                self._starting -= max(missing, 0)
-                self._idle.extend(started)
-                self._cond.notify_all()
+            self._warm = True
+            self._cond.notify_all()
 
     def pids(self) -> list[int]:
         """Process ids of the running workers (for tests and diagnostics)."""
@@ -304,12 +295,19 @@ class WorkerPool:
                         path=ctx.info.source,
                     )
                 self._cond.wait(min(remaining, ACQUIRE_POLL))
-            self._starting += 1  # hold the slot while the process starts outside the lock
+            spare = self.size - len(self._busy) - self._starting - 1 if self._warm else 0
+            self._warm = False
+            self._starting += 1 + spare  # hold the slots while the processes start unlocked
+        started: list[_Worker] = []
         try:
             worker = _Worker(self.max_mb)
+            for _ in range(spare):  # a Popen each: they import in parallel with this job
+                started.append(_Worker(self.max_mb))
         finally:
             with self._cond:
-                self._starting -= 1
+                self._starting -= 1 + spare
+                self._idle.extend(started)
+                self._cond.notify_all()
         with self._cond:
             self._busy.add(worker)
         return worker
