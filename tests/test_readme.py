@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 TIMEOUT = 120  # seconds per block (the first read of a PDF or office file starts a worker)
 NOT_RUN = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
-FENCE = re.compile(r"^(`{3,})\s*([\w+-]*)")
+FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([\w+-]*)")  # indented too (a block in a list item)
 SHELL = {"bash", "sh", "shell", "console"}
 CONFIG = {"json", "yaml", "yml", "toml"}
 
@@ -68,11 +68,11 @@ def parse(markdown: str) -> list[Block]:
         if not fence:
             i += 1
             continue
-        start, ticks, lang = i, fence[1], fence[2].lower()
+        start, indent, ticks, lang = i, len(fence[1]), fence[2], fence[3].lower()
         i += 1
-        while i < len(lines) and not lines[i].startswith(ticks):
+        while i < len(lines) and not lines[i].strip().startswith(ticks):
             i += 1
-        code = "\n".join(lines[start + 1 : i])
+        code = "\n".join(x[indent:] if x[:indent].isspace() else x for x in lines[start + 1 : i])
         before = [x for x in lines[max(0, start - 3) : start] if x.strip()]
         marker = NOT_RUN.search(before[-1]) if before else None
         just_after = all(not x.strip() for x in lines[last_end + 1 : start])
@@ -169,7 +169,10 @@ def test_every_block_is_run_parsed_or_marked() -> None:
     ]
     assert not unknown, f"no runner for these blocks; mark them <!-- not run: REASON -->: {unknown}"
     loose = [b.where for b in BLOCKS if b.lang == "text" and not b.not_run]
-    assert not loose, f"a ```text block must follow the block whose output it is: {loose}"
+    assert not loose, (
+        f"a ```text block is the output of the runnable block right before it; mark any other "
+        f"<!-- not run: REASON -->: {loose}"
+    )
     text = README.read_text(encoding="utf-8").split("\n")
     markers = [n for n, x in enumerate(text, 1) if NOT_RUN.search(x)]
     marked = [b for b in BLOCKS if b.not_run]
@@ -263,14 +266,20 @@ def test_parse_understands_markers_outputs_and_headings() -> None:
             "hi",
             "```",
             "### Install",
+            "- a list item:",
+            "  ```python",
+            "  if True:",
+            "      print('in a list')",
+            "  ```",
             "<!-- not run: installs packages -->",
             "```bash",
             "pip install docread",
             "```",
         ]
     )
-    first, second = parse(sample)
+    first, listed, second = parse(sample)
     assert (first.line, first.heading, first.lang, first.output) == (2, "Usage", "python", "hi")
+    assert listed.code == "if True:\n    print('in a list')" and listed.heading == "Install"
     assert (second.heading, second.not_run, second.output) == ("Install", "installs packages", None)
     assert commands(Block(1, "", "bash", "docread a.pdf \\\n  --pages 1  # x\n\n")) == [
         ["docread", "a.pdf", "--pages", "1"]
