@@ -152,9 +152,12 @@ class DocReadReader(BasePydanticReader):
             local = Path(tmp) / name
             with fs.open(str(file), "rb") as src, local.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
-            remote = {"file_path": str(file), "file_name": name, **(extra_info or {})}
-            for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, remote):
+            given = extra_info or {}
+            for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, extra_info):
                 doc.metadata.pop("source", None)  # the temp copy's path means nothing to the user
+                for key, value in (("file_path", str(file)), ("file_name", name)):
+                    if given.get(key) is None:  # extra_info's own value wins, as for local files
+                        doc.metadata[key] = value
                 yield doc
 
     def _convert(

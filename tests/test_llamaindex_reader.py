@@ -336,6 +336,13 @@ def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
     docs = li_reader.load_data("/bucket/notes.md", fs=fs)
     assert "remote words here" in docs[0].text
     assert docs[0].metadata["file_path"] == "/bucket/notes.md" and "source" not in docs[0].metadata
+    assert docs[0].metadata["file_name"] == "notes.md"
+    embed = docs[0].get_content(MetadataMode.EMBED)  # read alone: the reader hides its file keys
+    assert "file_name: notes.md" in embed and "file_size" not in embed and "/tmp" not in embed
+    extra = {"file_path": "s3://bucket/notes.md", "file_size": 28}  # as SDR passes it for an fs
+    [doc] = li_reader.load_data("/bucket/notes.md", extra_info=extra, fs=fs)
+    assert doc.metadata["file_path"] == "s3://bucket/notes.md"
+    assert "file_size" not in doc.excluded_embed_metadata_keys  # SDR appends its own keys
     fs.rm("/bucket/notes.md")
 
 
