@@ -32,7 +32,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 TIMEOUT = 120  # seconds per block (the first read of a PDF or office file starts a worker)
-NOT_RUN = re.compile(r"<!--\s*not run:\s*(.+?)\s*-->")
+NOT_RUN = re.compile(r"\s*<!--\s*not run:\s*(.+?)\s*-->\s*")  # a line of its own
 FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([\w+-]*)")  # indented too (a block in a list item)
 SHELL = {"bash", "sh", "shell", "console"}
 CONFIG = {"json", "yaml", "yml", "toml"}
@@ -74,7 +74,7 @@ def parse(markdown: str) -> list[Block]:
             i += 1
         code = "\n".join(x[indent:] if x[:indent].isspace() else x for x in lines[start + 1 : i])
         before = [x for x in lines[max(0, start - 3) : start] if x.strip()]
-        marker = NOT_RUN.search(before[-1]) if before else None
+        marker = NOT_RUN.fullmatch(before[-1]) if before else None
         just_after = all(not x.strip() for x in lines[last_end + 1 : start])
         previous = blocks[-1] if blocks else None
         if lang == "text" and just_after and previous and previous.lang in {"python", *SHELL}:
@@ -174,7 +174,7 @@ def test_every_block_is_run_parsed_or_marked() -> None:
         f"<!-- not run: REASON -->: {loose}"
     )
     text = README.read_text(encoding="utf-8").split("\n")
-    markers = [n for n, x in enumerate(text, 1) if NOT_RUN.search(x)]
+    markers = [n for n, x in enumerate(text, 1) if NOT_RUN.fullmatch(x)]
     marked = [b for b in BLOCKS if b.not_run]
     assert len(markers) == len(marked), f"a not-run marker not right before a block: {markers}"
 
