@@ -145,6 +145,19 @@ def make_archives(root: Path) -> None:
         tf.add(root / "sales.csv", arcname="backup/sales.csv")
 
 
+def make_email(root: Path) -> None:
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"] = "Ana Costa <ana@example.com>"
+    msg["To"] = "Ben Weber <ben@example.com>"
+    msg["Subject"] = "Sales figures for March"
+    msg["Date"] = "Mon, 30 Mar 2026 09:30:00 +0100"
+    msg.set_content("Hi Ben,\n\nthe March sales are attached as a CSV.\n\nAna\n")
+    msg.add_attachment((root / "sales.csv").read_bytes(), "text", "csv", filename="sales.csv")
+    (root / "sales-mail.eml").write_bytes(msg.as_bytes())
+
+
 def make_media(root: Path) -> None:
     from PIL import Image
 
@@ -171,7 +184,7 @@ def make_media(root: Path) -> None:
     con.close()
 
 
-#: each maker and the files it writes (make_archives packs app.py and sales.csv)
+#: each maker and the files it writes (make_archives and make_email use app.py and sales.csv)
 MAKERS = {
     make_text: ("server.log", "app.py"),
     make_notebook: ("analysis.ipynb",),
@@ -179,6 +192,7 @@ MAKERS = {
     make_pdfs: ("report.pdf",),
     make_office: ("report.docx", "report.odt", "report.epub", "deck.pptx"),
     make_archives: ("project.zip", "backup.tar.gz"),
+    make_email: ("sales-mail.eml",),
     make_media: ("photo.jpg", "beep.wav", "shop.sqlite"),
 }
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import docread
 from docread.formats import extensions
-from docread.reader import loader_workspace
+from docread.reader import loader_workspace, progress_files
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
@@ -73,6 +73,11 @@ class DocReadReader(BasePydanticReader):
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
     ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
     skips that file and prints why), ``"skip"`` logs it and yields what was read before.
+    ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
+    too; ids hash it), ``file_path`` the absolute one. ``DocReadNodeParser`` chunks the Documents.
+    ``workers`` files load at once (default one per CPU, 1: one at a time), in walk order unless
+    ``ordered=False``; ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is
+    a terminal).
     """
 
     is_remote: bool = False
@@ -81,6 +86,9 @@ class DocReadReader(BasePydanticReader):
     read_options: dict[str, Any] = Field(default_factory=dict)
     on_error: Literal["raise", "skip"] = "raise"
     media_dir: str | None = None
+    workers: int | None = None
+    ordered: bool = True
+    show_progress: bool | None = None
     _settings: Any = PrivateAttr(default=None)
 
     def __init__(
@@ -90,6 +98,9 @@ class DocReadReader(BasePydanticReader):
         config: Any = None,
         on_error: Literal["raise", "skip"] = "raise",
         media_dir: str | os.PathLike[str] | None = None,
+        workers: int | None = None,
+        ordered: bool = True,
+        show_progress: bool | None = None,
         **read_options: Any,
     ) -> None:
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
@@ -100,6 +111,9 @@ class DocReadReader(BasePydanticReader):
             read_options=read_options,
             on_error=on_error,
             media_dir=os.fspath(media_dir) if media_dir is not None else None,
+            workers=workers,
+            ordered=ordered,
+            show_progress=show_progress,
         )
         self._settings = docread.Settings.load(config)  # a bad config fails here too
 
@@ -126,7 +140,17 @@ class DocReadReader(BasePydanticReader):
         root, paths = loader_workspace(file, self.workspace)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         with docread.Reader(root, self._settings, shared_pool=True) as reader:
-            for unit in reader.iter_units(paths, on_error=self._failed, **self.read_options):
+            files = progress_files(
+                reader, paths, self.show_progress, "DocReadReader", on_error=self._failed
+            )
+            units = reader.iter_units(
+                files,
+                on_error=self._failed,
+                workers=self.workers,
+                ordered=self.ordered,
+                **self.read_options,
+            )
+            for unit in units:
                 where = str(unit.metadata.get("file_path", ""))
                 if where not in created:
                     created[where] = _creation_date(where)
@@ -146,16 +170,19 @@ class DocReadReader(BasePydanticReader):
     def _load_remote(
         self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any
     ) -> Iterator[Document]:
-        """A file on an fsspec filesystem: copied to a private temp folder, read, then removed."""
-        name = Path(str(file)).name
+        """A file on an fsspec filesystem: copied to a private temp folder under its remote path
+        (so ``source``, and the ids, are the remote path's), read, then removed."""
+        remote_path = str(file)
+        name = Path(remote_path).name
         with tempfile.TemporaryDirectory(prefix="docread-") as tmp:
-            local = Path(tmp) / name
-            with fs.open(str(file), "rb") as src, local.open("wb") as dst:
+            local = Path(tmp, _relative_remote(remote_path))
+            local.parent.mkdir(parents=True, exist_ok=True)
+            with fs.open(remote_path, "rb") as src, local.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
             given = extra_info or {}
             for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, extra_info):
-                doc.metadata.pop("source", None)  # the temp copy's path means nothing to the user
-                for key, value in (("file_path", str(file)), ("file_name", name)):
+                doc.metadata["source"] = remote_path  # not the temp copy's path
+                for key, value in (("file_path", remote_path), ("file_name", name)):
                     if given.get(key) is None:  # extra_info's own value wins, as for local files
                         doc.metadata[key] = value
                 yield doc
@@ -226,6 +253,13 @@ def _creation_date(path: str) -> str | None:
         return None
     stamp = getattr(st, "st_birthtime", st.st_ctime)
     return datetime.fromtimestamp(stamp, tz=UTC).strftime("%Y-%m-%d")
+
+
+def _relative_remote(path: str) -> str:
+    """A remote path as a relative local one ("bucket/a/notes.md"): no root, no "..", no ".";
+    the temp copy keeps the remote folders, so two files of one name get different ids."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) or "file"
 
 
 def _is_local(fs: Any) -> bool:
