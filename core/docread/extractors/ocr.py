@@ -10,9 +10,11 @@ without a process-group kill, go through temp files and cannot share docread's o
 
 Rotation: a page is read as is; only when that reading looks poor (no words, or mean confidence
 under 60) Tesseract's orientation detection (OSD) runs, and the upright reading is kept if it
-is better; a page still read poorly is checked for a small skew (1-5 degrees, projection
-profile on a small copy) and re-read straightened when that is better. Normal pages therefore
-pay for one tesseract run, rotated or skewed scans for two to four.
+is better. Skew: every image is first checked for a small one (1-5 degrees, a projection
+profile on a small copy, a few tenths of a second); Tesseract reads a skewed scan with high
+confidence but interleaves its lines, so a skewed image is also read straightened and that
+reading kept unless its confidence is lower. Normal pages therefore pay for one tesseract run,
+skewed or rotated scans for two or three.
 
 Every reading keeps its lines with their mean word confidence, so callers can drop what falls
 under ``pdf.ocr_min_confidence`` (``OcrResult.confident``) and add only what a text layer lacks
@@ -81,8 +83,9 @@ class OcrResult:
 
     def confident(self, floor: float) -> OcrResult:
         """Only the lines whose mean word confidence reaches ``floor`` (noise read from a photo
-        sits at 20-45, printed text at 85-96); the confidence is then over what is left."""
-        return self._with([line for line in self.lines if line.confidence >= floor])
+        sits at 20-45, printed text at 85-96) and that hold a word (a lone "|" or "\\" read from
+        an edge is not text); the confidence is then over what is left."""
+        return self._with([ln for ln in self.lines if ln.confidence >= floor and _words(ln.text)])
 
     def beyond(self, text: str) -> OcrResult:
         """Only the lines with a word ``text`` lacks (words compared case- and
@@ -246,22 +249,19 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
             f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
         )
         return OcrResult("", None, 0, skipped=True)
+    skew = skew_angle(image)
     best = _read(image, ctx, cmd, what)
+    if skew:  # a skewed scan reads with high confidence but its lines interleave: straighten
+        straight = _read(_straighten(image, skew), ctx, cmd, what)
+        if (straight.confidence or 0.0) >= (best.confidence or 0.0):
+            best = dataclasses.replace(straight, skew=skew)
     if _good(best):
         return best
     rotation = _orientation(image, ctx, cmd, what)
-    if rotation:
-        image = image.rotate(-rotation, expand=True)
-        turned = dataclasses.replace(_read(image, ctx, cmd, what), rotation=rotation)
-        best = turned if _score(turned) > _score(best) else best
-        if _good(best):
-            return best
-    skew = skew_angle(image)
-    if skew:
-        straight = _read(_straighten(image, skew), ctx, cmd, what)
-        if _score(straight) > _score(best):
-            best = dataclasses.replace(straight, rotation=rotation, skew=skew)
-    return best
+    if not rotation:
+        return best
+    turned = _read(image.rotate(-rotation, expand=True), ctx, cmd, what)
+    return dataclasses.replace(turned, rotation=rotation) if _score(turned) > _score(best) else best
 
 
 def _good(result: OcrResult) -> bool:
