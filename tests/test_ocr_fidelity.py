@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 from conftest import MakeReader
 from docread.extractors.base import Context
-from docread.extractors.ocr import ocr_image, skew_angle
+from docread.extractors.ocr import OcrLine, OcrResult, ocr_image, skew_angle
 from docread.extractors.pdf.parts import ocr_dpi
 from docread.model import FileInfo
 from docread.request.options import ReadOptions
@@ -83,6 +83,17 @@ def test_ocr_adds_only_lines_with_words_the_text_layer_lacks() -> None:
     added = reading.beyond("alpha, BETA gamma.")
     assert added.text == "Delta epsilon zeta" and added.confidence is not None
     assert reading.confident(101).lines == () and reading.confident(101).confidence is None
+
+
+def test_a_line_under_the_floor_keeps_only_its_confident_words() -> None:
+    smudged = OcrLine(("TSH", "2.4", "mU/L", "0.4-4.0", "mU/L"), (96, 90, 7, 86, 0), False)
+    assert smudged.above(60) == OcrLine(("TSH", "2.4", "0.4-4.0"), (96, 90, 86), False)
+    assert OcrLine(("|",), (91,), False).above(60) is None  # no word: an edge, not text
+    page = OcrResult.of([OcrLine(("Thyroid", "panel:"), (95, 95), True), smudged])
+    kept = page.confident(60)
+    assert kept.text == "Thyroid panel:\nTSH 2.4 0.4-4.0" and kept.word_count == 5
+    assert (page.confidence, kept.confidence) == (67.0, 92.4)
+    assert page.confident(70).lines == () and page.under(70) == "mean confidence 67.0 < 70"
 
 
 # -- class 2: images carry their text in loader mode -------------------------------------------

@@ -62,12 +62,31 @@ _NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise
 
 @dataclass(frozen=True, slots=True)
 class OcrLine:
-    """One line Tesseract read, with the mean confidence of its words."""
+    """One line Tesseract read: its words, each with its confidence (0-100, -1 for none)."""
 
-    text: str
-    confidence: float  # mean word confidence 0-100
-    words: int  # words with a confidence (what the mean is over)
+    words: tuple[str, ...]
+    confidences: tuple[float, ...]
     paragraph: bool  # the first line of a paragraph
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def scored(self) -> list[float]:
+        """The confidences Tesseract gave (what means are over)."""
+        return [c for c in self.confidences if c >= 0]
+
+    def above(self, floor: float) -> OcrLine | None:
+        """The line when its mean confidence reaches ``floor``, else only its words that do
+        (a real "TSH 2.4 0.4-4.0" keeps those after a smudged unit); None when no word is left."""
+        scored = self.scored
+        if scored and sum(scored) / len(scored) >= floor:
+            line: OcrLine | None = self
+        else:
+            kept = [(w, c) for w, c in zip(self.words, self.confidences, strict=True) if c >= floor]
+            line = OcrLine(tuple(w for w, _ in kept), tuple(c for _, c in kept), self.paragraph)
+        return line if line is not None and _words(line.text) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +100,30 @@ class OcrResult:
     lines: tuple[OcrLine, ...] = ()
     skew: float = 0.0  # degrees it was then turned (counter-clockwise) to straighten its lines
 
+    @classmethod
+    def of(cls, lines: list[OcrLine]) -> OcrResult:
+        """A reading upright as given, from its lines."""
+        return cls("", None, 0)._with(lines)
+
     def confident(self, floor: float) -> OcrResult:
-        """Only the lines whose mean word confidence reaches ``floor`` (noise read from a photo
-        sits at 20-45, printed text at 85-96) and that hold a word (a lone "|" or "\\" read from
-        an edge is not text); the confidence is then over what is left."""
-        return self._with([ln for ln in self.lines if ln.confidence >= floor and _words(ln.text)])
+        """Nothing when the mean word confidence is under ``floor`` (noise read from a photo
+        sits at 20-45, printed text at 85-96); else the lines that reach it, and of the others
+        the words that do; a line left without a word (a lone "|" read from an edge) goes.
+        The confidence is then over what is left."""
+        if self.confidence is None or self.confidence < floor:
+            return self._with([])
+        return self._with([kept for line in self.lines if (kept := line.above(floor))])
+
+    def under(self, floor: float) -> str:
+        """Why ``confident(floor)`` kept nothing, for a note."""
+        if self.confidence is None or self.confidence < floor:
+            return f"mean confidence {self.confidence} < {floor:g}"
+        return f"no word reaches confidence {floor:g}"
+
+    @property
+    def word_count(self) -> int:
+        """Words read (a kept reading's count against the whole one's says what was dropped)."""
+        return sum(len(line.words) for line in self.lines)
 
     def beyond(self, text: str) -> OcrResult:
         """Only the lines with a word ``text`` lacks (words compared case- and
@@ -95,17 +133,14 @@ class OcrResult:
 
     def _with(self, lines: list[OcrLine]) -> OcrResult:
         """This reading cut to ``lines``: text and confidence recomputed."""
-        count = sum(line.words for line in lines)
-        mean = sum(line.confidence * line.words for line in lines) / count if count else None
+        scored = [c for line in lines for c in line.scored]
         parts: list[str] = []
         for line in lines:
             if line.paragraph and parts:
                 parts.append("")
             parts.append(line.text)
-        rounded = round(mean, 1) if mean is not None else None
-        return dataclasses.replace(
-            self, text="\n".join(parts), confidence=rounded, lines=tuple(lines)
-        )
+        mean = round(sum(scored) / len(scored), 1) if scored else None
+        return dataclasses.replace(self, text="\n".join(parts), confidence=mean, lines=tuple(lines))
 
 
 def _words(text: str) -> list[str]:
@@ -380,14 +415,12 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
         if not lines or lines[-1][0] != here:
             lines.append((here, [], []))
         lines[-1][1].append(word)
-        if isinstance(conf, int | float) and conf >= 0:
-            lines[-1][2].append(float(conf))
+        lines[-1][2].append(float(conf) if isinstance(conf, int | float) and conf >= 0 else -1.0)
     read = [
-        OcrLine(" ".join(words), sum(confs) / len(confs) if confs else 0.0, len(confs),
-                i == 0 or key[:2] != lines[i - 1][0][:2])
+        OcrLine(tuple(words), tuple(confs), i == 0 or key[:2] != lines[i - 1][0][:2])
         for i, (key, words, confs) in enumerate(lines)
-    ]  # fmt: skip
-    return OcrResult("", None, 0)._with(read)
+    ]
+    return OcrResult.of(read)
 
 
 def _orientation(image: Image, ctx: Context, cmd: str, what: str) -> int:

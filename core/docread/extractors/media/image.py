@@ -270,8 +270,8 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
     if result.lines and not kept.lines:
         meta.update(ocr=False, ocr_discarded=True)
         ctx.warn(
-            f"OCR of {where} discarded: mean confidence {result.confidence} < {floor:g} "
-            f"(pdf.ocr_min_confidence): a photo or too poor a scan; nothing indexed."
+            f"OCR of {where} discarded: {result.under(floor)} (pdf.ocr_min_confidence): "
+            f"a photo or too poor a scan; nothing indexed."
         )
         return f"**OCR Text:** none above confidence {floor:g}" if asked else ""
     if not kept.lines:
@@ -280,8 +280,8 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
             ctx.warn(f"{where}: OCR found no text in the image.")
         return "**OCR Text:** (no text found)" if asked else ""
     meta.update(ocr=True, ocr_confidence=kept.confidence)
-    if kept.lines != result.lines:
-        meta["ocr_dropped_lines"] = len(result.lines) - len(kept.lines)
+    if kept.word_count < result.word_count:
+        meta["ocr_dropped_words"] = result.word_count - kept.word_count
     for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
         if value:
             meta[key] = value

@@ -257,19 +257,19 @@ def _with_ocr(n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: C
     if not kept.lines:
         meta["ocr_discarded"] = True
         ctx.warn(
-            f"OCR of page {n} discarded: mean confidence {result.confidence} < {floor:g} "
-            f"(pdf.ocr_min_confidence); {'its text layer is kept' if _chars(text) else 'no text indexed'}."
+            f"OCR of page {n} discarded: {result.under(floor)} (pdf.ocr_min_confidence); "
+            f"{'its text layer is kept' if _chars(text) else 'no text indexed'}."
         )
         return text
     meta.update(ocr=True, ocr_confidence=kept.confidence)
     for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
         if value:
             meta[key] = value
-    dropped = len(result.lines) - len(kept.lines)
+    dropped = result.word_count - kept.word_count
     if dropped:
-        meta["ocr_dropped_lines"] = dropped
+        meta["ocr_dropped_words"] = dropped
         ctx.warn(
-            f"Page {n}: {dropped} OCR line(s) under confidence {floor:g} left out "
+            f"Page {n}: {dropped} OCR word(s) under confidence {floor:g} left out "
             f"(pdf.ocr_min_confidence)."
         )
     if not _chars(text):
