@@ -12,7 +12,7 @@ import pymupdf
 import pytest
 from conftest import MakeReader
 from docread.extractors.base import Context
-from docread.extractors.ocr import OcrLine, OcrResult, ocr_image, skew_angle
+from docread.extractors.ocr import OcrLine, OcrResult, at_reading_size, ocr_image, skew_angle
 from docread.extractors.pdf.parts import ocr_dpi
 from docread.model import FileInfo
 from docread.request.options import ReadOptions
@@ -149,6 +149,16 @@ def test_ocr_renders_at_the_scans_own_resolution_within_bounds() -> None:
     assert ocr_dpi(doc[0], 300, 600) == 300  # a coarse scan is brought up to the floor
     assert ocr_dpi(doc[1], 300, 600) == 600  # a fine one is read at its own resolution...
     assert ocr_dpi(doc[1], 300, 400) == 400  # ...up to the cap
+
+
+def test_small_pictures_are_scaled_to_read_like_a_300_dpi_scan() -> None:
+    page_image = Image.new("L", (612, 792), 255)
+    page_image.info["dpi"] = (72, 72)  # a page saved at screen resolution: 300 / 72
+    grown = at_reading_size(page_image)
+    assert grown.size == (2550, 3300) and grown.info["dpi"] == pytest.approx((300, 300))
+    assert at_reading_size(Image.new("L", (800, 1000), 255)).size == (1600, 2000)  # no dpi
+    photo_sized = Image.new("L", (4000, 3000), 255)
+    assert at_reading_size(photo_sized) is photo_sized  # big enough: read as it is
 
 
 def test_skew_is_measured_and_straight_text_left_alone() -> None:

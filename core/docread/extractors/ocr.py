@@ -47,6 +47,10 @@ INSTALL_HINT = "install it with: apt-get install tesseract-ocr (or brew install 
 _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
+_READ_DPI = 300  # small pictures are scaled up to read like a scan at this resolution...
+_READ_SIDE = 2000  # ...or, without a recorded dpi, to this longest side in px (and from it up)
+_MAX_UPSCALE = 4.2  # ...by at most this (72 dpi to 300)...
+_MAX_SIDE = 3508  # ...to at most this longest side (A4 at 300 dpi)
 _MAX_SKEW = 5  # degrees either way a page is checked for skew
 _SKEW_WIDTH = 600  # px: the skew search runs on a copy this wide
 _SKEW_GAIN = 1.15  # a skewed angle must line the rows up this much better than 0
@@ -299,6 +303,27 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     return dataclasses.replace(turned, rotation=rotation) if _score(turned) > _score(best) else best
 
 
+def at_reading_size(image: Image) -> Image:
+    """A small picture scaled so its text is about as large as on a 300 dpi scan (Tesseract's
+    best): by 300 / its dpi when it records one (a 72 dpi page image grows 4x), else to a 2000 px
+    longest side (a screenshot or small receipt grows 2x); at most 4.2x and 3508 px (A4 at 300
+    dpi). Pictures 2000 px or more across (camera photos, real scans) are read as they are."""
+    from PIL import Image as PILImage
+
+    longest, dpi = max(image.size), _recorded_dpi(image)
+    if longest >= _READ_SIDE:
+        return image
+    want = _READ_DPI / dpi if dpi else _READ_SIDE / longest
+    scale = min(want, _MAX_UPSCALE, _MAX_SIDE / longest)
+    if scale <= 1.05:
+        return image
+    size = (round(image.width * scale), round(image.height * scale))
+    grown = image.resize(size, PILImage.Resampling.LANCZOS)
+    if dpi:
+        grown.info["dpi"] = (dpi * scale, dpi * scale)
+    return grown
+
+
 def _good(result: OcrResult) -> bool:
     """Read well enough that turning the image cannot be worth another run."""
     return result.confidence is not None and result.confidence >= _RETRY_CONFIDENCE
@@ -382,14 +407,20 @@ def _encode(image: Image) -> bytes:
     return buf.getvalue()
 
 
-def _dpi_args(image: Image) -> list[str]:
-    """``--dpi N`` when the image knows its resolution (tesseract otherwise guesses)."""
+def _recorded_dpi(image: Image) -> int:
+    """The resolution the image records, 0 when none or implausible."""
     dpi = image.info.get("dpi")
     try:
         value = round(float(dpi[0])) if dpi else 0
     except (TypeError, ValueError, IndexError):
         value = 0
-    return ["--dpi", str(value)] if 70 <= value <= 2400 else []
+    return value if 70 <= value <= 2400 else 0
+
+
+def _dpi_args(image: Image) -> list[str]:
+    """``--dpi N`` when the image knows its resolution (tesseract otherwise guesses)."""
+    value = _recorded_dpi(image)
+    return ["--dpi", str(value)] if value else []
 
 
 def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:

@@ -243,11 +243,12 @@ def _wants_ocr(ctx: Context) -> bool:
 
 
 def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
-    """Tesseract text for the full-resolution image through the shared OCR engine, counted
+    """Tesseract text for the image (at full resolution, scaled up to read like a 300 dpi scan)
+    through the shared OCR engine, counted
     against ``pdf.max_pages_ocr`` like PDF pages (archives of scans share one budget); lines
     under ``pdf.ocr_min_confidence`` are dropped, so a photo indexes no OCR noise. "" when the
     automatic OCR (``ocr=None``) finds nothing worth saying."""
-    from ..ocr import ocr_image
+    from ..ocr import at_reading_size, ocr_image
 
     where, cap = ctx.info.source, ctx.settings.pdf.max_pages_ocr
     asked = ctx.options.ocr is True
@@ -259,7 +260,8 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
     ctx.budget.ocr_pages += 1
     try:
         with open_image(source, ctx) as img:
-            result = ocr_image(_load_oriented(img, ctx), ctx, what=f"OCR of {where}")
+            picture = at_reading_size(_load_oriented(img, ctx))
+            result = ocr_image(picture, ctx, what=f"OCR of {where}")
     except (ExtractionError, ExtractionTimeoutError) as exc:  # metadata and picture still count
         ctx.warn(f"{where}: OCR failed ({exc.message}); the metadata and the image are returned.")
         return "**OCR Text:** failed"
