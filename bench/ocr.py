@@ -2,9 +2,9 @@
 
 Every file is read in loader mode with default options (what a RAG index gets) by two code
 trees in fresh processes, interleaved: ``--before`` (default /work/main/core: the floor) and
-this checkout's ``core``. Files: the corpus's scanned PDFs and images (MANIFEST.tsv) plus two
-generated slide pages (a 44-character caption over a photo; a caption over a scanned text
-block). Per file and tree it prints:
+this checkout's ``core``. Files: the corpus's scanned PDFs and images (MANIFEST.tsv, classes 2
+and 7), two generated slide pages (class 1: a 44-character caption over a photo; a caption over
+a scanned text block) and a generated scan turned 3 degrees (class 7). Per file and tree:
 
 - ``strings``: the corpus's must-include strings found (expected.json), case and spacing folded;
 - ``words``: tokens of >= 3 letters that are in Tesseract's own English word list (extracted
@@ -83,7 +83,27 @@ def slides() -> dict[str, list[str]]:
         for i, line in enumerate(lines):
             ImageDraw.Draw(sheet).text((60, 120 + i * 160), line, fill=0, font=font)
         _slide(scan_pdf, sheet)
-    return {str(photo_pdf): [CAPTION], str(scan_pdf): [CAPTION, *lines]}
+    return {str(photo_pdf): [CAPTION], str(scan_pdf): [CAPTION, *lines], **skewed()}
+
+
+def skewed() -> dict[str, list[str]]:
+    """A scanned page turned 3 degrees (class 7): six sentences typeset, rendered at 200 dpi."""
+    import pymupdf
+
+    path = DATA / "skewed-scan.pdf"
+    sentences = [f"Sentence number {w} of the skewed page reads clearly from left to right."
+                 for w in ("one", "two", "three", "four", "five", "six")]  # fmt: skip
+    if not path.exists():
+        sys.path.insert(0, str(HERE.parent / "tests"))
+        from factories import encode, rendered_text
+
+        scan = rendered_text(" ".join(sentences), dpi=200).rotate(3, expand=True, fillcolor=255)
+        doc = pymupdf.open()
+        page = doc.new_page(width=scan.width * 72 / 200, height=scan.height * 72 / 200)
+        page.insert_image(page.rect, stream=encode(scan))
+        doc.save(path)
+        doc.close()
+    return {str(path): sentences}
 
 
 def _slide(path: Path, picture: object) -> None:
