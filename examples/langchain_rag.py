@@ -1,5 +1,6 @@
-"""Retrieval with page citations, fully offline: DocReadLoader over a folder -> text splitter ->
-BM25 retriever -> an extractive answer citing file and page.
+"""Retrieval with page citations, fully offline: DocReadLoader over a folder, chunked by docread
+(chunks never span two pages, stable ids) -> BM25 retriever -> an extractive answer citing file
+and page.
 
     python examples/langchain_rag.py                       # generated sample folder
     python examples/langchain_rag.py --folder docs/ --question "What is the refund policy?"
@@ -16,7 +17,6 @@ from typing import Any
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
-from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import PrivateAttr
 
 from langchain_docread import DocReadLoader
@@ -92,9 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(args.folder) if args.folder else Path(tmp)
         if not args.folder:
             make_samples(folder)
-        docs = DocReadLoader(folder, show_progress=bool(args.folder)).load()
-    chunks = RecursiveCharacterTextSplitter(chunk_size=400, chunk_overlap=40).split_documents(docs)
-    print(f"{len(docs)} documents, {len(chunks)} chunks")
+        loader = DocReadLoader(
+            folder, chunk_size=400, chunk_overlap=40, show_progress=bool(args.folder)
+        )
+        chunks = loader.load()
+    print(f"{len({d.metadata['source'] for d in chunks})} files, {len(chunks)} chunks")
     print(f"Q: {args.question}")
     print(answer(args.question, BM25Retriever(docs=chunks, k=2)))
     return 0

@@ -1,5 +1,5 @@
 """LlamaIndex ingestion with docread, fully offline: SimpleDirectoryReader with docread's
-file_extractor over the sample folder -> IngestionPipeline (SentenceSplitter + embedding) ->
+file_extractor over the sample folder -> IngestionPipeline (DocReadNodeParser + embedding) ->
 VectorStoreIndex -> answers citing file and page or sheet.
 
     python examples/llamaindex_ingestion.py                     # generated sample documents
@@ -24,11 +24,10 @@ from typing import Any
 from llama_index.core import SimpleDirectoryReader, VectorStoreIndex
 from llama_index.core.embeddings import BaseEmbedding
 from llama_index.core.ingestion import DocstoreStrategy, IngestionCache, IngestionPipeline
-from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.schema import NodeWithScore
 from llama_index.core.storage.docstore import SimpleDocumentStore
 
-from llama_index_docread import DocReadReader
+from llama_index_docread import DocReadNodeParser, DocReadReader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from make_samples import make_samples  # noqa: E402
@@ -107,7 +106,7 @@ def ingest(folder: Path, media_dir: Path) -> tuple[VectorStoreIndex, IngestionPi
     reader = DocReadReader(media_dir=media_dir)  # images and plots are kept as files here
     docs = SimpleDirectoryReader(str(folder), file_extractor=reader.file_extractor()).load_data()
     pipeline = IngestionPipeline(
-        transformations=[SentenceSplitter(chunk_size=512, chunk_overlap=32), HashEmbedding()],
+        transformations=[DocReadNodeParser(chunk_size=2000, chunk_overlap=100), HashEmbedding()],
         docstore=SimpleDocumentStore(),
         docstore_strategy=DocstoreStrategy.DUPLICATES_ONLY,  # UPSERTS needs a vector store
         cache=IngestionCache(),

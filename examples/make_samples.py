@@ -145,6 +145,19 @@ def make_archives(root: Path) -> None:
         tf.add(root / "sales.csv", arcname="backup/sales.csv")
 
 
+def make_email(root: Path) -> None:
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"] = "Ana Costa <ana@example.com>"
+    msg["To"] = "Ben Weber <ben@example.com>"
+    msg["Subject"] = "Sales figures for March"
+    msg["Date"] = "Mon, 30 Mar 2026 09:30:00 +0100"
+    msg.set_content("Hi Ben,\n\nthe March sales are attached as a CSV.\n\nAna\n")
+    msg.add_attachment((root / "sales.csv").read_bytes(), "text", "csv", filename="sales.csv")
+    (root / "sales-mail.eml").write_bytes(msg.as_bytes())
+
+
 def make_media(root: Path) -> None:
     from PIL import Image
 
@@ -171,7 +184,10 @@ def make_media(root: Path) -> None:
     con.close()
 
 
-MAKERS = (make_text, make_notebook, make_tables, make_pdfs, make_office, make_archives, make_media)
+MAKERS = (
+    make_text, make_notebook, make_tables, make_pdfs, make_office, make_archives, make_email,
+    make_media,
+)  # fmt: skip
 
 
 def make_samples(root: Path) -> list[str]:

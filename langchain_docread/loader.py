@@ -14,7 +14,7 @@ from docread.reader import loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
-from .blocks import to_langchain
+from .rag import Images, check_images, chunker_for, rag_documents
 
 logger = logging.getLogger(__name__)
 PathLike = str | os.PathLike[str]
@@ -30,6 +30,12 @@ class DocReadLoader(BaseLoader):
     go on), "raise", or "skip" (logged only). Without ``workspace`` the root is docread's one
     loader rule (``docread.reader.loader_workspace``): the current directory, or "/" when a path
     lies outside it (a loader reads what the program names).
+
+    ``chunk_size`` (characters) and ``chunk_overlap`` split each unit on its own with docread's
+    chunker (``docread.chunking``): a chunk never spans two pages, sheets or slides, and has a
+    stable ``id`` for ``langchain_core.indexing.index()``. ``images="base64"`` or ``"path"`` adds
+    a Document per picture carrying it (metadata ``image_url`` / ``image_path`` in ``media_dir``);
+    the default "text" keeps only the pictures' text (see ``langchain_docread.rag``).
     """
 
     def __init__(
@@ -42,6 +48,10 @@ class DocReadLoader(BaseLoader):
         config: Any = None,
         show_progress: bool = False,
         on_error: OnError = "warn",
+        chunk_size: int | None = None,
+        chunk_overlap: int = 0,
+        images: Images = "text",
+        media_dir: PathLike | None = None,
         **read_options: Any,
     ) -> None:
         if on_error not in ("warn", "raise", "skip"):
@@ -56,6 +66,9 @@ class DocReadLoader(BaseLoader):
         self.on_error = on_error
         self.read_options = read_options
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not mid-load
+        self.chunker = chunker_for(chunk_size, chunk_overlap)
+        self.images = check_images(images)
+        self.media_dir = media_dir
 
     def lazy_load(self) -> Iterator[Document]:
         """Documents of every file, in order, as the core produces them (the core walks folders,
@@ -70,14 +83,16 @@ class DocReadLoader(BaseLoader):
                     paths, pattern=self.glob, recursive=self.recursive, on_error=self._failed
                 )
                 files = tqdm(list(found), desc="DocReadLoader", unit="file")
-            for doc in reader.iter_documents(
+            units = reader.iter_units(
                 files,
                 pattern=self.glob,
                 recursive=self.recursive,
                 on_error=self._failed,
                 **self.read_options,
-            ):
-                yield to_langchain(doc)
+            )
+            yield from rag_documents(
+                units, chunker=self.chunker, images=self.images, media_dir=self.media_dir
+            )
 
     def _failed(self, path: str, exc: docread.ReadDocumentError) -> None:
         """LangChain's convention for a failing file: raise, warn (the others go on) or log it."""

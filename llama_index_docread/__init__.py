@@ -10,11 +10,13 @@ ingestion pipelines) and ``DocReadToolSpec`` (an agent tool returning text and i
 from __future__ import annotations
 
 from .blocks import DEFAULT_MODEL_INPUTS, describe_media, media_block, result_blocks
+from .node_parser import DocReadNodeParser
 from .reader import DocReadReader, FileDependencyError, llama_metadata
 from .tool_spec import DocReadToolSpec
 
 __all__ = [
     "DEFAULT_MODEL_INPUTS",
+    "DocReadNodeParser",
     "DocReadReader",
     "DocReadToolSpec",
     "FileDependencyError",

@@ -64,6 +64,8 @@ class DocReadReader(BasePydanticReader):
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
     ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
     skips that file and prints why), ``"skip"`` logs it and yields what was read before.
+    ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
+    too; ids hash it), ``file_path`` the absolute one. ``DocReadNodeParser`` chunks the Documents.
     """
 
     is_remote: bool = False
@@ -137,15 +139,18 @@ class DocReadReader(BasePydanticReader):
     def _load_remote(
         self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any
     ) -> Iterator[Document]:
-        """A file on an fsspec filesystem: copied to a private temp folder, read, then removed."""
-        name = Path(str(file)).name
+        """A file on an fsspec filesystem: copied to a private temp folder under its remote path
+        (so ``source``, and the ids, are the remote path's), read, then removed."""
+        remote_path = str(file)
+        name = Path(remote_path).name
         with tempfile.TemporaryDirectory(prefix="docread-") as tmp:
-            local = Path(tmp) / name
-            with fs.open(str(file), "rb") as src, local.open("wb") as dst:
+            local = Path(tmp, _relative_remote(remote_path))
+            local.parent.mkdir(parents=True, exist_ok=True)
+            with fs.open(remote_path, "rb") as src, local.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
-            remote = {"file_path": str(file), "file_name": name, **(extra_info or {})}
+            remote = {"file_path": remote_path, "file_name": name, **(extra_info or {})}
             for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, remote):
-                doc.metadata.pop("source", None)  # the temp copy's path means nothing to the user
+                doc.metadata["source"] = remote_path  # not the temp copy's path
                 yield doc
 
     def _convert(
@@ -203,6 +208,13 @@ def _creation_date(path: str) -> str | None:
         return None
     stamp = getattr(st, "st_birthtime", st.st_ctime)
     return datetime.fromtimestamp(stamp, tz=UTC).strftime("%Y-%m-%d")
+
+
+def _relative_remote(path: str) -> str:
+    """A remote path as a relative local one ("bucket/a/notes.md"): no root, no "..", no ".";
+    the temp copy keeps the remote folders, so two files of one name get different ids."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) or "file"
 
 
 def _is_local(fs: Any) -> bool:

@@ -28,16 +28,14 @@ import docread
 import pymupdf
 import pytest
 from conftest import CORPUS, corpus_params, normalize
-from docread.errors import EncryptedDocumentError, FormatNotSupportedError
+from docread.errors import EncryptedDocumentError
 
 # run.sh runs the suite with --dist loadscope: this module stays on one xdist worker, so the
 # module-scoped cache the core loader fills is there for the framework loaders' tests
 pytestmark = pytest.mark.corpus
 
 # Known gaps: a strict xfail, so the test fails (and this entry must go) once the gap is closed.
-GAPS = {
-    "email/test-outlook.msg": (FormatNotSupportedError, "no reader for Outlook .msg files yet"),
-}
+GAPS: dict[str, tuple[type[Exception], str]] = {}
 OCR_SOURCES = ("tesseract", "groundtruth")  # image strings that only OCR can find
 WHOLE_IN_FIRST_WINDOW_EXCEPT = ("archives", "tables")
 PATH_KEYS = {"source", "file_path", "file_name", "file_type", "media_path"}  # no content there

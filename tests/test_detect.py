@@ -25,12 +25,44 @@ def test_pdf_named_txt_is_detected_as_pdf(tmp_path: Path) -> None:
     assert result.file.format == "pdf" and "Hidden PDF content" in result.text
 
 
+def _types(part: str, kind: str) -> bytes:
+    """A minimal [Content_Types].xml naming ``part`` as the package's main part."""
+    return (
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+        f'<Override PartName="/{part}" ContentType="application/vnd.openxmlformats-'
+        f'officedocument.{kind}.main+xml"/></Types>'
+    ).encode()
+
+
 @pytest.mark.parametrize(
     ("name", "members", "expected"),
     [
-        ("report.bin", {"[Content_Types].xml": b"<x/>", "word/document.xml": b"<w/>"}, "docx"),
-        ("sheet.zip", {"[Content_Types].xml": b"<x/>", "xl/workbook.xml": b"<w/>"}, "xlsx"),
-        ("deck", {"[Content_Types].xml": b"<x/>", "ppt/presentation.xml": b"<p/>"}, "pptx"),
+        (
+            "report.bin",
+            {
+                "[Content_Types].xml": _types("word/document.xml", "wordprocessingml.document"),
+                "word/document.xml": b"<w/>",
+            },
+            "docx",
+        ),
+        (
+            "sheet.zip",
+            {
+                "[Content_Types].xml": _types("xl/workbook.xml", "spreadsheetml.sheet"),
+                "xl/workbook.xml": b"<w/>",
+            },
+            "xlsx",
+        ),
+        (
+            "deck",
+            {
+                "[Content_Types].xml": _types(
+                    "ppt/presentation.xml", "presentationml.presentation"
+                ),
+                "ppt/presentation.xml": b"<p/>",
+            },
+            "pptx",
+        ),
         (
             "doc.zip",
             {"mimetype": b"application/vnd.oasis.opendocument.text", "content.xml": b"<x/>"},

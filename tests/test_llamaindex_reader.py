@@ -310,7 +310,8 @@ def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
     fs.pipe("/bucket/notes.md", b"# Title\n\nremote words here\n")
     docs = li_reader.load_data("/bucket/notes.md", fs=fs)
     assert "remote words here" in docs[0].text
-    assert docs[0].metadata["file_path"] == "/bucket/notes.md" and "source" not in docs[0].metadata
+    assert docs[0].metadata["file_path"] == "/bucket/notes.md"
+    assert docs[0].metadata["source"] == "/bucket/notes.md"  # the remote path, not the temp copy
     fs.rm("/bucket/notes.md")
 
 

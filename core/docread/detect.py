@@ -152,7 +152,7 @@ def _sniff(source: Source, head: bytes) -> Format | None:
     by_sig = formats.by_signature(head)
     if by_sig is not None:
         if by_sig.key == "zip":
-            return _zip_container(source) or by_sig
+            return _zip_container(source, by_ext) or by_sig
         if by_sig.key in ("gz", "bz2", "xz"):
             return _compressed(head, by_sig, by_ext)
         return by_sig
@@ -180,18 +180,46 @@ def _ole2(head: bytes, by_ext: Format | None) -> Format | None:
     return fmt if fmt is not None and fmt.key in formats.OLE2_FORMATS else None
 
 
-def _zip_container(source: Source) -> Format | None:
-    """docx/xlsx/pptx/odt/ods/odp/epub are zips; which one shows without parsing the archive:
-    ODF and EPUB store a ``mimetype`` member first, OOXML has marker members whose names stand
-    in the central directory at the end of the file (read once, bounded)."""
+def _zip_container(source: Source, by_ext: Format | None) -> Format | None:
+    """docx/xlsx/pptx/odt/ods/odp/epub are zips; which one is said by the package itself, never
+    by member paths (a PPTX whose chart embeds an XLSX holds ``xl/workbook.xml`` bytes too): ODF
+    and EPUB by their ``mimetype`` member, OOXML by the main part ``[Content_Types].xml`` names."""
     mimetype = _stored_mimetype(source.head())
     tail = _tail(source, _ZIP_TAIL)
     if not mimetype and _central_entry(tail, b"mimetype"):
         mimetype = _zip_mimetype(source)  # 'mimetype' not stored first: rare, parse the zip
-    for fmt in formats.zip_containers():
-        if fmt.zip_marker == mimetype or _central_entry(tail, fmt.zip_marker.encode()):
-            return fmt
-    return None
+    containers = formats.zip_containers()
+    if mimetype:
+        found = next((f for f in containers if f.zip_marker == mimetype), None)
+        if found is not None:
+            return found
+    if not _central_entry(tail, b"[Content_Types].xml"):
+        return None
+    from .extractors.office.package import ooxml_main_part
+
+    with source.open() as f:
+        main = ooxml_main_part(f)
+    if main is None:
+        return None
+    part, content_type = main
+    found = next((f for f in containers if part and f.zip_marker == part), None)
+    if found is None and content_type:  # a main part under another name: its content type's family
+        family = next(
+            (k for words, k in _OOXML_FAMILIES if any(w in content_type for w in words)), ""
+        )
+        found = BY_KEY[family] if family else None
+    if found is None and by_ext is not None and by_ext.zip_marker.endswith(".xml"):
+        found = by_ext  # [Content_Types].xml names no main part: the name refines it
+    return found
+
+
+# words of a main part's content type -> format ("...wordprocessingml.document.main+xml",
+# "application/vnd.ms-word.document.macroEnabled.main+xml", templates, slide shows)
+_OOXML_FAMILIES = (
+    (("wordprocessingml", "ms-word"), "docx"),
+    (("presentationml", "ms-powerpoint"), "pptx"),
+    (("spreadsheetml", "ms-excel"), "xlsx"),
+)
 
 
 _ZIP_TAIL = 4 * 1024 * 1024
@@ -294,7 +322,8 @@ def _utf16_without_bom(head: bytes) -> bool:
 
 
 def _text_kind(head: bytes, by_ext: Format | None) -> Format:
-    """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it."""
+    """Text content: the extension picks csv/tsv/json/ipynb; JSON shapes refine it; a page
+    without a known extension that opens as HTML is HTML."""
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if (
         by_ext is not None
@@ -306,11 +335,13 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
         if stripped[:1] == b"{" and b'"cells"' in head and b'"nbformat"' in head:
             return BY_KEY["ipynb"]
         return BY_KEY["json"]
+    if by_ext is None and stripped[:15].lower().startswith((b"<!doctype html", b"<html")):
+        return BY_KEY["html"]
     if by_ext is not None and by_ext.key == "jsonl":
         first = stripped.split(b"\n", 1)[0].strip()
         return by_ext if _is_json_object(first) else BY_KEY["text"]
     if by_ext is not None and (
-        by_ext.category in ("text", "tabular", "notebook") or by_ext.key == "rtf"
+        by_ext.category in ("text", "tabular", "notebook", "email") or by_ext.key == "rtf"
     ):
         return by_ext
     return BY_KEY["text"]

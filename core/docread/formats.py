@@ -31,7 +31,7 @@ class Format:
     extensions: tuple[str, ...] = ()
     signatures: tuple[tuple[int, bytes], ...] = ()  # (offset, bytes) that prove the content
     zip_marker: str = (
-        ""  # member name (or ODF/EPUB 'mimetype' value) that identifies a zip container
+        ""  # ODF/EPUB 'mimetype' value, or the OOXML main part [Content_Types].xml names
     )
     extractor: str = ""  # "module:Class", imported on first use
     opener: str = ""  # "module:function" for a variant the extractor opens its own way
@@ -45,7 +45,7 @@ _TEXT_EXTS = (
     ".swift", ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".dart", ".ex", ".exs", ".erl",
     ".hs", ".ml", ".clj", ".sql", ".vue", ".svelte", ".css", ".scss", ".sass", ".less",
     ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".env", ".properties", ".lock",
-    ".html", ".htm", ".xml", ".xsd", ".xsl", ".svg", ".proto", ".graphql", ".gql",
+    ".xml", ".xsd", ".xsl", ".svg", ".proto", ".graphql", ".gql",
     ".sh", ".bash", ".zsh", ".fish", ".ps1", ".psm1", ".bat", ".cmd", ".mk", ".cmake",
     ".gradle", ".dockerfile", ".gitignore", ".editorconfig", ".diff", ".patch", ".csv.txt",
 )  # fmt: skip
@@ -54,6 +54,7 @@ FORMATS: tuple[Format, ...] = (
     # text and code
     Format("text", "text", "text/plain", _TEXT_EXTS, extractor=_X + "text.plain:TextExtractor", textual=True),
     Format("json", "text", "application/json", (".json", ".geojson", ".jsonc"), extractor=_X + "text.plain:TextExtractor", textual=True),
+    Format("html", "text", "text/html", (".html", ".htm", ".xhtml"), extractor=_X + "html.extractor:HtmlExtractor", textual=True),
     Format("ipynb", "notebook", "application/x-ipynb+json", (".ipynb",), extractor=_X + "text.notebook:NotebookExtractor", textual=True),
     # tables
     Format("csv", "tabular", "text/csv", (".csv",), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.lines:open_delimited", textual=True),
@@ -80,6 +81,10 @@ FORMATS: tuple[Format, ...] = (
            zip_marker="application/vnd.oasis.opendocument.presentation", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_slides"),
     Format("epub", "office", "application/epub+zip", (".epub",),
            zip_marker="application/epub+zip", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_package"),
+    # e-mail
+    Format("eml", "email", "message/rfc822", (".eml",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mime:open_eml"),
+    Format("msg", "email", "application/vnd.ms-outlook", (".msg",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.outlook:open_msg"),
+    Format("mbox", "email", "application/mbox", (".mbox",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mbox:open_mbox"),
     # pdf
     Format("pdf", "pdf", "application/pdf", (".pdf",), ((0, b"%PDF-"),), extractor=_X + "pdf.extractor:PdfExtractor"),
     # archives (compound extensions are matched before simple ones)
@@ -126,6 +131,7 @@ OLE2_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 OLE2_FORMATS = (
     "doc",
     "xls",
+    "msg",
 )  # legacy Office files share one container; extension or libmagic decides
 
 

@@ -18,7 +18,7 @@ class FileInfo:
     mime_type: str
     size: int
     modified: str  # ISO 8601
-    source: str = ""  # the path as the caller gave it
+    source: str = ""  # the path as the workspace shows it (relative to its root; Workspace.shown)
     encoding: str | None = None
     is_dir: bool = False
     # the format the file's extension names when the content proves another (a text or PNG

@@ -12,7 +12,7 @@ import json
 import os
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit
+from .properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .request.options import ReadOptions
 from .sanitize import clean_body, clean_metadata
 from .settings import Settings
@@ -28,7 +29,7 @@ from .source import Source
 
 _POSITION_KEYS = (
     "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
-    "cell_index", "line_start", "row_start", "table_index", "image_index",
+    "cell_index", "line_start", "row_start", "table_index", "image_index", "message_index",
 )  # fmt: skip
 
 
@@ -97,12 +98,18 @@ class Pipeline:
         base = _base_metadata(info, ext, extra)
         ids = _UnitIds(info.source)
         output = self.settings.output
+        header = ctx.loader and info.category in DOCUMENT_CATEGORIES  # the properties header
         with translate_errors(info.source, ext.name), _HiddenText(ctx) as hidden:
             for unit in ext.extract(source, ctx):
                 ctx.check_deadline()
                 meta = clean_metadata({**base, **unit.metadata}, output)
                 if isinstance(unit, Document):
-                    text, removed = clean_body(unit.text, output)
+                    body = unit.text
+                    if header and is_first_unit(meta):  # once, before the id hashes the text
+                        header = False
+                        props = properties_header(meta, body)
+                        body = f"{props}\n\n{body}" if props else body
+                    text, removed = clean_body(body, output)
                     hidden.count += removed
                     yield Document(text, meta, ids.next(meta, text.encode()))
                 else:
@@ -189,11 +196,17 @@ class _UnitIds:
         self.seen: dict[str, int] = {}
 
     def next(self, meta: dict[str, Any], content: bytes) -> str:
-        position = json.dumps(
-            {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
-        )
+        position = unit_position(meta)
         rank = self.seen.get(position, 0)
         self.seen[position] = rank + 1
         h = hashlib.sha256(f"{self.file}\0{position}\0{rank}\0".encode())
         h.update(hashlib.sha256(content).digest())
         return str(uuid.UUID(h.hexdigest()[:32]))
+
+
+def unit_position(meta: Mapping[str, Any]) -> str:
+    """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
+    id hashes, and how a picture finds the text read at the same place."""
+    return json.dumps(
+        {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
+    )

@@ -267,10 +267,11 @@ class Reader:
         """Open the file once, inside the workspace; everything after reads that descriptor."""
         opened = self.workspace.open(opts.file_path)
         source = Source.from_fd(opened.fd, opened.path)
+        shown = self.workspace.shown(opts.file_path)  # `source`: relative to the workspace
         try:
             if opened.is_dir:
-                return source, directory_info(opened.path, opts.file_path, opened.stat)
-            info = detect(source, hint=opts.format_hint, shown=opts.file_path)
+                return source, directory_info(opened.path, shown, opened.stat)
+            info = detect(source, hint=opts.format_hint, shown=shown)
             self._pipeline.admit(info)
         except BaseException:
             source.close()
@@ -346,19 +347,24 @@ def _unchanged(info: FileInfo, opts: ReadOptions, settings: Settings) -> ReadRes
 
 
 def loader_workspace(
-    paths: PathArg | Iterable[PathArg], workspace: PathArg | None = None
+    paths: PathArg | Iterable[PathArg],
+    workspace: PathArg | None = None,
+    *,
+    cwd: PathArg | None = None,
 ) -> tuple[PathArg, list[str]]:
     """The one rule for a loader's workspace, and the paths to pass in it: ``workspace`` when
     given; else the current directory when every path lies inside it (paths as given); else the
     filesystem root, paths made absolute. A loader reads what its program names, not what a
-    model asks for, so the sandbox only anchors relative paths and what ``source`` shows."""
+    model asks for, so the sandbox only anchors relative paths and what ``source`` shows.
+    ``cwd`` stands for the current directory (a Ray task judges by its driver's)."""
     given = [os.fspath(p) for p in _each(paths)]
     if workspace is not None:
         return workspace, given
-    cwd = Path.cwd().resolve()
-    if all(_inside(os.path.realpath(p), cwd) for p in given):
-        return cwd, given
-    return "/", [os.path.abspath(p) for p in given]
+    base = os.fspath(cwd) if cwd is not None else os.getcwd()
+    here = Path(base).resolve()
+    if all(_inside(os.path.realpath(os.path.join(base, p)), here) for p in given):
+        return here, given
+    return "/", [os.path.normpath(os.path.join(base, p)) for p in given]
 
 
 def _each(paths: PathArg | Iterable[PathArg]) -> Iterable[PathArg]:

@@ -36,6 +36,7 @@ class Limits:
     audio: int = 50 * MB
     database: int = 500 * MB
     notebook: int = 50 * MB
+    email: int = 100 * MB
 
 
 @dataclass(frozen=True, slots=True)

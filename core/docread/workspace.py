@@ -69,6 +69,20 @@ class Workspace:
         """Open ``path`` (a regular file or a directory) without leaving the root, or raise
         PathSecurityError / DocumentNotFoundError; the caller closes ``Opened.fd``."""
         raw = os.fspath(path)
+        return _Walk(self, raw).open(_parts(self._lexical(raw), self.root))
+
+    def shown(self, path: str | os.PathLike[str]) -> str:
+        """The path as the workspace shows it (``source``): relative to the root, normalized,
+        links kept as named; absolute when the root is "/" (a loader given paths outside the
+        current folder). Ids hash it, so they survive moving or cloning the workspace."""
+        lexical = self._lexical(os.fspath(path))
+        if str(self.root) == "/":
+            return lexical
+        return os.path.relpath(lexical, self.root)
+
+    def _lexical(self, raw: str) -> str:
+        """The absolute normalized path ``raw`` names (the alias mapped onto the root), or
+        PathSecurityError when it is not inside the root."""
         if not raw or "\x00" in raw:
             raise PathSecurityError(f"invalid path {raw!r}", path=raw)
         candidate = Path(os.path.expanduser(raw)) if raw.startswith("~") else Path(raw)
@@ -79,10 +93,12 @@ class Workspace:
         lexical = os.path.normpath(candidate)
         if not _under(lexical, str(self.root)):
             raise PathSecurityError(
-                f"{raw}: path is outside the workspace {self.root}; only files inside it can be read",
+                f"{raw}: path is outside the workspace {self.root}; only files inside it can be "
+                "read: set workspace= to a folder holding it (docread.read(path, workspace=...), "
+                "Reader(workspace=...), the tools' workspace=, or --workspace)",
                 path=raw,
             )
-        return _Walk(self, raw).open(_parts(lexical, self.root))
+        return lexical
 
     def relative(self, path: Path) -> str:
         """The path as shown to a model: relative to the root when inside it."""

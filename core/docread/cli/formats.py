@@ -15,13 +15,13 @@ from ..formats import FORMATS, Format
 TOOLS: dict[str, tuple[str, str]] = {
     "libmagic": ("MIME detection of files without a known extension", "apt-get install libmagic1"),
     "tesseract": ("OCR of scanned PDF pages and images", "apt-get install tesseract-ocr"),
-    "pandoc": ("DOCX, ODT, RTF and EPUB", "pip install pypandoc-binary"),
+    "pandoc": ("DOCX, ODT, RTF, EPUB and RTF-only .msg bodies", "pip install pypandoc-binary"),
     "antiword": ("legacy Word .doc", "apt-get install antiword"),
 }
 #: Formats by the tool they use (libmagic serves every format: detection).
 _USES = {
     "tesseract": {"pdf", "png", "jpeg", "gif", "bmp", "tiff", "webp"},
-    "pandoc": {"docx", "odt", "rtf", "epub"},
+    "pandoc": {"docx", "odt", "rtf", "epub", "msg"},
     "antiword": {"doc"},
 }
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import hashlib
 import json
-import mimetypes
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -22,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
+from ..media_files import store_media
 from ..model import Document, Media, Unit
 from ..reader import Reader
 from ..settings import Settings
@@ -41,8 +40,6 @@ examples:
   docread load a.pdf b.docx notes/ --workers 4 | jq -r .text
 
 exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 bad arguments"""
-
-_EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -174,19 +171,8 @@ class _Run:
         assert isinstance(unit, Media)
         meta: dict[str, Any] = {**unit.metadata, "mime_type": unit.mime_type}
         if self.media_dir is not None:
-            meta["media_path"] = str(self._write_media(unit))
+            meta["media_path"] = str(store_media(unit, self.media_dir))
         return {"id": unit.id, "text": describe_media(unit), "metadata": meta}
-
-    def _write_media(self, media: Media) -> Path:
-        """``<sha256>.<ext>`` under the media folder; the same bytes are written once."""
-        ext = _EXTENSIONS.get(media.mime_type) or mimetypes.guess_extension(media.mime_type) or ""
-        assert self.media_dir is not None
-        target = self.media_dir / f"{hashlib.sha256(media.data).hexdigest()}{ext}"
-        if not target.exists():
-            partial = target.with_name(target.name + ".part")
-            partial.write_bytes(media.data)
-            partial.replace(target)
-        return target
 
 
 @contextlib.contextmanager

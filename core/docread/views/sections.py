@@ -59,6 +59,18 @@ def _offset_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     return f"use offset={next_line} to continue"
 
 
+# -- HTML: numbered source lines, or the page as markdown (lines counted in the markdown) ----------
+def _html(doc: Document) -> str:
+    return doc.text if doc.metadata.get("markdown") else _numbered(doc)
+
+
+def _html_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    hint = _offset_hint(meta, shown_lines)
+    return (
+        hint.replace("use ", "use output_format='markdown' ", 1) if meta.get("markdown") else hint
+    )
+
+
 # -- tables: the markdown table, then a summary ----------------------------------------------------
 def _table(doc: Document) -> str:
     """The table, then a summary: total rows and column names with their types."""
@@ -131,11 +143,13 @@ DEFAULT = Section()
 SECTIONS: dict[str, Section] = {
     "text": Section(_numbered, _offset_hint),
     "notebook": Section(_numbered, _offset_hint),
+    "html": Section(_html, _html_hint),
     "tabular": Section(_table, _rows_hint),
     "pdf": Section(_pdf_page, separator="\n\n---\n\n", whole=True),
     "office": Section(_office_page, _office_hint, whole=True),
     "archive": Section(hint=_archive_hint),
     "sqlite": Section(hint=_sqlite_hint),
+    "email": Section(separator="\n\n---\n\n"),  # one unit per message (an mbox has many)
 }
 
 

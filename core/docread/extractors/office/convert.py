@@ -92,7 +92,9 @@ def pandoc(path: Path, fmt: str, ctx: Context, workdir: Path) -> str:
 
 
 def antiword(path: Path, ctx: Context) -> str:
-    """Legacy Word text through antiword (headings, lists and tables become plain text)."""
+    """Legacy Word text through antiword (headings, lists and tables become plain text), always
+    with its UTF-8 mapping: its default follows the locale, and under C/POSIX it turns Greek,
+    Cyrillic, CJK and typographic quotes into '?' or ASCII look-alikes."""
     import shutil
 
     exe = shutil.which("antiword")
@@ -103,7 +105,8 @@ def antiword(path: Path, ctx: Context) -> str:
             path=ctx.info.source,
         )
     result = run_tool(
-        [exe, "-w", "0", str(path)], timeout=ctx.settings.timeouts.pandoc, what="antiword",
+        [exe, "-w", "0", "-m", "UTF-8.txt", str(path)], timeout=ctx.settings.timeouts.pandoc,
+        what="antiword",
         path=ctx.info.source, check=False,
     )  # fmt: skip
     err = result.stderr.decode("utf-8", "replace").strip()
@@ -123,7 +126,9 @@ def antiword(path: Path, ctx: Context) -> str:
     return text.replace("\f", f"\n{MARK}\n")
 
 
-_UTF16_RUN = re.compile(rb"(?:[\x20-\x7e\r\t]\x00|[\xa0-\xff]\x00){16,}")
+# UTF-16LE characters of text: ASCII and Latin-1, Greek, Cyrillic and general punctuation (curly
+# quotes, dashes, bullets); not CJK, whose code units look like misaligned ASCII
+_UTF16_RUN = re.compile(rb"(?:[\x20-\x7e\r\t]\x00|[\xa0-\xff]\x00|[\x00-\xff][\x03\x04\x20]){16,}")
 
 
 def _utf16_runs(data: bytes) -> list[str]:
@@ -142,6 +147,9 @@ _W_PBB = re.compile(
 _W_ALT = re.compile(
     rb"<mc:AlternateContent>(?:(?!</mc:AlternateContent>).)*?</mc:AlternateContent>", re.S
 )
+_W_SHAPE = re.compile(  # a VML picture or a DrawingML drawing outside alternate content
+    rb"<w:pict\b(?:(?!</w:pict>).)*?</w:pict>|<w:drawing\b(?:(?!</w:drawing>).)*?</w:drawing>", re.S
+)
 _W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
 _ODF_BREAK_STYLE = re.compile(
     rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
@@ -151,11 +159,12 @@ _RTF_PAGE = re.compile(rb"\\page(?![a-z])")
 
 
 def docx_marks(name: str, data: bytes) -> bytes:
-    """Put the marker where word/document.xml has a hard page break; flatten text boxes."""
+    """Put the marker where word/document.xml has a hard page break; flatten text boxes (in
+    alternate content, VML-only and DrawingML-only shapes alike)."""
     if name != "word/document.xml":
         return data
     word = f'<w:t xml:space="preserve"> {MARK} </w:t>'.encode()
-    data = _W_ALT.sub(_textbox_words, data)
+    data = _W_SHAPE.sub(_textbox_words, _W_ALT.sub(_textbox_words, data))
     data = _W_BR.sub(word, data)
     return _W_PBB.sub(lambda m: m.group(1) + b"<w:r>" + word + b"</w:r>", data)
 
@@ -173,9 +182,11 @@ def _textbox_words(m: re.Match[bytes]) -> bytes:
 
 
 def odt_marks(name: str, data: bytes) -> bytes:
-    """Put the marker at the start of ODT paragraphs whose style breaks the page before them."""
+    """Put the marker at the start of ODT paragraphs whose style breaks the page before them;
+    text boxes moved out of their frames (pandoc drops frames)."""
     if name != "content.xml":
         return data
+    data = odt_frames(data)
     styles = set(_ODF_BREAK_STYLE.findall(data))
     if not styles:
         return data
@@ -184,6 +195,45 @@ def odt_marks(name: str, data: bytes) -> bytes:
         rb"(<text:(?:p|h)\b[^>]*text:style-name=\"(?:" + names + rb")\"[^>]*(?<!/)>)"
     )
     return opening.sub(lambda m: m.group(1) + f"{MARK} ".encode(), data)
+
+
+_ODF_FRAME = re.compile(
+    rb"<draw:frame\b[^>]*>(?:(?!</draw:frame>).)*?<draw:text-box\b[^>]*(?<!/)>(?P<box>.*?)"
+    rb"</draw:text-box>(?:(?!</draw:frame>).)*?</draw:frame>"
+    rb"|<draw:(?P<kind>custom-shape|rect|ellipse|circle|polygon)\b[^>]*(?<!/)>(?P<shape>.*?)"
+    rb"</draw:(?P=kind)>",
+    re.S,
+)
+_ODF_GEOMETRY = re.compile(
+    rb"<draw:enhanced-geometry\b(?:[^>]*/>|.*?</draw:enhanced-geometry>)|<svg:(?:title|desc)\b.*?</svg:(?:title|desc)>",
+    re.S,
+)
+_ODF_PARA_END = re.compile(rb"</text:(?:p|h)>")
+
+
+def odt_frames(data: bytes) -> bytes:
+    """Text boxes (``draw:frame/draw:text-box``: paragraphs, lists, tables) and the text of
+    drawn shapes (custom shapes, rectangles, ellipses) taken out of the paragraph that anchors
+    them and put right after it, where pandoc reads them; nested boxes too."""
+    if b"<draw:" not in data:
+        return data
+    out, pos, pending = bytearray(), 0, bytearray()
+    while True:
+        frame = _ODF_FRAME.search(data, pos)
+        end = _ODF_PARA_END.search(data, pos) if pending else None
+        if end is not None and (frame is None or end.start() < frame.start()):
+            out += data[pos : end.end()] + pending
+            pending.clear()
+            pos = end.end()
+        elif frame is not None:
+            out += data[pos : frame.start()]
+            box = frame.group("box")
+            inner = box if box is not None else _ODF_GEOMETRY.sub(b"", frame.group("shape"))
+            pending += odt_frames(inner)
+            pos = frame.end()
+        else:
+            break
+    return bytes(out + data[pos:] + pending)
 
 
 _RTF_BLOBS = re.compile(
@@ -232,7 +282,60 @@ def rtf_prepare(data: bytes) -> bytes:
             out += b" DOCREADOBJECTMARK " if kind == b"object" else b" DOCREADIMAGEMARK "
         pos = end
     out += data[pos:]
-    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", bytes(out))
+    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", rtf_margins(bytes(out)))
+
+
+_RTF_SCAN = re.compile(rb"\\[a-z]+-?\d* ?|\\.|[{}]", re.S)
+_RTF_MARGIN = re.compile(rb"\\(header|footer)[lrf]?(?![a-z])")
+_MARGIN_MARKS = {b"header": b"DOCREADHEADERMARK", b"footer": b"DOCREADFOOTERMARK"}
+
+
+def rtf_margins(data: bytes) -> bytes:
+    """``{\\header ...}`` and ``{\\footer ...}`` groups (pandoc drops them) moved to the end of
+    the document as paragraphs after a marker word, each distinct one once; groups inside an
+    ignorable destination (``{\\*...}``, such as a page-style table) stay where they are."""
+    if b"\\header" not in data and b"\\footer" not in data:
+        return data
+    stack: list[bool] = []  # per open group: inside an ignorable destination
+    moved: dict[bytes, bytes] = {}
+    cuts: list[tuple[int, int]] = []
+    start: int | None = None
+    kind, depth = b"", 0
+    for tok in _RTF_SCAN.finditer(data):
+        t = tok.group()
+        if t == b"{":
+            ignorable = bool(stack and stack[-1]) or data.startswith(b"{\\*", tok.start())
+            margin = _RTF_MARGIN.match(data, tok.end())
+            if margin and not ignorable and start is None:
+                start, kind, depth = tok.start(), margin.group(1), len(stack)
+            stack.append(ignorable)
+        elif t == b"}" and stack:
+            stack.pop()
+            if start is not None and len(stack) == depth:
+                body = _RTF_MARGIN.sub(b"", data[start + 1 : tok.start()], count=1)
+                moved.setdefault(body.strip(), _MARGIN_MARKS[kind])
+                cuts.append((start, tok.end()))
+                start = None
+    if not cuts:
+        return data
+    out, pos = bytearray(), 0
+    for a, b in cuts:
+        out += data[pos:a]
+        pos = b
+    out += data[pos:]
+    end = out.rstrip(b"\0 \r\n").rfind(b"}")
+    tail = b"".join(b"\\par " + mark + b"\\par {" + body + b"}" for body, mark in moved.items())
+    return bytes(out[:end] + tail + out[end:]) if end > 0 else bytes(out)
+
+
+_MARGIN_LINE = re.compile(r"^[ \t>]*(DOCREADHEADERMARK|DOCREADFOOTERMARK)\s*$", re.M)
+
+
+def margin_headings(markdown: str) -> str:
+    """The RTF header/footer marker lines as ``## Header`` / ``## Footer`` headings."""
+    return _MARGIN_LINE.sub(
+        lambda m: "## Header" if "HEADER" in m.group(1) else "## Footer", markdown
+    )
 
 
 # -- markdown post-processing ---------------------------------------------------------------------

@@ -1,6 +1,9 @@
 """Office documents and e-books: DOCX, ODT, RTF, EPUB through pandoc; PPTX and ODP from their XML
 (slide boundaries and speaker notes kept); legacy DOC through antiword.
 
+What pandoc drops is read from the package: headers and footers (``headers``), DOCX comments;
+RTF header/footer groups and ODT frames are moved where pandoc reads them first (``convert``).
+
 Units: slides for decks; for documents explicit page breaks when there are any (else heading 1/2
 sections), EPUB chapters. ``pages`` selects among those units and the header says which unit it
 was. Zip containers pass bomb and XML-entity checks before any parser sees them.
@@ -18,6 +21,7 @@ from typing import Any, ClassVar
 from ...errors import EncryptedDocumentError, ExtractionError
 from ...formats import BY_KEY
 from ...model import Document, Media, Unit
+from ...properties import document_properties
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
@@ -26,6 +30,7 @@ from .convert import (
     Part,
     antiword,
     docx_marks,
+    margin_headings,
     odt_marks,
     pandoc,
     rtf_prepare,
@@ -34,6 +39,7 @@ from .convert import (
     split_pages,
     split_sections,
 )  # fmt: skip
+from .headers import docx_headers, odt_headers
 from .meta import (
     docx_comments,
     epub_images,
@@ -61,9 +67,6 @@ _UNIT_NOTES = {
     "section": "no page breaks: sections by heading 1/2",
     "chapter": "EPUB chapters",
 }
-_META_LABELS = (
-    "title", "author", "subject", "keywords", "description", "created", "last_modified", "last_modified_by",
-)  # fmt: skip
 
 
 class OfficeExtractor(Extractor):
@@ -74,7 +77,7 @@ class OfficeExtractor(Extractor):
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -115,7 +118,7 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
             path=ctx.info.source,
         )
     (work / "in.rtf").write_bytes(rtf_prepare(data))
-    markdown = pandoc(work / "in.rtf", "rtf", ctx, work)
+    markdown = margin_headings(pandoc(work / "in.rtf", "rtf", ctx, work))
     yield from _units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
 
 
@@ -128,6 +131,9 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
         transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
         markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+        margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
+        if margins is not None and (found := margins(oz)):
+            markdown += "\n\n" + found
         if fmt == "docx" and (comments := docx_comments(oz)):
             markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
         if fmt == "epub":
@@ -157,7 +163,7 @@ def _units(
     numbers = select_units(
         ctx.options.page_spec, len(parts), unit=kind, path=ctx.info.source, warn=ctx.warn
     )
-    props = _document_properties(ctx, meta)
+    props = document_properties(ctx, meta)
     label, num_key, count_key, title_key = _KINDS[kind]
     shown: list[int] = []
     image_index = 0
@@ -190,7 +196,7 @@ def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         numbers = select_units(
             ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
         )
-        props = _document_properties(ctx, meta)
+        props = document_properties(ctx, meta)
         budget, image_index = ctx.settings.output.max_chars, 0
         shown: list[int] = []
         for n in numbers:
@@ -236,18 +242,6 @@ def _check_odf_encryption(oz: OfficeZip, ctx: Context) -> None:
             f"{ctx.info.source}: the document is password-protected; remove the password and retry",
             path=ctx.info.source,
         )
-
-
-def _document_properties(ctx: Context, meta: dict[str, Any]) -> dict[str, Any]:
-    """The properties every unit carries, and the header's Metadata block (include_metadata)."""
-    if not ctx.options.include_metadata or not meta:
-        return {}
-    lines = [
-        f"  - {k.replace('_', ' ').capitalize()}: {meta[k]}" for k in _META_LABELS if meta.get(k)
-    ]
-    if lines:
-        ctx.set_header("Metadata", "\n" + "\n".join(lines))
-    return dict(meta)
 
 
 def _media(

@@ -1,13 +1,17 @@
 """Document properties of office files as flat values: OOXML core.xml/app.xml, ODF meta.xml,
-the EPUB OPF package, the RTF info group; plus DOCX comments, which pandoc drops."""
+the EPUB OPF package, the RTF info group; ``workbook_properties`` for XLSX/ODS."""
 
 from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .package import OfficeZip, local
+
+if TYPE_CHECKING:
+    from ...source import Source
+    from ..base import Context
 
 # element local name -> canonical key, per container kind
 _CORE = {
@@ -65,6 +69,12 @@ def ooxml_metadata(oz: OfficeZip) -> dict[str, Any]:
             if key:
                 _put(meta, key, el.text)
     return meta
+
+
+def workbook_properties(source: Source, ctx: Context) -> dict[str, Any]:
+    """An XLSX's or ODS's document properties (the table readers parse cells, not these)."""
+    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
+        return ooxml_metadata(oz) if ctx.info.format == "xlsx" else odf_metadata(oz)
 
 
 def odf_metadata(oz: OfficeZip) -> dict[str, Any]:

@@ -22,6 +22,9 @@ from ..archives.guard import RATIO_FLOOR
 if TYPE_CHECKING:
     from ...settings import ArchiveSettings
 
+CONTENT_TYPES = "[Content_Types].xml"
+_CONTENT_TYPES_CAP = 1 << 20  # a real one is a few KB
+_DETECT_MAX_MEMBERS = 100_000  # detection parses no central directory larger than this
 _XML_SUFFIXES = (".xml", ".rels", ".opf", ".ncx", ".xhtml", ".html", ".htm", ".svg")
 _ENTITY = b"<!ENTITY"
 
@@ -97,6 +100,35 @@ def _too_many(source: str, count: int, limits: ArchiveSettings) -> ArchiveSecuri
         f"{limits.max_file_count:,}; this is not a normal document",
         path=source,
     )
+
+
+def ooxml_main_part(file: BinaryIO) -> tuple[str, str] | None:
+    """(part name, content type) of the main part an OOXML package's ``[Content_Types].xml``
+    names (``("word/document.xml", "...wordprocessingml.document.main+xml")``); ``("", "")`` when
+    it has that file but names no main part; None when it has none (not OOXML) or it cannot be
+    read. Used by detection: one bounded member read, parsed with defusedxml."""
+    from defusedxml import ElementTree
+
+    count = zip_declared_count(file)
+    if count is None or count > _DETECT_MAX_MEMBERS:
+        return None
+    try:
+        with zipfile.ZipFile(file) as zf:
+            info = zf.getinfo(CONTENT_TYPES)
+            if info.file_size > _CONTENT_TYPES_CAP:
+                return None
+            with zf.open(info) as f:
+                data = f.read(_CONTENT_TYPES_CAP + 1)
+        root = ElementTree.fromstring(data) if _ENTITY not in data else None
+    except (KeyError, zipfile.BadZipFile, EOFError, OSError, ValueError, ElementTree.ParseError):
+        return None  # ValueError covers defusedxml's refusals: not a package detection trusts
+    if root is None:
+        return None
+    for el in root:
+        kind = el.get("ContentType", "")
+        if local(el.tag) == "Override" and kind.endswith(".main+xml"):
+            return el.get("PartName", "").lstrip("/"), kind
+    return "", ""
 
 
 class OfficeZip:

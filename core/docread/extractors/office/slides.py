@@ -205,6 +205,16 @@ class OdpDeck:
     def __init__(self, oz: OfficeZip) -> None:
         root = oz.xml("content.xml")
         self.pages = [el for el in root.iter() if local(el.tag) == "page"]
+        # footer/header texts a page names (presentation:use-footer-name), and master-page words
+        self.decls = {
+            (local(el.tag), _attr(el, "name")): " ".join("".join(el.itertext()).split())
+            for el in root.iter()
+            if local(el.tag) in ("footer-decl", "header-decl")
+        }
+        self.masters = _master_texts(oz)
+        self.master_first: dict[str, int] = {}  # master page name -> the first slide showing it
+        for number, page in enumerate(self.pages, 1):
+            self.master_first.setdefault(_attr(page, "master-page-name"), number)
 
     @property
     def count(self) -> int:
@@ -219,8 +229,44 @@ class OdpDeck:
                 slide.notes = "\n".join(_odf_block(el, 0)).strip()
             else:
                 _odf_shape(el, slide, lines)
+        master = _attr(page, "master-page-name")
+        if self.master_first.get(master) == number and self.masters.get(master):
+            lines.append(f"Master page: {self.masters[master]}")  # once, on its first slide
+        for kind, label in (("header-decl", "Header"), ("footer-decl", "Footer")):
+            text = self.decls.get((kind, _attr(page, f"use-{kind[:-5]}-name")))
+            if text:
+                lines.append(f"{label}: {text}")
         slide.body = "\n".join(lines).strip()
         return slide
+
+
+# master-page shapes whose words are placeholder prompts ("Click to edit Master title style") or
+# fields (dates, page numbers)
+_PLACEHOLDERS = {
+    "title", "subtitle", "outline", "notes", "object", "graphic", "chart", "table", "date-time",
+    "page-number", "page",
+}  # fmt: skip
+
+
+def _master_texts(oz: OfficeZip) -> dict[str, str]:
+    """Words on each master page of styles.xml outside placeholders (a company name, a fixed
+    footer): the background every slide of that master shows."""
+    if not oz.has("styles.xml"):
+        return {}
+    out: dict[str, str] = {}
+    for master in oz.xml("styles.xml").iter():
+        if local(master.tag) != "master-page":
+            continue
+        words = [
+            " ".join(" ".join(_odf_block(shape, 0)).split())
+            for shape in master
+            if local(shape.tag) not in ("notes", "theme")
+            and _attr(shape, "class") not in _PLACEHOLDERS
+        ]
+        text = " / ".join(w for w in words if w)
+        if text:
+            out[_attr(master, "name")] = text
+    return out
 
 
 def _odf_shape(el: Any, slide: Slide, lines: list[str]) -> None:
@@ -282,13 +328,14 @@ _ODF_SPECIAL: dict[str, Callable[[Any], str]] = {
 
 
 def odf_inline(el: Any) -> str:
-    """A paragraph's text with ODF spacing elements (text:s, text:tab, text:line-break) kept."""
+    """A paragraph's text with ODF spacing elements (text:s, text:tab, text:line-break) kept;
+    notes, annotations and page-number fields left out."""
     parts = [el.text or ""]
     for sub in el:
         special = _ODF_SPECIAL.get(local(sub.tag))
         if special is not None:
             parts.append(special(sub))
-        elif local(sub.tag) not in ("note", "annotation"):
+        elif local(sub.tag) not in ("note", "annotation", "page-number", "page-count"):
             parts.append(odf_inline(sub))
         parts.append(sub.tail or "")
     return "".join(parts)

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 from ...errors import InvalidOptionError
 from ...formats import BY_KEY
 from ...model import Document, Unit
+from ...properties import document_properties
 from ...request.ranges import (
     RowSpec,
     check_row_window,
@@ -40,10 +41,8 @@ class TabularExtractor(Extractor):
         deadline = _load_deadline(ctx)
         book: Book = opener(source, ctx, deadline)
         with book:
-            if ctx.loader:
-                yield from _loader(book, ctx, deadline)
-            else:
-                yield from _window(book, ctx)
+            units = _loader(book, ctx, deadline) if ctx.loader else _window(book, ctx)
+            yield from _with_properties(units, source, ctx)
 
 
 class TabularLoadExtractor(TabularExtractor):
@@ -51,6 +50,21 @@ class TabularLoadExtractor(TabularExtractor):
 
     formats: ClassVar[frozenset[str]] = frozenset({"xls", "ods", "json_table"})
     streaming: ClassVar[bool] = False
+
+
+def _with_properties(units: Iterator[Unit], source: Source, ctx: Context) -> Iterator[Unit]:
+    """Workbooks (XLSX, ODS) carry document properties: in every Document's metadata, and in the
+    agent view's header, as office documents do."""
+    if ctx.info.format not in ("xlsx", "ods") or not ctx.options.include_metadata:
+        yield from units
+        return
+    from ..office.meta import workbook_properties
+
+    props = document_properties(ctx, workbook_properties(source, ctx))
+    for unit in units:
+        yield (
+            Document(unit.text, {**props, **unit.metadata}) if isinstance(unit, Document) else unit
+        )
 
 
 def _load_deadline(ctx: Context) -> Deadline:

@@ -100,8 +100,12 @@ class TextExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
     streaming: ClassVar[bool] = True
 
+    def encoding(self, source: Source, ctx: Context) -> str:
+        """The charset the lines are decoded with: detection's (set for every textual format)."""
+        return ctx.info.encoding or "utf-8"
+
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
-        encoding = ctx.info.encoding or "utf-8"  # set by detection for every textual format
+        encoding = self.encoding(source, ctx)
         if source.size == 0:
             ctx.warn("The file exists but is empty (0 bytes).")
             return
@@ -112,7 +116,7 @@ class TextExtractor(Extractor):
                 set_xml_header(source, ctx)
             yield from self._window(source, ctx, encoding)
 
-    def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+    def _window(self, source: Source, ctx: Context, encoding: str) -> Iterator[Document]:
         opts, text = ctx.options, ctx.settings.text
         offset = opts.offset or 1
         # the agent view never shows more than output.max_lines, so no window holds more
@@ -137,7 +141,7 @@ class TextExtractor(Extractor):
             ctx.read_on(f"lines {offset}-{end} {shown}", f"offset={end + 1}")
         yield Document("\n".join(lines), meta)
 
-    def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Unit]:
+    def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Document]:
         text = ctx.settings.text
         per_doc, max_len = text.lines_per_document, text.max_line_length
         offset = ctx.options.offset or 1

@@ -1,0 +1,42 @@
+"""Bodies that are not plain text: HTML through the HTML family's converter, RTF (Outlook) through
+the office family's pandoc conversion; one place for both, shared by every e-mail variant."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .message import tidy
+
+if TYPE_CHECKING:
+    from ..base import Context
+
+
+def html_text(html: str, ctx: Context) -> str:
+    """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped), cut
+    where pandoc's output is cut (8x ``output.max_chars``); what was cut is said in a note."""
+    from ..html.convert import html_to_markdown
+
+    page = html_to_markdown(
+        html, limit_chars=ctx.settings.output.max_chars * 8, tick=ctx.check_deadline
+    )
+    for note in page.notes:
+        ctx.warn(f"{ctx.info.source}: {note}")
+    return tidy(page.markdown)
+
+
+def rtf_text(rtf: bytes, ctx: Context) -> str:
+    """An RTF body as markdown through pandoc, with the RTF reader's own depth guard."""
+    from ..office.convert import RTF_MAX_DEPTH, pandoc, rtf_prepare, rtf_too_deep
+
+    if rtf_too_deep(rtf):
+        ctx.warn(
+            f"{ctx.info.source}: the RTF body nests groups more than {RTF_MAX_DEPTH:,} deep "
+            f"(RTF_MAX_DEPTH) and was not converted."
+        )
+        return ""
+    with tempfile.TemporaryDirectory(prefix="docread-email-") as tmp:
+        work = Path(tmp)
+        (work / "body.rtf").write_bytes(rtf_prepare(rtf))
+        return tidy(pandoc(work / "body.rtf", "rtf", ctx, work))

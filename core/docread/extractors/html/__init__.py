@@ -1,0 +1,1 @@
+"""HTML pages: markdown for loaders and on request, numbered source lines for agents."""

@@ -1,0 +1,313 @@
+"""Ray Data over docread: ``read_documents`` (files -> a Dataset of units) and ``documents_from``
+(a Dataset of paths or of ``read_binary_files`` rows -> units); the core Reader does all reading.
+
+Rows: ``id`` (str), ``text`` (str), ``metadata`` (the flat metadata as a JSON string: files of
+different formats carry different keys, which one Arrow struct column cannot hold); with
+``include_media=True`` also ``mime_type`` and ``data`` (null on Document rows; Media rows have a
+null ``text``). Each Ray worker process keeps one Reader per (workspace, settings), whose pool
+has one docread worker per CPU Ray gave the task, so a node never runs more extractions than
+its CPUs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import math
+import os
+import threading
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+from .errors import DependencyMissingError, FileTooLargeError, ReadDocumentError, log_handled
+from .model import Document, Unit
+from .reader import PathArg, Reader, loader_workspace
+from .request.options import ReadOptions
+from .request.ranges import glob_match
+from .settings import Settings
+
+try:
+    import pyarrow as pa
+    import ray
+    import ray.data
+    from ray.data.datasource import FileBasedDatasource
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
+    raise DependencyMissingError(
+        f"docread.ray_data needs Ray Data ({exc.name} is missing): pip install 'docread[ray]'"
+    ) from exc
+
+if TYPE_CHECKING:
+    import pyarrow.fs
+
+__all__ = ["documents_from", "read_documents"]
+
+ROWS_PER_BLOCK = 64  # units per Arrow block: a 2,000-page PDF leaves its task in pieces
+
+
+def read_documents(
+    paths: PathArg | Iterable[PathArg],
+    *,
+    pattern: str | None = None,
+    config: Any = None,
+    include_media: bool = False,
+    workspace: PathArg | None = None,
+    filesystem: pyarrow.fs.FileSystem | None = None,
+    override_num_blocks: int | None = None,
+    concurrency: int | None = None,
+    num_cpus: float | None = None,
+    ray_remote_args: dict[str, Any] | None = None,
+    **read_options: Any,
+) -> ray.data.Dataset:
+    """A Dataset with one row per unit of these files and folders, read lazily by Ray tasks.
+
+    Local paths are listed here as ``docread.iter_units`` lists them (same workspace rule, same
+    files, same ``source``, so the same ids) and each task reads them by path inside that
+    workspace. URIs (``s3://``, ``gs://``, ``hdfs://``) or paths in a given pyarrow
+    ``filesystem`` are listed by Ray (names starting with ``.`` or ``_`` skipped) and their bytes
+    go through ``Reader.iter_bytes`` under the URI. A file found in a folder that fails is logged
+    (a warning on the ``docread`` logger, which Ray forwards to the driver) and skipped; a file
+    named directly fails the Dataset, as in the loader. The Ray knobs pass through to
+    ``ray.data.read_datasource``; other keyword arguments are docread read options."""
+    settings = Settings.load(config)
+    options = _options(pattern, read_options)
+    given = [os.fspath(p) for p in ([paths] if isinstance(paths, str | os.PathLike) else paths)]
+    if filesystem is None and not any("://" in p for p in given):
+        anchor, given = loader_workspace(given, workspace)
+        with Reader(anchor, settings) as lister:
+            files = list(lister.files(given, pattern=pattern))
+            root = os.fspath(lister.workspace.root)
+        if not files:
+            return ray.data.from_arrow(_schema(include_media).empty_table())
+        named = set(given)
+        shown = {os.path.normpath(os.path.join(root, f)): (f, f in named) for f in files}
+        plan = _Plan(settings, root, options, pattern, include_media, shown=shown)
+        targets = list(shown)
+    else:
+        roots = _roots(given, filesystem)
+        plan = _Plan(settings, None, options, pattern, include_media, roots=roots)
+        targets = given
+    threads = _cpus((ray_remote_args or {}).get("num_cpus", num_cpus))
+    knobs: dict[str, Any] = {
+        "override_num_blocks": override_num_blocks, "concurrency": concurrency,
+        "num_cpus": num_cpus, "ray_remote_args": ray_remote_args,
+    }  # fmt: skip
+    source = _DocumentSource(targets, plan=plan, threads=threads, filesystem=filesystem)
+    dataset: ray.data.Dataset = ray.data.read_datasource(
+        source, **{k: v for k, v in knobs.items() if v is not None}
+    )
+    return dataset
+
+
+def documents_from(
+    dataset: ray.data.Dataset,
+    *,
+    config: Any = None,
+    include_media: bool = False,
+    workspace: PathArg | None = None,
+    num_cpus: float | None = None,
+    concurrency: int | None = None,
+    **read_options: Any,
+) -> ray.data.Dataset:
+    """``dataset.flat_map`` to the rows of ``read_documents``: a row with ``bytes`` and ``path``
+    (``ray.data.read_binary_files(..., include_paths=True)``) is read from its bytes under that
+    path; a row with only a ``path`` or ``item`` string is a local file, resolved as the loaders
+    resolve it from the driver's current directory. A file that fails is logged and skipped (one
+    bad row does not fail the Dataset)."""
+    settings = Settings.load(config)
+    rows = _RowReader(
+        _Plan(settings, os.getcwd(), _options(None, read_options), None, include_media),
+        None if workspace is None else os.fspath(workspace),
+    )
+    return dataset.flat_map(rows, num_cpus=num_cpus, concurrency=concurrency)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """What every task needs, sent once: settings, workspace (None: bytes only), read options, and
+    how a path Ray hands a task shows: ``shown`` (local file -> (source, named by the caller)) or
+    ``roots`` ((Ray's form of a path the caller named, the URI as named), longest first)."""
+
+    settings: Settings
+    root: str | None
+    options: dict[str, Any]
+    pattern: str | None
+    include_media: bool
+    shown: dict[str, tuple[str, bool]] = dataclasses.field(default_factory=dict)
+    roots: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+
+    def local(self, path: str) -> Iterator[pa.Table]:
+        """The units of one local file, read by path in the plan's workspace (the loader's)."""
+        shown, named = self.shown[os.path.normpath(path)]
+        opts = {**self.options, "pattern": self.pattern} if named else self.options
+        units = _reader(self.root, self.settings).iter_units(
+            shown, on_error=None if named else _log, **opts
+        )
+        yield from _blocks(_rows(units, self.include_media), self.include_media)
+
+    def remote(self, stream: pa.NativeFile, path: str) -> Iterator[pa.Table]:
+        """The units of one remote file: its bytes through ``Reader.iter_bytes`` under its URI."""
+        shown, rel = self._shown(path)
+        if rel and self.pattern and not glob_match(rel, self.pattern):
+            return
+        opts = self.options if rel else {**self.options, "pattern": self.pattern}
+        try:
+            data = _bounded(stream, shown, self.settings)
+            units = _reader(self.root, self.settings).iter_bytes(data, shown, **opts)
+            yield from _blocks(_rows(units, self.include_media), self.include_media)
+        except ReadDocumentError as exc:
+            if not rel:  # named by the caller: fails the Dataset, as the loader raises
+                raise
+            log_handled(exc)
+
+    def _shown(self, path: str) -> tuple[str, str]:
+        """(the URI shown, the path below the root named: empty when the file itself was)."""
+        for root, uri in self.roots:
+            if path.strip("/") == root or path.strip("/").startswith(f"{root}/") or not root:
+                rel = path.strip("/")[len(root) :].strip("/")
+                return (f"{uri.rstrip('/')}/{rel}" if rel else uri), rel
+        return path, ""
+
+
+class _DocumentSource(FileBasedDatasource):
+    """Ray's file datasource (listing, sizes, read tasks, retries) with docread reading each file;
+    ``threads`` files at a time per task when a task has more than one CPU."""
+
+    def __init__(
+        self,
+        paths: list[str],
+        *,
+        plan: _Plan,
+        threads: int,
+        filesystem: pyarrow.fs.FileSystem | None,
+    ) -> None:
+        super().__init__(paths, filesystem=filesystem)
+        self._plan = ray.put(plan)  # sent once, not with every read task
+        self._local = not plan.roots
+        self._NUM_THREADS_PER_TASK = threads if threads > 1 else 0
+
+    def _read_stream(self, f: pa.NativeFile, path: str) -> Iterator[pa.Table]:
+        plan = _plan_of(self._plan)
+        yield from (plan.local(path) if self._local else plan.remote(f, path))
+
+
+@dataclasses.dataclass(frozen=True)
+class _RowReader:
+    """The ``flat_map`` function of ``documents_from``: one input row -> its units' rows."""
+
+    plan: _Plan
+    workspace: str | None
+
+    def __call__(self, row: dict[str, Any]) -> list[dict[str, Any]]:
+        path = str(row.get("path", row.get("item", "")))
+        out: list[dict[str, Any]] = []
+        try:
+            if row.get("bytes") is not None:
+                reader = _reader(None, self.plan.settings)
+                units = reader.iter_bytes(row["bytes"], path, **self.plan.options)
+            else:
+                root, given = loader_workspace([path], self.workspace, cwd=self.plan.root)
+                units = _reader(os.fspath(root), self.plan.settings).iter_units(
+                    given, **self.plan.options
+                )
+            out.extend(_rows(units, self.plan.include_media))
+        except ReadDocumentError as exc:
+            log_handled(exc)
+        return out
+
+
+_readers: dict[tuple[str | None, Settings], Reader] = {}
+_readers_lock = threading.Lock()
+
+
+def _reader(root: str | None, settings: Settings) -> Reader:
+    """This process's Reader for (workspace, settings), its pool sized to the task's CPUs."""
+    assigned = ray.get_runtime_context().get_assigned_resources()  # type: ignore[no-untyped-call]
+    cpus = assigned.get("CPU", 1)
+    isolation = dataclasses.replace(settings.isolation, workers=_cpus(cpus))
+    key = (root, dataclasses.replace(settings, isolation=isolation))
+    with _readers_lock:
+        if key not in _readers:
+            _readers[key] = Reader(root, key[1], shared_pool=True)
+        return _readers[key]
+
+
+@functools.lru_cache(maxsize=8)
+def _plan_of(ref: ray.ObjectRef[_Plan]) -> _Plan:
+    return ray.get(ref)
+
+
+def _bounded(stream: pa.NativeFile, shown: str, settings: Settings) -> bytes:
+    """A remote file's bytes, refused past the largest size limit before it fills the task's
+    memory (its own category's limit is checked once it is detected)."""
+    cap = max(dataclasses.astuple(settings.limits))
+    data: bytes = stream.read(cap + 1)
+    if len(data) > cap:
+        raise FileTooLargeError(
+            f"{shown}: over {cap:,} bytes, the largest size limit (limits.* in "
+            "tools-security.yaml); a remote file is read into memory whole",
+            path=shown,
+        )
+    return data
+
+
+def _cpus(value: float | None) -> int:
+    return max(1, math.ceil(value or 1))
+
+
+def _rows(units: Iterable[Unit], include_media: bool) -> Iterator[dict[str, Any]]:
+    """One row per Document (and per Media when asked); metadata as a JSON string."""
+    for unit in units:
+        meta = json.dumps(dict(unit.metadata), ensure_ascii=False, default=str)
+        if isinstance(unit, Document):
+            row: dict[str, Any] = {"id": unit.id, "text": unit.text, "metadata": meta}
+            yield {**row, "mime_type": None, "data": None} if include_media else row
+        elif include_media:
+            yield {
+                "id": unit.id, "text": None, "metadata": meta,
+                "mime_type": unit.mime_type, "data": unit.data,
+            }  # fmt: skip
+
+
+def _blocks(rows: Iterable[dict[str, Any]], include_media: bool) -> Iterator[pa.Table]:
+    """Rows as Arrow tables of ``ROWS_PER_BLOCK``, one schema for every block."""
+    schema = _schema(include_media)
+    batch: list[dict[str, Any]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == ROWS_PER_BLOCK:
+            yield pa.Table.from_pylist(batch, schema=schema)
+            batch = []
+    if batch:
+        yield pa.Table.from_pylist(batch, schema=schema)
+
+
+def _schema(include_media: bool) -> pa.Schema:
+    columns = [("id", pa.string()), ("text", pa.string()), ("metadata", pa.string())]
+    media = [("mime_type", pa.string()), ("data", pa.binary())] if include_media else []
+    return pa.schema(columns + media)
+
+
+def _roots(given: list[str], filesystem: pyarrow.fs.FileSystem | None) -> list[tuple[str, str]]:
+    """(Ray's form of each named path, the path as named), longest first: ``s3://b/k`` is
+    ``b/k`` to Ray, ``hdfs://host/p`` is ``p``; a path in a given filesystem is itself."""
+    roots: list[tuple[str, str]] = []
+    for uri in given:
+        parsed = urlparse(uri)
+        if filesystem is not None or not parsed.scheme:
+            roots.append((uri.strip("/"), uri))
+        else:
+            roots.append((f"{parsed.netloc}{parsed.path}".strip("/"), uri))
+            roots.append((parsed.path.strip("/"), uri))
+    return sorted(roots, key=lambda r: len(r[0]), reverse=True)
+
+
+def _options(pattern: str | None, read_options: dict[str, Any]) -> dict[str, Any]:
+    """The read options, checked on the driver (a typo fails before any task starts)."""
+    ReadOptions.from_kwargs("", pattern=pattern, **read_options)
+    return dict(read_options)
+
+
+def _log(path: str, error: ReadDocumentError) -> None:
+    log_handled(error)
