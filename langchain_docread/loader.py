@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 import os
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any, Literal
 
 import docread
-from docread.reader import loader_workspace
+from docread.isolation.schedule import aiterate
+from docread.reader import loader_workspace, progress_files
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
@@ -29,7 +30,9 @@ class DocReadLoader(BaseLoader):
     ``on_error`` decides what a failing file does: "warn" (default; a warning, the other files
     go on), "raise", or "skip" (logged only). Without ``workspace`` the root is docread's one
     loader rule (``docread.reader.loader_workspace``): the current directory, or "/" when a path
-    lies outside it (a loader reads what the program names).
+    lies outside it (a loader reads what the program names). ``workers`` files load at once
+    (default one per CPU, 1: one at a time), in walk order unless ``ordered=False``;
+    ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is a terminal).
 
     ``chunk_size`` (characters) and ``chunk_overlap`` split each unit on its own with docread's
     chunker (``docread.chunking``): a chunk never spans two pages, sheets or slides, and has a
@@ -46,12 +49,14 @@ class DocReadLoader(BaseLoader):
         recursive: bool = True,
         workspace: PathLike | None = None,
         config: Any = None,
-        show_progress: bool = False,
+        show_progress: bool | None = None,
         on_error: OnError = "warn",
         chunk_size: int | None = None,
         chunk_overlap: int = 0,
         images: Images = "text",
         media_dir: PathLike | None = None,
+        workers: int | None = None,
+        ordered: bool = True,
         **read_options: Any,
     ) -> None:
         if on_error not in ("warn", "raise", "skip"):
@@ -64,6 +69,8 @@ class DocReadLoader(BaseLoader):
         self.config = config
         self.show_progress = show_progress
         self.on_error = on_error
+        self.workers = workers
+        self.ordered = ordered
         self.read_options = read_options
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not mid-load
         self.chunker = chunker_for(chunk_size, chunk_overlap)
@@ -75,24 +82,28 @@ class DocReadLoader(BaseLoader):
         filters by glob and hands each failing file to ``on_error``; this maps the metadata)."""
         workspace, paths = loader_workspace(self.paths, self.workspace)
         with docread.Reader(workspace, self.config, shared_pool=True) as reader:
-            files: Iterable[str] = paths
-            if self.show_progress:  # count the files first, so the bar has its total
-                from tqdm.auto import tqdm
-
-                found = reader.files(
-                    paths, pattern=self.glob, recursive=self.recursive, on_error=self._failed
-                )
-                files = tqdm(list(found), desc="DocReadLoader", unit="file")
+            files = progress_files(
+                reader, paths, self.show_progress, "DocReadLoader",
+                pattern=self.glob, recursive=self.recursive, on_error=self._failed,
+            )  # fmt: skip
             units = reader.iter_units(
                 files,
                 pattern=self.glob,
                 recursive=self.recursive,
                 on_error=self._failed,
+                workers=self.workers,
+                ordered=self.ordered,
                 **self.read_options,
             )
             yield from rag_documents(
                 units, chunker=self.chunker, images=self.images, media_dir=self.media_dir
             )
+
+    async def alazy_load(self) -> AsyncIterator[Document]:
+        """``lazy_load`` for an event loop: the files load concurrently on the workers (one
+        thread drives the parallel load), each Document handed over as it comes."""
+        async for doc in aiterate(self.lazy_load):
+            yield doc
 
     def _failed(self, path: str, exc: docread.ReadDocumentError) -> None:
         """LangChain's convention for a failing file: raise, warn (the others go on) or log it."""

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import docread
 from docread.formats import extensions
-from docread.reader import loader_workspace
+from docread.reader import loader_workspace, progress_files
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
@@ -66,6 +66,9 @@ class DocReadReader(BasePydanticReader):
     skips that file and prints why), ``"skip"`` logs it and yields what was read before.
     ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
     too; ids hash it), ``file_path`` the absolute one. ``DocReadNodeParser`` chunks the Documents.
+    ``workers`` files load at once (default one per CPU, 1: one at a time), in walk order unless
+    ``ordered=False``; ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is
+    a terminal).
     """
 
     is_remote: bool = False
@@ -74,6 +77,9 @@ class DocReadReader(BasePydanticReader):
     read_options: dict[str, Any] = Field(default_factory=dict)
     on_error: Literal["raise", "skip"] = "raise"
     media_dir: str | None = None
+    workers: int | None = None
+    ordered: bool = True
+    show_progress: bool | None = None
     _settings: Any = PrivateAttr(default=None)
 
     def __init__(
@@ -83,6 +89,9 @@ class DocReadReader(BasePydanticReader):
         config: Any = None,
         on_error: Literal["raise", "skip"] = "raise",
         media_dir: str | os.PathLike[str] | None = None,
+        workers: int | None = None,
+        ordered: bool = True,
+        show_progress: bool | None = None,
         **read_options: Any,
     ) -> None:
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
@@ -93,6 +102,9 @@ class DocReadReader(BasePydanticReader):
             read_options=read_options,
             on_error=on_error,
             media_dir=os.fspath(media_dir) if media_dir is not None else None,
+            workers=workers,
+            ordered=ordered,
+            show_progress=show_progress,
         )
         self._settings = docread.Settings.load(config)  # a bad config fails here too
 
@@ -119,7 +131,17 @@ class DocReadReader(BasePydanticReader):
         root, paths = loader_workspace(file, self.workspace)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         with docread.Reader(root, self._settings, shared_pool=True) as reader:
-            for unit in reader.iter_units(paths, on_error=self._failed, **self.read_options):
+            files = progress_files(
+                reader, paths, self.show_progress, "DocReadReader", on_error=self._failed
+            )
+            units = reader.iter_units(
+                files,
+                on_error=self._failed,
+                workers=self.workers,
+                ordered=self.ordered,
+                **self.read_options,
+            )
+            for unit in units:
                 where = str(unit.metadata.get("file_path", ""))
                 if where not in created:
                     created[where] = _creation_date(where)

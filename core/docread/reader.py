@@ -7,7 +7,9 @@ Extraction runs in-process (``pipeline.Pipeline``) or in a worker process (``poo
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
+import sys
 import threading
 import time
 import weakref
@@ -19,10 +21,17 @@ from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
 from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect, directory_info
-from .errors import ExtractionTimeoutError, ReadDocumentError, log_handled, logger
+from .errors import (
+    ExtractionTimeoutError,
+    InvalidOptionError,
+    ReadDocumentError,
+    log_handled,
+    logger,
+)
 from .extractors.base import Context
 from .formats import BY_KEY
-from .isolation.pool import WorkerPool, pool_size, shared_pool
+from .isolation.pool import Until, WorkerPool, pool_size, shared_pool
+from .isolation.schedule import Fanout
 from .isolation.worker import Job
 from .model import Document, FileInfo, Unit
 from .pipeline import Pipeline, extractor_of
@@ -119,6 +128,8 @@ class Reader:
         recursive: bool = True,
         on_error: ErrorHandler | None = None,
         on_note: NoteHandler | None = None,
+        workers: int | None = None,
+        ordered: bool = True,
         **options: Any,
     ) -> Iterator[Unit]:
         """Loader mode: every unit of each file in ``paths`` (one path or many), and of every file
@@ -134,14 +145,31 @@ class Reader:
         (a skipped archive member, an OCR limit) go to ``on_note(path, note)`` once its units are
         out, by default as warnings on the ``docread`` logger. ``pattern`` on a named file is the
         read option (archive members).
+
+        ``workers`` files are read at once, each in a worker process (default
+        ``isolation.workers``: one per CPU; 1 reads one file at a time in this process as before),
+        and a big PDF is read in page ranges by idle workers. Units come in walk order, the same
+        units and ids as ``workers=1`` (a few files read ahead, bounded), or as each is ready with
+        ``ordered=False``. Handlers run in the caller's thread.
         """
         opts = ReadOptions.from_kwargs("", pattern=pattern, **options)  # fails before any file
-        for path, named in self._expand(paths, pattern, recursive, on_error):
+        if workers is not None and workers < 0:
+            raise InvalidOptionError(f"workers={workers}: must be 0 (one per CPU) or more")
+        count = workers or pool_size(self.settings)
+        loads = (
+            _FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
+            for path, named, error in self._expand(paths, pattern, recursive)
+        )  # fmt: skip
+        if count > 1:
+            yield from self._fan_out(loads, count, ordered, on_error, on_note)
+            return
+        for load in loads:
             try:
-                found = opts.replace(file_path=path, pattern=pattern if named else None)
-                yield from self._load(found, on_note)
+                if load.error is not None:
+                    raise load.error
+                yield from self._load(load.opts, on_note)
             except ReadDocumentError as exc:
-                _failed(path, exc, named, on_error)
+                _failed(load.path, exc, load.named, on_error)
 
     def files(
         self,
@@ -152,7 +180,11 @@ class Reader:
         on_error: ErrorHandler | None = None,
     ) -> Iterator[str]:
         """The files ``iter_units`` reads for these arguments, in order (to count them first)."""
-        return (path for path, _ in self._expand(paths, pattern, recursive, on_error))
+        for path, named, error in self._expand(paths, pattern, recursive):
+            if error is None:
+                yield path
+            else:
+                _failed(path, error, named, on_error)
 
     def iter_bytes(
         self, data: bytes, name: str, *, on_note: NoteHandler | None = None, **options: Any
@@ -235,31 +267,69 @@ class Reader:
 
     # -- pipeline ---------------------------------------------------------------------------
     def _expand(
-        self,
-        paths: PathArg | Iterable[PathArg],
-        pattern: str | None,
-        recursive: bool,
-        on_error: ErrorHandler | None,
-    ) -> Iterator[tuple[str, bool]]:
-        """(file, named by the caller) for each path, folders walked; a path that cannot be
-        resolved or listed is handled as a failed file."""
+        self, paths: PathArg | Iterable[PathArg], pattern: str | None, recursive: bool
+    ) -> Iterator[tuple[str, bool, ReadDocumentError | None]]:
+        """(file, named by the caller, None) for each path, folders walked; a path that cannot
+        be resolved or listed comes as (path, True, its error): a failed file."""
         for raw in _each(paths):
             path = os.fspath(raw)
             try:
                 if not self.workspace.resolve(path).is_dir():
-                    yield path, True
+                    yield path, True, None
                     continue
                 for child in self.walk(path, pattern=pattern, recursive=recursive):
-                    yield child, False
+                    yield child, False, None
             except ReadDocumentError as exc:
-                _failed(path, exc, True, on_error)
+                yield path, True, exc
 
-    def _load(self, opts: ReadOptions, on_note: NoteHandler | None) -> Iterator[Unit]:
-        """Loader mode over one file, then its notes."""
+    def _fan_out(
+        self,
+        loads: Iterator[_FileLoad],
+        workers: int,
+        ordered: bool,
+        on_error: ErrorHandler | None,
+        on_note: NoteHandler | None,
+    ) -> Iterator[Unit]:
+        """``iter_units`` over ``workers`` threads (``isolation.schedule``), each driving one
+        worker job (isolated formats) or reading in-process (plain text, markdown: a worker
+        round trip per small file costs more than reading it); errors and notes are handled
+        here, in the caller's thread, in order."""
+        if self.settings.isolation.enabled:
+            self._worker_pool().grow(workers)
+        fanout = Fanout(loads, self._load_part, workers=workers, ordered=ordered, part=_page_range)
+        for load, event in fanout:
+            if isinstance(event, ReadDocumentError):
+                if not load.failed:  # one report per file, however many of its parts failed
+                    load.failed = True
+                    _failed(load.path, event, load.named, on_error)
+            elif isinstance(event, BaseException):
+                raise event
+            elif event is None:
+                for note in load.notes:
+                    (on_note or _log_note)(load.path, note)
+            else:
+                yield event
+
+    def _load_part(self, load: _FileLoad, until: Until) -> Iterator[Unit]:
+        """One read of a parallel load (a file, or a page range of it, ending at ``until()``
+        once a split sets it); its notes are kept."""
+        if load.error is not None:
+            raise load.error
+
+        def keep(_path: str, note: str) -> None:
+            if note not in load.notes:
+                load.notes.append(note)
+
+        yield from self._load(load.opts, keep, until)
+
+    def _load(
+        self, opts: ReadOptions, on_note: NoteHandler | None, until: Until | None = None
+    ) -> Iterator[Unit]:
+        """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``)."""
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            yield from self._produce(source, info, ctx)[0]
+            yield from self._produce(source, info, ctx, until)[0]
         for note in ctx.notes:
             (on_note or _log_note)(opts.file_path, note)
 
@@ -278,7 +348,9 @@ class Reader:
             raise
         return source, info
 
-    def _produce(self, source: Source, info: FileInfo, ctx: Context) -> tuple[Iterator[Unit], bool]:
+    def _produce(
+        self, source: Source, info: FileInfo, ctx: Context, until: Until | None = None
+    ) -> tuple[Iterator[Unit], bool]:
         """The units from the cache, or from the extractor (isolated or not); True when cached."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
@@ -294,7 +366,7 @@ class Reader:
                 options=ctx.options, settings=self.settings, loader=ctx.loader,
                 workspace=ctx.workspace, deadline=ctx.deadline,
             )  # fmt: skip
-            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name)
+            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name, until)
         else:
             units = self._pipeline.units(source, info, ctx, ext_cls=ext)
         return (self._storing(units, key, ctx) if key is not None else units), False
@@ -324,6 +396,48 @@ class Reader:
                     )
                     weakref.finalize(self, self._pool.close)  # a Reader dropped unclosed
             return self._pool
+
+
+@dataclasses.dataclass(eq=False)
+class _FileLoad:
+    """One file of a parallel load: what to read (a page range of it shares its notes)."""
+
+    path: str
+    named: bool
+    opts: ReadOptions
+    error: ReadDocumentError | None
+    notes: list[str] = dataclasses.field(default_factory=list)
+    failed: bool = False
+
+
+def _page_range(load: _FileLoad, first_unit: Unit, first: int, last: int) -> _FileLoad | None:
+    """The load of pages first..last of a PDF read whole as text, else None (not split)."""
+    whole = load.opts.pages is None and load.opts.view == "text"
+    if first_unit.metadata.get("format") != "pdf" or not whole:
+        return None
+    return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
+
+
+def progress_files(
+    reader: Reader,
+    paths: list[str],
+    show: bool | None,
+    desc: str,
+    *,
+    pattern: str | None = None,
+    recursive: bool = True,
+    on_error: ErrorHandler | None = None,
+) -> Iterable[str]:
+    """The paths of a loader, as a tqdm bar over their files when a folder is among them and
+    ``show`` (None: when stderr is a terminal); the files are counted first, the bar advances as
+    each one starts."""
+    folder = any(os.path.isdir(os.path.join(reader.workspace.root, p)) for p in paths)
+    if not folder or not (sys.stderr.isatty() if show is None else show):
+        return paths
+    from tqdm.auto import tqdm
+
+    found = reader.files(paths, pattern=pattern, recursive=recursive, on_error=on_error)
+    return tqdm(list(found), desc=desc, unit="file")
 
 
 def _read_key(

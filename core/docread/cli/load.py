@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (in the workspace)")
     p.add_argument("--pattern", help="glob for the files in folders, e.g. '**/*.pdf'")
     p.add_argument(
-        "--workers", type=_whole, help="isolated worker processes (isolation.workers; 0 = per CPU)"
+        "--workers",
+        type=_whole,
+        help="files read at once, each in an isolated worker (isolation.workers; 0 = per CPU)",
     )
     p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go (- = stdout)")
     p.add_argument("--media-dir", metavar="DIR", help="write media parts here as <sha256>.<ext>")

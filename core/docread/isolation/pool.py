@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from .worker import Job
 
 MB = 1024 * 1024
+Until = Callable[[], "int | None"]  # the last page of a job, when a split has set one
 KILL_GRACE = (
     0.5  # seconds past the deadline before the host kills (the worker's own check goes first)
 )
@@ -135,19 +136,34 @@ class WorkerPool:
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._starting = 0
+        self._warm = False  # the next worker started brings the pool to its size (``grow``)
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         _live_pools.add(self)
+
+    def grow(self, size: int) -> None:
+        """At least ``size`` workers from now on, all started by the first job that needs one
+        (they import while it runs): a parallel load runs one job per thread, its threads must
+        never wait for each other's workers, and a thread that takes half of a big PDF finds
+        one warm. A load of plain text never needs one, and starts none."""
+        with self._cond:
+            self.size = max(self.size, size)
+            self._warm = True
+            self._cond.notify_all()
 
     def pids(self) -> list[int]:
         """Process ids of the running workers (for tests and diagnostics)."""
         with self._cond:
             return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
 
-    def run(self, job: Job, fd: int, ctx: Context, name: str) -> Iterator[Unit]:
+    def run(
+        self, job: Job, fd: int, ctx: Context, name: str, until: Until | None = None
+    ) -> Iterator[Unit]:
         """Stream the units of ``job`` from a worker; ``fd`` is the open file, sent with the job
         (the worker reads it, never a path); ``name`` is the extractor's, for errors.
+        ``until()``, checked as units arrive, is a last page decided while the job runs (a
+        split): the worker is told, and stops after the first unit past it.
 
         A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
         one, skipping the units already handed out (units come in a fixed order), so nothing is
@@ -155,7 +171,7 @@ class WorkerPool:
         a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
         handed = [0]
         try:
-            yield from self._run_once(job, fd, ctx, name, handed)
+            yield from self._run_once(job, fd, ctx, name, handed, until)
         except _WorkerDied as died:
             if self._closed or time.monotonic() >= job.deadline:
                 raise died.error(job, name, self.max_mb) from None
@@ -164,12 +180,18 @@ class WorkerPool:
                 f"read again on a fresh worker"
             )
             try:
-                yield from self._run_once(job, fd, ctx, name, handed)
+                yield from self._run_once(job, fd, ctx, name, handed, until)
             except _WorkerDied as again:
                 raise again.error(job, name, self.max_mb, retried=True) from None
 
     def _run_once(
-        self, job: Job, fd: int, ctx: Context, name: str, handed: list[int]
+        self,
+        job: Job,
+        fd: int,
+        ctx: Context,
+        name: str,
+        handed: list[int],
+        until: Until | None,
     ) -> Iterator[Unit]:
         """One attempt: units past the first ``handed[0]`` are yielded and counted."""
         from multiprocessing.reduction import send_handle
@@ -178,6 +200,7 @@ class WorkerPool:
         worker.jobs += 1
         finished = False
         skip = handed[0]
+        told: int | None = None  # the last page the worker was told
         try:
             try:
                 worker.conn.send(("job", job))
@@ -188,6 +211,11 @@ class WorkerPool:
                 raise _WorkerDied(worker.death(), started=False) from None
             while True:
                 kind, *rest = self._recv(worker, job, name)
+                last = until() if until is not None else None
+                if last is not None and last != told and kind == "unit":
+                    told = last
+                    with contextlib.suppress(OSError):  # a dead worker shows at the next recv
+                        worker.conn.send(("until", last))
                 if kind == "unit":
                     if skip:
                         skip -= 1  # handed out by the attempt before
@@ -267,12 +295,19 @@ class WorkerPool:
                         path=ctx.info.source,
                     )
                 self._cond.wait(min(remaining, ACQUIRE_POLL))
-            self._starting += 1  # hold the slot while the process starts outside the lock
+            spare = self.size - len(self._busy) - self._starting - 1 if self._warm else 0
+            self._warm = False
+            self._starting += 1 + spare  # hold the slots while the processes start unlocked
+        started: list[_Worker] = []
         try:
             worker = _Worker(self.max_mb)
+            for _ in range(spare):  # a Popen each: they import in parallel with this job
+                started.append(_Worker(self.max_mb))
         finally:
             with self._cond:
-                self._starting -= 1
+                self._starting -= 1 + spare
+                self._idle.extend(started)
+                self._cond.notify_all()
         with self._cond:
             self._busy.add(worker)
         return worker
@@ -368,8 +403,10 @@ _shared_lock = threading.Lock()
 
 
 def pool_size(settings: Settings) -> int:
-    """Workers per pool: ``isolation.workers``, or one per CPU when it is 0."""
-    return settings.isolation.workers or os.cpu_count() or 1
+    """Workers per pool: ``isolation.workers``, or one per usable CPU when it is 0."""
+    from ..extractors.ocr import workers
+
+    return settings.isolation.workers or workers()
 
 
 def shared_pool(settings: Settings) -> WorkerPool:

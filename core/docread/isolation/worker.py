@@ -53,14 +53,24 @@ def main(fd: int, max_mb: int) -> None:
     import logging
     import resource
     from multiprocessing.connection import Connection
-    from multiprocessing.reduction import recv_handle
 
     limit = max_mb * MB
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
     _watch_parent(os.getppid())
-    conn = Connection(fd)
+    preload = threading.Thread(target=_preload, daemon=True, name="docread-preload")
+    preload.start()
+    try:
+        _serve(Connection(fd))
+    finally:
+        preload.join()  # exiting in the middle of a native import aborts the process
+
+
+def _serve(conn: Connection) -> None:
+    """Run jobs until the host closes the socket."""
+    from multiprocessing.reduction import recv_handle
+
     while True:
         try:
             message = conn.recv()
@@ -86,9 +96,17 @@ def _run_job(conn: Connection, job: Job, fd: int) -> None:
             )  # fmt: skip
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
             try:
+                until: int | None = None  # a last page the host set while the job ran
                 for unit in units:
                     conn.send(("unit", unit))
-                    if conn.poll() and conn.recv()[0] == "cancel":
+                    cancel = False
+                    while not cancel and conn.poll():
+                        message = conn.recv()
+                        cancel = message[0] == "cancel"
+                        until = until if cancel else message[1]
+                    page = unit.metadata.get("page_number")
+                    past = until is not None and isinstance(page, int) and page > until
+                    if cancel or past:  # past: the host stops at this unit, the rest is a part's
                         break
             finally:
                 units.close()
@@ -123,6 +141,12 @@ def _out_of_memory(exc: BaseException) -> bool:
             return True
         seen = seen.__cause__ or seen.__context__
     return False
+
+
+def _preload() -> None:
+    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after."""
+    with contextlib.suppress(ImportError):
+        import pymupdf  # noqa: F401
 
 
 def _watch_parent(ppid: int) -> None:

@@ -1,0 +1,259 @@
+"""Parallel loading benchmark (issue 16 §1): docread folder loads with 1 and 2 workers against raw
+PyMuPDF in 1 and 2 processes, a 2,000-page PDF, 10,000 small files, 20 scanned pages on 1 core vs
+2. Every case runs in its own process (peak RSS per case: host and its largest child), cases of a
+row interleaved, the median and best of the repeats kept; generated inputs live in a temp folder.
+
+    .venv/bin/python bench/scale.py            # full size, 3 repeats
+    .venv/bin/python bench/scale.py --quick    # smaller inputs, 2 repeats (a few minutes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _harness import text_pdf
+
+CORPUS_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pdf"
+BODY = "The quick brown fox jumps over the lazy dog. " * 8
+NO_CACHE = {"cache": {"enabled": False}}
+
+# raw PyMuPDF: process ``part`` of ``parts`` reads every parts-th page of every file
+RAW = """
+import sys, time, pymupdf
+pymupdf.TOOLS.mupdf_display_errors(False)
+part, parts, files = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+chars = 0
+for name in files:
+    try:
+        doc = pymupdf.open(name)
+        if doc.needs_pass and not doc.authenticate(""):
+            continue
+        for n in range(part, doc.page_count, parts):
+            chars += len(doc[n].get_text())
+    except Exception:
+        continue
+print(chars)
+"""
+
+
+# -- cases (each runs in a fresh process: ``scale.py case KIND ARGS...``) ---------------------
+def case_docread(folder: str, target: str, workers: int) -> dict[str, Any]:
+    """A default isolated Reader (cache off) loading ``target`` with ``workers``."""
+    import docread
+
+    start = time.perf_counter()
+    units = 0
+    with docread.Reader(folder, NO_CACHE) as reader:
+        for _ in reader.iter_units(target, workers=workers, on_error=lambda p, e: None):
+            units += 1
+    return {"seconds": time.perf_counter() - start, "units": units}
+
+
+def case_raw(folder: str, processes: int) -> dict[str, Any]:
+    """Raw ``page.get_text()`` over every PDF of the folder, pages split over ``processes``."""
+    files = sorted(str(p) for p in Path(folder).rglob("*.pdf"))
+    start = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RAW, str(i), str(processes), *files], stdout=subprocess.PIPE
+        )
+        for i in range(processes)
+    ]
+    chars = sum(int(p.communicate()[0] or 0) for p in procs)
+    return {"seconds": time.perf_counter() - start, "units": chars}
+
+
+def case_cores(folder: str, target: str, cores: int) -> dict[str, Any]:
+    """The default load (workers: one per usable core) with this process pinned to ``cores``."""
+    os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:cores]))
+    return case_docread(folder, target, 0)
+
+
+def run_case(*args: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, "case", *args], check=True, capture_output=True, text=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+# -- inputs -----------------------------------------------------------------------------------
+def small_files(folder: Path, count: int) -> None:
+    """``count`` small text and markdown files, 100 per subfolder."""
+    for n in range(count):
+        sub = folder / f"d{n // 100:03d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        if n % 2:
+            (sub / f"f{n}.md").write_text(f"# Note {n}\n\n{BODY}\n\n## More\n\n- a\n- b\n")
+        else:
+            (sub / f"f{n}.txt").write_text(f"file {n}\n{BODY}\n" * 3)
+
+
+def scanned_pdf(path: Path, pages: int) -> None:
+    """A PDF of image-only pages (text rendered at 200 dpi, no text layer): OCR on every page."""
+    import pymupdf
+
+    src = pymupdf.open()
+    for n in range(1, pages + 1):
+        src.new_page().insert_textbox(
+            (72, 72, 540, 770), f"Scanned page {n}. {BODY * 3}", fontsize=11
+        )
+    out = pymupdf.open()
+    for page in src:
+        pix = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY)
+        out.new_page(width=page.rect.width, height=page.rect.height).insert_image(
+            page.rect, stream=pix.tobytes("png")
+        )
+    out.save(path)
+
+
+def make(data: Path, big_pages: int, small_count: int, scanned: int) -> None:
+    """Every generated input (in a child: PyMuPDF never grows the bench's own process, whose
+    peak RSS its case processes inherit)."""
+    text_pdf(data / "big" / "big.pdf", big_pages, BODY)
+    small_files(data / "small", small_count)
+    (data / "scan").mkdir()
+    scanned_pdf(data / "scan" / "scanned.pdf", scanned)
+
+
+# -- rows -------------------------------------------------------------------------------------
+def measure(cases: dict[str, tuple[str, ...]], repeats: int) -> dict[str, list[dict[str, Any]]]:
+    """Every case ``repeats`` times, interleaved (a, b, a, b...) so noise hits both alike."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
+    for _ in range(repeats):
+        for name, args in cases.items():
+            runs[name].append(run_case(*args))
+    return runs
+
+
+def show(
+    title: str, runs: dict[str, list[dict[str, Any]]], ratio: tuple[str, str], floor: float
+) -> None:
+    """One row: each case's median/best seconds and peak RSS, the speed ratio against the floor."""
+    print(f"\n{title}")
+    for name, rs in runs.items():
+        secs = [r["seconds"] for r in rs]
+        host = max(r["host_mb"] for r in rs)
+        child = max(r["child_mb"] for r in rs)
+        print(
+            f"  {name:<26} median {statistics.median(secs):7.2f} s  best {min(secs):7.2f} s  "
+            f"peak RSS host {host:6.1f} MB  worker {child:6.1f} MB  ({rs[0]['units']} out)"
+        )
+    fast, slow = ratio
+    med = statistics.median(r["seconds"] for r in runs[slow]) / statistics.median(
+        r["seconds"] for r in runs[fast]
+    )
+    best = min(r["seconds"] for r in runs[slow]) / min(r["seconds"] for r in runs[fast])
+    verdict = "ok" if med >= floor else "BELOW"
+    print(
+        f"  {fast} vs {slow}: {med:.2f}x median, {best:.2f}x best (target >= {floor}x: {verdict})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, 2 repeats")
+    parser.add_argument("--repeats", type=int, help="runs per case (default 3, quick 2)")
+    args = parser.parse_args()
+    repeats = args.repeats or (2 if args.quick else 3)
+    big_pages, small_count, scanned = (500, 2000, 6) if args.quick else (2000, 10000, 20)
+    print(
+        f"bench/scale.py: {os.cpu_count()} CPUs, {repeats} repeats{' (quick)' if args.quick else ''}"
+    )
+    with tempfile.TemporaryDirectory(prefix="docread-scale-") as tmp:
+        data = Path(tmp)
+        run_case("make", tmp, str(big_pages), str(small_count), str(scanned))
+        if CORPUS_PDF.is_dir():
+            pdfs = str(CORPUS_PDF.parent)
+            runs = measure(
+                {
+                    "raw get_text, 1 process": ("raw", str(CORPUS_PDF), "1"),
+                    "raw get_text, 2 processes": ("raw", str(CORPUS_PDF), "2"),
+                    "docread, 1 worker": ("docread", pdfs, "pdf", "1"),
+                    "docread, 2 workers": ("docread", pdfs, "pdf", "2"),
+                },
+                repeats,
+            )
+            title = f"{CORPUS_PDF} folder"
+            show(title, runs, ("docread, 1 worker", "raw get_text, 1 process"), 0.9)
+            print("  " + "-" * 40)
+            show("  (same runs)", runs, ("docread, 2 workers", "docread, 1 worker"), 1.8)
+            show("  (same runs)", runs, ("docread, 2 workers", "raw get_text, 2 processes"), 0.9)
+        else:
+            print(f"\n{CORPUS_PDF} is missing: the corpus rows are skipped")
+        runs = measure(
+            {
+                f"docread, {w} worker{'s' * (w > 1)}": (
+                    "docread",
+                    str(data / "big"),
+                    "big.pdf",
+                    str(w),
+                )
+                for w in (1, 2)
+            },
+            repeats,
+        )
+        show(
+            f"one {big_pages:,}-page text PDF",
+            runs,
+            ("docread, 2 workers", "docread, 1 worker"),
+            1.7,
+        )
+        runs = measure(
+            {
+                f"docread, {w} worker{'s' * (w > 1)}": ("docread", str(data), "small", str(w))
+                for w in (1, 2)
+            },
+            repeats,
+        )
+        show(
+            f"{small_count:,} small text/markdown files",
+            runs,
+            ("docread, 2 workers", "docread, 1 worker"),
+            1.6,
+        )
+        host = max(r["host_mb"] for r in runs["docread, 2 workers"])
+        print(
+            f"  host peak RSS with 2 workers {host:.1f} MB (target < 100 MB: {'ok' if host < 100 else 'BELOW'})"
+        )
+        runs = measure(
+            {
+                f"docread, {c} core{'s' * (c > 1)}": (
+                    "cores",
+                    str(data / "scan"),
+                    "scanned.pdf",
+                    str(c),
+                )
+                for c in (1, 2)
+            },
+            repeats,
+        )
+        show(f"{scanned} scanned pages (OCR)", runs, ("docread, 2 cores", "docread, 1 core"), 1.9)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "case":
+        kind, rest = sys.argv[2], sys.argv[3:]
+        if kind == "make":
+            make(Path(rest[0]), *(int(n) for n in rest[1:]))
+            result: dict[str, Any] = {"seconds": 0.0}
+        elif kind == "raw":
+            result = case_raw(rest[0], int(rest[1]))
+        elif kind == "cores":
+            result = case_cores(rest[0], rest[1], int(rest[2]))
+        else:
+            result = case_docread(rest[0], rest[1], int(rest[2]))
+        result["host_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        result["child_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(json.dumps(result))
+    else:
+        main()

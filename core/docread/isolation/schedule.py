@@ -1,0 +1,335 @@
+"""Multi-file loads fanned out over host threads, each driving one read (a file, or a page range
+of one) at a time through its own worker job: events come back in walk order through a bounded
+look-ahead (or as they finish), and a thread with nothing left to start takes the second half of
+the pages still to come of a PDF in flight, so one big file also uses every worker."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from ..model import Unit
+
+T = TypeVar("T")
+#: What the consumer gets: a unit, the error a read raised, or None once a file is complete.
+Event = Unit | BaseException | None
+#: ``part(item, first_unit, first, last)``: the item reading pages first..last of that file, or
+#: None when the file cannot be read in parts (not a PDF, a page window was asked for...).
+Part = Callable[[T, Unit, int, int], "T | None"]
+
+STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
+AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
+BUFFER = 256  # units one read holds before its thread waits for the consumer
+MIN_SPLIT = 32  # pages still to come below which a read is not split
+POLL = 0.1  # seconds between checks of a closed load by a waiting thread
+
+_END = object()  # a read finished (after its last unit or its error)
+
+
+class _Closed(Exception):
+    """The consumer stopped the load: a thread drops what it was doing."""
+
+
+@dataclass(eq=False)
+class _Read:
+    """One read of a file (``item``: whole, or a page range); its events wait in ``out``."""
+
+    item: Any
+    out: queue.Queue[tuple[Any, object]]
+    last: int | None = None  # stop before a unit of a later page (None: to the end)
+    seen: int = 0  # the page of the latest unit received (before its first page at the start)
+    done: bool = False
+
+
+@dataclass(eq=False)
+class _File(Generic[T]):
+    """A file of the load: its reads in page order (one unless it was split)."""
+
+    item: T
+    seq: int
+    reads: list[_Read] = field(default_factory=list)
+    sample: Unit | None = None  # its first unit, once the file is known to be splittable
+    count: int = 0  # its page count (splittable files only)
+    splittable: bool | None = None  # unknown until the first unit
+    ended: int = 0  # reads whose end the consumer has seen (unordered)
+
+
+class Fanout(Generic[T]):
+    """Runs ``read(item, last)`` for each item on up to ``workers`` threads and yields
+    ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files ahead
+    of the consumer, each holding at most ``BUFFER`` units) or as finished; ``last()`` is the
+    read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
+    read come back as events, so one file never stops the others; closing the iterator stops
+    every thread at its next unit (a worker job is cancelled by closing its unit stream)."""
+
+    def __init__(
+        self,
+        items: Iterable[T],
+        read: Callable[[T, Callable[[], int | None]], Iterator[Unit]],
+        *,
+        workers: int,
+        ordered: bool = True,
+        part: Part[T] | None = None,
+    ) -> None:
+        self._items = iter(items)
+        self._read = read
+        self._workers = max(1, workers)
+        self._ordered = ordered
+        self._part = part
+        self._cond = threading.Condition()
+        self._files: dict[int, _File[T]] = {}  # started and not yet handed out completely
+        self._next = 0  # seq of the next file to start
+        self._head = 0  # seq of the file the consumer is on (ordered)
+        self._exhausted = False
+        self._failure: BaseException | None = None  # the item iterator itself raised
+        self._closed = False
+        self._shared: queue.Queue[tuple[Any, object]] = queue.Queue(BUFFER)  # unordered
+
+    def __iter__(self) -> Iterator[tuple[T, Event]]:
+        threads = [
+            threading.Thread(target=self._work, daemon=True, name=f"docread-load-{n}")
+            for n in range(self._workers)
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            yield from self._in_order() if self._ordered else self._as_finished()
+            if self._failure is not None:
+                raise self._failure
+        finally:
+            with self._cond:
+                self._closed = True
+                self._cond.notify_all()
+            until = time.monotonic() + STOP_WAIT  # their jobs cancelled: the workers are free
+            for thread in threads:
+                thread.join(max(until - time.monotonic(), 0))
+
+    # -- consumer side ----------------------------------------------------------------------
+    def _in_order(self) -> Iterator[tuple[T, Event]]:
+        seq = 0
+        while True:
+            with self._cond:
+                while seq not in self._files and not (self._exhausted and seq >= self._next):
+                    self._cond.wait()
+                file = self._files.get(seq)
+            if file is None:
+                return
+            index = 0
+            while True:
+                with self._cond:  # a split adds reads right after the one it cut short
+                    if index >= len(file.reads):
+                        break
+                    current = file.reads[index]
+                while (event := current.out.get()[1]) is not _END:
+                    yield file.item, event  # type: ignore[misc]
+                index += 1
+            yield file.item, None
+            seq += 1
+            with self._cond:
+                del self._files[file.seq]
+                self._head = seq
+                self._cond.notify_all()
+
+    def _as_finished(self) -> Iterator[tuple[T, Event]]:
+        while True:
+            with self._cond:
+                if self._exhausted and not self._files:
+                    return
+            try:
+                file, event = self._shared.get(timeout=POLL)
+            except queue.Empty:
+                continue
+            if event is not _END:
+                yield file.item, event  # type: ignore[misc]
+                continue
+            file.ended += 1
+            with self._cond:  # every read ended: none can be added (a split cuts a running one)
+                finished = file.ended == len(file.reads)
+                if finished:
+                    del self._files[file.seq]
+                    self._cond.notify_all()
+            if finished:
+                yield file.item, None
+
+    # -- thread side ------------------------------------------------------------------------
+    def _work(self) -> None:
+        try:
+            while (task := self._task()) is not None:
+                self._run(*task)
+        except _Closed:
+            pass
+
+    def _task(self) -> tuple[_File[T], _Read] | None:
+        """The next read for a free thread: the next file (within the look-ahead), else the
+        second half of a splittable read in flight, else wait; None when nothing is left."""
+        with self._cond:
+            while True:
+                if self._closed:
+                    raise _Closed
+                room = (
+                    not self._ordered or self._next < self._head + AHEAD_PER_WORKER * self._workers
+                )
+                if not self._exhausted and room:
+                    try:
+                        item = next(self._items)
+                    except StopIteration:
+                        self._exhausted = True
+                        self._cond.notify_all()
+                        continue
+                    except BaseException as exc:  # noqa: BLE001 - raised to the consumer, in order
+                        self._failure, self._exhausted = exc, True
+                        self._cond.notify_all()
+                        continue
+                    file = _File(item, self._next)
+                    self._next += 1
+                    self._files[file.seq] = file
+                    self._cond.notify_all()
+                    return file, self._add_read(file, item, 0, 0, None)
+                stolen = self._steal()
+                if stolen is not None:
+                    return stolen
+                if self._exhausted and not self._may_split():
+                    return None
+                self._cond.wait(POLL)
+
+    def _add_read(self, file: _File[T], item: T, index: int, after: int, last: int | None) -> _Read:
+        """A read of ``item`` (pages after ``after`` up to ``last``) at ``index`` in its file."""
+        out = self._shared if not self._ordered else queue.Queue(BUFFER)
+        read = _Read(item, out, last, seen=after)
+        file.reads.insert(index, read)
+        return read
+
+    def _may_split(self) -> bool:
+        """Whether a read in flight may still be split (its file's first unit not seen yet, or
+        splittable). Under the lock."""
+        if self._part is None:
+            return False
+        return any(
+            f.splittable is not False and any(not r.done for r in f.reads)
+            for f in self._files.values()
+        )
+
+    def _steal(self) -> tuple[_File[T], _Read] | None:
+        """Cut the read with the most pages still to come in two: it stops at the middle and a
+        new read, right after it in its file, takes the rest. Under the lock."""
+        best: tuple[int, _File[T], _Read] | None = None
+        for file in self._files.values():
+            if not file.splittable:
+                continue
+            for read in file.reads:
+                left = (read.last or file.count) - read.seen
+                if not read.done and left >= MIN_SPLIT and (best is None or left > best[0]):
+                    best = (left, file, read)
+        if best is None:
+            return None
+        left, file, victim = best
+        end = victim.last or file.count
+        middle = victim.seen + (left + 1) // 2
+        assert file.sample is not None
+        item = self._part(file.item, file.sample, middle + 1, end) if self._part else None
+        if item is None:
+            file.splittable = False
+            return None
+        victim.last = middle
+        return file, self._add_read(file, item, file.reads.index(victim) + 1, middle, end)
+
+    def _run(self, file: _File[T], read: _Read) -> None:
+        """Stream one read into its queue: units up to its last page, then its error, if any."""
+        units: Iterator[Unit] = iter(())
+        try:
+            units = self._read(read.item, lambda: read.last)
+            for unit in units:
+                if not self._keep(file, read, unit):
+                    break
+                self._put(read, file, unit)
+        except _Closed:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the consumer decides (on_error)
+            self._put(read, file, exc)
+        finally:
+            close = getattr(units, "close", None)
+            if close is not None:
+                close()  # stopped early: the worker's job is cancelled, nothing is cached
+        with self._cond:
+            read.done = True
+            self._cond.notify_all()
+        self._put(read, file, _END)
+
+    def _keep(self, file: _File[T], read: _Read, unit: Unit) -> bool:
+        """Record the unit's page; False when it is past the read's last page (split off)."""
+        page = unit.metadata.get("page_number")
+        with self._cond:
+            if isinstance(page, int):
+                if read.last is not None and page > read.last:
+                    return False
+                read.seen = max(read.seen, page)
+            if file.splittable is None:
+                self._learn(file, unit)
+        return True
+
+    def _learn(self, file: _File[T], unit: Unit) -> None:
+        """From a file's first unit: its page count and whether it can be read in parts."""
+        count = unit.metadata.get("page_count")
+        if isinstance(count, int) and self._part is not None:
+            file.splittable = self._part(file.item, unit, 1, count) is not None
+            file.sample, file.count = unit, count
+        else:
+            file.splittable = False
+        self._cond.notify_all()
+
+    def _put(self, read: _Read, file: _File[T], event: object) -> None:
+        while True:
+            if self._closed:
+                raise _Closed
+            try:
+                read.out.put((file, event), timeout=POLL)
+                return
+            except queue.Full:
+                continue
+
+
+async def aiterate(make: Callable[[], Iterator[T]]) -> AsyncIterator[T]:
+    """``make()``'s items for an event loop: one thread drives the (parallel) iterator and hands
+    items over as they come, at most ``BUFFER`` ahead; closing stops the thread at its next item."""
+    loop = asyncio.get_running_loop()
+    items: asyncio.Queue[tuple[bool, object]] = asyncio.Queue()
+    room = threading.Semaphore(BUFFER)
+    stop = threading.Event()
+
+    def drive() -> None:
+        iterator = make()
+        try:
+            for item in iterator:
+                while not room.acquire(timeout=POLL):
+                    if stop.is_set():
+                        return
+                if stop.is_set():
+                    return
+                loop.call_soon_threadsafe(items.put_nowait, (False, item))
+        except BaseException as exc:  # noqa: BLE001 - raised in the consumer's task
+            loop.call_soon_threadsafe(items.put_nowait, (True, exc))
+            return
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+        loop.call_soon_threadsafe(items.put_nowait, (True, None))
+
+    thread = threading.Thread(target=drive, daemon=True, name="docread-aload")
+    thread.start()
+    try:
+        while True:
+            last, item = await items.get()
+            if last:
+                if item is not None:
+                    raise item  # type: ignore[misc]
+                return
+            room.release()
+            yield item  # type: ignore[misc]
+    finally:
+        stop.set()

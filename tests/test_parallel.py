@@ -1,0 +1,139 @@
+"""Parallel loads (issue 16 §1) with real worker processes: the same units and ids as one worker,
+errors and killed workers lose no file, a split PDF equals the whole read, async loads overlap."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import docread
+import pytest
+from conftest import NO_CACHE
+from factories import pdf
+
+from langchain_docread import DocReadLoader
+
+SPLIT_PAGES = 160  # enough for an idle worker to take the second half (schedule.MIN_SPLIT)
+
+
+def _unit(u: docread.Unit) -> tuple[Any, ...]:
+    body = u.text if isinstance(u, docread.Document) else u.data
+    return u.id, dict(u.metadata), body
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A mixed folder: PDFs of a few pages, text, markdown, a subfolder."""
+    root = tmp_path_factory.mktemp("parallel")
+    docs = root / "docs"
+    (docs / "sub").mkdir(parents=True)
+    for n in range(6):
+        pdf(docs / f"report{n}.pdf", [f"Report {n} page {p}\nfigures {n * p}" for p in range(1, 5)])
+    for n in range(5):
+        (docs / f"note{n}.txt").write_text(f"note {n}\n" * 20)
+        (docs / "sub" / f"readme{n}.md").write_text(f"# Title {n}\n\nBody {n}.\n\n## Part\n\nMore.")
+    pdf(root / "big.pdf", [f"Page {p} of the long one" for p in range(1, SPLIT_PAGES + 1)])
+    (root / "big-copy.pdf").write_bytes((root / "big.pdf").read_bytes())
+    return root
+
+
+@pytest.fixture(scope="module")
+def reader(folder: Path) -> Iterator[docread.Reader]:
+    with docread.Reader(folder, NO_CACHE) as r:
+        yield r
+
+
+def test_two_workers_give_the_units_and_ids_of_one(reader: docread.Reader) -> None:
+    one = [_unit(u) for u in reader.iter_units("docs", workers=1)]
+    two = [_unit(u) for u in reader.iter_units("docs", workers=2)]
+    assert len(one) == 6 * 4 + 5 + 5  # pages, text files, markdown files
+    assert two == one
+    assert len({u[0] for u in two}) == len(two)
+    unordered = [_unit(u) for u in reader.iter_units("docs", workers=2, ordered=False)]
+    assert sorted(unordered, key=repr) == sorted(one, key=repr)
+
+
+def test_module_loader_takes_workers(folder: Path, reader: docread.Reader) -> None:
+    one = [d.id for d in reader.iter_documents(["docs/sub", "docs/report0.pdf"], workers=1)]
+    two = docread.iter_documents(
+        ["docs/sub", "docs/report0.pdf"], workspace=folder, config=NO_CACHE, workers=2
+    )
+    assert [d.id for d in two] == one
+
+
+def test_a_broken_file_loses_no_other_file(tmp_path: Path, folder: Path) -> None:
+    for name in ("a.pdf", "c.pdf"):
+        (tmp_path / name).write_bytes((folder / "docs" / "report1.pdf").read_bytes())
+    (tmp_path / "b.pdf").write_bytes(b"%PDF-1.7\nnot really a pdf at all")
+    (tmp_path / "d.txt").write_text("last file")
+    failed: list[tuple[str, type]] = []
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        units = list(
+            r.iter_units(".", workers=2, on_error=lambda p, e: failed.append((p, type(e))))
+        )
+    assert failed == [("b.pdf", docread.ExtractionError)]
+    assert [u.metadata["file_name"] for u in units] == ["a.pdf"] * 4 + ["c.pdf"] * 4 + ["d.txt"]
+
+
+def test_a_killed_worker_is_replaced_and_the_folder_completes(folder: Path) -> None:
+    paths = ["big.pdf", "docs"]
+    with docread.Reader(folder, NO_CACHE) as r:
+        expected = [_unit(u) for u in r.iter_units(paths, workers=1)]
+    victim = 0
+    with docread.Reader(folder, NO_CACHE) as r:
+        got = []
+        for unit in r.iter_units(paths, workers=2):
+            busy = [w.proc.pid for w in r._worker_pool()._busy]  # reading the big PDF
+            if not victim and busy:
+                victim = busy[0]
+                os.kill(victim, signal.SIGKILL)  # a real worker process, mid-job
+            got.append(_unit(unit))
+        assert victim and victim not in r._worker_pool().pids()
+    assert got == expected
+
+
+def test_a_split_pdf_equals_the_whole_read(folder: Path) -> None:
+    with docread.Reader(folder, NO_CACHE) as r:
+        whole = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]
+    with docread.Reader(folder, NO_CACHE) as r:
+        split = [_unit(u) for u in r.iter_units("big.pdf", workers=2)]
+        pool = r._worker_pool()
+        jobs = sum(w.jobs for w in [*pool._idle, *pool._busy])
+    assert jobs >= 2  # the one file was read by more than one job: it was split
+    assert [u[1]["page_number"] for u in split] == list(range(1, SPLIT_PAGES + 1))
+    assert split == whole
+
+
+def test_a_split_read_is_not_cached_as_the_whole_file(folder: Path, tmp_path: Path) -> None:
+    config = {"cache": {"enabled": True, "directory": str(tmp_path / "cache")}}
+    with docread.Reader(folder, config) as r:
+        split = [_unit(u) for u in r.iter_units("big.pdf", workers=2)]
+        again = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]  # from the cache if stored
+    assert again == split
+
+
+def test_alazy_load_overlaps_files(folder: Path) -> None:
+    loader = DocReadLoader(
+        ["big.pdf", "big-copy.pdf"],
+        workspace=folder,
+        config=NO_CACHE,
+        workers=2,
+        ordered=False,
+    )
+    assert len(loader.load()) == 2 * SPLIT_PAGES  # both workers started: neither waits on an import
+    arrived: dict[str, list[float]] = {}
+
+    async def run() -> None:
+        async for doc in loader.alazy_load():
+            arrived.setdefault(doc.metadata["source"], []).append(time.monotonic())
+
+    asyncio.run(run())
+    one, two = arrived["big.pdf"], arrived["big-copy.pdf"]
+    assert len(one) == len(two) == SPLIT_PAGES
+    # each file's pages began to arrive before the other's ended: the files were read at once
+    assert max(one[0], two[0]) < min(one[-1], two[-1])
