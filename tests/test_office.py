@@ -365,7 +365,7 @@ def test_pandoc_temp_directory_is_removed(
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     r = make_reader(isolation={"enabled": False})  # in-process: observable
-    units = r.iter_units(paged_docx.name)
+    units = r.iter_units(paged_docx.name, workers=1)  # streamed in this thread, no read-ahead
     next(units)
     assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
     list(units)
