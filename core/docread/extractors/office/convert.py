@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import DependencyMissingError, EncryptedDocumentError, ExtractionError
 from ...isolation.tools import run_tool
+from .rtf_codepages import decode_codepages
 
 if TYPE_CHECKING:
     from ..base import Context
@@ -266,7 +267,7 @@ def rtf_too_deep(data: bytes, limit: int = RTF_MAX_DEPTH) -> bool:
 
 def rtf_prepare(data: bytes) -> bytes:
     """Embedded objects and pictures replaced by placeholders (a 50 MB blob costs pandoc nothing);
-    ``\\page`` gets the page marker."""
+    ``\\'hh`` bytes decoded by their code page; ``\\page`` gets the page marker."""
     out, pos = bytearray(), 0
     while found := _RTF_BLOBS.search(data, pos):
         out += data[pos : found.start()]
@@ -282,7 +283,8 @@ def rtf_prepare(data: bytes) -> bytes:
             out += b" DOCREADOBJECTMARK " if kind == b"object" else b" DOCREADIMAGEMARK "
         pos = end
     out += data[pos:]
-    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", rtf_margins(bytes(out)))
+    text = rtf_margins(decode_codepages(bytes(out)))
+    return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", text)
 
 
 _RTF_SCAN = re.compile(rb"\\[a-z]+-?\d* ?|\\.|[{}]", re.S)

@@ -77,7 +77,7 @@ class OfficeExtractor(Extractor):
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
