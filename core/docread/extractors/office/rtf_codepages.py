@@ -1,8 +1,9 @@
 """RTF ``\\'hh`` byte escapes rewritten as ``\\uN`` escapes before pandoc, which reads them as
 Windows-1252 only: each run is decoded with the code page in force (the current font's
 ``\\fcharset``, else the document's ``\\ansicpgN``), a DBCS lead byte taking the next byte as its
-trail, so Japanese, Chinese, Korean, Greek and Cyrillic text survives. One linear pass, no
-recursion; bytes it does not rewrite are kept as they are."""
+trail, so Japanese, Chinese, Korean, Greek and Cyrillic text survives. Literal ``\\uN``
+fallback characters become ``\\'3f`` (pandoc drops the character after a literal one), CJK
+``\\fmodern`` fonts ``\\fnil``. One linear pass, no recursion; other bytes are kept as they are."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ _TOKEN = re.compile(
     re.S,
 )
 _HEX_BYTE = re.compile(rb"\\'([0-9a-fA-F]{2})")
+_LITERAL = re.compile(rb"[^\r\n]")
 _TRAIL = re.compile(rb"\\[\\{}]|[^\\{}\r\n]")  # a DBCS trail byte written as a plain character
 
 
@@ -78,7 +80,7 @@ def _codec(name: str) -> str:
 def decode_codepages(data: bytes) -> bytes:
     """``data`` with every ``\\'hh`` run outside the font table and outside ``\\uN`` fallbacks
     replaced by ``\\uN`` escapes of the characters the code page in force makes of it."""
-    if b"\\'" not in data and b"\\fmodern" not in data:
+    if b"\\'" not in data and b"\\fmodern" not in data and b"\\u" not in data:
         return data
     fonts = _FontTable()
     ansi, default_font = "cp1252", 0
@@ -153,9 +155,15 @@ def decode_codepages(data: bytes) -> bytes:
             start = m.end() - len(run)
             out += [data[done:start], _escapes(text, state.uc)]
             done = pos
-        elif skip:  # plain text or a control symbol: one fallback character each
-            taken = min(skip, len(tok)) if tok[:1] != b"\\" else 1
-            skip -= taken
+        elif skip and tok[:1] == b"\\":  # a control symbol: one fallback character
+            skip -= 1
+        elif skip:  # literal fallback characters, rewritten as \'3f: pandoc skips one character
+            taken = 0  # too many after a literal fallback (the "e" of "\u233?end"), not after \'3f
+            while skip and taken < len(tok):
+                skip -= tok[taken] not in b"\r\n"
+                taken += 1
+            out += [data[done : m.start()], _LITERAL.sub(rb"\\'3f", tok[:taken])]
+            done = m.start() + taken
     if not out:
         return data
     out.append(data[done:])
@@ -174,10 +182,10 @@ def _font_codec(fonts: _FontTable, font: int | None, ansi: str) -> str | None:
 
 def _escapes(text: str, uc: int) -> bytes:
     """``\\uN`` escapes of ``text`` (signed 16-bit, astral characters as surrogate pairs), each
-    followed by as many ``?`` fallbacks as the ``\\uc`` in force skips (a hostile count is
+    followed by as many ``\\'3f`` fallbacks as the ``\\uc`` in force skips (a hostile count is
     reset to 0 inside a group of their own)."""
     units = text.encode("utf-16-le")
-    fallback = "?" * uc if 0 < uc <= _MAX_UC else " "
+    fallback = "\\'3f" * uc if 0 < uc <= _MAX_UC else " "
     escapes = "".join(
         f"\\u{int.from_bytes(units[i : i + 2], 'little', signed=True)}{fallback}"
         for i in range(0, len(units), 2)
