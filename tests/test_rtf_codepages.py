@@ -151,3 +151,11 @@ def test_corpus_japanese_rtf_body_is_read(reader: docread.Reader, tmp_path: Path
     assert "古書店で処刑記録見つかる" in body and "ゾルゲ事件の調査報告書" in body
     assert normalize("ゾルゲと尾崎") in normalize(text)  # MANIFEST's must-include string
     assert "ゾルゲの処刑記録、" in text.split("## Header", 1)[1]
+
+
+def test_info_title_in_the_default_fonts_code_page(reader: docread.Reader, tmp_path: Path) -> None:
+    """``{\\info{\\title}}`` bytes follow \\deff's charset too: the title metadata is Japanese."""
+    title = escaped("ゾルゲ事件の記録", "cp932")
+    data = rtf(rb"{\info{\title " + title + rb"}}\pard Body\par", rb"\ansi\deff1")
+    (tmp_path / "doc.rtf").write_bytes(data)
+    assert reader.read("doc.rtf").documents[0].metadata["title"] == "ゾルゲ事件の記録"

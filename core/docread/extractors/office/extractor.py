@@ -49,6 +49,7 @@ from .meta import (
     rtf_metadata,
 )  # fmt: skip
 from .package import OfficeZip
+from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -119,7 +120,8 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         )
     (work / "in.rtf").write_bytes(rtf_prepare(data))
     markdown = margin_headings(pandoc(work / "in.rtf", "rtf", ctx, work))
-    yield from _units(ctx, markdown, rtf_metadata(data[:65536]), None, {})
+    # the {\info} fields' \'hh bytes in their font's code page, as the body's
+    yield from _units(ctx, markdown, rtf_metadata(decode_codepages(data[:65536])), None, {})
 
 
 # -- DOCX, ODT, EPUB ------------------------------------------------------------------------

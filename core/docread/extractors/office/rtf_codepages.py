@@ -91,7 +91,7 @@ def decode_codepages(data: bytes) -> bytes:
     end = len(data)
     while pos < end:
         m = _TOKEN.match(data, pos)
-        if m is None:  # unreachable: the last alternatives match any byte
+        if m is None:  # a lone backslash at the very end
             break
         tok, pos = m.group(), m.end()
         if tok == b"{":
