@@ -141,19 +141,8 @@ def decode_codepages(data: bytes) -> bytes:
             name = None if fonts.depth >= 0 else _font_codec(fonts, state.font, ansi)
             if name is None:
                 continue
-            raw = bytes(int(h, 16) for h in _HEX_BYTE.findall(run))
-            decoder = codecs.getincrementaldecoder(name)("replace")
-            text = decoder.decode(raw)
-            if decoder.getstate()[0]:  # a lead byte waits: the next character is its trail
-                trail = _TRAIL.match(data, pos)
-                if trail is not None:
-                    byte = trail.group()[-1:]
-                    text += decoder.decode(byte, final=True)
-                    pos = trail.end()
-                else:
-                    text += decoder.decode(b"", final=True)
-            start = m.end() - len(run)
-            out += [data[done:start], _escapes(text, state.uc)]
+            text, pos = _decode_run(data, run, pos, name)
+            out += [data[done : m.end() - len(run)], _escapes(text, state.uc)]
             done = pos
         elif skip and tok[:1] == b"\\":  # a control symbol: one fallback character
             skip -= 1
@@ -168,6 +157,19 @@ def decode_codepages(data: bytes) -> bytes:
         return data
     out.append(data[done:])
     return b"".join(out)
+
+
+def _decode_run(data: bytes, run: bytes, pos: int, name: str) -> tuple[str, int]:
+    """The text of a ``\\'hh`` run that ends at ``pos``, and where the run ends: past the next
+    character when that is the trail byte of the run's last (lead) byte."""
+    decoder = codecs.getincrementaldecoder(name)("replace")
+    text = decoder.decode(bytes(int(h, 16) for h in _HEX_BYTE.findall(run)))
+    if not decoder.getstate()[0]:
+        return text, pos
+    trail = _TRAIL.match(data, pos)
+    if trail is None:
+        return text + decoder.decode(b"", final=True), pos
+    return text + decoder.decode(trail.group()[-1:], final=True), trail.end()
 
 
 def _font_codec(fonts: _FontTable, font: int | None, ansi: str) -> str | None:
