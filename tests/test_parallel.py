@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -137,3 +138,33 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
     assert len(one) == len(two) == SPLIT_PAGES
     # each file's pages began to arrive before the other's ended: the files were read at once
     assert max(one[0], two[0]) < min(one[-1], two[-1])
+
+
+def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
+    from multiprocessing.connection import Connection
+
+    from docread.isolation.worker import _Outbox
+
+    host, worker = (Connection(s.detach()) for s in socket.socketpair())
+    outbox = _Outbox(worker)
+    units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
+    for n, unit in enumerate(units):
+        outbox.send(("unit", unit), now=not n)  # the host reads nothing meanwhile
+    outbox.send(("done", {}, []))
+    messages = []
+    while not messages or messages[-1][0] != "done":
+        messages.append(host.recv())
+    assert messages[0] == ("units", [units[0]])  # the first unit went out alone, at once
+    got = [u for kind, *rest in messages if kind == "units" for u in rest[0]]
+    assert [u.text for u in got] == [u.text for u in units]
+    assert len(messages) < len(units) // 2  # the rest came in batches
+    host.close()
+    worker.close()
+
+
+def test_isolated_batched_units_equal_the_in_process_read(folder: Path) -> None:
+    with docread.Reader(folder, {**NO_CACHE, "isolation": {"enabled": False}}) as r:
+        local = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
+    with docread.Reader(folder, NO_CACHE) as r:
+        isolated = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
+    assert isolated == local

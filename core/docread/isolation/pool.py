@@ -4,7 +4,8 @@ A worker is ``python -c 'from docread.isolation.worker import main; ...'`` (see 
 over a socketpair with pickled messages (no ``multiprocessing`` spawn: the caller's ``__main__``
 is never re-imported). The host sends a ``Job`` and, right after it, the open file's descriptor
 (SCM_RIGHTS: the worker never opens a path); the worker runs the in-process pipeline on it and
-sends each finished unit as soon as it exists, so memory stays flat on both sides. On timeout the
+sends each finished unit as soon as it exists (those made while the socket was busy together, as
+one message), so memory stays flat on both sides. On timeout the
 worker and every descendant (tesseract, pandoc) are SIGKILLed and the slot is refilled lazily.
 """
 
@@ -212,20 +213,21 @@ class WorkerPool:
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 last = until() if until is not None else None
-                if last is not None and last != told and kind == "unit":
+                if last is not None and last != told and kind == "units":
                     told = last
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
                         worker.conn.send(("until", last))
-                if kind == "unit":
-                    if skip:
-                        skip -= 1  # handed out by the attempt before
-                        continue
-                    handed[0] += 1
-                    worker.parked = time.monotonic()
-                    try:
-                        yield rest[0]
-                    finally:
-                        worker.parked = None
+                if kind == "units":  # the units made while the socket was busy, in order
+                    for unit in rest[0]:
+                        if skip:
+                            skip -= 1  # handed out by the attempt before
+                            continue
+                        handed[0] += 1
+                        worker.parked = time.monotonic()
+                        try:
+                            yield unit
+                        finally:
+                            worker.parked = None
                     continue
                 finished = True
                 if kind == "done":
