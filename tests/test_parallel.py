@@ -15,6 +15,7 @@ from typing import Any
 import docread
 import pytest
 from conftest import NO_CACHE
+from docread.isolation import schedule
 from factories import pdf
 
 from langchain_docread import DocReadLoader
@@ -168,3 +169,41 @@ def test_isolated_batched_units_equal_the_in_process_read(folder: Path) -> None:
     with docread.Reader(folder, NO_CACHE) as r:
         isolated = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
     assert isolated == local
+
+
+def test_in_process_files_read_by_the_consumer_keep_order_ids_and_errors(
+    tmp_path: Path, folder: Path
+) -> None:
+    """Plain text and markdown of a parallel load run on the caller's thread (``Local``), well
+    past the look-ahead window, between PDFs read by workers; a .txt that is really a PDF still
+    goes to a worker, and a link out of the workspace is reported once, in order."""
+    for n in range(schedule.AHEAD_LOCAL + 40):
+        sub = tmp_path / f"d{n // 200}"
+        sub.mkdir(exist_ok=True)
+        name = f"f{n:04d}.md" if n % 2 else f"f{n:04d}.txt"
+        (sub / name).write_text(f"# Note {n}\n\nbody {n}\n" if n % 2 else f"file {n}\n")
+    report = (folder / "docs" / "report2.pdf").read_bytes()
+    (tmp_path / "d0" / "f0100.txt").write_bytes(report)  # named text, read as a PDF
+    (tmp_path / "d3" / "f0601.pdf").write_bytes(report)
+    (tmp_path / "d4" / "f0801.md").unlink()
+    (tmp_path / "d4" / "f0801.md").symlink_to(folder / "docs" / "note1.txt")  # outside
+    runs = []
+    for workers, ordered in ((1, True), (2, True), (2, False)):
+        failed: list[tuple[str, type]] = []
+        with docread.Reader(tmp_path, NO_CACHE) as r:
+            units = [
+                _unit(u)
+                for u in r.iter_units(
+                    ".",
+                    workers=workers,
+                    ordered=ordered,
+                    on_error=lambda p, e, f=failed: f.append((p, type(e))),  # type: ignore[misc]
+                )
+            ]
+        runs.append((units, failed))
+    (one, one_failed), (two, two_failed), (loose, loose_failed) = runs
+    assert one_failed == two_failed == loose_failed == [("d4/f0801.md", docread.PathSecurityError)]
+    assert [u[1]["format"] for u in one if u[1]["file_name"] == "f0100.txt"] == ["pdf"] * 4
+    assert len(one) == schedule.AHEAD_LOCAL + 40 - 1 + 3 + 4  # link failed; 2 PDFs of 4 pages
+    assert two == one
+    assert sorted(loose, key=repr) == sorted(one, key=repr)
