@@ -1,7 +1,8 @@
 """Multi-file loads fanned out over host threads, each driving one read (a file, or a page range
-of one) at a time through its own worker job: events come back in walk order through a bounded
-look-ahead (or as they finish; a read marked ``Local`` runs on the consumer's thread), and a thread with nothing left to start takes the second half of
-the pages still to come of a PDF in flight, so one big file also uses every worker."""
+of one) at a time through its own worker job (a ``Local`` read runs on the consumer's thread):
+events come back in walk order through a bounded look-ahead (or as they finish), and a thread
+with nothing left to start takes the second half of the pages still to come of a PDF in flight,
+so one big file also uses every worker."""
 
 from __future__ import annotations
 
