@@ -53,11 +53,14 @@ case "${1:-}" in
     ;;
   test)
     check_python; system_packages; python_env
+    echo "==> ruff check ."
     "$VENV/bin/ruff" check .
-    "$VENV/bin/mypy"  # [tool.mypy] in pyproject.toml: strict on core/docread, defaults on the wrappers
+    echo "==> mypy: strict on core/docread, defaults on the wrappers ([tool.mypy] in pyproject.toml)"
+    "$VENV/bin/mypy"
     # one pytest worker per core; a test module runs on one worker (the corpus conformance
-    # module's framework loaders reuse its core loader's cache)
-    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope "${@:2}"
+    # module's framework loaders reuse its core loader's cache); a dot per test, the slowest listed
+    echo "==> pytest -n auto --dist loadscope ${*:2}"
+    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --durations=10 "${@:2}"
     ;;
   *)
     echo "usage: bash run.sh demo|test [args]" >&2

@@ -2,14 +2,19 @@
 
 python examples/demo.py            # every sample: the agent view (first lines) + loader units
 python examples/demo.py --full     # whole agent views
+
+Each read is printed as the Python call that makes it (paste it to try it yourself). The cache
+stays on (``cache:`` in tools-security.yaml or $DOCREAD_CONFIG), so a second run is served from it.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
@@ -20,7 +25,7 @@ from make_samples import make_samples  # noqa: E402
 
 SAMPLES = Path(__file__).parent / "samples"
 # a few reads with options, as an agent would ask for them
-REQUESTS = [
+REQUESTS: list[tuple[str, dict[str, Any]]] = [
     ("server.log", {"offset": 100, "limit": 5}),
     ("report.pdf", {"pages": "2-3"}),
     ("sales.xlsx", {"sheet": "Q4_Sales", "rows": "head:3", "columns": "Product,Sales"}),
@@ -29,9 +34,24 @@ REQUESTS = [
 ]
 
 
-def show(reader: docread.Reader, name: str, options: dict, *, full: bool) -> bool:
-    label = f"{name} {options}" if options else name
-    print(f"\n{'=' * 100}\n>>> docread.read({label!r})\n{'=' * 100}")
+def shown(path: Path) -> str:
+    """``path`` as a user types it here: relative to the current directory when inside it."""
+    try:
+        return os.path.relpath(path) if path.resolve().is_relative_to(Path.cwd()) else str(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
+def call(function: str, *args: object, **options: object) -> str:
+    """The call as valid Python: ``docread.read('examples/samples/report.pdf', pages='2-3')``."""
+    parts = [repr(a) for a in args] + [f"{k}={v!r}" for k, v in options.items()]
+    return f"{function}({', '.join(parts)})"
+
+
+def show(reader: docread.Reader, name: str, options: dict[str, Any], *, full: bool) -> bool | None:
+    """One agent read, printed; True (served from the cache), False (extracted), None (failed)."""
+    bar = "=" * 100
+    print(f"\n{bar}\n>>> {call('docread.read', shown(SAMPLES / name), **options)}\n{bar}")
     try:
         started = time.perf_counter()
         result = reader.read(name, **options)
@@ -39,17 +59,17 @@ def show(reader: docread.Reader, name: str, options: dict, *, full: bool) -> boo
         took = time.perf_counter() - started
     except docread.ReadDocumentError as exc:
         print(f"[error] {type(exc).__name__}: {exc}")
-        return False
+        return None
     lines = text.split("\n")
     print("\n".join(lines if full else lines[:30]))
     if not full and len(lines) > 30:
         print(f"... ({len(lines) - 30} more lines; --full shows everything)")
     media = ", ".join(f"{m.mime_type} {len(m.data):,} B" for m in result.media)
     print(
-        f"-- {took * 1000:.0f} ms, {len(result.documents)} documents"
-        + (f", media: {media}" if media else "")
+        f"-- {took * 1000:.0f} ms{' (cached)' if result.cached else ''}, "
+        f"{len(result.documents)} documents" + (f", media: {media}" if media else "")
     )
-    return True
+    return result.cached
 
 
 def main() -> int:
@@ -57,16 +77,14 @@ def main() -> int:
     for problem in make_samples(SAMPLES):
         print(f"[sample skipped] {problem}")
     files = sorted(p.name for p in SAMPLES.iterdir() if p.is_file())
-    ok = 0
-    with docread.Reader(SAMPLES, config={"cache": {"enabled": False}}) as reader:
-        for name in files:
-            ok += show(reader, name, {}, full=full)
-        for name, options in REQUESTS:
-            show(reader, name, options, full=full)
+    started = time.perf_counter()
+    with docread.Reader(SAMPLES) as reader:  # settings: $DOCREAD_CONFIG, ./tools-security.yaml
+        reads = [show(reader, name, {}, full=full) for name in files]
+        reads += [show(reader, name, options, full=full) for name, options in REQUESTS]
+        agent_s = time.perf_counter() - started
 
-        print(
-            f"\n{'=' * 100}\n>>> loader mode: docread.iter_units over the whole folder\n{'=' * 100}"
-        )
+        bar = "=" * 100
+        print(f"\n{bar}\n>>> {call('docread.iter_units', shown(SAMPLES))}  # loader mode\n{bar}")
         errors: list[str] = []
         kinds: Counter[str] = Counter()
         for path in tqdm(list(reader.walk(".")), desc="loading", unit="file"):
@@ -79,8 +97,16 @@ def main() -> int:
             print(f"  {kind:<28} {n:>5}")
         for err in errors:
             print(f"  [error] {err}")
-    print(f"\n{ok}/{len(files)} sample files read; loader errors: {len(errors)}")
-    return 0 if ok == len(files) and not errors else 1
+    failed = reads.count(None)
+    print(
+        f"\n{len(files) - reads[: len(files)].count(None)}/{len(files)} sample files read; "
+        f"{len(reads)} agent reads in {agent_s:.1f} s, {reads.count(True)} from the cache "
+        f"({reader.settings.cache.directory if reader.settings.cache.enabled else 'cache off'}); "
+        f"loader errors: {len(errors)}"
+    )
+    if not reads.count(True):
+        print("run the demo again: PDF, office and archive reads then come from the cache")
+    return 0 if not failed and not errors else 1
 
 
 if __name__ == "__main__":

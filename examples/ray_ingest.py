@@ -10,8 +10,8 @@ HDFS) or a shared mount at the same path on every node. The output is a Parquet 
 folder of files, one per write task): ``pyarrow.parquet.read_table(out)`` reads it whole.
 
 The embedding is NOT a real model: ``embed`` hashes words into 256 buckets (deterministic, no
-network, no download). Swap in a real model in ``map_batches`` for real retrieval. The chunker is
-a plain paragraph packer kept here until ``docread.chunking`` (another branch) is merged.
+network, no download). Swap in a real model in ``map_batches`` for real retrieval. Chunks come
+from ``docread.chunking``, as in the LangChain and LlamaIndex loaders.
 """
 
 from __future__ import annotations
@@ -27,36 +27,29 @@ from typing import Any
 
 import pyarrow as pa
 import ray
+from docread.chunking import Chunker
+from docread.model import Document
 from docread.ray_data import read_documents
 
-CHUNK_CHARS = 1000
+CHUNKER = Chunker(chunk_size=1000, chunk_overlap=100)
 DIM = 256
 
 
 def chunk(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """One Document row -> its chunks: paragraphs packed up to CHUNK_CHARS (a longer paragraph
-    is cut), each with the document's id, its index and the document's metadata."""
-    pieces: list[str] = []
-    for para in re.split(r"\n\s*\n", row["text"]):
-        for start in range(0, max(len(para), 1), CHUNK_CHARS):
-            part = para[start : start + CHUNK_CHARS].strip()
-            if not part:
-                continue
-            if pieces and len(pieces[-1]) + len(part) + 2 <= CHUNK_CHARS:
-                pieces[-1] += "\n\n" + part
-            else:
-                pieces.append(part)
-    source = json.loads(row["metadata"])["source"]
+    """One Document row -> its chunks by docread's chunker: never across pages or sheets, each
+    with a stable id (the unit's id + its index + its text) and the unit's metadata plus
+    ``chunk_index``/``chunk_count``/``char_start``, the same chunks the loaders give."""
+    doc = Document(row["text"], json.loads(row["metadata"]), row["id"])
     return [
         {
-            "id": f"{row['id']}-{i}",
+            "id": part.id,
             "doc_id": row["id"],
-            "chunk": i,
-            "text": text,
-            "source": source,
-            "metadata": row["metadata"],
+            "chunk_index": part.metadata["chunk_index"],
+            "text": part.text,
+            "source": part.metadata["source"],
+            "metadata": json.dumps(part.metadata, default=str),
         }  # fmt: skip
-        for i, text in enumerate(pieces)
+        for part in CHUNKER.split(doc)
     ]
 
 

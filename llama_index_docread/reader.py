@@ -23,22 +23,18 @@ from .blocks import media_path
 
 logger = logging.getLogger("llama_index_docread")
 
-#: Metadata that goes into the embedding text: what a chunk is about, not the bookkeeping.
-EMBED_KEYS = frozenset(
-    {
-        "file_name",
-        "title",
-        "page_label",
-        "sheet",
-        "slide_number",
-        "member",
-        "table",
-        "chapter",
-        "cell_type",
-    }
-)
-#: Metadata the LLM sees with a chunk: enough to cite it (file, page, sheet, rows, cell).
+#: Metadata that goes into the embedding text: what a chunk is about that its text does not say
+#: already, never the bookkeeping. The sheet, slide, SQLite table and notebook cell type are left
+#: out: the unit's own heading names them ("Sheet: Q4_Sales", "## Slide 2: Plan"), which BM25,
+#: the LLM and every other framework see too, so the embedding text would say them twice.
+EMBED_KEYS = frozenset({"file_name", "title", "page_label", "member", "chapter"})
+#: Metadata the LLM sees with a chunk: enough to cite it (file, page, sheet, rows, cell), also for
+#: a node split off after the unit's heading.
 LLM_KEYS = EMBED_KEYS | {
+    "sheet",
+    "slide_number",
+    "table",
+    "cell_type",
     "file_path",
     "author",
     "row_start",
@@ -47,6 +43,19 @@ LLM_KEYS = EMBED_KEYS | {
     "line_start",
     "page_count",
 }
+
+#: The keys SimpleDirectoryReader appends to both excluded lists of every Document it loads
+#: (``SimpleDirectoryReader._exclude_metadata``, llama-index-core 0.14), whatever the reader set.
+SDR_FILE_KEYS = frozenset(
+    {
+        "file_name",
+        "file_type",
+        "file_size",
+        "creation_date",
+        "last_modified_date",
+        "last_accessed_date",
+    }
+)
 
 
 class FileDependencyError(docread.ReadDocumentError, RuntimeError):
@@ -170,19 +179,19 @@ class DocReadReader(BasePydanticReader):
             local.parent.mkdir(parents=True, exist_ok=True)
             with fs.open(remote_path, "rb") as src, local.open("wb") as dst:
                 shutil.copyfileobj(src, dst)
-            remote = {"file_path": remote_path, "file_name": name, **(extra_info or {})}
-            for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, remote):
+            given = extra_info or {}
+            for doc in self.model_copy(update={"workspace": tmp}).lazy_load_data(local, extra_info):
                 doc.metadata["source"] = remote_path  # not the temp copy's path
+                for key, value in (("file_path", remote_path), ("file_name", name)):
+                    if given.get(key) is None:  # extra_info's own value wins, as for local files
+                        doc.metadata[key] = value
                 yield doc
 
     def _convert(
         self, unit: docread.Unit, extra_info: Mapping[str, Any] | None, created: str | None
     ) -> Document:
         meta = llama_metadata(unit.metadata, extra_info, created)
-        excluded = {
-            "excluded_embed_metadata_keys": sorted(k for k in meta if k not in EMBED_KEYS),
-            "excluded_llm_metadata_keys": sorted(k for k in meta if k not in LLM_KEYS),
-        }
+        excluded = excluded_keys(meta, extra_info)
         if isinstance(unit, docread.Document):
             return Document(text=unit.text, metadata=meta, id_=unit.id, **excluded)
         path = media_path(unit, self.media_dir)
@@ -217,6 +226,20 @@ def llama_metadata(
         if value is not None or key not in meta:
             meta[key] = value
     return meta
+
+
+def excluded_keys(
+    meta: Mapping[str, Any], extra_info: Mapping[str, Any] | None = None
+) -> dict[str, list[str]]:
+    """A unit's ``excluded_embed/llm_metadata_keys``: docread's keys outside EMBED_KEYS/LLM_KEYS.
+    A reader given ``extra_info`` runs inside SimpleDirectoryReader, which appends SDR_FILE_KEYS
+    to both lists itself after loading, so those and the caller's own keys are left to it."""
+    left = set(extra_info) | SDR_FILE_KEYS if extra_info is not None else set()
+    ours = [k for k in sorted(meta) if k not in left]
+    return {
+        "excluded_embed_metadata_keys": [k for k in ours if k not in EMBED_KEYS],
+        "excluded_llm_metadata_keys": [k for k in ours if k not in LLM_KEYS],
+    }
 
 
 def _creation_date(path: str) -> str | None:

@@ -52,11 +52,15 @@ def merged(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 def make_reader(tmp_path: Path) -> Iterator[MakeReader]:
     """``make_reader(**settings)``: a Reader on tmp_path with the cache off, the given settings
     sections merged in (``make_reader(pdf={"ocr_dpi": 150})``, ``make_reader(cache={"enabled":
-    True})``); every Reader made is closed at teardown."""
+    True})``); every Reader made is closed at teardown. Its workers are the process-wide pool's
+    (one per pool size and memory limit, as ``docread.read`` uses): started once per test
+    process, not once per test (a start costs ~0.7 s of CPU); a test that needs workers of its
+    own makes its ``docread.Reader`` itself."""
     made: list[docread.Reader] = []
 
     def make(**settings: Any) -> docread.Reader:
-        made.append(docread.Reader(tmp_path, config=merged(NO_CACHE, settings)))
+        config = merged(NO_CACHE, settings)
+        made.append(docread.Reader(tmp_path, config=config, shared_pool=True))
         return made[-1]
 
     yield make

@@ -58,6 +58,35 @@ def text_image(
     return img
 
 
+def photo(size: tuple[int, int] = (720, 480), seed: int = 0) -> Image.Image:
+    """A photo-like grey picture Tesseract "reads" as junk (~30 mean confidence, like a slide's
+    photo of shelves or a crowd): a soft gradient under rows of blurred strokes and arcs,
+    glyph-sized but no letters. Its pixels are correlated, so the noise guard lets it through."""
+    import random
+
+    from PIL import ImageFilter
+
+    rnd, (w, h) = random.Random(seed), size
+    img = Image.linear_gradient("L").resize(size).point(lambda v: 90 + v // 2)
+    draw, y = ImageDraw.Draw(img), 20
+    while y < h - 40:
+        x, tall = rnd.randrange(10, 40), rnd.randrange(14, 34)
+        while x < w - 30:
+            kind, ink = rnd.random(), rnd.randrange(60)
+            if kind < 0.5:
+                draw.line(
+                    (x, y, x + rnd.randrange(-4, 5), y + tall), fill=ink, width=rnd.randrange(2, 5)
+                )
+            elif kind < 0.8:
+                box = (x, y + tall // 3, x + tall // 2, y + tall)
+                draw.arc(box, rnd.randrange(360), rnd.randrange(360), fill=ink, width=3)
+            else:
+                x += rnd.randrange(6, 20)
+            x += rnd.randrange(5, 14)
+        y += tall + rnd.randrange(10, 30)
+    return img.filter(ImageFilter.GaussianBlur(1.2))
+
+
 def rendered_text(
     text: str,
     *,

@@ -188,7 +188,32 @@ def test_xlsx_documents_name_their_sheet(tmp_path: Path, li_reader: DocReadReade
     sales = by_sheet["Sales"]
     assert "south" in sales.text and "20" in sales.text
     assert sales.metadata["row_start"] == 1 and sales.metadata["row_end"] == 3
-    assert "sheet: Sales" in sales.get_content(MetadataMode.EMBED)
+    embed = sales.get_content(MetadataMode.EMBED)
+    assert embed.count("Sales") == 1 and "Sheet: Sales" in embed  # the heading, said once
+    assert "sheet: Sales" in sales.get_content(MetadataMode.LLM)  # for citing a split node
+
+
+def test_simple_directory_reader_names_each_excluded_key_once_and_each_fact_once(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    xlsx(data / "book.xlsx", {"Q4_Sales": [["Product", "Units"], ["Widget", 7]]})
+    write_notebook(data / "n.ipynb")
+    docs = SimpleDirectoryReader(str(data), file_extractor=li_reader.file_extractor()).load_data()
+    assert len(docs) == 5  # the sheet chunk, three cells, the plot
+    for doc in docs:
+        for keys in (doc.excluded_embed_metadata_keys, doc.excluded_llm_metadata_keys):
+            assert len(keys) == len(set(keys)), keys
+            # SDR's file keys are hidden (by SDR, once); docread's bookkeeping by the reader
+            assert {"file_type", "file_size", "creation_date", "source", "extractor"} <= set(keys)
+    [sheet] = [d for d in docs if d.metadata["file_name"] == "book.xlsx"]
+    embed = sheet.get_content(MetadataMode.EMBED)
+    assert embed.count("Q4_Sales") == 1 and "Sheet: Q4_Sales" in embed
+    assert "| Widget | 7 |" in embed and "file_size" not in embed and "extractor" not in embed
+    assert f"file_path: {data / 'book.xlsx'}" in embed  # SDR's one key kept for embedding
+    llm = sheet.get_content(MetadataMode.LLM)
+    assert "sheet: Q4_Sales" in llm and "row_start: 1" in llm and "creation_date" not in llm
 
 
 def test_extra_info_is_merged_and_wins_but_none_never_erases(
@@ -312,6 +337,13 @@ def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
     assert "remote words here" in docs[0].text
     assert docs[0].metadata["file_path"] == "/bucket/notes.md"
     assert docs[0].metadata["source"] == "/bucket/notes.md"  # the remote path, not the temp copy
+    assert docs[0].metadata["file_name"] == "notes.md"
+    embed = docs[0].get_content(MetadataMode.EMBED)  # read alone: the reader hides its file keys
+    assert "file_name: notes.md" in embed and "file_size" not in embed and "/tmp" not in embed
+    extra = {"file_path": "s3://bucket/notes.md", "file_size": 28}  # as SDR passes it for an fs
+    [doc] = li_reader.load_data("/bucket/notes.md", extra_info=extra, fs=fs)
+    assert doc.metadata["file_path"] == "s3://bucket/notes.md"
+    assert "file_size" not in doc.excluded_embed_metadata_keys  # SDR appends its own keys
     fs.rm("/bucket/notes.md")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import CORPUS, MakeReader
+from conftest import CORPUS, NO_CACHE, MakeReader
 from docread.errors import (
     ArchiveSecurityError,
     DependencyMissingError,
@@ -365,7 +365,7 @@ def test_pandoc_temp_directory_is_removed(
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     r = make_reader(isolation={"enabled": False})  # in-process: observable
-    units = r.iter_units(paged_docx.name)
+    units = r.iter_units(paged_docx.name, workers=1)  # streamed in this thread, no read-ahead
     next(units)
     assert [p.name.startswith("docread-office-") for p in scratch.iterdir()] == [True]
     list(units)
@@ -389,12 +389,16 @@ def test_doc_reads_through_antiword_and_says_what_is_lost(
 
 @pytest.mark.skipif(not DOC.is_file(), reason="the .doc sample lives in the shared corpus")
 def test_doc_without_antiword_names_the_package(
-    make_reader: MakeReader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shutil.copy(DOC, tmp_path / "old.doc")
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(DependencyMissingError, match="antiword"):
-        make_reader().read("old.doc")
+    # workers of its own, started with this PATH (make_reader's shared ones started earlier)
+    with (
+        docread.Reader(tmp_path, config=NO_CACHE) as reader,
+        pytest.raises(DependencyMissingError, match="antiword"),
+    ):
+        reader.read("old.doc")
 
 
 # -- corpus conformance --------------------------------------------------------------------------

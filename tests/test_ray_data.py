@@ -224,7 +224,8 @@ def test_example_writes_parquet(cluster: dict[str, str], docs: Path, tmp_path: P
         env={**env, "PYTHONPATH": os.pathsep.join(sys.path)},
     )  # fmt: skip
     table = pq.read_table(out)
-    assert {"id", "chunk", "text", "source", "embedding"} <= set(table.column_names)
+    assert {"id", "chunk_index", "text", "source", "embedding"} <= set(table.column_names)
     rows = table.to_pylist()
+    assert len({r["id"] for r in rows}) == len(rows)  # docread's chunk ids: unique and stable
     assert any("revenue grew" in r["text"] for r in rows)
     assert all(len(r["embedding"]) == len(rows[0]["embedding"]) > 0 for r in rows)

@@ -33,6 +33,12 @@ _POSITION_KEYS = (
 )  # fmt: skip
 
 
+# What every unit's shape owes to the pipeline (ids, the properties header, sanitizing): part of
+# every cache key, so results cached by an older pipeline are never served. 2: ids from content
+# and position, the properties header.
+UNITS_VERSION = 2
+
+
 class Pipeline:
     """The in-process pipeline (admit, extract, sanitize, stamp); the Reader and every worker use it."""
 

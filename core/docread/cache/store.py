@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import CacheError, log_handled
 from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
+from ..pipeline import UNITS_VERSION
 from .stamp import content_stamp
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
         "options": opts.cache_key_fields(),
         "loader": ctx.loader,
         "extractor": f"{ext.name}:{ext.version}",
+        "units": UNITS_VERSION,
         "settings": ctx.settings.fingerprint(),
     }
     blob = json.dumps(facts, sort_keys=True, default=str).encode()

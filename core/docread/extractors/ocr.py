@@ -10,13 +10,23 @@ without a process-group kill, go through temp files and cannot share docread's o
 
 Rotation: a page is read as is; only when that reading looks poor (no words, or mean confidence
 under 60) Tesseract's orientation detection (OSD) runs, and the upright reading is kept if it
-is better. Normal pages therefore pay for one tesseract run, rotated scans for three.
+is better. Skew: every image is first checked for a small one (1-5 degrees, a projection
+profile on a small copy, a few tenths of a second); Tesseract reads a skewed scan with high
+confidence but interleaves its lines, so a skewed image is also read straightened and that
+reading kept unless its confidence is lower. Normal pages therefore pay for one tesseract run,
+skewed or rotated scans for two or three.
+
+Every reading keeps its lines with their mean word confidence, so callers can drop what falls
+under ``pdf.ocr_min_confidence`` (``OcrResult.confident``) and add only what a text layer lacks
+(``OcrResult.beyond``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -37,6 +47,14 @@ INSTALL_HINT = "install it with: apt-get install tesseract-ocr (or brew install 
 _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
+_READ_DPI = 300  # small pictures are scaled up to read like a scan at this resolution...
+_READ_SIDE = 2000  # ...or, without a recorded dpi, to this longest side in px (and from it up)
+_MAX_UPSCALE = 4.2  # ...by at most this (72 dpi to 300)...
+_MAX_SIDE = 3508  # ...to at most this longest side (A4 at 300 dpi)
+_MAX_SKEW = 5  # degrees either way a page is checked for skew
+_SKEW_WIDTH = 600  # px: the skew search runs on a copy this wide
+_SKEW_GAIN = 1.15  # a skewed angle must line the rows up this much better than 0
+_WORD = re.compile(r"[^\W_]+")
 _MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
 # A page of noise (random pixels) costs tesseract many seconds and reads nothing. Text, photos,
 # halftones and scans all have neighbouring pixels that are alike; noise has them unrelated.
@@ -47,6 +65,35 @@ _NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise
 
 
 @dataclass(frozen=True, slots=True)
+class OcrLine:
+    """One line Tesseract read: its words, each with its confidence (0-100, -1 for none)."""
+
+    words: tuple[str, ...]
+    confidences: tuple[float, ...]
+    paragraph: bool  # the first line of a paragraph
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def scored(self) -> list[float]:
+        """The confidences Tesseract gave (what means are over)."""
+        return [c for c in self.confidences if c >= 0]
+
+    def above(self, floor: float) -> OcrLine | None:
+        """The line when its mean confidence reaches ``floor``, else only its words that do
+        (a real "TSH 2.4 0.4-4.0" keeps those after a smudged unit); None when no word is left."""
+        scored = self.scored
+        if scored and sum(scored) / len(scored) >= floor:
+            line: OcrLine | None = self
+        else:
+            kept = [(w, c) for w, c in zip(self.words, self.confidences, strict=True) if c >= floor]
+            line = OcrLine(tuple(w for w, _ in kept), tuple(c for _, c in kept), self.paragraph)
+        return line if line is not None and _words(line.text) else None
+
+
+@dataclass(frozen=True, slots=True)
 class OcrResult:
     """What Tesseract read from one image."""
 
@@ -54,6 +101,55 @@ class OcrResult:
     confidence: float | None  # mean word confidence 0-100, None when no words
     rotation: int  # degrees the image was turned (clockwise) to read it upright: 0/90/180/270
     skipped: bool = False  # not run: the image is clearly not text (a note says why)
+    lines: tuple[OcrLine, ...] = ()
+    skew: float = 0.0  # degrees it was then turned (counter-clockwise) to straighten its lines
+
+    @classmethod
+    def of(cls, lines: list[OcrLine]) -> OcrResult:
+        """A reading upright as given, from its lines."""
+        return cls("", None, 0)._with(lines)
+
+    def confident(self, floor: float) -> OcrResult:
+        """Nothing when the mean word confidence is under ``floor`` (noise read from a photo
+        sits at 20-45, printed text at 85-96); else the lines that reach it, and of the others
+        the words that do; a line left without a word (a lone "|" read from an edge) goes.
+        The confidence is then over what is left."""
+        if self.confidence is None or self.confidence < floor:
+            return self._with([])
+        return self._with([kept for line in self.lines if (kept := line.above(floor))])
+
+    def under(self, floor: float) -> str:
+        """Why ``confident(floor)`` kept nothing, for a note."""
+        if self.confidence is None or self.confidence < floor:
+            return f"mean confidence {self.confidence} < {floor:g}"
+        return f"no word reaches confidence {floor:g}"
+
+    @property
+    def word_count(self) -> int:
+        """Words read (a kept reading's count against the whole one's says what was dropped)."""
+        return sum(len(line.words) for line in self.lines)
+
+    def beyond(self, text: str) -> OcrResult:
+        """Only the lines with a word ``text`` lacks (words compared case- and
+        punctuation-blind): what OCR adds to a page's text layer."""
+        known = set(_words(text))
+        return self._with([line for line in self.lines if set(_words(line.text)) - known])
+
+    def _with(self, lines: list[OcrLine]) -> OcrResult:
+        """This reading cut to ``lines``: text and confidence recomputed."""
+        scored = [c for line in lines for c in line.scored]
+        parts: list[str] = []
+        for line in lines:
+            if line.paragraph and parts:
+                parts.append("")
+            parts.append(line.text)
+        mean = round(sum(scored) / len(scored), 1) if scored else None
+        return dataclasses.replace(self, text="\n".join(parts), confidence=mean, lines=tuple(lines))
+
+
+def _words(text: str) -> list[str]:
+    """Case-folded words of letters and digits: what two readings of a line share."""
+    return [w for w in _WORD.findall(text.casefold()) if len(w) > 1]
 
 
 def workers() -> int:
@@ -90,6 +186,15 @@ def tesseract(ctx: Context) -> str:
             path=ctx.info.source,
         )
     return path
+
+
+def available(ctx: Context) -> bool:
+    """Tesseract and the configured languages are installed (automatic OCR runs only then)."""
+    try:
+        tesseract(ctx)
+    except DependencyMissingError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=8)
@@ -183,18 +288,76 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
             f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
         )
         return OcrResult("", None, 0, skipped=True)
-    first = _read(image, ctx, cmd, what)
-    if first.confidence is not None and first.confidence >= _RETRY_CONFIDENCE:
-        return first
+    skew = skew_angle(image)
+    best = _read(image, ctx, cmd, what)
+    if skew:  # a skewed scan reads with high confidence but its lines interleave: straighten
+        straight = _read(_straighten(image, skew), ctx, cmd, what)
+        if (straight.confidence or 0.0) >= (best.confidence or 0.0):
+            best = dataclasses.replace(straight, skew=skew)
+    if _good(best):
+        return best
     rotation = _orientation(image, ctx, cmd, what)
     if not rotation:
-        return first
+        return best
     turned = _read(image.rotate(-rotation, expand=True), ctx, cmd, what)
-    return (
-        OcrResult(turned.text, turned.confidence, rotation)
-        if _score(turned) > _score(first)
-        else first
-    )
+    return dataclasses.replace(turned, rotation=rotation) if _score(turned) > _score(best) else best
+
+
+def at_reading_size(image: Image) -> Image:
+    """A small picture scaled so its text is about as large as on a 300 dpi scan (Tesseract's
+    best): by 300 / its dpi when it records one (a 72 dpi page image grows 4x), else to a 2000 px
+    longest side (a screenshot or small receipt grows 2x); at most 4.2x and 3508 px (A4 at 300
+    dpi). Pictures 2000 px or more across (camera photos, real scans) are read as they are."""
+    from PIL import Image as PILImage
+
+    longest, dpi = max(image.size), _recorded_dpi(image)
+    if longest >= _READ_SIDE:
+        return image
+    want = _READ_DPI / dpi if dpi else _READ_SIDE / longest
+    scale = min(want, _MAX_UPSCALE, _MAX_SIDE / longest)
+    if scale <= 1.05:
+        return image
+    size = (round(image.width * scale), round(image.height * scale))
+    grown = image.resize(size, PILImage.Resampling.LANCZOS)
+    if dpi:
+        grown.info["dpi"] = (dpi * scale, dpi * scale)
+    return grown
+
+
+def _good(result: OcrResult) -> bool:
+    """Read well enough that turning the image cannot be worth another run."""
+    return result.confidence is not None and result.confidence >= _RETRY_CONFIDENCE
+
+
+def skew_angle(image: Image) -> float:
+    """The turn (degrees counter-clockwise, within +-5) that straightens the image's text rows,
+    0.0 when none clearly does: the angle whose row-ink profile is sharpest, on a copy at most
+    600 px wide (text lines stay lines, the search stays within a few tenths of a second)."""
+    import numpy as np
+    from PIL import Image as PILImage
+
+    gray = image.convert("L") if image.mode != "L" else image
+    scale = min(1.0, _SKEW_WIDTH / max(gray.width, 1))
+    small = gray.resize((max(int(gray.width * scale), 1), max(int(gray.height * scale), 1)),
+                        PILImage.Resampling.BOX)  # fmt: skip
+    ink = small.point(lambda v: 255 if v < 128 else 0)  # text as white on black: rotation fills 0
+
+    def sharpness(angle: float) -> float:
+        rows = np.asarray(ink.rotate(angle, PILImage.Resampling.BILINEAR), dtype=np.float32).sum(1)
+        return float(np.square(np.diff(rows)).sum())
+
+    angles = [a / 2 for a in range(-2 * _MAX_SKEW, 2 * _MAX_SKEW + 1)]
+    scores = {a: sharpness(a) for a in angles}
+    best = max(angles, key=lambda a: (scores[a], -abs(a)))
+    return best if abs(best) >= 1 and scores[best] > _SKEW_GAIN * scores[0.0] else 0.0
+
+
+def _straighten(image: Image, angle: float) -> Image:
+    """The image turned by ``angle`` degrees, the corners it uncovers filled white."""
+    from PIL import Image as PILImage
+
+    white = 255 if image.mode == "L" else (255, 255, 255)
+    return image.rotate(angle, PILImage.Resampling.BICUBIC, expand=True, fillcolor=white)
 
 
 def noise_correlation(image: Image) -> float | None:
@@ -244,14 +407,20 @@ def _encode(image: Image) -> bytes:
     return buf.getvalue()
 
 
-def _dpi_args(image: Image) -> list[str]:
-    """``--dpi N`` when the image knows its resolution (tesseract otherwise guesses)."""
+def _recorded_dpi(image: Image) -> int:
+    """The resolution the image records, 0 when none or implausible."""
     dpi = image.info.get("dpi")
     try:
         value = round(float(dpi[0])) if dpi else 0
     except (TypeError, ValueError, IndexError):
         value = 0
-    return ["--dpi", str(value)] if 70 <= value <= 2400 else []
+    return value if 70 <= value <= 2400 else 0
+
+
+def _dpi_args(image: Image) -> list[str]:
+    """``--dpi N`` when the image knows its resolution (tesseract otherwise guesses)."""
+    value = _recorded_dpi(image)
+    return ["--dpi", str(value)] if value else []
 
 
 def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
@@ -266,9 +435,7 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     if out.truncated:
         raise ExtractionError(f"{ctx.info.source}: {what} produced more than {_MAX_OUTPUT:,} bytes")
     data = pt.file_to_dict(out.stdout.decode("utf-8", "replace"), "\t", -1)
-    lines: list[str] = []
-    confs: list[float] = []
-    last: tuple[int, int, int] | None = None
+    lines: list[tuple[tuple[int, int, int], list[str], list[float]]] = []
     rows = zip(data.get("level", []), data.get("block_num", []), data.get("par_num", []),
                data.get("line_num", []), data.get("conf", []), data.get("text", []), strict=False)  # fmt: skip
     for level, block, par, line, conf, word in rows:
@@ -276,17 +443,15 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
         if level != 5 or not word:
             continue
         here = (block, par, line)
-        if last is None or here != last:
-            if last is not None and here[:2] != last[:2]:
-                lines.append("")  # a new paragraph
-            lines.append(word)
-            last = here
-        else:
-            lines[-1] += " " + word
-        if isinstance(conf, int | float) and conf >= 0:
-            confs.append(float(conf))
-    confidence = round(sum(confs) / len(confs), 1) if confs else None
-    return OcrResult("\n".join(lines), confidence, 0)
+        if not lines or lines[-1][0] != here:
+            lines.append((here, [], []))
+        lines[-1][1].append(word)
+        lines[-1][2].append(float(conf) if isinstance(conf, int | float) and conf >= 0 else -1.0)
+    read = [
+        OcrLine(tuple(words), tuple(confs), i == 0 or key[:2] != lines[i - 1][0][:2])
+        for i, (key, words, confs) in enumerate(lines)
+    ]
+    return OcrResult.of(read)
 
 
 def _orientation(image: Image, ctx: Context, cmd: str, what: str) -> int:

@@ -1,6 +1,7 @@
 """Images: the design's metadata block (dimensions, color, EXIF/GPS, XMP, ICC) read without
 decoding pixels, the picture as a Media part a vision model accepts (the original bytes when they
-fit, else a resize/re-encode cascade), and optional OCR through the shared engine."""
+fit, else a resize/re-encode cascade), and OCR through the shared engine (on request, and by
+default in loader mode, kept only above a confidence floor)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class ImageExtractor(Extractor):
         {"png", "jpeg", "gif", "bmp", "tiff", "webp", "ico", "psd"}
     )
     options: ClassVar[frozenset[str]] = frozenset({"ocr"})
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = True
 
@@ -54,9 +55,9 @@ class ImageExtractor(Extractor):
             media = media_part(img, source, ctx)
             extra = [_media_line(media)]
             meta: dict[str, Any] = fact_metadata(facts)
-            if ctx.options.ocr:
+            if _wants_ocr(ctx):
                 extra.append(_ocr_section(source, ctx, meta))
-            text = render_block(shown_name(ctx.info.name), facts, extra)
+            text = render_block(shown_name(ctx.info.name), facts, [e for e in extra if e])
         yield Document(text, meta)
         yield media
 
@@ -230,12 +231,27 @@ def _media_line(media: Media) -> str:
     return f"**Image part:** {media.mime_type}, original file ({human_size(len(media.data))})"
 
 
+def _wants_ocr(ctx: Context) -> bool:
+    """OCR as asked (``ocr=True``/``False``); by default (``ocr=None``) in loader mode when
+    Tesseract is installed, so a scanned receipt is findable in a RAG index, and never in the
+    agent view, which hands the picture to a vision model."""
+    from ..ocr import available
+
+    if ctx.options.ocr is not None:
+        return ctx.options.ocr
+    return ctx.loader and available(ctx)
+
+
 def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
-    """Tesseract text for the full-resolution image through the shared OCR engine, counted
-    against ``pdf.max_pages_ocr`` like PDF pages (archives of scans share one budget)."""
-    from ..ocr import ocr_image
+    """Tesseract text for the image (at full resolution, scaled up to read like a 300 dpi scan)
+    through the shared OCR engine, counted
+    against ``pdf.max_pages_ocr`` like PDF pages (archives of scans share one budget); lines
+    under ``pdf.ocr_min_confidence`` are dropped, so a photo indexes no OCR noise. "" when the
+    automatic OCR (``ocr=None``) finds nothing worth saying."""
+    from ..ocr import at_reading_size, ocr_image
 
     where, cap = ctx.info.source, ctx.settings.pdf.max_pages_ocr
+    asked = ctx.options.ocr is True
     if not ctx.loader and ctx.budget.ocr_pages >= cap:
         ctx.warn(
             f"{where}: OCR limit reached (pdf.max_pages_ocr={cap} per read); read this image alone."
@@ -244,19 +260,34 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
     ctx.budget.ocr_pages += 1
     try:
         with open_image(source, ctx) as img:
-            result = ocr_image(_load_oriented(img, ctx), ctx, what=f"OCR of {where}")
+            picture = at_reading_size(_load_oriented(img, ctx))
+            result = ocr_image(picture, ctx, what=f"OCR of {where}")
     except (ExtractionError, ExtractionTimeoutError) as exc:  # metadata and picture still count
         ctx.warn(f"{where}: OCR failed ({exc.message}); the metadata and the image are returned.")
         return "**OCR Text:** failed"
-    meta["ocr"] = True
+    floor = ctx.settings.pdf.ocr_min_confidence
+    kept = result.confident(floor)
     if result.confidence is not None:
-        meta["ocr_confidence"] = round(result.confidence, 1)
-    if result.rotation:
-        meta["ocr_rotation"] = result.rotation
-    text = result.text.strip()
-    if not text:
-        ctx.warn(f"{where}: OCR found no text in the image.")
-    return "**OCR Text:**\n\n" + (text or "(no text found)")
+        meta["ocr_confidence"] = result.confidence
+    if result.lines and not kept.lines:
+        meta.update(ocr=False, ocr_discarded=True)
+        ctx.warn(
+            f"OCR of {where} discarded: {result.under(floor)} (pdf.ocr_min_confidence): "
+            f"a photo or too poor a scan; nothing indexed."
+        )
+        return f"**OCR Text:** none above confidence {floor:g}" if asked else ""
+    if not kept.lines:
+        if asked:
+            meta["ocr"] = False
+            ctx.warn(f"{where}: OCR found no text in the image.")
+        return "**OCR Text:** (no text found)" if asked else ""
+    meta.update(ocr=True, ocr_confidence=kept.confidence)
+    if kept.word_count < result.word_count:
+        meta["ocr_dropped_words"] = result.word_count - kept.word_count
+    for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
+        if value:
+            meta[key] = value
+    return "**OCR Text:**\n\n" + kept.text
 
 
 def _bomb(where: str, limit: int, detail: str) -> FileTooLargeError:

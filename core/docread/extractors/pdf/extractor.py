@@ -23,6 +23,7 @@ from .parts import (
     form_lines,
     image_lines,
     jpeg,
+    ocr_dpi,
     page_text,
     properties,
     scan_image,
@@ -53,7 +54,7 @@ class PdfExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -200,7 +201,8 @@ def _pages(
                 yield n, None
             else:
                 ctx.budget.ocr_pages += 1
-                yield n, scan_image(page, pdf.ocr_dpi)
+                dpi = ocr_dpi(page, pdf.ocr_dpi, pdf.ocr_max_dpi)
+                yield n, scan_image(page, dpi, hide_text=not opts.ocr)
 
     ocr_pages: list[int] = []
     no_layer: list[int] = []
@@ -209,19 +211,13 @@ def _pages(
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
         if isinstance(result, OcrResult) and result.skipped:
             pass  # noise, not text: the OCR engine said so in a note; the text layer stays
-        elif isinstance(result, OcrResult) and (opts.ocr or _chars(result.text) >= _chars(text)):
-            text = result.text
-            meta.update(ocr=True, ocr_confidence=result.confidence)
-            if result.rotation:
-                meta["ocr_rotation"] = result.rotation
-            ocr_pages.append(n)
-            if not text.strip():
-                ctx.warn(f"Page {n}: OCR found no text on this page.")
+        elif isinstance(result, OcrResult):
+            text = _with_ocr(n, text, result, meta, ctx)
+            if meta["ocr"]:
+                ocr_pages.append(n)
         elif isinstance(result, ReadDocumentError):
             ctx.warn(f"Page {n}: OCR failed ({result.message}); its text layer is shown instead.")
             text = f"{text.strip()}\n\n[OCR failed - page not read]".strip()
-        elif isinstance(result, OcrResult):
-            pass  # the short text layer says more than OCR could read (form labels, a stamp)
         elif n in skipped:
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:
@@ -245,6 +241,41 @@ def _pages(
         ctx.warn(
             f"Pages {compact_spans(no_layer)} have no text layer and OCR is off (ocr=false): use ocr=true."
         )
+
+
+def _with_ocr(n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: Context) -> str:
+    """The page text with what OCR adds: the text layer always stays; OCR lines under
+    ``pdf.ocr_min_confidence`` are dropped (a note says so), and on a page with a text layer
+    only lines with words the layer lacks are added, under an ``[OCR]`` line."""
+    floor = ctx.settings.pdf.ocr_min_confidence
+    kept = result.confident(floor)
+    meta["ocr_confidence"] = result.confidence
+    if not result.lines:
+        if not _chars(text):
+            ctx.warn(f"Page {n}: OCR found no text on this page.")
+        return text
+    if not kept.lines:
+        meta["ocr_discarded"] = True
+        ctx.warn(
+            f"OCR of page {n} discarded: {result.under(floor)} (pdf.ocr_min_confidence); "
+            f"{'its text layer is kept' if _chars(text) else 'no text indexed'}."
+        )
+        return text
+    meta.update(ocr=True, ocr_confidence=kept.confidence)
+    for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
+        if value:
+            meta[key] = value
+    dropped = result.word_count - kept.word_count
+    if dropped:
+        meta["ocr_dropped_words"] = dropped
+        ctx.warn(
+            f"Page {n}: {dropped} OCR word(s) under confidence {floor:g} left out "
+            f"(pdf.ocr_min_confidence)."
+        )
+    if not _chars(text):
+        return kept.text
+    added = kept.beyond(text)
+    return f"{text.strip()}\n\n[OCR]\n{added.text}" if added.lines else text
 
 
 def _page_units(

@@ -131,18 +131,37 @@ def _dpi_for(page: pymupdf.Page, dpi: int) -> int:
     return max(min(dpi, int((_MAX_RENDER_PIXELS / area) ** 0.5)), 1)
 
 
-def scan_image(page: pymupdf.Page, dpi: int) -> Image:
-    """The page rendered for Tesseract, upright as displayed, with its dpi recorded. Grayscale,
+def ocr_dpi(page: pymupdf.Page, floor: int, cap: int) -> int:
+    """The resolution to render a page at for OCR: at least ``floor`` (Tesseract reads best
+    at 300 dpi and up), the page's own scan resolution when that is higher (its largest
+    picture's pixels per inch as placed), but never over ``cap``, nor over the pixel limit."""
+    native, largest = 0.0, 0.0
+    for item in page.get_images(full=True):
+        for rect in page.get_image_rects(item[0]):
+            area = abs(rect & page.rect)
+            if area > largest and rect.width > 0:
+                largest, native = area, item[2] * 72 / rect.width
+    return _dpi_for(page, max(floor, min(round(native), cap)))
+
+
+def scan_image(page: pymupdf.Page, dpi: int, *, hide_text: bool) -> Image:
+    """The page rendered for Tesseract, upright as displayed, with its dpi recorded; with
+    ``hide_text`` its text blocks are painted white (the text layer has them: OCR then reads
+    only the pictures; not when OCR is forced, for a broken text layer). Grayscale,
     unless an image on it is in colour: Tesseract's own thresholding then keeps coloured
     lettering (logos, stamps) that a grayscale rendering washes out, at twice the OCR time."""
     import pymupdf
     from PIL import Image as PILImage
 
-    dpi = _dpi_for(page, dpi)
     color = any(item[5] not in _GRAY_SPACES for item in page.get_images(full=True))
     pix = page.get_pixmap(
         dpi=dpi, colorspace=pymupdf.csRGB if color else pymupdf.csGRAY, alpha=False
     )
+    white = (255,) * pix.n
+    to_pixels = page.rotation_matrix * pymupdf.Matrix(dpi / 72, dpi / 72)
+    for block in page.get_text("blocks") if hide_text else ():
+        if block[6] == 0 and block[4].strip():  # a text block with visible characters
+            pix.set_rect(pymupdf.IRect((pymupdf.Rect(block[:4]) * to_pixels).round()), white)
     image = PILImage.frombytes("RGB" if color else "L", (pix.width, pix.height), pix.samples)
     image.info["dpi"] = (dpi, dpi)
     return image
