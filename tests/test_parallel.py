@@ -207,3 +207,21 @@ def test_in_process_files_read_by_the_consumer_keep_order_ids_and_errors(
     assert len(one) == schedule.AHEAD_LOCAL + 40 - 1 + 3 + 4  # link failed; 2 PDFs of 4 pages
     assert two == one
     assert sorted(loose, key=repr) == sorted(one, key=repr)
+
+
+def test_a_text_name_on_a_pdf_gets_a_worker_while_the_threads_hold_theirs(tmp_path: Path) -> None:
+    """The consumer runs a Local read itself; when its content is a PDF it needs a worker while
+    both threads hold theirs, parked on big PDFs read ahead: the pool's spare takes it."""
+    pages = [f"Page {p}" for p in range(1, 301)]  # more than schedule.BUFFER units each
+    (tmp_path / "a0.txt").write_text("a line of plain text\n" * 200_000)  # the caller reads it
+    pdf(tmp_path / "b1.txt", ["Really a PDF"])
+    pdf(tmp_path / "c2.pdf", pages)
+    pdf(tmp_path / "d3.pdf", pages)
+    config = {**NO_CACHE, "isolation": {"acquire_timeout": 2}}
+    with docread.Reader(tmp_path, config) as r:
+        one = [_unit(u) for u in r.iter_units(".", workers=1)]
+    with docread.Reader(tmp_path, config) as r:
+        two = [_unit(u) for u in r.iter_units(".", workers=2)]
+    assert [u[1]["format"] for u in one if u[1]["file_name"] == "b1.txt"] == ["pdf"]
+    assert [u[1]["file_name"] for u in one].count("c2.pdf") == 300
+    assert two == one

@@ -294,8 +294,8 @@ class Reader:
         worker job (isolated formats) or reading in-process (plain text, markdown: a worker
         round trip per small file costs more than reading it); errors and notes are handled
         here, in the caller's thread, in order."""
-        if self.settings.isolation.enabled:
-            self._worker_pool().grow(workers)
+        if self.settings.isolation.enabled:  # spare: a Local read may turn out a PDF
+            self._worker_pool().grow(workers, spare=1)
         fanout = Fanout(loads, self._load_part, workers=workers, ordered=ordered, part=_page_range)
         for load, event in fanout:
             if isinstance(event, ReadDocumentError):
