@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import docread
 import pytest
 from conftest import NO_CACHE
+from docread.isolation import schedule
 from factories import pdf
 
 from langchain_docread import DocReadLoader
@@ -137,3 +139,89 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
     assert len(one) == len(two) == SPLIT_PAGES
     # each file's pages began to arrive before the other's ended: the files were read at once
     assert max(one[0], two[0]) < min(one[-1], two[-1])
+
+
+def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
+    from multiprocessing.connection import Connection
+
+    from docread.isolation.worker import _Outbox
+
+    host, worker = (Connection(s.detach()) for s in socket.socketpair())
+    outbox = _Outbox(worker)
+    units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
+    for n, unit in enumerate(units):
+        outbox.send(("unit", unit), now=not n)  # the host reads nothing meanwhile
+    outbox.send(("done", {}, []))
+    messages = []
+    while not messages or messages[-1][0] != "done":
+        messages.append(host.recv())
+    assert messages[0] == ("units", [units[0]])  # the first unit went out alone, at once
+    got = [u for kind, *rest in messages if kind == "units" for u in rest[0]]
+    assert [u.text for u in got] == [u.text for u in units]
+    assert len(messages) < len(units) // 2  # the rest came in batches
+    host.close()
+    worker.close()
+
+
+def test_isolated_batched_units_equal_the_in_process_read(folder: Path) -> None:
+    with docread.Reader(folder, {**NO_CACHE, "isolation": {"enabled": False}}) as r:
+        local = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
+    with docread.Reader(folder, NO_CACHE) as r:
+        isolated = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
+    assert isolated == local
+
+
+def test_in_process_files_read_by_the_consumer_keep_order_ids_and_errors(
+    tmp_path: Path, folder: Path
+) -> None:
+    """Plain text and markdown of a parallel load run on the caller's thread (``Local``), well
+    past the look-ahead window, between PDFs read by workers; a .txt that is really a PDF still
+    goes to a worker, and a link out of the workspace is reported once, in order."""
+    for n in range(schedule.AHEAD_LOCAL + 40):
+        sub = tmp_path / f"d{n // 200}"
+        sub.mkdir(exist_ok=True)
+        name = f"f{n:04d}.md" if n % 2 else f"f{n:04d}.txt"
+        (sub / name).write_text(f"# Note {n}\n\nbody {n}\n" if n % 2 else f"file {n}\n")
+    report = (folder / "docs" / "report2.pdf").read_bytes()
+    (tmp_path / "d0" / "f0100.txt").write_bytes(report)  # named text, read as a PDF
+    (tmp_path / "d3" / "f0601.pdf").write_bytes(report)
+    (tmp_path / "d4" / "f0801.md").unlink()
+    (tmp_path / "d4" / "f0801.md").symlink_to(folder / "docs" / "note1.txt")  # outside
+    runs = []
+    for workers, ordered in ((1, True), (2, True), (2, False)):
+        failed: list[tuple[str, type]] = []
+        with docread.Reader(tmp_path, NO_CACHE) as r:
+            units = [
+                _unit(u)
+                for u in r.iter_units(
+                    ".",
+                    workers=workers,
+                    ordered=ordered,
+                    on_error=lambda p, e, f=failed: f.append((p, type(e))),  # type: ignore[misc]
+                )
+            ]
+        runs.append((units, failed))
+    (one, one_failed), (two, two_failed), (loose, loose_failed) = runs
+    assert one_failed == two_failed == loose_failed == [("d4/f0801.md", docread.PathSecurityError)]
+    assert [u[1]["format"] for u in one if u[1]["file_name"] == "f0100.txt"] == ["pdf"] * 4
+    assert len(one) == schedule.AHEAD_LOCAL + 40 - 1 + 3 + 4  # link failed; 2 PDFs of 4 pages
+    assert two == one
+    assert sorted(loose, key=repr) == sorted(one, key=repr)
+
+
+def test_a_text_name_on_a_pdf_gets_a_worker_while_the_threads_hold_theirs(tmp_path: Path) -> None:
+    """The consumer runs a Local read itself; when its content is a PDF it needs a worker while
+    both threads hold theirs, parked on big PDFs read ahead: the pool's spare takes it."""
+    pages = [f"Page {p}" for p in range(1, 301)]  # more than schedule.BUFFER units each
+    (tmp_path / "a0.txt").write_text("a line of plain text\n" * 200_000)  # the caller reads it
+    pdf(tmp_path / "b1.txt", ["Really a PDF"])
+    pdf(tmp_path / "c2.pdf", pages)
+    pdf(tmp_path / "d3.pdf", pages)
+    config = {**NO_CACHE, "isolation": {"acquire_timeout": 2}}
+    with docread.Reader(tmp_path, config) as r:
+        one = [_unit(u) for u in r.iter_units(".", workers=1)]
+    with docread.Reader(tmp_path, config) as r:
+        two = [_unit(u) for u in r.iter_units(".", workers=2)]
+    assert [u[1]["format"] for u in one if u[1]["file_name"] == "b1.txt"] == ["pdf"]
+    assert [u[1]["file_name"] for u in one].count("c2.pdf") == 300
+    assert two == one

@@ -4,7 +4,8 @@ A worker is ``python -c 'from docread.isolation.worker import main; ...'`` (see 
 over a socketpair with pickled messages (no ``multiprocessing`` spawn: the caller's ``__main__``
 is never re-imported). The host sends a ``Job`` and, right after it, the open file's descriptor
 (SCM_RIGHTS: the worker never opens a path); the worker runs the in-process pipeline on it and
-sends each finished unit as soon as it exists, so memory stays flat on both sides. On timeout the
+sends each finished unit as soon as it exists (those made while the socket was busy together, as
+one message), so memory stays flat on both sides. On timeout the
 worker and every descendant (tesseract, pandoc) are SIGKILLed and the slot is refilled lazily.
 """
 
@@ -137,18 +138,21 @@ class WorkerPool:
         self._busy: set[_Worker] = set()
         self._starting = 0
         self._warm = False  # the next worker started brings the pool to its size (``grow``)
+        self._warm_size = self.size  # how many ``grow`` starts at once
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         _live_pools.add(self)
 
-    def grow(self, size: int) -> None:
+    def grow(self, size: int, *, spare: int = 0) -> None:
         """At least ``size`` workers from now on, all started by the first job that needs one
         (they import while it runs): a parallel load runs one job per thread, its threads must
         never wait for each other's workers, and a thread that takes half of a big PDF finds
-        one warm. A load of plain text never needs one, and starts none."""
+        one warm. A load of plain text never needs one, and starts none. ``spare`` more may be
+        started when needed (the consumer of a load running a read of its own)."""
         with self._cond:
-            self.size = max(self.size, size)
+            self._warm_size = max(self._warm_size, size)
+            self.size = max(self.size, self._warm_size + spare)
             self._warm = True
             self._cond.notify_all()
 
@@ -212,20 +216,21 @@ class WorkerPool:
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 last = until() if until is not None else None
-                if last is not None and last != told and kind == "unit":
+                if last is not None and last != told and kind == "units":
                     told = last
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
                         worker.conn.send(("until", last))
-                if kind == "unit":
-                    if skip:
-                        skip -= 1  # handed out by the attempt before
-                        continue
-                    handed[0] += 1
-                    worker.parked = time.monotonic()
-                    try:
-                        yield rest[0]
-                    finally:
-                        worker.parked = None
+                if kind == "units":  # the units made while the socket was busy, in order
+                    for unit in rest[0]:
+                        if skip:
+                            skip -= 1  # handed out by the attempt before
+                            continue
+                        handed[0] += 1
+                        worker.parked = time.monotonic()
+                        try:
+                            yield unit
+                        finally:
+                            worker.parked = None
                     continue
                 finished = True
                 if kind == "done":
@@ -295,7 +300,8 @@ class WorkerPool:
                         path=ctx.info.source,
                     )
                 self._cond.wait(min(remaining, ACQUIRE_POLL))
-            spare = self.size - len(self._busy) - self._starting - 1 if self._warm else 0
+            spare = self._warm_size - len(self._busy) - self._starting - 1 if self._warm else 0
+            spare = max(spare, 0)  # past the warm size: this one alone (a spare)
             self._warm = False
             self._starting += 1 + spare  # hold the slots while the processes start unlocked
         started: list[_Worker] = []

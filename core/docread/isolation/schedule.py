@@ -1,7 +1,8 @@
 """Multi-file loads fanned out over host threads, each driving one read (a file, or a page range
-of one) at a time through its own worker job: events come back in walk order through a bounded
-look-ahead (or as they finish), and a thread with nothing left to start takes the second half of
-the pages still to come of a PDF in flight, so one big file also uses every worker."""
+of one) at a time through its own worker job (a ``Local`` read runs on the consumer's thread):
+events come back in walk order through a bounded look-ahead (or as they finish), and a thread
+with nothing left to start takes the second half of the pages still to come of a PDF in flight,
+so one big file also uses every worker."""
 
 from __future__ import annotations
 
@@ -24,11 +25,20 @@ Part = Callable[[T, Unit, int, int], "T | None"]
 
 STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
 AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
+AHEAD_LOCAL = 1024  # ordered: the same for local reads (nothing opened yet), for the whole load
 BUFFER = 256  # units one read holds before its thread waits for the consumer
 MIN_SPLIT = 32  # pages still to come below which a read is not split
 POLL = 0.1  # seconds between checks of a closed load by a waiting thread
 
 _END = object()  # a read finished (after its last unit or its error)
+
+
+@dataclass(eq=False)
+class Local:
+    """What ``read`` returns for a read the consumer's thread runs itself when it reaches it
+    (in-process units: handing each over between threads costs more than making it)."""
+
+    units: Iterator[Unit]
 
 
 class _Closed(Exception):
@@ -57,12 +67,14 @@ class _File(Generic[T]):
     count: int = 0  # its page count (splittable files only)
     splittable: bool | None = None  # unknown until the first unit
     ended: int = 0  # reads whose end the consumer has seen (unordered)
+    local: bool = False  # its read is ``Local``: it holds nothing until the consumer runs it
 
 
 class Fanout(Generic[T]):
     """Runs ``read(item, last)`` for each item on up to ``workers`` threads and yields
     ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files ahead
-    of the consumer, each holding at most ``BUFFER`` units) or as finished; ``last()`` is the
+    of the consumer, each holding at most ``BUFFER`` units, and ``AHEAD_LOCAL`` local reads)
+    or as finished; ``last()`` is the
     read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
     read come back as events, so one file never stops the others; closing the iterator stops
     every thread at its next unit (a worker job is cancelled by closing its unit stream)."""
@@ -70,7 +82,7 @@ class Fanout(Generic[T]):
     def __init__(
         self,
         items: Iterable[T],
-        read: Callable[[T, Callable[[], int | None]], Iterator[Unit]],
+        read: Callable[[T, Callable[[], int | None]], Iterator[Unit] | Local],
         *,
         workers: int,
         ordered: bool = True,
@@ -85,6 +97,7 @@ class Fanout(Generic[T]):
         self._files: dict[int, _File[T]] = {}  # started and not yet handed out completely
         self._next = 0  # seq of the next file to start
         self._head = 0  # seq of the file the consumer is on (ordered)
+        self._heavy = 0  # files started and not handed out that are not local
         self._exhausted = False
         self._failure: BaseException | None = None  # the item iterator itself raised
         self._closed = False
@@ -126,14 +139,20 @@ class Fanout(Generic[T]):
                         break
                     current = file.reads[index]
                 while (event := current.out.get()[1]) is not _END:
-                    yield file.item, event  # type: ignore[misc]
+                    if isinstance(event, Local):
+                        yield from _run_local(file.item, event)
+                    else:
+                        yield file.item, event  # type: ignore[misc]
                 index += 1
             yield file.item, None
             seq += 1
             with self._cond:
                 del self._files[file.seq]
+                self._heavy -= not file.local
                 self._head = seq
-                self._cond.notify_all()
+                if not file.local or self._next - seq <= AHEAD_LOCAL // 2:
+                    self._cond.notify_all()  # room for threads (not at every local file: a
+                    # woken thread takes the GIL from this one at its next system call)
 
     def _as_finished(self) -> Iterator[tuple[T, Event]]:
         while True:
@@ -144,6 +163,9 @@ class Fanout(Generic[T]):
                 file, event = self._shared.get(timeout=POLL)
             except queue.Empty:
                 continue
+            if isinstance(event, Local):  # its read's end follows it in the queue
+                yield from _run_local(file.item, event)
+                continue
             if event is not _END:
                 yield file.item, event  # type: ignore[misc]
                 continue
@@ -152,6 +174,7 @@ class Fanout(Generic[T]):
                 finished = file.ended == len(file.reads)
                 if finished:
                     del self._files[file.seq]
+                    self._heavy -= not file.local
                     self._cond.notify_all()
             if finished:
                 yield file.item, None
@@ -171,8 +194,9 @@ class Fanout(Generic[T]):
             while True:
                 if self._closed:
                     raise _Closed
-                room = (
-                    not self._ordered or self._next < self._head + AHEAD_PER_WORKER * self._workers
+                room = not self._ordered or (
+                    self._heavy < AHEAD_PER_WORKER * self._workers
+                    and self._next < self._head + AHEAD_LOCAL
                 )
                 if not self._exhausted and room:
                     try:
@@ -187,6 +211,7 @@ class Fanout(Generic[T]):
                         continue
                     file = _File(item, self._next)
                     self._next += 1
+                    self._heavy += 1
                     self._files[file.seq] = file
                     self._cond.notify_all()
                     return file, self._add_read(file, item, 0, 0, None)
@@ -242,7 +267,15 @@ class Fanout(Generic[T]):
         """Stream one read into its queue: units up to its last page, then its error, if any."""
         units: Iterator[Unit] = iter(())
         try:
-            units = self._read(read.item, lambda: read.last)
+            made = self._read(read.item, lambda: read.last)
+            if isinstance(made, Local):
+                with self._cond:  # it holds nothing: the look-ahead may take another file
+                    file.local = True
+                    self._heavy -= 1
+                    self._cond.notify_all()
+                self._put(read, file, made)
+            else:
+                units = made
             for unit in units:
                 if not self._keep(file, read, unit):
                     break
@@ -291,6 +324,19 @@ class Fanout(Generic[T]):
                 return
             except queue.Full:
                 continue
+
+
+def _run_local(item: T, local: Local) -> Iterator[tuple[T, Event]]:
+    """A local read's units on the consumer's thread; its error, if any, as an event."""
+    try:
+        for unit in local.units:
+            yield item, unit
+    except Exception as exc:  # noqa: BLE001 - the consumer decides (on_error), as for a thread's
+        yield item, exc
+    finally:
+        close = getattr(local.units, "close", None)
+        if close is not None:
+            close()
 
 
 async def aiterate(make: Callable[[], Iterator[T]]) -> AsyncIterator[T]:

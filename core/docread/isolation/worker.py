@@ -1,16 +1,18 @@
 """The worker side of isolation: a process under a memory rlimit that runs Jobs through the
-in-process Pipeline and sends each unit back as soon as it exists (the host side is ``pool``)."""
+in-process Pipeline and sends each unit back as soon as it exists, the units that pile up while
+the socket is busy as one message (the host side is ``pool``)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import re
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 
 MB = 1024 * 1024
 # How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
+BATCH = 64  # units in one message at most
+QUEUED = 64  # units made and not yet sent before the extractor waits (the socket's backpressure)
+POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting for room
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
@@ -67,10 +72,75 @@ def main(fd: int, max_mb: int) -> None:
         preload.join()  # exiting in the middle of a native import aborts the process
 
 
+class _Outbox:
+    """Sends the worker's messages in order from its own thread: a unit goes out as soon as the
+    socket takes it (the first of a job at once), and the units made meanwhile go together as
+    one ``("units", [...])`` message, so a fast extractor pays one pickle and one wake-up of
+    the host per batch, and a slow one (OCR) never holds a finished unit back."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+        self._queue: queue.Queue[tuple[Any, ...]] = queue.Queue(QUEUED)
+        self._failed: BaseException | None = None  # the host closed the socket
+        self._sending = threading.Lock()  # one message on the socket at a time
+        threading.Thread(target=self._send_all, daemon=True, name="docread-send").start()
+
+    def send(self, message: tuple[Any, ...], *, now: bool = False) -> None:
+        """Queue a message (``("unit", u)`` or any other); ``now``: send it from this thread
+        before returning (a job's first unit: nothing of the job is queued before it). Raises
+        OSError once sending failed."""
+        if now and self._failed is None:
+            with self._sending:
+                try:
+                    self._conn.send(("units", [message[1]]))
+                    return
+                except (OSError, EOFError, ValueError) as exc:
+                    self._failed = exc
+        while True:
+            if self._failed is not None:  # the error message that follows raises too: job over
+                raise _HostGone(str(self._failed))
+            try:
+                self._queue.put(message, timeout=POLL)
+                return
+            except queue.Full:
+                continue
+
+    def _send_all(self) -> None:
+        held: tuple[Any, ...] | None = None  # a message that ended a batch, sent right after it
+        try:
+            while True:
+                message, held = held or self._queue.get(), None
+                if message[0] != "unit":
+                    with self._sending:
+                        self._conn.send(message)
+                    continue
+                batch = [message[1]]
+                while len(batch) < BATCH:
+                    try:
+                        message = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if message[0] != "unit":
+                        held = message
+                        break
+                    batch.append(message[1])
+                with self._sending:
+                    self._conn.send(("units", batch))
+        except (OSError, EOFError, ValueError) as exc:
+            self._failed = exc
+            while True:  # an extractor waiting for room must not block: drop what comes
+                self._queue.get()
+
+
+class _HostGone(OSError):
+    """The host closed the socket: the worker ends quietly."""
+
+
 def _serve(conn: Connection) -> None:
     """Run jobs until the host closes the socket."""
     from multiprocessing.reduction import recv_handle
 
+    outbox = _Outbox(conn)
     while True:
         try:
             message = conn.recv()
@@ -79,13 +149,14 @@ def _serve(conn: Connection) -> None:
         if message[0] == "job":
             try:
                 fd = recv_handle(conn)  # the file, sent right after its Job
-                _run_job(conn, message[1], fd)
+                _run_job(conn, outbox, message[1], fd)
             except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
                 return
 
 
-def _run_job(conn: Connection, job: Job, fd: int) -> None:
-    """Run one job through the in-process pipeline, sending each unit as soon as it exists."""
+def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
+    """Run one job through the in-process pipeline, handing each unit to the outbox as soon as
+    it exists; ``conn`` brings the host's ``until`` and ``cancel`` messages."""
     source = Source.from_fd(fd, Path(job.path) if job.path else None, job.info.name)
     try:
         with source:
@@ -97,8 +168,8 @@ def _run_job(conn: Connection, job: Job, fd: int) -> None:
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
             try:
                 until: int | None = None  # a last page the host set while the job ran
-                for unit in units:
-                    conn.send(("unit", unit))
+                for n, unit in enumerate(units):
+                    outbox.send(("unit", unit), now=not n)
                     cancel = False
                     while not cancel and conn.poll():
                         message = conn.recv()
@@ -110,9 +181,9 @@ def _run_job(conn: Connection, job: Job, fd: int) -> None:
                         break
             finally:
                 units.close()
-        conn.send(("done", ctx.header, ctx.notes))
+        outbox.send(("done", ctx.header, ctx.notes))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-        conn.send(("error", *_as_error(exc, job)))
+        outbox.send(("error", *_as_error(exc, job)))
 
 
 def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:
