@@ -45,7 +45,7 @@ class ImageExtractor(Extractor):
     )
     options: ClassVar[frozenset[str]] = frozenset({"ocr"})
     version: ClassVar[int] = 2
-    cacheable: ClassVar[bool] = False
+    cacheable: ClassVar[bool] = True  # loader mode OCRs pictures (1-6 s each): never twice
     isolated: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
