@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import docread
 import pytest
 from conftest import NO_CACHE
 from docread.isolation import schedule
+from docread.reader import LOCAL_AHEAD
 from factories import pdf
 
 from langchain_docread import DocReadLoader
@@ -225,3 +227,19 @@ def test_a_text_name_on_a_pdf_gets_a_worker_while_the_threads_hold_theirs(tmp_pa
     assert [u[1]["format"] for u in one if u[1]["file_name"] == "b1.txt"] == ["pdf"]
     assert [u[1]["file_name"] for u in one].count("c2.pdf") == 300
     assert two == one
+
+
+def test_a_text_only_load_stays_on_the_callers_thread(tmp_path: Path) -> None:
+    """Files read in-process gain nothing from threads (the GIL): a text-only load with
+    ``workers=2`` reads them one after another here, as ``workers=1`` does, and starts no
+    thread and no worker process."""
+    for n in range(LOCAL_AHEAD * 2):
+        (tmp_path / f"n{n:03d}.md").write_text(f"# Note {n}\n\nbody {n}\n")
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        before = threading.active_count()
+        seen = []
+        for unit in r.iter_units(".", workers=2):
+            seen.append(_unit(unit))
+            assert threading.active_count() == before
+        assert r._pool is None  # no worker was ever asked for
+        assert seen == [_unit(u) for u in r.iter_units(".", workers=1)]

@@ -13,7 +13,9 @@ import sys
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -42,6 +44,7 @@ from .source import Source
 from .workspace import Workspace, walk_files
 
 PathArg = str | os.PathLike[str]
+LOCAL_AHEAD = 64  # files looked ahead for one that needs a worker before a load fans out
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
 UnitHandler = Callable[[Unit], None]
@@ -160,16 +163,23 @@ class Reader:
             _FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
             for path, named, error in self._expand(paths, pattern, recursive)
         )  # fmt: skip
-        if count > 1:
-            yield from self._fan_out(loads, count, ordered, on_error, on_note)
+        if count <= 1:
+            for load in loads:
+                yield from self._load_one(load, on_error, on_note)
             return
+        # Files read in this process (plain text, markdown) gain nothing from threads (the GIL)
+        # and lose a hand-over each: they are read here, one after another, until a file that
+        # needs a worker shows up within the next LOCAL_AHEAD; from there the load fans out.
+        ahead: deque[_FileLoad] = deque()
         for load in loads:
-            try:
-                if load.error is not None:
-                    raise load.error
-                yield from self._load(load.opts, on_note)
-            except ReadDocumentError as exc:
-                _failed(load.path, exc, load.named, on_error)
+            ahead.append(load)
+            if not _in_process(load.path):
+                yield from self._fan_out(chain(ahead, loads), count, ordered, on_error, on_note)
+                return
+            if len(ahead) > LOCAL_AHEAD:
+                yield from self._load_one(ahead.popleft(), on_error, on_note)
+        for load in ahead:
+            yield from self._load_one(load, on_error, on_note)
 
     def files(
         self,
@@ -310,6 +320,17 @@ class Reader:
             else:
                 yield event
 
+    def _load_one(
+        self, load: _FileLoad, on_error: ErrorHandler | None, on_note: NoteHandler | None
+    ) -> Iterator[Unit]:
+        """One file of a load read in this thread; its failure handled as every load's."""
+        try:
+            if load.error is not None:
+                raise load.error
+            yield from self._load(load.opts, on_note)
+        except ReadDocumentError as exc:
+            _failed(load.path, exc, load.named, on_error)
+
     def _load_part(self, load: _FileLoad, until: Until) -> Iterator[Unit] | Local:
         """One read of a parallel load (a file, or a page range of it, ending at ``until()``
         once a split sets it); its notes are kept. A file whose name says an in-process format
@@ -324,9 +345,7 @@ class Reader:
                 load.notes.append(note)
 
         units = self._load(load.opts, keep, until)
-        named = by_extension(load.path)
-        local = named is not None and not extractor_class(named.extractor).isolated
-        return Local(units) if local else units
+        return Local(units) if _in_process(load.path) else units
 
     def _load(
         self, opts: ReadOptions, on_note: NoteHandler | None, until: Until | None = None
@@ -414,6 +433,13 @@ class _FileLoad:
     error: ReadDocumentError | None
     notes: list[str] = dataclasses.field(default_factory=list)
     failed: bool = False
+
+
+def _in_process(path: str) -> bool:
+    """Whether the file's name says a format read in this process (plain text, markdown...):
+    the content may still say otherwise (a PDF named .txt), which the read then handles."""
+    named = by_extension(path)
+    return named is not None and not extractor_class(named.extractor).isolated
 
 
 def _page_range(load: _FileLoad, first_unit: Unit, first: int, last: int) -> _FileLoad | None:
