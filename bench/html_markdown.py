@@ -5,7 +5,7 @@ on bs4 pays) and the agent view's numbered source; best of 3, each case in a fre
 
 Pages: the corpus HTML files when ``../shared/corpus`` is there, and a generated dense page.
 
-    python bench/html.py [--generated-mb 2]
+    python bench/html_markdown.py [--generated-mb 2]
 """
 
 from __future__ import annotations
