@@ -105,7 +105,9 @@ def main() -> int:
         f"loader errors: {len(errors)}"
     )
     if not reads.count(True):
-        print("run the demo again: PDF, office and archive reads then come from the cache")
+        print(
+            "run the demo again: PDF, office, e-mail, picture and archive reads then come from the cache"
+        )
     return 0 if not failed and not errors else 1
 
 
