@@ -151,7 +151,8 @@ class Reader:
 
         ``workers`` files are read at once, each in a worker process (default
         ``isolation.workers``: one per CPU; 1 reads one file at a time in this process as before),
-        and a big PDF is read in page ranges by idle workers. Units come in walk order, the same
+        and a big PDF is read in page ranges by idle workers; files read in-process (plain text,
+        markdown) stay in this thread until one that needs a worker is near. Units come in walk order, the same
         units and ids as ``workers=1`` (a few files read ahead, bounded), or as each is ready with
         ``ordered=False``. Handlers run in the caller's thread.
         """
