@@ -489,6 +489,16 @@ def test_rtf_headers_and_footers(reader: docread.Reader, tmp_path: Path) -> None
     assert "Style table words" not in text and "DOCREAD" not in text
 
 
+def test_a_moved_margin_group_never_joins_a_control_word_to_the_text_after_it(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """``\\plain{\\footer Page}Body`` must not become ``\\plainBody`` (a control word that eats
+    the body's first word)."""
+    (tmp_path / "tight.rtf").write_bytes(rb"{\rtf1\ansi\plain{\footer Foot words}Body words\par}")
+    parts = _sections(text := reader.read("tight.rtf").text)
+    assert text.startswith("Body words") and parts["Footer"] == "Foot words"
+
+
 def test_odp_footers_and_master_page_words(reader: docread.Reader, tmp_path: Path) -> None:
     from odf import draw, presentation, style, text
     from odf.opendocument import OpenDocumentPresentation

@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 
 def html_text(html: str, ctx: Context) -> str:
-    """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped), cut
-    where pandoc's output is cut (8x ``output.max_chars``); what was cut is said in a note."""
+    """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped), its
+    input cut at 8x ``output.max_chars``; what was cut is said in a note."""
     from ..html.convert import html_to_markdown
 
     page = html_to_markdown(
@@ -27,8 +27,9 @@ def html_text(html: str, ctx: Context) -> str:
 
 
 def rtf_text(rtf: bytes, ctx: Context) -> str:
-    """An RTF body as markdown through pandoc, with the RTF reader's own depth guard."""
-    from ..office.convert import RTF_MAX_DEPTH, pandoc, rtf_prepare, rtf_too_deep
+    """An RTF body as markdown through the office family's conversion (the same depth guard,
+    headers and footers), page marks dropped and pictures as ``[image]``."""
+    from ..office.convert import MARK, RTF_MAX_DEPTH, image_placeholders, rtf_markdown, rtf_too_deep
 
     if rtf_too_deep(rtf):
         ctx.warn(
@@ -37,6 +38,5 @@ def rtf_text(rtf: bytes, ctx: Context) -> str:
         )
         return ""
     with tempfile.TemporaryDirectory(prefix="docread-email-") as tmp:
-        work = Path(tmp)
-        (work / "body.rtf").write_bytes(rtf_prepare(rtf))
-        return tidy(pandoc(work / "body.rtf", "rtf", ctx, work))
+        markdown = rtf_markdown(rtf, ctx, Path(tmp))
+    return tidy(image_placeholders(markdown.replace(MARK, ""))[0])

@@ -287,7 +287,6 @@ def rtf_prepare(data: bytes) -> bytes:
     return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", text)
 
 
-_RTF_SCAN = re.compile(rb"\\[a-z]+-?\d* ?|\\.|[{}]", re.S)
 _RTF_MARGIN = re.compile(rb"\\(header|footer)[lrf]?(?![a-z])")
 _MARGIN_MARKS = {b"header": b"DOCREADHEADERMARK", b"footer": b"DOCREADFOOTERMARK"}
 
@@ -303,7 +302,7 @@ def rtf_margins(data: bytes) -> bytes:
     cuts: list[tuple[int, int]] = []
     start: int | None = None
     kind, depth = b"", 0
-    for tok in _RTF_SCAN.finditer(data):
+    for tok in _RTF_TOKEN.finditer(data):
         t = tok.group()
         if t == b"{":
             ignorable = bool(stack and stack[-1]) or data.startswith(b"{\\*", tok.start())
@@ -322,12 +321,20 @@ def rtf_margins(data: bytes) -> bytes:
         return data
     out, pos = bytearray(), 0
     for a, b in cuts:
-        out += data[pos:a]
+        out += data[pos:a] + b"{}"  # an empty group: a control word before never meets the text after
         pos = b
     out += data[pos:]
     end = out.rstrip(b"\0 \r\n").rfind(b"}")
     tail = b"".join(b"\\par " + mark + b"\\par {" + body + b"}" for body, mark in moved.items())
     return bytes(out[:end] + tail + out[end:]) if end > 0 else bytes(out)
+
+
+def rtf_markdown(data: bytes, ctx: Context, work: Path) -> str:
+    """An RTF document as markdown through pandoc (``rtf_prepare`` first), its header/footer
+    groups as ``## Header`` / ``## Footer``; page marks and image placeholders are left for the
+    caller, which splits pages or cleans them."""
+    (work / "in.rtf").write_bytes(rtf_prepare(data))
+    return margin_headings(pandoc(work / "in.rtf", "rtf", ctx, work))
 
 
 _MARGIN_LINE = re.compile(r"^[ \t>]*(DOCREADHEADERMARK|DOCREADFOOTERMARK)\s*$", re.M)

@@ -30,10 +30,9 @@ from .convert import (
     Part,
     antiword,
     docx_marks,
-    margin_headings,
     odt_marks,
     pandoc,
-    rtf_prepare,
+    rtf_markdown,
     rtf_too_deep,
     split_chapters,
     split_pages,
@@ -118,8 +117,7 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
             f"deep (the RTF reader's limit, RTF_MAX_DEPTH); the file is not read",
             path=ctx.info.source,
         )
-    (work / "in.rtf").write_bytes(rtf_prepare(data))
-    markdown = margin_headings(pandoc(work / "in.rtf", "rtf", ctx, work))
+    markdown = rtf_markdown(data, ctx, work)
     # the {\info} fields' \'hh bytes in their font's code page, as the body's
     yield from _units(ctx, markdown, rtf_metadata(decode_codepages(data[:65536])), None, {})
 
