@@ -321,7 +321,9 @@ def rtf_margins(data: bytes) -> bytes:
         return data
     out, pos = bytearray(), 0
     for a, b in cuts:
-        out += data[pos:a] + b"{}"  # an empty group: a control word before never meets the text after
+        out += (
+            data[pos:a] + b"{}"
+        )  # an empty group: a control word before never meets the text after
         pos = b
     out += data[pos:]
     end = out.rstrip(b"\0 \r\n").rfind(b"}")
