@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 import docread
 from docread.isolation.schedule import aiterate
-from docread.reader import loader_workspace, progress_files
+from docread.reader import loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
@@ -82,17 +82,15 @@ class DocReadLoader(BaseLoader):
         filters by glob and hands each failing file to ``on_error``; this maps the metadata)."""
         workspace, paths = loader_workspace(self.paths, self.workspace)
         with docread.Reader(workspace, self.config, shared_pool=True) as reader:
-            files = progress_files(
-                reader, paths, self.show_progress, "DocReadLoader",
-                pattern=self.glob, recursive=self.recursive, on_error=self._failed,
-            )  # fmt: skip
             units = reader.iter_units(
-                files,
+                paths,
                 pattern=self.glob,
                 recursive=self.recursive,
                 on_error=self._failed,
                 workers=self.workers,
                 ordered=self.ordered,
+                show_progress=self.show_progress,
+                progress_label="DocReadLoader",
                 **self.read_options,
             )
             yield from rag_documents(

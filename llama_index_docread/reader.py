@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import docread
 from docread.formats import extensions
-from docread.reader import loader_workspace, progress_files
+from docread.reader import loader_workspace
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
@@ -140,14 +140,13 @@ class DocReadReader(BasePydanticReader):
         root, paths = loader_workspace(file, self.workspace)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         with docread.Reader(root, self._settings, shared_pool=True) as reader:
-            files = progress_files(
-                reader, paths, self.show_progress, "DocReadReader", on_error=self._failed
-            )
             units = reader.iter_units(
-                files,
+                paths,
                 on_error=self._failed,
                 workers=self.workers,
                 ordered=self.ordered,
+                show_progress=self.show_progress,
+                progress_label="DocReadReader",
                 **self.read_options,
             )
             for unit in units:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from factories import code, markdown, notebook, pdf, stream
+from factories import code, markdown, notebook, pdf, stream, zip_archive
 from langchain_core.document_loaders import Blob
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.indexing import InMemoryRecordManager, index
@@ -143,6 +143,19 @@ def test_directory_progress_bar_counts_files(
     assert len(docs) == 4
     err = capsys.readouterr().err
     assert "DocReadLoader" in err and "3/3" in err
+
+
+def test_the_progress_bar_changes_nothing_a_load_yields(
+    corpus: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The folder's files under a bar are still files found in a folder: ``glob`` picks them,
+    it is not a read option of each (the archive's members are kept, no file gets a note)."""
+    zip_archive(corpus / "sub" / "bundle.zip", {"inside.txt": b"packed words"})
+    quiet = DocReadLoader(corpus, glob="**/*.zip", show_progress=False).load()
+    shown = DocReadLoader(corpus, glob="**/*.zip", show_progress=True).load()
+    assert any("packed words" in d.page_content for d in quiet)
+    assert [d.id for d in shown] == [d.id for d in quiet]
+    assert "does not apply" not in caplog.text
 
 
 def test_failing_file_warns_and_other_files_still_load(corpus: Path) -> None:

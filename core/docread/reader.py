@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, TypeVar
 
 from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
@@ -44,6 +44,7 @@ from .source import Source
 from .workspace import Workspace, walk_files
 
 PathArg = str | os.PathLike[str]
+_T = TypeVar("_T")
 LOCAL_AHEAD = 64  # files looked ahead for one that needs a worker before a load fans out
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 NoteHandler = Callable[[str, str], None]
@@ -133,6 +134,8 @@ class Reader:
         on_note: NoteHandler | None = None,
         workers: int | None = None,
         ordered: bool = True,
+        show_progress: bool | None = False,
+        progress_label: str = "docread",
         **options: Any,
     ) -> Iterator[Unit]:
         """Loader mode: every unit of each file in ``paths`` (one path or many), and of every file
@@ -152,17 +155,24 @@ class Reader:
         ``workers`` files are read at once, each in a worker process (default
         ``isolation.workers``: one per CPU; 1 reads one file at a time in this process as before),
         and a big PDF is read in page ranges by idle workers; files read in-process (plain text,
-        markdown) stay in this thread until one that needs a worker is near. Units come in walk order, the same
-        units and ids as ``workers=1`` (a few files read ahead, bounded), or as each is ready with
-        ``ordered=False``. Handlers run in the caller's thread.
+        markdown) stay in this thread until one that needs a worker is near. Units come in walk
+        order, the same units and ids as ``workers=1`` (a few files read ahead, bounded), or as
+        each is ready with ``ordered=False``. Handlers run in the caller's thread.
+        ``show_progress`` puts a tqdm bar over the files on stderr when there are several (None:
+        when stderr is a terminal), labelled ``progress_label``; the files are listed first, to
+        count them.
         """
         opts = ReadOptions.from_kwargs("", pattern=pattern, **options)  # fails before any file
         if workers is not None and workers < 0:
             raise InvalidOptionError(f"workers={workers}: must be 0 (one per CPU) or more")
         count = workers or pool_size(self.settings)
+        found: Iterable[tuple[str, bool, ReadDocumentError | None]]
+        found = self._expand(paths, pattern, recursive)
+        if show_progress or (show_progress is None and sys.stderr.isatty()):
+            found = _progress(list(found), progress_label)
         loads = (
             _FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
-            for path, named, error in self._expand(paths, pattern, recursive)
+            for path, named, error in found
         )  # fmt: skip
         if count <= 1:
             for load in loads:
@@ -451,26 +461,13 @@ def _page_range(load: _FileLoad, first_unit: Unit, first: int, last: int) -> _Fi
     return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
 
 
-def progress_files(
-    reader: Reader,
-    paths: list[str],
-    show: bool | None,
-    desc: str,
-    *,
-    pattern: str | None = None,
-    recursive: bool = True,
-    on_error: ErrorHandler | None = None,
-) -> Iterable[str]:
-    """The paths of a loader, as a tqdm bar over their files when a folder is among them and
-    ``show`` (None: when stderr is a terminal); the files are counted first, the bar advances as
-    each one starts."""
-    folder = any(os.path.isdir(os.path.join(reader.workspace.root, p)) for p in paths)
-    if not folder or not (sys.stderr.isatty() if show is None else show):
-        return paths
+def _progress(found: list[_T], label: str) -> Iterable[_T]:
+    """A load's files under a tqdm bar (stderr), advancing as each starts; none for one file."""
+    if len(found) < 2:
+        return found
     from tqdm.auto import tqdm
 
-    found = reader.files(paths, pattern=pattern, recursive=recursive, on_error=on_error)
-    return tqdm(list(found), desc=desc, unit="file")
+    return tqdm(found, desc=label, unit="file")
 
 
 def _read_key(
