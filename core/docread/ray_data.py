@@ -141,8 +141,8 @@ class _Plan:
         """The units of one local file, read by path in the plan's workspace (the loader's)."""
         shown, named = self.shown[os.path.normpath(path)]
         opts = {**self.options, "pattern": self.pattern} if named else self.options
-        units = _reader(self.root, self.settings).iter_units(
-            shown, on_error=None if named else _log, **opts
+        units = _reader(self.root, self.settings).iter_units(  # Ray's threads are the fan-out
+            shown, on_error=None if named else _log, workers=1, **opts
         )
         yield from _blocks(_rows(units, self.include_media), self.include_media)
 
@@ -209,7 +209,7 @@ class _RowReader:
             else:
                 root, given = loader_workspace([path], self.workspace, cwd=self.plan.root)
                 units = _reader(os.fspath(root), self.plan.settings).iter_units(
-                    given, **self.plan.options
+                    given, workers=1, **self.plan.options
                 )
             out.extend(_rows(units, self.plan.include_media))
         except ReadDocumentError as exc:

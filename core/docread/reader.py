@@ -512,7 +512,7 @@ def loader_workspace(
 
 
 def _each(paths: PathArg | Iterable[PathArg]) -> Iterable[PathArg]:
-    """One path or many, as many (lazily: a progress bar over the paths advances as they load)."""
+    """One path or many, as many (lazily: a generator of paths is never listed whole)."""
     return [paths] if isinstance(paths, str | os.PathLike) else paths
 
 
