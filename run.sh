@@ -27,6 +27,8 @@ system_packages() {
   local missing=()
   command -v tesseract >/dev/null || missing+=(tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd)
   command -v antiword >/dev/null || missing+=(antiword)
+  # the OCR tests and bench/ocr.py draw their scans with DejaVu Sans
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
   "$PYTHON" -c 'import ctypes.util, sys; sys.exit(not ctypes.util.find_library("magic"))' \
     || missing+=(libmagic1)
   # venv needs the ensurepip of this very interpreter (python3.X-venv on Debian/Ubuntu)

@@ -74,6 +74,12 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
         "units": UNITS_VERSION,
         "settings": ctx.settings.fingerprint(),
     }
+    if "ocr" in ext.options and opts.ocr is None:
+        # automatic OCR gives text only where Tesseract is installed: a result made without it
+        # must not be served once it is (nor the other way round)
+        from ..extractors.ocr import available
+
+        facts["ocr_engine"] = available(ctx)
     blob = json.dumps(facts, sort_keys=True, default=str).encode()
     return hashlib.blake2b(blob, digest_size=32).hexdigest()
 
