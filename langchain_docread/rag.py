@@ -61,7 +61,8 @@ def rag_documents(
         if source != current:
             current, texts = source, {}
         if isinstance(unit, docread.Document):
-            texts.setdefault(unit_position(unit.metadata), unit.text)
+            if images != "text":  # a picture's Document takes the text read at its place
+                texts.setdefault(unit_position(unit.metadata), unit.text)
             for piece in chunker.split(unit) if chunker is not None else [unit]:
                 yield to_langchain(piece)
         elif images != "text" and unit.mime_type.startswith("image/"):

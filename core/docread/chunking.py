@@ -9,14 +9,12 @@ ids across runs and edits elsewhere in the file. Media pass through untouched.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Literal
 
 from .errors import InvalidOptionError
-from .model import Document, Unit
+from .model import Document, Unit, stable_id
 
 Length = Literal["chars"] | Callable[[str], int]
 # coarsest first: a paragraph break, a line break, the space after a sentence, any space
@@ -56,8 +54,7 @@ class Chunker:
     def split(self, doc: Document) -> list[Document]:
         """The chunks of one Document, in order (one, the whole text, when it fits or is blank)."""
         text = doc.text
-        spans = [s for s in self._merge(text, self._pieces(text, 0, len(text), 0)) if s]
-        spans = [_stripped(text, s) for s in spans]
+        spans = [_stripped(text, s) for s in self._merge(text, self._pieces(text, 0, len(text), 0))]
         spans = [s for s in spans if s[1] > s[0]] or [(0, len(text))]
         count = len(spans)
         return [
@@ -137,9 +134,7 @@ def _chunked(units: Iterable[Unit], chunker: Chunker) -> Iterator[Unit]:
 
 def chunk_id(unit_id: str, index: int, text: str) -> str:
     """A chunk's id: a UUID from its unit's id, its 1-based index and a hash of its text."""
-    h = hashlib.sha256(f"{unit_id}\0{index}\0".encode())
-    h.update(hashlib.sha256(text.encode()).digest())
-    return str(uuid.UUID(h.hexdigest()[:32]))
+    return stable_id(unit_id, index, content=text.encode())
 
 
 def _stripped(text: str, span: Span) -> Span:

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+
+def stable_id(*parts: object, content: bytes) -> str:
+    """A UUID from where something is (``parts``) and a hash of what it holds: the one rule for
+    unit ids (``pipeline``) and chunk ids (``chunking``)."""
+    h = hashlib.sha256("".join(f"{p}\0" for p in parts).encode())
+    h.update(hashlib.sha256(content).digest())
+    return str(uuid.UUID(h.hexdigest()[:32]))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

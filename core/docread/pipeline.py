@@ -7,11 +7,9 @@ so a worker process imports it without importing the host side.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import time
-import uuid
 from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from .detect import detect
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
-from .model import Document, FileInfo, Media, Unit
+from .model import Document, FileInfo, Media, Unit, stable_id
 from .properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .request.options import ReadOptions
 from .sanitize import clean_body, clean_metadata
@@ -205,9 +203,7 @@ class _UnitIds:
         position = unit_position(meta)
         rank = self.seen.get(position, 0)
         self.seen[position] = rank + 1
-        h = hashlib.sha256(f"{self.file}\0{position}\0{rank}\0".encode())
-        h.update(hashlib.sha256(content).digest())
-        return str(uuid.UUID(h.hexdigest()[:32]))
+        return stable_id(self.file, position, rank, content=content)
 
 
 def unit_position(meta: Mapping[str, Any]) -> str:
