@@ -153,7 +153,7 @@ class Reader:
         read option (archive members).
 
         ``workers`` files are read at once, each in a worker process (default
-        ``isolation.workers``: one per CPU; 1 reads one file at a time in this process as before),
+        ``isolation.workers``: one per CPU; 1 reads one file at a time from this thread as before),
         and a big PDF is read in page ranges by idle workers; files read in-process (plain text,
         markdown) stay in this thread until one that needs a worker is near. Units come in walk
         order, the same units and ids as ``workers=1`` (a few files read ahead, bounded), or as
@@ -312,9 +312,9 @@ class Reader:
         on_note: NoteHandler | None,
     ) -> Iterator[Unit]:
         """``iter_units`` over ``workers`` threads (``isolation.schedule``), each driving one
-        worker job (isolated formats) or reading in-process (plain text, markdown: a worker
-        round trip per small file costs more than reading it); errors and notes are handled
-        here, in the caller's thread, in order."""
+        worker job (isolated formats) or handing an in-process read (plain text, markdown) to
+        the caller's thread (``Local``); errors and notes are handled here, in the caller's
+        thread, in order."""
         if self.settings.isolation.enabled:  # spare: a Local read may turn out a PDF
             self._worker_pool().grow(workers, spare=1)
         fanout = Fanout(loads, self._load_part, workers=workers, ordered=ordered, part=_page_range)

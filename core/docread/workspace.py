@@ -100,13 +100,6 @@ class Workspace:
             )
         return lexical
 
-    def relative(self, path: Path) -> str:
-        """The path as shown to a model: relative to the root when inside it."""
-        try:
-            return str(path.relative_to(self.root))
-        except ValueError:
-            return str(path)
-
 
 class _Walk:
     """One open: a stack of directory descriptors from the root down, links spliced in by hand."""

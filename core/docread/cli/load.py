@@ -56,7 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workers",
         type=_whole,
-        help="files read at once, each in an isolated worker (isolation.workers; 0 = per CPU)",
+        help="files read at once, isolated formats each in a worker (isolation.workers; 0 = per CPU)",
     )
     p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go (- = stdout)")
     p.add_argument("--media-dir", metavar="DIR", help="write media parts here as <sha256>.<ext>")

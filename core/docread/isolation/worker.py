@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 MB = 1024 * 1024
-# How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
 BATCH = 64  # units in one message at most
 QUEUED = 64  # units made and not yet sent before the extractor waits (the socket's backpressure)
 POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting for room
+# How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
