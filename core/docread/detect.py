@@ -193,9 +193,10 @@ def _zip_container(source: Source, by_ext: Format | None) -> Format | None:
         found = next((f for f in containers if f.zip_marker == mimetype), None)
         if found is not None:
             return found
-    if not _central_entry(tail, b"[Content_Types].xml"):
+    from .extractors.office.package import CONTENT_TYPES, ooxml_main_part
+
+    if not _central_entry(tail, CONTENT_TYPES.encode()):
         return None
-    from .extractors.office.package import ooxml_main_part
 
     with source.open() as f:
         main = ooxml_main_part(f)

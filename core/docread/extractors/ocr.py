@@ -14,7 +14,7 @@ is better. Skew: every image is first checked for a small one (1-5 degrees, a pr
 profile on a small copy, a few tenths of a second); Tesseract reads a skewed scan with high
 confidence but interleaves its lines, so a skewed image is also read straightened and that
 reading kept unless its confidence is lower. Normal pages therefore pay for one tesseract run,
-skewed or rotated scans for two or three.
+skewed or rotated scans for two or three, a skewed scan that still reads poorly for four.
 
 Every reading keeps its lines with their mean word confidence, so callers can drop what falls
 under ``pdf.ocr_min_confidence`` (``OcrResult.confident``) and add only what a text layer lacks

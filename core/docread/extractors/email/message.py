@@ -17,7 +17,8 @@ _BLANK_RUN = re.compile(r"\n{3,}")
 
 @dataclass(frozen=True, slots=True)
 class Attachment:
-    """An attached file (or a nested message) as the message names it; bytes decoded on demand."""
+    """An attached file (or a nested message) as the message names it; a MIME part's bytes are
+    decoded when the message is parsed, an embedded .msg is made only when it is read."""
 
     name: str  # as the message gives it, unsanitized ("" when it gives none)
     mime_type: str

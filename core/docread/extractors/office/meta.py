@@ -1,5 +1,5 @@
 """Document properties of office files as flat values: OOXML core.xml/app.xml, ODF meta.xml,
-the EPUB OPF package, the RTF info group; ``workbook_properties`` for XLSX/ODS."""
+the EPUB OPF package, the RTF info group; ``workbook_properties`` for XLSX/ODS; ``docx_comments``."""
 
 from __future__ import annotations
 

@@ -119,11 +119,9 @@ def ooxml_main_part(file: BinaryIO) -> tuple[str, str] | None:
                 return None
             with zf.open(info) as f:
                 data = f.read(_CONTENT_TYPES_CAP + 1)
-        root = ElementTree.fromstring(data) if _ENTITY not in data else None
+        root = ElementTree.fromstring(data)
     except (KeyError, zipfile.BadZipFile, EOFError, OSError, ValueError, ElementTree.ParseError):
         return None  # ValueError covers defusedxml's refusals: not a package detection trusts
-    if root is None:
-        return None
     for el in root:
         kind = el.get("ContentType", "")
         if local(el.tag) == "Override" and kind.endswith(".main+xml"):

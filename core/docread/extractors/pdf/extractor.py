@@ -1,5 +1,6 @@
 """PDF: one Document per page with PyMuPDF (content order kept, so columns read column by column),
-automatic Tesseract OCR of exactly the pages without a text layer (in parallel, in page order),
+automatic Tesseract OCR of pages with little text and large pictures (in parallel, in page order;
+what it reads beyond the text layer is added under [OCR], the layer itself always kept),
 tables and embedded-image listings on request, and pages as JPEG or the raw PDF for vision models.
 
 Pages stream: text is taken page by page and a page is yielded as soon as it (and every page
