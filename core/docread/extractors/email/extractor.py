@@ -43,10 +43,11 @@ class EmailExtractor(Extractor):
         guard = Guard(ctx, source.size)
         addresses = Addresses()
         wanted = ctx.options.archive_path
+        target = safe_member_path(wanted) if wanted is not None else None
         for message in opener(source, ctx):
             listing = _addressed(message, addresses)
-            if wanted is not None:
-                found = next((p for p in listing if p[0] == safe_member_path(wanted)), None)
+            if target is not None:
+                found = next((p for p in listing if p[0] == target), None)
                 if found is not None:
                     ctx.set_header("Message", message.label)
                     ctx.set_header("Attachment", found[0])

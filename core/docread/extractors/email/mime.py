@@ -52,7 +52,7 @@ def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message
             f"{where}: the MIME structure is damaged ({', '.join(sorted(walk.defects))}); what "
             f"could be read is shown."
         )
-    body = _body(msg, walk.parts, ctx)
+    body = "" if ctx.options.archive_path else _body(msg, walk.parts, ctx)  # one attachment wanted
     return Message(
         sender=_header(msg, "From"), to=_header(msg, "To"), cc=_header(msg, "Cc"),
         date=iso_date(_header(msg, "Date")), subject=_header(msg, "Subject"),

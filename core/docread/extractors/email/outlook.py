@@ -44,7 +44,7 @@ def _message(msg: Any, ctx: Context) -> Message:
     return Message(
         sender=_field(msg, "sender"), to=_field(msg, "to"), cc=_field(msg, "cc"),
         date=iso_date(getattr(msg, "date", None)), subject=_field(msg, "subject"),
-        message_id=_field(msg, "messageId"), body=_body(msg, ctx),
+        message_id=_field(msg, "messageId"), body="" if ctx.options.archive_path else _body(msg, ctx),
         attachments=[a for att in getattr(msg, "attachments", []) if (a := _attachment(att, ctx))],
     )  # fmt: skip
 
