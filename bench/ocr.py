@@ -1,8 +1,8 @@
 """OCR fidelity benchmark: words recovered before/after, side by side in one run.
 
 Every file is read in loader mode with default options (what a RAG index gets) by two code
-trees in fresh processes, interleaved: ``--before`` (default /work/main/core: the floor) and
-this checkout's ``core``. Files: the corpus's scanned PDFs and images (MANIFEST.tsv, classes 2
+trees in fresh processes, interleaved: ``--before`` (the floor: the ``core/`` folder of another
+checkout, e.g. ``git worktree add /tmp/before 0e7db13``) and this checkout's ``core``. Files: the corpus's scanned PDFs and images (MANIFEST.tsv, classes 2
 and 7), two generated slide pages (class 1: a 44-character caption over a photo; a caption over
 a scanned text block) and a generated scan turned 3 degrees (class 7). Per file and tree:
 
@@ -12,7 +12,7 @@ a scanned text block) and a generated scan turned 3 degrees (class 7). Per file 
 - ``junk``: tokens of >= 3 letters that are not (OCR noise, or a language the list lacks);
 - ``s/page``: wall seconds per page (the machine is shared: word counts are what matter).
 
-    python bench/ocr.py [--before /work/main/core] [--only pdf-scanned/ocr_test.pdf]
+    python bench/ocr.py --before /tmp/before/core [--only pdf-scanned/ocr_test.pdf]
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def score(result: dict, strings: list[str], vocab: frozenset[str]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    ap.add_argument("--before", default="/work/main/core", help="the floor's core/ folder")
+    ap.add_argument("--before", required=True, help="the floor's core/ folder (another checkout)")
     ap.add_argument("--only", action="append", help="a file under the corpus (repeatable)")
     args = ap.parse_args()
     vocab = words()
