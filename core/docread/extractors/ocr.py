@@ -279,16 +279,18 @@ def _take(
 
 
 def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
-    """As is first; when that reads poorly, OSD, and the upright reading if it is better."""
+    """Noise skipped; as is, and straightened when skewed (kept unless less confident); when
+    that reads poorly, OSD, and the upright reading if it is better."""
     image = _plain(image)
-    noise = noise_correlation(image)
+    gray = image if image.mode == "L" else image.convert("L")  # both checks read gray, once
+    noise = noise_correlation(gray)
     if noise is not None:
         ctx.warn(
             f"{what}: skipped, the image looks like noise, not text (its pixels are "
             f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
         )
         return OcrResult("", None, 0, skipped=True)
-    skew = skew_angle(image)
+    skew = skew_angle(gray)
     best = _read(image, ctx, cmd, what)
     if skew:  # a skewed scan reads with high confidence but its lines interleave: straighten
         straight = _read(_straighten(image, skew), ctx, cmd, what)

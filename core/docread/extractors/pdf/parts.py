@@ -134,7 +134,7 @@ def _dpi_for(page: pymupdf.Page, dpi: int) -> int:
 def ocr_dpi(page: pymupdf.Page, floor: int, cap: int) -> int:
     """The resolution to render a page at for OCR: at least ``floor`` (Tesseract reads best
     at 300 dpi and up), the page's own scan resolution when that is higher (its largest
-    picture's pixels per inch as placed), but never over ``cap``, nor over the pixel limit."""
+    picture's pixels per inch as placed) capped at ``cap``, never over the pixel limit."""
     native, largest = 0.0, 0.0
     for item in page.get_images(full=True):
         for rect in page.get_image_rects(item[0]):
