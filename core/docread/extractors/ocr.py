@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import DependencyMissingError, ExtractionError, ReadDocumentError
 from ..isolation.tools import run_tool
@@ -205,6 +205,27 @@ def _languages(path: str) -> frozenset[str]:
     out = run_tool([path, "--list-langs"], timeout=30, what="tesseract --list-langs", env=_ENV)
     lines = out.stdout.decode("utf-8", "replace").splitlines()[1:]  # first line is a title
     return frozenset(line.strip() for line in lines if pt.LANG_PATTERN.match(line.strip()))
+
+
+def kept_reading(result: OcrResult, floor: float, meta: dict[str, Any]) -> OcrResult:
+    """What of a reading indexes (its lines at or over ``floor``), its facts put in ``meta``:
+    ``ocr_confidence`` of the reading; ``ocr_discarded`` when it had lines and none passed; else
+    ``ocr``, the kept lines' confidence, ``ocr_rotation``/``ocr_skew`` and ``ocr_dropped_words``.
+    The one rule for pages and pictures; their callers say it in notes."""
+    kept = result.confident(floor)
+    if result.confidence is not None:
+        meta["ocr_confidence"] = result.confidence
+    if not kept.lines:
+        if result.lines:
+            meta["ocr_discarded"] = True
+        return kept
+    meta.update(ocr=True, ocr_confidence=kept.confidence)
+    for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
+        if value:
+            meta[key] = value
+    if kept.word_count < result.word_count:
+        meta["ocr_dropped_words"] = result.word_count - kept.word_count
+    return kept
 
 
 def ocr_image(image: Image, ctx: Context, *, what: str) -> OcrResult:

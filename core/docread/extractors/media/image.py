@@ -248,7 +248,7 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
     against ``pdf.max_pages_ocr`` like PDF pages (archives of scans share one budget); lines
     under ``pdf.ocr_min_confidence`` are dropped, so a photo indexes no OCR noise. "" when the
     automatic OCR (``ocr=None``) finds nothing worth saying."""
-    from ..ocr import at_reading_size, ocr_image
+    from ..ocr import at_reading_size, kept_reading, ocr_image
 
     where, cap = ctx.info.source, ctx.settings.pdf.max_pages_ocr
     asked = ctx.options.ocr is True
@@ -266,11 +266,9 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
         ctx.warn(f"{where}: OCR failed ({exc.message}); the metadata and the image are returned.")
         return "**OCR Text:** failed"
     floor = ctx.settings.pdf.ocr_min_confidence
-    kept = result.confident(floor)
-    if result.confidence is not None:
-        meta["ocr_confidence"] = result.confidence
+    kept = kept_reading(result, floor, meta)
     if result.lines and not kept.lines:
-        meta.update(ocr=False, ocr_discarded=True)
+        meta["ocr"] = False
         ctx.warn(
             f"OCR of {where} discarded: {result.under(floor)} (pdf.ocr_min_confidence): "
             f"a photo or too poor a scan; nothing indexed."
@@ -281,12 +279,6 @@ def _ocr_section(source: Source, ctx: Context, meta: dict[str, Any]) -> str:
             meta["ocr"] = False
             ctx.warn(f"{where}: OCR found no text in the image.")
         return "**OCR Text:** (no text found)" if asked else ""
-    meta.update(ocr=True, ocr_confidence=kept.confidence)
-    if kept.word_count < result.word_count:
-        meta["ocr_dropped_words"] = result.word_count - kept.word_count
-    for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
-        if value:
-            meta[key] = value
     return "**OCR Text:**\n\n" + kept.text
 
 

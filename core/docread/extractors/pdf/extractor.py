@@ -18,7 +18,7 @@ from ...request.ranges import compact_spans, select_units
 from ..base import Context, Extractor
 from ..deadline import Deadline
 from ..markdown import human_size
-from ..ocr import OcrResult, ocr_stream
+from ..ocr import OcrResult, kept_reading, ocr_stream
 from .parts import (
     bound_content,
     form_lines,
@@ -249,26 +249,19 @@ def _with_ocr(n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: C
     ``pdf.ocr_min_confidence`` are dropped (a note says so), and on a page with a text layer
     only lines with words the layer lacks are added, under an ``[OCR]`` line."""
     floor = ctx.settings.pdf.ocr_min_confidence
-    kept = result.confident(floor)
-    meta["ocr_confidence"] = result.confidence
+    kept = kept_reading(result, floor, meta)
     if not result.lines:
         if not _chars(text):
             ctx.warn(f"Page {n}: OCR found no text on this page.")
         return text
     if not kept.lines:
-        meta["ocr_discarded"] = True
         ctx.warn(
             f"OCR of page {n} discarded: {result.under(floor)} (pdf.ocr_min_confidence); "
             f"{'its text layer is kept' if _chars(text) else 'no text indexed'}."
         )
         return text
-    meta.update(ocr=True, ocr_confidence=kept.confidence)
-    for key, value in (("ocr_rotation", result.rotation), ("ocr_skew", result.skew)):
-        if value:
-            meta[key] = value
-    dropped = result.word_count - kept.word_count
+    dropped = meta.get("ocr_dropped_words")
     if dropped:
-        meta["ocr_dropped_words"] = dropped
         ctx.warn(
             f"Page {n}: {dropped} OCR word(s) under confidence {floor:g} left out "
             f"(pdf.ocr_min_confidence)."
