@@ -10,8 +10,8 @@ from typing import Any
 
 import docread
 from docread.views.media import DEFAULT_MODEL_INPUTS as DEFAULT_MODEL_INPUTS  # re-exported
+from docread.views.media import Part, answer_parts, media_name, media_part
 from docread.views.media import describe_media as describe_media  # re-exported
-from docread.views.media import media_name, sendable_as
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 
@@ -37,30 +37,34 @@ def to_langchain(doc: docread.Document) -> Document:
     return Document(page_content=doc.text, metadata=meta, id=doc.id or None)
 
 
+def part_block(part: Part) -> dict[str, Any]:
+    """A standard content block for one part of a tool answer: text, image or file (a PDF)."""
+    if part.media is None:
+        return {"type": "text", "text": part.text}
+    data = base64.b64encode(part.media.data).decode("ascii")
+    if part.kind == "pdf":
+        return {
+            "type": "file",
+            "base64": data,
+            "mime_type": part.media.mime_type,
+            "filename": media_name(part.media),
+        }
+    return {"type": "image", "base64": data, "mime_type": part.media.mime_type}
+
+
 def media_block(
     media: docread.Media, model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS
 ) -> dict[str, Any]:
     """A standard content block for one Media part, or a text block describing it when the model
     does not take that kind (no "image" in ``model_inputs``, or no "pdf" for a raw PDF)."""
-    kind, reason = sendable_as(media, model_inputs)
-    if kind is None:
-        return {"type": "text", "text": describe_media(media, reason)}
-    data = base64.b64encode(media.data).decode("ascii")
-    if kind == "pdf":
-        return {
-            "type": "file",
-            "base64": data,
-            "mime_type": media.mime_type,
-            "filename": media_name(media),
-        }
-    return {"type": "image", "base64": data, "mime_type": media.mime_type}
+    return part_block(media_part(media, model_inputs))
 
 
 def content_blocks(
     text: str, media: Iterable[docread.Media], model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS
 ) -> list[dict[str, Any]]:
     """A tool result's content: the agent view text, then one block per media part."""
-    return [{"type": "text", "text": text}, *(media_block(m, model_inputs) for m in media)]
+    return [part_block(p) for p in answer_parts(text, media, model_inputs)]
 
 
 def split_tool_media(messages: Sequence[BaseMessage]) -> list[BaseMessage]:

@@ -9,14 +9,14 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import docread
-from docread.errors import log_handled
 from docread.request.parameters import (
     TOOL_DESCRIPTION,
     arguments_model,
     describe_invalid_arguments,
     tool_description,
 )
-from docread.views.media import check_model_inputs, view_for_model
+from docread.tool_call import ToolAnswer, atool_read, tool_read
+from docread.views.media import check_model_inputs
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import (
@@ -28,7 +28,7 @@ from pydantic import (
 )
 from pydantic.v1 import ValidationError as ValidationErrorV1
 
-from .blocks import DEFAULT_MODEL_INPUTS, content_blocks, to_langchain
+from .blocks import DEFAULT_MODEL_INPUTS, part_block, to_langchain
 
 ReadDocumentInput: type[BaseModel] = arguments_model("ReadDocumentInput", __name__)
 
@@ -44,8 +44,8 @@ _READER_LOCK = threading.Lock()
 
 class ReadDocumentTool(BaseTool):
     """Reads files for a model: content = agent view text + image/file blocks; artifact = the
-    LangChain Documents read. Read failures (docread errors) and invalid arguments become error
-    tool results; anything else (a bug, an interrupt) is raised.
+    LangChain Documents read. Every read failure (docread's, or any other exception the read
+    raises) and invalid arguments become error tool results; only an interrupt is raised.
 
     ``model_inputs`` says what the model accepts: without "image", images are described in text;
     without "pdf" (the default), raw PDFs are never sent. For providers that reject media in tool
@@ -97,12 +97,9 @@ class ReadDocumentTool(BaseTool):
     def _run(
         self, file_path: str, run_manager: CallbackManagerForToolRun | None = None, **options: Any
     ) -> tuple[list[dict[str, Any]], list[Any]]:
-        options, note = view_for_model(_given(options), self.model_inputs)
-        try:
-            result = self.reader.read(file_path, dedupe=self.dedupe, **options)
-        except docread.ReadDocumentError as exc:
-            raise _tool_error(exc) from exc
-        return self._output(result, note)
+        return _output(
+            tool_read(self.reader, file_path, options, self.model_inputs, dedupe=self.dedupe)
+        )
 
     async def _arun(
         self,
@@ -110,26 +107,14 @@ class ReadDocumentTool(BaseTool):
         run_manager: AsyncCallbackManagerForToolRun | None = None,
         **options: Any,
     ) -> tuple[list[dict[str, Any]], list[Any]]:
-        options, note = view_for_model(_given(options), self.model_inputs)
-        try:
-            result = await self.reader.aread(file_path, dedupe=self.dedupe, **options)
-        except docread.ReadDocumentError as exc:
-            raise _tool_error(exc) from exc
-        return self._output(result, note)
+        answer = await atool_read(
+            self.reader, file_path, options, self.model_inputs, dedupe=self.dedupe
+        )
+        return _output(answer)
 
     def forget(self) -> None:
         """Forget earlier reads (``dedupe``): the next read of every file is returned in full."""
         self.reader.forget()
-
-    def _output(
-        self, result: docread.ReadResult, note: str = ""
-    ) -> tuple[list[dict[str, Any]], list[Any]]:
-        """(content blocks for the model, Documents for the program); ``note`` says how the
-        options were changed for this model."""
-        if note:
-            result.notes.append(note)
-        blocks = content_blocks(result.render(), result.media, self.model_inputs)
-        return blocks, [to_langchain(d) for d in result.documents]
 
 
 class DocReadToolkit(BaseToolkit):
@@ -151,12 +136,9 @@ def describe_validation_error(error: ValidationError | ValidationErrorV1) -> str
     return describe_invalid_arguments(error, "ReadDocument")
 
 
-def _tool_error(exc: docread.ReadDocumentError) -> ToolException:
-    """A failed read becomes the model's error result; logged here, where it is handled."""
-    log_handled(exc)
-    return ToolException(str(exc))
-
-
-def _given(options: dict[str, Any]) -> dict[str, Any]:
-    """The arguments the model set (None means "use the default")."""
-    return {k: v for k, v in options.items() if v is not None}
+def _output(answer: ToolAnswer) -> tuple[list[dict[str, Any]], list[Any]]:
+    """(content blocks for the model, Documents for the program); a failed read is raised as the
+    ToolException LangChain turns into an error ToolMessage (``handle_tool_error``)."""
+    if answer.result is None:
+        raise ToolException(answer.error)
+    return [part_block(p) for p in answer.parts], [to_langchain(d) for d in answer.result.documents]

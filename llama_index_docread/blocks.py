@@ -11,12 +11,25 @@ from docread.media_files import media_path as media_path  # re-exported
 from docread.views.media import (
     DEFAULT_MODEL_INPUTS,
     PDF,
+    Part,
+    answer_parts,
     check_model_inputs,
     describe_media,
     media_name,
-    sendable_as,
+    media_part,
 )
 from llama_index.core.base.llms.types import ContentBlock, DocumentBlock, ImageBlock, TextBlock
+
+
+def part_block(part: Part) -> ContentBlock:
+    """One part of a tool answer as a TextBlock, ImageBlock or DocumentBlock (a PDF)."""
+    if part.media is None:
+        return TextBlock(text=part.text)
+    if part.kind == "pdf":
+        return DocumentBlock(
+            data=part.media.data, document_mimetype=PDF, title=media_name(part.media)
+        )
+    return ImageBlock(image=part.media.data, image_mimetype=part.media.mime_type)
 
 
 def media_block(
@@ -24,19 +37,14 @@ def media_block(
 ) -> ContentBlock:
     """One Media part as an ImageBlock / DocumentBlock, or a TextBlock describing it when the
     model does not take that kind (no "image" / "pdf" in ``model_inputs``, or an odd image type)."""
-    kind, reason = sendable_as(media, model_inputs)
-    if kind is None:
-        return TextBlock(text=describe_media(media, reason))
-    if kind == "pdf":
-        return DocumentBlock(data=media.data, document_mimetype=PDF, title=media_name(media))
-    return ImageBlock(image=media.data, image_mimetype=media.mime_type)
+    return part_block(media_part(media, model_inputs))
 
 
 def result_blocks(
     result: docread.ReadResult, model_inputs: Collection[str] = DEFAULT_MODEL_INPUTS
 ) -> list[ContentBlock]:
     """A tool result: the agent view text first, then one block per media part."""
-    return [TextBlock(text=result.render()), *(media_block(m, model_inputs) for m in result.media)]
+    return [part_block(p) for p in answer_parts(result.render(), result.media, model_inputs)]
 
 
 __all__ = [
@@ -44,6 +52,7 @@ __all__ = [
     "check_model_inputs",
     "describe_media",
     "media_block",
+    "part_block",
     "default_media_dir",
     "media_path",
     "result_blocks",

@@ -10,15 +10,14 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
 import docread
-from docread.errors import log_handled
 from docread.request.parameters import PARAMETERS, tool_description
-from docread.views.media import view_for_model
+from docread.tool_call import tool_read
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from .blocks import DEFAULT_MODEL_INPUTS, check_model_inputs, result_blocks
+from .blocks import DEFAULT_MODEL_INPUTS, check_model_inputs, part_block
 
 ReadDocumentArgs: type[BaseModel] = create_model(
     "ReadDocumentArgs",
@@ -82,16 +81,12 @@ class DocReadToolSpec(BaseToolSpec):
 
     def read_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
         """Read a file or list a folder; returns the text view plus images of pictures and pages.
-        ``options`` are ReadDocumentArgs' other fields; a failed read returns ErrorBlocks."""
-        options, note = view_for_model(options, self.model_inputs)
-        try:
-            result = self.reader.read(file_path, dedupe=self.dedupe, **options)
-        except docread.ReadDocumentError as exc:
-            log_handled(exc)  # handled here: the model gets it as an error output
-            return ErrorBlocks([TextBlock(text=f"Error: {exc.message}")])
-        if note:
-            result.notes.append(note)
-        return result_blocks(result, self.model_inputs)
+        ``options`` are ReadDocumentArgs' other fields; a failed read (any exception) returns
+        ErrorBlocks."""
+        answer = tool_read(self.reader, file_path, options, self.model_inputs, dedupe=self.dedupe)
+        if answer.is_error:
+            return ErrorBlocks([TextBlock(text=f"Error: {answer.error}")])
+        return [part_block(p) for p in answer.parts]
 
     async def aread_document(self, file_path: str, **options: Any) -> list[ContentBlock]:
         """``read_document`` in a worker thread, so the event loop is never blocked."""

@@ -143,6 +143,21 @@ def test_bad_calls_become_error_tool_results(
     assert expected in message.content
 
 
+async def test_a_read_raising_a_foreign_error_is_an_error_result() -> None:
+    """/proc/self/mem fails with a raw OSError (EIO) inside the read, sync and async alike."""
+    tool = ReadDocumentTool(workspace="/", config={"cache": {"enabled": False}})
+    message = call(tool, file_path="/proc/self/mem")
+    assert message.status == "error" and "/proc/self/mem" in message.content
+    call_ = {
+        "type": "tool_call",
+        "id": "2",
+        "name": tool.name,
+        "args": {"file_path": "/proc/self/mem"},
+    }
+    message = await tool.ainvoke(call_)
+    assert message.status == "error" and "/proc/self/mem" in message.content
+
+
 async def test_async_read_runs_off_the_event_loop(tool: ReadDocumentTool, gate_reads: Any) -> None:
     ticker = gate_reads(tool.reader)
     call = {"type": "tool_call", "id": "a1", "name": tool.name, "args": {"file_path": "notes.txt"}}

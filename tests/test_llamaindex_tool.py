@@ -147,6 +147,16 @@ async def test_async_call_is_an_error_output_too(tmp_path: Path) -> None:
     assert out.is_error and "no such file" in out.content
 
 
+async def test_a_read_raising_a_foreign_error_is_an_error_output() -> None:
+    """/proc/self/mem fails with a raw OSError (EIO) inside the read, sync and async alike."""
+    tool = read_tool(Path("/"))
+    for out in (
+        tool.call(file_path="/proc/self/mem"),
+        await tool.acall(file_path="/proc/self/mem"),
+    ):
+        assert out.is_error and out.content.startswith("Error: /proc/self/mem")
+
+
 async def test_async_read_runs_off_the_event_loop(tmp_path: Path, gate_reads: Any) -> None:
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     spec = DocReadToolSpec(tmp_path)

@@ -117,10 +117,9 @@ async def test_raw_pdf_is_an_embedded_blob_only_when_the_model_takes_pdf(
 ) -> None:
     async with Client(app.server) as client:
         result = await client.call_tool(TOOL_NAME, {"file_path": "report.pdf", "view": "pdf"})
-    assert not result.is_error
-    texts = [c.text for c in result.content if isinstance(c, types.TextContent)]
-    assert len(texts) == len(result.content)  # no blob for a model that takes no PDFs
-    assert any('add "pdf" to model_inputs' in t for t in texts)
+    assert not result.is_error  # a model that takes no PDFs gets the pages as images
+    assert [type(c) for c in result.content] == [types.TextContent] + [types.ImageContent] * 3
+    assert "this model takes no PDF files" in text_of(result)
     takes_pdf = ReadDocumentServer(str(workspace), NO_CACHE, model_inputs={"text", "image", "pdf"})
     try:
         async with Client(takes_pdf.server) as client:
@@ -162,6 +161,43 @@ async def test_errors_are_error_results_and_the_server_goes_on(
         assert "top secret" not in text_of(result)
         again = await client.call_tool(TOOL_NAME, {"file_path": "notes.txt"})
     assert not again.is_error and "second line" in text_of(again)
+
+
+async def test_the_three_agent_tools_answer_one_request_alike(
+    app: ReadDocumentServer, workspace: Path
+) -> None:
+    """LangChain, LlamaIndex and MCP go through one core entry (``tool_call.tool_read``): the
+    same request, default model inputs, gives the same kinds of parts in the same order."""
+    from llama_index.core.base.llms.types import ImageBlock, TextBlock
+
+    from langchain_docread import ReadDocumentTool
+    from llama_index_docread import DocReadToolSpec
+
+    args = {"file_path": "report.pdf", "view": "pdf", "pages": "1-2"}
+    async with Client(app.server) as client:
+        result = await client.call_tool(TOOL_NAME, args)
+    over_mcp = [
+        {types.TextContent: "text", types.ImageContent: "image"}[type(c)] for c in result.content
+    ]
+    lc_tool = ReadDocumentTool(workspace=str(workspace), config=NO_CACHE)
+    message = lc_tool.invoke({"type": "tool_call", "id": "1", "name": lc_tool.name, "args": args})
+    over_langchain = [block["type"] for block in message.content]
+    [li_tool] = DocReadToolSpec(workspace, config=NO_CACHE).to_tool_list()
+    output = li_tool.call(**args)
+    over_llamaindex = [{TextBlock: "text", ImageBlock: "image"}[type(b)] for b in output.blocks]
+    assert over_mcp == over_langchain == over_llamaindex == ["text", "image", "image"]
+    assert "this model takes no PDF files" in text_of(result)
+
+
+async def test_a_read_raising_a_foreign_error_is_an_error_result() -> None:
+    """/proc/self/mem fails with a raw OSError (EIO) inside the read: an isError result."""
+    server = ReadDocumentServer("/", NO_CACHE)
+    try:
+        async with Client(server.server) as client:
+            result = await client.call_tool(TOOL_NAME, {"file_path": "/proc/self/mem"})
+    finally:
+        server.close()
+    assert result.is_error and "/proc/self/mem" in text_of(result)
 
 
 async def test_extract_needs_allow_extract(workspace: Path) -> None:

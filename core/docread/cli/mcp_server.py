@@ -1,10 +1,10 @@
 """``docread mcp``: an MCP server with one tool, ``read_document``, over stdio or streamable HTTP.
 
 The tool is the LangChain tool's twin: the same parameters, descriptions and validation (the
-pydantic model built from the core's parameter table), the agent view as ``TextContent``, images
-and rendered pages as ``ImageContent``, a raw PDF as an embedded blob resource when the model takes
-PDFs. Read failures are tool results with ``isError`` (the typed error's message), never a dead
-server: parsing runs in the Reader's isolated workers, each call in its own thread, so calls
+pydantic model built from the core's parameter table) and the same read (``tool_call.tool_read``:
+``view="pdf"`` adapted to the model), the agent view as ``TextContent``, images and rendered pages
+as ``ImageContent``, a raw PDF as an embedded blob resource when the model takes PDFs. Every read
+failure is a tool result with ``isError`` (the error's message), never a dead server: parsing runs in the Reader's isolated workers, each call in its own thread, so calls
 overlap. A client's progress token gets one notification per unit read; a cancelled call stops
 its read at the next unit (the unit stream is closed, which cancels the worker's job).
 
@@ -31,21 +31,13 @@ from ..errors import (
     InvalidOptionError,
     ReadDocumentError,
     SettingsError,
-    log_handled,
 )
 from ..model import Unit
 from ..reader import Reader
 from ..request.parameters import arguments_model, describe_invalid_arguments, tool_description
-from ..result import ReadResult
 from ..settings import Settings
-from ..views.media import (
-    DEFAULT_MODEL_INPUTS,
-    MODEL_INPUTS,
-    check_model_inputs,
-    describe_media,
-    media_name,
-    sendable_as,
-)
+from ..tool_call import ToolAnswer, tool_read
+from ..views.media import DEFAULT_MODEL_INPUTS, MODEL_INPUTS, Part, check_model_inputs, media_name
 from .common import add_workspace_options, fail
 
 try:
@@ -74,8 +66,11 @@ INSTRUCTIONS = (
 Progress = Callable[[float, float | None, str | None], Coroutine[Any, Any, None]]
 
 
-class _Cancelled(Exception):
+class _Cancelled(ReadDocumentError):
     """Raised from the unit handler of a read whose call was cancelled: the read stops there."""
+
+    def __init__(self) -> None:
+        super().__init__("the call was cancelled by the client")
 
 
 class ReadDocumentServer:
@@ -159,13 +154,12 @@ class ReadDocumentServer:
         report = ctx.session.report_progress  # a no-op unless the client asked for progress
         read = partial(self._read, file_path, options, cancel, report)
         try:
-            result = await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
-        except ReadDocumentError as exc:
-            log_handled(exc)  # handled here: the client gets it as an isError result
-            return error_result(str(exc))
+            answer = await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
         finally:
             cancel.set()  # a cancelled call: the thread's read stops at its next unit
-        return types.CallToolResult(content=mcp_content(result, self.model_inputs))
+        if answer.is_error:
+            return error_result(answer.error)
+        return types.CallToolResult(content=[mcp_block(p) for p in answer.parts])
 
     def _read(
         self,
@@ -173,7 +167,7 @@ class ReadDocumentServer:
         options: dict[str, Any],
         cancel: threading.Event,
         report: Progress | None,
-    ) -> ReadResult:
+    ) -> ToolAnswer:
         """One read, in a worker thread; progress goes back to the event loop per unit."""
         count = 0
 
@@ -189,27 +183,24 @@ class ReadDocumentServer:
         with self._lock:
             self._active += 1
         try:
-            return self.reader.read(file_path, dedupe=False, on_unit=on_unit, **options)
+            return tool_read(self.reader, file_path, options, self.model_inputs, on_unit=on_unit)
         finally:
             with self._lock:
                 self._active -= 1
 
 
-def mcp_content(result: ReadResult, model_inputs: Iterable[str]) -> list[types.ContentBlock]:
-    """A read as MCP content: the agent view, then each media part as the model can take it."""
-    content: list[types.ContentBlock] = [types.TextContent(text=result.render())]
-    for media in result.media:
-        kind, reason = sendable_as(media, model_inputs)
-        data = b64encode(media.data).decode("ascii")
-        if kind == "image":
-            content.append(types.ImageContent(data=data, mime_type=media.mime_type))
-        elif kind == "pdf":
-            uri = f"docread:///{quote(str(media.metadata.get('source') or media_name(media)))}"
-            blob = types.BlobResourceContents(uri=uri, blob=data, mime_type=media.mime_type)
-            content.append(types.EmbeddedResource(resource=blob))
-        else:
-            content.append(types.TextContent(text=describe_media(media, reason)))
-    return content
+def mcp_block(part: Part) -> types.ContentBlock:
+    """One part of a tool answer as MCP content: text, an image, or a PDF as an embedded blob."""
+    if part.media is None:
+        return types.TextContent(text=part.text)
+    data = b64encode(part.media.data).decode("ascii")
+    if part.kind == "pdf":
+        name = part.media.metadata.get("source") or media_name(part.media)
+        blob = types.BlobResourceContents(
+            uri=f"docread:///{quote(str(name))}", blob=data, mime_type=part.media.mime_type
+        )
+        return types.EmbeddedResource(resource=blob)
+    return types.ImageContent(data=data, mime_type=part.media.mime_type)
 
 
 def error_result(message: str) -> types.CallToolResult:

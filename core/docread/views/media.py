@@ -1,10 +1,12 @@
-"""What a model can be sent: the media decisions both framework wrappers share (which parts go
-out as images or PDFs for a model's ``model_inputs``, and the one-line stand-in when not)."""
+"""What a model can be sent: the media decisions every agent tool shares (which parts go out as
+images or PDFs for a model's ``model_inputs``, and the one-line stand-in when not), as ``Part``s
+each framework turns into its own content blocks."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import InvalidOptionError
 from ..extractors.markdown import human_size
@@ -45,7 +47,30 @@ def view_for_model(
     )
 
 
-def sendable_as(media: Media, model_inputs: Iterable[str]) -> tuple[str | None, str]:
+@dataclasses.dataclass(frozen=True)
+class Part:
+    """One piece of an agent tool's answer: ``text``, or ``media`` the model takes as an "image"
+    or a "pdf"; a framework maps each kind to its own content block."""
+
+    kind: Literal["text", "image", "pdf"]
+    text: str = ""
+    media: Media | None = None
+
+
+def media_part(media: Media, model_inputs: Iterable[str]) -> Part:
+    """One media part as the model takes it, or its one-line text stand-in saying why not."""
+    kind, reason = sendable_as(media, model_inputs)
+    return Part(kind, media=media) if kind else Part("text", describe_media(media, reason))
+
+
+def answer_parts(text: str, media: Iterable[Media], model_inputs: Iterable[str]) -> list[Part]:
+    """A tool answer's parts: the agent view text first, then one part per media part."""
+    return [Part("text", text), *(media_part(m, model_inputs) for m in media)]
+
+
+def sendable_as(
+    media: Media, model_inputs: Iterable[str]
+) -> tuple[Literal["image", "pdf"] | None, str]:
     """("image" | "pdf", "") when the model takes this part, else (None, why it is not sent)."""
     accepted = frozenset(model_inputs)
     if media.mime_type == PDF:
