@@ -5,8 +5,10 @@ object) and as a real ``docread mcp`` subprocess over stdio; plus the core hook 
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +19,7 @@ from typing import Any
 
 import anyio
 import docread
+import httpx
 import pytest
 from factories import image_file, pdf, scan_page, text_image, zip_archive
 
@@ -363,3 +366,97 @@ async def test_stdio_server_end_to_end(workspace: Path) -> None:
             after = await client.call_tool(TOOL_NAME, {"file_path": "notes.txt"})
             assert not after.is_error and "second line" in text_of(after)
             assert time.monotonic() - start < 30
+
+
+# -- a real server over HTTP -----------------------------------------------------------------
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def http_server(
+    workspace: Path, log: Path, *flags: str, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """``docread mcp --transport http`` in a subprocess; yields its URL on 127.0.0.1 once it
+    answers (bounded: 60 s), stops it after."""
+    port = _free_port()
+    argv = [sys.executable, "-m", "docread.cli", "mcp", "--transport", "http", "--port", str(port)]
+    with log.open("w") as err:
+        proc = subprocess.Popen(
+            [*argv, "--workspace", str(workspace), *flags],
+            env={**_env(), "DOCREAD_CONFIG": "", **(env or {})},
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                httpx.get(url, timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not answer in 60 s"
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def post(url: str, **headers: str) -> httpx.Response:
+    """An MCP initialize request with these extra headers."""
+    base = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    return httpx.post(url, json=INITIALIZE, headers={**base, **headers}, timeout=30)
+
+
+def test_http_on_loopback_checks_host_and_origin(workspace: Path, tmp_path: Path) -> None:
+    log = tmp_path / "stderr.txt"
+    with http_server(workspace, log) as url:
+        assert post(url).status_code == 200
+        assert post(url, Host="evil.example").status_code == 421  # DNS rebinding
+        assert post(url, Origin="http://evil.example").status_code == 403
+        assert post(url, Origin=url.removesuffix("/mcp")).status_code == 200
+    first, *warnings = log.read_text().splitlines()
+    assert "Invalid Host header: evil.example" in warnings[0]
+    assert first == (
+        f"docread mcp: http://127.0.0.1:{url.split(':')[2].split('/')[0]}/mcp "
+        f"workspace={workspace} (no token: this machine only)"
+    )
+
+
+def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path) -> None:
+    argv = [sys.executable, "-m", "docread.cli", "mcp", "--transport", "http", "--host", "0.0.0.0"]
+    refused = subprocess.run(
+        [*argv, "--port", str(_free_port()), "--workspace", str(workspace)],
+        env={**_env(), "DOCREAD_MCP_TOKEN": ""}, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "DOCREAD_MCP_TOKEN=<secret>" in refused.stderr
+    secret = "s3cret-token"
+    log = tmp_path / "stderr.txt"
+    flags = ("--host", "0.0.0.0", "--allowed-host", "docs.example")
+    with http_server(workspace, log, *flags, env={"DOCREAD_MCP_TOKEN": secret}) as url:
+        port = url.split(":")[2].split("/")[0]
+        assert post(url).status_code == 401
+        assert post(url, Authorization="Bearer wrong").status_code == 401
+        assert post(url, Authorization=f"Bearer {secret}").status_code == 200
+        auth = {"Authorization": f"Bearer {secret}"}
+        assert post(url, Host="evil.example", **auth).status_code == 421
+        assert post(url, Host=f"docs.example:{port}", **auth).status_code == 200
+    assert "(bearer token required)" in log.read_text()
+    assert secret not in log.read_text()

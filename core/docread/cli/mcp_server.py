@@ -9,7 +9,8 @@ overlap. A client's progress token gets one notification per unit read; a cancel
 its read at the next unit (the unit stream is closed, which cancels the worker's job).
 
 ``mode="extract"`` writes under the workspace's extraction folder, so it is off unless the server
-is started with ``--allow-extract``; without it the tool is annotated read-only.
+is started with ``--allow-extract``; without it the tool is annotated read-only. Over HTTP,
+``mcp_http`` decides who may call (Host/Origin checks, a bearer token off loopback).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ..settings import Settings
 from ..tool_call import ToolAnswer, tool_read
 from ..views.media import DEFAULT_MODEL_INPUTS, MODEL_INPUTS, Part, check_model_inputs, media_name
 from .common import add_workspace_options, fail
+from .mcp_http import TOKEN_ENV, BearerAuth, announce, bearer_token, security_settings
 
 try:
     import anyio
@@ -213,7 +215,8 @@ _EPILOG = """\
 examples:
   docread mcp --workspace ~/projects/acme                 # stdio, for Claude Desktop, Cursor, ...
   claude mcp add docread -- docread mcp --workspace .     # Claude Code
-  docread mcp --transport http --port 8765                # streamable HTTP at /mcp
+  docread mcp --transport http --port 8765                # streamable HTTP at /mcp (this machine)
+  DOCREAD_MCP_TOKEN=<secret> docread mcp --transport http --host 0.0.0.0 --allowed-host docs.example
   docread mcp --model-inputs text,image,pdf --allow-extract"""
 
 
@@ -227,8 +230,25 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP: the address to bind")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="HTTP: the address to bind; one other machines can reach (0.0.0.0) needs a token",
+    )
     p.add_argument("--port", type=int, default=8000, help="HTTP: the port (path /mcp)")
+    p.add_argument(
+        "--auth-token",
+        help=f"HTTP: the bearer token every call must send (default: ${TOKEN_ENV}; the "
+        "environment keeps it out of the process list)",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: a name clients reach the server by (Host/Origin checks; repeatable); "
+        "loopback names are always allowed",
+    )
     p.add_argument(
         "--model-inputs",
         default=",".join(sorted(DEFAULT_MODEL_INPUTS)),
@@ -247,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
+        token = bearer_token(args.host, args.auth_token) if args.transport == "http" else None
         app = ReadDocumentServer(
             args.workspace,
             args.config,
@@ -260,8 +281,13 @@ def main(argv: Sequence[str]) -> int:
         if args.transport == "http":
             import uvicorn
 
-            starlette = app.server.streamable_http_app(host=args.host)
-            uvicorn.run(starlette, host=args.host, port=args.port, log_level="warning")
+            http = app.server.streamable_http_app(
+                host=args.host,
+                transport_security=security_settings(args.host, args.allowed_host),
+            )
+            announce(args.host, args.port, str(app.reader.workspace.root), token)
+            served = BearerAuth(http, token) if token else http
+            uvicorn.run(served, host=args.host, port=args.port, log_level="warning")
         else:
             anyio.run(_serve_stdio, app.server)
     except KeyboardInterrupt:
