@@ -1,6 +1,7 @@
 """docread.ray_data on a real local Ray cluster (2 CPUs, one per module): the Dataset holds the
 loader's units (ids, texts, metadata) for a folder, a file through a pyarrow filesystem, the
-``documents_from`` transform, per-file errors, the missing-Ray message, and the example."""
+``documents_from`` transform, per-file errors, the workspace (links, file:// URIs, local pyarrow
+filesystems, a remote prefix), the missing-Ray message, and the example."""
 
 from __future__ import annotations
 
@@ -113,22 +114,29 @@ def test_media_rows_and_pattern(cluster: dict[str, str], docs: Path) -> None:
     assert all(json.loads(r["metadata"])["file_name"] == "logo.png" for r in rows)
 
 
-def test_a_file_through_a_pyarrow_filesystem(cluster: dict[str, str], docs: Path) -> None:
-    """Bytes through ``Reader.iter_bytes`` under the path as named in that filesystem."""
+def test_a_file_through_a_local_pyarrow_filesystem(cluster: dict[str, str], docs: Path) -> None:
+    """A local pyarrow filesystem is read as plain paths are: by the Reader, in the workspace
+    (a SubTreeFileSystem's folder by default), with the loader's units."""
     subtree = pafs.SubTreeFileSystem(str(docs), pafs.LocalFileSystem())
     got = from_rows(read_documents("sub/table.csv", filesystem=subtree, config=CONFIG).take_all())
-    data = (docs / "sub" / "table.csv").read_bytes()
     with docread.Reader(docs, CONFIG) as reader:
-        want = from_units(reader.iter_bytes(data, "sub/table.csv"))
+        want = from_units(reader.iter_units("sub/table.csv"))
     assert got == want
     assert [m["source"] for _, m in got.values()] == ["sub/table.csv"]
     assert "Lima" in next(iter(got.values()))[0]
-    # a folder in a filesystem: listed by Ray, each file shown under the path as named
     local = pafs.LocalFileSystem()
     folder = from_rows(
         read_documents(str(docs / "sub"), filesystem=local, config=CONFIG).take_all()
     )
     assert [m["source"] for _, m in folder.values()] == [str(docs / "sub" / "table.csv")]
+
+
+def remote_filesystem() -> pafs.FileSystem:
+    """A filesystem docread cannot tell is local (fsspec's, behind pyarrow's PyFileSystem): it
+    stands in for S3 here, its files listed by Ray and their bytes read through pyarrow."""
+    from fsspec.implementations.local import LocalFileSystem
+
+    return pafs.PyFileSystem(pafs.FSSpecHandler(LocalFileSystem()))
 
 
 def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
@@ -138,11 +146,12 @@ def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
     and skipped, named it fails with FileTooLargeError naming the file."""
     limits = {f.name: 28 for f in dataclasses.fields(docread.Settings().limits)}
     small = {**CONFIG, "limits": limits}  # notes.md has 26 bytes, sub/table.csv 31
-    subtree = pafs.SubTreeFileSystem(str(docs), pafs.LocalFileSystem())
-    rows = read_documents(["sub", "notes.md"], filesystem=subtree, config=small).take_all()
-    assert [json.loads(r["metadata"])["source"] for r in rows] == ["notes.md"]
+    remote = remote_filesystem()
+    named = [str(docs / "sub"), str(docs / "notes.md")]
+    rows = read_documents(named, filesystem=remote, config=small).take_all()
+    assert [json.loads(r["metadata"])["source"] for r in rows] == [str(docs / "notes.md")]
     with pytest.raises(docread.FileTooLargeError, match=r"sub/table\.csv: over 28 bytes"):
-        read_documents("sub/table.csv", filesystem=subtree, config=small).materialize()
+        read_documents(str(docs / "sub/table.csv"), filesystem=remote, config=small).materialize()
 
 
 def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Path) -> None:
@@ -229,3 +238,62 @@ def test_example_writes_parquet(cluster: dict[str, str], docs: Path, tmp_path: P
     assert len({r["id"] for r in rows}) == len(rows)  # docread's chunk ids: unique and stable
     assert any("revenue grew" in r["text"] for r in rows)
     assert all(len(r["embedding"]) == len(rows[0]["embedding"]) > 0 for r in rows)
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A workspace with one file of its own and three ways out: an absolute symlink, a linked
+    folder and a hard link, each to a secret outside it."""
+    root = tmp_path_factory.mktemp("linked")
+    outside, ws = root / "elsewhere", root / "ws"
+    outside.mkdir()
+    ws.mkdir()
+    (outside / "secret.txt").write_text("top secret\n", encoding="utf-8")
+    (outside / "hard.txt").write_text("hard secret\n", encoding="utf-8")
+    (ws / "own.txt").write_text("our own words\n", encoding="utf-8")
+    (ws / "abs_link.txt").symlink_to(outside / "secret.txt")
+    (ws / "linked_dir").symlink_to(outside, target_is_directory=True)
+    os.link(outside / "hard.txt", ws / "hard.txt")
+    return ws
+
+
+def test_a_file_uri_outside_the_workspace_is_refused(cluster: dict[str, str], linked: Path) -> None:
+    secret = (linked.parent / "elsewhere" / "secret.txt").as_uri()
+    with pytest.raises(docread.PathSecurityError, match="outside the workspace"):
+        read_documents(secret, workspace=linked, config=CONFIG).take_all()
+    inside = from_rows(
+        read_documents((linked / "own.txt").as_uri(), workspace=linked, config=CONFIG).take_all()
+    )
+    assert [m["source"] for _, m in inside.values()] == ["own.txt"]
+
+
+@pytest.mark.parametrize("how", ["local", "subtree"])
+def test_a_walk_in_a_local_pyarrow_filesystem_keeps_to_the_workspace(
+    cluster: dict[str, str], linked: Path, how: str
+) -> None:
+    """Local pyarrow filesystems go through the workspace like plain paths: no symlink, linked
+    folder or hard link leads out (a SubTreeFileSystem's folder is the default workspace)."""
+    if how == "local":
+        dataset = read_documents(
+            str(linked), filesystem=pafs.LocalFileSystem(), workspace=linked, config=CONFIG
+        )
+    else:
+        subtree = pafs.SubTreeFileSystem(str(linked), pafs.LocalFileSystem())
+        dataset = read_documents("/", filesystem=subtree, config=CONFIG)
+    rows = from_rows(dataset.take_all())
+    assert [m["source"] for _, m in rows.values()] == ["own.txt"]
+    assert all("secret" not in (text or "") for text, _ in rows.values())
+
+
+def test_remote_paths_keep_to_a_workspace_prefix_and_do_not_mix_with_local_ones(
+    linked: Path,
+) -> None:
+    """Checked on the driver, before any listing: nothing is fetched."""
+    with pytest.raises(docread.PathSecurityError, match="outside the workspace s3://bucket/docs"):
+        read_documents("s3://bucket/other/a.pdf", workspace="s3://bucket/docs")
+    with pytest.raises(docread.PathSecurityError):
+        read_documents("s3://bucket/docs/../other/a.pdf", workspace="s3://bucket/docs")
+    with pytest.raises(docread.InvalidOptionError, match="cannot be mixed"):
+        read_documents(["s3://bucket/docs/a.pdf", str(linked / "own.txt")])
+    with pytest.raises(docread.PathSecurityError, match="outside the workspace"):
+        read_documents(str(linked.parent), filesystem=remote_filesystem(), workspace=linked)

@@ -19,9 +19,16 @@ import os
 import threading
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
-from .errors import DependencyMissingError, FileTooLargeError, ReadDocumentError, log_handled
+from .errors import (
+    DependencyMissingError,
+    FileTooLargeError,
+    InvalidOptionError,
+    PathSecurityError,
+    ReadDocumentError,
+    log_handled,
+)
 from .model import Document, Unit
 from .reader import PathArg, Reader, loader_workspace
 from .request.options import ReadOptions
@@ -62,19 +69,23 @@ def read_documents(
 ) -> ray.data.Dataset:
     """A Dataset with one row per unit of these files and folders, read lazily by Ray tasks.
 
-    Local paths are listed here as ``docread.iter_units`` lists them (same workspace rule, same
-    files, same ``source``, so the same ids) and each task reads them by path inside that
-    workspace. URIs (``s3://``, ``gs://``, ``hdfs://``) or paths in a given pyarrow
-    ``filesystem`` are listed by Ray (names starting with ``.`` or ``_`` skipped) and their bytes
-    go through ``Reader.iter_bytes`` under the URI. A file found in a folder that fails is logged
+    Local paths (plain, ``file://`` URIs, or paths in a pyarrow ``LocalFileSystem`` or a
+    ``SubTreeFileSystem`` over one, whose folder is then the default workspace) are listed here
+    as ``docread.iter_units`` lists them (same workspace rule, same files, same ``source``, so the
+    same ids) and each task opens them inside that workspace (links checked on the descriptor).
+    Remote URIs (``s3://``, ``gs://``, ``hdfs://``) or paths in another ``filesystem`` are listed
+    by Ray (names starting with ``.`` or ``_`` skipped) and their bytes go through
+    ``Reader.iter_bytes`` under the URI; there ``workspace`` is a prefix every path must lie
+    under (``PathSecurityError`` otherwise). A file found in a folder that fails is logged
     (a warning on the ``docread`` logger, which Ray forwards to the driver) and skipped; a file
     named directly fails the Dataset, as in the loader. The Ray knobs pass through to
     ``ray.data.read_datasource``; other keyword arguments are docread read options."""
     settings = Settings.load(config)
     options = _options(pattern, read_options)
     given = [os.fspath(p) for p in ([paths] if isinstance(paths, str | os.PathLike) else paths)]
-    if filesystem is None and not any("://" in p for p in given):
-        anchor, given = loader_workspace(given, workspace)
+    local = _local(given, filesystem)
+    if local is not None:  # this machine's files: opened by the Reader in the workspace only
+        anchor, given = loader_workspace(local[0], local[1] if workspace is None else workspace)
         with Reader(anchor, settings) as lister:
             files = list(lister.files(given, pattern=pattern))
             root = os.fspath(lister.workspace.root)
@@ -83,8 +94,10 @@ def read_documents(
         named = set(given)
         shown = {os.path.normpath(os.path.join(root, f)): (f, f in named) for f in files}
         plan = _Plan(settings, root, options, pattern, include_media, shown=shown)
-        targets = list(shown)
+        targets, filesystem = list(shown), None
     else:
+        if workspace is not None:
+            _check_prefix(given, os.fspath(workspace))
         roots = _roots(given, filesystem)
         plan = _Plan(settings, None, options, pattern, include_media, roots=roots)
         targets = given
@@ -289,9 +302,60 @@ def _schema(include_media: bool) -> pa.Schema:
     return pa.schema(columns + media)
 
 
+def _local(
+    given: list[str], filesystem: pyarrow.fs.FileSystem | None
+) -> tuple[list[str], str | None] | None:
+    """These paths as this machine's paths, and the folder a ``SubTreeFileSystem`` confines them
+    to (None: no subtree), when they name local files: plain paths and ``file://`` URIs without
+    a filesystem, any path in a local one. None when they are remote; a mix is refused."""
+    import pyarrow.fs as pafs
+
+    base: str | None = None
+    if filesystem is not None:
+        while isinstance(filesystem, pafs.SubTreeFileSystem):
+            sub = filesystem.base_path.rstrip("/") or "/"
+            base = sub if base is None else os.path.join(sub, base.lstrip("/"))
+            filesystem = filesystem.base_fs
+        if not isinstance(filesystem, pafs.LocalFileSystem):
+            return None
+    local = [_file_path(p) for p in given]
+    paths = [p for p in local if p is not None]
+    if filesystem is None and given and not paths:
+        return None
+    if len(paths) < len(given):
+        raise InvalidOptionError(
+            "paths: local paths (plain, file://, or in a local filesystem) and remote URIs "
+            "cannot be mixed in one read_documents call; read them in two"
+        )
+    return ([os.path.join(base, p.lstrip("/")) for p in paths] if base else paths), base
+
+
+def _file_path(path: str) -> str | None:
+    """A local path as a path (``file:///a/b`` -> ``/a/b``); None for a remote URI."""
+    if "://" not in path:
+        return path
+    parsed = urlparse(path)
+    if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
+        return unquote(parsed.path)
+    return None
+
+
+def _check_prefix(given: list[str], workspace: str) -> None:
+    """A remote workspace is a prefix (``s3://bucket/docs``): every path named lies under it, so
+    every file Ray lists does; ``..`` segments are refused (not resolved)."""
+    prefix = workspace.rstrip("/")
+    for path in given:
+        inside = path.rstrip("/") == prefix or path.startswith(f"{prefix}/")
+        if not inside or ".." in path.split("/"):
+            raise PathSecurityError(
+                f"{path}: outside the workspace {workspace} (remote paths must lie under it)",
+                path=path,
+            )
+
+
 def _roots(given: list[str], filesystem: pyarrow.fs.FileSystem | None) -> list[tuple[str, str]]:
     """(Ray's form of each named path, the path as named), longest first: ``s3://b/k`` is
-    ``b/k`` to Ray, ``hdfs://host/p`` is ``p``; a path in a given filesystem is itself."""
+    ``b/k`` to Ray, ``hdfs://host/p`` is ``p``; a path in a given remote filesystem is itself."""
     roots: list[tuple[str, str]] = []
     for uri in given:
         parsed = urlparse(uri)
