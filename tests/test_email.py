@@ -141,6 +141,23 @@ def test_transfer_encodings_and_charsets_are_honoured(
 
 
 # -- attachments ---------------------------------------------------------------------------
+@pytest.mark.parametrize("label", ["base64", "idna", "utf-7", "x-unknown"])
+def test_part_charset_that_is_no_text_encoding_is_refused(
+    reader: docread.Reader, tmp_path: Path, label: str
+) -> None:
+    """A part whose charset names a bytes codec, UTF-7 or nothing known is read as UTF-8 with a
+    note naming the charset (idna made the message unreadable, utf-7 hid its text)."""
+    raw = (
+        "From: bob@example.com\nSubject: odd\nMIME-Version: 1.0\n"
+        f"Content-Type: text/plain; charset={label}\nContent-Transfer-Encoding: 8bit\n\n"
+        "Caf\u00e9 cr\u00e8me +AGEAYgBj-\n"
+    ).encode()
+    (tmp_path / "odd.eml").write_bytes(raw)
+    result = reader.read("odd.eml")
+    assert "Caf\u00e9 cr\u00e8me +AGEAYgBj-" in result.documents[0].text
+    assert f"odd.eml: the declared charset {label!r} is not a text encoding" in result.notes[0]
+
+
 def report_message() -> EmailMessage:
     pdf = pdf_bytes(["Revenue grew in the north.", "Costs fell in the south."])
     return message(

@@ -214,6 +214,26 @@ def test_declared_charset(reader: docread.Reader, tmp_path: Path, head: str, cod
     assert text in source.documents[0].text and source.documents[0].metadata["encoding"] == codec
 
 
+@pytest.mark.parametrize(
+    "label",
+    ["base64", "rot13", "zlib", "hex", "uu", "bz2", "quopri", "idna", "punycode", "utf-7",
+     "UTF_7", "no-such-charset"],
+)  # fmt: skip
+def test_declared_charset_that_is_no_text_encoding_is_refused(
+    reader: docread.Reader, tmp_path: Path, label: str
+) -> None:
+    """A declaration naming a bytes codec, UTF-7 or nothing Python knows falls back to detection
+    with a note naming it (it made the page unreadable: LookupError)."""
+    page = f'<html><head><meta charset="{label}"></head><body>{CAFE}</body></html>'
+    (tmp_path / "odd.html").write_bytes(page.encode("utf-8"))
+    note = f"odd.html: the declared charset {label.lower()!r} is not a text encoding"
+    for output_format in ("markdown", "text"):
+        result = reader.read("odd.html", output_format=output_format)
+        assert "Café crème “quoted” €5" in result.documents[0].text
+        assert result.documents[0].metadata["encoding"] == "utf-8"
+        assert any(n.startswith(note) and n.endswith("read as utf-8.") for n in result.notes)
+
+
 def test_utf16_with_bom(reader: docread.Reader, tmp_path: Path) -> None:
     """The BOM wins over a (wrong) declaration, as in browsers."""
     page = f'<html><head><meta charset="windows-1252"></head><body>{CAFE}</body></html>'

@@ -18,6 +18,7 @@ from email.parser import BytesParser
 from typing import TYPE_CHECKING
 
 from ...errors import ExtractionError
+from ..html.charset import refused_note, text_codec
 from .body import html_text
 from .message import Attachment, Message, iso_date, tidy
 
@@ -52,7 +53,8 @@ def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message
             f"{where}: the MIME structure is damaged ({', '.join(sorted(walk.defects))}); what "
             f"could be read is shown."
         )
-    body = "" if ctx.options.archive_path else _body(msg, walk.parts, ctx)  # one attachment wanted
+    wanted = ctx.options.archive_path  # one attachment wanted: no body
+    body = "" if wanted else _body(msg, walk.parts, ctx, where)
     return Message(
         sender=_header(msg, "From"), to=_header(msg, "To"), cc=_header(msg, "Cc"),
         date=iso_date(_header(msg, "Date")), subject=_header(msg, "Subject"),
@@ -72,8 +74,10 @@ def _parse(data: bytes, where: str) -> MimePart:
 def _rebound(msg: MimePart, ctx: Context, where: str) -> MimePart:
     """A multipart without its boundary parameter: the first ``--delimiter`` line of the body is
     taken as the boundary and the message parsed again; else the body stays one text part."""
-    payload = msg.get_payload()
-    found = _FIRST_BOUNDARY.search(payload) if isinstance(payload, str) else None
+    raw = msg.get_payload(decode=True)  # bytes: get_payload() decodes by a charset that may fail
+    found = (
+        _FIRST_BOUNDARY.search(raw.decode("ascii", "replace")) if isinstance(raw, bytes) else None
+    )
     if found is None:
         ctx.warn(f"{where}: a multipart message without a boundary; its body is shown as text.")
         return msg
@@ -109,9 +113,10 @@ class _Walk:
                 self.capped = True
                 break
             self.defects.update(type(d).__name__ for d in part.defects)
-            payload = part.get_payload()
-            if part.get_content_maintype() == "multipart" and isinstance(payload, list):
-                stack.extend(p for p in reversed(payload) if isinstance(p, MimePart))
+            # is_multipart(), not get_payload(): that decodes 8-bit text with the part's charset
+            if part.get_content_maintype() == "multipart" and part.is_multipart():
+                children = part.get_payload()
+                stack.extend(p for p in reversed(list(children)) if isinstance(p, MimePart))
             else:
                 self.parts.append(part)
 
@@ -139,29 +144,32 @@ def _words(raw: str) -> str:
         return raw
 
 
-def _text(part: MimePart) -> str:
-    """A text part's transfer encoding undone and its charset decoded (UTF-8 when it names none
-    or one Python does not know; undecodable bytes replaced)."""
+def _text(part: MimePart, ctx: Context, where: str) -> str:
+    """A text part's transfer encoding undone and its charset decoded (UTF-8 when it names none;
+    a name that is no text charset, base64 or utf-7 say, refused with a note; undecodable bytes
+    replaced)."""
     raw = part.get_payload(decode=True)
     if not isinstance(raw, bytes):
         return str(raw or "")
-    try:
-        return raw.decode(part.get_content_charset() or "utf-8", "replace")
-    except LookupError:
-        return raw.decode("utf-8", "replace")
+    label = part.get_content_charset()
+    codec = text_codec(label) if label else "utf-8"
+    if codec is None:
+        codec = "utf-8"
+        ctx.warn(f"{where}: {refused_note(str(label), codec)}.")
+    return raw.decode(codec, "replace")
 
 
-def _body(msg: MimePart, parts: list[MimePart], ctx: Context) -> str:
+def _body(msg: MimePart, parts: list[MimePart], ctx: Context, where: str) -> str:
     """text/plain preferred, else text/html as markdown, among the inline unnamed text parts;
     a message that is all one non-multipart text part is its own body."""
     inline = [p for p in parts if not _attached(p)]
     for kind in _ALTERNATIVES:
         part = next((p for p in inline if p.get_content_type() == kind), None)
         if part is not None:
-            text = _text(part)
+            text = _text(part, ctx, where)
             return html_text(text, ctx) if kind == "text/html" else tidy(text)
-    if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
-        return tidy(_text(msg))  # no boundary found: what the message holds, as text
+    if msg.get_content_maintype() == "multipart" and not msg.is_multipart():
+        return tidy(_text(msg, ctx, where))  # no boundary found: what the message holds, as text
     return ""
 
 
