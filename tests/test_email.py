@@ -397,10 +397,16 @@ ATTACH_METHOD = struct.pack("<II", 0x37050003, 6)  # PR_ATTACH_METHOD, readable 
 
 
 def outlook_variant(
-    *, rtf: bytes | None = None, attach: bytes | None = None, embed: bool = False
+    *,
+    rtf: bytes | None = None,
+    attach: bytes | None = None,
+    embed: bool = False,
+    legacy: tuple[int | None, bytes, bytes] | None = None,
 ) -> bytes:
     """The corpus .msg with its plain body replaced by a (non-HTML) RTF body, a CSV attached by
-    value (``figures.csv``) or the whole message embedded in itself as an attached .msg."""
+    value (``figures.csv``), the whole message embedded in itself as an attached .msg, or its
+    8-bit subject and body replaced by ``legacy`` = (internet code page or None to drop it,
+    subject bytes, body bytes); the corpus file names PR_INTERNET_CPID only."""
     import compressed_rtf
     import olefile
     from extract_msg.ole_writer import OleWriter
@@ -411,6 +417,19 @@ def outlook_variant(
     if rtf is not None:
         writer.deleteEntry("__substg1.0_1000001E")
         writer.editEntry("__substg1.0_10090102", data=compressed_rtf.compress(rtf))
+    if legacy is not None:
+        cpid, subject, body = legacy
+        props = ole.openstream("__properties_version1.0").read()
+        entries = [props[i : i + 16] for i in range(32, len(props), 16)]
+        tag = struct.pack("<I", 0x3FDE0003)  # PR_INTERNET_CPID, PT_LONG
+        entries = [
+            e if e[:4] != tag else e[:8] + struct.pack("<Q", cpid)
+            for e in entries
+            if e[:4] != tag or cpid is not None
+        ]
+        writer.editEntry("__properties_version1.0", data=props[:32] + b"".join(entries))
+        writer.editEntry("__substg1.0_0037001E", data=subject)
+        writer.editEntry("__substg1.0_1000001E", data=body)
     if attach is not None or embed:
         writer.addEntry(ATTACH, storage=True)
         method = 5 if embed else 1  # ATTACH_EMBEDDED_MSG, ATTACH_BY_VALUE
@@ -485,6 +504,44 @@ def test_outlook_embedded_message_is_read_recursively(
     nested = [d for d in docs if d.metadata.get("member") == name]
     assert nested and nested[0].metadata["format"] == "msg" and nested[0].metadata["depth"] == 1
     assert "Synchronisation hors connexion" in nested[0].text
+
+
+@needs_outlook
+@pytest.mark.parametrize("codec", ["big5", "gbk", "shift_jis", "cp1251"])
+def test_outlook_legacy_code_page_strings_are_decoded(
+    reader: docread.Reader, tmp_path: Path, codec: str
+) -> None:
+    """8-bit strings in the code page PR_INTERNET_CPID names (extract-msg read them as
+    ISO-8859-15 without PR_MESSAGE_CODEPAGE: mojibake)."""
+    subject, body = {
+        "big5": ("測試 Chang@FT (張貼)", "恭喜 HQ 保全部門"),
+        "gbk": ("测试 主题", "恭喜 总部 保安部门"),
+        "shift_jis": ("テスト 件名", "おめでとう 本社 警備部"),
+        "cp1251": ("Тест тема", "Поздравляем отдел охраны"),
+    }[codec]
+    cpid = {"big5": 950, "gbk": 936, "shift_jis": 932, "cp1251": 1251}[codec]
+    legacy = (cpid, subject.encode(codec), body.encode(codec))
+    (tmp_path / "legacy.msg").write_bytes(outlook_variant(legacy=legacy))
+    result = reader.read("legacy.msg")
+    doc = result.documents[0]
+    assert doc.metadata["subject"] == subject
+    assert body in doc.text
+    assert not any("code page" in n for n in result.notes)
+
+
+@needs_outlook
+def test_outlook_without_a_code_page_is_detected_with_a_note(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    body = "Поздравляем отдел охраны с успешным завершением года. " * 8
+    legacy = (None, "Тема".encode("cp1251"), body.encode("cp1251"))
+    (tmp_path / "bare.msg").write_bytes(outlook_variant(legacy=legacy))
+    result = reader.read("bare.msg")
+    assert "Поздравляем отдел охраны" in result.documents[0].text
+    assert any(
+        "names no usable code page for its 8-bit strings" in n and "read as cp1251" in n
+        for n in result.notes
+    )
 
 
 # -- the wrappers --------------------------------------------------------------------------
