@@ -387,6 +387,33 @@ def test_mbox_gives_one_document_per_message(reader: docread.Reader, tmp_path: P
     assert one.documents[0].metadata["format"] == "csv" and "x" in one.render()
 
 
+def test_mbox_agent_view_stops_parsing_when_its_window_is_full(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    """The agent view parses messages until its window is full, says how many there are (a byte
+    scan) and how to read on; the damaged message far past the window is never parsed."""
+    box = b"".join(
+        b"From a@example.com Tue Mar  3 14:15:00 2026\nSubject: Message %d\n%s\nbody of %d\n\n"
+        % (i, b"Content-Type: multipart/mixed\n" if i == 2500 else b"", i)
+        for i in range(1, 3001)
+    )
+    (tmp_path / "big.mbox").write_bytes(box)
+    reader = make_reader(output={"max_tokens": 2000})
+    result = reader.read("big.mbox")
+    shown = len(result.documents)
+    assert 10 < shown < 1000 and result.documents[-1].metadata["message_index"] == shown
+    assert not any("(message 2500)" in n for n in result.notes)
+    assert f"Showing messages 1-{shown} of 3,000" in result.render()
+    assert f"Use pages='{shown + 1}-' to read more." in result.render()
+    tail = reader.read("big.mbox", pages="2999-")
+    assert [d.metadata["subject"] for d in tail.documents] == ["Message 2999", "Message 3000"]
+    one = reader.read("big.mbox", pages="2500")
+    assert one.documents[0].metadata["message_index"] == 2500
+    assert any("(message 2500)" in n for n in one.notes)
+    loaded = list(reader.iter_documents("big.mbox"))
+    assert len(loaded) == 3000  # a loader reads every message
+
+
 # -- Outlook .msg --------------------------------------------------------------------------
 # .msg files cannot be written from scratch here; variants of the corpus file are made at test
 # time with extract-msg's own OLE writer (the corpus file itself is never copied).
