@@ -15,6 +15,7 @@ import docread
 import pytest
 from conftest import CORPUS, MakeReader
 from docread.errors import BannedExtensionError, DocumentNotFoundError
+from docread.extractors.markdown import human_size
 from factories import pdf_bytes, zip_bytes
 
 TOTALS = b"region,total\nnorth,120\nsouth,80\n"  # 32 bytes
@@ -299,6 +300,50 @@ def test_non_ascii_attachment_names_are_decoded(reader: docread.Reader, tmp_path
     write(tmp_path / "names.eml", msg)
     text = reader.read("names.eml").documents[0].text
     assert "résumé.csv  text/csv" in text and "naïve.txt   text/plain" in text
+
+
+def big_attachment(path: Path, data: bytes) -> Path:
+    """An .eml with a text body and ``data`` attached in base64 (76-character lines)."""
+    import base64
+
+    path.write_bytes(
+        b"From: a@example.com\nSubject: big attachment\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\n'
+        b"The body always reads.\n--b\nContent-Type: application/octet-stream\n"
+        b'Content-Disposition: attachment; filename="blob.bin"\n'
+        b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(data) + b"--b--\n"
+    )
+    return path
+
+
+def test_large_attachment_stays_out_of_the_parse_and_decodes_when_read(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """The base64 body is kept out of the MIME parser and decoded only when the attachment is
+    read: its bytes and size are exact, the message reads."""
+    from docread.extractors.email.blobs import Blobs
+
+    data = "".join(f"line {i} of the notes\n" for i in range(1, 50_001)).encode()  # 1.1 MB
+    eml = big_attachment(tmp_path / "big.eml", data)
+    blobs = Blobs(eml.read_bytes())
+    assert len(blobs.skeleton) < 1000 and len(blobs.spans) == 1
+    result = reader.read("big.eml")
+    assert "The body always reads." in result.documents[0].text
+    assert (
+        f"blob.bin  application/octet-stream  {human_size(len(data))}" in result.documents[0].text
+    )
+    one = reader.read("big.eml", archive_path="blob.bin", offset=49_999)
+    assert one.documents[0].metadata["total_lines"] == 50_000
+    assert one.documents[0].text.endswith("line 50000 of the notes")
+
+
+def test_large_attachment_does_not_hide_the_body(make_reader: MakeReader, tmp_path: Path) -> None:
+    """A 40 MB attachment under a 480 MB worker limit (address space): the parse held ~10x the
+    file and the read failed (ResourceLimitError); now the body reads."""
+    big_attachment(tmp_path / "huge.eml", bytes(40 << 20))
+    reader = make_reader(memory={"max_worker_mb": 480})
+    result = reader.read("huge.eml")
+    assert "The body always reads." in result.documents[0].text
 
 
 # -- damaged and hostile input -------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import ExtractionError
 from ..html.charset import refused_note, text_codec
+from .blobs import Blobs
 from .body import html_text
 from .message import Attachment, Message, iso_date, tidy
 
@@ -37,9 +38,11 @@ def open_eml(source: Source, ctx: Context) -> Iterator[Message]:
 
 def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message:
     """One message from its bytes: header fields, the body (text/plain preferred, else text/html
-    as markdown) and the other leaf parts as attachments, nested messages included."""
+    as markdown) and the other leaf parts as attachments, nested messages included; long base64
+    bodies stay out of the parse (``Blobs``) and each attachment is decoded when it is read."""
     where = f"{ctx.info.source}" + (f" (message {index})" if index is not None else "")
-    msg = _parse(data, where)
+    blobs = Blobs(data)
+    msg = _parse(blobs.skeleton, where)
     if msg.get_content_maintype() == "multipart" and not msg.is_multipart():
         msg = _rebound(msg, ctx, where)
     walk = _Walk(msg, ctx.settings.archive.max_file_count)
@@ -54,12 +57,14 @@ def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message
             f"could be read is shown."
         )
     wanted = ctx.options.archive_path  # one attachment wanted: no body
-    body = "" if wanted else _body(msg, walk.parts, ctx, where)
+    body = "" if wanted else _body(msg, walk.parts, ctx, where, blobs)
     return Message(
         sender=_header(msg, "From"), to=_header(msg, "To"), cc=_header(msg, "Cc"),
         date=iso_date(_header(msg, "Date")), subject=_header(msg, "Subject"),
         message_id=_header(msg, "Message-ID"), body=body,
-        attachments=[_attachment(p, n) for n, p in enumerate(walk.parts, 1) if _attached(p)],
+        attachments=[
+            _attachment(p, n, blobs) for n, p in enumerate(walk.parts, 1) if _attached(p)
+        ],
         index=index,
     )  # fmt: skip
 
@@ -144,13 +149,11 @@ def _words(raw: str) -> str:
         return raw
 
 
-def _text(part: MimePart, ctx: Context, where: str) -> str:
+def _text(part: MimePart, ctx: Context, where: str, blobs: Blobs) -> str:
     """A text part's transfer encoding undone and its charset decoded (UTF-8 when it names none;
     a name that is no text charset, base64 or utf-7 say, refused with a note; undecodable bytes
     replaced)."""
-    raw = part.get_payload(decode=True)
-    if not isinstance(raw, bytes):
-        return str(raw or "")
+    raw = _decoded(part, blobs)
     label = part.get_content_charset()
     codec = text_codec(label) if label else "utf-8"
     if codec is None:
@@ -159,17 +162,19 @@ def _text(part: MimePart, ctx: Context, where: str) -> str:
     return raw.decode(codec, "replace")
 
 
-def _body(msg: MimePart, parts: list[MimePart], ctx: Context, where: str) -> str:
+def _body(msg: MimePart, parts: list[MimePart], ctx: Context, where: str, blobs: Blobs) -> str:
     """text/plain preferred, else text/html as markdown, among the inline unnamed text parts;
     a message that is all one non-multipart text part is its own body."""
     inline = [p for p in parts if not _attached(p)]
     for kind in _ALTERNATIVES:
         part = next((p for p in inline if p.get_content_type() == kind), None)
         if part is not None:
-            text = _text(part, ctx, where)
+            text = _text(part, ctx, where, blobs)
             return html_text(text, ctx) if kind == "text/html" else tidy(text)
     if msg.get_content_maintype() == "multipart" and not msg.is_multipart():
-        return tidy(_text(msg, ctx, where))  # no boundary found: what the message holds, as text
+        return tidy(
+            _text(msg, ctx, where, blobs)
+        )  # no boundary found: what the message holds, as text
     return ""
 
 
@@ -191,20 +196,45 @@ def _filename(part: MimePart) -> str:
         return ""
 
 
-def _attachment(part: MimePart, n: int) -> Attachment:
+def _kept_out(part: MimePart, blobs: Blobs) -> str | None:
+    """The base64 body of a part whose bytes were kept out of the parse (tokens in it), else None."""
+    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
+        return None
+    try:
+        body = part.get_payload()  # base64 is ASCII: no charset decoding happens here
+    except (LookupError, UnicodeError):  # 8-bit bytes in it, and a charset that fails
+        return None
+    return body if isinstance(body, str) and blobs.holds(body) else None
+
+
+def _decoded(part: MimePart, blobs: Blobs) -> bytes:
+    """A leaf part's bytes, its transfer encoding undone (from the message's bytes when its
+    base64 body was kept out of the parse)."""
+    body = _kept_out(part, blobs)
+    if body is not None:
+        return blobs.decoded(body)
+    raw = part.get_payload(decode=True)
+    return raw if isinstance(raw, bytes) else b""
+
+
+def _attachment(part: MimePart, n: int, blobs: Blobs) -> Attachment:
+    """An attachment whose bytes are decoded when it is read, and dropped after."""
     mime = part.get_content_type()
     name = _filename(part)
     if mime == "message/rfc822":
         inner = part.get_payload()
         nested = inner[0] if isinstance(inner, list) and inner else None
-        data = nested.as_bytes() if isinstance(nested, MimePart) else b""
         if not name:
             subject = _header(nested, "Subject") if isinstance(nested, MimePart) else ""
             name = subject or f"message{n}"
         if not name.lower().endswith((".eml", ".msg")):
             name += ".eml"
-    else:
-        raw = part.get_payload(decode=True)
-        data = raw if isinstance(raw, bytes) else b""
-        name = name or f"part{n}{mimetypes.guess_extension(mime) or '.bin'}"
-    return Attachment(name, mime, len(data), lambda: data)
+        skeleton = nested.as_bytes() if isinstance(nested, MimePart) else b""
+        return Attachment(
+            name, mime, blobs.restored_size(skeleton), lambda: blobs.restore(skeleton)
+        )
+    name = name or f"part{n}{mimetypes.guess_extension(mime) or '.bin'}"
+    body = _kept_out(part, blobs)
+    # a part the parser holds whole is small: decoded once to be measured
+    size = len(_decoded(part, blobs)) if body is None else blobs.decoded_size(body)
+    return Attachment(name, mime, size, lambda: _decoded(part, blobs))
