@@ -459,6 +459,13 @@ def test_mbox_agent_view_stops_parsing_when_its_window_is_full(
     assert len(loaded) == 3000  # a loader reads every message
 
 
+def test_pages_selects_mbox_messages_only(reader: docread.Reader, tmp_path: Path) -> None:
+    write(tmp_path / "m.eml", message())
+    result = reader.read("m.eml", pages="2")
+    assert "Hello Ann" in result.documents[0].text
+    assert any(n.startswith("pages='2' does not apply to eml files") for n in result.notes)
+
+
 # -- Outlook .msg --------------------------------------------------------------------------
 # .msg files cannot be written from scratch here; variants of the corpus file are made at test
 # time with extract-msg's own OLE writer (the corpus file itself is never copied).

@@ -28,7 +28,7 @@ class EmailExtractor(Extractor):
 
     name: ClassVar[str] = "email"
     formats: ClassVar[frozenset[str]] = frozenset({"eml", "msg", "mbox"})
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: mbox window and pages, charset and code page notes
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
     options: ClassVar[frozenset[str]] = frozenset({"archive_path", "pages"})
@@ -40,7 +40,8 @@ class EmailExtractor(Extractor):
         if ctx.options.archive_path or ctx.loader:
             return []
         ignored = super().ignored(ctx)
-        return ignored + ["pages"] if "pages" in ctx.options.given() and not _mbox(ctx) else ignored
+        mbox = ctx.info.format == "mbox"
+        return ignored + ["pages"] if "pages" in ctx.options.given() and not mbox else ignored
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         opener: Opener = load_object(BY_KEY[ctx.info.format].opener)
@@ -83,10 +84,6 @@ def _window_chars(ctx: Context) -> int:
     estimated at four bytes), so that the view itself never cuts a message shown."""
     out = ctx.settings.output
     return min(out.max_chars, out.max_bytes, 4 * out.max_tokens) // 2
-
-
-def _mbox(ctx: Context) -> bool:
-    return ctx.info.format == "mbox"
 
 
 def _read_on(source: Source, ctx: Context, shown: list[int], following: int) -> None:
