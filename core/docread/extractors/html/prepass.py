@@ -18,8 +18,6 @@ _VOID = frozenset({
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source",
     "track", "wbr",
 })  # fmt: skip
-#: Cells are cut here: the renderer keeps one line per row, and a row is never a book.
-_CELL_CHARS = 100_000
 
 
 class Prepass(HTMLParser):
@@ -94,7 +92,7 @@ class Prepass(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._table_depth:
-            if self._cell is not None and len(self._cell) < _CELL_CHARS:
+            if self._cell is not None:
                 self._cell.append(data)
         else:
             self.out.append(escape(data, quote=False))
