@@ -10,8 +10,9 @@ import binascii
 import os
 import re
 
-# a run of 64 or more base64 lines (at most the body's last line is left to the parser)
-_RUN = re.compile(rb"(?:^[A-Za-z0-9+/]{16,}={0,2}\r?\n){64,}", re.M)
+# a run of base64 lines over 4 KB from a line start: one character class repeated, so the regex
+# engine keeps no state per line (a repeated group held ~3x the message for a 60 MB one)
+_RUN = re.compile(rb"^[A-Za-z0-9+/][A-Za-z0-9+/=\r\n]{4096,}", re.M)
 _BASE64_PART = re.compile(rb"^content-transfer-encoding:[ \t]*base64[ \t]*\r?$", re.I | re.M)
 _BLANK = re.compile(rb"\r?\n\r?\n")
 _HEAD_SCAN = 16384  # how far back the part's header block is looked for
@@ -28,8 +29,8 @@ class Blobs:
         self.token = re.compile(re.escape(prefix) + rb"(\d+)(?:\r?\n)?")  # the last one is cut
         pieces, pos = [], 0
         for match in _RUN.finditer(data):
-            start, end = match.span()
-            if not _opens_base64_body(data, start):
+            start, end = match.start(), data.rfind(b"\n", *match.span()) + 1  # whole lines
+            if not end or not _opens_base64_body(data, start):
                 continue
             pieces += [data[pos:start], prefix + b"%d\n" % len(self.spans)]
             self.spans.append((start, end))
