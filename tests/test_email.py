@@ -15,6 +15,7 @@ import docread
 import pytest
 from conftest import CORPUS, MakeReader
 from docread.errors import BannedExtensionError, DocumentNotFoundError
+from docread.extractors.markdown import human_size
 from factories import pdf_bytes, zip_bytes
 
 TOTALS = b"region,total\nnorth,120\nsouth,80\n"  # 32 bytes
@@ -141,6 +142,23 @@ def test_transfer_encodings_and_charsets_are_honoured(
 
 
 # -- attachments ---------------------------------------------------------------------------
+@pytest.mark.parametrize("label", ["base64", "idna", "utf-7", "x-unknown"])
+def test_part_charset_that_is_no_text_encoding_is_refused(
+    reader: docread.Reader, tmp_path: Path, label: str
+) -> None:
+    """A part whose charset names a bytes codec, UTF-7 or nothing known is read as UTF-8 with a
+    note naming the charset (idna made the message unreadable, utf-7 hid its text)."""
+    raw = (
+        "From: bob@example.com\nSubject: odd\nMIME-Version: 1.0\n"
+        f"Content-Type: text/plain; charset={label}\nContent-Transfer-Encoding: 8bit\n\n"
+        "Caf\u00e9 cr\u00e8me +AGEAYgBj-\n"
+    ).encode()
+    (tmp_path / "odd.eml").write_bytes(raw)
+    result = reader.read("odd.eml")
+    assert "Caf\u00e9 cr\u00e8me +AGEAYgBj-" in result.documents[0].text
+    assert f"odd.eml: the declared charset {label!r} is not a text encoding" in result.notes[0]
+
+
 def report_message() -> EmailMessage:
     pdf = pdf_bytes(["Revenue grew in the north.", "Costs fell in the south."])
     return message(
@@ -284,6 +302,50 @@ def test_non_ascii_attachment_names_are_decoded(reader: docread.Reader, tmp_path
     assert "résumé.csv  text/csv" in text and "naïve.txt   text/plain" in text
 
 
+def big_attachment(path: Path, data: bytes) -> Path:
+    """An .eml with a text body and ``data`` attached in base64 (76-character lines)."""
+    import base64
+
+    path.write_bytes(
+        b"From: a@example.com\nSubject: big attachment\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\n'
+        b"The body always reads.\n--b\nContent-Type: application/octet-stream\n"
+        b'Content-Disposition: attachment; filename="blob.bin"\n'
+        b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(data) + b"--b--\n"
+    )
+    return path
+
+
+def test_large_attachment_stays_out_of_the_parse_and_decodes_when_read(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """The base64 body is kept out of the MIME parser and decoded only when the attachment is
+    read: its bytes and size are exact, the message reads."""
+    from docread.extractors.email.blobs import Blobs
+
+    data = "".join(f"line {i} of the notes\n" for i in range(1, 50_001)).encode()  # 1.1 MB
+    eml = big_attachment(tmp_path / "big.eml", data)
+    blobs = Blobs(eml.read_bytes())
+    assert len(blobs.skeleton) < 1000 and len(blobs.spans) == 1
+    result = reader.read("big.eml")
+    assert "The body always reads." in result.documents[0].text
+    assert (
+        f"blob.bin  application/octet-stream  {human_size(len(data))}" in result.documents[0].text
+    )
+    one = reader.read("big.eml", archive_path="blob.bin", offset=49_999)
+    assert one.documents[0].metadata["total_lines"] == 50_000
+    assert one.documents[0].text.endswith("line 50000 of the notes")
+
+
+def test_large_attachment_does_not_hide_the_body(make_reader: MakeReader, tmp_path: Path) -> None:
+    """A 40 MB attachment under a 480 MB worker limit (address space): the parse held ~10x the
+    file and the read failed (ResourceLimitError); now the body reads."""
+    big_attachment(tmp_path / "huge.eml", bytes(40 << 20))
+    reader = make_reader(memory={"max_worker_mb": 480})
+    result = reader.read("huge.eml")
+    assert "The body always reads." in result.documents[0].text
+
+
 # -- damaged and hostile input -------------------------------------------------------------
 def test_malformed_headers_are_shown_as_written(reader: docread.Reader, tmp_path: Path) -> None:
     raw = (
@@ -370,6 +432,40 @@ def test_mbox_gives_one_document_per_message(reader: docread.Reader, tmp_path: P
     assert one.documents[0].metadata["format"] == "csv" and "x" in one.render()
 
 
+def test_mbox_agent_view_stops_parsing_when_its_window_is_full(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    """The agent view parses messages until its window is full, says how many there are (a byte
+    scan) and how to read on; the damaged message far past the window is never parsed."""
+    box = b"".join(
+        b"From a@example.com Tue Mar  3 14:15:00 2026\nSubject: Message %d\n%s\nbody of %d\n\n"
+        % (i, b"Content-Type: multipart/mixed\n" if i == 2500 else b"", i)
+        for i in range(1, 3001)
+    )
+    (tmp_path / "big.mbox").write_bytes(box)
+    reader = make_reader(output={"max_tokens": 2000})
+    result = reader.read("big.mbox")
+    shown = len(result.documents)
+    assert 10 < shown < 1000 and result.documents[-1].metadata["message_index"] == shown
+    assert not any("(message 2500)" in n for n in result.notes)
+    assert f"Showing messages 1-{shown} of 3,000" in result.render()
+    assert f"Use pages='{shown + 1}-' to read more." in result.render()
+    tail = reader.read("big.mbox", pages="2999-")
+    assert [d.metadata["subject"] for d in tail.documents] == ["Message 2999", "Message 3000"]
+    one = reader.read("big.mbox", pages="2500")
+    assert one.documents[0].metadata["message_index"] == 2500
+    assert any("(message 2500)" in n for n in one.notes)
+    loaded = list(reader.iter_documents("big.mbox"))
+    assert len(loaded) == 3000  # a loader reads every message
+
+
+def test_pages_selects_mbox_messages_only(reader: docread.Reader, tmp_path: Path) -> None:
+    write(tmp_path / "m.eml", message())
+    result = reader.read("m.eml", pages="2")
+    assert "Hello Ann" in result.documents[0].text
+    assert any(n.startswith("pages='2' does not apply to eml files") for n in result.notes)
+
+
 # -- Outlook .msg --------------------------------------------------------------------------
 # .msg files cannot be written from scratch here; variants of the corpus file are made at test
 # time with extract-msg's own OLE writer (the corpus file itself is never copied).
@@ -380,10 +476,16 @@ ATTACH_METHOD = struct.pack("<II", 0x37050003, 6)  # PR_ATTACH_METHOD, readable 
 
 
 def outlook_variant(
-    *, rtf: bytes | None = None, attach: bytes | None = None, embed: bool = False
+    *,
+    rtf: bytes | None = None,
+    attach: bytes | None = None,
+    embed: bool = False,
+    legacy: tuple[int | None, bytes, bytes] | None = None,
 ) -> bytes:
     """The corpus .msg with its plain body replaced by a (non-HTML) RTF body, a CSV attached by
-    value (``figures.csv``) or the whole message embedded in itself as an attached .msg."""
+    value (``figures.csv``), the whole message embedded in itself as an attached .msg, or its
+    8-bit subject and body replaced by ``legacy`` = (internet code page or None to drop it,
+    subject bytes, body bytes); the corpus file names PR_INTERNET_CPID only."""
     import compressed_rtf
     import olefile
     from extract_msg.ole_writer import OleWriter
@@ -394,6 +496,19 @@ def outlook_variant(
     if rtf is not None:
         writer.deleteEntry("__substg1.0_1000001E")
         writer.editEntry("__substg1.0_10090102", data=compressed_rtf.compress(rtf))
+    if legacy is not None:
+        cpid, subject, body = legacy
+        props = ole.openstream("__properties_version1.0").read()
+        entries = [props[i : i + 16] for i in range(32, len(props), 16)]
+        tag = struct.pack("<I", 0x3FDE0003)  # PR_INTERNET_CPID, PT_LONG
+        entries = [
+            e if e[:4] != tag else e[:8] + struct.pack("<Q", cpid)
+            for e in entries
+            if e[:4] != tag or cpid is not None
+        ]
+        writer.editEntry("__properties_version1.0", data=props[:32] + b"".join(entries))
+        writer.editEntry("__substg1.0_0037001E", data=subject)
+        writer.editEntry("__substg1.0_1000001E", data=body)
     if attach is not None or embed:
         writer.addEntry(ATTACH, storage=True)
         method = 5 if embed else 1  # ATTACH_EMBEDDED_MSG, ATTACH_BY_VALUE
@@ -468,6 +583,44 @@ def test_outlook_embedded_message_is_read_recursively(
     nested = [d for d in docs if d.metadata.get("member") == name]
     assert nested and nested[0].metadata["format"] == "msg" and nested[0].metadata["depth"] == 1
     assert "Synchronisation hors connexion" in nested[0].text
+
+
+@needs_outlook
+@pytest.mark.parametrize("codec", ["big5", "gbk", "shift_jis", "cp1251"])
+def test_outlook_legacy_code_page_strings_are_decoded(
+    reader: docread.Reader, tmp_path: Path, codec: str
+) -> None:
+    """8-bit strings in the code page PR_INTERNET_CPID names (extract-msg read them as
+    ISO-8859-15 without PR_MESSAGE_CODEPAGE: mojibake)."""
+    subject, body = {
+        "big5": ("測試 Chang@FT (張貼)", "恭喜 HQ 保全部門"),
+        "gbk": ("测试 主题", "恭喜 总部 保安部门"),
+        "shift_jis": ("テスト 件名", "おめでとう 本社 警備部"),
+        "cp1251": ("Тест тема", "Поздравляем отдел охраны"),
+    }[codec]
+    cpid = {"big5": 950, "gbk": 936, "shift_jis": 932, "cp1251": 1251}[codec]
+    legacy = (cpid, subject.encode(codec), body.encode(codec))
+    (tmp_path / "legacy.msg").write_bytes(outlook_variant(legacy=legacy))
+    result = reader.read("legacy.msg")
+    doc = result.documents[0]
+    assert doc.metadata["subject"] == subject
+    assert body in doc.text
+    assert not any("code page" in n for n in result.notes)
+
+
+@needs_outlook
+def test_outlook_without_a_code_page_is_detected_with_a_note(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    body = "Поздравляем отдел охраны с успешным завершением года. " * 8
+    legacy = (None, "Тема".encode("cp1251"), body.encode("cp1251"))
+    (tmp_path / "bare.msg").write_bytes(outlook_variant(legacy=legacy))
+    result = reader.read("bare.msg")
+    assert "Поздравляем отдел охраны" in result.documents[0].text
+    assert any(
+        "names no usable code page for its 8-bit strings" in n and "read as cp1251" in n
+        for n in result.notes
+    )
 
 
 # -- the wrappers --------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def test_structure_becomes_markdown() -> None:
     assert "- one\n- two\n  - nested" in md
     assert "1. first\n2. second" in md
     assert "```python\ndef f(x):\n    return x | 1\n```" in md
-    assert "| Name | Value |\n| --- | --- |\n| a\\|b | 2 |" in md
+    assert "| Name | Value |\n|---|---|\n| a\\|b | 2 |" in md  # docread's one table renderer
     # text is never backslash-escaped: a search finds it as written
     assert "snake_case *as written*" in md
 
@@ -214,6 +214,26 @@ def test_declared_charset(reader: docread.Reader, tmp_path: Path, head: str, cod
     assert text in source.documents[0].text and source.documents[0].metadata["encoding"] == codec
 
 
+@pytest.mark.parametrize(
+    "label",
+    ["base64", "rot13", "zlib", "hex", "uu", "bz2", "quopri", "idna", "punycode", "utf-7",
+     "UTF_7", "no-such-charset"],
+)  # fmt: skip
+def test_declared_charset_that_is_no_text_encoding_is_refused(
+    reader: docread.Reader, tmp_path: Path, label: str
+) -> None:
+    """A declaration naming a bytes codec, UTF-7 or nothing Python knows falls back to detection
+    with a note naming it (it made the page unreadable: LookupError)."""
+    page = f'<html><head><meta charset="{label}"></head><body>{CAFE}</body></html>'
+    (tmp_path / "odd.html").write_bytes(page.encode("utf-8"))
+    note = f"odd.html: the declared charset {label.lower()!r} is not a text encoding"
+    for output_format in ("markdown", "text"):
+        result = reader.read("odd.html", output_format=output_format)
+        assert "Café crème “quoted” €5" in result.documents[0].text
+        assert result.documents[0].metadata["encoding"] == "utf-8"
+        assert any(n.startswith(note) and n.endswith("read as utf-8.") for n in result.notes)
+
+
 def test_utf16_with_bom(reader: docread.Reader, tmp_path: Path) -> None:
     """The BOM wins over a (wrong) declaration, as in browsers."""
     page = f'<html><head><meta charset="windows-1252"></head><body>{CAFE}</body></html>'
@@ -289,3 +309,40 @@ def test_framework_loaders_see_html_as_markdown(tmp_path: Path) -> None:
     assert {".html", ".htm", ".xhtml"} <= set(llama.file_extractor())
     (node,) = llama.load_data(tmp_path / "page.xhtml")
     assert node.text == expected and node.metadata["description"] == "Numbers for the third quarter"
+
+
+def big_table(rows: int) -> str:
+    body = "".join(
+        f"<tr><td>{i}</td><td>name {i}</td><td>{i * 7 % 1000}</td></tr>" for i in range(rows)
+    )
+    return f"<html><body><table><tr><th>n</th><th>name</th><th>v</th></tr>{body}</table><p>END</p></body></html>"
+
+
+def test_big_table_reads_to_its_last_row_in_bounded_memory(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    """Tables are rendered row by row before the tree is built: a 40,000-row table reads to its
+    last row under a 400 MB worker (the markdownify tree of it ran out of memory)."""
+    (tmp_path / "table.html").write_text(big_table(40_000))
+    reader = make_reader(memory={"max_worker_mb": 400})
+    text = "\n".join(d.text for d in reader.iter_documents("table.html"))
+    assert text.startswith("| n | name | v |\n|---|---|---|\n| 0 | name 0 | 0 |")
+    assert "| 39999 | name 39999 | 993 |\n\nEND" in text
+
+
+def test_deep_inline_nesting_is_flattened_while_tokenizing() -> None:
+    """100,000 nested inline elements are flattened while tokenizing, before BeautifulSoup builds
+    a tree of them (it took 33 s and 789 MB): the tree it gets is MAX_DEPTH deep."""
+    from docread.extractors.html.prepass import Prepass
+
+    html = "<p>top</p><p>" + "<b><i>" * 50_000 + "bottom" + "</i></b>" * 50_000 + "</p>"
+    pre = Prepass(MAX_DEPTH, lambda: None)
+    pre.feed(html)
+    pre.close()
+    assert pre.flattened and pre.html.count("<b>") + pre.html.count("<i>") == MAX_DEPTH - 1
+    assert pre.html.count("</b>") == pre.html.count("<b>") and "bottom" in pre.html
+    page = html_to_markdown(html)
+    assert page.markdown.split()[0] == "top" and "bottom" in page.markdown
+    assert page.notes == (
+        f"Elements nested deeper than {MAX_DEPTH} levels were flattened to their text.",
+    )

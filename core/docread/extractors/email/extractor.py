@@ -13,6 +13,7 @@ from ...errors import DocumentNotFoundError, ExtractionTimeoutError, ReadDocumen
 from ...formats import BY_KEY
 from ...model import Document, Unit
 from ...request.options import ReadOptions
+from ...request.ranges import compact_spans
 from ...source import Source, safe_name
 from ..archives.guard import Addresses, Entry, Guard, safe_member_path
 from ..base import Context, Extractor, load_object
@@ -27,16 +28,20 @@ class EmailExtractor(Extractor):
 
     name: ClassVar[str] = "email"
     formats: ClassVar[frozenset[str]] = frozenset({"eml", "msg", "mbox"})
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: mbox window and pages, charset and code page notes
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
-    options: ClassVar[frozenset[str]] = frozenset({"archive_path"})
+    options: ClassVar[frozenset[str]] = frozenset({"archive_path", "pages"})
 
     @classmethod
     def ignored(cls, ctx: Context) -> list[str]:
         """With ``archive_path``, or in a loader, the other options go to the attachments read
-        (and are checked there), as they go to archive members."""
-        return [] if ctx.options.archive_path or ctx.loader else super().ignored(ctx)
+        (and are checked there), as they go to archive members; ``pages`` selects mbox messages."""
+        if ctx.options.archive_path or ctx.loader:
+            return []
+        ignored = super().ignored(ctx)
+        mbox = ctx.info.format == "mbox"
+        return ignored + ["pages"] if "pages" in ctx.options.given() and not mbox else ignored
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         opener: Opener = load_object(BY_KEY[ctx.info.format].opener)
@@ -44,7 +49,11 @@ class EmailExtractor(Extractor):
         addresses = Addresses()
         wanted = ctx.options.archive_path
         target = safe_member_path(wanted) if wanted is not None else None
+        budget, shown = _window_chars(ctx), list[int]()
         for message in opener(source, ctx):
+            if target is None and not ctx.loader and budget <= 0 and message.index is not None:
+                _read_on(source, ctx, shown, message.index)  # the agent's window is full
+                break
             listing = _addressed(message, addresses)
             if target is not None:
                 found = next((p for p in listing if p[0] == target), None)
@@ -54,7 +63,10 @@ class EmailExtractor(Extractor):
                     yield from _child(found, message, guard, ctx)
                     return
                 continue
-            yield Document(message.text(listing), message.metadata())
+            doc = Document(message.text(listing), message.metadata())
+            budget -= len(doc.text)
+            shown.append(message.index or 1)
+            yield doc
             if ctx.loader:
                 yield from _children(listing, message, guard, ctx)
         if wanted is not None:
@@ -65,6 +77,24 @@ class EmailExtractor(Extractor):
             )
         if note := addresses.note("read"):
             ctx.warn(note)
+
+
+def _window_chars(ctx: Context) -> int:
+    """The characters of messages one agent view shows: half its smallest budget (tokens
+    estimated at four bytes), so that the view itself never cuts a message shown."""
+    out = ctx.settings.output
+    return min(out.max_chars, out.max_bytes, 4 * out.max_tokens) // 2
+
+
+def _read_on(source: Source, ctx: Context, shown: list[int], following: int) -> None:
+    """How to read the messages after the window: their count from a byte scan, never a parse."""
+    from .mbox import count_messages
+
+    ctx.read_on(
+        f"messages {compact_spans(shown)} of {count_messages(source):,} (the rest is over the "
+        "output limit)",
+        f"pages='{following}-'",
+    )
 
 
 def _addressed(message: Message, addresses: Addresses) -> Listing:

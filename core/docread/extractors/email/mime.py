@@ -18,6 +18,8 @@ from email.parser import BytesParser
 from typing import TYPE_CHECKING
 
 from ...errors import ExtractionError
+from ..html.charset import refused_note, text_codec
+from .blobs import Blobs
 from .body import html_text
 from .message import Attachment, Message, iso_date, tidy
 
@@ -36,9 +38,11 @@ def open_eml(source: Source, ctx: Context) -> Iterator[Message]:
 
 def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message:
     """One message from its bytes: header fields, the body (text/plain preferred, else text/html
-    as markdown) and the other leaf parts as attachments, nested messages included."""
+    as markdown) and the other leaf parts as attachments, nested messages included; long base64
+    bodies stay out of the parse (``Blobs``) and each attachment is decoded when it is read."""
     where = f"{ctx.info.source}" + (f" (message {index})" if index is not None else "")
-    msg = _parse(data, where)
+    blobs = Blobs(data)
+    msg = _parse(blobs.skeleton, where)
     if msg.get_content_maintype() == "multipart" and not msg.is_multipart():
         msg = _rebound(msg, ctx, where)
     walk = _Walk(msg, ctx.settings.archive.max_file_count)
@@ -52,12 +56,15 @@ def read_message(data: bytes, ctx: Context, index: int | None = None) -> Message
             f"{where}: the MIME structure is damaged ({', '.join(sorted(walk.defects))}); what "
             f"could be read is shown."
         )
-    body = "" if ctx.options.archive_path else _body(msg, walk.parts, ctx)  # one attachment wanted
+    wanted = ctx.options.archive_path  # one attachment wanted: no body
+    body = "" if wanted else _body(msg, walk.parts, ctx, where, blobs)
     return Message(
         sender=_header(msg, "From"), to=_header(msg, "To"), cc=_header(msg, "Cc"),
         date=iso_date(_header(msg, "Date")), subject=_header(msg, "Subject"),
         message_id=_header(msg, "Message-ID"), body=body,
-        attachments=[_attachment(p, n) for n, p in enumerate(walk.parts, 1) if _attached(p)],
+        attachments=[
+            _attachment(p, n, blobs) for n, p in enumerate(walk.parts, 1) if _attached(p)
+        ],
         index=index,
     )  # fmt: skip
 
@@ -72,8 +79,10 @@ def _parse(data: bytes, where: str) -> MimePart:
 def _rebound(msg: MimePart, ctx: Context, where: str) -> MimePart:
     """A multipart without its boundary parameter: the first ``--delimiter`` line of the body is
     taken as the boundary and the message parsed again; else the body stays one text part."""
-    payload = msg.get_payload()
-    found = _FIRST_BOUNDARY.search(payload) if isinstance(payload, str) else None
+    raw = msg.get_payload(decode=True)  # bytes: get_payload() decodes by a charset that may fail
+    found = (
+        _FIRST_BOUNDARY.search(raw.decode("ascii", "replace")) if isinstance(raw, bytes) else None
+    )
     if found is None:
         ctx.warn(f"{where}: a multipart message without a boundary; its body is shown as text.")
         return msg
@@ -109,9 +118,10 @@ class _Walk:
                 self.capped = True
                 break
             self.defects.update(type(d).__name__ for d in part.defects)
-            payload = part.get_payload()
-            if part.get_content_maintype() == "multipart" and isinstance(payload, list):
-                stack.extend(p for p in reversed(payload) if isinstance(p, MimePart))
+            # is_multipart(), not get_payload(): that decodes 8-bit text with the part's charset
+            if part.get_content_maintype() == "multipart" and part.is_multipart():
+                children = part.get_payload()
+                stack.extend(p for p in reversed(list(children)) if isinstance(p, MimePart))
             else:
                 self.parts.append(part)
 
@@ -139,29 +149,32 @@ def _words(raw: str) -> str:
         return raw
 
 
-def _text(part: MimePart) -> str:
-    """A text part's transfer encoding undone and its charset decoded (UTF-8 when it names none
-    or one Python does not know; undecodable bytes replaced)."""
-    raw = part.get_payload(decode=True)
-    if not isinstance(raw, bytes):
-        return str(raw or "")
-    try:
-        return raw.decode(part.get_content_charset() or "utf-8", "replace")
-    except LookupError:
-        return raw.decode("utf-8", "replace")
+def _text(part: MimePart, ctx: Context, where: str, blobs: Blobs) -> str:
+    """A text part's transfer encoding undone and its charset decoded (UTF-8 when it names none;
+    a name that is no text charset, base64 or utf-7 say, refused with a note; undecodable bytes
+    replaced)."""
+    raw = _decoded(part, blobs)
+    label = part.get_content_charset()
+    codec = text_codec(label) if label else "utf-8"
+    if codec is None:
+        codec = "utf-8"
+        ctx.warn(f"{where}: {refused_note(str(label), codec)}.")
+    return raw.decode(codec, "replace")
 
 
-def _body(msg: MimePart, parts: list[MimePart], ctx: Context) -> str:
+def _body(msg: MimePart, parts: list[MimePart], ctx: Context, where: str, blobs: Blobs) -> str:
     """text/plain preferred, else text/html as markdown, among the inline unnamed text parts;
     a message that is all one non-multipart text part is its own body."""
     inline = [p for p in parts if not _attached(p)]
     for kind in _ALTERNATIVES:
         part = next((p for p in inline if p.get_content_type() == kind), None)
         if part is not None:
-            text = _text(part)
+            text = _text(part, ctx, where, blobs)
             return html_text(text, ctx) if kind == "text/html" else tidy(text)
-    if msg.get_content_maintype() == "multipart" and isinstance(msg.get_payload(), str):
-        return tidy(_text(msg))  # no boundary found: what the message holds, as text
+    if msg.get_content_maintype() == "multipart" and not msg.is_multipart():
+        return tidy(
+            _text(msg, ctx, where, blobs)
+        )  # no boundary found: what the message holds, as text
     return ""
 
 
@@ -183,20 +196,45 @@ def _filename(part: MimePart) -> str:
         return ""
 
 
-def _attachment(part: MimePart, n: int) -> Attachment:
+def _kept_out(part: MimePart, blobs: Blobs) -> str | None:
+    """The base64 body of a part whose bytes were kept out of the parse (tokens in it), else None."""
+    if str(part.get("Content-Transfer-Encoding", "")).strip().lower() != "base64":
+        return None
+    try:
+        body = part.get_payload()  # base64 is ASCII: no charset decoding happens here
+    except (LookupError, UnicodeError):  # 8-bit bytes in it, and a charset that fails
+        return None
+    return body if isinstance(body, str) and blobs.holds(body) else None
+
+
+def _decoded(part: MimePart, blobs: Blobs) -> bytes:
+    """A leaf part's bytes, its transfer encoding undone (from the message's bytes when its
+    base64 body was kept out of the parse)."""
+    body = _kept_out(part, blobs)
+    if body is not None:
+        return blobs.decoded(body)
+    raw = part.get_payload(decode=True)
+    return raw if isinstance(raw, bytes) else b""
+
+
+def _attachment(part: MimePart, n: int, blobs: Blobs) -> Attachment:
+    """An attachment whose bytes are decoded when it is read, and dropped after."""
     mime = part.get_content_type()
     name = _filename(part)
     if mime == "message/rfc822":
         inner = part.get_payload()
         nested = inner[0] if isinstance(inner, list) and inner else None
-        data = nested.as_bytes() if isinstance(nested, MimePart) else b""
         if not name:
             subject = _header(nested, "Subject") if isinstance(nested, MimePart) else ""
             name = subject or f"message{n}"
         if not name.lower().endswith((".eml", ".msg")):
             name += ".eml"
-    else:
-        raw = part.get_payload(decode=True)
-        data = raw if isinstance(raw, bytes) else b""
-        name = name or f"part{n}{mimetypes.guess_extension(mime) or '.bin'}"
-    return Attachment(name, mime, len(data), lambda: data)
+        skeleton = nested.as_bytes() if isinstance(nested, MimePart) else b""
+        return Attachment(
+            name, mime, blobs.restored_size(skeleton), lambda: blobs.restore(skeleton)
+        )
+    name = name or f"part{n}{mimetypes.guess_extension(mime) or '.bin'}"
+    body = _kept_out(part, blobs)
+    # a part the parser holds whole is small: decoded once to be measured
+    size = len(_decoded(part, blobs)) if body is None else blobs.decoded_size(body)
+    return Attachment(name, mime, size, lambda: _decoded(part, blobs))

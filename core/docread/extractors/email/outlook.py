@@ -5,9 +5,10 @@ embedded .msg messages included (re-exported as .msg bytes for the nested read).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ...errors import DependencyMissingError, ExtractionError
+from ..html.charset import text_codec
 from .body import html_text, rtf_text
 from .message import Attachment, Message, iso_date, tidy
 
@@ -20,7 +21,6 @@ def open_msg(source: Source, ctx: Context) -> Iterator[Message]:
     """The one message of a .msg file (any Outlook item: its fields where it has them)."""
     try:
         import extract_msg
-        from extract_msg.exceptions import ExMsgBaseException
     except ImportError as exc:
         raise DependencyMissingError(
             f"{ctx.info.source}: reading Outlook .msg files needs extract-msg: "
@@ -28,16 +28,61 @@ def open_msg(source: Source, ctx: Context) -> Iterator[Message]:
             path=ctx.info.source,
         ) from exc
     with source.open() as f:
+        msg = _open(extract_msg.openMsg, f, ctx, None)
         try:
-            msg = extract_msg.openMsg(f, strict=False)
-        except (ExMsgBaseException, OSError, ValueError) as exc:
-            raise ExtractionError(
-                f"{ctx.info.source}: not a readable Outlook .msg file ({exc})", path=ctx.info.source
-            ) from exc
-        try:
+            encoding = _string_encoding(msg, ctx)
+            if encoding != text_codec(msg.stringEncoding):  # extract-msg: PR_MESSAGE_CODEPAGE only
+                msg.close()
+                f.seek(0)
+                msg = _open(extract_msg.openMsg, f, ctx, encoding)
             yield _message(msg, ctx)
         finally:
             msg.close()
+
+
+def _open(open_msg: Callable[..., Any], f: IO[bytes], ctx: Context, encoding: str | None) -> Any:
+    from extract_msg.exceptions import ExMsgBaseException
+
+    try:
+        return open_msg(f, strict=False, overrideEncoding=encoding)
+    except (ExMsgBaseException, OSError, ValueError) as exc:
+        raise ExtractionError(
+            f"{ctx.info.source}: not a readable Outlook .msg file ({exc})", path=ctx.info.source
+        ) from exc
+
+
+#: Where a message with 8-bit (PT_STRING8) strings names their code page, in this order:
+#: PR_MESSAGE_CODEPAGE, PR_INTERNET_CPID.
+_CODE_PAGES = ("3FFD0003", "3FDE0003")
+#: The 8-bit strings detection looks at when no code page is named: subject and plain body.
+_STRING8 = ("__substg1.0_0037001E", "__substg1.0_1000001E")
+
+
+def _string_encoding(msg: Any, ctx: Context) -> str:
+    """The codec of the message's strings: UTF-16 ones as extract-msg reads them; 8-bit ones by
+    the message's own code page, else its internet code page, else detected (with a note)."""
+    from extract_msg.encoding import lookupCodePage
+    from extract_msg.exceptions import ExMsgBaseException
+
+    from ...detect import detect_encoding
+
+    if msg.areStringsUnicode:
+        return str(text_codec(msg.stringEncoding))
+    for tag in _CODE_PAGES:
+        prop = msg.props.get(tag)
+        try:
+            codec = text_codec(lookupCodePage(int(prop.value))) if prop is not None else None
+        except (ExMsgBaseException, TypeError, ValueError):
+            codec = None
+        if codec is not None:
+            return codec
+    sample = b" ".join(msg.getStream(name) or b"" for name in _STRING8)
+    codec = detect_encoding(sample)
+    ctx.warn(
+        f"{ctx.info.source}: the message names no usable code page for its 8-bit strings "
+        f"(PR_MESSAGE_CODEPAGE, PR_INTERNET_CPID); they were read as {codec} (detected)."
+    )
+    return codec
 
 
 def _message(msg: Any, ctx: Context) -> Message:

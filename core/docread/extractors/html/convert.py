@@ -1,5 +1,6 @@
 """HTML to markdown: what a person sees on the page as headings, paragraphs, lists, links, fenced
-code and pipe tables (markdownify on BeautifulSoup), without scripts, styles, comments or the
+code (markdownify on BeautifulSoup) and pipe tables (rendered row by row by docread's table
+renderer in the tokenizing pre-pass, ``prepass.py``), without scripts, styles, comments or the
 page's navigation; bounded in size and nesting depth. Pure: no I/O."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import DependencyMissingError
-from ..markdown import escape_cell
+from .prepass import Prepass
 
 try:
     from bs4 import BeautifulSoup, Comment, Tag
@@ -61,10 +62,15 @@ def html_to_markdown(
         )
         html = html[:limit_chars]
     tick = tick or _no_tick
-    soup = BeautifulSoup(html, "html.parser")
+    pre = Prepass(MAX_DEPTH, tick)  # tables out, deep elements flattened: a small, shallow tree
+    pre.feed(html)
+    pre.close()
+    del html
+    soup = BeautifulSoup(pre.html, "html.parser")
+    pre.out.clear()
     tick()
     found = _Cleaner(tick).clean(soup)
-    if found.flattened:
+    if found.flattened or pre.flattened:
         notes.append(
             f"Elements nested deeper than {MAX_DEPTH} levels were flattened to their text."
         )
@@ -74,7 +80,7 @@ def html_to_markdown(
     except RecursionError:  # a converter path deeper than the flattening allows for
         markdown = soup.get_text("\n")
         notes.append("The page was too deeply nested to convert: its plain text is shown.")
-    markdown = _BLANK_RUNS.sub("\n\n", markdown).strip()
+    markdown = _BLANK_RUNS.sub("\n\n", pre.restore(markdown)).strip()
     return HtmlPage(markdown, found.title, found.description or found.og, tuple(notes))
 
 
@@ -203,8 +209,7 @@ def _code_language(el: Tag) -> str | None:
 
 class _Converter(MarkdownConverter):
     """markdownify with docread's choices: ATX headings, ``-`` bullets, fenced code with its
-    language, the first table row as header, text never backslash-escaped (a RAG index must
-    find "snake_case" as written), and table cells escaped by docread's one cell rule."""
+    language, text never backslash-escaped (a RAG index must find "snake_case" as written)."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -214,12 +219,4 @@ class _Converter(MarkdownConverter):
             escape_asterisks=False,
             escape_underscores=False,
             escape_misc=False,
-            table_infer_header=True,
         )
-
-    def convert_td(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        span = str(el.get("colspan", ""))
-        count = max(1, min(1000, int(span))) if span.isdigit() else 1
-        return " " + escape_cell(text.strip()) + " |" * count
-
-    convert_th = convert_td

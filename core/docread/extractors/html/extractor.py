@@ -12,7 +12,7 @@ from ...model import Document, Unit
 from ...source import Source
 from ..base import WINDOW_NEXT, WINDOW_SHOWN, Context
 from ..text.plain import TextExtractor
-from .charset import html_encoding
+from .charset import html_encoding, refused_note
 
 SOURCE_NOTE = "HTML shown as source; output_format='markdown' gives the page as markdown."
 
@@ -27,9 +27,12 @@ class HtmlExtractor(TextExtractor):
     isolated: ClassVar[bool] = True  # markdownify on a 10 MB page holds ~700 MB: never in the host
 
     def encoding(self, source: Source, ctx: Context) -> str:
-        return html_encoding(source.head(), ctx.info.encoding)
+        return html_encoding(source.head(), ctx.info.encoding).codec
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        codec, refused = html_encoding(source.head(), ctx.info.encoding)
+        if refused is not None:
+            ctx.warn(f"{ctx.info.source}: {refused_note(refused, codec)}.")
         if source.size and (ctx.loader or ctx.options.output_format == "markdown"):
             yield from self._markdown(source, ctx)
             return
