@@ -58,6 +58,28 @@ def test_sqlite_object_count_is_capped_with_a_note(tmp_path: Path) -> None:
     assert past.header["Table"].startswith("t1049")
 
 
+@pytest.mark.parametrize(
+    ("name", "options", "size", "member"),
+    [
+        ("negative.tar", {}, -512, "m1.txt"),
+        ("negative.tar", {"archive_path": "m2.txt"}, -512, "m1.txt"),
+        ("negative.tar.gz", {}, -512, "m1.txt"),
+        ("past-end.tar", {}, 10**9, "m1.txt"),
+        ("past-end.tar", {"mode": "extract", "pattern": "*"}, 10**9, "m1.txt"),
+    ],
+)
+def test_tar_header_that_cannot_be_right_is_refused_at_once(
+    tmp_path: Path, name: str, options: dict[str, object], size: int, member: str
+) -> None:
+    hostile_files.tar_bad_size(tmp_path / name, size=size)
+    start = time.monotonic()
+    with pytest.raises(
+        docread.ExtractionError, match=rf"{name}::{member}: the tar header declares {size:,} bytes"
+    ):
+        _read(tmp_path, name, {**CONFIG, "global_timeout": 20}, **options)
+    assert time.monotonic() - start < 8  # it looped until the archive_list or global timeout
+
+
 def test_pdf_content_stream_bomb_is_cut_with_a_note(tmp_path: Path) -> None:
     hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=12)
     result, seconds = _read(tmp_path, "ops.pdf")
