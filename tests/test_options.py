@@ -132,3 +132,14 @@ def test_column_spec_by_name_and_by_letter() -> None:
 )  # fmt: skip
 def test_glob_star_stays_in_one_folder(rel: str, pattern: str, matches: bool) -> None:
     assert glob_match(rel, pattern) is matches
+
+
+def test_pages_on_a_docx_is_named_as_given(tmp_path) -> None:
+    from factories import docx
+
+    docx(tmp_path / "a.docx", ["only section"])
+    with pytest.raises(InvalidOptionError) as info:
+        docread.read("a.docx", workspace=tmp_path, pages="2")
+    message = str(info.value)
+    assert message.startswith("a.docx: pages='2' is out of range: the document has 1 section")
+    assert "(pages= counts sections in this file)" in message and "sections='2'" not in message

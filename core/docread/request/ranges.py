@@ -43,6 +43,7 @@ class PageSpec:
 
     spans: tuple[tuple[int, int | None], ...]
     text: str
+    param: str = "pages"  # the option it came from, named in every message
 
     @classmethod
     def parse(cls, text: str, *, param: str = "pages") -> PageSpec:
@@ -64,7 +65,7 @@ class PageSpec:
                     f"{param}={text!r}: range {start}-{end} ends before it starts"
                 )
             spans.append((start, end))
-        return cls(tuple(spans), str(text))
+        return cls(tuple(spans), str(text), param)
 
     def resolve(
         self,
@@ -89,13 +90,16 @@ class PageSpec:
                     seen.add(n)
                     out.append(n)
         has = f"{count} {unit}{'s' if count != 1 else ''}"
+        counts = "" if unit == "page" else f" ({self.param}= counts {unit}s in this file)"
         if not out:
             raise InvalidOptionError(
-                f"{path or 'file'}: {unit}s={self.text!r} is out of range: the document has {has}",
+                f"{path or 'file'}: {self.param}={self.text!r} is out of range: the document "
+                f"has {has}{counts}",
                 path=path,
             )
         if clamped and warn is not None:
-            warn(f"{unit}s={self.text}: the file has {has}; read {compact_spans(out, sep=',')}")
+            read = compact_spans(out, sep=",")
+            warn(f"{self.param}={self.text}: the file has {has}; read {read}{counts}")
         return out
 
 
