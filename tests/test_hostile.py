@@ -36,6 +36,22 @@ def test_sqlite_view_chain_and_wide_tables_stay_cheap(tmp_path: Path) -> None:
     assert "### Table: t1" in result.text and "c499" in result.text and "c500 " not in result.text
 
 
+def test_sqlite_schema_of_many_wide_tables_is_capped_by_columns_with_a_note(tmp_path: Path) -> None:
+    hostile_files.sqlite_schema_bomb(
+        tmp_path / "wide.sqlite", tables=40, columns=2000, chain=12, triggers=200
+    )
+    result, seconds = _read(tmp_path, "wide.sqlite")
+    assert seconds < 8
+    notes = " ".join(result.notes)
+    assert "the schema lists at most 10,000 columns (MAX_SCHEMA_COLUMNS); 28 tables/views" in notes
+    assert "'t27'" in notes and "read one with table=NAME" in notes
+    assert "### Table: t26 (0 rows)\n  - c0 " in result.text and "c499" in result.text
+    assert "### Table: t27 (unknown rows)\n" in result.text  # listed, its columns left out
+    assert len(result.text) < 1_500_000  # 100 tables of 500 columns made 6.4 MB
+    one, _ = _read(tmp_path, "wide.sqlite", table="t39", rows="head:1")
+    assert one.header["Table"].startswith("t39") and "c499" in one.header["Columns"]
+
+
 def test_sqlite_schema_statement_over_the_cap_is_a_typed_error(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "big.sqlite") as conn:
         conn.execute(f"CREATE TABLE t (a TEXT DEFAULT '{'x' * 1_100_000}')")
