@@ -104,3 +104,30 @@ def noise_pdf(path: Path, *, width: int = 2550, height: int = 3300) -> Path:
     doc.close()
     png.unlink()
     return path
+
+
+def tar_bad_size(path: Path, *, size: int = -512, members: int = 3, at: int = 1) -> Path:
+    """A tar of ``members`` small files (gzipped when ``path`` ends in .gz) whose member number
+    ``at`` (0-based) declares ``size`` bytes in its header (base-256, checksum fixed): a negative
+    size sends tarfile back to the same header forever, a size past the end points at data that
+    is not there."""
+    import gzip
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tf:
+        for i in range(members):
+            data = b"hello %d\n" % i
+            info = tarfile.TarInfo(f"m{i}.txt")
+            info.size, info.mtime = len(data), 1_700_000_000
+            tf.addfile(info, io.BytesIO(data))
+    raw = bytearray(buf.getvalue())
+    header = 1024 * at  # each member: a header block and one data block
+    raw[header + 124 : header + 136] = (b"\xff" if size < 0 else b"\x80") + (
+        size % 256**11
+    ).to_bytes(11, "big")
+    raw[header + 148 : header + 156] = b" " * 8
+    raw[header + 148 : header + 156] = b"%06o\x00 " % sum(raw[header : header + 512])
+    path.write_bytes(gzip.compress(bytes(raw)) if path.suffix == ".gz" else bytes(raw))
+    return path

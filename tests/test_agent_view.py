@@ -163,6 +163,42 @@ def test_json_obeys_max_lines_and_says_where_it_cut(tmp_path: Path) -> None:
     assert cut["continuation"].endswith(f"use offset={shown + 1} to continue")
 
 
+def test_a_cut_view_reports_what_it_shows_not_the_window_asked_for(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i} " + "x" * 50 + "\n" for i in range(1, 1001)))
+    text = json.loads(
+        docread.read(
+            "a.txt", workspace=tmp_path, output_format="json", config=_config(max_chars=4000)
+        ).render()
+    )["documents"][0]
+    last = text["text"].count("\n") + 1
+    assert 1 < last < 1000 and text["text"].splitlines()[-1].startswith(f"line {last} ")
+    assert text["metadata"]["line_start"] == 1 and text["metadata"]["line_end"] == last
+    assert text["metadata"]["truncated"] is True
+
+    _csv(tmp_path / "big.csv", 500)
+    rows = json.loads(
+        docread.read(
+            "big.csv", workspace=tmp_path, rows="1-400", output_format="json",
+            config=_config(max_chars=3000),
+        ).render()
+    )  # fmt: skip
+    table = rows["documents"][0]
+    shown_rows = table["text"].count("\n") - 1  # header and rule
+    assert table["metadata"]["row_end"] == shown_rows < 400
+    assert rows["header"]["Rows"] == f"1-{shown_rows} of 500 (cut by the output limit)"
+
+    _pdf(tmp_path / "doc.pdf", 40)
+    for output_format in ("json", "text"):
+        out = docread.read(
+            "doc.pdf", workspace=tmp_path, pages="1-30", output_format=output_format,
+            config=_config(max_chars=6000),
+        ).render()  # fmt: skip
+        shown = re.findall(r"Page (\d+) text line 0", out)
+        assert 1 < len(shown) < 30
+        header = json.loads(out)["header"]["Pages"] if output_format == "json" else out
+        assert f"1-{len(shown)} of 40 (cut by the output limit)" in header
+
+
 def test_json_whole_read_is_not_truncated(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("one\ntwo\n")
     data = json.loads(docread.read("a.txt", workspace=tmp_path, output_format="json").render())

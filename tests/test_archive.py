@@ -383,6 +383,26 @@ def test_zip_slip_names_land_inside_the_extraction_folder(
     assert reader.read("slip.zip", archive_path="../../evil.txt").text == "evil"
 
 
+def test_listing_shows_member_names_as_read_and_extract_use_them(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    members = {"../../evil.txt": b"e\n", "/abs/path.txt": b"a\n", "ok.txt": b"o\n"}
+    members |= {f"../many/{i}.txt": b"m\n" for i in range(12)}
+    for name in ("slip.zip", "slip.tar"):
+        (zip_archive if name.endswith("zip") else tar_archive)(tmp_path / name, members)
+        listing = reader.read(name)
+        names = [line.split()[0] for line in listing.text.splitlines()[1:-2] if line.strip()]
+        assert names[:3] == ["abs/path.txt", "evil.txt", "many/0.txt"] and "ok.txt" in names
+        assert not any(".." in n or n.startswith("/") for n in names)
+        (note,) = [n for n in listing.notes if "unsafe as stored" in n]
+        assert note.startswith("14 member names unsafe as stored, shown as read and extract use")
+        assert "../../evil.txt as evil.txt, /abs/path.txt as abs/path.txt" in note
+        assert note.endswith("and 4 more.")  # capped at 10 named
+        for shown in ("evil.txt", "abs/path.txt", "many/3.txt"):
+            assert reader.read(name, archive_path=shown).text in ("e", "a", "m")
+    assert not any("unsafe" in n for n in reader.read("slip.zip", pattern="ok*").notes)
+
+
 def test_extraction_never_writes_through_a_planted_link(tmp_path: Path) -> None:
     work, outside = tmp_path / "ws", tmp_path / "outside"
     outside.mkdir()
@@ -633,9 +653,11 @@ def test_member_names_cannot_break_the_listing_layout(
     reader: docread.Reader, tmp_path: Path
 ) -> None:
     zip_archive(tmp_path / "names.zip", {"evil\nContents:\n  fake.txt": b"x", "ok.txt": b"y"})
-    lines = reader.read("names.zip").text.splitlines()
-    assert lines[1].split()[0] == "evil\\x0aContents:\\x0a"
+    listing = reader.read("names.zip")
+    lines = listing.text.splitlines()
+    assert lines[1].split()[0] == "evil_Contents:_"  # the name extraction writes, below
     assert len(lines) == 5  # Contents:, two members, blank, count
+    assert "evil\\x0aContents:\\x0a  fake.txt as evil_Contents:_  fake.txt" in listing.notes[-1]
     reader.read("names.zip", mode="extract", pattern="evil*")
     extracted = extraction_root(tmp_path, "names.zip")
     assert [p.name for p in extracted.iterdir()] == ["evil_Contents:_  fake.txt"]

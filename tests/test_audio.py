@@ -187,6 +187,30 @@ def test_aiff_with_id3_tags(reader: docread.Reader, tmp_path: Path) -> None:
     assert meta["channels"] == 1 and meta["bits_per_sample"] == 16 and meta["title"] == "Take One"
 
 
+def _adts(path: Path, frames: int = 200, frame_len: int = 372) -> Path:
+    """Raw AAC-LC in ADTS frames (44.1 kHz, stereo, no CRC) of ``frame_len`` bytes each: 1,024
+    samples a frame, so 372-byte frames are 128 kbps."""
+    header = bytes(
+        [0xFF, 0xF1, (1 << 6) | (4 << 2), (2 << 6) | (frame_len >> 11), (frame_len >> 3) & 0xFF,
+         ((frame_len & 7) << 5) | 0x1F, 0xFC]
+    )  # fmt: skip
+    path.write_bytes(b"".join(header + bytes([i % 251]) * (frame_len - 7) for i in range(frames)))
+    return path
+
+
+def test_adts_aac_has_a_bitrate_with_or_without_its_extension(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    data = _adts(tmp_path / "song.aac").read_bytes()
+    (tmp_path / "song").write_bytes(data)  # libmagic: audio/x-hx-aac-adts
+    for name in ("song.aac", "song"):
+        result = reader.read(name)
+        meta = result.documents[0].metadata
+        assert meta["format"] == "aac" and meta["codec"] == "AAC" and meta["channels"] == 2
+        assert 120_000 < meta["bitrate"] < 135_000 and meta["sample_rate"] == 44_100
+        assert "**Bitrate:** 12" in result.text and "kbps" in result.text
+
+
 def test_file_named_like_audio_that_is_not_audio(reader: docread.Reader, tmp_path: Path) -> None:
     (tmp_path / "fake.mp3").write_bytes(bytes(range(1, 256)) * 40)
     with pytest.raises(ExtractionError, match="not an audio file"):

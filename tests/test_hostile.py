@@ -36,6 +36,22 @@ def test_sqlite_view_chain_and_wide_tables_stay_cheap(tmp_path: Path) -> None:
     assert "### Table: t1" in result.text and "c499" in result.text and "c500 " not in result.text
 
 
+def test_sqlite_schema_of_many_wide_tables_is_capped_by_columns_with_a_note(tmp_path: Path) -> None:
+    hostile_files.sqlite_schema_bomb(
+        tmp_path / "wide.sqlite", tables=40, columns=2000, chain=12, triggers=200
+    )
+    result, seconds = _read(tmp_path, "wide.sqlite")
+    assert seconds < 8
+    notes = " ".join(result.notes)
+    assert "the schema lists at most 10,000 columns (MAX_SCHEMA_COLUMNS); 28 tables/views" in notes
+    assert "'t27'" in notes and "read one with table=NAME" in notes
+    assert "### Table: t26 (0 rows)\n  - c0 " in result.text and "c499" in result.text
+    assert "### Table: t27 (unknown rows)\n" in result.text  # listed, its columns left out
+    assert len(result.text) < 1_500_000  # 100 tables of 500 columns made 6.4 MB
+    one, _ = _read(tmp_path, "wide.sqlite", table="t39", rows="head:1")
+    assert one.header["Table"].startswith("t39") and "c499" in one.header["Columns"]
+
+
 def test_sqlite_schema_statement_over_the_cap_is_a_typed_error(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "big.sqlite") as conn:
         conn.execute(f"CREATE TABLE t (a TEXT DEFAULT '{'x' * 1_100_000}')")
@@ -56,6 +72,28 @@ def test_sqlite_object_count_is_capped_with_a_note(tmp_path: Path) -> None:
     assert len(result.notes) < 30  # per-table notes are capped too
     past, _ = _read(tmp_path, "many.sqlite", table="t1049")
     assert past.header["Table"].startswith("t1049")
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "size", "member"),
+    [
+        ("negative.tar", {}, -512, "m1.txt"),
+        ("negative.tar", {"archive_path": "m2.txt"}, -512, "m1.txt"),
+        ("negative.tar.gz", {}, -512, "m1.txt"),
+        ("past-end.tar", {}, 10**9, "m1.txt"),
+        ("past-end.tar", {"mode": "extract", "pattern": "*"}, 10**9, "m1.txt"),
+    ],
+)
+def test_tar_header_that_cannot_be_right_is_refused_at_once(
+    tmp_path: Path, name: str, options: dict[str, object], size: int, member: str
+) -> None:
+    hostile_files.tar_bad_size(tmp_path / name, size=size)
+    start = time.monotonic()
+    with pytest.raises(
+        docread.ExtractionError, match=rf"{name}::{member}: the tar header declares {size:,} bytes"
+    ):
+        _read(tmp_path, name, {**CONFIG, "global_timeout": 20}, **options)
+    assert time.monotonic() - start < 8  # it looped until the archive_list or global timeout
 
 
 def test_pdf_content_stream_bomb_is_cut_with_a_note(tmp_path: Path) -> None:

@@ -45,6 +45,48 @@ def test_read_validates_options_before_touching_the_file(tmp_path) -> None:
         docread.read("does-not-exist.txt", workspace=tmp_path, offset=0)
 
 
+HUGE = "9" * 5000  # past Python's 4,300-digit int() limit: a raw ValueError before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"pages": HUGE},
+        {"pages": "1-" + HUGE},
+        {"pages": HUGE + "-"},
+        {"pages": "1,3-" + HUGE},
+        {"rows": "head:" + HUGE},
+        {"rows": "tail:" + HUGE},
+        {"rows": HUGE},
+        {"rows": "5-" + HUGE},
+        {"offset": 10**5000},
+        {"limit": 10**5000},
+        {"offset": -(10**5000)},
+        {"sheet": HUGE},
+        {"sheet": 10**5000},
+        {"offset": 10**15 + 1},
+        {"rows": "1-1" + "0" * 16},
+    ],
+    ids=lambda options: f"{next(iter(options))}",
+)
+def test_huge_numbers_are_refused_naming_the_parameter(options: dict) -> None:
+    (name,) = options
+    with pytest.raises(InvalidOptionError) as info:  # not a bare ValueError from int()
+        ReadOptions.from_kwargs("x.txt", **options)
+    assert str(info.value).startswith(name) and "over the limit of 1,000,000,000,000,000" in str(
+        info.value
+    )
+    assert len(str(info.value)) < 150
+
+
+def test_numbers_up_to_the_limit_are_taken(tmp_path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n", encoding="utf-8")
+    opts = ReadOptions.from_kwargs("a.xlsx", pages="1-" + "9" * 15, rows="0001", sheet="0" * 20)
+    assert opts.page_spec.spans == ((1, 10**15 - 1),) and opts.row_spec.start == 1
+    result = docread.read("a.txt", workspace=tmp_path, offset=10**15, limit=10**15)
+    assert "past the end of the file" in " ".join(result.notes)
+
+
 def test_good_options_are_kept() -> None:
     opts = ReadOptions.from_kwargs(
         "a.pdf", pages="1,3,5-", rows="tail:20", sheet=2, format_hint=".xlsx"
@@ -90,3 +132,14 @@ def test_column_spec_by_name_and_by_letter() -> None:
 )  # fmt: skip
 def test_glob_star_stays_in_one_folder(rel: str, pattern: str, matches: bool) -> None:
     assert glob_match(rel, pattern) is matches
+
+
+def test_pages_on_a_docx_is_named_as_given(tmp_path) -> None:
+    from factories import docx
+
+    docx(tmp_path / "a.docx", ["only section"])
+    with pytest.raises(InvalidOptionError) as info:
+        docread.read("a.docx", workspace=tmp_path, pages="2")
+    message = str(info.value)
+    assert message.startswith("a.docx: pages='2' is out of range: the document has 1 section")
+    assert "(pages= counts sections in this file)" in message and "sections='2'" not in message

@@ -89,7 +89,8 @@ def test_select_units_is_every_unit_without_a_spec_and_the_spec_in_order_with_on
     assert select_units(PageSpec.parse("3-4,1,3"), 4) == [3, 4, 1]
     assert select_units(PageSpec.parse("2-"), 4, unit="slide") == [2, 3, 4]
     with pytest.raises(
-        InvalidOptionError, match=r"deck\.pptx: slides='5' is out of range.*4 slides"
+        InvalidOptionError,
+        match=r"deck\.pptx: pages='5' is out of range.*4 slides \(pages= counts slides",
     ):
         select_units(PageSpec.parse("5"), 4, unit="slide", path="deck.pptx")
 

@@ -164,10 +164,14 @@ def _sniff(source: Source, head: bytes) -> Format | None:
         )
     if _looks_binary(head):
         mime = libmagic_mime(head)
-        return formats.by_mime(mime) or (
+        return formats.by_mime(_MAGIC_ALIASES.get(mime, mime)) or (
             by_ext if by_ext and by_ext.category in ("audio", "image") else None
         )
     return _text_kind(head, by_ext)
+
+
+#: libmagic's own names for formats the table knows by their registered MIME type
+_MAGIC_ALIASES = {"audio/x-hx-aac-adts": "audio/aac"}
 
 
 def _ole2(head: bytes, by_ext: Format | None) -> Format | None:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidOptionError
-from .ranges import ColumnSpec, PageSpec, RowSpec, compile_glob
+from ..sanitize import shown_name
+from .ranges import ColumnSpec, PageSpec, RowSpec, check_number, compile_glob, number
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
 ARCHIVE_MODES = ("list", "read", "extract")
@@ -71,10 +72,14 @@ class ReadOptions:
             or isinstance(self.sheet, bool)
         ):
             raise InvalidOptionError(f"sheet={self.sheet!r}: give a sheet name or a 0-based index")
-        if isinstance(self.sheet, int) and self.sheet < 0:
-            raise InvalidOptionError(
-                f"sheet={self.sheet!r}: the index is 0-based and cannot be negative"
-            )
+        if isinstance(self.sheet, int):
+            check_number("sheet", self.sheet)
+            if self.sheet < 0:
+                raise InvalidOptionError(
+                    f"sheet={self.sheet!r}: the index is 0-based and cannot be negative"
+                )
+        elif isinstance(self.sheet, str) and self.sheet.isdecimal():  # may be read as an index
+            number(self.sheet, "sheet", self.sheet)
         for name in ("pages", "rows", "columns", "table", "archive_path", "pattern", "format_hint"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
@@ -138,7 +143,8 @@ def _check_int(name: str, value: Any, *, minimum: int) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidOptionError(f"{name}={value!r}: must be a whole number")
+        raise InvalidOptionError(f"{name}={shown_name(repr(value), 40)}: must be a whole number")
+    check_number(name, value)
     if value < minimum:
         raise InvalidOptionError(f"{name}={value!r}: must be at least {minimum}")
 

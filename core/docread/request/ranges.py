@@ -9,6 +9,30 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
+from ..sanitize import shown_name
+
+#: The largest number an option takes (a page, row, line or sheet index): past every real file,
+#: inside the 64-bit integers SQLite and Arrow take, and far from Python's refusal of int() on
+#: over 4,300 digits (a raw ValueError, an "Internal server error" over MCP).
+MAX_NUMBER = 10**15
+
+
+def check_number(param: str, value: int, given: object = None) -> int:
+    """``value`` if it is at most MAX_NUMBER, else an InvalidOptionError naming ``param`` (and
+    the ``given`` option text, cut to a readable length)."""
+    if abs(value) > MAX_NUMBER:
+        shown = "" if given is None else f"={shown_name(repr(given), 40)}"
+        raise InvalidOptionError(f"{param}{shown}: a number is over the limit of {MAX_NUMBER:,}")
+    return value
+
+
+def number(digits: str, param: str, given: str) -> int:
+    """The whole number written as ``digits`` in option ``param`` (its text ``given``), checked
+    against MAX_NUMBER before int() is asked to convert it."""
+    if len(digits.lstrip("0")) > len(str(MAX_NUMBER)):
+        return check_number(param, MAX_NUMBER + 1, given)
+    return check_number(param, int(digits), given)
+
 
 _SPAN = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
 
@@ -19,6 +43,7 @@ class PageSpec:
 
     spans: tuple[tuple[int, int | None], ...]
     text: str
+    param: str = "pages"  # the option it came from, named in every message
 
     @classmethod
     def parse(cls, text: str, *, param: str = "pages") -> PageSpec:
@@ -29,8 +54,10 @@ class PageSpec:
                 raise InvalidOptionError(
                     f"{param}={text!r}: expected page numbers and ranges like '1-5', '3', '1,3,5-10' or '5-'"
                 )
-            start = int(m.group(1))
-            end: int | None = start if not m.group(2) else (int(m.group(3)) if m.group(3) else None)
+            start = number(m.group(1), param, text)
+            end: int | None = (
+                start if not m.group(2) else number(m.group(3), param, text) if m.group(3) else None
+            )
             if start < 1:
                 raise InvalidOptionError(f"{param}={text!r}: pages are numbered from 1")
             if end is not None and end < start:
@@ -38,7 +65,7 @@ class PageSpec:
                     f"{param}={text!r}: range {start}-{end} ends before it starts"
                 )
             spans.append((start, end))
-        return cls(tuple(spans), str(text))
+        return cls(tuple(spans), str(text), param)
 
     def resolve(
         self,
@@ -63,13 +90,16 @@ class PageSpec:
                     seen.add(n)
                     out.append(n)
         has = f"{count} {unit}{'s' if count != 1 else ''}"
+        counts = "" if unit == "page" else f" ({self.param}= counts {unit}s in this file)"
         if not out:
             raise InvalidOptionError(
-                f"{path or 'file'}: {unit}s={self.text!r} is out of range: the document has {has}",
+                f"{path or 'file'}: {self.param}={self.text!r} is out of range: the document "
+                f"has {has}{counts}",
                 path=path,
             )
         if clamped and warn is not None:
-            warn(f"{unit}s={self.text}: the file has {has}; read {compact_spans(out, sep=',')}")
+            read = compact_spans(out, sep=",")
+            warn(f"{self.param}={self.text}: the file has {has}; read {read}{counts}")
         return out
 
 
@@ -121,17 +151,17 @@ class RowSpec:
                 f"{param}={text!r}: expected 'head:50', 'tail:20', '1-100', '10-' or a single row '250'"
             )
         if m.group(1):
-            n = int(m.group(2))
+            n = number(m.group(2), param, text)
             if n < 1:
                 raise InvalidOptionError(f"{param}={text!r}: the count must be at least 1")
             return cls(m.group(1).lower(), count=n, text=str(text))
-        start = int(m.group(3))
+        start = number(m.group(3), param, text)
         if start < 1:
             raise InvalidOptionError(f"{param}={text!r}: rows are numbered from 1")
         if m.group(4) is None:
             stop: int | None = start if "-" not in str(text) else None
         else:
-            stop = int(m.group(4)) if m.group(4) else None
+            stop = number(m.group(4), param, text) if m.group(4) else None
         if stop is not None and stop < start:
             raise InvalidOptionError(
                 f"{param}={text!r}: range {start}-{stop} ends before it starts"

@@ -9,15 +9,16 @@ cut the view, else the extractor's own next window (``Context.read_on``); never 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..model import Document
+from ..request.ranges import compact_spans
 from ..sanitize import shown_name, shown_text
 from ..settings import OutputSettings, Settings
 from .budget import OutputBudget
-from .sections import section_for
+from .sections import Window, section_for
 
 if TYPE_CHECKING:
     from ..result import ReadResult
@@ -45,16 +46,10 @@ def render(
     budget = OutputBudget(out)
     if output_format == "json":
         return _render_json(result, header, notes, budget)
-    parts: list[str] = []
-    if output_format == "markdown":
-        parts.append(f"# {shown_name(result.file.name)}\n")
-    if header:
-        parts.append("\n".join(_header_line(k, v) for k, v in header.items()))
-        parts.append("\n---\n")
-    head = "\n".join(parts)
-    budget.spend(head, "max_chars", "max_tokens", "max_bytes")
+    budget.spend(_head(result, header, output_format), "max_chars", "max_tokens", "max_bytes")
     budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens", "max_bytes")
     shown = _fit(result, budget, rendered=True)
+    head = _head(result, _shown_header(header, shown), output_format)
     body = "".join(text for _, text in shown.parts)
     if shown.cut:
         body += out.truncation_marker
@@ -62,6 +57,17 @@ def render(
         notes.append(shown.continuation)
     tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
     return (head + "\n" if head else "") + body + tail
+
+
+def _head(result: ReadResult, header: dict[str, str], output_format: str) -> str:
+    """The text views' top: the file name (markdown), the header lines and a rule."""
+    parts: list[str] = []
+    if output_format == "markdown":
+        parts.append(f"# {shown_name(result.file.name)}\n")
+    if header:
+        parts.append("\n".join(_header_line(k, v) for k, v in header.items()))
+        parts.append("\n---\n")
+    return "\n".join(parts)
 
 
 def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
@@ -84,9 +90,9 @@ def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
         kept = kept[len(sep) :] if len(kept) > len(sep) else ""
         if kind.whole and shown.parts:
             kept = ""
-        if kept:
-            shown.parts.append((doc, sep + kept))
         lines = kept.count("\n") + 1 if kept else 0
+        if kept:
+            shown.parts.append((_cut_unit(doc, kind.window, lines), sep + kept))
         hint = "" if kind.whole and kept else _member_hint(doc, kind.hint(doc.metadata, lines))
         hint = hint or _next_hint(result, i + 1)
         shown.continuation = shown_text(
@@ -99,6 +105,38 @@ def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
         shown_window = result.header.get(WINDOW_SHOWN, "")
         shown.continuation = shown_text(f"Showing {shown_window}. Use {window} to read more.")
     return shown
+
+
+def _cut_unit(doc: Document, window: Window | None, lines: int) -> Document:
+    """``doc`` as a cut after ``lines`` lines of its text shows it: its last line or row is the
+    last one shown (``line_end``, ``row_end``), and it is marked ``truncated``."""
+    meta = {**doc.metadata, "truncated": True}
+    if window is not None and window.start in meta:
+        after = window.next(meta, lines)
+        if after is not None and after > int(meta[window.start]):
+            meta[window.end] = after - 1
+        elif after is not None:  # none of its lines or rows was shown
+            del meta[window.start], meta[window.end]
+    return replace(doc, metadata=meta)
+
+
+def _shown_header(header: dict[str, str], shown: Shown) -> dict[str, str]:
+    """The window headers (``Pages``, ``Rows``) of a view the output caps cut: the pages and
+    rows shown, not the ones asked for."""
+    if not shown.cut:
+        return header
+    out, docs = dict(header), [doc.metadata for doc, _ in shown.parts]
+    pages = list(dict.fromkeys(m["page_number"] for m in docs if "page_number" in m))
+    if "Pages" in out:
+        total = out["Pages"].partition(" of ")[2]
+        spans = compact_spans(pages) or "none"
+        out["Pages"] = f"{spans} of {total} (cut by the output limit)" if total else spans
+    rows = [m for m in docs if "row_start" in m]
+    if "Rows" in out and len(rows) <= 1:
+        total = out["Rows"].partition(" of ")[2]
+        spans = f"{rows[0]['row_start']:,}-{rows[0]['row_end']:,}" if rows else "none"
+        out["Rows"] = f"{spans} of {total} (cut by the output limit)" if total else spans
+    return out
 
 
 def _next_hint(result: ReadResult, index: int) -> str:
@@ -164,6 +202,7 @@ def _render_json(
     not repeated in ``notes``)."""
     budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens", "max_bytes")
     shown = _fit(result, budget, rendered=False)
+    header = _shown_header(header, shown)
     payload = {
         "file": {
             "path": shown_name(result.file.source or result.file.path),

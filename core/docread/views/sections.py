@@ -34,6 +34,31 @@ def _default_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Window:
+    """Where a line-granular unit keeps its position: the metadata keys of its first and last
+    line (or row), and how many lines of its text come before the first (a table's head)."""
+
+    start: str
+    end: str
+    head: int = 0
+
+    def next(self, meta: Mapping[str, Any], shown_lines: int) -> int | None:
+        """The first line (row) a cut after ``shown_lines`` lines of the text left out; None
+        when every one is shown."""
+        first = int(meta.get(self.start, 1)) + max(shown_lines - self.head, 0)
+        return None if first > int(meta.get(self.end, first)) else first
+
+
+LINES, ROWS, SQL_ROWS = (
+    Window("line_start", "line_end"),
+    Window("row_start", "row_end", 2),
+    (
+        Window("row_start", "row_end", 4)  # heading, blank, header, rule
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class Section:
     """One kind of unit's rendering: body, separator before it, continuation hint; ``whole``
     units (pages, slides) are not cut at a line when others precede them: a hint cannot point
@@ -43,6 +68,7 @@ class Section:
     hint: Callable[[Mapping[str, Any], int], str] = _default_hint
     separator: str = "\n\n"
     whole: bool = False
+    window: Window | None = None  # line-granular units: what a cut leaves shown
 
 
 # -- text and notebooks: cat -n numbering, offset= to read on -------------------------------------
@@ -53,10 +79,8 @@ def _numbered(doc: Document) -> str:
 
 
 def _offset_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
-    next_line = int(meta.get("line_start", 1)) + shown_lines
-    if next_line > int(meta.get("line_end", next_line)):
-        return ""
-    return f"use offset={next_line} to continue"
+    next_line = LINES.next(meta, shown_lines)
+    return "" if next_line is None else f"use offset={next_line} to continue"
 
 
 # -- HTML: numbered source lines, or the page as markdown (lines counted in the markdown) ----------
@@ -87,8 +111,8 @@ def _table(doc: Document) -> str:
 
 def _rows_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     """Two lines of each section are the table head; the rest are data rows."""
-    next_row = int(meta.get("row_start", 1)) + max(shown_lines - 2, 0)
-    if next_row > int(meta.get("row_end", next_row)):
+    next_row = ROWS.next(meta, shown_lines)
+    if next_row is None:
         return ""  # every row is shown; only the summary was cut
     return f"use rows={next_row}- (or fewer columns) to continue"
 
@@ -133,22 +157,20 @@ def _sqlite_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     """Name the table: a preview cut short reads on with ``table=... rows=N-``."""
     if "table" not in meta:
         return "use table=<name> to read one table"
-    start = int(meta.get("row_start", 1)) + max(shown_lines - 4, 0)  # heading, blank, header, rule
-    if start > int(meta.get("row_end", start)):
-        return ""
-    return f"use table={meta['table']!r} rows={start}- to continue"
+    start = SQL_ROWS.next(meta, shown_lines)
+    return "" if start is None else f"use table={meta['table']!r} rows={start}- to continue"
 
 
 DEFAULT = Section()
 SECTIONS: dict[str, Section] = {
-    "text": Section(_numbered, _offset_hint),
-    "notebook": Section(_numbered, _offset_hint),
-    "html": Section(_html, _html_hint),
-    "tabular": Section(_table, _rows_hint),
+    "text": Section(_numbered, _offset_hint, window=LINES),
+    "notebook": Section(_numbered, _offset_hint, window=LINES),
+    "html": Section(_html, _html_hint, window=LINES),
+    "tabular": Section(_table, _rows_hint, window=ROWS),
     "pdf": Section(_pdf_page, separator="\n\n---\n\n", whole=True),
     "office": Section(_office_page, _office_hint, whole=True),
     "archive": Section(hint=_archive_hint),
-    "sqlite": Section(hint=_sqlite_hint),
+    "sqlite": Section(hint=_sqlite_hint, window=SQL_ROWS),
     "email": Section(separator="\n\n---\n\n"),  # one unit per message (an mbox has many)
 }
 

@@ -79,6 +79,7 @@ class ArchiveExtractor(Extractor):
         unknown = False
         addresses = Addresses()
         shown: list[tuple[Entry, str]] = []
+        renamed: list[tuple[str, str]] = []  # (name in the archive, name read and extract use)
         for entry in backend.entries():
             guard.count_member()
             deadline.check()
@@ -89,9 +90,12 @@ class ArchiveExtractor(Extractor):
             files += 1
             total += entry.size or 0
             unknown = unknown or entry.size is None
-            if not pattern or glob_match(safe_member_path(entry.name), pattern):
+            clean = safe_member_path(entry.name)
+            if not pattern or glob_match(clean, pattern):
                 shown.append((entry, address))
-        shown.sort(key=lambda pair: pair[0].name)  # stable: copies of a name stay in archive order
+                if clean != entry.name and clean:
+                    renamed.append((entry.name, clean))
+        shown.sort(key=lambda pair: safe_member_path(pair[0].name))  # stable: copies keep order
         ctx.set_header("Archive", ctx.info.name if ctx.depth == 0 else ctx.info.source)
         plain = "?" if unknown else human_size(total)
         ctx.set_header(
@@ -106,7 +110,9 @@ class ArchiveExtractor(Extractor):
             )
         if note := addresses.note("read and extracted"):
             ctx.warn(note)
-        width = min(max((len(shown_name(e.name)) for e, _ in shown), default=0), 60)
+        if renamed:
+            ctx.warn(_renamed_note(renamed))
+        width = min(max((len(shown_name(a or e.name)) for e, a in shown), default=0), 60)
         lines = [f"Contents (matching pattern: {pattern}):" if pattern else "Contents:"]
         lines += [self._line(e, a, width, guard, addresses) for e, a in shown]
         count = _plural(len(shown), "file")
@@ -139,7 +145,10 @@ class ArchiveExtractor(Extractor):
             flags += "  [encrypted]"
         if entry.unsupported:
             flags += "  [unsupported compression]"
-        return f"  {shown_name(entry.name):<{width}} {size:>10}   {entry.modified}{flags}".rstrip()
+        if not address:
+            flags += "  [no usable name, not read]"
+        name = shown_name(address or entry.name)
+        return f"  {name:<{width}} {size:>10}   {entry.modified}{flags}".rstrip()
 
     # -- read one member ---------------------------------------------------------------------
     def _read(self, backend: Backend, guard: Guard, ctx: Context, single: bool) -> Iterator[Unit]:
@@ -292,6 +301,27 @@ def _mode(ctx: Context) -> str:
     single = ctx.info.format in SINGLE_STREAM_ARCHIVES
     default = "read" if single or ctx.options.archive_path else "load" if ctx.loader else "list"
     return ctx.options.mode or default
+
+
+MAX_RENAMED_SHOWN = 10
+
+
+def _renamed_note(renamed: list[tuple[str, str]]) -> str:
+    """One note on the member names the listing shows cleaned (``..``, leading ``/``, drive
+    letters, control characters removed): as read and extract use them; the first few named."""
+    pairs = ", ".join(
+        f"{shown_name(raw, 80)} as {shown_name(clean, 80)}"
+        for raw, clean in renamed[:MAX_RENAMED_SHOWN]
+    )
+    more = (
+        f" and {len(renamed) - MAX_RENAMED_SHOWN:,} more"
+        if len(renamed) > MAX_RENAMED_SHOWN
+        else ""
+    )
+    return (
+        f"{_plural(len(renamed), 'member name')} unsafe as stored, shown as read and extract use "
+        f"them: {pairs}{more}."
+    )
 
 
 def _plural(n: int, noun: str) -> str:

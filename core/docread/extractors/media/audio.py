@@ -109,9 +109,9 @@ def stream_facts(audio: Any) -> dict[str, Any]:
         meta["duration"] = hms(length)
     for attr, key in (("bitrate", "bitrate"), ("sample_rate", "sample_rate"),
                       ("channels", "channels"), ("bits_per_sample", "bits_per_sample")):  # fmt: skip
-        value = getattr(info, attr, None)
-        if isinstance(value, int) and value > 0:
-            meta[key] = value
+        value = getattr(info, attr, None)  # mutagen's ADTS bitrate is a float
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            meta[key] = round(value)
     return meta
 
 

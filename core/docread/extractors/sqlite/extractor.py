@@ -35,6 +35,9 @@ MAX_OBJECTS = 1000
 SCHEMA_SECONDS = 2.0
 MAX_VIEW_EXPANSION = 8
 MAX_TABLE_NOTES = 20
+# columns described in the schema and shown in previews, all tables together (a schema of
+# thousands of wide tables is megabytes of text an agent cannot use)
+MAX_SCHEMA_COLUMNS = 10_000
 MAX_NAME = 1000  # characters of a column name or declared type kept
 _IDENT = re.compile(r'"((?:[^"]|"")+)"|`([^`]+)`|\[([^\]]+)\]|([A-Za-z_][\w$]*)')
 
@@ -159,6 +162,9 @@ class Database:
         self.costly: set[str] = set()
         self._previews: Deadline | None = None
         self._late_previews: list[str] = []
+        self._work: Deadline | None = None  # describing or previewing: interrupted when it ends
+        self._preview_work: Deadline | None = None
+        self.columns_left = self.preview_columns_left = MAX_SCHEMA_COLUMNS
         conn.set_progress_handler(self._progress, 10_000)
 
     def warn(self, message: str) -> None:
@@ -173,8 +179,9 @@ class Database:
         if self._late_previews:
             late = self._late_previews
             self.ctx.warn(
-                f"{self.ctx.info.source}: showing row previews took over {SCHEMA_SECONDS:g} s "
-                f"(SCHEMA_SECONDS); {len(late):,} tables/views are shown without them "
+                f"{self.ctx.info.source}: row previews stop after {SCHEMA_SECONDS:g} s "
+                f"(SCHEMA_SECONDS) or {MAX_SCHEMA_COLUMNS:,} columns shown in all "
+                f"(MAX_SCHEMA_COLUMNS); {len(late):,} tables/views are shown without them "
                 f"({', '.join(repr(n) for n in late[:10])}{', ...' if len(late) > 10 else ''}); "
                 f"read one with table=NAME"
             )
@@ -186,14 +193,19 @@ class Database:
             )
             self._dropped = 0
 
-    def _budget(self, task: str) -> Deadline:
-        """SCHEMA_SECONDS (at most the statement timeout) for describing or previewing."""
-        limit = min(SCHEMA_SECONDS, self.settings.statement_timeout)
+    def _budget(self, task: str, *, statements: bool = False) -> Deadline:
+        """SCHEMA_SECONDS (at most the statement timeout) for describing or previewing; with
+        ``statements`` the whole SCHEMA_SECONDS, past which a running statement is stopped."""
+        limit = (
+            SCHEMA_SECONDS if statements else min(SCHEMA_SECONDS, self.settings.statement_timeout)
+        )
         return self.ctx.time_limit(limit, "SCHEMA_SECONDS", task=task)
 
     def _progress(self) -> int:
-        """Non-zero interrupts the statement: its own limit or the global one has run out."""
-        return int(self._statement.expired() or self.ctx.timer.expired())
+        """Non-zero interrupts the statement: its own limit, the schema work's or the global
+        one has run out."""
+        work = self._work is not None and self._work.expired()
+        return int(work or self._statement.expired() or self.ctx.timer.expired())
 
     def query(
         self, sql: str, params: tuple[Any, ...] = (), what: str = ""
@@ -205,6 +217,8 @@ class Database:
         except sqlite3.DatabaseError as exc:  # OperationalError (interrupted) is one too
             if "interrupted" in str(exc):  # by _progress: raise the limit that ran out
                 self._statement.check(what)
+                if self._work is not None:
+                    self._work.check(what)
             if "malformed database schema" in str(exc) and "too big" in str(exc):
                 raise ExtractionError(
                     f"{self.ctx.info.source}: a CREATE statement in the schema is over "
@@ -248,25 +262,38 @@ class Database:
             {name: sql or "" for kind, name, sql in rows if kind == "view"}
         )
         schema_time = self._budget("describing the schema")
+        self._work = self._budget("describing the schema", statements=True)
         out: list[Relation] = []
         late: list[str] = []
         skipped: list[str] = []
+        unlisted: list[str] = []
         for kind, name, _ in rows:
             self.ctx.check_deadline(f"schema of {name}")
             keys = tuple(indexes.get(name, ()))
-            if name in costly or schema_time.expired():
-                (skipped if name in costly else late).append(name)
+            if name in costly or schema_time.expired() or self.columns_left <= 0:
+                (skipped if name in costly else late if self.columns_left else unlisted).append(
+                    name
+                )
                 out.append(Relation(kind, name, (), keys, None, False))
                 continue
             cols = self._columns(name)
+            self.columns_left -= len(cols)
             count, capped = self._count(name, kind)
             out.append(Relation(kind, name, cols, keys, count, capped))
+        self._work = None
         if skipped:
             self.ctx.warn(
                 f"{where}: {len(skipped):,} view(s) expand into more than {MAX_VIEW_EXPANSION} "
                 f"nested view references (MAX_VIEW_EXPANSION): not compiled, columns and rows "
                 f"not read ({', '.join(repr(n) for n in skipped[:10])}"
                 f"{', ...' if len(skipped) > 10 else ''})"
+            )
+        if unlisted:
+            self.ctx.warn(
+                f"{where}: the schema lists at most {MAX_SCHEMA_COLUMNS:,} columns "
+                f"(MAX_SCHEMA_COLUMNS); {len(unlisted):,} tables/views are listed without columns "
+                f"or row counts ({', '.join(repr(n) for n in unlisted[:10])}"
+                f"{', ...' if len(unlisted) > 10 else ''}); read one with table=NAME"
             )
         if late:
             self.ctx.warn(
@@ -332,12 +359,21 @@ class Database:
         after ``SCHEMA_SECONDS`` of previews, the rest are listed in a note instead."""
         if self._previews is None:
             self._previews = self._budget("showing row previews")
-        if self._previews.expired():
+            self._preview_work = self._budget("showing row previews", statements=True)
+        if self._previews.expired() or self.preview_columns_left <= 0:
             self._late_previews.append(rel.name)
             return
-        yield from self._block(
-            rel, list(range(len(rel.columns))), 1, self.settings.preview_rows, "Preview"
-        )
+        self._work = self._preview_work
+        self.preview_columns_left -= len(rel.columns)
+        try:  # the rows are read here, under the previews' budget, not at the consumer's pace
+            docs = list(
+                self._block(
+                    rel, list(range(len(rel.columns))), 1, self.settings.preview_rows, "Preview"
+                )
+            )
+        finally:
+            self._work = None
+        yield from docs
 
     def chunks(self, rel: Relation) -> Iterator[Document]:
         """Loader mode: every row (up to ``sqlite.max_rows``) in chunks of ``tabular.rows_per_document``."""
