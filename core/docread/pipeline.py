@@ -99,6 +99,11 @@ class Pipeline:
                 f"{info.source}: the name says {info.extension_format} but the content is "
                 f"{info.format}: read as {info.format} (metadata format_mismatch)"
             )
+        if source.cut_at is not None:
+            ctx.warn(
+                f"{info.source}: a pseudo file (procfs, sysfs) is read as a stream up to "
+                f"{source.cut_at:,} bytes (limits.text in tools-security.yaml); the rest was not read"
+            )
         base = _base_metadata(info, ext, extra)
         ids = _UnitIds(info.source)
         output = self.settings.output

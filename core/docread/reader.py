@@ -372,8 +372,14 @@ class Reader:
     def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
         """Open the file once, inside the workspace; everything after reads that descriptor."""
         opened = self.workspace.open(opts.file_path)
-        source = Source.from_fd(opened.fd, opened.path)
         shown = self.workspace.shown(opts.file_path)  # `source`: relative to the workspace
+        try:
+            source = Source.from_fd(
+                opened.fd, opened.path, shown=shown, pseudo_limit=self.settings.limits.text
+            )
+        except BaseException:
+            os.close(opened.fd)
+            raise
         try:
             if opened.is_dir:
                 return source, directory_info(opened.path, shown, opened.stat)

@@ -1,0 +1,68 @@
+"""Every door holds (issue 25): what docread says about a file is true, whichever way it comes in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docread
+import pytest
+from conftest import NO_CACHE, merged
+from docread.detect import detect_encoding
+from docread.errors import ExtractionError
+
+RESUME = "Résumé, café, naïve: ligne\n" * 20
+
+
+# -- a UTF-8 file with a bad byte ------------------------------------------------------------
+def test_utf8_with_one_bad_byte_stays_utf8_and_says_so(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "cv.txt").write_bytes(RESUME.encode() + b"\x80 fin\n")
+    result = reader.read("cv.txt")
+    assert result.file.encoding == "utf-8"
+    assert "Résumé" in result.text and "RÃ©sumÃ©" not in result.text
+    assert "\ufffd fin" in result.text
+    assert any("1 byte not valid utf-8 replaced with U+FFFD" in n for n in result.notes)
+
+
+def test_loader_counts_replaced_bytes(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "cv.txt").write_bytes(RESUME.encode() + b"\x80\xff fin\n")
+    notes: list[str] = []
+    docs = list(reader.iter_units("cv.txt", on_note=lambda _p, n: notes.append(n)))
+    assert "Résumé" in docs[0].text
+    assert any("2 bytes not valid utf-8" in n for n in notes)
+
+
+def test_legacy_text_is_still_cp1252() -> None:
+    assert detect_encoding("Résumé, café\n".encode("cp1252") * 5) == "cp1252"
+
+
+@pytest.mark.parametrize("data", [b"x\xff\xfe", b"caf\xe9\n"])
+def test_a_few_bytes_are_not_an_exotic_code_page(data: bytes) -> None:
+    assert detect_encoding(data) == "cp1252"  # charset-normalizer said cp1006, utf_16_be
+
+
+# -- /proc and /sys ------------------------------------------------------------------------------
+def _root_reader(**settings: object) -> docread.Reader:
+    return docread.Reader("/", config=merged(NO_CACHE, settings), shared_pool=True)
+
+
+@pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="Linux procfs")
+def test_proc_file_is_read_as_a_stream() -> None:
+    with _root_reader() as r:
+        result = r.read("/proc/cpuinfo")
+        assert "processor" in result.text
+        assert not any("empty" in n for n in result.notes)
+    with _root_reader(limits={"text": 100}) as r:
+        result = r.read("/proc/cpuinfo")
+        assert result.file.size == 100
+        assert any("up to 100 bytes (limits.text" in n for n in result.notes)
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="Linux procfs")
+def test_unreadable_proc_file_is_a_typed_error_naming_it() -> None:
+    with (
+        _root_reader() as r,
+        pytest.raises(ExtractionError, match="/proc/self/mem: cannot be read"),
+    ):
+        r.read("/proc/self/mem")
