@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import docread
+import factories
 import pytest
 from conftest import NO_CACHE, merged
 from docread.detect import detect_encoding
 from docread.errors import ExtractionError
+from PIL import Image
 
 RESUME = "Résumé, café, naïve: ligne\n" * 20
 
@@ -66,3 +69,27 @@ def test_unreadable_proc_file_is_a_typed_error_naming_it() -> None:
         pytest.raises(ExtractionError, match="/proc/self/mem: cannot be read"),
     ):
         r.read("/proc/self/mem")
+
+
+# -- a truncated JPEG ----------------------------------------------------------------------------
+@pytest.mark.parametrize("fraction", [0.7, 0.5])
+def test_truncated_jpeg_is_decoded_as_far_as_it_goes(
+    reader: docread.Reader, tmp_path: Path, fraction: float
+) -> None:
+    whole = factories.encode(factories.photo(), "JPEG", quality=90)
+    (tmp_path / "cut.jpg").write_bytes(whole[: int(len(whole) * fraction)])
+    result = reader.read("cut.jpg")
+    (media,) = result.media
+    assert media.metadata["converted"] is True
+    assert media.data.endswith(b"\xff\xd9")  # a whole JPEG, not the broken original bytes
+    with Image.open(io.BytesIO(media.data)) as img:
+        img.load()
+        assert img.size == (720, 480)
+    assert any("truncated" in n for n in result.notes)
+
+
+def test_whole_jpeg_is_sent_as_is(reader: docread.Reader, tmp_path: Path) -> None:
+    whole = factories.encode(factories.photo(), "JPEG", quality=90)
+    (tmp_path / "whole.jpg").write_bytes(whole)
+    (media,) = reader.read("whole.jpg").media
+    assert media.data == whole and not media.metadata["converted"]
