@@ -93,3 +93,37 @@ def test_whole_jpeg_is_sent_as_is(reader: docread.Reader, tmp_path: Path) -> Non
     (tmp_path / "whole.jpg").write_bytes(whole)
     (media,) = reader.read("whole.jpg").media
     assert media.data == whole and not media.metadata["converted"]
+
+
+# -- header caps ---------------------------------------------------------------------------------
+LONG = "word " * 1000  # 4,999 characters once stripped
+
+
+def test_long_exif_description_is_capped(reader: docread.Reader, tmp_path: Path) -> None:
+    exif = Image.Exif()
+    exif[0x010E] = LONG  # ImageDescription
+    (tmp_path / "p.jpg").write_bytes(factories.encode(factories.photo(), "JPEG", exif=exif))
+    text = reader.read("p.jpg").text
+    limit = docread.Settings().output.max_metadata_value_len
+    assert "word word" in text and len(text) < 2 * limit + 1000
+    assert "4,999 chars; output.max_metadata_value_len" in text
+
+
+def test_long_audio_tag_is_capped(reader: docread.Reader, tmp_path: Path) -> None:
+    import wave
+
+    from mutagen.id3 import TIT2
+    from mutagen.wave import WAVE
+
+    path = tmp_path / "a.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\x00\x00" * 8000)
+    audio = WAVE(path)
+    audio.add_tags()
+    audio.tags.add(TIT2(encoding=3, text=LONG))
+    audio.save()
+    text = reader.read("a.wav").text
+    assert "word word" in text and "4,999 chars; output.max_metadata_value_len" in text
