@@ -8,9 +8,10 @@ from pathlib import Path
 import docread
 import factories
 import pytest
-from conftest import NO_CACHE, merged
+from conftest import NO_CACHE, MakeReader, merged
 from docread.detect import detect_encoding
 from docread.errors import ExtractionError
+from docread.model import Media
 from PIL import Image
 
 RESUME = "Résumé, café, naïve: ligne\n" * 20
@@ -127,3 +128,14 @@ def test_long_audio_tag_is_capped(reader: docread.Reader, tmp_path: Path) -> Non
     audio.save()
     text = reader.read("a.wav").text
     assert "word word" in text and "4,999 chars; output.max_metadata_value_len" in text
+
+
+# -- position keys -------------------------------------------------------------------------------
+def test_position_keys_survive_the_metadata_field_cap(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    red, blue = factories.image_bytes((40, 40), "red"), factories.image_bytes((40, 40), "blue")
+    factories.docx(tmp_path / "d.docx", ["one", red, "two", blue])
+    reader = make_reader(output={"max_metadata_fields": 1})
+    media = [u for u in reader.iter_units("d.docx", extract_images=True) if isinstance(u, Media)]
+    assert [m.metadata["image_index"] for m in media] == [1, 2]
