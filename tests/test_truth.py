@@ -139,3 +139,20 @@ def test_position_keys_survive_the_metadata_field_cap(
     reader = make_reader(output={"max_metadata_fields": 1})
     media = [u for u in reader.iter_units("d.docx", extract_images=True) if isinstance(u, Media)]
     assert [m.metadata["image_index"] for m in media] == [1, 2]
+
+
+# -- the default media folder --------------------------------------------------------------------
+def test_default_media_dir_refuses_a_folder_others_can_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docread.errors import PathSecurityError
+    from docread.media_files import default_media_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    planted = tmp_path / "docread" / "media"
+    planted.mkdir(parents=True)
+    planted.chmod(0o777)
+    with pytest.raises(PathSecurityError, match="writable by group or others"):
+        default_media_dir()
+    planted.chmod(0o755)  # ours, readable by others: tightened
+    assert default_media_dir() == planted and planted.stat().st_mode & 0o777 == 0o700
