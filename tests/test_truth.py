@@ -156,3 +156,16 @@ def test_default_media_dir_refuses_a_folder_others_can_write(
         default_media_dir()
     planted.chmod(0o755)  # ours, readable by others: tightened
     assert default_media_dir() == planted and planted.stat().st_mode & 0o777 == 0o700
+
+
+# -- names in messages ---------------------------------------------------------------------------
+def test_pdf_error_names_the_file_not_a_descriptor(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    with pytest.raises(ExtractionError) as info:
+        reader.read("broken.pdf")
+    assert "/proc/self/fd" not in str(info.value) and "'broken.pdf'" in str(info.value)
+
+
+def test_nul_in_an_iter_bytes_name_is_dropped(reader: docread.Reader) -> None:
+    units = list(reader.iter_bytes(b"hello\n", "up/lo\x00ad.txt"))
+    assert units[0].metadata["source"] == "up/load.txt"

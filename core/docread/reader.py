@@ -40,7 +40,7 @@ from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
 from .result import ReadResult
 from .settings import Settings
-from .source import Source
+from .source import Source, clean_name
 from .workspace import Workspace, walk_files
 
 PathArg = str | os.PathLike[str]
@@ -213,6 +213,7 @@ class Reader:
         """Loader mode over bytes in memory (an upload, a blob): ``name`` is the ``source`` the
         units carry and its extension helps detection; it never names a file on disk (only a
         safe base name of it does). Isolated readers get the bytes in their worker."""
+        name = clean_name(name) or "data"
         opts = ReadOptions.from_kwargs(name, **options)
         source = Source.from_bytes(data, name)
         with source:

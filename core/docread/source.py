@@ -188,6 +188,16 @@ class Source:
             return Path(f"/proc/self/fd/{self._fd}")
         return self.as_path()
 
+    def hide_paths(self, message: str, shown: str) -> str:
+        """``message`` (a library's error) with this file's internal paths (``/proc/self/fd/N``,
+        the private copy) named as ``shown``, the path the caller knows."""
+        internal = [str(self._copy)] if self._copy is not None else []
+        if self._fd is not None:
+            internal.append(f"/proc/self/fd/{self._fd}")
+        for path in internal:
+            message = message.replace(path, shown)
+        return message
+
     def handoff(self) -> int:
         """The descriptor to send to a worker process; bytes in memory go to an anonymous
         temp file first (no name on disk), so a worker always receives the data itself."""
@@ -223,11 +233,17 @@ def read_error(shown: str, exc: OSError) -> ExtractionError:
     return ExtractionError(f"{shown}: cannot be read: {exc.strerror or exc}", path=shown)
 
 
+def clean_name(name: str) -> str:
+    """A caller's name with control characters (NUL, newline, escape) dropped: the rule of
+    ``safe_name``, for a name kept whole (``iter_bytes``'s ``source``)."""
+    return _CONTROL.sub("", name)
+
+
 def safe_name(name: str) -> str:
     """One safe file name from an upload's or a member's name: its last component (either
     slash), control characters dropped, never "", "." or "..", at most 255 bytes with the
     extension kept; "data" when nothing is left."""
-    base = _CONTROL.sub("", name.replace("\\", "/").rstrip("/").rpartition("/")[2])
+    base = clean_name(name.replace("\\", "/").rstrip("/").rpartition("/")[2])
     if base in ("", ".", ".."):
         return "data"
     if len(base.encode()) <= NAME_MAX:
