@@ -57,6 +57,14 @@ def shown_name(name: str, limit: int = MAX_SHOWN_NAME) -> str:
     return f"{shown[:half]}...{shown[-half:]}"
 
 
+def capped(value: str, limit: int) -> str:
+    """A header value held to ``limit`` characters (``output.max_metadata_value_len``), saying so:
+    every header line (the view's, an image's EXIF block, an audio file's tags) goes through it."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
+
+
 def clean_text(text: str, output: OutputSettings) -> str:
     """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
     return clean_body(text, output)[0]

@@ -57,7 +57,12 @@ class ImageExtractor(Extractor):
             meta: dict[str, Any] = fact_metadata(facts)
             if _wants_ocr(ctx):
                 extra.append(_ocr_section(source, ctx, meta))
-            text = render_block(shown_name(ctx.info.name), facts, [e for e in extra if e])
+            text = render_block(
+                shown_name(ctx.info.name),
+                facts,
+                [e for e in extra if e],
+                ctx.settings.output.max_metadata_value_len,
+            )
         yield Document(text, meta)
         yield media
 
