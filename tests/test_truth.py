@@ -169,3 +169,22 @@ def test_pdf_error_names_the_file_not_a_descriptor(reader: docread.Reader, tmp_p
 def test_nul_in_an_iter_bytes_name_is_dropped(reader: docread.Reader) -> None:
     units = list(reader.iter_bytes(b"hello\n", "up/lo\x00ad.txt"))
     assert units[0].metadata["source"] == "up/load.txt"
+
+
+# -- one header layout ---------------------------------------------------------------------------
+def test_every_document_family_has_the_pdf_header_layout(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    factories.docx(tmp_path / "d.docx", ["hello"], author="Ann")
+    factories.xlsx(tmp_path / "x.xlsx", {"S": [["a", "b"], [1, 2]]})
+    factories.pptx(tmp_path / "s.pptx", [("Title", "bullet", "")], author="Ann")
+    (tmp_path / "f.pdf").write_bytes(factories.pdf_bytes(["hello"]))
+    for name, unit_line in [
+        ("d.docx", "**Sections:**"), ("x.xlsx", "**Rows:**"), ("s.pptx", "**Slides:**"),
+        ("f.pdf", "**Pages:**"),
+    ]:  # fmt: skip
+        head = reader.read(name).render().split("\n---\n", 1)[0]
+        assert head.startswith(f"**Document:** {name}\n"), head
+        assert head.count("**Document:**") == 1 and "**File:**" not in head
+        if "**Metadata:**" in head:
+            assert head.index(unit_line) < head.index("**Metadata:**"), head
