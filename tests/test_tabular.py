@@ -68,7 +68,7 @@ def test_csv_default_view_is_head_50_with_header_row_column_and_summary(tmp_path
     _csv(tmp_path / "data.csv", 1234)
     result = docread.read("data.csv", workspace=tmp_path)
     text = result.render()
-    assert "**File:** data.csv" in text
+    assert text.startswith("**Document:** data.csv")
     assert "**Rows:** 1-50 of 1,234" in text
     assert "**Columns:** A-C" in text
     assert "| Row | id | name | score |" in text

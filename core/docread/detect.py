@@ -115,27 +115,65 @@ _NOT_LATIN = (
 
 
 def detect_encoding(head: bytes) -> str:
-    """BOM, then strict UTF-8 (a cut last character allowed), then charset-normalizer's guess,
-    with cp1252 preferred among look-alike Latin code pages (the common legacy case)."""
+    """BOM, then UTF-8 (a cut last character allowed, and a few bad bytes among many good
+    multi-byte characters: the reader replaces those and says so), then charset-normalizer's guess,
+    with cp1252 preferred among look-alike Latin code pages (the common legacy case) and over an
+    unlikely guess made on a few bytes."""
     for bom, name in _BOMS:
         if head.startswith(bom):
             return name
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    if _mostly_utf8(head):
         return "utf-8"
-    except UnicodeDecodeError:
-        pass
     from charset_normalizer import from_bytes
 
     best = from_bytes(head[:32768]).best()
     guess = best.encoding if best is not None else "cp1252"
-    if guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN):
+    latin = guess.startswith(_LATIN_FAMILY) and not guess.startswith(_NOT_LATIN)
+    if latin or _unlikely(guess, head):
         try:
             head.decode("cp1252")
             return "cp1252"
         except UnicodeDecodeError:
             return guess
     return guess
+
+
+# a UTF-8 file is still UTF-8 with one bad byte for every this many good multi-byte characters
+_GOOD_PER_BAD = 4
+# guesses worth taking on a short sample; anything else there (cp1006, EBCDIC, UTF-16 without a
+# BOM or a NUL) is the statistics' noise, and cp1252 is the likelier truth
+_SHORT_SAMPLE = 32  # non-ASCII bytes
+_LIKELY = (
+    *_NOT_LATIN, "big5", "gb", "hz", "shift_jis", "cp932", "euc", "cp949", "johab", "iso2022",
+    "koi8", "cp866", "tis_620", "cp874",
+)  # fmt: skip
+
+
+def _mostly_utf8(head: bytes) -> bool:
+    """Valid UTF-8, or UTF-8 with a few bad bytes (``_GOOD_PER_BAD``): legacy 8-bit text almost
+    never holds valid multi-byte sequences, so many of them and a stray bad byte is UTF-8."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        return True
+    except UnicodeDecodeError:
+        pass
+    text = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(head, final=False)
+    bad = len(_ESCAPED.findall(text))
+    good = len(_NON_ASCII.findall(text)) - bad
+    return good >= _GOOD_PER_BAD * bad
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")  # a byte surrogateescape kept: not UTF-8
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def _unlikely(guess: str, head: bytes) -> bool:
+    """A guess that only noise supports: UTF-16/32 without a NUL, or an unusual code page named
+    from fewer than ``_SHORT_SAMPLE`` non-ASCII bytes."""
+    if guess.startswith(("utf_16", "utf_32")):
+        return b"\x00" not in head
+    short = len(head[:32768].translate(None, bytes(range(128)))) < _SHORT_SAMPLE
+    return short and not guess.startswith(_LIKELY)
 
 
 def _iso(ts: float) -> str:

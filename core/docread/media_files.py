@@ -9,6 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import PathSecurityError
 from .model import Media
 
 _EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}
@@ -50,12 +51,21 @@ def media_path(media: Media, media_dir: str | os.PathLike[str] | None) -> str:
 
 
 def default_media_dir() -> Path:
-    """``$XDG_CACHE_HOME/docread/media`` (``~/.cache/docread/media``), private to the user (0700):
-    a shared, predictable folder would let another local user plant images."""
+    """``$XDG_CACHE_HOME/docread/media`` (``~/.cache/docread/media``), private to the user by the
+    cache folder's rule (``cache.private.private_dir``): a shared, predictable folder, or one
+    another user made first, would let another local user plant or read images."""
+    from .cache.private import UnsafeCacheDirectory, private_dir
+
     cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     folder = Path(cache) / "docread" / "media"
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    folder.mkdir(mode=0o700, exist_ok=True)
+    try:
+        private_dir(folder)
+    except UnsafeCacheDirectory as exc:
+        raise PathSecurityError(
+            f"{exc}: the media folder is not private, so no image is written there; pass a "
+            "folder of your own (media_dir=, --media-dir)",
+            path=str(folder),
+        ) from None
     return folder
 
 

@@ -21,20 +21,14 @@ from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit, stable_id
 from .properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .request.options import ReadOptions
-from .sanitize import clean_body, clean_metadata
+from .sanitize import POSITION_KEYS, clean_body, clean_metadata
 from .settings import Settings
 from .source import Source
 
-_POSITION_KEYS = (
-    "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
-    "cell_index", "line_start", "row_start", "table_index", "image_index", "message_index",
-)  # fmt: skip
-
-
 # What every unit's shape owes to the pipeline (ids, the properties header, sanitizing): part of
 # every cache key, so results cached by an older pipeline are never served. 2: ids from content
-# and position, the properties header.
-UNITS_VERSION = 2
+# and position, the properties header. 3: one list of position keys (sheet_index in ids).
+UNITS_VERSION = 3
 
 
 class Pipeline:
@@ -98,6 +92,11 @@ class Pipeline:
             ctx.warn(
                 f"{info.source}: the name says {info.extension_format} but the content is "
                 f"{info.format}: read as {info.format} (metadata format_mismatch)"
+            )
+        if source.cut_at is not None:
+            ctx.warn(
+                f"{info.source}: a pseudo file (procfs, sysfs) is read as a stream up to "
+                f"{source.cut_at:,} bytes (limits.text in tools-security.yaml); the rest was not read"
             )
         base = _base_metadata(info, ext, extra)
         ids = _UnitIds(info.source)
@@ -209,6 +208,4 @@ class _UnitIds:
 def unit_position(meta: Mapping[str, Any]) -> str:
     """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
     id hashes, and how a picture finds the text read at the same place."""
-    return json.dumps(
-        {k: meta[k] for k in _POSITION_KEYS if k in meta}, sort_keys=True, default=str
-    )
+    return json.dumps({k: meta[k] for k in POSITION_KEYS if k in meta}, sort_keys=True, default=str)

@@ -8,6 +8,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from .sanitize import FIRST_AT_ONE
+
 if TYPE_CHECKING:
     from .extractors.base import Context
 
@@ -20,10 +22,6 @@ PROPERTY_LABELS = (
 # size-limit categories whose files carry document properties (audio tags and image EXIF are
 # the media's own metadata, shown in their own header)
 DOCUMENT_CATEGORIES = frozenset({"pdf", "office", "tabular"})
-# the numeric position keys a file's first unit has at 1 (when it has them)
-_FIRST_POSITION = (
-    "page_number", "slide_number", "chapter", "section_index", "sheet_index", "row_start",
-)  # fmt: skip
 _META_LABELS = (
     "title", "author", "subject", "keywords", "description", "created", "last_modified",
     "last_modified_by",
@@ -34,7 +32,7 @@ _MARKUP = re.compile(r"[#*_`>|]+")
 def is_first_unit(meta: Mapping[str, Any]) -> bool:
     """Whether a unit is the head of its file (page 1, slide 1, the first sheet's first rows):
     only that unit gets the header, so a page read alone keeps the id it has in a whole read."""
-    return all(meta.get(key, 1) == 1 for key in _FIRST_POSITION)
+    return all(meta.get(key, 1) == 1 for key in FIRST_AT_ONE)
 
 
 def properties_header(meta: Mapping[str, Any], text: str) -> str:

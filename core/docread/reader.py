@@ -40,7 +40,7 @@ from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
 from .result import ReadResult
 from .settings import Settings
-from .source import Source
+from .source import Source, clean_name
 from .workspace import Workspace, walk_files
 
 PathArg = str | os.PathLike[str]
@@ -213,6 +213,7 @@ class Reader:
         """Loader mode over bytes in memory (an upload, a blob): ``name`` is the ``source`` the
         units carry and its extension helps detection; it never names a file on disk (only a
         safe base name of it does). Isolated readers get the bytes in their worker."""
+        name = clean_name(name) or "data"
         opts = ReadOptions.from_kwargs(name, **options)
         source = Source.from_bytes(data, name)
         with source:
@@ -372,8 +373,14 @@ class Reader:
     def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
         """Open the file once, inside the workspace; everything after reads that descriptor."""
         opened = self.workspace.open(opts.file_path)
-        source = Source.from_fd(opened.fd, opened.path)
         shown = self.workspace.shown(opts.file_path)  # `source`: relative to the workspace
+        try:
+            source = Source.from_fd(
+                opened.fd, opened.path, shown=shown, pseudo_limit=self.settings.limits.text
+            )
+        except BaseException:
+            os.close(opened.fd)
+            raise
         try:
             if opened.is_dir:
                 return source, directory_info(opened.path, shown, opened.stat)

@@ -57,6 +57,14 @@ def shown_name(name: str, limit: int = MAX_SHOWN_NAME) -> str:
     return f"{shown[:half]}...{shown[-half:]}"
 
 
+def capped(value: str, limit: int) -> str:
+    """A header value held to ``limit`` characters (``output.max_metadata_value_len``), saying so:
+    every header line (the view's, an image's EXIF block, an audio file's tags) goes through it."""
+    if len(value) <= limit:
+        return value
+    return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
+
+
 def clean_text(text: str, output: OutputSettings) -> str:
     """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
     return clean_body(text, output)[0]
@@ -109,12 +117,21 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return str(value)
 
 
+# THE position keys: where a unit is in its file. A unit's id hashes them (pipeline), the metadata
+# caps never cut or drop them (below), and a file's first unit has all the numbered ones at 1
+# (properties: the header goes there).
+FIRST_AT_ONE = (
+    "page_number", "slide_number", "chapter", "section_index", "sheet_index", "row_start",
+)  # fmt: skip
+POSITION_KEYS = (
+    "member", "sheet", "table", *FIRST_AT_ONE, "cell_index", "line_start", "table_index",
+    "image_index", "message_index",
+)  # fmt: skip
 # identity and position keys: never cut (a truncated path breaks upserts) and never dropped by the
 # field cap (it applies to the remaining, descriptive keys)
 _PROTECTED = frozenset({
-    "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "member",
-    "depth", "page_number", "page_count", "slide_number", "slide_count", "line_start", "line_end",
-    "sheet", "sheet_index", "row_start", "row_end", "table", "cell_index", "chapter", "section_index",
+    "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "depth",
+    "page_count", "slide_count", "line_end", "row_end", *POSITION_KEYS,
 })  # fmt: skip
 # the real path, so a loader can open it again: a JSON or repr shows its escapes, views use shown_name
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from .errors import ExtractionError
 from .workspace import check_kind
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ NAME_MAX = 255  # bytes in one file name
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _COPY_CHUNK = 1024 * 1024
 _BUFFER = 65536  # a stream's read-ahead
+PSEUDO_LIMIT = 10 * 1024 * 1024  # bytes of a pseudo file kept (the default limits.text)
 
 
 class Source:
@@ -40,6 +42,8 @@ class Source:
         data: bytes | None = None,
         fd: int | None = None,
         name: str = "",
+        shown: str = "",
+        pseudo_limit: int = PSEUDO_LIMIT,
     ) -> None:
         if data is not None and fd is not None:
             raise ValueError("Source needs one of data or fd")
@@ -55,6 +59,10 @@ class Source:
         self._tmpdir: str | None = None
         self._copy: Path | None = None
         self._spill: int | None = None  # an anonymous temp file of the bytes, for a worker
+        self.shown = shown or str(path or self.name)  # the file as messages name it
+        self.cut_at: int | None = None  # a pseudo file longer than this was cut here
+        if fd is not None:
+            self._data = self._pseudo_bytes(pseudo_limit)
 
     @classmethod
     def from_path(cls, path: Path, name: str = "") -> Source:
@@ -62,9 +70,41 @@ class Source:
         return cls(path=path, name=name)
 
     @classmethod
-    def from_fd(cls, fd: int, path: Path | None = None, name: str = "") -> Source:
-        """Take ownership of an open descriptor (from ``Workspace.open`` or a worker's job)."""
-        return cls(fd=fd, path=path, name=name)
+    def from_fd(
+        cls,
+        fd: int,
+        path: Path | None = None,
+        name: str = "",
+        *,
+        shown: str = "",
+        pseudo_limit: int = PSEUDO_LIMIT,
+    ) -> Source:
+        """Take ownership of an open descriptor (from ``Workspace.open`` or a worker's job);
+        a pseudo file's bytes are read into memory up to ``pseudo_limit``; ``shown`` names the
+        file in errors (the path as the workspace shows it)."""
+        return cls(fd=fd, path=path, name=name, shown=shown, pseudo_limit=pseudo_limit)
+
+    def _pseudo_bytes(self, limit: int) -> bytes | None:
+        """The bytes of a pseudo file (procfs, sysfs: a regular file that stats at 0 bytes and is
+        made as it is read), read once as a stream up to ``limit`` (``cut_at`` set past it);
+        None for any other file. A read error is a typed error naming the file."""
+        fd = self._descriptor()
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size:
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            while size <= limit and (chunk := os.pread(fd, min(_BUFFER, limit + 1 - size), size)):
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise read_error(self.shown, exc) from None
+        if not size:
+            return None  # an empty file: read as one
+        if size > limit:
+            self.cut_at = limit
+        return b"".join(chunks)[:limit]
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str) -> Source:
@@ -110,8 +150,13 @@ class Source:
             if self._data is not None:
                 self._head = self._data[:HEAD_SIZE]
             else:
-                with self.open() as f:
-                    self._head = f.read(HEAD_SIZE)
+                try:
+                    with self.open() as f:
+                        self._head = f.read(HEAD_SIZE)
+                except OSError as exc:
+                    if isinstance(exc, IsADirectoryError):
+                        raise
+                    raise read_error(self.shown, exc) from None
         return self._head[:size]
 
     def read_bytes(self) -> bytes:
@@ -139,14 +184,24 @@ class Source:
         ``/proc/self/fd/N`` (the kernel follows it to the open file, never through a folder),
         else ``as_path()``. Not for subprocesses, nor for libraries that resolve links
         themselves (sqlite): those get ``as_path()``."""
-        if self._fd is not None and os.path.isdir("/proc/self/fd"):
+        if self._data is None and self._fd is not None and os.path.isdir("/proc/self/fd"):
             return Path(f"/proc/self/fd/{self._fd}")
         return self.as_path()
+
+    def hide_paths(self, message: str, shown: str) -> str:
+        """``message`` (a library's error) with this file's internal paths (``/proc/self/fd/N``,
+        the private copy) named as ``shown``, the path the caller knows."""
+        internal = [str(self._copy)] if self._copy is not None else []
+        if self._fd is not None:
+            internal.append(f"/proc/self/fd/{self._fd}")
+        for path in internal:
+            message = message.replace(path, shown)
+        return message
 
     def handoff(self) -> int:
         """The descriptor to send to a worker process; bytes in memory go to an anonymous
         temp file first (no name on disk), so a worker always receives the data itself."""
-        if self._fd is not None:
+        if self._data is None and self._fd is not None:
             return self._fd
         if self._spill is None:
             with tempfile.TemporaryFile(prefix="docread-") as f:
@@ -173,11 +228,22 @@ class Source:
         self.close()
 
 
+def read_error(shown: str, exc: OSError) -> ExtractionError:
+    """An OSError met reading a file (EIO of /proc/self/mem, EACCES), as a typed error naming it."""
+    return ExtractionError(f"{shown}: cannot be read: {exc.strerror or exc}", path=shown)
+
+
+def clean_name(name: str) -> str:
+    """A caller's name with control characters (NUL, newline, escape) dropped: the rule of
+    ``safe_name``, for a name kept whole (``iter_bytes``'s ``source``)."""
+    return _CONTROL.sub("", name)
+
+
 def safe_name(name: str) -> str:
     """One safe file name from an upload's or a member's name: its last component (either
     slash), control characters dropped, never "", "." or "..", at most 255 bytes with the
     extension kept; "data" when nothing is left."""
-    base = _CONTROL.sub("", name.replace("\\", "/").rstrip("/").rpartition("/")[2])
+    base = clean_name(name.replace("\\", "/").rstrip("/").rpartition("/")[2])
     if base in ("", ".", ".."):
         return "data"
     if len(base.encode()) <= NAME_MAX:

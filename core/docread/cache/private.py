@@ -31,6 +31,18 @@ def prepare(directory: Path) -> None:
     The database file is created 0600 before SQLite opens it (SQLite gives its journal files the
     database's mode), so no window exists in which it is readable by others.
     """
+    private_dir(directory)
+    db = directory / DB_FILES[0]
+    os.close(os.open(db, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600))
+    for name in DB_FILES:
+        if (directory / name).exists():
+            os.chmod(directory / name, 0o600)
+
+
+def private_dir(directory: Path) -> None:
+    """``directory`` is this user's own: created 0700 if missing; refused when it is not a
+    folder, is owned by someone else or is writable by group or others; tightened to 0700 when
+    only readable by them. The rule of the cache folder and of the default media folder."""
     directory.parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileExistsError):
         directory.mkdir(mode=0o700)
@@ -48,11 +60,6 @@ def prepare(directory: Path) -> None:
         )
     if st.st_mode & 0o077:
         os.chmod(directory, 0o700)
-    db = directory / DB_FILES[0]
-    os.close(os.open(db, os.O_CREAT | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600))
-    for name in DB_FILES:
-        if (directory / name).exists():
-            os.chmod(directory / name, 0o600)
 
 
 class PrivateDisk(diskcache.Disk):  # type: ignore[misc]

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..model import Document
+from ..properties import DOCUMENT_CATEGORIES
 from ..request.ranges import compact_spans
-from ..sanitize import shown_name, shown_text
+from ..sanitize import capped, shown_name, shown_text
 from ..settings import OutputSettings, Settings
 from .budget import OutputBudget
 from .sections import Window, section_for
@@ -41,7 +42,7 @@ def render(
     result: ReadResult, output_format: str = "text", *, settings: Settings | None = None
 ) -> str:
     out = (settings or Settings()).output
-    header = _header(result.header, out)
+    header = _header(header_layout(result), out)
     notes = [shown_text(n) for n in result.notes]
     budget = OutputBudget(out)
     if output_format == "json":
@@ -156,6 +157,18 @@ def _member_hint(doc: Document, hint: str) -> str:
     return f"use mode='read' archive_path={shown_name(str(member))!r} {hint[4:]}"
 
 
+def header_layout(result: ReadResult) -> dict[str, str]:
+    """THE header layout, one for every family: a document file (PDF, office, workbook, table)
+    opens with ``Document: name``, then what the extractor said in its order (pages, slides,
+    sheet, rows...), and its ``Metadata`` block comes last (the design's PDF header)."""
+    header = dict(result.header)
+    first = {}
+    if result.file.category in DOCUMENT_CATEGORIES:
+        first["Document"] = header.pop("Document", result.file.name)
+    last = {"Metadata": header.pop("Metadata")} if "Metadata" in header else {}
+    return {**first, **header, **last}
+
+
 def _header(header: dict[str, str], out: OutputSettings) -> dict[str, str]:
     """The header as printed: view-only facts left out, every value escaped (``shown_text``) and
     held to the metadata caps (``max_metadata_value_len`` per value, ``max_metadata_fields``
@@ -188,10 +201,7 @@ def _shown_value(value: str, out: OutputSettings) -> str:
 
 
 def _capped(value: str, out: OutputSettings) -> str:
-    limit = out.max_metadata_value_len
-    if len(value) <= limit:
-        return value
-    return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
+    return capped(value, out.max_metadata_value_len)
 
 
 def _render_json(

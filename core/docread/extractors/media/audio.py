@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from ...errors import ExtractionError
 from ...model import Document, Media, Unit
-from ...sanitize import shown_name
+from ...sanitize import capped, shown_name
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import human_size
@@ -62,13 +62,16 @@ class AudioExtractor(Extractor):
         meta.update(tags)
         covers = list(cover_art(audio))
         lines = [f"**Audio:** {shown_name(ctx.info.name)}"]
-        lines += [f"**{label}:** {value}" for label, value in _stream_lines(meta)]
+        cap = ctx.settings.output.max_metadata_value_len
+        lines += [f"**{label}:** {capped(str(v), cap)}" for label, v in _stream_lines(meta)]
         lines.append(f"**Size:** {human_size(source.size)}")
         parts = ["\n".join(lines)]
         if tags:
             parts.append(
                 "**Tags:**\n"
-                + "\n".join(f"  - {_LABELS.get(k, k.title())}: {v}" for k, v in tags.items())
+                + "\n".join(
+                    f"  - {_LABELS.get(k, k.title())}: {capped(v, cap)}" for k, v in tags.items()
+                )
             )
         else:
             parts.append("**Tags:** none")

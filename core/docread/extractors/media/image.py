@@ -57,7 +57,12 @@ class ImageExtractor(Extractor):
             meta: dict[str, Any] = fact_metadata(facts)
             if _wants_ocr(ctx):
                 extra.append(_ocr_section(source, ctx, meta))
-            text = render_block(shown_name(ctx.info.name), facts, [e for e in extra if e])
+            text = render_block(
+                shown_name(ctx.info.name),
+                facts,
+                [e for e in extra if e],
+                ctx.settings.output.max_metadata_value_len,
+            )
         yield Document(text, meta)
         yield media
 
@@ -100,7 +105,7 @@ def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
     mime = MODEL_MIME.get(str(img.format))
     base_meta = {"width": img.width, "height": img.height}
     upright = img.getexif().get(ORIENTATION, 1) in (0, 1)  # models may ignore EXIF rotation
-    if mime and source.size <= limit and upright:
+    if mime and source.size <= limit and upright and _ends_whole(source, str(img.format)):
         return Media(mime, source.read_bytes(), {**base_meta, "converted": False})
     if getattr(img, "n_frames", 1) > 1:
         ctx.warn(
@@ -126,6 +131,22 @@ def media_part(img: Image.Image, source: Source, ctx: Context) -> Media:
         f"after resizing ({'; '.join(tried)}); raise image.max_image_bytes in tools-security.yaml",
         path=ctx.info.source,
     )
+
+
+# the marker a whole file ends with (a truncated one is decoded as far as it goes instead)
+_END = {"JPEG": b"\xff\xd9", "PNG": b"IEND\xaeB`\x82"}
+
+
+def _ends_whole(source: Source, fmt: str) -> bool:
+    """Whether the file ends with its format's end marker (trailing padding allowed); a file
+    cut short must not reach a model as its broken original bytes."""
+    marker = _END.get(fmt)
+    if marker is None:
+        return True
+    with source.open() as f:
+        f.seek(max(0, source.size - 4096))
+        tail = f.read()
+    return tail.rstrip(b"\x00\r\n ").endswith(marker)
 
 
 def _load_oriented(img: Image.Image, ctx: Context, *, max_side: int | None = None) -> Image.Image:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from ...sanitize import capped
 from ..markdown import human_size
 
 if TYPE_CHECKING:
@@ -240,14 +241,15 @@ def icc_fact(img: Image.Image) -> list[Fact]:
     return [Fact("ICC Profile", shown, "icc_profile", shown)]
 
 
-def render_block(name: str, facts: list[Fact], extra: list[str]) -> str:
-    """The design's image block: ``**Image:** name``, the facts, EXIF as a list, then extras."""
+def render_block(name: str, facts: list[Fact], extra: list[str], limit: int) -> str:
+    """The design's image block: ``**Image:** name``, the facts (each value cut at ``limit``,
+    ``output.max_metadata_value_len``), EXIF as a list, then extras."""
     head, exif_labels = [f"**Image:** {name}"], {"Camera", "Lens", "Exposure", "Date", "GPS", "Altitude",
                                                   "Software", "Artist", "Copyright", "Orientation"}  # fmt: skip
-    exif = [f"  - {f.label}: {f.shown}" for f in facts if f.label in exif_labels]
+    exif = [f"  - {f.label}: {capped(f.shown, limit)}" for f in facts if f.label in exif_labels]
     for f in facts:
         if f.label and f.label not in exif_labels:
-            head.append(f"**{f.label}:** {f.shown}")
+            head.append(f"**{f.label}:** {capped(f.shown, limit)}")
     parts = ["\n".join(head)]
     if exif:
         parts.append("**EXIF Metadata:**\n" + "\n".join(exif))

@@ -101,7 +101,8 @@ def _open(source: Source, ctx: Context) -> pymupdf.Document:
             doc = pymupdf.open(source.fd_path(), filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
         raise ExtractionError(
-            f"{where}: not a readable PDF and MuPDF could not repair it ({exc}); "
+            f"{where}: not a readable PDF and MuPDF could not repair it "
+            f"({source.hide_paths(str(exc), where)}); "
             f"check that the file is complete (not truncated) and really a PDF",
             path=where,
         ) from exc

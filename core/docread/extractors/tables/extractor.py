@@ -125,7 +125,6 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         ctx.warn("The workbook has no sheets.")
         return
     index = indices[0]
-    ctx.set_header("File", ctx.info.name)
     _sheet_header(book, index, ctx)
     table = book.table(index)
     if not table.columns:

@@ -7,8 +7,10 @@ so ``offset=1, limit=50`` on a multi-GB log decodes 50 lines and a window never 
 
 from __future__ import annotations
 
+import codecs
 import io
 import sys
+import threading
 from collections.abc import Iterator
 from typing import ClassVar, TextIO
 
@@ -19,11 +21,39 @@ from .xml import is_xml, set_xml_header
 
 _COUNT_CHUNK = 1 << 20
 _DEADLINE_EVERY = 1 << 16  # lines between global-deadline checks on long scans
+_REPLACE = "docread.replace"  # "replace", counting the bytes it replaced
+_replaced = threading.local()
+
+
+def _count_replace(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _replaced.bytes = replaced_bytes() + exc.end - exc.start
+    return "\ufffd", exc.end
+
+
+codecs.register_error(_REPLACE, _count_replace)
+
+
+def replaced_bytes() -> int:
+    """Bytes this thread's decoders have replaced with U+FFFD so far (only ever grows: a caller
+    takes the difference around its own decoding, so interleaved reads never mix)."""
+    return int(getattr(_replaced, "bytes", 0))
+
+
+def note_replaced(ctx: Context, count: int, encoding: str) -> None:
+    """Say that ``count`` bytes were not valid ``encoding`` (a file with a few bad bytes)."""
+    if count:
+        ctx.warn(
+            f"{ctx.info.source}: {count:,} byte{'s' if count != 1 else ''} not valid {encoding} "
+            "replaced with U+FFFD"
+        )
 
 
 def open_text(source: Source, encoding: str) -> TextIO:
-    """A decoding stream over the source: invalid bytes become U+FFFD, never an exception."""
-    return io.TextIOWrapper(source.open(), encoding=encoding, errors="replace", newline=None)
+    """A decoding stream over the source: invalid bytes become U+FFFD (counted by
+    ``replaced_bytes``), never an exception."""
+    return io.TextIOWrapper(source.open(), encoding=encoding, errors=_REPLACE, newline=None)
 
 
 def read_line(stream: TextIO, max_len: int) -> tuple[str | None, int]:
@@ -57,7 +87,7 @@ def _whole_window(
     source: Source, encoding: str, offset: int, limit: int, max_len: int
 ) -> tuple[list[str], int]:
     """A file within the text size limit: decode once, split in C, slice (fast path)."""
-    text = source.read_bytes().decode(encoding, errors="replace")
+    text = source.read_bytes().decode(encoding, errors=_REPLACE)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     all_lines = text.split("\n")
@@ -125,10 +155,12 @@ class TextExtractor(Extractor):
             ctx.settings.output.max_lines,
         )
         total: int | None
+        before = replaced_bytes()
         if source.size <= ctx.settings.limits.text:
             lines, total = _whole_window(source, encoding, offset, limit, text.max_line_length)
         else:
             lines, total = _streamed_window(source, ctx, encoding, offset, limit)
+        note_replaced(ctx, replaced_bytes() - before, encoding)
         if not lines:
             ctx.warn(f"offset={offset} is past the end of the file: it has {total} lines.")
             return
@@ -147,10 +179,12 @@ class TextExtractor(Extractor):
         offset = ctx.options.offset or 1
         remaining = ctx.options.limit or None
         lines: list[str] = []
-        start, n = offset, 0
+        start, n, replaced = offset, 0, 0
         with open_text(source, encoding) as stream:
             while remaining is None or remaining > 0:
+                before = replaced_bytes()
                 line, length = read_line(stream, max_len)
+                replaced += replaced_bytes() - before
                 if line is None:
                     break
                 n += 1
@@ -170,3 +204,4 @@ class TextExtractor(Extractor):
             yield Document(
                 "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
             )
+        note_replaced(ctx, replaced, encoding)
