@@ -284,7 +284,6 @@ class FancyExtractor(Extractor):
     """The toy third-party reader: the text upper-cased, and the process that read it."""
 
     name: ClassVar[str] = "fancy"
-    formats: ClassVar[frozenset[str]] = frozenset({"fancy"})
     isolated: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
@@ -351,7 +350,6 @@ from docread.extractors.base import Extractor
 
 class Shout(Extractor):
     name = "shout"
-    formats = frozenset({"shout"})
 
     def extract(self, source, ctx):
         yield Document(source.read_bytes().decode(ctx.info.encoding).upper())

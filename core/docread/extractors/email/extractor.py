@@ -26,7 +26,6 @@ class EmailExtractor(Extractor):
     """One Document per message (an mbox has many), attachments listed, read or loaded."""
 
     name: ClassVar[str] = "email"
-    formats: ClassVar[frozenset[str]] = frozenset({"eml", "msg", "mbox"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
