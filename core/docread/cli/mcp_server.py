@@ -46,7 +46,7 @@ from ..views.media import (
     media_name,
     sendable_as,
 )
-from .common import add_workspace_options, fail
+from .common import HelpFormatter, add_workspace_options, fail
 
 try:
     import anyio
@@ -232,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the read_document tool over MCP. Every path is confined to the "
         "workspace; parsing runs in isolated worker processes.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         allow_abbrev=False,
     )
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
