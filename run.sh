@@ -2,19 +2,23 @@
 # docread's two entry points on a fresh Debian/Ubuntu machine with Python 3.11+:
 #   bash run.sh demo    docread over the sample documents (examples/demo.py)
 #   bash run.sh test    ruff, mypy + the whole test suite (on every core: pytest -n auto)
-# Both install what is missing first: system packages via apt-get, a virtualenv in .venv, and the
+# and any other command run inside the virtualenv, from the folder you are in:
+#   bash run.sh docread load docs/ --jsonl docs.jsonl
+#   bash run.sh python examples/ray_ingest.py examples/samples out.parquet
+# All install what is missing first: system packages via apt-get, a virtualenv in .venv, and the
 # package with all its extras from pyproject.toml.
 set -euo pipefail
+HERE=$PWD  # the caller's folder: a passed-through command runs there
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
 PYTHON=${PYTHON:-python3}
-VENV=.venv
+VENV=$PWD/.venv
 
 apt_install() {
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "==> apt-get install $*"
-  $sudo apt-get update -qq
+  echo "==> apt-get install $*" >&2  # stderr: a passed-through command's stdout is its own
+  $sudo apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
@@ -41,9 +45,9 @@ python_env() {
   [ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
   local stamp="$VENV/.docread-installed"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ .ci/constraints.txt -nt "$stamp" ]; then
-    echo "==> pip install -e .[all,dev]"
-    "$VENV/bin/python" -m pip install -q --upgrade pip
-    "$VENV/bin/python" -m pip install -q -e ".[all,dev]" -c .ci/constraints.txt
+    echo "==> pip install -e .[all,dev]" >&2
+    "$VENV/bin/python" -m pip install -q --upgrade pip >&2
+    "$VENV/bin/python" -m pip install -q -e ".[all,dev]" -c .ci/constraints.txt >&2
     touch "$stamp"
   fi
 }
@@ -64,8 +68,15 @@ case "${1:-}" in
     echo "==> pytest -n auto --dist loadscope ${*:2}"
     exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --durations=10 "${@:2}"
     ;;
-  *)
-    echo "usage: bash run.sh demo|test [args]" >&2
+  "" | -h | --help)
+    echo "usage: bash run.sh demo|test [args], or bash run.sh COMMAND [args] (run in .venv)" >&2
     exit 2
+    ;;
+  *)  # what `. .venv/bin/activate` gives, for one command, in the caller's folder
+    check_python; system_packages; python_env
+    cd "$HERE"
+    export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
+    unset PYTHONHOME
+    exec "$@"
     ;;
 esac

@@ -3,23 +3,19 @@ PyMuPDFLoader, PyPDFLoader, CSVLoader, NotebookLoader and DirectoryLoader)."""
 
 from __future__ import annotations
 
-import logging
 import os
-import warnings
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import docread
 from docread.isolation.schedule import aiterate
-from docread.reader import loader_workspace
+from docread.reader import OnError, check_on_error, loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
 from .rag import Images, check_images, chunker_for, rag_documents
 
-logger = logging.getLogger(__name__)
 PathLike = str | os.PathLike[str]
-OnError = Literal["warn", "raise", "skip"]
 
 
 class DocReadLoader(BaseLoader):
@@ -27,10 +23,13 @@ class DocReadLoader(BaseLoader):
     LangChain Documents, streamed: one per page, row chunk, cell, section, ... as the core yields.
 
     ``read_options`` are docread read options (``pages``, ``sheet``, ``rows``, ``ocr``, ...).
-    ``on_error`` decides what a failing file does: "warn" (default; a warning, the other files
-    go on), "raise", or "skip" (logged only). Without ``workspace`` the root is docread's one
-    loader rule (``docread.reader.loader_workspace``): the current directory, or "/" when a path
-    lies outside it (a loader reads what the program names). ``workers`` files load at once
+    A failing file follows docread's loader rule (``Reader.iter_units``): by default a path you
+    named raises and a file found in a folder is logged (a warning on the ``docread`` logger)
+    and skipped; ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
+    goes on, "skip" logs it at info level and goes on; a function ``(path, error)`` gets each.
+    Without ``workspace`` the root is docread's one loader rule
+    (``docread.reader.loader_workspace``): the current directory, or "/" when a path lies
+    outside it (a loader reads what the program names). ``workers`` files load at once
     (default one per CPU, 1: one at a time), in walk order unless ``ordered=False``;
     ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is a terminal).
 
@@ -50,7 +49,7 @@ class DocReadLoader(BaseLoader):
         workspace: PathLike | None = None,
         config: Any = None,
         show_progress: bool | None = None,
-        on_error: OnError = "warn",
+        on_error: OnError = None,
         chunk_size: int | None = None,
         chunk_overlap: int = 0,
         images: Images = "text",
@@ -59,8 +58,7 @@ class DocReadLoader(BaseLoader):
         ordered: bool = True,
         **read_options: Any,
     ) -> None:
-        if on_error not in ("warn", "raise", "skip"):
-            raise ValueError(f"on_error={on_error!r}: must be 'warn', 'raise' or 'skip'")
+        check_on_error(on_error)  # a typo fails here, not at the first failing file
         paths = [path_or_paths] if isinstance(path_or_paths, str | os.PathLike) else path_or_paths
         self.paths = [os.fspath(p) for p in paths]
         self.glob = glob
@@ -86,7 +84,7 @@ class DocReadLoader(BaseLoader):
                 paths,
                 pattern=self.glob,
                 recursive=self.recursive,
-                on_error=self._failed,
+                on_error=self.on_error,
                 workers=self.workers,
                 ordered=self.ordered,
                 show_progress=self.show_progress,
@@ -102,12 +100,3 @@ class DocReadLoader(BaseLoader):
         thread drives the parallel load), each Document handed over as it comes."""
         async for doc in aiterate(self.lazy_load):
             yield doc
-
-    def _failed(self, path: str, exc: docread.ReadDocumentError) -> None:
-        """LangChain's convention for a failing file: raise, warn (the others go on) or log it."""
-        if self.on_error == "raise":
-            raise exc
-        if self.on_error == "warn":
-            warnings.warn(f"DocReadLoader skipped {path}: {exc}", UserWarning, stacklevel=2)
-        else:
-            logger.info("skipped %s: %s", path, exc)

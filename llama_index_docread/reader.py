@@ -3,25 +3,22 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import docread
 from docread.formats import extensions
-from docread.reader import loader_workspace
+from docread.reader import ErrorPolicy, check_on_error, loader_workspace
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
 
 from .blocks import media_path
-
-logger = logging.getLogger("llama_index_docread")
 
 #: Metadata that goes into the embedding text: what a chunk is about that its text does not say
 #: already, never the bookkeeping. The sheet, slide, SQLite table and notebook cell type are left
@@ -71,8 +68,12 @@ class DocReadReader(BasePydanticReader):
     ``docread.reader.loader_workspace``: the current directory, or "/" for a path outside it, as a
     loader is given paths by its program, not by a model); ``config`` is a tools-security.yaml path, dict or Settings; any
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
-    ``on_error="raise"`` raises a typed docread error for a bad file (SimpleDirectoryReader then
-    skips that file and prints why), ``"skip"`` logs it and yields what was read before.
+    A failing file follows docread's loader rule (``Reader.iter_units``): by default the path
+    given raises a typed docread error (SimpleDirectoryReader, which names each file, then skips
+    it and prints why, or re-raises with its ``raise_on_error=True``) and a file found in a
+    folder given is logged (a warning on the ``docread`` logger) and skipped; ``on_error=
+    "raise"`` raises every failure, "warn" logs each as that warning, "skip" at info level,
+    keeping what was read before. A missing dependency is raised as ``FileDependencyError``.
     ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
     too; ids hash it), ``file_path`` the absolute one. ``DocReadNodeParser`` chunks the Documents.
     ``workers`` files load at once (default one per CPU, 1: one at a time), in walk order unless
@@ -84,7 +85,7 @@ class DocReadReader(BasePydanticReader):
     workspace: str | None = None
     config: Any = None
     read_options: dict[str, Any] = Field(default_factory=dict)
-    on_error: Literal["raise", "skip"] = "raise"
+    on_error: ErrorPolicy | None = None
     media_dir: str | None = None
     workers: int | None = None
     ordered: bool = True
@@ -96,7 +97,7 @@ class DocReadReader(BasePydanticReader):
         *,
         workspace: str | os.PathLike[str] | None = None,
         config: Any = None,
-        on_error: Literal["raise", "skip"] = "raise",
+        on_error: ErrorPolicy | None = None,
         media_dir: str | os.PathLike[str] | None = None,
         workers: int | None = None,
         ordered: bool = True,
@@ -104,6 +105,7 @@ class DocReadReader(BasePydanticReader):
         **read_options: Any,
     ) -> None:
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
+        check_on_error(on_error)
         # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
         super().__init__(  # type: ignore[call-arg]
             workspace=os.fspath(workspace) if workspace is not None else None,
@@ -142,29 +144,21 @@ class DocReadReader(BasePydanticReader):
         with docread.Reader(root, self._settings, shared_pool=True) as reader:
             units = reader.iter_units(
                 paths,
-                on_error=self._failed,
+                on_error=self.on_error,
                 workers=self.workers,
                 ordered=self.ordered,
                 show_progress=self.show_progress,
                 progress_label="DocReadReader",
                 **self.read_options,
             )
-            for unit in units:
-                where = str(unit.metadata.get("file_path", ""))
-                if where not in created:
-                    created[where] = _creation_date(where)
-                yield self._convert(unit, extra_info, created[where])
-
-    def _failed(self, path: str, error: docread.ReadDocumentError) -> None:
-        """LlamaIndex's convention for a failing file (the one named, or one in its folder):
-        "raise" raises it, typed (SimpleDirectoryReader then skips that file and says why);
-        "skip" logs it and the load goes on, keeping what was read before."""
-        if self.on_error == "skip":
-            logger.warning("skipped %s: %s", path, error.message)
-            return
-        if isinstance(error, docread.DependencyMissingError):
-            raise FileDependencyError(error.message, path=error.path) from error
-        raise error
+            try:
+                for unit in units:
+                    where = str(unit.metadata.get("file_path", ""))
+                    if where not in created:
+                        created[where] = _creation_date(where)
+                    yield self._convert(unit, extra_info, created[where])
+            except docread.DependencyMissingError as exc:  # an ImportError: SDR would abort
+                raise FileDependencyError(exc.message, path=exc.path) from exc
 
     def _load_remote(
         self, file: Any, extra_info: Mapping[str, Any] | None, fs: Any

@@ -100,6 +100,26 @@ def corpus_params(*folders: str) -> list[object]:
     return [pytest.param(row, id=str(row["file"])) for row in rows]
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line at the end of the run when tests needing the corpus were skipped (their skip
+    reason names it), with how to point them at one. It runs in the controller, which under
+    pytest-xdist holds every worker's reports."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    count = sum(1 for report in skipped if "corpus" in _skip_reason(report).lower())
+    if count:
+        terminalreporter.write_line(
+            f"docread: {count} corpus test{'s' if count != 1 else ''} skipped: no corpus at "
+            f"{CORPUS}; run them with DOCREAD_CORPUS=/path/to/corpus (README, Development)",
+            yellow=True,
+        )
+
+
+def _skip_reason(report: Any) -> str:
+    """A skip report's reason: its ``longrepr`` is (file, line, reason) for a skip."""
+    longrepr = getattr(report, "longrepr", None)
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+
+
 def normalize(text: str) -> str:
     """Lower-cased, whitespace collapsed, markdown emphasis markers and table cell separators
     dropped: how MANIFEST must-include strings are compared ("markup is never part of a string",

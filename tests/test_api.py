@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import docread
 import pytest
@@ -140,3 +143,136 @@ def test_json_view_says_how_to_continue_when_cut(tmp_path: Path) -> None:
     assert data["continuation"].endswith(
         "use offset=9 to continue"
     )  # 8 whole lines fit in 60 chars
+
+
+# -- one rule for a file that fails, in every loader entry point -------------------------------
+NO_CACHE = {"cache": {"enabled": False}}
+
+
+def _core(path: str, **kw: Any) -> list[str]:
+    return [d.text for d in docread.iter_documents(path, config=NO_CACHE, **kw)]
+
+
+def _reader(path: str, **kw: Any) -> list[str]:
+    with docread.Reader(".", NO_CACHE) as reader:
+        return [u.text for u in reader.iter_units(path, **kw) if isinstance(u, docread.Document)]
+
+
+def _langchain(path: str, **kw: Any) -> list[str]:
+    from langchain_docread import DocReadLoader
+
+    return [d.page_content for d in DocReadLoader(path, config=NO_CACHE, **kw).load()]
+
+
+def _llamaindex(path: str, **kw: Any) -> list[str]:
+    from llama_index_docread import DocReadReader
+
+    return [d.text for d in DocReadReader(config=NO_CACHE, **kw).load_data(path)]
+
+
+def _llamaindex_lazy(path: str, **kw: Any) -> list[str]:
+    from llama_index_docread import DocReadReader
+
+    return [d.text for d in DocReadReader(config=NO_CACHE, **kw).lazy_load_data(path)]
+
+
+LOADERS = [_core, _reader, _langchain, _llamaindex, _llamaindex_lazy]
+
+
+@pytest.fixture
+def mixed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """data/a.txt and data/broken.ipynb (invalid JSON), the current folder their parent."""
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.txt").write_text("alpha\n")
+    (data / "broken.ipynb").write_text("{not json")
+    monkeypatch.chdir(tmp_path)
+    return data
+
+
+def _warnings_on_docread(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "docread" and r.levelno >= logging.WARNING]
+
+
+@pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_named_file_that_fails_raises(
+    load: Callable[..., list[str]], mixed: Path, recwarn: pytest.WarningsRecorder
+) -> None:
+    """The path the user named raises its typed error: no [] with a warning (the LangChain
+    loader gave one, pointing inside reader.py and shown once per process)."""
+    with pytest.raises(docread.ExtractionError, match="broken.ipynb"):
+        load("data/broken.ipynb")
+    with pytest.raises(docread.ExtractionError, match="broken.ipynb"):
+        load(["data/a.txt", "data/broken.ipynb"])
+    assert not [w for w in recwarn.list if issubclass(w.category, UserWarning)]
+
+
+@pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_found_file_that_fails_is_logged_with_its_path_and_skipped(
+    load: Callable[..., list[str]],
+    mixed: Path,
+    caplog: pytest.LogCaptureFixture,
+    recwarn: pytest.WarningsRecorder,
+) -> None:
+    with caplog.at_level(logging.DEBUG):
+        assert load("data") == ["alpha"]
+    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert record.name == "docread" and record.levelno == logging.WARNING
+    assert record.docread_path == "data/broken.ipynb"  # type: ignore[attr-defined]
+    assert "ExtractionError: data/broken.ipynb: " in record.getMessage()
+    assert not [w for w in recwarn.list if issubclass(w.category, UserWarning)]
+
+
+@pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__.strip("_"))
+def test_on_error_names_a_policy_for_named_and_found_files_alike(
+    load: Callable[..., list[str]], mixed: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for given in ("data", "data/broken.ipynb"):
+        with pytest.raises(docread.ExtractionError, match="broken.ipynb"):
+            load(given, on_error="raise")
+    for policy, level in (("warn", logging.WARNING), ("skip", logging.INFO)):
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="docread"):
+            assert load(["data/broken.ipynb", "data/a.txt"], on_error=policy) == ["alpha"]
+        [record] = [r for r in caplog.records if r.name == "docread"]
+        assert record.levelno == level and "data/broken.ipynb" in record.getMessage()
+    with pytest.raises(docread.InvalidOptionError, match="on_error='ignore'"):
+        load("data", on_error="ignore")
+
+
+def test_a_handler_gets_every_failure_and_the_load_goes_on(mixed: Path) -> None:
+    failed: list[str] = []
+    texts = _core(["data/broken.ipynb", "data"], on_error=lambda path, exc: failed.append(path))
+    assert texts == ["alpha"] and failed == ["data/broken.ipynb", "data/broken.ipynb"]
+
+
+def test_langchain_parser_raises_for_its_blob(mixed: Path) -> None:
+    from langchain_core.document_loaders import Blob
+
+    from langchain_docread import DocReadParser
+
+    parser = DocReadParser(config=NO_CACHE)
+    with pytest.raises(docread.ExtractionError, match="broken.ipynb"):
+        parser.parse(Blob.from_path(mixed / "broken.ipynb"))
+    with pytest.raises(docread.ExtractionError, match="broken.ipynb"):
+        parser.parse(Blob.from_data(b"{not json", path="broken.ipynb"))
+
+
+def test_simple_directory_reader_decides_by_its_raise_on_error(
+    mixed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SimpleDirectoryReader names each file to the reader, so each failure is raised to it:
+    by default it prints and skips the file, with ``raise_on_error=True`` it stops."""
+    from llama_index.core import SimpleDirectoryReader
+
+    from llama_index_docread import DocReadReader
+
+    extractors = DocReadReader(config=NO_CACHE).file_extractor()
+    docs = SimpleDirectoryReader(str(mixed), file_extractor=extractors).load_data()
+    assert [d.text for d in docs] == ["alpha"]
+    assert "broken.ipynb" in capsys.readouterr().out
+    strict = SimpleDirectoryReader(str(mixed), file_extractor=extractors, raise_on_error=True)
+    with pytest.raises(Exception, match="Error loading file") as info:  # SDR's own wrapping
+        strict.load_data()
+    cause = info.value.__cause__
+    assert isinstance(cause, docread.ExtractionError) and "broken.ipynb" in str(cause)

@@ -3,17 +3,24 @@ exit codes), ``docread read`` flags from the parameter table, and ``docread form
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import pty
+import struct
 import subprocess
 import sys
+import termios
+import zipfile
 from pathlib import Path
 
 import pytest
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
-from factories import image_file, pdf, scan_page, text_image
+from factories import image_file, pdf, scan_page, text_image, xlsx, zip_archive, zip_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,6 +103,92 @@ def test_load_streams_lines_while_it_reads(folder: Path) -> None:
         rest = proc.stdout.readlines()
     assert first["metadata"]["page_number"] == 1 and still_running
     assert len(rest) == 5 and proc.returncode == 0
+
+
+def half_broken_workbook(path: Path) -> Path:
+    """A workbook whose first sheet reads and whose second is cut in half: it fails midway."""
+    whole = xlsx(path.with_suffix(".whole.xlsx"), {"One": [["a"], [1]], "Two": [["b"], [2]]})
+    with zipfile.ZipFile(whole) as src, zipfile.ZipFile(path, "w") as dst:
+        for member in src.infolist():
+            data = src.read(member)
+            cut = member.filename == "xl/worksheets/sheet2.xml"
+            dst.writestr(member, data[: len(data) // 2] if cut else data)
+    whole.unlink()
+    return path
+
+
+def test_load_counts_each_file_once(folder: Path) -> None:
+    """A file named ``./mid.xlsx`` that fails after its first sheet is one file (its units say
+    ``mid.xlsx``, its error ``./mid.xlsx``), and an archive's members are its one file."""
+    half_broken_workbook(folder / "mid.xlsx")
+    inner = zip_bytes({"c.txt": b"gamma"})
+    zip_archive(folder / "a.zip", {"a.txt": b"alpha", "in.zip": inner, "sub/b.txt": b"beta"})
+    proc = docread("load", "./mid.xlsx", "a.zip", "--no-progress", cwd=folder)
+    assert proc.returncode == 1
+    sources = [line["metadata"]["source"] for line in lines(proc.stdout)]  # type: ignore[index]
+    assert sources == ["mid.xlsx", "a.zip::a.txt", "a.zip::in.zip::c.txt", "a.zip::sub/b.txt"]
+    [error] = [r for r in lines(proc.stderr.split("docread:")[0]) if "error" in r]
+    assert error["path"] == "./mid.xlsx" and error["error"] == "ExtractionError"
+    assert proc.stderr.rstrip().endswith("docread: 1 of 2 file(s) failed")
+
+
+def test_load_progress_bar_is_the_cores(folder: Path) -> None:
+    """On a terminal the bar is ``iter_units``': labelled, over every file of the load, with
+    the error lines above it; ``--no-progress`` hides it."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'core'}:{ROOT}"}
+
+    def stderr_on_a_terminal(*flags: str) -> str:
+        leader, follower = pty.openpty()
+        size = struct.pack("HHHH", 24, 100, 0, 0)  # a terminal of 100 columns: tqdm's width
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, size)
+        with subprocess.Popen(
+            [sys.executable, "-m", "docread.cli", "load", "docs", "--workers", "1", *flags],
+            cwd=folder, stdout=subprocess.DEVNULL, stderr=follower, env=env,
+        ) as proc:  # fmt: skip
+            os.close(follower)
+            chunks = []
+            with contextlib.suppress(OSError):  # EIO once the command has ended
+                while chunk := os.read(leader, 4096):
+                    chunks.append(chunk)
+        os.close(leader)
+        assert proc.returncode == 1
+        return b"".join(chunks).decode()
+
+    shown = stderr_on_a_terminal()
+    assert "docread load" in shown and "4/4" in shown and '"path": "docs/broken.pdf"' in shown
+    hidden = stderr_on_a_terminal("--no-progress")
+    assert "docread load" not in hidden and "4/4" not in hidden and "broken.pdf" in hidden
+
+
+def test_help_shows_every_default() -> None:
+    """Each option's help says its default: values argparse knows (``--port`` 8000), and in
+    words where the core decides (``--workers``, a read switch's on/off)."""
+    from docread.cli import build_parser as top_parser
+    from docread.cli.load import build_parser as load_parser
+    from docread.cli.mcp_server import build_parser as mcp_parser
+    from docread.cli.read import build_parser as read_parser
+
+    def flat(parser: argparse.ArgumentParser) -> str:
+        return " ".join(parser.format_help().split())
+
+    mcp = flat(mcp_parser())
+    for default in ("stdio", "127.0.0.1", "8000", "image,text", "the cwd"):
+        assert f"(default: {default})" in mcp
+    load = flat(load_parser())
+    assert "--jsonl FILE where the lines go, - for stdout (default: -)" in load
+    assert "(default: isolation.workers of the settings" in load
+    assert "--pattern PATTERN" in load and "(default: every file)" in load
+    read = flat(read_parser())
+    assert "Include file metadata in the header. (default: on)" in read
+    assert "PDF: also extract tables as markdown. (default: off)" in read
+    assert "what to do (default: read)" in flat(top_parser())
+    for parser in (mcp_parser(), load_parser(), read_parser()):
+        valued = [a for a in parser._actions if a.option_strings and a.default not in (None, False)]
+        for action in valued:
+            if action.default is not argparse.SUPPRESS:
+                assert f"(default: {action.default})" in flat(parser) or "default" in (
+                    action.help or ""
+                ), action.option_strings
 
 
 def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:

@@ -3,6 +3,7 @@ progress and per-file errors, blob parsing, and upserting through langchain_core
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -158,10 +159,14 @@ def test_the_progress_bar_changes_nothing_a_load_yields(
     assert "does not apply" not in caplog.text
 
 
-def test_failing_file_warns_and_other_files_still_load(corpus: Path) -> None:
+def test_failing_file_in_a_folder_is_logged_and_other_files_still_load(
+    corpus: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     (corpus / "broken.ipynb").write_text("{not json", encoding="utf-8")
-    with pytest.warns(UserWarning, match=r"skipped .*broken\.ipynb: .*not a valid notebook"):
+    with caplog.at_level(logging.WARNING, logger="docread"):
         docs = DocReadLoader(corpus).load()
+    [record] = caplog.records
+    assert record.docread_path.endswith("broken.ipynb") and "not a valid notebook" in record.message
     assert sorted({d.metadata["file_name"] for d in docs}) == [
         "analysis.ipynb",
         "deep.md",
@@ -178,12 +183,14 @@ def test_on_error_raise_and_skip(corpus: Path, recwarn: pytest.WarningsRecorder)
     assert not recwarn.list
 
 
-def test_missing_path_is_a_per_file_error(corpus: Path) -> None:
-    with pytest.warns(UserWarning, match="missing.txt"):
-        docs = DocReadLoader(["missing.txt", "notes.txt"], workspace=corpus).load()
+def test_missing_path_is_a_per_file_error(corpus: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="docread"):
+        loader = DocReadLoader(["missing.txt", "notes.txt"], workspace=corpus, on_error="warn")
+        docs = loader.load()
     assert [d.metadata["file_name"] for d in docs] == ["notes.txt"]
+    assert "missing.txt" in caplog.text
     with pytest.raises(docread.DocumentNotFoundError):
-        DocReadLoader("missing.txt", workspace=corpus, on_error="raise").load()
+        DocReadLoader("missing.txt", workspace=corpus).load()  # a path named: raised
 
 
 def test_bad_options_fail_at_construction() -> None:
@@ -192,7 +199,7 @@ def test_bad_options_fail_at_construction() -> None:
     with pytest.raises(docread.InvalidOptionError, match="unknown read option"):
         DocReadLoader("x.pdf", page="1")
     with pytest.raises(ValueError, match="on_error"):
-        DocReadLoader("x.pdf", on_error="ignore")  # type: ignore[arg-type]
+        DocReadLoader("x.pdf", on_error="ignore")  # type: ignore[arg-type]  # InvalidOptionError
 
 
 async def test_aload_matches_load(corpus: Path) -> None:

@@ -1,10 +1,16 @@
 """Every fenced code block of README.md, as written: a user pastes them, so they must run.
 
-- ```python blocks run, each in a fresh interpreter, in a temp copy of the sample documents laid
-  out as in the repository (cwd ``examples/samples``, ``../../tools-security.yaml`` next to it),
-  with a private HOME (cache) and a per-block timeout.
-- ```bash / ```sh / ```console blocks run when every command is ``docread ...`` (the CLI; stdin
-  closed, so ``docread mcp`` over stdio ends at once), one after the other in one such folder.
+Blocks run as a user types them after the set-up (``bash run.sh demo``): in a temp copy of the
+repository's layout (the root with ``tools-security.yaml``, ``examples/*.py``, the sample
+documents in ``examples/samples`` and ``.venv``, a link to this interpreter's virtualenv), with
+the venv active as ``. .venv/bin/activate`` leaves it (its ``bin`` first on PATH,
+``VIRTUAL_ENV``), a private HOME (cache) and a per-block timeout.
+
+- ```python blocks run, each in a fresh interpreter, in ``examples/samples`` (the README says
+  the examples run there).
+- ```bash / ```sh / ```console blocks run through ``bash -e -o pipefail`` from the repository
+  root (where the set-up leaves the user; a block goes elsewhere with ``cd``), stdin closed (so
+  ``docread mcp`` over stdio ends at once).
 - ```json / ```yaml / ```toml blocks are parsed: YAML through docread's Settings (so the keys are
   real); a JSON MCP config naming ``docread`` has its args parsed by the ``docread`` CLI.
 - A ```text block right after a runnable block is that block's documented output: each of its
@@ -117,14 +123,21 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def workdir(tmp_path: Path, samples: Path) -> Path:
-    """A fresh copy of the samples at examples/samples, the settings file two levels up."""
+    """examples/samples in a fresh copy of the repository's layout (``tmp_path`` is its root:
+    the settings file, the example scripts, ``.venv``); the samples folder is returned."""
     shutil.copy(ROOT / "tools-security.yaml", tmp_path / "tools-security.yaml")
+    (tmp_path / "examples").mkdir()
+    for script in (ROOT / "examples").glob("*.py"):
+        shutil.copy(script, tmp_path / "examples" / script.name)
+    (tmp_path / ".venv").symlink_to(sys.prefix, target_is_directory=True)
     return Path(shutil.copytree(samples, tmp_path / "examples" / "samples", symlinks=True))
 
 
 def run(block: Block, argv: list[str], cwd: Path, home: Path, stdin: str = "") -> str:
-    """One process of a block; its stdout. Fails naming the block on an error or the timeout."""
-    env = {**os.environ, "HOME": str(home), "PYTHONUNBUFFERED": "1"}
+    """One process of a block, the venv active; its stdout. Fails naming the block on an error
+    or the timeout."""
+    env = {**os.environ, "HOME": str(home), "PYTHONUNBUFFERED": "1", "VIRTUAL_ENV": sys.prefix}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.pop("DOCREAD_CONFIG", None)
     try:
         done = subprocess.run(
@@ -186,39 +199,12 @@ def test_python_block_runs(block: Block, workdir: Path, home: Path) -> None:
     check_output(block, printed)
 
 
-#: runs a shell block's ``docread`` commands one after the other in one interpreter (one process
-#: per block, as for Python blocks); the first that fails ends it with its exit code
-CLI_RUNNER = """
-import json, shlex, sys
-from docread.cli import main
-for argv in json.loads(sys.argv[1]):
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse: --version, --help, a bad flag
-        code = exc.code
-    sys.stdout.flush()
-    if code:
-        sys.exit(f"exit {code}: docread {shlex.join(argv)}")
-"""
-
-
-def commands(block: Block) -> list[list[str]]:
-    """The block's commands (``\\`` continuations joined, comments dropped), each as argv."""
-    joined = re.sub(r"\\\n", " ", block.code)
-    return [argv for x in joined.split("\n") if (argv := shlex.split(x, comments=True))]
-
-
 @pytest.mark.parametrize("block", params(*SHELL))
 def test_shell_block_runs(block: Block, workdir: Path, home: Path) -> None:
+    """Through bash, as typed, from the repository root (any failing command fails the block)."""
     skip_if_marked(block)
-    argvs = commands(block)
-    others = [shlex.join(a) for a in argvs if a[0] != "docread"]
-    assert not others, (
-        f"{block.where}: only `docread ...` commands run here; mark the block "
-        f"<!-- not run: REASON --> or make it a docread command: {others}"
-    )
-    script = [sys.executable, "-c", CLI_RUNNER, json.dumps([argv[1:] for argv in argvs])]
-    check_output(block, run(block, script, workdir, home))
+    root = workdir.parents[1]
+    check_output(block, run(block, ["bash", "-e", "-o", "pipefail", "-c", block.code], root, home))
 
 
 def mcp_servers(config: object) -> list[dict[str, object]]:
@@ -281,6 +267,66 @@ def test_parse_understands_markers_outputs_and_headings() -> None:
     assert (first.line, first.heading, first.lang, first.output) == (2, "Usage", "python", "hi")
     assert listed.code == "if True:\n    print('in a list')" and listed.heading == "Install"
     assert (second.heading, second.not_run, second.output) == ("Install", "installs packages", None)
-    assert commands(Block(1, "", "bash", "docread a.pdf \\\n  --pages 1  # x\n\n")) == [
-        ["docread", "a.pdf", "--pages", "1"]
+
+
+def test_skipped_corpus_tests_are_counted_at_the_end_of_the_run(tmp_path: Path) -> None:
+    """Outside the usual layout (no ``../shared/corpus``) the corpus tests say, in one line at
+    the end, how many were skipped and how to run them; counted by the controller of an xdist
+    run from its workers' reports. The README's Development section says the same."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DOCREAD_"))}
+    env["DOCREAD_CORPUS"] = str(tmp_path)  # an empty folder: no corpus there
+    tests = [
+        "tests/test_tabular.py::test_xls_sheets_numbers_and_listing",  # a skipif on a file
+        "tests/test_rtf_codepages.py::test_corpus_japanese_rtf_body_is_read",
+        "tests/test_api.py::test_public_names",  # no corpus needed: runs
     ]
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
+    for xdist in ([], ["-n", "1", "--dist", "loadscope"]):
+        done = subprocess.run(
+            argv + xdist, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT
+        )
+        assert done.returncode == 0, done.stdout[-2000:]
+        assert (
+            f"docread: 2 corpus tests skipped: no corpus at {tmp_path}; run them with "
+            "DOCREAD_CORPUS=/path/to/corpus (README, Development)"
+        ) in done.stdout, done.stdout[-2000:]
+    done = subprocess.run(
+        argv[:-3] + tests[-1:], cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.returncode == 0 and "corpus" not in done.stdout
+    development = README.read_text(encoding="utf-8").split("## Development", 1)[1]
+    assert "DOCREAD_CORPUS=/path/to/corpus" in development
+
+
+def test_run_sh_runs_any_command_in_the_venv_from_the_callers_folder(tmp_path: Path) -> None:
+    """``bash run.sh COMMAND ...`` (the README's way without activating) runs the command as
+    ``. .venv/bin/activate`` would (the venv's ``bin`` first on PATH), in the caller's folder.
+    Here in a copy of run.sh whose ``.venv`` is set up already (a view of this interpreter's)."""
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    elsewhere.mkdir()
+    shutil.copy(ROOT / "run.sh", repo / "run.sh")
+    venv, real = repo / ".venv", Path(sys.prefix)
+    shutil.copy(real / "pyvenv.cfg", venv / "pyvenv.cfg")
+    (venv / "lib").symlink_to(real / "lib", target_is_directory=True)
+    (venv / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    (venv / "bin" / "docread").symlink_to(real / "bin" / "docread")
+    (venv / ".docread-installed").touch()  # installed: run.sh has nothing to do first
+    bin_dirs = {str(real / "bin"), str(Path(sys.executable).parent)}
+    path = os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p not in bin_dirs)
+    env = {**os.environ, "PATH": path, "PYTHON": sys.executable}
+    env.pop("VIRTUAL_ENV", None)
+
+    def run_sh(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", str(repo / "run.sh"), *argv],
+            cwd=elsewhere, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+        )  # fmt: skip
+
+    code = "import os, sys, pyarrow; print(sys.prefix, os.getcwd(), os.environ['VIRTUAL_ENV'])"
+    done = run_sh("python", "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(venv), str(elsewhere), str(venv)]
+    done = run_sh("docread", "--version")
+    assert done.returncode == 0 and done.stdout.startswith("docread "), done.stderr
+    assert run_sh().returncode == 2

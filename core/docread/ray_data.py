@@ -155,7 +155,7 @@ class _Plan:
         shown, named = self.shown[os.path.normpath(path)]
         opts = {**self.options, "pattern": self.pattern} if named else self.options
         units = _reader(self.root, self.settings).iter_units(  # Ray's threads are the fan-out
-            shown, on_error=None if named else _log, workers=1, **opts
+            shown, on_error=None if named else "warn", workers=1, **opts
         )
         yield from _blocks(_rows(units, self.include_media), self.include_media)
 
@@ -372,6 +372,3 @@ def _options(pattern: str | None, read_options: dict[str, Any]) -> dict[str, Any
     ReadOptions.from_kwargs("", pattern=pattern, **read_options)
     return dict(read_options)
 
-
-def _log(path: str, error: ReadDocumentError) -> None:
-    log_handled(error)

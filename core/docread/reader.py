@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 import sys
 import threading
@@ -17,7 +18,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from pathlib import Path, PurePath
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
@@ -47,6 +48,10 @@ PathArg = str | os.PathLike[str]
 _T = TypeVar("_T")
 LOCAL_AHEAD = 64  # files looked ahead for one that needs a worker before a load fans out
 ErrorHandler = Callable[[str, ReadDocumentError], None]
+#: What a loader does with a file that fails, by name (the wrappers' ``on_error=``): "raise" it,
+#: "warn" (a warning on the ``docread`` logger, the load goes on) or "skip" (logged at info level)
+ErrorPolicy = Literal["raise", "warn", "skip"]
+OnError = ErrorHandler | ErrorPolicy | None
 NoteHandler = Callable[[str, str], None]
 UnitHandler = Callable[[Unit], None]
 
@@ -130,7 +135,7 @@ class Reader:
         *,
         pattern: str | None = None,
         recursive: bool = True,
-        on_error: ErrorHandler | None = None,
+        on_error: OnError = None,
         on_note: NoteHandler | None = None,
         workers: int | None = None,
         ordered: bool = True,
@@ -146,8 +151,11 @@ class Reader:
         ``docread.iter_units``, LangChain's and LlamaIndex's) take it from ``loader_workspace``:
         the current directory when every path lies inside it, else the filesystem root.
         A file that fails goes to ``on_error(path, error)`` and the load goes on (the handler
-        raises to stop it). Without a handler a path you named raises, and a file found in a
-        folder is logged once (a warning on the ``docread`` logger) and skipped. A file's notes
+        raises to stop it); ``on_error`` may also name a policy: "raise" (every failure raises),
+        "warn" (each is logged as a warning on the ``docread`` logger and skipped) or "skip"
+        (logged at info level and skipped). Without it (None) a path you named raises, and a
+        file found in a folder is logged once (a warning on the ``docread`` logger) and skipped:
+        its error never costs the other files their units. A file's notes
         (a skipped archive member, an OCR limit) go to ``on_note(path, note)`` once its units are
         out, by default as warnings on the ``docread`` logger. ``pattern`` on a named file is the
         read option (archive members).
@@ -163,6 +171,7 @@ class Reader:
         count them.
         """
         opts = ReadOptions.from_kwargs("", pattern=pattern, **options)  # fails before any file
+        check_on_error(on_error)
         if workers is not None and workers < 0:
             raise InvalidOptionError(f"workers={workers}: must be 0 (one per CPU) or more")
         count = workers or pool_size(self.settings)
@@ -198,7 +207,7 @@ class Reader:
         *,
         pattern: str | None = None,
         recursive: bool = True,
-        on_error: ErrorHandler | None = None,
+        on_error: OnError = None,
     ) -> Iterator[str]:
         """The files ``iter_units`` reads for these arguments, in order (to count them first)."""
         for path, named, error in self._expand(paths, pattern, recursive):
@@ -309,7 +318,7 @@ class Reader:
         loads: Iterator[_FileLoad],
         workers: int,
         ordered: bool,
-        on_error: ErrorHandler | None,
+        on_error: OnError,
         on_note: NoteHandler | None,
     ) -> Iterator[Unit]:
         """``iter_units`` over ``workers`` threads (``isolation.schedule``), each driving one
@@ -333,7 +342,7 @@ class Reader:
                 yield event
 
     def _load_one(
-        self, load: _FileLoad, on_error: ErrorHandler | None, on_note: NoteHandler | None
+        self, load: _FileLoad, on_error: OnError, on_note: NoteHandler | None
     ) -> Iterator[Unit]:
         """One file of a load read in this thread; its failure handled as every load's."""
         try:
@@ -527,17 +536,27 @@ def _inside(path: str, root: Path) -> bool:
     return Path(path).is_relative_to(root)
 
 
-def _failed(
-    path: str, error: ReadDocumentError, named: bool, on_error: ErrorHandler | None
-) -> None:
-    """A file of a load failed: the caller's handler, else a named path raises and a file found
-    in a folder is logged (here, once) and skipped."""
-    if on_error is not None:
+def check_on_error(on_error: OnError) -> None:
+    """``on_error`` is a handler, a policy name or None; anything else is InvalidOptionError
+    (the wrappers check theirs when built, before any file)."""
+    if on_error is not None and not callable(on_error) and on_error not in get_args(ErrorPolicy):
+        raise InvalidOptionError(
+            f"on_error={on_error!r}: must be a function (path, error), "
+            f"{', '.join(map(repr, get_args(ErrorPolicy)))} or None (a path you named raises, a "
+            "file found in a folder is logged and skipped)"
+        )
+
+
+def _failed(path: str, error: ReadDocumentError, named: bool, on_error: OnError) -> None:
+    """A file of a load failed, the one rule of every loader: the caller's handler or policy;
+    without one a path the caller named raises and a file found in a folder is logged (here,
+    once, with its path) and skipped."""
+    if callable(on_error):
         on_error(path, error)
-    elif named:
+    elif on_error == "raise" or (on_error is None and named):
         raise error
     else:
-        log_handled(error)
+        log_handled(error, level=logging.INFO if on_error == "skip" else logging.WARNING)
 
 
 def _log_note(path: str, note: str) -> None:

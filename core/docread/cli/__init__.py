@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import DependencyMissingError
+from .common import HelpFormatter
 
 COMMANDS = ("read", "load", "formats", "mcp", "cache")
 
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read any file the way an LLM agent sees it: text, tables, office, PDF (with "
         "OCR), archives, images, audio, SQLite, notebooks, directories.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"docread {__version__}")
     p.add_argument("command", choices=COMMANDS, help="what to do (default: read)")

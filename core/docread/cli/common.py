@@ -1,10 +1,32 @@
-"""What the commands share: the workspace and settings options, and printing an error."""
+"""What the commands share: the help layout, the workspace and settings options, and printing an
+error."""
 
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import sys
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Examples and epilogs kept as written; an option with a default value says it in its help
+    (``--port PORT  ... (default: 8000)``) unless its help already says its default. Options
+    whose default is None or off say theirs in words where it matters (``--workers``)."""
+
+    def _format_action(self, action: argparse.Action) -> str:
+        if _unsaid_default(action):
+            action = copy.copy(action)  # the parser's own action keeps its help
+            action.help = f"{action.help or ''} (default: %(default)s)".lstrip()
+        return super()._format_action(action)
+
+
+def _unsaid_default(action: argparse.Action) -> bool:
+    """An option with a value by default (not None, off or suppressed) its help does not name."""
+    default = action.default
+    if default is None or default is False or default is argparse.SUPPRESS:  # not 0: a port
+        return False
+    return bool(action.option_strings) and "default" not in (action.help or "")
 
 
 def add_workspace_options(p: argparse.ArgumentParser) -> None:

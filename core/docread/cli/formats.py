@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..formats import FORMATS, Format
+from .common import HelpFormatter
 
 #: What each optional tool is for, and how to install it.
 TOOLS: dict[str, tuple[str, str]] = {
@@ -83,7 +84,7 @@ def main(argv: Sequence[str]) -> int:
         prog="docread formats",
         description="List the formats docread reads and the optional tools each needs.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = p.parse_args(argv)

@@ -25,7 +25,7 @@ from ..model import Document, Media, Unit
 from ..reader import Reader
 from ..settings import Settings
 from ..views.media import describe_media
-from .common import add_workspace_options, fail
+from .common import HelpFormatter, add_workspace_options, fail
 
 _EPILOG = """\
 output:
@@ -48,19 +48,33 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read files and folders in loader mode: every Document as one JSON line, "
         "streamed; media parts written to files named by their digest.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         allow_abbrev=False,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (in the workspace)")
-    p.add_argument("--pattern", help="glob for the files in folders, e.g. '**/*.pdf'")
+    p.add_argument(
+        "--pattern",
+        help="glob for the files in folders, e.g. '**/*.pdf'; on a named archive, its members "
+        "(default: every file)",
+    )
     p.add_argument(
         "--workers",
         type=_whole,
-        help="files read at once, isolated formats each in a worker (isolation.workers; 0 = per CPU)",
+        help="files read at once, isolated formats each in a worker; 0 = one per CPU "
+        "(default: isolation.workers of the settings, itself 0 by default)",
     )
-    p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go (- = stdout)")
-    p.add_argument("--media-dir", metavar="DIR", help="write media parts here as <sha256>.<ext>")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go, - for stdout")
+    p.add_argument(
+        "--media-dir",
+        metavar="DIR",
+        help="write media parts here as <sha256>.<ext> (default: none written, their lines "
+        "carry no media_path)",
+    )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar on stderr (default: a bar when stderr is a terminal)",
+    )
     add_workspace_options(p)
     return p
 
@@ -83,87 +97,64 @@ def main(argv: Sequence[str]) -> int:
     show = not args.no_progress and sys.stderr.isatty()
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)
+        units = reader.iter_units(
+            args.paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
+            show_progress=show, progress_label="docread load",
+        )  # fmt: skip
         try:
-            for path in args.paths:
-                run.load(path, args.pattern)
+            for unit in units:
+                run.write(unit)
         except BrokenPipeError:  # `docread load ... | head`: the reader went away
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - no flush error at exit
             return 0
-        finally:
-            run.close()
     if run.failed:
         return fail(f"{run.failed} of {run.files} file(s) failed", 1)
     return 0
 
 
 class _Run:
-    """One load: writes lines, counts files and failures, drives the progress bar."""
+    """One load: writes the lines, counts the files from the units and the failures (an empty
+    file, which gives neither, is not counted); the core's progress bar shows the files."""
 
     def __init__(self, reader: Reader, out: IO[str], media_dir: Path | None, show: bool) -> None:
-        self.reader, self.out, self.media_dir = reader, out, media_dir
+        self.reader, self.out, self.media_dir, self.show = reader, out, media_dir, show
         self.files = self.failed = 0
-        self._bar: Any = None
-        self._current: object = None  # the file whose units are coming out
-        if show:
-            from tqdm import tqdm
+        self._current: str | None = None  # the file whose units are coming out, as shown
 
-            self._bar = tqdm(total=0, unit="file", file=sys.stderr, dynamic_ncols=True)
+    def write(self, unit: Unit) -> None:
+        """One unit's JSON line, flushed: the next stage of a pipe gets each line as it is read."""
+        shown = _loaded_file(unit)
+        if shown != self._current:
+            self._current = shown
+            self.files += 1
+        self.out.write(json.dumps(self._line(unit), ensure_ascii=False, default=str))
+        self.out.write("\n")
+        self.out.flush()
 
-    def load(self, path: str, pattern: str | None) -> None:
-        """Every unit of one PATH argument (a file, or every file under a folder)."""
-        before = self.files
-        expected = 1
-        try:
-            is_dir = self.reader.workspace.resolve(path).is_dir()
-            if is_dir:
-                expected = sum(1 for _ in self.reader.walk(path, pattern=pattern))
-            if self._bar is not None:
-                self._bar.total += expected
-                self._bar.refresh()
-            options: dict[str, Any] = {"pattern": pattern} if is_dir and pattern else {}
-            units = self.reader.iter_units(
-                path, on_error=self._error, on_note=self._note, **options
-            )
-            for unit in units:
-                source = unit.metadata.get("source")
-                if source != self._current:
-                    self._current = source
-                    self._advance()
-                self.out.write(json.dumps(self._line(unit), ensure_ascii=False, default=str))
-                self.out.write("\n")
-                self.out.flush()  # the next stage of a pipe gets each line as it is read
-        except ReadDocumentError as exc:
-            self._error(path, exc)
-        self._advance(expected - (self.files - before))  # files that gave no unit at all
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-
-    def _advance(self, files: int = 1) -> None:
-        if files <= 0:
-            return
-        self.files += files
-        if self._bar is not None:
-            self._bar.update(files)
-
-    def _error(self, path: str, exc: ReadDocumentError) -> None:
+    def error(self, path: str, exc: ReadDocumentError) -> None:
         log_handled(exc)  # handled here: logged once, and said on stderr as a JSON line
         self.failed += 1
-        if path != self._current:  # a file that failed midway was counted with its first unit
-            self._advance()
-        if self._bar is not None:
-            self._bar.set_postfix(errors=self.failed, refresh=False)
+        if self._shown(path) != self._current:  # one that failed midway was counted by its units
+            self.files += 1
         self._stderr({"path": path, "error": type(exc).__name__, "message": str(exc)})
 
-    def _note(self, path: str, note: str) -> None:
+    def note(self, path: str, note: str) -> None:
         self._stderr({"path": path, "note": note})
+
+    def _shown(self, path: str) -> str:
+        """A path as given (``./a.pdf``) as its units' ``source`` shows it (``a.pdf``)."""
+        try:
+            return self.reader.workspace.shown(path)
+        except ReadDocumentError:  # outside the workspace: it gave no unit
+            return path
 
     def _stderr(self, record: dict[str, str]) -> None:
         line = json.dumps(record, ensure_ascii=False)
-        if self._bar is not None:
-            self._bar.write(line, file=sys.stderr)
+        if self.show:  # above the core's progress bar, which is drawn again below it
+            from tqdm.auto import tqdm
+
+            tqdm.write(line, file=sys.stderr)
         else:
             print(line, file=sys.stderr, flush=True)
 
@@ -184,6 +175,17 @@ def _output(name: str) -> Iterator[IO[str]]:
         return
     with open(name, "w", encoding="utf-8") as f:
         yield f
+
+
+def _loaded_file(unit: Unit) -> str:
+    """The ``source`` of the file of a load a unit comes from: an archive member's or an
+    attachment's units carry ``depth`` and ``archive``, their parent's source (``a.zip`` for a
+    member, ``a.zip::inner.zip`` one level deeper)."""
+    meta = unit.metadata
+    depth = meta.get("depth")
+    if isinstance(depth, int) and depth > 0 and isinstance(meta.get("archive"), str):
+        return str(meta["archive"]).rsplit("::", depth - 1)[0]
+    return str(meta.get("source"))
 
 
 def _whole(value: str) -> int:

@@ -39,7 +39,7 @@ from ..request.parameters import arguments_model, describe_invalid_arguments, to
 from ..settings import Settings
 from ..tool_call import ToolAnswer, tool_read
 from ..views.media import DEFAULT_MODEL_INPUTS, MODEL_INPUTS, Part, check_model_inputs, media_name
-from .common import add_workspace_options, fail
+from .common import HelpFormatter, add_workspace_options, fail
 from .mcp_http import TOKEN_ENV, BearerAuth, announce, bearer_token, security_settings
 
 try:
@@ -226,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Serve the read_document tool over MCP. Every path is confined to the "
         "workspace; parsing runs in isolated worker processes.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         allow_abbrev=False,
     )
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio")

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..reader import Reader
 from ..request.parameters import PARAMETERS, Parameter
-from .common import add_workspace_options, fail
+from .common import HelpFormatter, add_workspace_options, fail
 
 #: Extra spellings kept for the command line: ``--format json``, ``--no-metadata``.
 _ALIASES = {"output_format": ("--format",), "include_metadata": ("--metadata",)}
@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the agent view of a file or directory: a header, the requested "
         "window of content, and notes saying how to read on.",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
         allow_abbrev=False,
     )
     p.add_argument("path", help="file or directory to read (relative to the workspace)")
@@ -50,20 +50,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_read_options(p: argparse.ArgumentParser) -> None:
     """One flag per tool parameter (``file_path`` is the positional PATH); unset flags are None,
-    so the core's defaults apply."""
+    so the core's defaults apply (a switch's help says its default: on or off)."""
     for param in PARAMETERS:
         if param.name == "file_path":
             continue
         names = ["--" + param.name.replace("_", "-"), *_ALIASES.get(param.name, ())]
         kinds = _kinds(param)
         if bool in kinds:
+            said = param.default is None or "default" in param.description
             p.add_argument(
                 *names,
                 dest=param.name,
                 action=argparse.BooleanOptionalAction,
                 default=None,
-                help=param.description,
-            )
+                help=param.description if said else
+                f"{param.description} (default: {'on' if param.default else 'off'})",
+            )  # fmt: skip
             continue
         p.add_argument(
             *names,

@@ -40,7 +40,6 @@ class Extractor:
     """
 
     name: ClassVar[str] = "base"
-    formats: ClassVar[frozenset[str]] = frozenset()
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = False

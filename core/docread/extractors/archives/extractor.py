@@ -39,9 +39,6 @@ class ArchiveExtractor(Extractor):
     """Lists by default; ``mode="read"`` / ``"extract"`` with ``archive_path`` or ``pattern``."""
 
     name: ClassVar[str] = "archive"
-    formats: ClassVar[frozenset[str]] = frozenset(
-        {"zip", "tar", "tar.gz", "tar.bz2", "tar.xz", "7z", "gz", "bz2", "xz"}
-    )
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

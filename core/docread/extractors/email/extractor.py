@@ -27,7 +27,6 @@ class EmailExtractor(Extractor):
     """One Document per message (an mbox has many), attachments listed, read or loaded."""
 
     name: ClassVar[str] = "email"
-    formats: ClassVar[frozenset[str]] = frozenset({"eml", "msg", "mbox"})
     version: ClassVar[int] = 2  # 2: mbox window and pages, charset and code page notes
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

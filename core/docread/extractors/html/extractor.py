@@ -23,7 +23,6 @@ class HtmlExtractor(TextExtractor):
     marked ``markdown=True`` since their line numbers count markdown lines, not the file's."""
 
     name: ClassVar[str] = "html"
-    formats: ClassVar[frozenset[str]] = frozenset({"html"})
     isolated: ClassVar[bool] = True  # markdownify on a 10 MB page holds ~700 MB: never in the host
 
     def encoding(self, source: Source, ctx: Context) -> str:

@@ -33,9 +33,6 @@ class AudioExtractor(Extractor):
     """Audio metadata as the design's block; cover art as a Media part."""
 
     name: ClassVar[str] = "audio"
-    formats: ClassVar[frozenset[str]] = frozenset(
-        {"mp3", "wav", "flac", "ogg", "m4a", "aac", "aiff"}
-    )
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False
     isolated: ClassVar[bool] = True

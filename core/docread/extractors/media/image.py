@@ -40,9 +40,6 @@ class ImageExtractor(Extractor):
     """PNG, JPEG, GIF, BMP, TIFF, WebP, ICO and PSD (basic info): one Document and one Media."""
 
     name: ClassVar[str] = "image"
-    formats: ClassVar[frozenset[str]] = frozenset(
-        {"png", "jpeg", "gif", "bmp", "tiff", "webp", "ico", "psd"}
-    )
     options: ClassVar[frozenset[str]] = frozenset({"ocr"})
     version: ClassVar[int] = 2
     cacheable: ClassVar[bool] = True  # loader mode OCRs pictures (1-6 s each): never twice

@@ -73,9 +73,6 @@ class OfficeExtractor(Extractor):
     """Word processing files, slide decks and e-books to markdown, one unit per page/section/slide."""
 
     name: ClassVar[str] = "office"
-    formats: ClassVar[frozenset[str]] = frozenset(
-        {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
-    )
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
     version: ClassVar[int] = 3
     cacheable: ClassVar[bool] = True

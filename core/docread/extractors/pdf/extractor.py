@@ -51,7 +51,6 @@ class PdfExtractor(Extractor):
     """PDF pages as Documents (text or OCR), plus Media parts for the visual and pdf views."""
 
     name: ClassVar[str] = "pdf"
-    formats: ClassVar[frozenset[str]] = frozenset({"pdf"})
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )

@@ -72,7 +72,6 @@ class SqliteExtractor(Extractor):
     """SQLite 3 files: schema document, then row previews (agent view) or row chunks (loader)."""
 
     name: ClassVar[str] = "sqlite"
-    formats: ClassVar[frozenset[str]] = frozenset({"sqlite"})
     options: ClassVar[frozenset[str]] = frozenset({"table", "sheet", "rows", "columns"})
     version: ClassVar[int] = 1
     cacheable: ClassVar[bool] = False

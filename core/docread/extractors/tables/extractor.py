@@ -29,7 +29,6 @@ class TabularExtractor(Extractor):
     """Formats read by window (CSV, TSV, JSONL, Parquet, XLSX read-only): no size limit applies."""
 
     name: ClassVar[str] = "tabular"
-    formats: ClassVar[frozenset[str]] = frozenset({"csv", "tsv", "jsonl", "parquet", "xlsx"})
     options: ClassVar[frozenset[str]] = frozenset({"rows", "columns", "sheet"})
     version: ClassVar[int] = 1
     isolated: ClassVar[bool] = True
@@ -48,7 +47,6 @@ class TabularExtractor(Extractor):
 class TabularLoadExtractor(TabularExtractor):
     """Formats that must be loaded whole (XLS, ODS, tabular JSON): the size limit protects them."""
 
-    formats: ClassVar[frozenset[str]] = frozenset({"xls", "ods", "json_table"})
     streaming: ClassVar[bool] = False
 
 

@@ -25,7 +25,6 @@ class DirectoryExtractor(Extractor):
     any depth, as the loader's walk finds them."""
 
     name: ClassVar[str] = "directory"
-    formats: ClassVar[frozenset[str]] = frozenset({"directory"})
     options: ClassVar[frozenset[str]] = frozenset({"pattern"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:

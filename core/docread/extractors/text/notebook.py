@@ -32,7 +32,6 @@ class NotebookExtractor(Extractor):
     """.ipynb (nbformat 4, and 3's worksheets) without nbformat: plain JSON, read once."""
 
     name: ClassVar[str] = "notebook"
-    formats: ClassVar[frozenset[str]] = frozenset({"ipynb"})
     options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:

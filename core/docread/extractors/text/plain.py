@@ -126,7 +126,6 @@ class TextExtractor(Extractor):
     """Plain text, code, markup and config files."""
 
     name: ClassVar[str] = "text"
-    formats: ClassVar[frozenset[str]] = frozenset({"text", "json"})
     options: ClassVar[frozenset[str]] = frozenset({"offset", "limit"})
     streaming: ClassVar[bool] = True
 
