@@ -44,7 +44,7 @@ def case_ray(folder: str) -> dict[str, Any]:
     """read_documents on a fresh local Ray with 2 CPUs, twice on that cluster: cold (Ray worker
     processes start and import docread, their docread workers start) and warm."""
     import ray
-    from docread.ray_data import read_documents
+    from docread.integrations.ray_data import read_documents
 
     start = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

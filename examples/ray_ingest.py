@@ -1,4 +1,4 @@
-"""Ingestion with Ray Data: a folder -> docread.ray_data.read_documents -> chunks -> embeddings
+"""Ingestion with Ray Data: a folder -> docread.integrations.ray_data.read_documents -> chunks -> embeddings
 -> Parquet. The same script runs on a laptop and on a cluster.
 
     python examples/ray_ingest.py examples/samples out.parquet      # local Ray, 2 CPUs
@@ -28,8 +28,8 @@ from typing import Any
 import pyarrow as pa
 import ray
 from docread.chunking import Chunker
+from docread.integrations.ray_data import read_documents
 from docread.model import Document
-from docread.ray_data import read_documents
 
 CHUNKER = Chunker(chunk_size=1000, chunk_overlap=100)
 DIM = 256

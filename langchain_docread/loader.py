@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import docread
-from docread.isolation.schedule import aiterate
+from docread.rag.async_iteration import aiterate
 from docread.reader import OnError, check_on_error, loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document

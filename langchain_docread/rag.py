@@ -10,8 +10,8 @@ from typing import Literal
 
 import docread
 from docread.chunking import Chunker
-from docread.media_files import media_path
 from docread.pipeline import unit_position
+from docread.rag.media_files import media_path
 from docread.views.media import describe_media
 from langchain_core.documents import Document
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import docread
-from docread.media_files import default_media_dir as default_media_dir  # re-exported
-from docread.media_files import media_path as media_path  # re-exported
+from docread.rag.media_files import default_media_dir as default_media_dir  # re-exported
+from docread.rag.media_files import media_path as media_path  # re-exported
 from docread.views.media import (
     DEFAULT_MODEL_INPUTS,
     PDF,

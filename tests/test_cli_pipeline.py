@@ -165,7 +165,7 @@ def test_help_shows_every_default() -> None:
     words where the core decides (``--workers``, a read switch's on/off)."""
     from docread.cli import build_parser as top_parser
     from docread.cli.load import build_parser as load_parser
-    from docread.cli.mcp_server import build_parser as mcp_parser
+    from docread.cli.mcp import build_parser as mcp_parser
     from docread.cli.read import build_parser as read_parser
 
     def flat(parser: argparse.ArgumentParser) -> str:

@@ -1,5 +1,6 @@
 """The architecture holds: no import cycle in the core (imports inside functions included), no
-heavy library imported by ``import docread``, and no package folder over twelve modules."""
+heavy library imported by ``import docread``, no package folder (the top level included) over
+twelve modules, and the integrations on top: nothing below them imports them."""
 
 from __future__ import annotations
 
@@ -119,8 +120,18 @@ def test_presentation_is_not_imported_by_extraction() -> None:
 def test_no_folder_holds_more_than_twelve_modules() -> None:
     for folder in [CORE, *(p for p in CORE.rglob("*") if p.is_dir() and p.name != "__pycache__")]:
         modules = [p for p in folder.glob("*.py") if p.name != "__init__.py"]
-        if folder != CORE:  # the core's top level is the public API and the pipeline
-            assert len(modules) <= 12, (folder, len(modules))
+        assert len(modules) <= 12, (folder, len(modules))
+
+
+def test_integrations_and_the_cli_sit_on_top() -> None:
+    """The pipeline, extractors, views and helpers never import an integration (Ray, MCP, the
+    agent-tool call) or the CLI: those are thin adapters over the Reader."""
+    graph = _graph()
+    top = ("docread.integrations", "docread.cli")
+    assert "docread.integrations.tool_call" in graph["docread.integrations.mcp_server"]
+    for module, deps in graph.items():
+        if not module.startswith(top):
+            assert not any(d.startswith(top) for d in deps), module
 
 
 def test_import_docread_stays_light() -> None:

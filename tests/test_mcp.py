@@ -25,7 +25,7 @@ from factories import image_file, pdf, scan_page, text_image, zip_archive
 
 pytest.importorskip("mcp")
 
-from docread.cli.mcp_server import EXTRACT_OFF, TOOL_NAME, ReadDocumentServer  # noqa: E402
+from docread.integrations.mcp_server import EXTRACT_OFF, TOOL_NAME, ReadDocumentServer  # noqa: E402
 from mcp import Client, StdioServerParameters, types  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -136,7 +136,9 @@ def test_strip_anchors_keeps_code_and_real_spans() -> None:
 
 
 # -- ids from content and position: an edit rewrites only the units it touched -----------------
-def test_unit_ids_survive_an_edit_elsewhere_in_the_file(reader: docread.Reader, tmp_path: Path) -> None:
+def test_unit_ids_survive_an_edit_elsewhere_in_the_file(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
     pdf(tmp_path / "book.pdf", ["chapter one", "chapter two", "chapter three"])
     before = [d.id for d in reader.iter_documents("book.pdf")]
     pdf(tmp_path / "book.pdf", ["chapter one", "chapter two, revised", "chapter three"])

@@ -1,4 +1,4 @@
-"""docread.ray_data on a real local Ray cluster (2 CPUs, one per module): the Dataset holds the
+"""docread.integrations.ray_data on a real local Ray cluster (2 CPUs, one per module): the Dataset holds the
 loader's units (ids, texts, metadata) for a folder, a file through a pyarrow filesystem, the
 ``documents_from`` transform, per-file errors, the workspace (links, file:// URIs, local pyarrow
 filesystems, a remote prefix), the missing-Ray message, and the example."""
@@ -20,7 +20,7 @@ import pytest
 from factories import image_bytes, pdf
 
 ray = pytest.importorskip("ray")  # the [ray] extra; installed in the dev environment
-from docread.ray_data import documents_from, read_documents  # noqa: E402
+from docread.integrations.ray_data import documents_from, read_documents  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG: dict[str, Any] = {"cache": {"enabled": False}}  # Ray workers keep the real HOME
@@ -94,7 +94,7 @@ def test_relative_paths_keep_the_loaders_source(
 
 def test_one_docread_worker_per_cpu_of_the_task(cluster: dict[str, str], docs: Path) -> None:
     """A task given 2 CPUs reads 2 files at a time with a pool of 2; a default task has 1."""
-    from docread.ray_data import _reader
+    from docread.integrations.ray_data import _reader
 
     def workers() -> int:
         return _reader(None, docread.Settings.load(CONFIG)).settings.isolation.workers
@@ -208,7 +208,7 @@ def test_missing_ray_names_the_extra() -> None:
         "import sys; sys.modules['ray'] = None\n"
         "import docread\n"
         "try:\n"
-        "    import docread.ray_data\n"
+        "    import docread.integrations.ray_data\n"
         "except docread.DependencyMissingError as e:\n"
         "    print(e)\n"
     )

@@ -224,7 +224,7 @@ def test_config_block_parses(block: Block, tmp_path: Path) -> None:
     if block.lang == "json":
         servers = mcp_servers(json.loads(block.code))
         for server in (s for s in servers if s.get("command") == "docread"):
-            from docread.cli.mcp_server import build_parser
+            from docread.cli.mcp import build_parser
 
             args = [str(a) for a in server["args"]]  # type: ignore[attr-defined]
             assert args[0] == "mcp", f"{block.where}: {args}"

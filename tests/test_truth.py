@@ -146,7 +146,7 @@ def test_default_media_dir_refuses_a_folder_others_can_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docread.errors import PathSecurityError
-    from docread.media_files import default_media_dir
+    from docread.rag.media_files import default_media_dir
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     planted = tmp_path / "docread" / "media"

@@ -17,9 +17,9 @@ from typing import Any
 from .detect import detect
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
+from .extractors.properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit, stable_id
-from .properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .request.options import ReadOptions
 from .sanitize import POSITION_KEYS, clean_body, clean_metadata
 from .settings import Settings

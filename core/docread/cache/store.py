@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,37 +176,3 @@ def entry_size(unit: Unit) -> int:
     """Rough bytes a unit adds to an entry (text, media and metadata)."""
     body = len(unit.text) if isinstance(unit, Document) else len(unit.data)
     return body + 64 * len(unit.metadata)
-
-
-def cache_command(argv: list[str]) -> int:
-    """``docread cache info|clear [--config FILE]``: where the cache is, how big, or empty it."""
-    import argparse
-
-    from ..errors import SettingsError
-    from ..settings import Settings
-
-    p = argparse.ArgumentParser(
-        prog="docread cache", description="Inspect or empty the result cache."
-    )
-    p.add_argument("action", choices=("info", "clear"))
-    p.add_argument(
-        "--config", help="tools-security.yaml (default: $DOCREAD_CONFIG or ./tools-security.yaml)"
-    )
-    args = p.parse_args(argv)
-    try:
-        settings = Settings.load(args.config).cache
-    except SettingsError as exc:
-        print(f"docread: {exc}", file=sys.stderr)
-        return 2
-    cache = ResultCache(settings)
-    try:
-        if args.action == "clear":
-            print(f"removed {cache.clear()} entries from {cache.directory}")
-        else:
-            for key, value in cache.info().items():
-                print(f"{key}: {value}")
-            if not settings.enabled:
-                print("enabled: False (cache.enabled in the settings)")
-    finally:
-        cache.close()
-    return 0

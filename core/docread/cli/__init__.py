@@ -64,9 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_parser().parse_args(args)  # prints and exits 0
         return 0
     if command == "cache":  # docread cache info|clear (read a file named "cache" as ./cache)
-        from ..cache.store import cache_command
+        from .cache import main as cache_main
 
-        return cache_command(rest)
+        return cache_main(rest)
     if command == "load":
         from .load import main as load_main
 
@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return formats_main(rest)
     if command == "mcp":
         try:
-            from .mcp_server import main as mcp_main
+            from .mcp import main as mcp_main
         except DependencyMissingError as exc:  # the mcp extra is not installed
             print(f"docread: {exc}", file=sys.stderr)
             return 1

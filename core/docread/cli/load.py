@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
-from ..media_files import store_media
 from ..model import Document, Media, Unit
+from ..rag.media_files import store_media
 from ..reader import Reader
 from ..settings import Settings
 from ..views.media import describe_media

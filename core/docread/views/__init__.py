@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
+from ..extractors.properties import DOCUMENT_CATEGORIES
 from ..model import Document
-from ..properties import DOCUMENT_CATEGORIES
 from ..request.ranges import compact_spans
 from ..sanitize import capped, shown_name, shown_text
 from ..settings import OutputSettings, Settings

@@ -21,10 +21,10 @@ from typing import Any, ClassVar
 from ...errors import EncryptedDocumentError, ExtractionError
 from ...formats import BY_KEY
 from ...model import Document, Media, Unit
-from ...properties import document_properties
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
+from ..properties import document_properties
 from .convert import (
     RTF_MAX_DEPTH,
     Part,

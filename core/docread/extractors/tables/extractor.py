@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 from ...errors import InvalidOptionError
 from ...formats import BY_KEY
 from ...model import Document, Unit
-from ...properties import document_properties
 from ...request.ranges import (
     RowSpec,
     check_row_window,
@@ -22,6 +21,7 @@ from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..deadline import Deadline
 from ..markdown import escape_cell, markdown_table
+from ..properties import document_properties
 from .model import Book, Table, Total, column_types, plain_text
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from .errors import (
+from ..errors import (
     DependencyMissingError,
     FileTooLargeError,
     InvalidOptionError,
@@ -29,11 +29,11 @@ from .errors import (
     ReadDocumentError,
     log_handled,
 )
-from .model import Document, Unit
-from .reader import PathArg, Reader, loader_workspace
-from .request.options import ReadOptions
-from .request.ranges import glob_match
-from .settings import Settings
+from ..model import Document, Unit
+from ..reader import PathArg, Reader, loader_workspace
+from ..request.options import ReadOptions
+from ..request.ranges import glob_match
+from ..settings import Settings
 
 try:
     import pyarrow as pa
@@ -42,7 +42,7 @@ try:
     from ray.data.datasource import FileBasedDatasource
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise DependencyMissingError(
-        f"docread.ray_data needs Ray Data ({exc.name} is missing): pip install 'docread[ray]'"
+        f"docread.integrations.ray_data needs Ray Data ({exc.name} is missing): pip install 'docread[ray]'"
     ) from exc
 
 if TYPE_CHECKING:
@@ -371,4 +371,3 @@ def _options(pattern: str | None, read_options: dict[str, Any]) -> dict[str, Any
     """The read options, checked on the driver (a typo fails before any task starts)."""
     ReadOptions.from_kwargs("", pattern=pattern, **read_options)
     return dict(read_options)
-

@@ -1,4 +1,4 @@
-"""``docread mcp``: an MCP server with one tool, ``read_document``, over stdio or streamable HTTP.
+"""The MCP server behind ``docread mcp`` (``cli/mcp.py``): one tool with one tool, ``read_document``, over stdio or streamable HTTP.
 
 The tool is the LangChain tool's twin: the same parameters, descriptions and validation (the
 pydantic model built from the core's parameter table) and the same read (``tool_call.tool_read``:
@@ -15,32 +15,22 @@ is started with ``--allow-extract``; without it the tool is annotated read-only.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import logging
-import sys
 import threading
 from base64 import b64encode
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable
 from functools import partial
 from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from ..errors import (
-    DependencyMissingError,
-    InvalidOptionError,
-    ReadDocumentError,
-    SettingsError,
-)
+from ..errors import DependencyMissingError, ReadDocumentError
 from ..model import Unit
 from ..reader import Reader
 from ..request.parameters import arguments_model, describe_invalid_arguments, tool_description
 from ..settings import Settings
-from ..tool_call import ToolAnswer, tool_read
-from ..views.media import DEFAULT_MODEL_INPUTS, MODEL_INPUTS, Part, check_model_inputs, media_name
-from .common import HelpFormatter, add_workspace_options, fail
-from .mcp_http import TOKEN_ENV, BearerAuth, announce, bearer_token, security_settings
+from ..views.media import DEFAULT_MODEL_INPUTS, Part, check_model_inputs, media_name
+from .tool_call import ToolAnswer, tool_read
 
 try:
     import anyio
@@ -208,97 +198,3 @@ def mcp_block(part: Part) -> types.ContentBlock:
 def error_result(message: str) -> types.CallToolResult:
     """A failed call as the model sees it: the message, flagged ``isError``."""
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
-
-
-# -- the command -------------------------------------------------------------------------------
-_EPILOG = """\
-examples:
-  docread mcp --workspace ~/projects/acme                 # stdio, for Claude Desktop, Cursor, ...
-  claude mcp add docread -- docread mcp --workspace .     # Claude Code
-  docread mcp --transport http --port 8765                # streamable HTTP at /mcp (this machine)
-  DOCREAD_MCP_TOKEN=<secret> docread mcp --transport http --host 0.0.0.0 --allowed-host docs.example
-  docread mcp --model-inputs text,image,pdf --allow-extract"""
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="docread mcp",
-        description="Serve the read_document tool over MCP. Every path is confined to the "
-        "workspace; parsing runs in isolated worker processes.",
-        epilog=_EPILOG,
-        formatter_class=HelpFormatter,
-        allow_abbrev=False,
-    )
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="HTTP: the address to bind; one other machines can reach (0.0.0.0) needs a token",
-    )
-    p.add_argument("--port", type=int, default=8000, help="HTTP: the port (path /mcp)")
-    p.add_argument(
-        "--auth-token",
-        help=f"HTTP: the bearer token every call must send (default: ${TOKEN_ENV}; the "
-        "environment keeps it out of the process list)",
-    )
-    p.add_argument(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="HTTP: a name clients reach the server by (Host/Origin checks; repeatable); "
-        "loopback names are always allowed",
-    )
-    p.add_argument(
-        "--model-inputs",
-        default=",".join(sorted(DEFAULT_MODEL_INPUTS)),
-        help=f"what the model takes, comma-separated from {','.join(sorted(MODEL_INPUTS))}; "
-        '"pdf" sends raw PDFs for view="pdf" (default: %(default)s)',
-    )
-    p.add_argument(
-        "--allow-extract",
-        action="store_true",
-        help='allow mode="extract" (writes archive members under the extraction folder)',
-    )
-    add_workspace_options(p)
-    return p
-
-
-def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        token = bearer_token(args.host, args.auth_token) if args.transport == "http" else None
-        app = ReadDocumentServer(
-            args.workspace,
-            args.config,
-            model_inputs=[k.strip() for k in args.model_inputs.split(",") if k.strip()],
-            allow_extract=args.allow_extract,
-        )
-    except (InvalidOptionError, SettingsError, ReadDocumentError) as exc:
-        return fail(exc, 2)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(name)s: %(message)s")
-    try:
-        if args.transport == "http":
-            import uvicorn
-
-            http = app.server.streamable_http_app(
-                host=args.host,
-                transport_security=security_settings(args.host, args.allowed_host),
-            )
-            announce(args.host, args.port, str(app.reader.workspace.root), token)
-            served = BearerAuth(http, token) if token else http
-            uvicorn.run(served, host=args.host, port=args.port, log_level="warning")
-        else:
-            anyio.run(_serve_stdio, app.server)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        app.close()
-    return 0
-
-
-async def _serve_stdio(server: Server[Any]) -> None:
-    from mcp.server.stdio import stdio_server
-
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())

@@ -9,8 +9,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import PathSecurityError
-from .model import Media
+from ..errors import PathSecurityError
+from ..model import Media
 
 _EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".pdf"}
 
@@ -54,7 +54,7 @@ def default_media_dir() -> Path:
     """``$XDG_CACHE_HOME/docread/media`` (``~/.cache/docread/media``), private to the user by the
     cache folder's rule (``cache.private.private_dir``): a shared, predictable folder, or one
     another user made first, would let another local user plant or read images."""
-    from .cache.private import UnsafeCacheDirectory, private_dir
+    from ..cache.private import UnsafeCacheDirectory, private_dir
 
     cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     folder = Path(cache) / "docread" / "media"

@@ -8,10 +8,10 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .sanitize import FIRST_AT_ONE
+from ..sanitize import FIRST_AT_ONE
 
 if TYPE_CHECKING:
-    from .extractors.base import Context
+    from .base import Context
 
 PROPERTY_LABELS = (
     ("title", "Title"),

@@ -1,0 +1,2 @@
+"""What ingestion pipelines build on the read: chunks, media files on disk, and async iteration
+for the wrappers' async loaders."""
