@@ -5,6 +5,7 @@ twelve modules, and the integrations on top: nothing below them imports them."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -143,3 +144,38 @@ def test_import_docread_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def _layout_block() -> str:
+    page = (CORE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return page.split("## Layout", 1)[1].split("```", 2)[1]
+
+
+def test_the_layout_page_names_every_module_and_no_gone_one() -> None:
+    """Every module outside ``extractors/`` is on the architecture page's layout, and every
+    module the layout names exists (so a move updates the page)."""
+    named = set(re.findall(r"\b(\w+\.py)\b", _layout_block()))
+    repo = CORE.parents[1]
+    files = {p.name for top in ("core", "langchain_docread", "llama_index_docread", "tests", "bench",
+             "examples") for p in (repo / top).rglob("*.py")}  # fmt: skip
+    assert named - files == set()
+    for path in CORE.rglob("*.py"):
+        if "extractors" not in path.relative_to(CORE).parts and path.name != "__main__.py":
+            assert path.name in named, path.relative_to(CORE)
+
+
+def test_the_page_lists_the_isolated_families() -> None:
+    """The Isolation section's list of isolated families is the set of extractors that are."""
+    from docread.formats import FORMATS
+    from docread.extractors.base import extractor_class
+
+    page = (CORE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = re.search(r"Isolated extractors \(([^)]*)\)", page)
+    assert listed is not None
+    words = {"PDF": "pdf", "office": "office", "tables": "tabular", "HTML": "html",
+             "archives": "archive", "e-mail": "email", "images": "image", "audio": "audio",
+             "SQLite": "sqlite"}  # fmt: skip
+    names = {words[w.strip()] for w in listed.group(1).split(",")}
+    classes = [extractor_class(f.extractor) for f in FORMATS]
+    isolated = {c.name for c in classes if c.isolated}
+    assert names == isolated
