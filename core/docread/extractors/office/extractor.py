@@ -39,6 +39,7 @@ from .convert import (
     split_sections,
 )  # fmt: skip
 from .headers import docx_headers, odt_headers
+from .html_tables import html_tables
 from .meta import (
     docx_comments,
     epub_images,
@@ -50,6 +51,7 @@ from .meta import (
 from .package import OfficeZip
 from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
+from .wordml import docx_markdown, needs_pandoc
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
@@ -129,8 +131,7 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
-        transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
-        markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+        markdown = html_tables(_body(oz, fmt, ctx, work))
         margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
         if margins is not None and (found := margins(oz)):
             markdown += "\n\n" + found
@@ -143,6 +144,15 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
             members = [n for n in oz.names if n.startswith(folder)]
         lookup = {posixpath.basename(m): m for m in members}
         yield from _units(ctx, markdown, meta, oz, lookup)
+
+
+def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
+    """The document body as markdown: read in-process from the package XML, or through pandoc
+    for EPUB and for what pandoc alone renders well (equations, tracked changes)."""
+    if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
+        return docx_markdown(oz)
+    transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
+    return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
 
 
 def _units(
