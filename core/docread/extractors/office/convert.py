@@ -152,7 +152,7 @@ _W_SHAPE = re.compile(  # a VML picture or a DrawingML drawing outside alternate
     rb"<w:pict\b(?:(?!</w:pict>).)*?</w:pict>|<w:drawing\b(?:(?!</w:drawing>).)*?</w:drawing>", re.S
 )
 _W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
-_ODF_BREAK_STYLE = re.compile(
+ODF_BREAK_STYLE = re.compile(
     rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
     re.S,
 )
@@ -188,7 +188,7 @@ def odt_marks(name: str, data: bytes) -> bytes:
     if name != "content.xml":
         return data
     data = odt_frames(data)
-    styles = set(_ODF_BREAK_STYLE.findall(data))
+    styles = set(ODF_BREAK_STYLE.findall(data))
     if not styles:
         return data
     names = b"|".join(re.escape(s) for s in styles)

@@ -40,6 +40,7 @@ from .convert import (
 )  # fmt: skip
 from .headers import docx_headers, odt_headers
 from .html_tables import html_tables
+from .odfml import needs_pandoc_odf, odt_markdown
 from .meta import (
     docx_comments,
     epub_images,
@@ -151,6 +152,8 @@ def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
     for EPUB and for what pandoc alone renders well (equations, tracked changes)."""
     if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
         return docx_markdown(oz)
+    if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
+        return odt_markdown(oz)
     transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
     return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
 
