@@ -6,6 +6,7 @@ of frames and drawn shapes after the paragraph that anchors them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,7 +87,7 @@ def _blocks(parent: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> N
         elif kind == "list":
             _list(el, doc, out, depth)
         elif kind == "table":
-            table = grid_table(_grid(el, doc))
+            table = grid_table(odf_grid(el, lambda cell: _cell_text(cell, doc)))
             if table:
                 out.append(("table", table))
         elif kind in _SHAPES:
@@ -198,9 +199,10 @@ def _image(frame: Any) -> str:
     return f" ![{' '.join(alt.split())}]({href}) "
 
 
-def _grid(table: Any, doc: _Doc) -> Grid:
-    """A table:table as a Grid: spans from number-columns/rows-spanned (covered cells skipped),
-    repeated rows and cells repeated (up to a cap), the header-rows group as the header."""
+def odf_grid(table: Any, cell_text: Callable[[Any], str]) -> Grid:
+    """A table:table (ODT, ODP) as a Grid, each cell's text by ``cell_text``: spans from
+    number-columns/rows-spanned (covered cells skipped), repeated rows and cells repeated (up to
+    a cap), the header-rows group as the header."""
     grid = Grid()
     for row, header in _table_rows(table):
         cells: list[Cell] = []
@@ -208,7 +210,7 @@ def _grid(table: Any, doc: _Doc) -> Grid:
             kind = local(cell.tag)
             if kind != "table-cell":
                 continue
-            text = _cell_text(cell, doc)
+            text = cell_text(cell)
             repeat = _count(cell, "number-columns-repeated")
             cells += [
                 Cell(text, _count(cell, "number-rows-spanned"), _count(cell, "number-columns-spanned"))
@@ -244,7 +246,7 @@ def _cell_text(cell: Any, doc: _Doc) -> str:
     parts: list[str] = []
     for el in cell:
         if local(el.tag) == "table":
-            parts.append(flatten_grid(_grid(el, doc)))
+            parts.append(flatten_grid(odf_grid(el, lambda sub: _cell_text(sub, doc))))
         else:
             inner: list[tuple[str, str]] = []
             _blocks([el], doc, inner, 0)

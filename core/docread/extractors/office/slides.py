@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import markdown_table
+from ..markdown import Cell, Grid, grid_table
+from .odfml import odf_grid
 from .package import OfficeZip, local, rels
 
 
@@ -31,11 +32,6 @@ class Slide:
         if self.notes:
             parts.append(f"Notes: {self.notes}")
         return "\n\n".join(parts)
-
-
-def _table(rows: list[list[str]]) -> str:
-    """A slide table as markdown, its first row as the header."""
-    return markdown_table(rows[0], rows[1:]) if rows else ""
 
 
 def _attr(el: Any, name: str) -> str:
@@ -127,18 +123,7 @@ class PptxDeck:
     def _frame(self, frame: Any, links: dict[str, str], lines: list[str]) -> None:
         table = _child(frame, "tbl")
         if table is not None:
-            rows = [
-                [
-                    " ".join(
-                        t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
-                    )
-                    for tc in tr
-                    if local(tc.tag) == "tc"
-                ]
-                for tr in table
-                if local(tr.tag) == "tr"
-            ]
-            lines += [_table(rows), ""]
+            lines += [grid_table(_pptx_grid(table)), ""]
             return
         chart = _child(frame, "chart")
         target = links.get(_attr(chart, "id")) if chart is not None else None
@@ -157,6 +142,24 @@ class PptxDeck:
             if body is not None:
                 out += [t for t in (_pptx_para(p) for p in body if local(p.tag) == "p") if t]
         return "\n".join(out).strip()
+
+
+def _pptx_grid(table: Any) -> Grid:
+    """A DrawingML table as a Grid: gridSpan/rowSpan on the first cell of a merge, the cells it
+    covers (hMerge, vMerge) skipped; the first row is the header when the table says so."""
+    grid = Grid()
+    props = _child(table, "tblPr")
+    grid.header_rows = 1 if props is not None and _attr(props, "firstRow") in ("1", "true") else 0
+    for tr in (r for r in table if local(r.tag) == "tr"):
+        row = []
+        for tc in (c for c in tr if local(c.tag) == "tc"):
+            if _attr(tc, "hMerge") in ("1", "true") or _attr(tc, "vMerge") in ("1", "true"):
+                continue
+            text = " ".join(t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t)
+            spans = (_attr(tc, "rowSpan"), _attr(tc, "gridSpan"))
+            row.append(Cell(text, *(int(v) if v.isdigit() else 1 for v in spans)))
+        grid.rows.append(row)
+    return grid
 
 
 def _pptx_para(p: Any) -> str:
@@ -309,12 +312,7 @@ def _odf_block(el: Any, depth: int) -> list[str]:
                         else line
                     )
         elif kind == "table":
-            rows = [
-                [" ".join(_odf_block(cell, 0)) for cell in row if local(cell.tag) == "table-cell"]
-                for row in sub.iter()
-                if local(row.tag) == "table-row"
-            ]
-            out.append(_table(rows))
+            out.append(grid_table(odf_grid(sub, lambda cell: " ".join(_odf_block(cell, 0)))))
         elif kind not in ("image", "title", "desc"):
             out += _odf_block(sub, depth)
     return out
