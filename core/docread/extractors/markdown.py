@@ -135,9 +135,13 @@ def grid_table(grid: Grid, *, output: OutputSettings | None = None) -> str:
         " / ".join(dict.fromkeys(row[c] for row in cells[:heads] if row[c].strip()))
         for c in range(len(cells[0]))
     ]
-    table = markdown_table(header, cells[heads:], output=output)
-    caption = " ".join(grid.caption.split())
-    return f"Table: {caption}\n\n{table}" if caption else table
+    return captioned(grid.caption, markdown_table(header, cells[heads:], output=output))
+
+
+def captioned(caption: str, table: str) -> str:
+    """A pipe table under its caption's ``Table: ...`` line (the table alone without one)."""
+    caption = " ".join(caption.split())
+    return f"Table: {escape_cell(caption)}\n\n{table}" if caption else table
 
 
 def flatten_grid(grid: Grid) -> str:

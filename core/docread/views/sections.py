@@ -86,8 +86,10 @@ def _table(doc: Document) -> str:
 
 
 def _rows_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
-    """Two lines of each section are the table head; the rest are data rows."""
-    next_row = int(meta.get("row_start", 1)) + max(shown_lines - 2, 0)
+    """The table head is two lines, after a sheet's heading and a caption (two lines each);
+    the rest are data rows."""
+    head = 2 + 2 * ("sheet" in meta) + 2 * ("table_caption" in meta)
+    next_row = int(meta.get("row_start", 1)) + max(shown_lines - head, 0)
     if next_row > int(meta.get("row_end", next_row)):
         return ""  # every row is shown; only the summary was cut
     return f"use rows={next_row}- (or fewer columns) to continue"

@@ -40,7 +40,6 @@ from .convert import (
 )  # fmt: skip
 from .headers import docx_headers, odt_headers
 from .html_tables import html_tables
-from .odfml import needs_pandoc_odf, odt_markdown
 from .meta import (
     docx_comments,
     epub_images,
@@ -49,6 +48,7 @@ from .meta import (
     ooxml_metadata,
     rtf_metadata,
 )  # fmt: skip
+from .odfml import needs_pandoc_odf, odt_markdown
 from .package import OfficeZip
 from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
@@ -80,7 +80,7 @@ class OfficeExtractor(Extractor):
         {"docx", "doc", "rtf", "odt", "pptx", "odp", "epub"}
     )
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 4
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

@@ -213,7 +213,11 @@ def odf_grid(table: Any, cell_text: Callable[[Any], str]) -> Grid:
             text = cell_text(cell)
             repeat = _count(cell, "number-columns-repeated")
             cells += [
-                Cell(text, _count(cell, "number-rows-spanned"), _count(cell, "number-columns-spanned"))
+                Cell(
+                    text,
+                    _count(cell, "number-rows-spanned"),
+                    _count(cell, "number-columns-spanned"),
+                )
             ] * repeat
         while cells and not cells[-1].text and cells[-1].colspan == 1 and len(cells) > 1:
             cells.pop()  # trailing empty cells (a sheet-like table repeats them)

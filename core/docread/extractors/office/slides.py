@@ -155,7 +155,9 @@ def _pptx_grid(table: Any) -> Grid:
         for tc in (c for c in tr if local(c.tag) == "tc"):
             if _attr(tc, "hMerge") in ("1", "true") or _attr(tc, "vMerge") in ("1", "true"):
                 continue
-            text = " ".join(t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t)
+            text = " ".join(
+                t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
+            )
             spans = (_attr(tc, "rowSpan"), _attr(tc, "gridSpan"))
             row.append(Cell(text, *(int(v) if v.isdigit() else 1 for v in spans)))
         grid.rows.append(row)

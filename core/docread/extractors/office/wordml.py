@@ -19,7 +19,9 @@ from .package import OfficeZip, local
 
 _DOCUMENT = "word/document.xml"
 # what pandoc renders and this reader does not: math, tracked changes, alternate chunks
-_PANDOC_ONLY = re.compile(rb"<(?:\w+:)?(?:oMath|oMathPara|ins|del|moveFrom|moveTo|altChunk|subDoc)\b")
+_PANDOC_ONLY = re.compile(
+    rb"<(?:\w+:)?(?:oMath|oMathPara|ins|del|moveFrom|moveTo|altChunk|subDoc)\b"
+)
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)
 _LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
 _SKIPPED = {"del", "delText", "moveFrom", "instrText", "commentReference", "Fallback", "rPr", "pPr"}
@@ -152,9 +154,7 @@ def _paragraph(p: Any, doc: _Doc, out: list[tuple[str, str]]) -> None:
     out += boxes
 
 
-def _shape(
-    text: str, heading: int, num: tuple[str, int] | None, doc: _Doc
-) -> tuple[str, str]:
+def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> tuple[str, str]:
     """A paragraph's block: a heading line, a list item, or a paragraph (a line that would
     read as markdown structure escaped)."""
     if heading:
@@ -346,7 +346,9 @@ def _numbering(oz: OfficeZip) -> dict[tuple[str, int], str]:
             for lvl in el:
                 if local(lvl.tag) == "lvl":
                     fmt = _first(lvl, "numFmt")
-                    levels[int(_attr(lvl, "ilvl") or 0)] = _attr(fmt, "val") if fmt is not None else ""
+                    levels[int(_attr(lvl, "ilvl") or 0)] = (
+                        _attr(fmt, "val") if fmt is not None else ""
+                    )
         elif kind == "num":
             ref = _first(el, "abstractNumId")
             nums[_attr(el, "numId")] = _attr(ref, "val") if ref is not None else ""
@@ -368,8 +370,10 @@ def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
         if rel.get("TargetMode") == "External":
             out[rel.get("Id", "")] = (target, True)
         else:
-            full = target.lstrip("/") if target.startswith("/") else posixpath.normpath(
-                posixpath.join("word", target)
+            full = (
+                target.lstrip("/")
+                if target.startswith("/")
+                else posixpath.normpath(posixpath.join("word", target))
             )
             out[rel.get("Id", "")] = (full, False)
     return out
