@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, flatten_grid, grid_table
-from .convert import MARK, ODF_BREAK_STYLE
+from .convert import MARK
 from .package import OfficeZip, local
 
 _LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
@@ -42,27 +42,61 @@ def _attr(el: Any, name: str) -> str:
 class _Doc:
     breaks: set[str]  # paragraph styles that start a new page
     numbered: set[tuple[str, int]]  # (list style, 1-based level) numbered, not bulleted
+    outline: dict[str, int]  # paragraph styles that make a text:p a heading -> its level
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
     style: str = ""  # the list style in force (a nested list inherits its parent's)
 
 
+def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str, int]]:
+    """From content.xml's automatic styles and styles.xml: the paragraph styles that break the
+    page before them, the numbered list levels, and the paragraph styles with an outline level
+    (a heading written as ``text:p`` in "Heading 2"), each through its parent styles."""
+    parent: dict[str, str] = {}
+    level: dict[str, int] = {}
+    breaking: set[str] = set()
+    numbered: set[tuple[str, int]] = set()
+    for root in roots:
+        for el in root.iter():
+            kind = local(el.tag)
+            if kind == "style" and _attr(el, "family") == "paragraph":
+                name = _attr(el, "name")
+                parent[name] = _attr(el, "parent-style-name")
+                outline = _attr(el, "default-outline-level")
+                if outline.isdigit() and int(outline) > 0:
+                    level[name] = int(outline)
+                if any(_attr(sub, "break-before") == "page" for sub in el):
+                    breaking.add(name)
+            elif kind == "list-style":
+                numbered |= {
+                    (_attr(el, "name"), int(_attr(sub, "level") or 1))
+                    for sub in el
+                    if local(sub.tag) == "list-level-style-number"
+                }
+
+    def inherited(name: str, found: Callable[[str], bool]) -> str:
+        seen: set[str] = set()
+        while name and name not in seen:
+            if found(name):
+                return name
+            seen.add(name)
+            name = parent.get(name, "")
+        return ""
+
+    outline = {}
+    for name in parent:
+        owner = inherited(name, lambda n: n in level)
+        if owner:
+            outline[name] = level[owner]
+    breaks = {name for name in parent if inherited(name, lambda n: n in breaking)}
+    return breaks, numbered, outline
+
+
 def odt_markdown(oz: OfficeZip) -> str:
     """content.xml's office:text as markdown (page breaks as MARK lines, notes at the end)."""
-    data = oz.read("content.xml")
-    styles = oz.read("styles.xml") if oz.has("styles.xml") else b""
-    breaks = {s.decode("utf-8", "replace") for s in ODF_BREAK_STYLE.findall(data + styles)}
     root = oz.xml("content.xml")
-    numbered = {
-        (_attr(el, "name"), int(_attr(sub, "level") or 1))
-        for part in (root, oz.xml("styles.xml") if styles else None)
-        if part is not None
-        for el in part.iter()
-        if local(el.tag) == "list-style"
-        for sub in el
-        if local(sub.tag) == "list-level-style-number"
-    }
-    doc = _Doc(breaks, numbered)
+    roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
+    doc = _Doc(*_styles(roots))
     blocks: list[tuple[str, str]] = []
     body = next((el for el in root if local(el.tag) == "body"), None)
     for part in body if body is not None else []:
@@ -126,15 +160,17 @@ def _list(el: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> None:
 
 
 def _paragraph(p: Any, doc: _Doc, out: list[tuple[str, str]], heading: bool) -> None:
-    if _attr(p, "style-name") in doc.breaks:
+    style = _attr(p, "style-name")
+    if style in doc.breaks:
         out.append(("break", MARK))
     after: list[tuple[str, str]] = []
     text = " ".join(
         " ".join(line.split()) for line in _inline(p, doc, after).split("\n") if line.strip()
     )
-    if text and heading:
-        level = _attr(p, "outline-level")
-        out.append(("heading", "#" * min(int(level) if level.isdigit() else 1, 6) + " " + text))
+    level = _attr(p, "outline-level")
+    if text and (heading or style in doc.outline):
+        depth = int(level) if level.isdigit() else doc.outline.get(style, 1)
+        out.append(("heading", "#" * min(max(depth, 1), 6) + " " + text))
     elif text:
         out.append(("para", _LINE_START.sub(r"\1\\\2", text)))
     out += after
