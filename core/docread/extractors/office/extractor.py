@@ -132,7 +132,7 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
-        markdown = html_tables(_body(oz, fmt, ctx, work))
+        markdown = _body(oz, fmt, ctx, work)
         margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
         if margins is not None and (found := margins(oz)):
             markdown += "\n\n" + found
@@ -165,7 +165,9 @@ def _units(
     oz: OfficeZip | None,
     images: dict[str, str],
 ) -> Iterator[Unit]:
-    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked)."""
+    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked);
+    HTML tables pandoc wrote become pipe tables first."""
+    markdown = html_tables(markdown)
     pages = split_pages(markdown)
     if ctx.info.format == "epub":
         kind, parts = "chapter", split_chapters(markdown)
