@@ -62,9 +62,9 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
             if kind == "style" and _attr(el, "family") == "paragraph":
                 name = _attr(el, "name")
                 parent[name] = _attr(el, "parent-style-name")
-                outline = _attr(el, "default-outline-level")
-                if outline.isdigit() and int(outline) > 0:
-                    level[name] = int(outline)
+                declared = _attr(el, "default-outline-level")
+                if declared.isdigit() and int(declared) > 0:
+                    level[name] = int(declared)
                 if any(_attr(sub, "break-before") == "page" for sub in el):
                     breaking.add(name)
             elif kind == "list-style":
@@ -83,7 +83,7 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
             name = parent.get(name, "")
         return ""
 
-    outline = {}
+    outline: dict[str, int] = {}
     for name in parent:
         owner = inherited(name, lambda n: n in level)
         if owner:
