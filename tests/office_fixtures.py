@@ -9,6 +9,9 @@ tables (some with merged cells, one DOCX/ODT table nested in a cell). Tests read
 
 from __future__ import annotations
 
+import re
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -237,3 +240,36 @@ def write_pptx(path: Path, spec: Spec) -> Path:
 
 
 WRITERS = {"docx": write_docx, "odt": write_odt, "pptx": write_pptx}
+
+
+# -- XLSX with an inflated used range ------------------------------------------------------------
+def write_inflated_xlsx(path: Path, rows: int = 30) -> Path:
+    """A sheet of ``rows`` data rows whose dimension claims the whole sheet (A1:XFD1048576) and
+    whose last possible cell is styled (Excel writes such after whole rows/columns are formatted)."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    ws.append(["Name", "Qty"])
+    for i in range(rows):
+        ws.append([f"item{i}", i])
+    wb.save(path)
+
+    def inflate(xml: str) -> str:
+        xml = re.sub(r'<dimension ref="[^"]+"/>', '<dimension ref="A1:XFD1048576"/>', xml)
+        cell = '<row r="1048576"><c r="XFD1048576" s="0"/></row>'
+        return xml.replace("</sheetData>", cell + "</sheetData>")
+
+    return rewrite_member(path, "xl/worksheets/sheet1.xml", inflate)
+
+
+def rewrite_member(path: Path, member: str, change: Callable[[str], str]) -> Path:
+    """Rewrite one XML member of a zip package in place (``change`` maps its text)."""
+    with zipfile.ZipFile(path) as z:
+        parts = {i.filename: z.read(i) for i in z.infolist()}
+    parts[member] = change(parts[member].decode()).encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    return path

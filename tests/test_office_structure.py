@@ -13,7 +13,15 @@ from pathlib import Path
 import docread
 import pytest
 from factories import xlsx
-from office_fixtures import WRITERS, office_spec, write_docx, write_odt, write_pptx
+from office_fixtures import (
+    WRITERS,
+    office_spec,
+    rewrite_member,
+    write_docx,
+    write_inflated_xlsx,
+    write_odt,
+    write_pptx,
+)
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*)$", re.M)
 
@@ -99,7 +107,7 @@ def test_a_docx_table_with_merged_cells_is_a_pipe_table_when_pandoc_reads_it(
         "<m:oMath><m:sSup><m:e><m:r><m:t>x</m:t></m:r></m:e><m:sup><m:r><m:t>2</m:t></m:r>"
         "</m:sup></m:sSup></m:oMath>"
     )
-    _rewrite(path, "word/document.xml", lambda xml: xml.replace("</w:p>", omml + "</w:p>", 1))
+    rewrite_member(path, "word/document.xml", lambda xml: xml.replace("</w:p>", omml + "</w:p>", 1))
     text = _text(reader, "eq.docx")
     assert "x^{2}" in text or "x^2" in text  # pandoc's TeX: the in-process reader has none
     assert "<table" not in text
@@ -170,22 +178,8 @@ def test_a_title_row_above_the_header_is_the_tables_caption(
     assert reader.read(one_column.name).documents[0].metadata["columns"] == "Names"
 
 
-def _inflated_xlsx(path: Path, rows: int = 30) -> Path:
-    """A sheet of ``rows`` data rows whose dimension claims the whole sheet (A1:XFD1048576) and
-    whose last possible cell is styled (Excel writes such after whole rows/columns are formatted)."""
-    xlsx(path, {"Data": [["Name", "Qty"]] + [[f"item{i}", i] for i in range(rows)]})
-    _rewrite(
-        path,
-        "xl/worksheets/sheet1.xml",
-        lambda xml: re.sub(
-            r'<dimension ref="[^"]+"/>', '<dimension ref="A1:XFD1048576"/>', xml
-        ).replace("</sheetData>", '<row r="1048576"><c r="XFD1048576" s="0"/></row></sheetData>'),
-    )
-    return path
-
-
 def test_an_inflated_xlsx_is_read_fast_and_right(reader: docread.Reader, tmp_path: Path) -> None:
-    _inflated_xlsx(tmp_path / "big.xlsx")
+    write_inflated_xlsx(tmp_path / "big.xlsx")
     reader.read("big.xlsx")  # a warm worker
     start = time.perf_counter()
     result = reader.read("big.xlsx", dedupe=False)
@@ -207,15 +201,6 @@ def test_ods_sheets_have_sizes(reader: docread.Reader, tmp_path: Path) -> None:
         pd.DataFrame({"x": [1]}).to_excel(writer, sheet_name="Other", index=False)
     header = reader.read("s.ods").header
     assert header["Sheets (rows x columns)"] == "Cities (4 x 2), Other (2 x 1)"
-
-
-def _rewrite(path: Path, member: str, change) -> None:  # type: ignore[no-untyped-def]
-    with zipfile.ZipFile(path) as z:
-        parts = {i.filename: z.read(i) for i in z.infolist()}
-    parts[member] = change(parts[member].decode()).encode()
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in parts.items():
-            z.writestr(name, data)
 
 
 def _epub(path: Path, chapter: str) -> Path:
