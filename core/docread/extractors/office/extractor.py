@@ -38,6 +38,7 @@ from .convert import (
     split_pages,
     split_sections,
 )  # fmt: skip
+from .epub import epub_markdown, epub_spine
 from .headers import docx_headers, odt_headers
 from .html_tables import html_tables
 from .meta import (
@@ -148,12 +149,15 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
 
 
 def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
-    """The document body as markdown: read in-process from the package XML, or through pandoc
-    for EPUB and for what pandoc alone renders well (equations, tracked changes)."""
+    """The document body as markdown: read in-process from the package XML (EPUB chapters
+    through the HTML converter), or through pandoc for what pandoc alone renders well
+    (equations, tracked changes, embedded objects)."""
     if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
         return docx_markdown(oz)
     if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
         return odt_markdown(oz)
+    if fmt == "epub" and (chapters := epub_spine(oz)) is not None:
+        return epub_markdown(oz, chapters, ctx)
     transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
     return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
 

@@ -6,6 +6,7 @@ flattened into it with a note."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 from ..markdown import Cell, Grid, flatten_grid, grid_table
@@ -100,22 +101,32 @@ def _span(value: str | None) -> int:
 
 def html_tables(markdown: str) -> str:
     """Every outermost ``<table>...</table>`` in ``markdown`` replaced by its pipe table."""
-    if not _TABLE_START.search(markdown):
-        return markdown
+    return replace_tables(markdown, table_markdown)
+
+
+def table_markdown(html: str) -> str:
+    """One HTML ``<table>...</table>`` as a pipe table ("" when it holds no cell)."""
+    parser = _Grids()
+    parser.feed(html)
+    parser.close()
+    return grid_table(parser.done) if parser.done is not None else ""
+
+
+def replace_tables(text: str, replace: Callable[[str], str]) -> str:
+    """``text`` with every outermost ``<table>...</table>`` (nested ones inside it) replaced by
+    ``replace(that table's HTML)``; an unclosed table runs to the end."""
+    if not _TABLE_START.search(text):
+        return text
     out: list[str] = []
     pos = 0
-    while (start := _TABLE_START.search(markdown, pos)) is not None:
-        depth, end = 0, len(markdown)
-        for tag in _TABLE_TAG.finditer(markdown, start.start()):
+    while (start := _TABLE_START.search(text, pos)) is not None:
+        depth, end = 0, len(text)
+        for tag in _TABLE_TAG.finditer(text, start.start()):
             depth += -1 if tag.group(1) else 1
             if depth == 0:
                 end = tag.end()
                 break
-        parser = _Grids()
-        parser.feed(markdown[start.start() : end])
-        parser.close()
-        table = grid_table(parser.done) if parser.done is not None else ""
-        out += [markdown[pos : start.start()], table]
+        out += [text[pos : start.start()], replace(text[start.start() : end])]
         pos = end
-    out.append(markdown[pos:])
+    out.append(text[pos:])
     return "".join(out)
