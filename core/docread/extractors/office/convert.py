@@ -349,6 +349,29 @@ def margin_headings(markdown: str) -> str:
     )
 
 
+# -- markdown of the in-process readers (wordml, odfml) --------------------------------------------
+Block = tuple[str, str]  # (kind: "heading", "para", "item", "table", "break"; its markdown)
+_LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
+
+
+def join_blocks(blocks: list[Block]) -> str:
+    """Blocks joined by blank lines; consecutive list items by line breaks (one list)."""
+    out: list[str] = []
+    prev = ""
+    for kind, text in blocks:
+        if out:
+            out.append("\n" if kind == prev == "item" else "\n\n")
+        out.append(text)
+        prev = kind
+    return "".join(out)
+
+
+def plain_lines(text: str) -> str:
+    """A paragraph's lines with what would read as markdown structure at their start (``#``,
+    ``- ``, ``1. ``, ``>``, a fence) escaped: the document's text, not markup."""
+    return "\n".join(_LINE_START.sub(r"\1\\\2", line) for line in text.split("\n"))
+
+
 # -- markdown post-processing ---------------------------------------------------------------------
 _MD_IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
 _HTML_IMAGE = re.compile(r"<img\b[^>]*?\bsrc=\"([^\"]+)\"[^>]*>", re.I)

@@ -5,16 +5,14 @@ of frames and drawn shapes after the paragraph that anchors them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, flatten_grid, grid_table
-from .convert import MARK
-from .package import OfficeZip, local
+from .convert import MARK, Block, join_blocks, plain_lines
+from .package import OfficeZip, attr, local
 
-_LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
 _WALKED = {"section", "index-body", "table-of-content", "alphabetical-index",
            "illustration-index", "table-index", "object-index", "user-index",
            "bibliography", "deletion", "insertion", "change-start", "a", "span"}  # fmt: skip
@@ -29,13 +27,6 @@ _SHAPES = {"frame", "custom-shape", "rect", "ellipse", "circle", "polygon", "g"}
 def needs_pandoc_odf(content_xml: bytes) -> bool:
     """True when the text holds formulas (embedded MathML objects): pandoc's job."""
     return b"<math:math" in content_xml or b"ObjectReplacements/" in content_xml
-
-
-def _attr(el: Any, name: str) -> str:
-    for key, value in el.attrib.items():
-        if local(key) == name:
-            return str(value)
-    return ""
 
 
 @dataclass(slots=True)
@@ -59,17 +50,17 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
     for root in roots:
         for el in root.iter():
             kind = local(el.tag)
-            if kind == "style" and _attr(el, "family") == "paragraph":
-                name = _attr(el, "name")
-                parent[name] = _attr(el, "parent-style-name")
-                declared = _attr(el, "default-outline-level")
+            if kind == "style" and attr(el, "family") == "paragraph":
+                name = attr(el, "name")
+                parent[name] = attr(el, "parent-style-name")
+                declared = attr(el, "default-outline-level")
                 if declared.isdigit() and int(declared) > 0:
                     level[name] = int(declared)
-                if any(_attr(sub, "break-before") == "page" for sub in el):
+                if any(attr(sub, "break-before") == "page" for sub in el):
                     breaking.add(name)
             elif kind == "list-style":
                 numbered |= {
-                    (_attr(el, "name"), int(_attr(sub, "level") or 1))
+                    (attr(el, "name"), int(attr(sub, "level") or 1))
                     for sub in el
                     if local(sub.tag) == "list-level-style-number"
                 }
@@ -97,23 +88,16 @@ def odt_markdown(oz: OfficeZip) -> str:
     root = oz.xml("content.xml")
     roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
     doc = _Doc(*_styles(roots))
-    blocks: list[tuple[str, str]] = []
+    blocks: list[Block] = []
     body = next((el for el in root if local(el.tag) == "body"), None)
     for part in body if body is not None else []:
         if local(part.tag) == "text":
             _blocks(part, doc, blocks, 0)
-    out: list[str] = []
-    prev = ""
-    for kind, text in blocks:
-        if out:
-            out.append("\n" if kind == prev == "item" else "\n\n")
-        out.append(text)
-        prev = kind
     notes = "\n\n".join(f"[^{n}]: {t}" for n, t in enumerate(doc.notes, 1))
-    return "".join(out) + ("\n\n" + notes if notes else "")
+    return join_blocks(blocks) + ("\n\n" + notes if notes else "")
 
 
-def _blocks(parent: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> None:
+def _blocks(parent: Any, doc: _Doc, out: list[Block], depth: int) -> None:
     for el in parent:
         kind = local(el.tag)
         if kind in ("p", "h"):
@@ -130,18 +114,18 @@ def _blocks(parent: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> N
             _blocks(el, doc, out, depth)
 
 
-def _list(el: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> None:
+def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
     """List items as ``- text`` / ``1. text`` lines, nested lists indented below their item;
     a list that continues an earlier one continues its numbers."""
     outer = doc.style
-    doc.style = _attr(el, "style-name") or outer
+    doc.style = attr(el, "style-name") or outer
     numbered = (doc.style, depth + 1) in doc.numbered
-    proceed = _attr(el, "continue-numbering") == "true" or _attr(el, "continue-list")
+    proceed = attr(el, "continue-numbering") == "true" or attr(el, "continue-list")
     number = doc.counts.get(doc.style, 0) if depth == 0 and proceed else 0
     for item in el:
         if local(item.tag) not in ("list-item", "list-header"):
             continue
-        inner: list[tuple[str, str]] = []
+        inner: list[Block] = []
         _blocks(item, doc, inner, depth + 1)
         marked = False
         for kind, text in inner:
@@ -159,44 +143,44 @@ def _list(el: Any, doc: _Doc, out: list[tuple[str, str]], depth: int) -> None:
     doc.style = outer
 
 
-def _paragraph(p: Any, doc: _Doc, out: list[tuple[str, str]], heading: bool) -> None:
-    style = _attr(p, "style-name")
+def _paragraph(p: Any, doc: _Doc, out: list[Block], heading: bool) -> None:
+    style = attr(p, "style-name")
     if style in doc.breaks:
         out.append(("break", MARK))
-    after: list[tuple[str, str]] = []
+    after: list[Block] = []
     text = " ".join(
         " ".join(line.split()) for line in _inline(p, doc, after).split("\n") if line.strip()
     )
-    level = _attr(p, "outline-level")
+    level = attr(p, "outline-level")
     if text and (heading or style in doc.outline):
         depth = int(level) if level.isdigit() else doc.outline.get(style, 1)
         out.append(("heading", "#" * min(max(depth, 1), 6) + " " + text))
     elif text:
-        out.append(("para", _LINE_START.sub(r"\1\\\2", text)))
+        out.append(("para", plain_lines(text)))
     out += after
 
 
-def _inline(el: Any, doc: _Doc, after: list[tuple[str, str]]) -> str:
+def _inline(el: Any, doc: _Doc, after: list[Block]) -> str:
     """A paragraph's text (ODF spacing kept); frames and shapes go to ``after`` as blocks."""
     parts = [el.text or ""]
     for sub in el:
         kind = local(sub.tag)
         if kind == "s":
-            parts.append(" " * min(int(_attr(sub, "c") or 1), 100))
+            parts.append(" " * min(int(attr(sub, "c") or 1), 100))
         elif kind == "tab":
             parts.append("\t")
         elif kind == "line-break":
             parts.append("\n")
         elif kind == "note":
             body = next((b for b in sub if local(b.tag) == "note-body"), None)
-            inner: list[tuple[str, str]] = []
+            inner: list[Block] = []
             if body is not None:
                 _blocks(body, doc, inner, 0)
             doc.notes.append(" ".join(t for k, t in inner if k != "break"))
             parts.append(f"[^{len(doc.notes)}]")
         elif kind == "a":
             words = " ".join(_inline(sub, doc, after).split())
-            href = _attr(sub, "href")
+            href = attr(sub, "href")
             parts.append(f"[{words}]({href})" if words and href and "://" in href else words)
         elif kind in _SHAPES:
             image = _image(sub)
@@ -228,7 +212,7 @@ def _image(frame: Any) -> str:
     image = next((s for s in frame if local(s.tag) == "image"), None)
     if image is None:
         return ""
-    href = _attr(image, "href")
+    href = attr(image, "href")
     if not href or href.startswith(("http:", "https:", "/")):
         return ""
     alt = next((s.text or "" for s in frame if local(s.tag) in ("title", "desc")), "")
@@ -277,7 +261,7 @@ def _table_rows(table: Any, header: bool = False) -> list[tuple[Any, bool]]:
 
 
 def _count(el: Any, name: str) -> int:
-    value = _attr(el, name)
+    value = attr(el, name)
     return min(int(value), _REPEAT_CAP) if value.isdigit() and int(value) > 0 else 1
 
 
@@ -288,7 +272,7 @@ def _cell_text(cell: Any, doc: _Doc) -> str:
         if local(el.tag) == "table":
             parts.append(flatten_grid(odf_grid(el, lambda sub: _cell_text(sub, doc))))
         else:
-            inner: list[tuple[str, str]] = []
+            inner: list[Block] = []
             _blocks([el], doc, inner, 0)
             parts += [t for k, t in inner if k != "break"]
     return " ".join(" ".join(p.split()) for p in parts if p)

@@ -266,3 +266,11 @@ def rels(oz: OfficeZip, part: str) -> dict[str, str]:
 def local(tag: str) -> str:
     """An element's tag without its namespace."""
     return tag.rsplit("}", 1)[-1]
+
+
+def attr(el: Any, name: str) -> str:
+    """An element's attribute by local name, whatever its namespace ("" when absent)."""
+    for key, value in el.attrib.items():
+        if local(key) == name:
+            return str(value)
+    return ""

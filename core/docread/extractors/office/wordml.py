@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, flatten_grid, grid_table
-from .convert import MARK
-from .package import OfficeZip, local
+from .convert import MARK, Block, join_blocks, plain_lines
+from .package import OfficeZip, attr, local
 
 _DOCUMENT = "word/document.xml"
 # what pandoc renders and this reader does not: math, tracked changes, alternate chunks
@@ -24,20 +24,12 @@ _PANDOC_ONLY = re.compile(
     rb"<(?:\w+:)?(?:oMath|oMathPara|ins|del|moveFrom|moveTo|altChunk|subDoc)\b"
 )
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)
-_LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
 _SKIPPED = {"del", "delText", "moveFrom", "instrText", "commentReference", "Fallback", "rPr", "pPr"}
 
 
 def needs_pandoc(document_xml: bytes) -> bool:
     """True when the body holds equations, tracked changes or alternate chunks: pandoc's job."""
     return _PANDOC_ONLY.search(document_xml) is not None
-
-
-def _attr(el: Any, name: str) -> str:
-    for key, value in el.attrib.items():
-        if local(key) == name:
-            return str(value)
-    return ""
 
 
 def _first(el: Any, name: str) -> Any:
@@ -63,7 +55,7 @@ class _Doc:
     formats: dict[tuple[str, int], str]  # (numId, ilvl) -> numFmt
     links: dict[str, tuple[str, bool]]  # r:id -> (target, external)
     notes: dict[str, dict[str, Any]]  # "footnote"/"endnote" -> id -> element
-    refs: list[tuple[str, str]] = field(default_factory=list)  # notes in reference order
+    refs: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) in reference order
     counters: dict[tuple[str, int], int] = field(default_factory=dict)
 
     def style(self, sid: str) -> _Style:
@@ -83,33 +75,21 @@ def docx_markdown(oz: OfficeZip) -> str:
     """word/document.xml as markdown (page breaks as MARK lines, notes at the end)."""
     doc = _Doc(oz, _styles(oz), _numbering(oz), _links(oz), _notes(oz))
     body = _first(oz.xml(_DOCUMENT), "body")
-    blocks: list[tuple[str, str]] = []
+    blocks: list[Block] = []
     if body is not None:
         _blocks(body, doc, blocks)
-    text = _join(blocks)
+    text = join_blocks(blocks)
     notes = []
     for n, (kind, nid) in enumerate(doc.refs, 1):
         note = doc.notes.get(kind, {}).get(nid)
-        inner: list[tuple[str, str]] = []
+        inner: list[Block] = []
         if note is not None:
             _blocks(note, doc, inner)
         notes.append(f"[^{n}]: " + " ".join(t for _, t in inner if t != MARK))
     return text + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
-def _join(blocks: list[tuple[str, str]]) -> str:
-    """Blocks joined by blank lines; list items of one list by line breaks."""
-    out: list[str] = []
-    prev = ""
-    for kind, text in blocks:
-        if out:
-            out.append("\n" if kind == prev == "item" else "\n\n")
-        out.append(text)
-        prev = kind
-    return "".join(out)
-
-
-def _blocks(parent: Any, doc: _Doc, out: list[tuple[str, str]]) -> None:
+def _blocks(parent: Any, doc: _Doc, out: list[Block]) -> None:
     for el in parent:
         kind = local(el.tag)
         if kind == "p":
@@ -122,28 +102,29 @@ def _blocks(parent: Any, doc: _Doc, out: list[tuple[str, str]]) -> None:
             _blocks(el, doc, out)
 
 
-def _paragraph(p: Any, doc: _Doc, out: list[tuple[str, str]]) -> None:
+def _paragraph(p: Any, doc: _Doc, out: list[Block]) -> None:
     ppr = _first(p, "pPr")
     style = _Style()
     num: tuple[str, int] | None = None
     if ppr is not None:
         sid = _first(ppr, "pStyle")
-        style = doc.style(_attr(sid, "val")) if sid is not None else _Style()
+        style = doc.style(attr(sid, "val")) if sid is not None else _Style()
         num = style.num
         numpr = _first(ppr, "numPr")
         if numpr is not None:
             nid, lvl = _first(numpr, "numId"), _first(numpr, "ilvl")
             num = (
-                _attr(nid, "val") if nid is not None else (num[0] if num else ""),
-                int(_attr(lvl, "val") or 0) if lvl is not None else (num[1] if num else 0),
+                attr(nid, "val") if nid is not None else (num[0] if num else ""),
+                int(attr(lvl, "val") or 0) if lvl is not None else (num[1] if num else 0),
             )
         outline = _first(ppr, "outlineLvl")
-        if outline is not None and not style.heading and (_attr(outline, "val") or "9") < "9":
-            style.heading = int(_attr(outline, "val")) + 1
+        level = attr(outline, "val") if outline is not None else ""
+        if not style.heading and level.isdigit() and int(level) < 9:
+            style.heading = int(level) + 1
         brk = _first(ppr, "pageBreakBefore")
-        if brk is not None and _attr(brk, "val") not in ("0", "false", "off"):
+        if brk is not None and attr(brk, "val") not in ("0", "false", "off"):
             out.append(("break", MARK))
-    boxes: list[tuple[str, str]] = []
+    boxes: list[Block] = []
     text = _inline(p, doc, boxes)
     for chunk_no, chunk in enumerate(text.split(MARK)):
         if chunk_no:
@@ -155,12 +136,12 @@ def _paragraph(p: Any, doc: _Doc, out: list[tuple[str, str]]) -> None:
     out += boxes
 
 
-def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> tuple[str, str]:
+def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> Block:
     """A paragraph's block: a heading line, a list item, or a paragraph (a line that would
     read as markdown structure escaped)."""
     if heading:
         return "heading", "#" * min(heading, 6) + " " + text.replace("\n", " ")
-    text = "\n".join(_LINE_START.sub(r"\1\\\2", line) for line in text.split("\n"))
+    text = plain_lines(text)
     if num is None or num[0] in ("", "0"):
         return "para", text
     fmt = doc.formats.get(num, "bullet")
@@ -177,7 +158,7 @@ def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> t
     return "item", "   " * level + marker + " " + text.replace("\n", " ")
 
 
-def _inline(el: Any, doc: _Doc, boxes: list[tuple[str, str]]) -> str:
+def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
     """The text of runs below ``el``; text boxes go to ``boxes`` as blocks of their own."""
     parts: list[str] = []
     for sub in el:
@@ -187,13 +168,13 @@ def _inline(el: Any, doc: _Doc, boxes: list[tuple[str, str]]) -> str:
         elif kind in ("tab", "noBreakHyphen"):
             parts.append("\t" if kind == "tab" else "-")
         elif kind in ("br", "cr"):
-            parts.append(f"\n{MARK}\n" if _attr(sub, "type") == "page" else "\n")
+            parts.append(f"\n{MARK}\n" if attr(sub, "type") == "page" else "\n")
         elif kind in ("footnoteReference", "endnoteReference"):
-            doc.refs.append((kind[:-9], _attr(sub, "id")))
+            doc.refs.append((kind[:-9], attr(sub, "id")))
             parts.append(f"[^{len(doc.refs)}]")
         elif kind == "hyperlink":
             words = _inline(sub, doc, boxes)
-            target, external = doc.links.get(_attr(sub, "id"), ("", False))
+            target, external = doc.links.get(attr(sub, "id"), ("", False))
             shown = " ".join(words.split())
             parts.append(f"[{shown}]({target})" if external and target and shown else words)
         elif kind in ("drawing", "pict", "object"):
@@ -208,7 +189,7 @@ def _inline(el: Any, doc: _Doc, boxes: list[tuple[str, str]]) -> str:
     return "".join(parts)
 
 
-def _picture(el: Any, doc: _Doc, boxes: list[tuple[str, str]]) -> str:
+def _picture(el: Any, doc: _Doc, boxes: list[Block]) -> str:
     """An image as ``![alt](media/name)``; a text box's paragraphs as blocks after the
     paragraph that anchors it."""
     image = ""
@@ -218,12 +199,12 @@ def _picture(el: Any, doc: _Doc, boxes: list[tuple[str, str]]) -> str:
             _blocks(sub, doc, boxes)
             return ""
         if kind in ("blip", "imagedata") and not image:
-            target = doc.links.get(_attr(sub, "embed") or _attr(sub, "id"), ("", True))
+            target = doc.links.get(attr(sub, "embed") or attr(sub, "id"), ("", True))
             if target[0] and not target[1]:
                 image = target[0]
     if not image:
         return ""
-    alt = next((_attr(s, "descr") for s in el.iter() if local(s.tag) == "docPr"), "")
+    alt = next((attr(s, "descr") for s in el.iter() if local(s.tag) == "docPr"), "")
     return f" ![{' '.join(alt.split())}]({image}) "
 
 
@@ -239,8 +220,8 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
         trpr = _first(tr, "trPr")
         if trpr is not None:
             before = _first(trpr, "gridBefore")
-            if before is not None and _attr(before, "val").isdigit():
-                skip = int(_attr(before, "val"))
+            if before is not None and attr(before, "val").isdigit():
+                skip = int(attr(before, "val"))
                 row += [Cell("")] * skip
                 col += skip
         heading = heading and trpr is not None and _first(trpr, "tblHeader") is not None
@@ -250,9 +231,9 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
             span, merge = 1, None
             if tcpr is not None:
                 gs = _first(tcpr, "gridSpan")
-                span = int(_attr(gs, "val")) if gs is not None and _attr(gs, "val").isdigit() else 1
+                span = int(attr(gs, "val")) if gs is not None and attr(gs, "val").isdigit() else 1
                 vm = _first(tcpr, "vMerge")
-                merge = None if vm is None else (_attr(vm, "val") or "continue")
+                merge = None if vm is None else (attr(vm, "val") or "continue")
             if merge == "continue":
                 text = above.get(col, "")
             else:
@@ -294,7 +275,7 @@ def _cell_text(tc: Any, doc: _Doc) -> str:
         if kind == "tbl":
             parts.append(flatten_grid(_grid(el, doc)))
         elif kind in ("p", "sdt", "customXml"):
-            inner: list[tuple[str, str]] = []
+            inner: list[Block] = []
             _blocks([el], doc, inner)
             parts += [t for k, t in inner if k != "break"]
     return " ".join(" ".join(p.split()) for p in parts if p)
@@ -408,5 +389,5 @@ def _notes(oz: OfficeZip) -> dict[str, dict[str, Any]]:
     for kind in ("footnote", "endnote"):
         part = f"word/{kind}s.xml"
         if oz.has(part):
-            out[kind] = {_attr(n, "id"): n for n in oz.xml(part) if local(n.tag) == kind}
+            out[kind] = {attr(n, "id"): n for n in oz.xml(part) if local(n.tag) == kind}
     return out
