@@ -223,3 +223,51 @@ def _epub(path: Path, chapter: str) -> Path:
         z.writestr("OEBPS/content.opf", opf)
         z.writestr("OEBPS/c1.xhtml", chapter)
     return path
+
+
+def test_grid_table_is_the_one_renderer_families_call() -> None:
+    """The public API the PDF and HTML families call: spans both ways, header rows joined per
+    column, a caption line, the one cell rule (pipes escaped, breaks as spaces)."""
+    from docread.extractors.markdown import Cell, Grid, flatten_grid, grid_table
+
+    grid = Grid(
+        [
+            [Cell("Team", rowspan=2), Cell("Score", colspan=2)],
+            [Cell("Q1"), Cell("Q2")],
+            [Cell("Owls | Inc", rowspan=2), Cell("3\nthree"), Cell("4")],
+            [Cell("5"), Cell("6")],
+        ],
+        header_rows=2,
+        caption="Results\n2024",
+    )
+    assert grid_table(grid).splitlines() == [
+        "Table: Results 2024",
+        "",
+        "| Team | Score / Q1 | Score / Q2 |",
+        "|---|---|---|",
+        "| Owls \\| Inc | 3 three | 4 |",
+        "| Owls \\| Inc | 5 | 6 |",
+    ]
+    assert flatten_grid(Grid([[Cell("a"), Cell("b")], [Cell("c", colspan=2)]])) == (
+        "[nested table: a, b; c, c]"
+    )
+    assert grid_table(Grid([[Cell("")]])) == ""
+
+
+def test_docx_numbered_and_bulleted_lists_keep_their_markers(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    import docx
+
+    d = docx.Document()
+    for text, style in (
+        ("First step", "List Number"), ("Second step", "List Number"),
+        ("A point", "List Bullet"), ("Another point", "List Bullet"),
+    ):  # fmt: skip
+        d.add_paragraph(text, style=style)
+    d.add_paragraph("# not a heading, 1. not an item")
+    d.save(tmp_path / "l.docx")
+    text = _text(reader, "l.docx")
+    assert "1. First step\n2. Second step" in text
+    assert "- A point\n- Another point" in text
+    assert "\\# not a heading, 1. not an item" in text
