@@ -271,3 +271,51 @@ def test_docx_numbered_and_bulleted_lists_keep_their_markers(
     assert "1. First step\n2. Second step" in text
     assert "- A point\n- Another point" in text
     assert "\\# not a heading, 1. not an item" in text
+
+
+def test_hostile_docx_spans_self_citing_notes_and_deep_nesting_stay_bounded(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """A gridSpan of 10**9, a footnote that cites itself, tables nested 1,500 deep: each file
+    reads in bounded time and memory, its words kept."""
+    spec = office_spec(1, merges=False, nested=False)
+    wide = write_docx(tmp_path / "wide.docx", spec)
+    rewrite_member(
+        wide, "word/document.xml",
+        lambda xml: xml.replace("<w:tcPr>", '<w:tcPr><w:gridSpan w:val="1000000000"/>', 1),
+    )  # fmt: skip
+    header = next(r for r in _pipe_rows(_text(reader, "wide.docx")) if "Col 0 s0" in r)
+    assert header.count("Col 0 s0") == 1000  # the span is cut at markdown.MAX_SPAN
+
+    cited = write_docx(tmp_path / "cited.docx", spec)
+    note = (
+        '<w:footnotes xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+        '<w:footnote w:id="1"><w:p><w:r><w:t>Loop note</w:t></w:r><w:r>'
+        '<w:footnoteReference w:id="1"/></w:r></w:p></w:footnote></w:footnotes>'
+    )
+    with zipfile.ZipFile(cited, "a") as z:
+        z.writestr("word/footnotes.xml", note)
+    rewrite_member(
+        cited, "word/document.xml",
+        lambda xml: xml.replace("</w:t></w:r>", '</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>', 1),
+    )  # fmt: skip
+    text = _text(reader, "cited.docx")
+    assert text.count("[^1]: Loop note[^1]") == 1
+
+    deep = write_docx(tmp_path / "deep.docx", spec)
+    nest = "<w:tbl><w:tr><w:tc>" * 1500 + "<w:p><w:r><w:t>Bottom words</w:t></w:r></w:p>"
+    nest += "</w:tc></w:tr></w:tbl>" * 1500
+    rewrite_member(
+        deep, "word/document.xml", lambda xml: xml.replace("<w:sectPr", nest + "<w:sectPr", 1)
+    )
+    result = reader.read("deep.docx")
+    assert "Bottom words" in result.text
+
+    odt = write_odt(tmp_path / "deep.odt", spec)
+    cell = "<table:table><table:table-row><table:table-cell>"
+    nest = cell * 1500 + "<text:p>Bottom odt words</text:p>"
+    nest += "</table:table-cell></table:table-row></table:table>" * 1500
+    rewrite_member(
+        odt, "content.xml", lambda xml: xml.replace("</office:text>", nest + "</office:text>")
+    )
+    assert "Bottom odt words" in reader.read("deep.odt").text

@@ -78,6 +78,9 @@ def markdown_table(
 
 
 # -- the one table renderer: a grid of cells with spans -> a pipe table ----------------------------
+MAX_SPAN = 1000  # columns one cell may span (browsers' colspan limit); a hostile 10**9 is cut
+
+
 @dataclass(slots=True)
 class Cell:
     """One cell as its family found it: its text (a nested table already flattened by
@@ -110,7 +113,7 @@ def grid_cells(grid: Grid) -> list[list[str]]:
             line = placed[r]
             while c < len(line) and line[c] is not None:  # taken by a span from above
                 c += 1
-            span_r, span_c = max(cell.rowspan, 1), max(cell.colspan, 1)
+            span_r, span_c = max(cell.rowspan, 1), min(max(cell.colspan, 1), MAX_SPAN)
             for dr in range(min(span_r, len(grid.rows) - r)):
                 while len(placed) <= r + dr:
                     placed.append([])

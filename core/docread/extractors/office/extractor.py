@@ -152,12 +152,15 @@ def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
     """The document body as markdown: read in-process from the package XML (EPUB chapters
     through the HTML converter), or through pandoc for what pandoc alone renders well
     (equations, tracked changes, embedded objects)."""
-    if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
-        return docx_markdown(oz)
-    if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
-        return odt_markdown(oz)
-    if fmt == "epub" and (chapters := epub_spine(oz)) is not None:
-        return epub_markdown(oz, chapters, ctx)
+    try:
+        if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
+            return docx_markdown(oz)
+        if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
+            return odt_markdown(oz)
+        if fmt == "epub" and (chapters := epub_spine(oz)) is not None:
+            return epub_markdown(oz, chapters, ctx)
+    except RecursionError:  # elements nested past Python's stack (a hostile file): pandoc
+        ctx.warn("The document nests its elements too deeply to read in-process; pandoc read it.")
     transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
     return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
 

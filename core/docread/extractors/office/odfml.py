@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, flatten_grid, grid_table
-from .convert import MARK, Block, join_blocks, plain_lines
+from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .package import OfficeZip, attr, local
 
 _WALKED = {"section", "index-body", "table-of-content", "alphabetical-index",
@@ -37,6 +37,7 @@ class _Doc:
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
     style: str = ""  # the list style in force (a nested list inherits its parent's)
+    depth: int = 0  # tables open around the cell being read
 
 
 def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str, int]]:
@@ -269,8 +270,12 @@ def _cell_text(cell: Any, doc: _Doc) -> str:
     """A cell's content on one line; a nested table flattened with a note."""
     parts: list[str] = []
     for el in cell:
-        if local(el.tag) == "table":
+        if local(el.tag) == "table" and doc.depth >= MAX_NESTING:  # deeper: the words only
+            parts.append(" ".join(el.itertext()))
+        elif local(el.tag) == "table":
+            doc.depth += 1
             parts.append(flatten_grid(odf_grid(el, lambda sub: _cell_text(sub, doc))))
+            doc.depth -= 1
         else:
             inner: list[Block] = []
             _blocks([el], doc, inner, 0)

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import Cell, Grid, flatten_grid, grid_table
-from .convert import MARK, Block, join_blocks, plain_lines
+from ..markdown import MAX_SPAN, Cell, Grid, flatten_grid, grid_table
+from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .package import OfficeZip, attr, local
 
 _DOCUMENT = "word/document.xml"
@@ -30,6 +30,11 @@ _SKIPPED = {"del", "delText", "moveFrom", "instrText", "commentReference", "Fall
 def needs_pandoc(document_xml: bytes) -> bool:
     """True when the body holds equations, tracked changes or alternate chunks: pandoc's job."""
     return _PANDOC_ONLY.search(document_xml) is not None
+
+
+def _number(value: str, default: int = 0) -> int:
+    """A non-negative integer attribute (``default`` when it is not one)."""
+    return int(value) if value.isdigit() else default
 
 
 def _first(el: Any, name: str) -> Any:
@@ -55,8 +60,10 @@ class _Doc:
     formats: dict[tuple[str, int], str]  # (numId, ilvl) -> numFmt
     links: dict[str, tuple[str, bool]]  # r:id -> (target, external)
     notes: dict[str, dict[str, Any]]  # "footnote"/"endnote" -> id -> element
-    refs: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) in reference order
+    refs: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, id) -> its number
+    cited: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) by number
     counters: dict[tuple[str, int], int] = field(default_factory=dict)
+    depth: int = 0  # tables open around the cell being read
 
     def style(self, sid: str) -> _Style:
         """A paragraph style with its heading level and numbering inherited through basedOn."""
@@ -80,12 +87,15 @@ def docx_markdown(oz: OfficeZip) -> str:
         _blocks(body, doc, blocks)
     text = join_blocks(blocks)
     notes = []
-    for n, (kind, nid) in enumerate(doc.refs, 1):
+    done = 0
+    while done < len(doc.cited):  # a note may cite notes not cited yet (each is rendered once)
+        kind, nid = doc.cited[done]
+        done += 1
         note = doc.notes.get(kind, {}).get(nid)
         inner: list[Block] = []
         if note is not None:
             _blocks(note, doc, inner)
-        notes.append(f"[^{n}]: " + " ".join(t for _, t in inner if t != MARK))
+        notes.append(f"[^{done}]: " + " ".join(t for _, t in inner if t != MARK))
     return text + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
@@ -115,7 +125,7 @@ def _paragraph(p: Any, doc: _Doc, out: list[Block]) -> None:
             nid, lvl = _first(numpr, "numId"), _first(numpr, "ilvl")
             num = (
                 attr(nid, "val") if nid is not None else (num[0] if num else ""),
-                int(attr(lvl, "val") or 0) if lvl is not None else (num[1] if num else 0),
+                _number(attr(lvl, "val")) if lvl is not None else (num[1] if num else 0),
             )
         outline = _first(ppr, "outlineLvl")
         level = attr(outline, "val") if outline is not None else ""
@@ -170,8 +180,11 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
         elif kind in ("br", "cr"):
             parts.append(f"\n{MARK}\n" if attr(sub, "type") == "page" else "\n")
         elif kind in ("footnoteReference", "endnoteReference"):
-            doc.refs.append((kind[:-9], attr(sub, "id")))
-            parts.append(f"[^{len(doc.refs)}]")
+            key = (kind[:-9], attr(sub, "id"))
+            if key not in doc.refs:
+                doc.refs[key] = len(doc.cited) + 1
+                doc.cited.append(key)
+            parts.append(f"[^{doc.refs[key]}]")
         elif kind == "hyperlink":
             words = _inline(sub, doc, boxes)
             target, external = doc.links.get(attr(sub, "id"), ("", False))
@@ -220,8 +233,8 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
         trpr = _first(tr, "trPr")
         if trpr is not None:
             before = _first(trpr, "gridBefore")
-            if before is not None and attr(before, "val").isdigit():
-                skip = int(attr(before, "val"))
+            if before is not None:
+                skip = min(_number(attr(before, "val")), MAX_SPAN)
                 row += [Cell("")] * skip
                 col += skip
         heading = heading and trpr is not None and _first(trpr, "tblHeader") is not None
@@ -231,7 +244,7 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
             span, merge = 1, None
             if tcpr is not None:
                 gs = _first(tcpr, "gridSpan")
-                span = int(attr(gs, "val")) if gs is not None and attr(gs, "val").isdigit() else 1
+                span = min(_number(attr(gs, "val"), 1), MAX_SPAN) if gs is not None else 1
                 vm = _first(tcpr, "vMerge")
                 merge = None if vm is None else (attr(vm, "val") or "continue")
             if merge == "continue":
@@ -272,8 +285,12 @@ def _cell_text(tc: Any, doc: _Doc) -> str:
     parts: list[str] = []
     for el in tc:
         kind = local(el.tag)
-        if kind == "tbl":
+        if kind == "tbl" and doc.depth >= MAX_NESTING:  # deeper tables: their words only
+            parts.append(" ".join(el.itertext()))
+        elif kind == "tbl":
+            doc.depth += 1
             parts.append(flatten_grid(_grid(el, doc)))
+            doc.depth -= 1
         elif kind in ("p", "sdt", "customXml"):
             inner: list[Block] = []
             _blocks([el], doc, inner)
