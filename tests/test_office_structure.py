@@ -319,3 +319,29 @@ def test_hostile_docx_spans_self_citing_notes_and_deep_nesting_stay_bounded(
         odt, "content.xml", lambda xml: xml.replace("</office:text>", nest + "</office:text>")
     )
     assert "Bottom odt words" in reader.read("deep.odt").text
+
+
+def test_odt_numbered_headings_in_a_list_stay_headings(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    from odf import text
+    from odf.opendocument import OpenDocumentText
+    from odf.style import ListLevelProperties
+    from odf.text import ListLevelStyleNumber, ListStyle
+
+    doc = OpenDocumentText()
+    numbers = ListStyle(name="Outline")
+    level = ListLevelStyleNumber(level=1, numformat="1")
+    level.addElement(ListLevelProperties())
+    numbers.addElement(level)
+    doc.automaticstyles.addElement(numbers)
+    for title, body in (("Intro", "Why we went."), ("Methods", "How we went.")):
+        items = text.List(stylename=numbers, continuenumbering="true")
+        item = text.ListItem()
+        item.addElement(text.H(outlinelevel=1, text=title))
+        items.addElement(item)
+        doc.text.addElement(items)
+        doc.text.addElement(text.P(text=body))
+    doc.save(str(tmp_path / "o.odt"))
+    text_out = _text(reader, "o.odt")
+    assert "# 1. Intro\n\nWhy we went.\n\n# 2. Methods\n\nHow we went." in text_out

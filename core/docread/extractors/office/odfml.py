@@ -116,8 +116,9 @@ def _blocks(parent: Any, doc: _Doc, out: list[Block], depth: int) -> None:
 
 
 def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
-    """List items as ``- text`` / ``1. text`` lines, nested lists indented below their item;
-    a list that continues an earlier one continues its numbers."""
+    """List items as ``- text`` / ``1. text`` lines, nested lists indented below their item, a
+    heading in a list a heading (``# 2. Methods``); a list that continues an earlier one
+    continues its numbers."""
     outer = doc.style
     doc.style = attr(el, "style-name") or outer
     numbered = (doc.style, depth + 1) in doc.numbered
@@ -130,13 +131,17 @@ def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
         _blocks(item, doc, inner, depth + 1)
         marked = False
         for kind, text in inner:
-            if kind in ("para", "heading"):
-                line = text.lstrip("#").strip() if kind == "heading" else text
+            if kind == "heading" and not marked:  # a numbered heading stays a heading
+                number += 1
+                hashes, _, title = text.partition(" ")
+                out.append((kind, f"{hashes} {number}. {title}" if numbered else text))
+                marked = True
+            elif kind == "para":
                 if not marked:
                     number += 1
-                    line = (f"{number}." if numbered else "-") + " " + line
+                    text = (f"{number}." if numbered else "-") + " " + text
                     marked = True
-                out.append(("item", "   " * depth + line))
+                out.append(("item", "   " * depth + text))
             else:
                 out.append((kind, text))
     if depth == 0:
