@@ -146,7 +146,7 @@ class XlsxBook(Book):
                 scan = size <= _SCAN_CAP  # no dimension
             if scan:
                 with self.zf.open(info) as part:
-                    found = sheet_extent(part.read(info.file_size + 1))
+                    found = sheet_extent(part, self.deadline)
         self.extents[index] = found
         return found
 
@@ -185,20 +185,33 @@ _VALUED_CELL = re.compile(
 )
 
 
-def sheet_extent(xml: bytes) -> tuple[int, int] | None:
-    """(last row, last column), 1-based, of the cells of a worksheet's XML that hold a value;
-    None when some of them carry no reference (``r``), so the XML cannot say where they are."""
-    last_row = last_col = placed = 0
-    for m in _VALUED_CELL.finditer(xml):
-        placed += 1
-        last_row = max(last_row, int(m.group(2)))
-        col = 0
-        for ch in m.group(1):
-            col = col * 26 + ch - 64
-        last_col = max(last_col, col)
-    if placed != len(_ANY_VALUED_CELL.findall(xml)):
-        return None
-    return last_row, last_col
+def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int] | None:
+    """(last row, last column), 1-based, of the cells of a worksheet's XML that hold a value,
+    read in 1 MB chunks (what follows a chunk's last closed cell is read with the next); None when some of
+    them carry no reference (``r``), so the XML cannot say where they are."""
+    last_row = last_col = placed = anywhere = 0
+    carry = b""
+    while True:
+        chunk = part.read(_CHUNK)
+        data = carry + chunk
+        end = data.rfind(b"</c>")  # cut after the last closed cell: no cell spans the cut
+        cut = len(data) if not chunk else end + 4 if end >= 0 else max(data.rfind(b"<"), 0)
+        body, carry = data[:cut], data[cut:]
+        for m in _VALUED_CELL.finditer(body):
+            placed += 1
+            last_row = max(last_row, int(m.group(2)))
+            col = 0
+            for ch in m.group(1):
+                col = col * 26 + ch - 64
+            last_col = max(last_col, col)
+        anywhere += len(_ANY_VALUED_CELL.findall(body))
+        if not chunk:
+            break
+        deadline.check("sizing a sheet")
+    return (last_row, last_col) if placed == anywhere else None
+
+
+_CHUNK = 1 << 20
 
 
 def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.xml") -> None:
