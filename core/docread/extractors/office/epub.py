@@ -23,10 +23,11 @@ _MARK = "DOCREADTABLE{}MARK"
 
 
 def epub_spine(oz: OfficeZip) -> list[str] | None:
-    """The XHTML members of the spine in reading order; None when one holds MathML."""
+    """The XHTML members of the spine in reading order; None (pandoc's job) when one holds
+    MathML, or when no package document or spine names any."""
     opf = opf_path(oz)
     if not opf:
-        return []
+        return None
     folder = posixpath.dirname(opf)
     root = oz.xml(opf)
     manifest: dict[str, str] = {}
@@ -39,6 +40,8 @@ def epub_spine(oz: OfficeZip) -> list[str] | None:
         elif kind == "itemref":
             spine.append(el.get("idref", ""))
     members = [manifest[i] for i in spine if manifest.get(i) and oz.has(manifest[i])]
+    if not members:
+        return None
     for name in members:
         if b"<math" in oz.read(name):
             return None
