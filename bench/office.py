@@ -150,6 +150,7 @@ def main() -> None:
     firsts: dict[str, dict[str, list[float]]] = {t: {} for t in tools}
     peaks: dict[str, float] = {}
     errors: dict[str, dict[str, str]] = {t: {} for t in tools}
+    colds: dict[str, list[float]] = {}  # docread: the first file read by a fresh Reader
     for _ in range(args.rounds):
         for tool, (exe, tree) in tools.items():
             env = dict(os.environ)
@@ -164,6 +165,8 @@ def main() -> None:
             result = json.loads(done.stdout.strip().splitlines()[-1])
             peaks[tool] = max(peaks.get(tool, 0.0), result["peak_mb"])
             for name, row in result["files"].items():
+                if "cold" in row:
+                    colds.setdefault(tool, []).append(row["cold"])
                 if row.get("error"):
                     errors[tool][name] = f"{row['error']} at {row['first']:.0f} s"
                 times[tool].setdefault(name, []).extend(row["times"])
@@ -195,6 +198,10 @@ def main() -> None:
     for tool in tools:
         meds = [statistics.median(v) * 1000 for v in firsts[tool].values()]
         print(f"{statistics.median(meds):10.1f}" if meds else f"{'-':>10}", end=" ")
+    print(f"\n{'fresh Reader, first file, median ms':40} ", end="")
+    for tool in tools:
+        got = colds.get(tool)
+        print(f"{statistics.median(got) * 1000:10.1f}" if got else f"{'-':>10}", end=" ")
     print(f"\n{'peak RSS MB (tool process + children)':40} ", end="")
     print(" ".join(f"{peaks.get(t, 0):10.0f}" for t in tools))
     for tool, failed in errors.items():
