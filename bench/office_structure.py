@@ -63,7 +63,7 @@ def child(tool: str, folder: str) -> None:
     if tool == "kreuzberg":
         import kreuzberg
 
-        config = kreuzberg.ExtractionConfig(output_format="markdown")
+        config = kreuzberg.ExtractionConfig(output_format="markdown", use_cache=False)
         for f in files:
             out[f.name] = kreuzberg.extract_file_sync(str(f), config=config).content
     else:
