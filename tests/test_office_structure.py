@@ -12,6 +12,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import MakeReader
 from factories import xlsx
 from office_fixtures import (
     WRITERS,
@@ -345,3 +346,13 @@ def test_odt_numbered_headings_in_a_list_stay_headings(
     doc.save(str(tmp_path / "o.odt"))
     text_out = _text(reader, "o.odt")
     assert "# 1. Intro\n\nWhy we went.\n\n# 2. Methods\n\nHow we went." in text_out
+
+
+def test_a_cut_sheet_view_names_the_next_row_after_its_heading_and_caption(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    rows = [["Inventory"], ["item", "qty"]] + [[f"i{n}", n] for n in range(1, 101)]
+    xlsx(tmp_path / "c.xlsx", {"Stock": rows})
+    text = make_reader(output={"max_lines": 16}).read("c.xlsx").render()
+    last = max(int(m) for m in re.findall(r"^\| (\d+) \| i\d+ \|", text, re.M))
+    assert f"use rows={last + 1}- (or fewer columns) to continue" in text
