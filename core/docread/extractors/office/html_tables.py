@@ -52,9 +52,10 @@ class _Grids(HTMLParser):
             self.caption = []
         elif tag == "img":
             self._text(f" ![{a.get('alt', '')}]({a.get('src', '')}) ")
-        elif tag == "a" and a.get("href"):
-            self.link.append(a["href"])
-            self._text("[")
+        elif tag == "a":
+            self.link.append(a.get("href", ""))  # "" for an anchor: closed without a link
+            if self.link[-1]:
+                self._text("[")
         elif tag in _BREAKS:
             self._text(" ")
 
@@ -75,7 +76,9 @@ class _Grids(HTMLParser):
             self.stack[-1].caption = " ".join("".join(self.caption).split())
             self.caption = None
         elif tag == "a" and self.link:
-            self._text(f"]({self.link.pop()})")
+            href = self.link.pop()
+            if href:
+                self._text(f"]({href})")
         elif tag == "table":
             grid = self.stack.pop()
             self.cell.pop(), self.spans.pop(), self.head.pop()

@@ -195,7 +195,7 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
         elif kind == "AlternateContent":
             choice = _first(sub, "Choice")
             parts.append(_inline(choice if choice is not None else sub, doc, boxes))
-        elif kind == "oMath" or kind == "oMathPara":
+        elif kind in ("oMath", "oMathPara"):  # in a note (the body's go to pandoc): its text
             parts.append(" ".join(t.text or "" for t in sub.iter() if local(t.tag) == "t"))
         elif kind not in _SKIPPED and len(sub):
             parts.append(_inline(sub, doc, boxes))
