@@ -166,8 +166,8 @@ def test_the_layout_page_names_every_module_and_no_gone_one() -> None:
 
 def test_the_page_lists_the_isolated_families() -> None:
     """The Isolation section's list of isolated families is the set of extractors that are."""
-    from docread.formats import FORMATS
     from docread.extractors.base import extractor_class
+    from docread.formats import FORMATS
 
     page = (CORE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     listed = re.search(r"Isolated extractors \(([^)]*)\)", page)

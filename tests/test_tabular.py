@@ -58,8 +58,8 @@ def _xlsx(path: Path) -> Path:
 
 
 def _rows(result: docread.ReadResult) -> list[list[str]]:
-    """The data rows of the rendered markdown table, as cells."""
-    lines = [ln for ln in result.documents[0].text.splitlines()[2:]]
+    """The data rows of the rendered markdown table (under a sheet's heading), as cells."""
+    lines = [ln for ln in result.documents[0].text.splitlines() if ln.startswith("|")][2:]
     return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in lines]
 
 
@@ -312,7 +312,7 @@ def test_loader_one_document_per_row_over_every_sheet(
     assert (last["sheet"], last["sheet_index"], last["sheet_count"], last["row_start"], last["row_end"]) == (
         "Notes", 2, 3, 1, 1,
     )  # fmt: skip
-    assert docs[-1].text == "Sheet: Notes\n\n| note |\n|---|\n| hello |"
+    assert docs[-1].text == "## Sheet: Notes\n\n| note |\n|---|\n| hello |"
     assert docs[0].metadata["sheet"] == "Q4_Sales" and docs[0].metadata["total_rows"] == 120
 
 
@@ -364,7 +364,7 @@ def test_wide_sheet_is_capped_by_max_cols(make_reader: MakeReader, tmp_path: Pat
     xlsx(tmp_path / "wide.xlsx", {"Sheet": [[f"c{i}" for i in range(12)], list(range(12))]})
     reader = make_reader(memory={"max_dataframe_cols": 5})
     result = reader.read("wide.xlsx")
-    assert result.documents[0].text.splitlines()[0] == "| Row | c0 | c1 | c2 | c3 | c4 |"
+    assert result.documents[0].text.splitlines()[2] == "| Row | c0 | c1 | c2 | c3 | c4 |"
     assert "Showing the first 5 of 12 columns" in result.render()
 
 

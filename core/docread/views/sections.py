@@ -36,22 +36,24 @@ def _default_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
 @dataclass(frozen=True, slots=True)
 class Window:
     """Where a line-granular unit keeps its position: the metadata keys of its first and last
-    line (or row), and how many lines of its text come before the first (a table's head)."""
+    line (or row), and how many lines of its text come before the first (a table's head: a
+    number, or one that depends on the unit's metadata)."""
 
     start: str
     end: str
-    head: int = 0
+    head: int | Callable[[Mapping[str, Any]], int] = 0
 
     def next(self, meta: Mapping[str, Any], shown_lines: int) -> int | None:
         """The first line (row) a cut after ``shown_lines`` lines of the text left out; None
         when every one is shown."""
-        first = int(meta.get(self.start, 1)) + max(shown_lines - self.head, 0)
+        head = self.head(meta) if callable(self.head) else self.head
+        first = int(meta.get(self.start, 1)) + max(shown_lines - head, 0)
         return None if first > int(meta.get(self.end, first)) else first
 
 
 LINES, ROWS, SQL_ROWS = (
     Window("line_start", "line_end"),
-    Window("row_start", "row_end", 2),
+    Window("row_start", "row_end", lambda meta: _table_head(meta)),
     (
         Window("row_start", "row_end", 4)  # heading, blank, header, rule
     ),
@@ -109,8 +111,14 @@ def _table(doc: Document) -> str:
     return "\n".join(lines)
 
 
+def _table_head(meta: Mapping[str, Any]) -> int:
+    """Lines of a table unit's text before its first data row: the header and rule, after a
+    sheet's heading and a caption (two lines each)."""
+    return 2 + 2 * ("sheet" in meta) + 2 * ("table_caption" in meta)
+
+
 def _rows_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
-    """Two lines of each section are the table head; the rest are data rows."""
+    """Data rows follow the table's head (see _table_head)."""
     next_row = ROWS.next(meta, shown_lines)
     if next_row is None:
         return ""  # every row is shown; only the summary was cut

@@ -152,7 +152,7 @@ _W_SHAPE = re.compile(  # a VML picture or a DrawingML drawing outside alternate
     rb"<w:pict\b(?:(?!</w:pict>).)*?</w:pict>|<w:drawing\b(?:(?!</w:drawing>).)*?</w:drawing>", re.S
 )
 _W_T = re.compile(rb"<w:t(?:\s[^>]*)?>([^<]*)</w:t>")
-_ODF_BREAK_STYLE = re.compile(
+ODF_BREAK_STYLE = re.compile(
     rb"<style:style\b[^>]*style:name=\"([^\"]+)\"[^>]*>(?:(?!</style:style>).)*?fo:break-before=\"page\"",
     re.S,
 )
@@ -188,7 +188,7 @@ def odt_marks(name: str, data: bytes) -> bytes:
     if name != "content.xml":
         return data
     data = odt_frames(data)
-    styles = set(_ODF_BREAK_STYLE.findall(data))
+    styles = set(ODF_BREAK_STYLE.findall(data))
     if not styles:
         return data
     names = b"|".join(re.escape(s) for s in styles)
@@ -347,6 +347,30 @@ def margin_headings(markdown: str) -> str:
     return _MARGIN_LINE.sub(
         lambda m: "## Header" if "HEADER" in m.group(1) else "## Footer", markdown
     )
+
+
+# -- markdown of the in-process readers (wordml, odfml) --------------------------------------------
+Block = tuple[str, str]  # (kind: "heading", "para", "item", "table", "break"; its markdown)
+MAX_NESTING = 32  # tables in tables read as tables; deeper ones give their words (no recursion)
+_LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
+
+
+def join_blocks(blocks: list[Block]) -> str:
+    """Blocks joined by blank lines; consecutive list items by line breaks (one list)."""
+    out: list[str] = []
+    prev = ""
+    for kind, text in blocks:
+        if out:
+            out.append("\n" if kind == prev == "item" else "\n\n")
+        out.append(text)
+        prev = kind
+    return "".join(out)
+
+
+def plain_lines(text: str) -> str:
+    """A paragraph's lines with what would read as markdown structure at their start (``#``,
+    ``- ``, ``1. ``, ``>``, a fence) escaped: the document's text, not markup."""
+    return "\n".join(_LINE_START.sub(r"\1\\\2", line) for line in text.split("\n"))
 
 
 # -- markdown post-processing ---------------------------------------------------------------------

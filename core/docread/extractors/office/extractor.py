@@ -38,7 +38,9 @@ from .convert import (
     split_pages,
     split_sections,
 )  # fmt: skip
+from .epub import epub_markdown, epub_spine
 from .headers import docx_headers, odt_headers
+from .html_tables import html_tables
 from .meta import (
     docx_comments,
     epub_images,
@@ -47,9 +49,11 @@ from .meta import (
     ooxml_metadata,
     rtf_metadata,
 )  # fmt: skip
+from .odfml import needs_pandoc_odf, odt_markdown
 from .package import OfficeZip
 from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
+from .wordml import docx_markdown, needs_pandoc
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
@@ -74,7 +78,7 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 4
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -126,8 +130,7 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
-        transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
-        markdown = pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+        markdown = _body(oz, fmt, ctx, work)
         margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
         if margins is not None and (found := margins(oz)):
             markdown += "\n\n" + found
@@ -142,6 +145,23 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         yield from _units(ctx, markdown, meta, oz, lookup)
 
 
+def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
+    """The document body as markdown: read in-process from the package XML (EPUB chapters
+    through the HTML converter), or through pandoc for what pandoc alone renders well
+    (equations, tracked changes, embedded objects)."""
+    try:
+        if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
+            return docx_markdown(oz)
+        if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
+            return odt_markdown(oz)
+        if fmt == "epub" and (chapters := epub_spine(oz)) is not None:
+            return epub_markdown(oz, chapters, ctx)
+    except RecursionError:  # elements nested past Python's stack (a hostile file): pandoc
+        ctx.warn("The document nests its elements too deeply to read in-process; pandoc read it.")
+    transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
+    return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+
+
 def _units(
     ctx: Context,
     markdown: str,
@@ -149,7 +169,9 @@ def _units(
     oz: OfficeZip | None,
     images: dict[str, str],
 ) -> Iterator[Unit]:
-    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked)."""
+    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked);
+    HTML tables pandoc wrote become pipe tables first."""
+    markdown = html_tables(markdown)
     pages = split_pages(markdown)
     if ctx.info.format == "epub":
         kind, parts = "chapter", split_chapters(markdown)

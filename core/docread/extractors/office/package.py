@@ -174,21 +174,51 @@ class OfficeZip:
         return data
 
     def xml(self, name: str) -> Any:
-        """The parsed root element of an XML part (defusedxml: no entities, no external refs)."""
+        """The parsed root element of an XML part. ``read`` refused entity declarations, so a
+        part without a DOCTYPE goes to the C parser (expat fetches nothing external; ~3x the
+        speed of defusedxml's Python-level tree builder); one with a DOCTYPE to defusedxml."""
+        from xml.etree import ElementTree as StdTree
+
         from defusedxml import ElementTree
         from defusedxml.common import DefusedXmlException
 
         data = self.read(name)
         try:
+            if b"<!DOCTYPE" not in data:
+                return StdTree.fromstring(data)
             return ElementTree.fromstring(data)
         except DefusedXmlException as exc:
             raise ArchiveSecurityError(
                 f"{self.source}: part {name} refused: {exc}", path=self.source
             ) from exc
-        except ElementTree.ParseError as exc:
+        except StdTree.ParseError as exc:
             raise ExtractionError(
                 f"{self.source}: part {name} is not valid XML ({exc})", path=self.source
             ) from exc
+
+    def start_tags(self, name: str, wanted: frozenset[str]) -> list[tuple[str, dict[str, str]]]:
+        """(local name, attributes by local name) of the start tags named in ``wanted``, in
+        document order: one expat pass that builds no tree (Word's 350 KB styles part: a few ms
+        against ~60 ms for a tree). Entity declarations were refused by ``read``; expat fetches
+        nothing external."""
+        from xml.parsers import expat
+
+        found: list[tuple[str, dict[str, str]]] = []
+
+        def start(tag: str, attrs: dict[str, str]) -> None:
+            tag = tag.rsplit("}", 1)[-1]
+            if tag in wanted:
+                found.append((tag, {k.rsplit("}", 1)[-1]: v for k, v in attrs.items()}))
+
+        parser = expat.ParserCreate(namespace_separator="}")
+        parser.StartElementHandler = start
+        try:
+            parser.Parse(self.read(name), True)
+        except expat.ExpatError as exc:
+            raise ExtractionError(
+                f"{self.source}: part {name} is not valid XML ({exc})", path=self.source
+            ) from exc
+        return found
 
     def repack(self, target: Path, transform: Callable[[str, bytes], bytes] | None = None) -> Path:
         """Write every checked member (optionally rewritten) to a fresh zip for pandoc."""
@@ -236,3 +266,11 @@ def rels(oz: OfficeZip, part: str) -> dict[str, str]:
 def local(tag: str) -> str:
     """An element's tag without its namespace."""
     return tag.rsplit("}", 1)[-1]
+
+
+def attr(el: Any, name: str) -> str:
+    """An element's attribute by local name, whatever its namespace ("" when absent)."""
+    for key, value in el.attrib.items():
+        if local(key) == name:
+            return str(value)
+    return ""

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import markdown_table
-from .package import OfficeZip, local, rels
+from ..markdown import Cell, Grid, grid_table
+from .odfml import odf_grid
+from .package import OfficeZip, attr, local, rels
 
 
 @dataclass(slots=True)
@@ -31,19 +32,6 @@ class Slide:
         if self.notes:
             parts.append(f"Notes: {self.notes}")
         return "\n\n".join(parts)
-
-
-def _table(rows: list[list[str]]) -> str:
-    """A slide table as markdown, its first row as the header."""
-    return markdown_table(rows[0], rows[1:]) if rows else ""
-
-
-def _attr(el: Any, name: str) -> str:
-    """An attribute by local name, whatever its namespace."""
-    for key, value in el.attrib.items():
-        if local(key) == name:
-            return str(value)
-    return ""
 
 
 def _child(el: Any, *names: str) -> Any:
@@ -96,10 +84,10 @@ class PptxDeck:
                 self._text_shape(shape, slide, lines)
             elif kind == "pic":
                 info = _child(shape, "cNvPr")
-                label = (_attr(info, "descr") or _attr(info, "name")) if info is not None else ""
+                label = (attr(info, "descr") or attr(info, "name")) if info is not None else ""
                 lines.append(f"[image: {' '.join(label.split()) or 'picture'}]")
                 blip = _child(shape, "blip")
-                target = links.get(_attr(blip, "embed")) if blip is not None else None
+                target = links.get(attr(blip, "embed")) if blip is not None else None
                 if target:
                     slide.images.append(target)
             elif kind == "graphicFrame":
@@ -107,7 +95,7 @@ class PptxDeck:
 
     def _text_shape(self, shape: Any, slide: Slide, lines: list[str]) -> None:
         ph = _child(shape, "ph")
-        kind = _attr(ph, "type") if ph is not None else None
+        kind = attr(ph, "type") if ph is not None else None
         body = _child(shape, "txBody")
         if body is None:
             return
@@ -120,28 +108,17 @@ class PptxDeck:
             if not text:
                 continue
             ppr = _child(p, "pPr")
-            level = int(_attr(ppr, "lvl") or 0) if ppr is not None else 0
+            level = int(attr(ppr, "lvl") or 0) if ppr is not None else 0
             lines.append(("  " * level + "- " + text) if bullets else text)
         lines.append("")
 
     def _frame(self, frame: Any, links: dict[str, str], lines: list[str]) -> None:
         table = _child(frame, "tbl")
         if table is not None:
-            rows = [
-                [
-                    " ".join(
-                        t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
-                    )
-                    for tc in tr
-                    if local(tc.tag) == "tc"
-                ]
-                for tr in table
-                if local(tr.tag) == "tr"
-            ]
-            lines += [_table(rows), ""]
+            lines += [grid_table(_pptx_grid(table)), ""]
             return
         chart = _child(frame, "chart")
-        target = links.get(_attr(chart, "id")) if chart is not None else None
+        target = links.get(attr(chart, "id")) if chart is not None else None
         if target and self.oz.has(target):
             lines += [_chart_text(self.oz.xml(target)), ""]
 
@@ -151,12 +128,32 @@ class PptxDeck:
             if local(shape.tag) != "sp":
                 continue
             ph = _child(shape, "ph")
-            if ph is None or _attr(ph, "type") != "body":
+            if ph is None or attr(ph, "type") != "body":
                 continue
             body = _child(shape, "txBody")
             if body is not None:
                 out += [t for t in (_pptx_para(p) for p in body if local(p.tag) == "p") if t]
         return "\n".join(out).strip()
+
+
+def _pptx_grid(table: Any) -> Grid:
+    """A DrawingML table as a Grid: gridSpan/rowSpan on the first cell of a merge, the cells it
+    covers (hMerge, vMerge) skipped; the first row is the header when the table says so."""
+    grid = Grid()
+    props = _child(table, "tblPr")
+    grid.header_rows = 1 if props is not None and attr(props, "firstRow") in ("1", "true") else 0
+    for tr in (r for r in table if local(r.tag) == "tr"):
+        row = []
+        for tc in (c for c in tr if local(c.tag) == "tc"):
+            if attr(tc, "hMerge") in ("1", "true") or attr(tc, "vMerge") in ("1", "true"):
+                continue
+            text = " ".join(
+                t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
+            )
+            spans = (attr(tc, "rowSpan"), attr(tc, "gridSpan"))
+            row.append(Cell(text, *(int(v) if v.isdigit() else 1 for v in spans)))
+        grid.rows.append(row)
+    return grid
 
 
 def _pptx_para(p: Any) -> str:
@@ -207,14 +204,14 @@ class OdpDeck:
         self.pages = [el for el in root.iter() if local(el.tag) == "page"]
         # footer/header texts a page names (presentation:use-footer-name), and master-page words
         self.decls = {
-            (local(el.tag), _attr(el, "name")): " ".join("".join(el.itertext()).split())
+            (local(el.tag), attr(el, "name")): " ".join("".join(el.itertext()).split())
             for el in root.iter()
             if local(el.tag) in ("footer-decl", "header-decl")
         }
         self.masters = _master_texts(oz)
         self.master_first: dict[str, int] = {}  # master page name -> the first slide showing it
         for number, page in enumerate(self.pages, 1):
-            self.master_first.setdefault(_attr(page, "master-page-name"), number)
+            self.master_first.setdefault(attr(page, "master-page-name"), number)
 
     @property
     def count(self) -> int:
@@ -229,11 +226,11 @@ class OdpDeck:
                 slide.notes = "\n".join(_odf_block(el, 0)).strip()
             else:
                 _odf_shape(el, slide, lines)
-        master = _attr(page, "master-page-name")
+        master = attr(page, "master-page-name")
         if self.master_first.get(master) == number and self.masters.get(master):
             lines.append(f"Master page: {self.masters[master]}")  # once, on its first slide
         for kind, label in (("header-decl", "Header"), ("footer-decl", "Footer")):
-            text = self.decls.get((kind, _attr(page, f"use-{kind[:-5]}-name")))
+            text = self.decls.get((kind, attr(page, f"use-{kind[:-5]}-name")))
             if text:
                 lines.append(f"{label}: {text}")
         slide.body = "\n".join(lines).strip()
@@ -261,11 +258,11 @@ def _master_texts(oz: OfficeZip) -> dict[str, str]:
             " ".join(" ".join(_odf_block(shape, 0)).split())
             for shape in master
             if local(shape.tag) not in ("notes", "theme")
-            and _attr(shape, "class") not in _PLACEHOLDERS
+            and attr(shape, "class") not in _PLACEHOLDERS
         ]
         text = " / ".join(w for w in words if w)
         if text:
-            out[_attr(master, "name")] = text
+            out[attr(master, "name")] = text
     return out
 
 
@@ -275,16 +272,16 @@ def _odf_shape(el: Any, slide: Slide, lines: list[str]) -> None:
         for sub in el:
             _odf_shape(sub, slide, lines)
         return
-    role = _attr(el, "class")
+    role = attr(el, "class")
     if role == "title" and not slide.title:
         slide.title = " ".join(" ".join(_odf_block(el, 0)).split())
         return
     image = _child(el, "image")
     if image is not None and _child(el, "table", "text-box") is None:
         alt = _child(el, "title", "desc")
-        label = (alt.text if alt is not None else "") or _attr(el, "name") or "picture"
+        label = (alt.text if alt is not None else "") or attr(el, "name") or "picture"
         lines.append(f"[image: {' '.join(label.split())}]")
-        href = _attr(image, "href")
+        href = attr(image, "href")
         if href and not href.startswith(("http:", "https:", "/")):
             slide.images.append(posixpath.normpath(href))
         return
@@ -309,19 +306,14 @@ def _odf_block(el: Any, depth: int) -> list[str]:
                         else line
                     )
         elif kind == "table":
-            rows = [
-                [" ".join(_odf_block(cell, 0)) for cell in row if local(cell.tag) == "table-cell"]
-                for row in sub.iter()
-                if local(row.tag) == "table-row"
-            ]
-            out.append(_table(rows))
+            out.append(grid_table(odf_grid(sub, lambda cell: " ".join(_odf_block(cell, 0)))))
         elif kind not in ("image", "title", "desc"):
             out += _odf_block(sub, depth)
     return out
 
 
 _ODF_SPECIAL: dict[str, Callable[[Any], str]] = {
-    "s": lambda el: " " * int(_attr(el, "c") or 1),
+    "s": lambda el: " " * int(attr(el, "c") or 1),
     "tab": lambda el: "\t",
     "line-break": lambda el: " ",
 }

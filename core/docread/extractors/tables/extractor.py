@@ -20,7 +20,7 @@ from ...request.ranges import (
 from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..deadline import Deadline
-from ..markdown import escape_cell, markdown_table
+from ..markdown import captioned, escape_cell, markdown_table
 from ..properties import document_properties
 from .model import Book, Table, Total, column_types, plain_text
 
@@ -232,9 +232,12 @@ def _document(
         names, rows, text=plain_text, output=ctx.settings.output,
         first_row=first if row_column else None,
     )  # fmt: skip
-    if ctx.loader and book.sheet_names is not None:  # a chunk says which sheet it comes from
-        text = f"Sheet: {escape_cell(book.sheet_names[index])}\n\n{text}"
+    text = captioned(table.caption, text)
+    if book.sheet_names is not None:  # a unit says which sheet it comes from, as a heading
+        text = f"## Sheet: {escape_cell(book.sheet_names[index])}\n\n{text}"
     meta: dict[str, Any] = {"columns": names}
+    if table.caption:
+        meta["table_caption"] = table.caption
     if rows:
         meta.update(row_start=first, row_end=first + len(rows) - 1)
     if total.count is not None:

@@ -8,7 +8,7 @@ import math
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, cast
 
@@ -38,6 +38,7 @@ class Table:
     """
 
     columns: list[str]
+    caption: str = ""  # a title row above the header (a sheet's "Stanley Cups" over its columns)
     dtypes: dict[int, str] | None = None  # exact column types when the format stores them
     counted: bool = False  # True when ``_count(exact=True)`` is cheap (stored in the file)
 
@@ -231,6 +232,40 @@ class RowsTable(Table):
 def header_row(rows: Iterator[Sequence[Any]]) -> tuple[int, list[Any]]:
     """(0-based position, cells) of the first row with any non-empty cell; (-1, []) if none."""
     for i, row in enumerate(rows):
-        if any(plain_text(v).strip() for v in row):
+        if _filled(row):
             return i, list(row)
     return -1, []
+
+
+def _filled(row: Sequence[Any]) -> int:
+    return sum(1 for v in row if plain_text(v).strip())
+
+
+@dataclass(slots=True)
+class Head:
+    """Where a sheet's table starts: its header row (0-based position, cells), the title row
+    above it as a caption, and rows read past the header while looking (data to yield first)."""
+
+    at: int = -1
+    cells: list[Any] = field(default_factory=list)
+    caption: str = ""
+    pending: list[Sequence[Any]] = field(default_factory=list)
+
+
+def table_head(rows: Iterator[Sequence[Any]]) -> Head:
+    """The header of a sheet: its first non-empty row, unless that row holds one value and the
+    next non-empty row holds more: then the one value is the table's title (a caption) and the
+    next row is the header (a "Stanley Cups" title merged over "Team | Location | Cups")."""
+    at, cells = header_row(rows)
+    if at < 0 or _filled(cells) != 1:
+        return Head(at, cells)
+    pending: list[Sequence[Any]] = []
+    for row in rows:
+        pending.append(row)
+        if not _filled(row):
+            continue
+        if _filled(row) < 2:
+            break
+        title = next(plain_text(v).strip() for v in cells if plain_text(v).strip())
+        return Head(at + len(pending), list(row), " ".join(title.split()))
+    return Head(at, cells, "", pending)

@@ -6,10 +6,11 @@ The first non-empty row of a sheet is its header."""
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from collections.abc import Generator, Iterator
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from ...errors import (
     DependencyMissingError,
@@ -20,7 +21,7 @@ from ...errors import (
 from ...source import Source
 from ..base import Context
 from ..office.package import open_package
-from .model import Book, RowsTable, Table, Total, header_row, unique_names
+from .model import Book, RowsTable, Table, Total, table_head, unique_names
 
 if TYPE_CHECKING:
     from ..deadline import Deadline
@@ -30,21 +31,29 @@ _WIDTH_SCAN = 100  # rows after the header looked at for the sheet's width
 
 
 class XlsxTable(Table):
-    """A read-only worksheet: rows are parsed as a stream and the parse stops after the window."""
+    """A read-only worksheet: rows are parsed as a stream and the parse stops after the window.
+    ``extent`` (rows, columns) is the sheet's real extent when its <dimension> was found inflated."""
 
-    def __init__(self, ws: Any, deadline: Deadline) -> None:
+    def __init__(self, ws: Any, deadline: Deadline, extent: tuple[int, int] | None) -> None:
         self.ws, self.deadline = ws, deadline
-        self.claimed = ws.max_row  # from <dimension>; verified when a window reaches the end
-        width = ws.max_column or 0
+        if extent is not None:
+            extent = (max(extent[0], 1), max(extent[1], 1))  # openpyxl reads 0 as "no limit"
+        self.last = extent[0] if extent else None  # past it no row holds a value
+        self.claimed = extent[0] if extent else ws.max_row  # verified when a window reaches the end
+        width = extent[1] if extent else (ws.max_column or 0)
         ws.reset_dimensions()  # iterate to the real end, whatever the dimension says
         # one parse serves the header, the width and the first window (the usual head:N)
-        self._parse: Generator[tuple[Any, ...], None, None] | None = ws.iter_rows(values_only=True)
-        pos, header = header_row(self._parse)
-        self._ahead = list(islice(self._parse, _WIDTH_SCAN)) if header else []
-        if header:  # a wrong or missing dimension: the first rows say how wide the sheet is
+        self._parse: Generator[tuple[Any, ...], None, None] | None = ws.iter_rows(
+            values_only=True, max_row=self.last, max_col=width if extent else None
+        )
+        head = table_head(self._parse)
+        header = head.cells
+        self._ahead = head.pending + list(islice(self._parse, _WIDTH_SCAN)) if header else []
+        if header and not extent:  # a wrong or missing dimension: the first rows say the width
             width = max([width, len(header)] + [len(r) for r in self._ahead])
-        self.header_at = pos + 1  # 1-based sheet row of the header
+        self.header_at = head.at + 1  # 1-based sheet row of the header
         super().__init__(unique_names(header + [None] * (width - len(header))) if header else [])
+        self.caption = head.caption
 
     def _iter_from(self, start: int, cols: list[int], want: int | None) -> Iterator[list[Any]]:
         first = self.header_at + start
@@ -55,8 +64,9 @@ class XlsxTable(Table):
             self._parse, self._ahead = None, []
         else:
             rows = self.ws.iter_rows(
-                min_row=first, max_col=max(cols) + 1 if cols else 1, values_only=True
-            )
+                min_row=first, max_row=self.last, max_col=max(cols) + 1 if cols else 1,
+                values_only=True,
+            )  # fmt: skip
         for n, row in enumerate(rows, first):
             if n & 0xFFF == 0:
                 self.deadline.check(f"sheet row {n:,}")
@@ -101,18 +111,50 @@ class XlsxBook(Book):
             raise
         self.sheet_names: list[str] = list(self.wb.sheetnames)
         self.tables: list[XlsxTable] = []
+        self.zf = zipfile.ZipFile(self.handle)  # for sizing sheets whose dimension is inflated
+        self.extents: dict[int, tuple[int, int] | None] = {}
 
     def sheet_size(self, index: int) -> tuple[int, int] | None:
-        """The sheet's <dimension> (read before ``table`` resets it to stream to the real end)."""
+        """The sheet's <dimension> (read before ``table`` resets it to stream to the real end),
+        or its real extent when the dimension is inflated or missing (None: a missing one on a
+        sheet too big to scan)."""
         ws = self.wb[self.sheet_names[index]]
+        if not hasattr(ws, "iter_rows"):  # a chart sheet
+            return None
         rows, cols = getattr(ws, "max_row", None), getattr(ws, "max_column", None)
+        found = self.extent(index, ws)
+        if found is not None:
+            return found
         return (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
+
+    def extent(self, index: int, ws: Any) -> tuple[int, int] | None:
+        """(last row, last column) holding a value, scanned from the sheet's XML (once a sheet)
+        when its <dimension> is missing or claims more cells than the XML can hold (a used range
+        inflated to the sheet's maximum by formatting whole rows or columns); None when the
+        dimension is plausible, or missing on a sheet over ``_SCAN_CAP`` bytes."""
+        if index in self.extents:
+            return self.extents[index]
+        rows, cols = getattr(ws, "max_row", None), getattr(ws, "max_column", None)
+        path = getattr(ws, "_worksheet_path", None)  # openpyxl keeps the member name here
+        found = None
+        info = _member(self.zf, path)
+        if info is not None:
+            size = max(info.file_size, 1)
+            if isinstance(rows, int) and isinstance(cols, int):
+                scan = rows * max(cols, 1) > _CELLS_PER_BYTE * size  # inflated
+            else:
+                scan = size <= _SCAN_CAP  # no dimension
+            if scan:
+                with self.zf.open(info) as part:
+                    found = sheet_extent(part, self.deadline)
+        self.extents[index] = found
+        return found
 
     def table(self, index: int) -> Table:
         ws = self.wb[self.sheet_names[index]]
         if not hasattr(ws, "iter_rows"):  # a chart sheet
             return RowsTable([], 0, lambda n: [])
-        table = XlsxTable(ws, self.deadline)
+        table = XlsxTable(ws, self.deadline, self.extent(index, ws))
         self.tables.append(table)
         return table
 
@@ -120,7 +162,56 @@ class XlsxBook(Book):
         for table in self.tables:
             table.close()
         self.wb.close()
+        self.zf.close()
         self.handle.close()
+
+
+_ANY_VALUED_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b")
+
+
+def _member(zf: zipfile.ZipFile, name: object) -> zipfile.ZipInfo | None:
+    try:
+        return zf.getinfo(name) if isinstance(name, str) else None
+    except KeyError:
+        return None
+
+
+_CELLS_PER_BYTE = 4  # a dimension claiming more cells than this per byte of sheet XML is inflated
+_SCAN_CAP = 16 << 20  # a sheet without a dimension is scanned for its size up to this many bytes
+# a cell holding something: a value, an inline string or a formula (a styled empty cell is
+# ``<c r="X1" s="3"/>``)
+_VALUED_CELL = re.compile(
+    rb"<(?:\w+:)?c\b[^>]*?\br=\"([A-Z]{1,3})(\d+)\"[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b"
+)
+
+
+def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int] | None:
+    """(last row, last column), 1-based, of the cells of a worksheet's XML that hold a value,
+    read in 1 MB chunks (what follows a chunk's last closed cell is read with the next); None when some of
+    them carry no reference (``r``), so the XML cannot say where they are."""
+    last_row = last_col = placed = anywhere = 0
+    carry = b""
+    while True:
+        chunk = part.read(_CHUNK)
+        data = carry + chunk
+        end = data.rfind(b"</c>")  # cut after the last closed cell: no cell spans the cut
+        cut = len(data) if not chunk else end + 4 if end >= 0 else max(data.rfind(b"<"), 0)
+        body, carry = data[:cut], data[cut:]
+        for m in _VALUED_CELL.finditer(body):
+            placed += 1
+            last_row = max(last_row, int(m.group(2)))
+            col = 0
+            for ch in m.group(1):
+                col = col * 26 + ch - 64
+            last_col = max(last_col, col)
+        anywhere += len(_ANY_VALUED_CELL.findall(body))
+        if not chunk:
+            break
+        deadline.check("sizing a sheet")
+    return (last_row, last_col) if placed == anywhere else None
+
+
+_CHUNK = 1 << 20
 
 
 def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.xml") -> None:
@@ -189,12 +280,15 @@ class XlsBook(Book):
 
     def table(self, index: int) -> Table:
         sh = self.book.sheet_by_index(index)
-        pos, header = header_row(self._row(sh, r) for r in range(sh.nrows))
+        head = table_head(self._row(sh, r) for r in range(sh.nrows))
+        pos, header = head.at, head.cells
         if pos < 0:
             return RowsTable([], 0, lambda n: [])
         width = max(sh.ncols, len(header))
         columns = unique_names(header + [None] * (width - len(header)))
-        return RowsTable(columns, sh.nrows - pos - 1, lambda n: self._row(sh, pos + n))
+        table = RowsTable(columns, sh.nrows - pos - 1, lambda n: self._row(sh, pos + n))
+        table.caption = head.caption
+        return table
 
     def _row(self, sh: Any, r: int) -> list[Any]:
         import xlrd
@@ -241,18 +335,69 @@ class OdsBook(Book):
         check_package(data, ctx, required="content.xml")
         data.seek(0)
         self.book = pd.ExcelFile(data, engine="odf")
-        self.sheet_names = [str(n) for n in self.book.sheet_names]
+        self.names = [str(n) for n in self.book.sheet_names]
+        self.sheet_names = self.names
+        with zipfile.ZipFile(data) as zf, zf.open("content.xml") as content:
+            self.sizes = ods_sizes(content)
+
+    def sheet_size(self, index: int) -> tuple[int, int] | None:
+        """(rows, columns) up to the last cell holding a value, as for an inflated XLSX."""
+        return self.sizes.get(self.names[index])
 
     def table(self, index: int) -> Table:
         frame = self.book.parse(self.book.sheet_names[index], header=None, dtype=object)
         rows = frame.astype(object).where(frame.notna(), None).values.tolist()
-        pos, header = header_row(iter(rows))
+        head = table_head(iter(rows))
+        pos = head.at
         if pos < 0:
             return RowsTable([], 0, lambda n: [])
-        return RowsTable(unique_names(header), len(rows) - pos - 1, lambda n: rows[pos + n])
+        table = RowsTable(unique_names(head.cells), len(rows) - pos - 1, lambda n: rows[pos + n])
+        table.caption = head.caption
+        return table
 
     def close(self) -> None:
         self.book.close()
+
+
+_TABLE_NS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+_OFFICE_NS = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+
+
+def ods_sizes(content: IO[bytes]) -> dict[str, tuple[int, int]]:
+    """Each sheet's (rows, columns) up to its last cell with a value, from one streamed pass
+    over content.xml (repeated rows and cells counted, not expanded; the package was checked)."""
+    from defusedxml.ElementTree import iterparse
+
+    table, row, cell = f"{{{_TABLE_NS}}}table", f"{{{_TABLE_NS}}}table-row", f"{{{_TABLE_NS}}}"
+    sizes: dict[str, tuple[int, int]] = {}
+    name, rows, cols, at_row, at_col, valued = "", 0, 0, 0, 0, False
+    for event, el in iterparse(content, events=("start", "end")):
+        tag = el.tag
+        if event == "start":
+            if tag == table:
+                name, rows, cols, at_row = el.get(f"{{{_TABLE_NS}}}name", ""), 0, 0, 0
+            elif tag == row:
+                at_col, valued = 0, False
+            continue
+        if tag in (cell + "table-cell", cell + "covered-table-cell"):
+            repeat = _repeat(el.get(f"{{{_TABLE_NS}}}number-columns-repeated"))
+            if el.get(f"{{{_OFFICE_NS}}}value-type") or "".join(el.itertext()).strip():
+                cols, valued = max(cols, at_col + repeat), True
+            at_col += repeat
+            el.clear()
+        elif tag == row:
+            repeat = _repeat(el.get(f"{{{_TABLE_NS}}}number-rows-repeated"))
+            rows = at_row + repeat if valued else rows
+            at_row += repeat
+            el.clear()
+        elif tag == table:
+            sizes[name] = (rows, cols)
+            el.clear()
+    return sizes
+
+
+def _repeat(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 1
 
 
 def open_ods(source: Source, ctx: Context, deadline: Deadline) -> Book:

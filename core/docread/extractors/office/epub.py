@@ -1,0 +1,75 @@
+"""EPUB chapters to markdown in-process: the spine's XHTML files in reading order, each through
+the HTML converter (``html.convert.html_to_markdown``), its tables through the one table
+renderer (spans repeated). Each chapter opens with the anchor line pandoc writes
+(``<span id="file.xhtml"></span>``), so ``convert.split_chapters`` splits both paths alike.
+
+``epub_spine`` returns None when a chapter holds MathML: pandoc's job, as before.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from .html_tables import replace_tables, table_markdown
+from .meta import opf_path
+from .package import OfficeZip, local
+
+if TYPE_CHECKING:
+    from ..base import Context
+
+_XHTML = ("application/xhtml+xml", "text/html")
+_MARK = "DOCREADTABLE{}MARK"
+
+
+def epub_spine(oz: OfficeZip) -> list[str] | None:
+    """The XHTML members of the spine in reading order; None (pandoc's job) when one holds
+    MathML, or when no package document or spine names any."""
+    opf = opf_path(oz)
+    if not opf:
+        return None
+    folder = posixpath.dirname(opf)
+    root = oz.xml(opf)
+    manifest: dict[str, str] = {}
+    spine: list[str] = []
+    for el in root.iter():
+        kind = local(el.tag)
+        if kind == "item" and el.get("media-type", "") in _XHTML:
+            href = posixpath.normpath(posixpath.join(folder, el.get("href", "")))
+            manifest[el.get("id", "")] = href
+        elif kind == "itemref":
+            spine.append(el.get("idref", ""))
+    members = [manifest[i] for i in spine if manifest.get(i) and oz.has(manifest[i])]
+    if not members:
+        return None
+    for name in members:
+        if b"<math" in oz.read(name):
+            return None
+    return list(dict.fromkeys(members))
+
+
+def epub_markdown(oz: OfficeZip, members: list[str], ctx: Context) -> str:
+    """The chapters as markdown, each behind its anchor line; the output is capped as pandoc's
+    (``output.max_chars`` x 8 + 1 MB), with a note when a chapter was cut."""
+    from ..html.convert import html_to_markdown
+
+    cap = ctx.settings.output.max_chars * 8 + (1 << 20)
+    out: list[str] = []
+    for name in members:
+        ctx.check_deadline(f"EPUB chapter {posixpath.basename(name)}")
+        page = oz.read(name).decode("utf-8", "replace")
+        tables: list[str] = []
+
+        def keep(html: str, tables: list[str] = tables) -> str:
+            tables.append(table_markdown(html))  # the HTML converter never sees a table
+            return f"<p>{_MARK.format(len(tables) - 1)}</p>"
+
+        page = replace_tables(page, keep)
+        converted = html_to_markdown(page, limit_chars=cap, tick=lambda: ctx.check_deadline("EPUB"))
+        for note in converted.notes:
+            ctx.warn(f"{posixpath.basename(name)}: {note}")
+        text = converted.markdown
+        for n, table in enumerate(tables):
+            text = text.replace(_MARK.format(n), "\n\n" + table + "\n\n")
+        out.append(f'<span id="{posixpath.basename(name)}"></span>\n\n{text}')
+    return "\n\n".join(out)

@@ -1,0 +1,288 @@
+"""ODT body to markdown in-process, from content.xml (list and page-break styles from it and
+styles.xml): headings by outline level, paragraphs, lists, tables (spans by the one table
+renderer, nested tables flattened), sections and indexes, notes, links, images, and the text
+of frames and drawn shapes after the paragraph that anchors them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..markdown import Cell, Grid, flatten_grid, grid_table
+from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from .package import OfficeZip, attr, local
+
+_WALKED = {"section", "index-body", "table-of-content", "alphabetical-index",
+           "illustration-index", "table-index", "object-index", "user-index",
+           "bibliography", "deletion", "insertion", "change-start", "a", "span"}  # fmt: skip
+_SKIPPED = {"tracked-changes", "annotation", "annotation-end", "note-citation",
+            "sequence-decls", "variable-decls", "user-field-decls", "index-title-template",
+            "table-of-content-source", "alphabetical-index-source", "forms", "page-number",
+            "page-count", "title", "desc"}  # fmt: skip
+_REPEAT_CAP = 1024  # repeated rows/columns of a table (a sheet-like table repeats to 1,048,576)
+_SHAPES = {"frame", "custom-shape", "rect", "ellipse", "circle", "polygon", "g"}
+
+
+def needs_pandoc_odf(content_xml: bytes) -> bool:
+    """True when the text holds formulas (embedded MathML objects): pandoc's job."""
+    return b"<math:math" in content_xml or b"ObjectReplacements/" in content_xml
+
+
+@dataclass(slots=True)
+class _Doc:
+    breaks: set[str]  # paragraph styles that start a new page
+    numbered: set[tuple[str, int]]  # (list style, 1-based level) numbered, not bulleted
+    outline: dict[str, int]  # paragraph styles that make a text:p a heading -> its level
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
+    style: str = ""  # the list style in force (a nested list inherits its parent's)
+    depth: int = 0  # tables open around the cell being read
+
+
+def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str, int]]:
+    """From content.xml's automatic styles and styles.xml: the paragraph styles that break the
+    page before them, the numbered list levels, and the paragraph styles with an outline level
+    (a heading written as ``text:p`` in "Heading 2"), each through its parent styles."""
+    parent: dict[str, str] = {}
+    level: dict[str, int] = {}
+    breaking: set[str] = set()
+    numbered: set[tuple[str, int]] = set()
+    for root in roots:
+        for el in root.iter():
+            kind = local(el.tag)
+            if kind == "style" and attr(el, "family") == "paragraph":
+                name = attr(el, "name")
+                parent[name] = attr(el, "parent-style-name")
+                declared = attr(el, "default-outline-level")
+                if declared.isdigit() and int(declared) > 0:
+                    level[name] = int(declared)
+                if any(attr(sub, "break-before") == "page" for sub in el):
+                    breaking.add(name)
+            elif kind == "list-style":
+                numbered |= {
+                    (attr(el, "name"), int(attr(sub, "level") or 1))
+                    for sub in el
+                    if local(sub.tag) == "list-level-style-number"
+                }
+
+    def inherited(name: str, found: Callable[[str], bool]) -> str:
+        seen: set[str] = set()
+        while name and name not in seen:
+            if found(name):
+                return name
+            seen.add(name)
+            name = parent.get(name, "")
+        return ""
+
+    outline: dict[str, int] = {}
+    for name in parent:
+        owner = inherited(name, lambda n: n in level)
+        if owner:
+            outline[name] = level[owner]
+    breaks = {name for name in parent if inherited(name, lambda n: n in breaking)}
+    return breaks, numbered, outline
+
+
+def odt_markdown(oz: OfficeZip) -> str:
+    """content.xml's office:text as markdown (page breaks as MARK lines, notes at the end)."""
+    root = oz.xml("content.xml")
+    roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
+    doc = _Doc(*_styles(roots))
+    blocks: list[Block] = []
+    body = next((el for el in root if local(el.tag) == "body"), None)
+    for part in body if body is not None else []:
+        if local(part.tag) == "text":
+            _blocks(part, doc, blocks, 0)
+    notes = "\n\n".join(f"[^{n}]: {t}" for n, t in enumerate(doc.notes, 1))
+    return join_blocks(blocks) + ("\n\n" + notes if notes else "")
+
+
+def _blocks(parent: Any, doc: _Doc, out: list[Block], depth: int) -> None:
+    for el in parent:
+        kind = local(el.tag)
+        if kind in ("p", "h"):
+            _paragraph(el, doc, out, kind == "h")
+        elif kind == "list":
+            _list(el, doc, out, depth)
+        elif kind == "table":
+            table = grid_table(odf_grid(el, lambda cell: _cell_text(cell, doc)))
+            if table:
+                out.append(("table", table))
+        elif kind in _SHAPES:
+            _blocks(_box(el), doc, out, depth)
+        elif kind in _WALKED:
+            _blocks(el, doc, out, depth)
+
+
+def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
+    """List items as ``- text`` / ``1. text`` lines, nested lists indented below their item, a
+    heading in a list a heading (``# 2. Methods``); a list that continues an earlier one
+    continues its numbers."""
+    outer = doc.style
+    doc.style = attr(el, "style-name") or outer
+    numbered = (doc.style, depth + 1) in doc.numbered
+    proceed = attr(el, "continue-numbering") == "true" or attr(el, "continue-list")
+    number = doc.counts.get(doc.style, 0) if depth == 0 and proceed else 0
+    for item in el:
+        if local(item.tag) not in ("list-item", "list-header"):
+            continue
+        inner: list[Block] = []
+        _blocks(item, doc, inner, depth + 1)
+        marked = False
+        for kind, text in inner:
+            if kind == "heading" and not marked:  # a numbered heading stays a heading
+                number += 1
+                hashes, _, title = text.partition(" ")
+                out.append((kind, f"{hashes} {number}. {title}" if numbered else text))
+                marked = True
+            elif kind == "para":
+                if not marked:
+                    number += 1
+                    text = (f"{number}." if numbered else "-") + " " + text
+                    marked = True
+                out.append(("item", "   " * depth + text))
+            else:
+                out.append((kind, text))
+    if depth == 0:
+        doc.counts[doc.style] = number
+    doc.style = outer
+
+
+def _paragraph(p: Any, doc: _Doc, out: list[Block], heading: bool) -> None:
+    style = attr(p, "style-name")
+    if style in doc.breaks:
+        out.append(("break", MARK))
+    after: list[Block] = []
+    text = " ".join(
+        " ".join(line.split()) for line in _inline(p, doc, after).split("\n") if line.strip()
+    )
+    level = attr(p, "outline-level")
+    if text and (heading or style in doc.outline):
+        depth = int(level) if level.isdigit() else doc.outline.get(style, 1)
+        out.append(("heading", "#" * min(max(depth, 1), 6) + " " + text))
+    elif text:
+        out.append(("para", plain_lines(text)))
+    out += after
+
+
+def _inline(el: Any, doc: _Doc, after: list[Block]) -> str:
+    """A paragraph's text (ODF spacing kept); frames and shapes go to ``after`` as blocks."""
+    parts = [el.text or ""]
+    for sub in el:
+        kind = local(sub.tag)
+        if kind == "s":
+            parts.append(" " * min(int(attr(sub, "c") or 1), 100))
+        elif kind == "tab":
+            parts.append("\t")
+        elif kind == "line-break":
+            parts.append("\n")
+        elif kind == "note":
+            body = next((b for b in sub if local(b.tag) == "note-body"), None)
+            inner: list[Block] = []
+            if body is not None:
+                _blocks(body, doc, inner, 0)
+            doc.notes.append(" ".join(t for k, t in inner if k != "break"))
+            parts.append(f"[^{len(doc.notes)}]")
+        elif kind == "a":
+            words = " ".join(_inline(sub, doc, after).split())
+            href = attr(sub, "href")
+            parts.append(f"[{words}]({href})" if words and href and "://" in href else words)
+        elif kind in _SHAPES:
+            image = _image(sub)
+            if image:
+                parts.append(image)
+            _blocks(_box(sub), doc, after, 0)
+        elif kind not in _SKIPPED:
+            parts.append(_inline(sub, doc, after))
+        parts.append(sub.tail or "")
+    return "".join(parts)
+
+
+def _box(shape: Any) -> list[Any]:
+    """The block content of a frame's text box or a drawn shape (its paragraphs, lists, tables)."""
+    out: list[Any] = []
+    for sub in shape:
+        kind = local(sub.tag)
+        if kind == "text-box":
+            out += list(sub)
+        elif kind in ("p", "h", "list", "table"):
+            out.append(sub)
+        elif kind in _SHAPES:
+            out += _box(sub)
+    return out
+
+
+def _image(frame: Any) -> str:
+    """``![title](Pictures/name)`` of a frame's picture ("" for none, or a linked one)."""
+    image = next((s for s in frame if local(s.tag) == "image"), None)
+    if image is None:
+        return ""
+    href = attr(image, "href")
+    if not href or href.startswith(("http:", "https:", "/")):
+        return ""
+    alt = next((s.text or "" for s in frame if local(s.tag) in ("title", "desc")), "")
+    return f" ![{' '.join(alt.split())}]({href}) "
+
+
+def odf_grid(table: Any, cell_text: Callable[[Any], str]) -> Grid:
+    """A table:table (ODT, ODP) as a Grid, each cell's text by ``cell_text``: spans from
+    number-columns/rows-spanned (covered cells skipped), repeated rows and cells repeated (up to
+    a cap), the header-rows group as the header."""
+    grid = Grid()
+    for row, header in _table_rows(table):
+        cells: list[Cell] = []
+        for cell in row:
+            kind = local(cell.tag)
+            if kind != "table-cell":
+                continue
+            text = cell_text(cell)
+            repeat = _count(cell, "number-columns-repeated")
+            cells += [
+                Cell(
+                    text,
+                    _count(cell, "number-rows-spanned"),
+                    _count(cell, "number-columns-spanned"),
+                )
+            ] * repeat
+        while cells and not cells[-1].text and cells[-1].colspan == 1 and len(cells) > 1:
+            cells.pop()  # trailing empty cells (a sheet-like table repeats them)
+        for _ in range(_count(row, "number-rows-repeated")):
+            grid.rows.append(cells)
+            grid.header_rows += header and grid.header_rows == len(grid.rows) - 1
+    while len(grid.rows) > 1 and not any(c.text for c in grid.rows[-1]):
+        grid.rows.pop()
+    return grid
+
+
+def _table_rows(table: Any, header: bool = False) -> list[tuple[Any, bool]]:
+    out: list[tuple[Any, bool]] = []
+    for el in table:
+        kind = local(el.tag)
+        if kind == "table-row":
+            out.append((el, header))
+        elif kind in ("table-header-rows", "table-rows", "table-row-group"):
+            out += _table_rows(el, header or kind == "table-header-rows")
+    return out
+
+
+def _count(el: Any, name: str) -> int:
+    value = attr(el, name)
+    return min(int(value), _REPEAT_CAP) if value.isdigit() and int(value) > 0 else 1
+
+
+def _cell_text(cell: Any, doc: _Doc) -> str:
+    """A cell's content on one line; a nested table flattened with a note."""
+    parts: list[str] = []
+    for el in cell:
+        if local(el.tag) == "table" and doc.depth >= MAX_NESTING:  # deeper: the words only
+            parts.append(" ".join(el.itertext()))
+        elif local(el.tag) == "table":
+            doc.depth += 1
+            parts.append(flatten_grid(odf_grid(el, lambda sub: _cell_text(sub, doc))))
+            doc.depth -= 1
+        else:
+            inner: list[Block] = []
+            _blocks([el], doc, inner, 0)
+            parts += [t for k, t in inner if k != "break"]
+    return " ".join(" ".join(p.split()) for p in parts if p)

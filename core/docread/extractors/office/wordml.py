@@ -1,0 +1,410 @@
+"""DOCX body to markdown in-process, from word/document.xml (and its styles, numbering, notes
+and relationships): headings, paragraphs, lists, tables (spans repeated, by the one table
+renderer), footnotes and endnotes, links, images, text boxes and page breaks.
+
+``needs_pandoc`` says when a document holds what pandoc alone renders well (equations, tracked
+changes, embedded chunks); those files keep the pandoc path.
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..markdown import MAX_SPAN, Cell, Grid, flatten_grid, grid_table
+from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from .package import OfficeZip, attr, local
+
+_DOCUMENT = "word/document.xml"
+# what pandoc renders and this reader does not: math, tracked changes, alternate chunks
+_PANDOC_ONLY = re.compile(
+    rb"<(?:\w+:)?(?:oMath|oMathPara|ins|del|moveFrom|moveTo|altChunk|subDoc)\b"
+)
+_HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)
+_SKIPPED = {"del", "delText", "moveFrom", "instrText", "commentReference", "Fallback", "rPr", "pPr"}
+
+
+def needs_pandoc(document_xml: bytes) -> bool:
+    """True when the body holds equations, tracked changes or alternate chunks: pandoc's job."""
+    return _PANDOC_ONLY.search(document_xml) is not None
+
+
+def _number(value: str, default: int = 0) -> int:
+    """A non-negative integer attribute (``default`` when it is not one)."""
+    return int(value) if value.isdigit() else default
+
+
+def _first(el: Any, name: str) -> Any:
+    for sub in el:
+        if local(sub.tag) == name:
+            return sub
+    return None
+
+
+@dataclass(slots=True)
+class _Style:
+    heading: int = 0
+    num: tuple[str, int] | None = None  # (numId, ilvl)
+    based_on: str = ""
+
+
+@dataclass(slots=True)
+class _Doc:
+    """What the walk needs from the package, and what it collects on the way."""
+
+    oz: OfficeZip
+    styles: dict[str, _Style]
+    formats: dict[tuple[str, int], str]  # (numId, ilvl) -> numFmt
+    links: dict[str, tuple[str, bool]]  # r:id -> (target, external)
+    notes: dict[str, dict[str, Any]]  # "footnote"/"endnote" -> id -> element
+    refs: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, id) -> its number
+    cited: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) by number
+    counters: dict[tuple[str, int], int] = field(default_factory=dict)
+    depth: int = 0  # tables open around the cell being read
+
+    def style(self, sid: str) -> _Style:
+        """A paragraph style with its heading level and numbering inherited through basedOn."""
+        seen: set[str] = set()
+        out = _Style()
+        while sid and sid not in seen and sid in self.styles:
+            seen.add(sid)
+            st = self.styles[sid]
+            out.heading = out.heading or st.heading
+            out.num = out.num or st.num
+            sid = st.based_on
+        return out
+
+
+def docx_markdown(oz: OfficeZip) -> str:
+    """word/document.xml as markdown (page breaks as MARK lines, notes at the end)."""
+    doc = _Doc(oz, _styles(oz), _numbering(oz), _links(oz), _notes(oz))
+    body = _first(oz.xml(_DOCUMENT), "body")
+    blocks: list[Block] = []
+    if body is not None:
+        _blocks(body, doc, blocks)
+    text = join_blocks(blocks)
+    notes = []
+    done = 0
+    while done < len(doc.cited):  # a note may cite notes not cited yet (each is rendered once)
+        kind, nid = doc.cited[done]
+        done += 1
+        note = doc.notes.get(kind, {}).get(nid)
+        inner: list[Block] = []
+        if note is not None:
+            _blocks(note, doc, inner)
+        notes.append(f"[^{done}]: " + " ".join(t for _, t in inner if t != MARK))
+    return text + ("\n\n" + "\n\n".join(notes) if notes else "")
+
+
+def _blocks(parent: Any, doc: _Doc, out: list[Block]) -> None:
+    for el in parent:
+        kind = local(el.tag)
+        if kind == "p":
+            _paragraph(el, doc, out)
+        elif kind == "tbl":
+            table = grid_table(_grid(el, doc))
+            if table:
+                out.append(("table", table))
+        elif kind in ("sdt", "sdtContent", "customXml", "smartTag", "txbxContent"):
+            _blocks(el, doc, out)
+
+
+def _paragraph(p: Any, doc: _Doc, out: list[Block]) -> None:
+    ppr = _first(p, "pPr")
+    style = _Style()
+    num: tuple[str, int] | None = None
+    if ppr is not None:
+        sid = _first(ppr, "pStyle")
+        style = doc.style(attr(sid, "val")) if sid is not None else _Style()
+        num = style.num
+        numpr = _first(ppr, "numPr")
+        if numpr is not None:
+            nid, lvl = _first(numpr, "numId"), _first(numpr, "ilvl")
+            num = (
+                attr(nid, "val") if nid is not None else (num[0] if num else ""),
+                _number(attr(lvl, "val")) if lvl is not None else (num[1] if num else 0),
+            )
+        outline = _first(ppr, "outlineLvl")
+        level = attr(outline, "val") if outline is not None else ""
+        if not style.heading and level.isdigit() and int(level) < 9:
+            style.heading = int(level) + 1
+        brk = _first(ppr, "pageBreakBefore")
+        if brk is not None and attr(brk, "val") not in ("0", "false", "off"):
+            out.append(("break", MARK))
+    boxes: list[Block] = []
+    text = _inline(p, doc, boxes)
+    for chunk_no, chunk in enumerate(text.split(MARK)):
+        if chunk_no:
+            out.append(("break", MARK))
+        lines = [" ".join(line.split()) for line in chunk.split("\n")]
+        shown = "\n".join(line for line in lines if line)
+        if shown:
+            out.append(_shape(shown, style.heading, num, doc))
+    out += boxes
+
+
+def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> Block:
+    """A paragraph's block: a heading line, a list item, or a paragraph (a line that would
+    read as markdown structure escaped)."""
+    if heading:
+        return "heading", "#" * min(heading, 6) + " " + text.replace("\n", " ")
+    text = plain_lines(text)
+    if num is None or num[0] in ("", "0"):
+        return "para", text
+    fmt = doc.formats.get(num, "bullet")
+    if fmt == "none":
+        return "para", text
+    level = num[1]
+    for key in [k for k in doc.counters if k[0] == num[0] and k[1] > level]:
+        del doc.counters[key]  # a shallower item restarts the deeper levels
+    if fmt == "bullet":
+        marker = "-"
+    else:
+        doc.counters[num] = doc.counters.get(num, 0) + 1
+        marker = f"{doc.counters[num]}."
+    return "item", "   " * level + marker + " " + text.replace("\n", " ")
+
+
+def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
+    """The text of runs below ``el``; text boxes go to ``boxes`` as blocks of their own."""
+    parts: list[str] = []
+    for sub in el:
+        kind = local(sub.tag)
+        if kind == "t":
+            parts.append(sub.text or "")
+        elif kind in ("tab", "noBreakHyphen"):
+            parts.append("\t" if kind == "tab" else "-")
+        elif kind in ("br", "cr"):
+            parts.append(f"\n{MARK}\n" if attr(sub, "type") == "page" else "\n")
+        elif kind in ("footnoteReference", "endnoteReference"):
+            key = (kind[:-9], attr(sub, "id"))
+            if key not in doc.refs:
+                doc.refs[key] = len(doc.cited) + 1
+                doc.cited.append(key)
+            parts.append(f"[^{doc.refs[key]}]")
+        elif kind == "hyperlink":
+            words = _inline(sub, doc, boxes)
+            target, external = doc.links.get(attr(sub, "id"), ("", False))
+            shown = " ".join(words.split())
+            parts.append(f"[{shown}]({target})" if external and target and shown else words)
+        elif kind in ("drawing", "pict", "object"):
+            parts.append(_picture(sub, doc, boxes))
+        elif kind == "AlternateContent":
+            choice = _first(sub, "Choice")
+            parts.append(_inline(choice if choice is not None else sub, doc, boxes))
+        elif kind in ("oMath", "oMathPara"):  # in a note (the body's go to pandoc): its text
+            parts.append(" ".join(t.text or "" for t in sub.iter() if local(t.tag) == "t"))
+        elif kind not in _SKIPPED and len(sub):
+            parts.append(_inline(sub, doc, boxes))
+    return "".join(parts)
+
+
+def _picture(el: Any, doc: _Doc, boxes: list[Block]) -> str:
+    """An image as ``![alt](media/name)``; a text box's paragraphs as blocks after the
+    paragraph that anchors it."""
+    image = ""
+    for sub in el.iter():
+        kind = local(sub.tag)
+        if kind == "txbxContent":
+            _blocks(sub, doc, boxes)
+            return ""
+        if kind in ("blip", "imagedata") and not image:
+            target = doc.links.get(attr(sub, "embed") or attr(sub, "id"), ("", True))
+            if target[0] and not target[1]:
+                image = target[0]
+    if not image:
+        return ""
+    alt = next((attr(s, "descr") for s in el.iter() if local(s.tag) == "docPr"), "")
+    return f" ![{' '.join(alt.split())}]({image}) "
+
+
+def _grid(tbl: Any, doc: _Doc) -> Grid:
+    """A w:tbl as a Grid: gridSpan as column spans; a vertically merged cell's text repeated
+    down the cells it covers; leading rows marked as repeating headers are the header."""
+    grid = Grid()
+    above: dict[int, str] = {}  # grid column -> the text of the merge it starts
+    heading = True
+    for tr in _rows(tbl):
+        row: list[Cell] = []
+        col = 0
+        trpr = _first(tr, "trPr")
+        if trpr is not None:
+            before = _first(trpr, "gridBefore")
+            if before is not None:
+                skip = min(_number(attr(before, "val")), MAX_SPAN)
+                row += [Cell("")] * skip
+                col += skip
+        heading = heading and trpr is not None and _first(trpr, "tblHeader") is not None
+        grid.header_rows += heading
+        for tc in _cells(tr):
+            tcpr = _first(tc, "tcPr")
+            span, merge = 1, None
+            if tcpr is not None:
+                gs = _first(tcpr, "gridSpan")
+                span = min(_number(attr(gs, "val"), 1), MAX_SPAN) if gs is not None else 1
+                vm = _first(tcpr, "vMerge")
+                merge = None if vm is None else (attr(vm, "val") or "continue")
+            if merge == "continue":
+                text = above.get(col, "")
+            else:
+                text = _cell_text(tc, doc)
+                above[col] = text
+            row.append(Cell(text, colspan=max(span, 1)))
+            col += max(span, 1)
+        grid.rows.append(row)
+    return grid
+
+
+def _rows(tbl: Any) -> list[Any]:
+    out = []
+    for el in tbl:
+        kind = local(el.tag)
+        if kind == "tr":
+            out.append(el)
+        elif kind in ("sdt", "sdtContent", "customXml"):
+            out += _rows(el)
+    return out
+
+
+def _cells(tr: Any) -> list[Any]:
+    out = []
+    for el in tr:
+        kind = local(el.tag)
+        if kind == "tc":
+            out.append(el)
+        elif kind in ("sdt", "sdtContent", "customXml"):
+            out += _cells(el)
+    return out
+
+
+def _cell_text(tc: Any, doc: _Doc) -> str:
+    """A cell's paragraphs on one line; a table inside it flattened with a note."""
+    parts: list[str] = []
+    for el in tc:
+        kind = local(el.tag)
+        if kind == "tbl" and doc.depth >= MAX_NESTING:  # deeper tables: their words only
+            parts.append(" ".join(el.itertext()))
+        elif kind == "tbl":
+            doc.depth += 1
+            parts.append(flatten_grid(_grid(el, doc)))
+            doc.depth -= 1
+        elif kind in ("p", "sdt", "customXml"):
+            inner: list[Block] = []
+            _blocks([el], doc, inner)
+            parts += [t for k, t in inner if k != "break"]
+    return " ".join(" ".join(p.split()) for p in parts if p)
+
+
+# -- the package parts the body refers to ----------------------------------------------------------
+def _styles(oz: OfficeZip) -> dict[str, _Style]:
+    """Paragraph styles: heading level (by name "heading N" or outline level), numbering.
+
+    Word's styles part is large (python-docx's: 350 KB, 11,000 elements) and only a few values
+    of it matter, so a part written with the usual ``w:`` prefix is scanned as bytes for them
+    (~1 ms); any other is read by one expat pass over its start tags."""
+    if not oz.has("word/styles.xml"):
+        return {}
+    data = oz.read("word/styles.xml")
+    if b"<w:style " in data:
+        events = [_style_event(m) for m in _STYLE_SCAN.finditer(data)]
+    else:
+        events = oz.start_tags("word/styles.xml", _STYLE_TAGS)
+    out: dict[str, _Style] = {}
+    style: _Style | None = None
+    for tag, attrs in events:
+        value = attrs.get("val", "")
+        if tag == "style":
+            style = _Style() if attrs.get("type", "paragraph") == "paragraph" else None
+            if style is not None:
+                out[attrs.get("styleId", "")] = style
+        elif style is None:
+            continue
+        elif tag == "name" and (found := _HEADING_NAME.match(value.strip())):
+            style.heading = int(found.group(1))
+        elif tag == "basedOn":
+            style.based_on = value
+        elif tag == "outlineLvl" and not style.heading and value.isdigit() and int(value) < 9:
+            style.heading = int(value) + 1
+        elif tag == "numId":
+            style.num = (value, style.num[1] if style.num else 0)
+        elif tag == "ilvl" and value.isdigit():
+            style.num = (style.num[0] if style.num else "", int(value))
+    return out
+
+
+# a style's start tag, or one of the value elements _styles reads, in a ``w:``-prefixed part
+_STYLE_SCAN = re.compile(
+    rb'<w:style\b([^>]*)>|<w:(name|basedOn|outlineLvl|numId|ilvl)\b[^>]*?\bw:val="([^"]*)"'
+)
+_STYLE_ATTR = re.compile(rb'\bw:(type|styleId)="([^"]*)"')
+
+
+def _style_event(m: re.Match[bytes]) -> tuple[str, dict[str, str]]:
+    if m.group(1) is not None:
+        attrs = {
+            k.decode(): html.unescape(v.decode("utf-8", "replace"))
+            for k, v in _STYLE_ATTR.findall(m.group(1))
+        }
+        return "style", attrs
+    return m.group(2).decode(), {"val": html.unescape(m.group(3).decode("utf-8", "replace"))}
+
+
+_STYLE_TAGS = frozenset({"style", "name", "basedOn", "outlineLvl", "numId", "ilvl"})
+_NUMBERING_TAGS = frozenset({"abstractNum", "lvl", "numFmt", "num", "abstractNumId"})
+
+
+def _numbering(oz: OfficeZip) -> dict[tuple[str, int], str]:
+    """(numId, level) -> the level's number format ("bullet", "decimal", "none", ...)."""
+    if not oz.has("word/numbering.xml"):
+        return {}
+    abstract: dict[str, dict[int, str]] = {}
+    nums: dict[str, str] = {}
+    levels: dict[int, str] = {}
+    level, num = 0, ""
+    for tag, attrs in oz.start_tags("word/numbering.xml", _NUMBERING_TAGS):
+        if tag == "abstractNum":
+            levels, num = abstract.setdefault(attrs.get("abstractNumId", ""), {}), ""
+        elif tag == "lvl":
+            level = int(attrs.get("ilvl", "0")) if attrs.get("ilvl", "0").isdigit() else 0
+        elif tag == "numFmt" and not num:
+            levels.setdefault(level, attrs.get("val", ""))
+        elif tag == "num":
+            num = attrs.get("numId", "")
+        elif tag == "abstractNumId" and num:
+            nums[num] = attrs.get("val", "")
+    return {
+        (nid, lvl): fmt for nid, aid in nums.items() for lvl, fmt in abstract.get(aid, {}).items()
+    }
+
+
+def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
+    """The body's relationships: id -> (target, external); internal targets as member names."""
+    name = "word/_rels/document.xml.rels"
+    if not oz.has(name):
+        return {}
+    out: dict[str, tuple[str, bool]] = {}
+    for rel in oz.xml(name):
+        target = rel.get("Target", "")
+        if rel.get("TargetMode") == "External":
+            out[rel.get("Id", "")] = (target, True)
+        else:
+            full = (
+                target.lstrip("/")
+                if target.startswith("/")
+                else posixpath.normpath(posixpath.join("word", target))
+            )
+            out[rel.get("Id", "")] = (full, False)
+    return out
+
+
+def _notes(oz: OfficeZip) -> dict[str, dict[str, Any]]:
+    """Footnote and endnote elements by id (Word's separator notes are never referenced)."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in ("footnote", "endnote"):
+        part = f"word/{kind}s.xml"
+        if oz.has(part):
+            out[kind] = {attr(n, "id"): n for n in oz.xml(part) if local(n.tag) == kind}
+    return out
