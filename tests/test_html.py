@@ -330,6 +330,21 @@ def test_big_table_reads_to_its_last_row_in_bounded_memory(
     assert "| 39999 | name 39999 | 993 |\n\nEND" in text
 
 
+def test_merged_cells_repeat_their_value_through_the_one_table_renderer() -> None:
+    """A cell spanning columns or rows is repeated in each cell it covers (as the office
+    families do: one renderer), two <th> rows are joined per column, a pipe is escaped."""
+    page = (
+        "<table><tr><th rowspan=2>Team</th><th colspan=2>Score</th></tr>"
+        "<tr><th>home</th><th>away</th></tr>"
+        "<tr><td rowspan=2>Owls</td><td>3</td><td>4|5</td></tr><tr><td>6</td><td>7</td></tr>"
+        "</table>"
+    )
+    assert html_to_markdown(page).markdown.strip() == (
+        "| Team | Score / home | Score / away |\n|---|---|---|\n"
+        "| Owls | 3 | 4\\|5 |\n| Owls | 6 | 7 |"
+    )
+
+
 def test_deep_inline_nesting_is_flattened_while_tokenizing() -> None:
     """100,000 nested inline elements are flattened while tokenizing, before BeautifulSoup builds
     a tree of them (it took 33 s and 789 MB): the tree it gets is MAX_DEPTH deep."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from html import escape
 from html.parser import HTMLParser
 
-from ..markdown import markdown_table
+from ..markdown import MAX_SPAN, Cell, Grid, grid_table
 
 #: Elements that never hold content (the tokenizer gives no end tag for them).
 _VOID = frozenset({
@@ -35,9 +35,10 @@ class Prepass(HTMLParser):
         self._shallow = 0  # how many of them were emitted (the rest flattened)
         self._prefix = "DOCREADTABLE" + os.urandom(6).hex().upper() + "N"
         self._table_depth = 0  # >0: inside a table being collected (nested ones counted)
-        self._rows: list[list[str]] = []
+        self._rows: list[list[Cell]] = []
+        self._heads: list[bool] = []  # per row: every cell a <th> (a header row)
         self._cell: list[str] | None = None
-        self._span = 1  # the open cell's colspan
+        self._open = Cell("")  # the open cell's spans (its text comes at its end)
         self._seen = 0
         self._placeholder = re.compile(self._prefix + r"\d+")
 
@@ -57,7 +58,7 @@ class Prepass(HTMLParser):
             self._table_start(tag, attrs)
             return
         if tag == "table":
-            self._table_depth, self._rows, self._cell = 1, [], None
+            self._table_depth, self._rows, self._heads, self._cell = 1, [], [], None
             return
         if tag in _VOID:
             if len(self._stack) < self.max_depth:
@@ -111,13 +112,16 @@ class Prepass(HTMLParser):
         elif tag == "tr":
             self._end_cell()
             self._rows.append([])
+            self._heads.append(True)
         elif tag in ("td", "th"):
             self._end_cell()
             if not self._rows:
                 self._rows.append([])
+                self._heads.append(True)
             self._cell = []
-            span = dict(attrs).get("colspan") or ""
-            self._span = max(1, min(1000, int(span))) if span.isdigit() else 1
+            self._heads[-1] = self._heads[-1] and tag == "th"
+            found = dict(attrs)
+            self._open = Cell("", _span(found.get("rowspan")), _span(found.get("colspan")))
         elif tag == "br" and self._cell is not None:
             self._cell.append(" ")
 
@@ -132,24 +136,32 @@ class Prepass(HTMLParser):
 
     def _end_cell(self) -> None:
         if self._cell is not None:
-            text = " ".join("".join(self._cell).split())
-            self._rows[-1] += [text] + [""] * (self._span - 1)
+            self._open.text = " ".join("".join(self._cell).split())
+            self._rows[-1].append(self._open)
             self._cell = None
 
     def _table_done(self) -> None:
         self._end_cell()
         self._table_depth = 0
-        rows = [row for row in self._rows if row]
-        self._rows = []
-        if rows:
+        kept = [(row, head) for row, head in zip(self._rows, self._heads, strict=True) if row]
+        self._rows, self._heads = [], []
+        if kept:
+            heads = next((n for n, (_, head) in enumerate(kept) if not head), len(kept))
+            grid = Grid([row for row, _ in kept], header_rows=heads)
             key = f"{self._prefix}{len(self.tables)}"
-            self.tables[key] = markdown_table(rows[0], rows[1:])
+            self.tables[key] = grid_table(grid)
             self.out.append(f"<p>{key}</p>")
 
     def _count(self) -> None:
         self._seen += 1
         if self._seen % 4096 == 0:
             self.tick()
+
+
+def _span(value: str | None) -> int:
+    """A rowspan or colspan attribute as a count: 1 unless a positive number, at most MAX_SPAN."""
+    value = (value or "").strip()
+    return max(1, min(MAX_SPAN, int(value))) if value.isdigit() else 1
 
 
 def _tag(tag: str, attrs: list[tuple[str, str | None]]) -> str:
