@@ -71,7 +71,7 @@ class _Html:
         self.parts.append(f"<p>{html}</p>")
 
     def table(self, rows: list[list[str]], *, ruled: bool, merged: bool = False) -> None:
-        style = ' style="border: 1px solid black; padding: 2px;"' if ruled else ' style="padding: 2px;"'
+        style = ' style="border: 1px solid black; padding: 2px;"' if ruled else ' style="padding: 2px 12px;"'
         out = [f"<table{style}>"]
         for i, row in enumerate(rows):
             tag = "th" if i == 0 else "td"

@@ -1,0 +1,51 @@
+"""The structure pass over one PDF (``pdf.structure``): each page's markdown and the heading path
+in force where a page starts (the ``headings`` metadata), the same whether the page is read
+alone, in a split read or with the whole file."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .lines import survey
+from .structure import PageMarkdown, fold, page_markdown
+
+if TYPE_CHECKING:
+    import pymupdf
+
+    from ...settings import OutputSettings
+
+
+class PageMarkdowns:
+    """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model)."""
+
+    def __init__(self, doc: pymupdf.Document, mode: str, output: OutputSettings) -> None:
+        self.doc, self.mode, self.output = doc, mode, output
+        self.survey = survey(doc)
+        self.path: list[tuple[int, str]] = []
+        self.next = 1  # the page self.path is the start of
+
+    def page(self, page: pymupdf.Page) -> PageMarkdown:
+        """One page's markdown and its headings."""
+        if self.mode == "layout":
+            from .layout import layout_page
+
+            return layout_page(self.doc, page)
+        return page_markdown(page, self.survey, self.output)
+
+    def headings_at(self, number: int, found: list[tuple[int, str]] | None) -> list[str]:
+        """The heading path at the start of page ``number`` (1-based; pages asked for in
+        any order, cheapest in order), then moved past the page's own ``found`` headings. From the outline when the
+        PDF has one, else from the headings of the pages before (read here when the read
+        did not start at page 1)."""
+        if self.survey.toc:
+            toc = self.survey.toc
+            return [t for _, t in fold([], (h for p in sorted(toc) if p < number - 1 for h in toc[p]))]
+        if number < self.next:
+            self.path, self.next = [], 1
+        while self.next < number:
+            self.path = fold(self.path, self.page(self.doc[self.next - 1]).headings)
+            self.next += 1
+        start = [t for _, t in self.path]
+        self.path = fold(self.path, found or [])
+        self.next = number + 1
+        return start
