@@ -149,7 +149,11 @@ def main() -> None:
     for r in range(args.rounds):
         for set_name, files in sets.items():
             for case in CASES:
-                keep = DATA / f"out-{case.replace(':', '-')}.json" if set_name == "structure" and r == 0 else None
+                keep = (
+                    DATA / f"out-{case.replace(':', '-')}.json"
+                    if set_name == "structure" and r == 0
+                    else None
+                )
                 times.setdefault((set_name, case), []).append(run(case, files, keep))
                 if keep:
                     texts = json.loads(keep.read_text())
@@ -158,7 +162,10 @@ def main() -> None:
     print(f"{'case':<14} {'headings':>9} {'cells':>9} {'paragraphs':>11}")
     for case in CASES:
         sums = {k: [sum(v[k][0] for v in recall[case].values()), sum(v[k][1] for v in recall[case].values())] for k in ("headings", "cells", "paragraphs")}  # fmt: skip
-        report["recall"][case] = {"total": sums, "files": {Path(f).name: v for f, v in recall[case].items()}}
+        report["recall"][case] = {
+            "total": sums,
+            "files": {Path(f).name: v for f, v in recall[case].items()},
+        }
         cols = [f"{100 * a / b:8.1f}%" if b else "      -" for a, b in sums.values()]
         print(f"{case:<14} {cols[0]:>9} {cols[1]:>9} {cols[2]:>11}")
     print(f"\n{'set':<11} {'case':<14} {'pages':>6} {'pages/s':>9} {'peak MB':>8}")
@@ -166,7 +173,12 @@ def main() -> None:
         secs = statistics.median(x["seconds"] for x in runs)
         pages = runs[0]["pages"]
         peak = max(x["peak_mb"] for x in runs)
-        report["speed"][f"{set_name}/{case}"] = {"pages": pages, "seconds": secs, "pages_per_s": pages / secs, "peak_mb": peak}
+        report["speed"][f"{set_name}/{case}"] = {
+            "pages": pages,
+            "seconds": secs,
+            "pages_per_s": pages / secs,
+            "peak_mb": peak,
+        }
         print(f"{set_name:<11} {case:<14} {pages:>6} {pages / secs:>9.1f} {peak:>8.0f}")
     for file_case in CASES:
         print(f"\n{file_case} per file:", {Path(f).name: v for f, v in recall[file_case].items()})

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-WORDS = (
+_WORDS = (
     "river harbour lantern meadow copper signal orchard basalt canvas ledger quartz willow "
     "engine market council season archive thunder granite velvet pioneer compass harvest "
     "cobalt anchor falcon garden bridge summit valley marble shelter crystal island furnace "
     "journey kernel ladder mirror needle ocean pepper rocket saddle timber umbrella vessel "
     "wander yonder zephyr amber beacon candle dynamo ember fabric glacier hollow ivory jasper"
-).split()
+)
+WORDS = _WORDS.split()
 _BREAK = "<!-- page -->"
 CSS = "body {font-family: sans-serif; font-size: 10pt;} p {text-align: left;}"
 
@@ -71,7 +72,11 @@ class _Html:
         self.parts.append(f"<p>{html}</p>")
 
     def table(self, rows: list[list[str]], *, ruled: bool, merged: bool = False) -> None:
-        style = ' style="border: 1px solid black; padding: 2px;"' if ruled else ' style="padding: 2px 12px;"'
+        style = (
+            ' style="border: 1px solid black; padding: 2px;"'
+            if ruled
+            else ' style="padding: 2px 12px;"'
+        )
         out = [f"<table{style}>"]
         for i, row in enumerate(rows):
             tag = "th" if i == 0 else "td"
@@ -85,7 +90,9 @@ class _Html:
         self.parts.append("".join(out))
 
     def items(self, count: int) -> None:
-        items = [f"{self.rng.choice(WORDS).capitalize()} item {self.serial + i}" for i in range(count)]
+        items = [
+            f"{self.rng.choice(WORDS).capitalize()} item {self.serial + i}" for i in range(count)
+        ]
         self.serial += count
         self.truth.lists.extend(items)
         self.parts.append("<ul>" + "".join(f"<li>{t}</li>" for t in items) + "</ul>")
@@ -105,7 +112,10 @@ class _Html:
 def _grid(rng: random.Random, rows: int, cols: int, tag: str) -> list[list[str]]:
     head = [f"{rng.choice(WORDS).capitalize()} {tag}{c}" for c in range(cols)]
     body = [
-        [f"{rng.choice(WORDS)}-{tag}{r}{c}" if c == 0 else f"{rng.randint(10, 9999):,}" for c in range(cols)]
+        [
+            f"{rng.choice(WORDS)}-{tag}{r}{c}" if c == 0 else f"{rng.randint(10, 9999):,}"
+            for c in range(cols)
+        ]
         for r in range(rows)
     ]
     seen: set[str] = set()
@@ -136,7 +146,9 @@ def _render(
         y0 = top + band if first and band else top
         for c in range(columns):
             x0 = left + c * (width + gap)
-            slots.append((c == 0 and not (first and band), pymupdf.Rect(x0, y0, x0 + width, bottom)))
+            slots.append(
+                (c == 0 and not (first and band), pymupdf.Rect(x0, y0, x0 + width, bottom))
+            )
 
     def rectfn(num: int, filled: Any) -> tuple[Any, Any, Any]:
         new_page, where = slots[num]
@@ -173,7 +185,11 @@ def with_running_lines(data: bytes, header: str) -> bytes:
     count = doc.page_count
     for page in doc:
         page.insert_text((56, 40), header, fontsize=8)
-        page.insert_text((page.rect.width / 2 - 20, page.rect.height - 36), f"Page {page.number + 1} of {count}", fontsize=8)
+        page.insert_text(
+            (page.rect.width / 2 - 20, page.rect.height - 36),
+            f"Page {page.number + 1} of {count}",
+            fontsize=8,
+        )
     out = doc.tobytes()
     doc.close()
     return out
@@ -276,7 +292,9 @@ def text_pages(pages: int) -> bytes:
     for n in range(1, pages + 1):
         page = doc.new_page()
         body = "\n".join(" ".join(rng.choice(WORDS) for _ in range(12)) for _ in range(45))
-        page.insert_textbox(pymupdf.Rect(56, 56, 540, 800), f"Chapter text page {n}\n{body}", fontsize=10)
+        page.insert_textbox(
+            pymupdf.Rect(56, 56, 540, 800), f"Chapter text page {n}\n{body}", fontsize=10
+        )
     out = doc.tobytes()
     doc.close()
     return out

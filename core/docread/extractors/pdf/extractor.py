@@ -21,7 +21,6 @@ from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
 from .library import load_pymupdf
 from .pages import PageMarkdowns
-from .structure import paragraphs
 from .parts import (
     bound_content,
     form_lines,
@@ -34,6 +33,7 @@ from .parts import (
     scan_image,
     table_markdowns,
 )
+from .structure import paragraphs
 
 if TYPE_CHECKING:
     import pymupdf
@@ -94,7 +94,9 @@ class PdfExtractor(Extractor):
 
 def _open(source: Source, ctx: Context) -> pymupdf.Document:
     """Open (MuPDF repairs what it can), try the empty user password, refuse what stays locked."""
-    pymupdf = load_pymupdf()
+    load_pymupdf()
+    import pymupdf
+
     pymupdf.TOOLS.mupdf_display_errors(False)  # its messages become our typed errors and notes
     where = ctx.info.source
     try:
@@ -174,7 +176,9 @@ def _pages(
     the heading path in force where it starts."""
     opts, pdf = ctx.options, ctx.settings.pdf
     held: dict[int, tuple[pymupdf.Page, str, bool, list[tuple[int, str]] | None]] = {}
-    marked = None if pdf.structure == "off" else PageMarkdowns(doc, pdf.structure, ctx.settings.output)
+    marked = None
+    if pdf.structure != "off":
+        marked = PageMarkdowns(doc, pdf.structure, ctx.settings.output, pdf.max_page_content)
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:
@@ -190,7 +194,7 @@ def _pages(
                 return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
-            if bound_content(doc, page, pdf.max_page_content):
+            if bound_content(doc, page, pdf.max_page_content) or (marked and marked.was_cut(page)):
                 ctx.warn(
                     f"Page {n}: its content streams decode to more than pdf.max_page_content="
                     f"{pdf.max_page_content:,} bytes; only the first {pdf.max_page_content:,} "

@@ -41,6 +41,7 @@ def layout_model() -> ModuleType:
     import pymupdf.layout  # activates the model for pymupdf4llm
 
     pymupdf.layout.activate()
-    import pymupdf4llm
+    import pymupdf4llm  # type: ignore[import-untyped]
 
-    return pymupdf4llm
+    model: ModuleType = pymupdf4llm
+    return model

@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pymupdf
 
 SAMPLE = 40  # pages surveyed at most (spread over the document)
-BAND = 0.08  # top and bottom share of the page where running lines live
+BAND = 0.1  # top and bottom share of the page where running lines live
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
@@ -37,23 +37,35 @@ class Line:
     block: int
 
 
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """A page's text lines in content order and the boxes of the paths it draws (rules, cell
+    backgrounds), with whether each is stroked."""
+
+    lines: list[Line]
+    paths: list[tuple[bool, tuple[float, float, float, float]]]
+
+
 def flags() -> int:
-    """The text flags of plain ``get_text()`` (ligatures and whitespace kept, clipped to the
-    page), without images: what the text mode reads, no slower."""
+    """The text flags of plain ``get_text()`` (whitespace kept, clipped to the page) without
+    images (no slower than text), with ligatures expanded ("ﬀ" as "ff": searchable) and the
+    drawn paths' boxes collected in the same pass (no second interpretation of the page)."""
     import pymupdf
 
-    return (
-        pymupdf.TEXT_PRESERVE_LIGATURES
-        | pymupdf.TEXT_PRESERVE_WHITESPACE
-        | pymupdf.TEXT_MEDIABOX_CLIP
+    return int(
+        pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
     )
 
 
-def page_lines(page: pymupdf.Page, textpage: Any = None) -> list[Line]:
-    """The page's non-blank text lines in content order."""
-    data = page.get_text("dict", flags=flags(), textpage=textpage)
+def read_page(page: pymupdf.Page) -> PageText:
+    """The page's non-blank text lines and drawn paths, from one ``dict`` extraction."""
+    data = page.get_text("dict", flags=flags())
     out: list[Line] = []
+    paths: list[tuple[bool, tuple[float, float, float, float]]] = []
     for number, block in enumerate(data["blocks"]):
+        if block["type"] == 3:
+            paths.append((bool(block.get("stroked")), tuple(block["bbox"])))
+            continue
         for line in block.get("lines", ()):
             spans = line["spans"]
             text = "".join(s["text"] for s in spans)
@@ -69,7 +81,7 @@ def page_lines(page: pymupdf.Page, textpage: Any = None) -> list[Line]:
                 bold = bold and bool(s["flags"] & 16 or _BOLD_FONT.search(s["font"]))
             x0, y0, x1, y1 = line["bbox"]
             out.append(Line(x0, y0, x1, y1, text, weights.most_common(1)[0][0], bold, number))
-    return out
+    return PageText(out, paths)
 
 
 def running_key(text: str) -> str:
@@ -91,6 +103,12 @@ class Survey:
     sizes: list[float] = field(default_factory=list)
     running: set[str] = field(default_factory=set)
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
+    cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
+
+    def page(self, page: pymupdf.Page) -> PageText:
+        """The page's text: the survey's reading (handed out once), else read now."""
+        return self.read.pop(page.number, None) or read_page(page)
 
     def level(self, line: Line) -> int:
         """0 when ``line`` is body text, else its heading level from its size (1 for the
@@ -112,27 +130,33 @@ def sample(count: int) -> list[int]:
     return sorted({round(i * (count - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
 
 
-def survey(doc: pymupdf.Document) -> Survey:
+def survey(doc: pymupdf.Document, cap: int) -> Survey:
     """The body size (the size most characters have), heading sizes (larger sizes that start
     short lines), running lines (a line in the top/bottom band whose text, numbers aside,
-    repeats on half the sampled pages and at least two) and the outline."""
+    repeats on half the sampled pages and at least two) and the outline. Sampled pages have
+    their content cut at ``cap`` bytes first (``pdf.max_page_content``, parts.bound_content)."""
+    from .parts import bound_content
+
     sizes: Counter[float] = Counter()
     heads: Counter[float] = Counter()
     bands: Counter[str] = Counter()
     pages = sample(doc.page_count)
+    found = Survey()
     for n in pages:
         page = doc[n]
+        if bound_content(doc, page, cap):
+            found.cut.add(n)
         height = page.rect.height
         seen = set()
-        for line in page_lines(page):
+        found.read[n] = text = read_page(page)
+        for line in text.lines:
             chars = len(line.text.strip())
             sizes[line.size] += chars
             heads[line.size] += 1
             if line.y1 <= height * BAND or line.y0 >= height * (1 - BAND):
                 seen.add(running_key(line.text))
         bands.update(seen)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    found = Survey(body=body)
+    body = found.body = sizes.most_common(1)[0][0] if sizes else 10.0
     found.sizes = sorted((s for s in heads if s >= body * 1.15), reverse=True)
     need = max(2, (len(pages) + 1) // 2)
     found.running = {key for key, n in bands.items() if n >= need}

@@ -18,11 +18,17 @@ if TYPE_CHECKING:
 class PageMarkdowns:
     """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model)."""
 
-    def __init__(self, doc: pymupdf.Document, mode: str, output: OutputSettings) -> None:
+    def __init__(
+        self, doc: pymupdf.Document, mode: str, output: OutputSettings, content_cap: int
+    ) -> None:
         self.doc, self.mode, self.output = doc, mode, output
-        self.survey = survey(doc)
+        self.survey = survey(doc, content_cap)
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
+
+    def was_cut(self, page: pymupdf.Page) -> bool:
+        """Whether the survey cut the page's content (at ``content_cap``)."""
+        return page.number in self.survey.cut
 
     def page(self, page: pymupdf.Page) -> PageMarkdown:
         """One page's markdown and its headings."""
@@ -39,7 +45,9 @@ class PageMarkdowns:
         did not start at page 1)."""
         if self.survey.toc:
             toc = self.survey.toc
-            return [t for _, t in fold([], (h for p in sorted(toc) if p < number - 1 for h in toc[p]))]
+            return [
+                t for _, t in fold([], (h for p in sorted(toc) if p < number - 1 for h in toc[p]))
+            ]
         if number < self.next:
             self.path, self.next = [], 1
         while self.next < number:

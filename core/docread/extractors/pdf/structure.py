@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .lines import Line, Survey, is_page_number, page_lines, running_key
+from .lines import Line, PageText, Survey, is_page_number, running_key
 from .tables import inside, page_tables
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ _BULLETS = "•◦▪▫‣⁃∙●○■□–-*·"
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s+\S")
 _HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _GUTTER = 8.0  # points of empty width between columns at least
+_STEP = 2.0  # points: the resolution gutters are looked for at
 _COLUMN_CHARS = 200  # text each side of a gutter needs to be a column (not a label/value form)
 _FIGURE_SHARE = 0.02  # pictures over this share of the page get a [Figure] line
 _BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
@@ -56,23 +57,35 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def kept_lines(page: pymupdf.Page, survey: Survey) -> list[Line]:
-    """The page's lines without running headers/footers and page numbers in the top/bottom band."""
-    height = page.rect.height
+def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]:
+    """The page's lines without running headers/footers (in the top/bottom band) and page
+    numbers (in the band, or alone above or below everything else)."""
+    height, lines = page.rect.height, text.lines
+
+    def alone(ln: Line) -> bool:
+        """Above every other line, or below it."""
+        others = [o for o in lines if o is not ln]
+        return bool(others) and (
+            all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
+        )
+
     return [
         ln
-        for ln in page_lines(page)
+        for ln in lines
         if not (
-            survey.in_band(ln, height)
-            and (is_page_number(ln.text) or running_key(ln.text) in survey.running)
+            is_page_number(ln.text)
+            and (survey.in_band(ln, height) or alone(ln))
+            or survey.in_band(ln, height)
+            and running_key(ln.text) in survey.running
         )
     ]
 
 
 def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) -> PageMarkdown:
     """The page as markdown (see the module docstring)."""
-    lines = kept_lines(page, survey)
-    tables = page_tables(page, lines, output)
+    text = survey.page(page)
+    lines = kept_lines(page, text, survey)
+    tables = page_tables(page, text, lines, output)
     items = [Item(*t.bbox, markdown=t.markdown) for t in tables]
     blocks: dict[int, list[Line]] = {}
     for ln in lines:
@@ -84,7 +97,8 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
         for bl in blocks.values()
     ]  # fmt: skip
     area = abs(page.rect) or 1.0
-    for info in page.get_image_info() if lines else ():  # a page that is a picture: OCR's
+    pictures = lines and page.get_images()  # (cheap: the resources) a page that is a picture: OCR's
+    for info in page.get_image_info() if pictures else ():
         x0, y0, x1, y1 = info["bbox"]
         if _FIGURE_SHARE * area <= (x1 - x0) * (y1 - y0) <= _BACKGROUND * area:
             items.append(Item(x0, y0, x1, y1, markdown="[Figure]"))
@@ -120,7 +134,9 @@ def _reading_order(text: list[Item], placed: list[Item], gutters: list[float]) -
     if not gutters:
         out = list(text)
         for item in sorted(placed, key=lambda it: it.y0):
-            at = next((i for i, t in enumerate(out) if t.y0 >= item.y0 and not t.markdown), len(out))
+            at = next(
+                (i for i, t in enumerate(out) if t.y0 >= item.y0 and not t.markdown), len(out)
+            )
             out.insert(at, item)
         return out
     ordered: list[Item] = []
@@ -137,17 +153,28 @@ def _reading_order(text: list[Item], placed: list[Item], gutters: list[float]) -
 
 
 def _gutters(items: list[Item], width: float) -> list[float]:
-    """x positions of empty vertical strips between text columns: gaps in the horizontal cover
-    of the narrower blocks, with enough text (and a paragraph of 3+ lines) on each side; a
-    form's labels and values, side by side one line at a time, are not columns."""
-    narrow = sorted((it for it in items if it.x1 - it.x0 < width * 0.6), key=lambda it: it.x0)
-    if len(narrow) < 2:
+    """x positions of empty vertical strips between text columns: runs of at least _GUTTER
+    points that under a fifth of the page's text height covers (a title or a full-width
+    paragraph across them does not fill them), with enough text (and a paragraph of 3+
+    lines) on each side; a form's labels and values, side by side one line at a time, are
+    not columns."""
+    if len(items) < 2:
         return []
-    gaps, reach = [], narrow[0].x1
-    for it in narrow[1:]:
-        if it.x0 - reach >= _GUTTER:
-            gaps.append((reach + it.x0) / 2)
-        reach = max(reach, it.x1)
+    left, right = min(it.x0 for it in items), max(it.x1 for it in items)
+    steps = max(int((right - left) / _STEP), 1)
+    cover = [0.0] * (steps + 1)
+    for it in items:
+        for i in range(int((it.x0 - left) / _STEP), int((it.x1 - left) / _STEP) + 1):
+            cover[i] += it.y1 - it.y0
+    low = 0.2 * max(cover)
+    gaps, start = [], None
+    for i, c in enumerate(cover):
+        if c <= low and start is None:
+            start = i
+        elif c > low and start is not None:
+            if (i - start) * _STEP >= _GUTTER:
+                gaps.append(left + (start + i) / 2 * _STEP)
+            start = None
     kept = []
     for g in gaps:
         sides = ([it for it in items if it.x1 <= g], [it for it in items if it.x0 >= g])
@@ -210,7 +237,7 @@ def _block(
         if head or bullet or numbered or gap:
             flush()
         if bullet:
-            para = [Line(ln.x0, ln.y0, ln.x1, ln.y1, "- " + stripped[1:].lstrip(), ln.size, ln.bold, ln.block)]
+            para = [replace(ln, text="- " + stripped[1:].lstrip())]
             continue
         para.append(ln)
     flush()

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     import pymupdf
 
     from ...settings import OutputSettings
-    from .lines import Line
+    from .lines import Line, PageText
 
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
-_MIN_RULES = 3
+_MIN_RULE = 40.0  # points: a shorter horizontal stroke is an underline, not a table rule
 _ALIGN = 4.0  # points: left edges this close are one column
 _HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
 _NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
@@ -66,22 +66,22 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
-def ruled(page: pymupdf.Page) -> bool:
-    """Whether the page draws rules a table could be made of (cheap: the draw log only)."""
-    horizontal = vertical = 0
-    for kind, rect in page.get_bboxlog():
-        if "path" not in kind:
-            continue
+def ruled(paths: list[tuple[bool, tuple[float, float, float, float]]], page_width: float) -> bool:
+    """Whether the page's drawn ``paths`` (stroked?, box) hold rules a table is made of: a grid (2+
+    vertical and 3+ horizontal rules), or 3+ horizontal rules (or filled row bands) at
+    different heights, of one width starting at one x, over 40% of the page wide (a table
+    ruled only between rows). Underlined links of a table of contents are not tables."""
+    vertical, horizontal = 0, 0
+    wide: dict[tuple[int, int], set[int]] = {}
+    for stroked, rect in paths:
         width, height = rect[2] - rect[0], rect[3] - rect[1]
-        if height <= _THIN and width > _THIN:
-            horizontal += 1
-        elif width <= _THIN and height > _THIN:
+        if width <= _THIN and height > 3 * _THIN:
             vertical += 1
-        elif kind == "fill-path" and width > _THIN and height > _THIN:
-            horizontal += 1  # a filled cell or row background
-        if horizontal >= _MIN_RULES and (vertical >= 2 or horizontal >= 2 * _MIN_RULES):
-            return True
-    return False
+        elif width >= _MIN_RULE and (height <= _THIN or not stroked):
+            horizontal += 1
+            if width >= 0.4 * page_width:
+                wide.setdefault((round(rect[0]), round(rect[2])), set()).add(round(rect[1]))
+    return (vertical >= 2 and horizontal >= 3) or any(len(ys) >= 3 for ys in wide.values())
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -184,13 +184,13 @@ def grid(run: list[list[Line]]) -> tuple[tuple[float, float, float, float], list
 
 
 def page_tables(
-    page: pymupdf.Page, lines: list[Line], output: OutputSettings
+    page: pymupdf.Page, text: PageText, lines: list[Line], output: OutputSettings
 ) -> list[PageTable]:
-    """The page's tables, ruled ones first found by their lines, then those without ruling
-    where the text lines show them."""
+    """The page's tables among ``lines`` (its text without running lines), ruled ones first
+    found by their lines, then those without ruling where the text lines show them."""
     found: list[PageTable] = []
     taken: list[Any] = []
-    if ruled(page):
+    if ruled(text.paths, page.rect.width):
         for table in page.find_tables().tables:
             _add(found, taken, tuple(table.bbox), table_rows(table), output)
     free = [ln for ln in lines if not any(inside(ln, box) for box in taken)]
@@ -217,4 +217,3 @@ def inside(line: Line, box: tuple[float, float, float, float]) -> bool:
     """The line's middle is in the box."""
     x, y = (line.x0 + line.x1) / 2, (line.y0 + line.y1) / 2
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
-
