@@ -5,10 +5,11 @@ pages, never the pages asked for, so a page reads the same alone, in a split rea
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pymupdf
@@ -66,22 +67,44 @@ def read_page(page: pymupdf.Page) -> PageText:
         if block["type"] == 3:
             paths.append((bool(block.get("stroked")), tuple(block["bbox"])))
             continue
-        for line in block.get("lines", ()):
+        for line in block["lines"]:
             spans = line["spans"]
-            text = "".join(s["text"] for s in spans)
-            if not text.strip():
-                continue
-            weights: Counter[float] = Counter()
-            bold = True
-            for s in spans:
-                visible = len(s["text"].strip())
-                if not visible:
+            if len(spans) == 1:  # most lines: no weighing
+                span = spans[0]
+                text = span["text"]
+                if not text.strip():
                     continue
-                weights[round(s["size"] * 2) / 2] += visible
-                bold = bold and bool(s["flags"] & 16 or _BOLD_FONT.search(s["font"]))
+                size, bold = span["size"], _bold(span)
+            else:
+                text = "".join(s["text"] for s in spans)
+                if not text.strip():
+                    continue
+                size, bold = _style(spans)
             x0, y0, x1, y1 = line["bbox"]
-            out.append(Line(x0, y0, x1, y1, text, weights.most_common(1)[0][0], bold, number))
+            out.append(Line(x0, y0, x1, y1, text, round(size * 2) / 2, bold, number))
     return PageText(out, paths)
+
+
+def _bold(span: dict[str, Any]) -> bool:
+    return bool(span["flags"] & 16) or _bold_font(span["font"])
+
+
+@functools.lru_cache(maxsize=256)
+def _bold_font(name: str) -> bool:
+    """A font named bold (``Arial-BoldMT``, ``Foo-Black``): not all set the bold flag."""
+    return bool(_BOLD_FONT.search(name))
+
+
+def _style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
+    """The size most visible characters of a line have, and whether all of them are bold."""
+    weights: Counter[float] = Counter()
+    bold = True
+    for s in spans:
+        visible = len(s["text"].strip())
+        if visible:
+            weights[s["size"]] += visible
+            bold = bold and _bold(s)
+    return weights.most_common(1)[0][0], bold
 
 
 def running_key(text: str) -> str:
@@ -91,7 +114,7 @@ def running_key(text: str) -> str:
 
 def is_page_number(text: str) -> bool:
     """``7``, ``vii``, ``Page 7``, ``7 of 12``, ``7/12``."""
-    return bool(_PAGE_NUMBER.match(text.strip()))
+    return len(text) <= 24 and bool(_PAGE_NUMBER.match(text.strip()))
 
 
 @dataclass

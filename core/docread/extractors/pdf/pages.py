@@ -25,6 +25,11 @@ class PageMarkdowns:
         self.survey = survey(doc, content_cap)
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
+        self.outline: list[list[str]] = []  # with an outline: the path where each page starts
+        path: list[tuple[int, str]] = []
+        for n in range(doc.page_count if self.survey.toc else 0):
+            self.outline.append([t for _, t in path])
+            path = fold(path, self.survey.toc.get(n, ()))
 
     def was_cut(self, page: pymupdf.Page) -> bool:
         """Whether the survey cut the page's content (at ``content_cap``)."""
@@ -43,11 +48,8 @@ class PageMarkdowns:
         any order, cheapest in order), then moved past the page's own ``found`` headings. From the outline when the
         PDF has one, else from the headings of the pages before (read here when the read
         did not start at page 1)."""
-        if self.survey.toc:
-            toc = self.survey.toc
-            return [
-                t for _, t in fold([], (h for p in sorted(toc) if p < number - 1 for h in toc[p]))
-            ]
+        if self.outline:
+            return self.outline[number - 1]
         if number < self.next:
             self.path, self.next = [], 1
         while self.next < number:

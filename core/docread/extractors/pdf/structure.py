@@ -24,9 +24,9 @@ if TYPE_CHECKING:
 
 _BULLETS = "•◦▪▫‣⁃∙●○■□–-*·"
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s+\S")
+_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _GUTTER = 8.0  # points of empty width between columns at least
-_STEP = 2.0  # points: the resolution gutters are looked for at
 _COLUMN_CHARS = 200  # text each side of a gutter needs to be a column (not a label/value form)
 _FIGURE_SHARE = 0.02  # pictures over this share of the page get a [Figure] line
 _BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
@@ -61,9 +61,12 @@ def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]
     """The page's lines without running headers/footers (in the top/bottom band) and page
     numbers (in the band, or alone above or below everything else)."""
     height, lines = page.rect.height, text.lines
+    ends = (min(lines, key=lambda ln: ln.y0), max(lines, key=lambda ln: ln.y1)) if lines else ()
 
     def alone(ln: Line) -> bool:
-        """Above every other line, or below it."""
+        """The top line, above every other line, or the bottom one, below them."""
+        if ln not in ends:
+            return False
         others = [o for o in lines if o is not ln]
         return bool(others) and (
             all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
@@ -160,20 +163,21 @@ def _gutters(items: list[Item], width: float) -> list[float]:
     not columns."""
     if len(items) < 2:
         return []
-    left, right = min(it.x0 for it in items), max(it.x1 for it in items)
-    steps = max(int((right - left) / _STEP), 1)
-    cover = [0.0] * (steps + 1)
+    # the cover (sum of item heights) along x, piecewise constant between item edges
+    edges = sorted({x for it in items for x in (it.x0, it.x1)})
+    cover = [0.0] * len(edges)
+    index = {x: i for i, x in enumerate(edges)}
     for it in items:
-        for i in range(int((it.x0 - left) / _STEP), int((it.x1 - left) / _STEP) + 1):
+        for i in range(index[it.x0], index[it.x1]):
             cover[i] += it.y1 - it.y0
     low = 0.2 * max(cover)
     gaps, start = [], None
-    for i, c in enumerate(cover):
+    for i, c in enumerate(cover[:-1]):
         if c <= low and start is None:
-            start = i
+            start = edges[i]
         elif c > low and start is not None:
-            if (i - start) * _STEP >= _GUTTER:
-                gaps.append(left + (start + i) / 2 * _STEP)
+            if edges[i] - start >= _GUTTER:
+                gaps.append((start + edges[i]) / 2)
             start = None
     kept = []
     for g in gaps:
@@ -196,12 +200,14 @@ def _block(
 ) -> Iterable[str]:
     """A text block's markdown: headings, list items and paragraphs (a paragraph's lines that
     wrap at the column's ``right`` edge joined; a line that ends short keeps its break)."""
-    whole = _norm(" ".join(ln.text for ln in lines))
+    whole = _norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         title, level = _joined(lines), min(toc[whole], 4)
         headings.append((level, title))
         return [f"{'#' * level} {title}"]
+    big = survey.body * 1.15
     all_bold = all(ln.bold for ln in lines)
+    headed = toc or all_bold or any(ln.size >= big for ln in lines)
     out: list[str] = []
     para: list[Line] = []
     head: list[Line] = []
@@ -218,14 +224,14 @@ def _block(
         para, head, level = [], [], 0
 
     for i, ln in enumerate(lines):
-        lv = toc.get(_norm(ln.text)) or survey.level(ln)
-        if lv and ln.size < survey.body * 1.15 and not all_bold:
-            lv = 0  # a bold phrase inside a paragraph is not a heading
-        if len(ln.text) > _MAX_HEADING:
-            lv = 0
+        lv = 0
+        if headed and len(ln.text) <= _MAX_HEADING:
+            lv = (toc and toc.get(_norm(ln.text))) or survey.level(ln)
+            if lv and ln.size < big and not all_bold:
+                lv = 0  # a bold phrase inside a paragraph is not a heading
         stripped = ln.text.lstrip()
         bullet = stripped[:1] in _BULLETS and stripped[1:2] in (" ", "\t", "\xa0")
-        numbered = not bullet and bool(_NUMBERED.match(stripped))
+        numbered = not bullet and stripped[:1] in _LIST_START and bool(_NUMBERED.match(stripped))
         gap = i and ln.y0 - lines[i - 1].y1 > 0.8 * (ln.y1 - ln.y0)
         if lv:
             if head and lv == level and not gap:
@@ -259,9 +265,14 @@ def _wrapped(lines: list[Line], right: float) -> str:
         text = ln.text.strip()
         per_char = (ln.x1 - ln.x0) / max(len(text), 1)
         word = len(nxt.text.split()[0]) if nxt.text.split() else 0
-        if ln.x1 + (word + 2) * per_char < right and not _HYPHEN_END.search(text):
+        if ln.x1 + (word + 2) * per_char < right and not _hyphenated(text):
             runs.append([])
     return "\n".join(_join(run) for run in runs)
+
+
+def _hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
 
 
 def _join(lines: Iterable[str]) -> str:
@@ -271,7 +282,7 @@ def _join(lines: Iterable[str]) -> str:
         text = " ".join(line.split())
         if not out:
             out = text
-        elif _HYPHEN_END.search(out) and text[:1].islower():
+        elif _hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
         else:
             out = f"{out} {text}"

@@ -88,16 +88,18 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     """Lines grouped into rows, left to right: lines whose vertical middles are within half a
     line of the row's first, and lines that touch the row's bottom (a cell's wrapped line)."""
     rows: list[list[Line]] = []
+    bottom = 0.0
     for line in sorted(lines, key=lambda ln: (round(ln.y0), ln.x0)):
         mid, height = (line.y0 + line.y1) / 2, line.y1 - line.y0
         if rows:
             first = rows[-1][0]
-            bottom = max(ln.y1 for ln in rows[-1])
             same = abs(mid - (first.y0 + first.y1) / 2) <= (first.y1 - first.y0) / 2
             if same or line.y0 - bottom <= 0.1 * height:
                 rows[-1].append(line)
+                bottom = max(bottom, line.y1)
                 continue
         rows.append([line])
+        bottom = line.y1
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
     return rows
@@ -194,7 +196,9 @@ def page_tables(
         for table in page.find_tables().tables:
             _add(found, taken, tuple(table.bbox), table_rows(table), output)
     free = [ln for ln in lines if not any(inside(ln, box) for box in taken)]
-    for run in unruled_runs(free, page.rect.width):
+    width = page.rect.width
+    short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in free)
+    for run in unruled_runs(free, width) if short >= 9 else ():  # 3 rows of 3 cells at least
         box, rows = grid(run)
         _add(found, taken, box, clean_rows(rows), output)
     return found
