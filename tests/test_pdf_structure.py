@@ -18,7 +18,7 @@ from conftest import CORPUS, normalize
 from docread.errors import SettingsError
 from docread.sanitize import clean_metadata
 from docread.settings import OutputSettings, Settings
-from factories import pdf, scan_page
+from factories import drawn, image_bytes, pdf, scan_page
 from structure_fixtures import MAKERS, Truth
 
 HEADING = re.compile(r"^(#{1,4}) (.+)$", re.MULTILINE)
@@ -112,6 +112,19 @@ def test_words_hyphenated_at_line_ends_are_joined(reader, made):
     assert "struc-" in pymupdf.open(path)[0].get_text()
 
 
+def test_figures_are_a_placeholder_with_their_caption(reader, tmp_path):
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 72, 520, 140), "Revenue rose in every region. " * 4)
+        p.insert_image(pymupdf.Rect(72, 150, 372, 350), stream=image_bytes())
+        p.insert_text((72, 370), "Figure 1: Revenue by region, 2024")
+        p.insert_textbox(pymupdf.Rect(72, 390, 520, 460), "The north led the growth. " * 4)
+
+    pdf(tmp_path / "fig.pdf", [drawn(page)])
+    text = reader.read("fig.pdf").documents[0].text
+    assert "\n\n[Figure: Figure 1: Revenue by region, 2024]\n\n" in text
+    assert text.index("Revenue rose") < text.index("[Figure:") < text.index("The north led")
+
+
 def test_heading_path_metadata_across_pages_and_alone(reader, made):
     path, truth = made["report"]
     docs = pages_of(reader, path)
@@ -155,6 +168,8 @@ def test_markdown_view_shows_the_structure(reader, made):
     view = shown.render("markdown")
     assert "### 2.1 Revenue by region" in view and "| saddle-R00 |" in view
     assert view.count("| saddle-R00 |") == 1  # tables are not printed again after the text
+    text_view = shown.render("text")
+    assert "\n| saddle-R00 | 7,103 | 9,699 | 3,190 |\n" in text_view
 
 
 def test_ocr_paragraph_lines_are_joined(make_reader, tmp_path):

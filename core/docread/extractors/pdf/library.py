@@ -13,6 +13,8 @@ import sys
 import threading
 from types import ModuleType
 
+from ...errors import DependencyMissingError
+
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
 
@@ -38,10 +40,15 @@ def layout_model() -> ModuleType:
     """``pymupdf4llm`` with PyMuPDF's layout model active (loaded once per process, ~0.35 s;
     its weights ship in the ``pymupdf_layout`` package: nothing is downloaded)."""
     load_pymupdf()
-    import pymupdf.layout  # activates the model for pymupdf4llm
-
+    try:
+        import pymupdf.layout  # activates the model for pymupdf4llm
+        import pymupdf4llm  # type: ignore[import-untyped]
+    except ImportError as exc:
+        raise DependencyMissingError(
+            f"pdf.structure: layout needs PyMuPDF's layout model ({exc}): "
+            f"pip install 'docread[layout]', or set pdf.structure: auto"
+        ) from exc
     pymupdf.layout.activate()
-    import pymupdf4llm  # type: ignore[import-untyped]
 
     model: ModuleType = pymupdf4llm
     return model

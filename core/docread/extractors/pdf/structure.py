@@ -31,6 +31,10 @@ _COLUMN_CHARS = 200  # text each side of a gutter needs to be a column (not a la
 _FIGURE_SHARE = 0.02  # pictures over this share of the page get a [Figure] line
 _BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
 _MAX_HEADING = 160  # characters: a longer line is text, whatever its font
+_FIGURE = "[Figure]"
+_CAPTION = re.compile(
+    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.)\s*[\dIVX]", re.IGNORECASE
+)
 
 
 @dataclass
@@ -104,7 +108,7 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
     for info in page.get_image_info() if pictures else ():
         x0, y0, x1, y1 = info["bbox"]
         if _FIGURE_SHARE * area <= (x1 - x0) * (y1 - y0) <= _BACKGROUND * area:
-            items.append(Item(x0, y0, x1, y1, markdown="[Figure]"))
+            items.append(Item(x0, y0, x1, y1, markdown=_FIGURE))
     gutters = _gutters(text_items, page.rect.width)
     ordered = _reading_order(text_items, items, gutters)
     rights: dict[int, float] = {}  # each column's right edge: where a wrapped line ends
@@ -114,13 +118,26 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
     toc = {_norm(title): level for level, title in survey.toc.get(page.number, ())}
     parts: list[str] = []
     headings: list[tuple[int, str]] = []
-    for item in ordered:
-        if item.markdown:
+    for i, item in enumerate(ordered):
+        caption = (
+            _caption(ordered[i + 1]) if item.markdown == _FIGURE and i + 1 < len(ordered) else ""
+        )
+        if caption:  # the caption under a picture goes into its placeholder
+            parts.append(f"[Figure: {caption}]")
+            ordered[i + 1].lines = []
+        elif item.markdown:
             parts.append(item.markdown)
-        else:
+        elif item.lines:
             right = rights.get(_column(item, gutters), item.x1)
             parts.extend(_block(item.lines, survey, toc, headings, right))
     return PageMarkdown("\n\n".join(parts), headings)
+
+
+def _caption(item: Item) -> str:
+    """A text block's text when it is a caption ("Figure 3: ..."), else ""."""
+    if item.markdown or not item.lines or not _CAPTION.match(item.lines[0].text.lstrip()):
+        return ""
+    return _joined(item.lines)
 
 
 def _column(item: Item, gutters: list[float]) -> int:
