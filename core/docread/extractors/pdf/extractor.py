@@ -239,7 +239,7 @@ def _pages(
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:
             no_layer.append(n)
-        yield from _page_units(doc, page, text, meta, ctx, in_place=marked is not None)
+        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None)
         if scanned and opts.view == "auto":
             yield _visual_part(page, ctx, base)
     if ocr_pages:

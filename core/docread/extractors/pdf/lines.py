@@ -126,6 +126,7 @@ class Survey:
     sizes: list[float] = field(default_factory=list)
     running: set[str] = field(default_factory=set)
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    headed: bool = False  # a sampled page has a line in a heading size or all bold
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
 
@@ -181,6 +182,7 @@ def survey(doc: pymupdf.Document, cap: int) -> Survey:
         bands.update(seen)
     body = found.body = sizes.most_common(1)[0][0] if sizes else 10.0
     found.sizes = sorted((s for s in heads if s >= body * 1.15), reverse=True)
+    found.headed = any(found.level(ln) for text in found.read.values() for ln in text.lines)
     need = max(2, (len(pages) + 1) // 2)
     found.running = {key for key, n in bands.items() if n >= need}
     for level, title, number, *_ in doc.get_toc(simple=True):

@@ -44,18 +44,29 @@ class PageMarkdowns:
         return page_markdown(page, self.survey, self.output)
 
     def headings_at(self, number: int, found: list[tuple[int, str]] | None) -> list[str]:
-        """The heading path at the start of page ``number`` (1-based; pages asked for in
-        any order, cheapest in order), then moved past the page's own ``found`` headings. From the outline when the
-        PDF has one, else from the headings of the pages before (read here when the read
-        did not start at page 1)."""
+        """The heading path at the start of page ``number`` (1-based), then moved past the
+        page's own ``found`` headings. From the outline when the PDF has one; else from the
+        headings of the pages before, which a read that did not start at page 1 reads here,
+        backwards, down to a page with a level-1 heading (it resets the path); none when the
+        survey saw no heading style at all."""
         if self.outline:
             return self.outline[number - 1]
         if number < self.next:
             self.path, self.next = [], 1
-        while self.next < number:
-            self.path = fold(self.path, self.page(self.doc[self.next - 1]).headings)
-            self.next += 1
+        if number > self.next and self.survey.headed:
+            self.path = self._path_before(number)
         start = [t for _, t in self.path]
         self.path = fold(self.path, found or [])
         self.next = number + 1
         return start
+
+    def _path_before(self, number: int) -> list[tuple[int, str]]:
+        """The path at page ``number`` from the path at ``self.next`` and the pages between."""
+        pages: list[list[tuple[int, str]]] = []
+        base = self.path
+        for n in range(number - 1, self.next - 1, -1):
+            pages.append(self.page(self.doc[n - 1]).headings)
+            if any(level == 1 for level, _ in pages[-1]):
+                base = []  # everything before a level-1 heading is replaced by it
+                break
+        return fold(base, (h for found in reversed(pages) for h in found))
