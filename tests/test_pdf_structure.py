@@ -18,7 +18,7 @@ from conftest import CORPUS, normalize
 from docread.errors import SettingsError
 from docread.sanitize import clean_metadata
 from docread.settings import OutputSettings, Settings
-from factories import drawn, image_bytes, pdf, scan_page
+from factories import drawn, image_bytes, pdf, scan_page, text_page
 from structure_fixtures import MAKERS, Truth
 
 HEADING = re.compile(r"^(#{1,4}) (.+)$", re.MULTILINE)
@@ -103,6 +103,25 @@ def test_running_headers_footers_and_page_numbers_are_removed(reader, made):
         assert not re.search(r"Page \d of \d", doc.text)
     raw = pymupdf.open(path)[1].get_text()
     assert "Annual Report 2024" in raw and "Page 2 of 4" in raw  # they are on the pages
+
+
+def test_a_title_set_on_two_lines_is_one_heading(reader, tmp_path):
+    def page(p: pymupdf.Page) -> None:
+        # centred, a third of a line apart: MuPDF makes them two blocks
+        p.insert_text((170, 72), "Introduction to the", fontsize=20, fontname="hebo")
+        p.insert_text((140, 110), "Geometry of Spaces", fontsize=20, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 140, 520, 400), "Plain body text follows. " * 30)
+
+    pdf(tmp_path / "title.pdf", [drawn(page)])
+    doc = reader.read("title.pdf").documents[0]
+    assert doc.text.startswith("# Introduction to the Geometry of Spaces\n\nPlain body")
+
+
+def test_a_page_holding_only_its_number_keeps_it(reader, tmp_path):
+    body = "Some words of body text on this page. " * 20
+    pages = [text_page(body), text_page("2", at=(300, 800)), text_page(body)]
+    pdf(tmp_path / "blank.pdf", pages)
+    assert [d.text for d in reader.read("blank.pdf").documents][1] == "2"
 
 
 def test_words_hyphenated_at_line_ends_are_joined(reader, made):

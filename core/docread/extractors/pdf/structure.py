@@ -63,7 +63,8 @@ def _norm(text: str) -> str:
 
 def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]:
     """The page's lines without running headers/footers (in the top/bottom band) and page
-    numbers (in the band, or alone above or below everything else)."""
+    numbers (in the band, or alone above or below everything else); all of them when that
+    would leave nothing (a page that only holds its number still says so)."""
     height, lines = page.rect.height, text.lines
     ends = (min(lines, key=lambda ln: ln.y0), max(lines, key=lambda ln: ln.y1)) if lines else ()
 
@@ -76,7 +77,7 @@ def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]
             all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
         )
 
-    return [
+    kept = [
         ln
         for ln in lines
         if not (
@@ -86,6 +87,7 @@ def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]
             and running_key(ln.text) in survey.running
         )
     ]
+    return kept or lines
 
 
 def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) -> PageMarkdown:
@@ -110,7 +112,7 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
         if _FIGURE_SHARE * area <= (x1 - x0) * (y1 - y0) <= _BACKGROUND * area:
             items.append(Item(x0, y0, x1, y1, markdown=_FIGURE))
     gutters = _gutters(text_items, page.rect.width)
-    ordered = _reading_order(text_items, items, gutters)
+    ordered = _titles_joined(_reading_order(text_items, items, gutters), survey)
     rights: dict[int, float] = {}  # each column's right edge: where a wrapped line ends
     for item in text_items:
         col = _column(item, gutters)
@@ -131,6 +133,28 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
             right = rights.get(_column(item, gutters), item.x1)
             parts.extend(_block(item.lines, survey, toc, headings, right))
     return PageMarkdown("\n\n".join(parts), headings)
+
+
+def _titles_joined(items: list[Item], survey: Survey) -> list[Item]:
+    """Blocks that are each a line or two of one heading style, right under each other, as
+    one block: a title set on two lines MuPDF put in two blocks is one heading."""
+    out: list[Item] = []
+    for item in items:
+        prev = out[-1] if out else None
+        if prev is not None and _title(prev, survey) and _title(item, survey):
+            last, first = prev.lines[-1], item.lines[0]
+            same = (last.size, last.bold) == (first.size, first.bold)
+            if same and 0 <= first.y0 - last.y1 < last.y1 - last.y0:
+                prev.lines = [*prev.lines, *item.lines]
+                prev.y1 = max(prev.y1, item.y1)
+                continue
+        out.append(item)
+    return out
+
+
+def _title(item: Item, survey: Survey) -> bool:
+    """A text block of one or two lines in a heading style."""
+    return 0 < len(item.lines) <= 2 and all(survey.level(ln) for ln in item.lines)
 
 
 def _caption(item: Item) -> str:
