@@ -68,20 +68,23 @@ def _unstacked(row: list[str]) -> list[list[str]]:
 
 def ruled(paths: list[tuple[bool, tuple[float, float, float, float]]], page_width: float) -> bool:
     """Whether the page's drawn ``paths`` (stroked?, box) hold rules a table is made of: a grid (2+
-    vertical and 3+ horizontal rules), or 3+ horizontal rules (or filled row bands) at
+    vertical and 3+ horizontal rules, or 4+ framed cells), or 3+ horizontal rules (or filled row bands) at
     different heights, of one width starting at one x, over 40% of the page wide (a table
     ruled only between rows). Underlined links of a table of contents are not tables."""
-    vertical, horizontal = 0, 0
+    vertical, horizontal, boxes = 0, 0, 0
     wide: dict[tuple[int, int], set[int]] = {}
     for stroked, rect in paths:
         width, height = rect[2] - rect[0], rect[3] - rect[1]
         if width <= _THIN and height > 3 * _THIN:
             vertical += 1
+        elif stroked and width > _THIN and _THIN < height < 100:
+            boxes += 1  # a cell drawn as a framed rectangle
         elif width >= _MIN_RULE and (height <= _THIN or not stroked):
             horizontal += 1
             if width >= 0.4 * page_width:
                 wide.setdefault((round(rect[0]), round(rect[2])), set()).add(round(rect[1]))
-    return (vertical >= 2 and horizontal >= 3) or any(len(ys) >= 3 for ys in wide.values())
+    grid = (vertical >= 2 and horizontal >= 3) or boxes >= 4
+    return grid or any(len(ys) >= 3 for ys in wide.values())
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
