@@ -18,7 +18,7 @@ from conftest import CORPUS, normalize
 from docread.errors import SettingsError
 from docread.sanitize import clean_metadata
 from docread.settings import OutputSettings, Settings
-from factories import drawn, image_bytes, pdf, scan_page, text_page
+from factories import drawn, encode, image_bytes, pdf, rendered_text, scan_page, text_page
 from structure_fixtures import MAKERS, Truth
 
 HEADING = re.compile(r"^(#{1,4}) (.+)$", re.MULTILINE)
@@ -142,6 +142,24 @@ def test_figures_are_a_placeholder_with_their_caption(reader, tmp_path):
     text = reader.read("fig.pdf").documents[0].text
     assert "\n\n[Figure: Figure 1: Revenue by region, 2024]\n\n" in text
     assert text.index("Revenue rose") < text.index("[Figure:") < text.index("The north led")
+
+
+def test_a_scan_with_a_short_caption_is_still_ocrd(make_reader, tmp_path):
+    # 44 characters of text layer (under pdf.ocr_text_threshold=50); its [Figure: ...]
+    # placeholder would be over it: the threshold counts the layer, not the markdown
+    caption = "Figure 7: Shipping lanes along the north coast, 2023"
+    scan = rendered_text(
+        "Harbour traffic doubled in spring", page=(400, 200), box=pymupdf.Rect(20, 20, 380, 180)
+    )
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_image(pymupdf.Rect(40, 10, 440, 210), stream=encode(scan))
+        p.insert_text((40, 285), caption, fontsize=11)
+
+    pdf(tmp_path / "slide.pdf", [drawn(page, width=480, height=300)])
+    doc = make_reader(pdf={"ocr_dpi": 150}).read("slide.pdf").documents[0]
+    assert doc.metadata["ocr"] is True and "Harbour traffic doubled" in doc.text
+    assert doc.text.startswith(f"[Figure: {caption}]")
 
 
 def test_heading_path_metadata_across_pages_and_alone(reader, made):

@@ -20,6 +20,7 @@ from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
 from .library import load_pymupdf
+from .lines import visible
 from .pages import PageMarkdowns
 from .parts import (
     bound_content,
@@ -48,7 +49,6 @@ _HEADER_LABELS = (
 )  # fmt: skip
 _SKIPPED = "[OCR limit reached - page skipped]"
 _OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
-_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 
 
 class PdfExtractor(Extractor):
@@ -146,18 +146,13 @@ def _select(count: int, ctx: Context) -> list[int]:
     return numbers
 
 
-def _chars(text: str) -> int:
-    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
-    return len(text) - sum(map(text.count, _SPACES))
-
-
-def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
+def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
     """Too little text layer, and something that may hold text drawn on the page: pictures
     over 5% of its area (a scan) or many filled paths (glyphs turned into outlines). A rule
     line or a small logo alone is not worth a tesseract run."""
     import pymupdf
 
-    if _chars(text) >= threshold:
+    if chars >= threshold:
         return False
     area, paths, pictures = abs(page.rect) or 1.0, 0, 0.0
     for kind, rect in page.get_bboxlog():
@@ -204,10 +199,11 @@ def _pages(
             md = marked.page(page) if marked is not None else None
             if md is None or right_to_left(md.text):  # page_text repairs RTL ligatures
                 text, found = page_text(page), None
-            else:
-                text, found = md.text, md.headings
+                chars = visible(text)
+            else:  # the text layer's characters, not the markdown's marks and placeholders
+                text, found, chars = md.text, md.headings, md.chars
             slow = page_time.expired()
-            scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
+            scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned, found)
             if not (opts.ocr or (scanned and opts.ocr is None)):
                 yield n, None
@@ -270,13 +266,13 @@ def _with_ocr(
     floor = ctx.settings.pdf.ocr_min_confidence
     kept = kept_reading(result, floor, meta)
     if not result.lines:
-        if not _chars(text):
+        if not visible(text):
             ctx.warn(f"Page {n}: OCR found no text on this page.")
         return text
     if not kept.lines:
         ctx.warn(
             f"OCR of page {n} discarded: {result.under(floor)} (pdf.ocr_min_confidence); "
-            f"{'its text layer is kept' if _chars(text) else 'no text indexed'}."
+            f"{'its text layer is kept' if visible(text) else 'no text indexed'}."
         )
         return text
     dropped = meta.get("ocr_dropped_words")
@@ -286,7 +282,7 @@ def _with_ocr(
             f"(pdf.ocr_min_confidence)."
         )
     shown = paragraphs if joined else str
-    if not _chars(text):
+    if not visible(text):
         return shown(kept.text)
     added = kept.beyond(text)
     return f"{text.strip()}\n\n[OCR]\n{shown(added.text)}" if added.lines else text

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .library import layout_model
+from .lines import visible
 from .structure import PageMarkdown
 
 if TYPE_CHECKING:
@@ -32,4 +33,4 @@ def layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
         (min(len(m.group(1)), 4), " ".join(_EMPHASIS.sub("", m.group(2)).split()))
         for m in _HEADING.finditer(text)
     ]
-    return PageMarkdown(text, headings)
+    return PageMarkdown(text, headings, visible(page.get_text()))

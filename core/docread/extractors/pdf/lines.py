@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 SAMPLE = 40  # pages surveyed at most (spread over the document)
 BAND = 0.1  # top and bottom share of the page where running lines live
+_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
@@ -105,6 +106,11 @@ def _style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
             weights[s["size"]] += visible
             bold = bold and _bold(s)
     return weights.most_common(1)[0][0], bold
+
+
+def visible(text: str) -> int:
+    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
+    return len(text) - sum(map(text.count, _SPACES))
 
 
 def running_key(text: str) -> str:

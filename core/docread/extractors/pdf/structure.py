@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .lines import Line, PageText, Survey, is_page_number, running_key
+from .lines import Line, PageText, Survey, is_page_number, running_key, visible
 from .tables import inside, page_tables
 
 if TYPE_CHECKING:
@@ -51,10 +51,12 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class PageMarkdown:
-    """A page's markdown and the headings it holds, in order, as (level, text)."""
+    """A page's markdown, the headings it holds, in order, as (level, text), and the
+    characters of its text layer (spaces aside: what the OCR threshold counts)."""
 
     text: str
     headings: list[tuple[int, str]]
+    chars: int
 
 
 def _norm(text: str) -> str:
@@ -132,7 +134,8 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
         elif item.lines:
             right = rights.get(_column(item, gutters), item.x1)
             parts.extend(_block(item.lines, survey, toc, headings, right))
-    return PageMarkdown("\n\n".join(parts), headings)
+    chars = sum(visible(ln.text) for ln in text.lines)
+    return PageMarkdown("\n\n".join(parts), headings, chars)
 
 
 def _titles_joined(items: list[Item], survey: Survey) -> list[Item]:
