@@ -194,7 +194,8 @@ def test_a_cut_view_reports_what_it_shows_not_the_window_asked_for(tmp_path: Pat
             "doc.pdf", workspace=tmp_path, pages="1-30", output_format=output_format,
             config=_config(max_chars=6000),
         ).render()  # fmt: skip
-        shown = re.findall(r"Page (\d+) text line 0", out)
+        # (line 0 opens every page with only the page number changed: a running header, removed)
+        shown = re.findall(r"Page (\d+) text line 1 ", out)
         assert 1 < len(shown) < 30
         header = json.loads(out)["header"]["Pages"] if output_format == "json" else out
         assert f"1-{len(shown)} of 40 (cut by the output limit)" in header

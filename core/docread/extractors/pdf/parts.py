@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import markdown_table
+from .tables import pipe_table, table_rows
 
 if TYPE_CHECKING:
     import pymupdf
@@ -90,19 +90,10 @@ def page_text(page: pymupdf.Page) -> str:
 
 
 def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
-    """Tables PyMuPDF finds on the page, each as a markdown table (first row as the header,
-    rows and columns empty throughout dropped: split-line ghosts)."""
-    out = []
-    for table in page.find_tables().tables:
-        rows = [["" if c is None else str(c) for c in row] for row in table.extract()]
-        rows = [r for r in rows if any(c.strip() for c in r)]
-        if not rows:
-            continue
-        width = max(len(r) for r in rows)
-        keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in rows)]
-        rows = [[r[c] if c < len(r) else "" for c in keep] for r in rows]
-        out.append(markdown_table(rows[0], rows[1:], output=output))
-    return out
+    """Tables PyMuPDF finds on the page, each as a markdown table (``extract_tables``: one
+    unit per table besides the page)."""
+    found = (table_rows(table) for table in page.find_tables().tables)
+    return [pipe_table(rows, output) for rows in found if rows]
 
 
 def form_lines(page: pymupdf.Page) -> list[str]:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import markdown_table
+from ..markdown import Cell, Grid, grid_table
 
 if TYPE_CHECKING:
     import pymupdf
@@ -217,7 +217,12 @@ def _add(
     if len(rows) < 2 or max(len(r) for r in rows) < 2:
         return  # one row or one column: text in a box, not a table
     taken.append(box)
-    found.append(PageTable(box, markdown_table(rows[0], rows[1:], output=output)))
+    found.append(PageTable(box, pipe_table(rows, output)))
+
+
+def pipe_table(rows: list[list[str]], output: OutputSettings) -> str:
+    """A PDF table's rows (the first is the header) through the one table renderer."""
+    return grid_table(Grid([[Cell(text) for text in row] for row in rows], 1), output=output)
 
 
 def inside(line: Line, box: tuple[float, float, float, float]) -> bool:
