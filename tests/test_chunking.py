@@ -106,6 +106,40 @@ def test_bad_arguments_are_invalid_option_errors(kwargs: dict[str, object], mess
         chunk_units([], **kwargs)  # type: ignore[arg-type]
 
 
+# -- issue 25.6: the overlap is bounded and every chunk advances -----------------------------
+def test_an_overlap_above_half_the_size_is_refused_in_the_core() -> None:
+    with pytest.raises(docread.InvalidOptionError, match=r"chunk_overlap=999: .*half.*1000"):
+        Chunker(1000, 999)  # accepted before: 1 MB of short words made 836 MB of chunks
+    with pytest.raises(docread.InvalidOptionError, match="chunk_overlap=6"):
+        chunk_units([], chunk_size=11, chunk_overlap=6)
+    assert Chunker(11, 5).chunk_overlap == 5  # half (rounded down) is the most
+
+
+def test_the_output_stays_proportional_to_the_input() -> None:
+    text = " ".join(f"w{i % 10}" for i in range(60_000))  # 180 KB of short words
+    chunks = Chunker(1000, 500).split(_doc(text))
+    ends = [c.metadata["char_start"] + len(c.text) for c in chunks]
+    assert all(b > a for a, b in zip(ends, ends[1:], strict=False))  # each chunk advances
+    assert sum(len(c.text) for c in chunks) <= 2.1 * len(text)
+    assert len(chunks) <= 2 * len(text) // 1000 + 1
+    _check_slices(_doc(text), chunks)
+
+
+def test_text_without_whitespace_still_gets_its_overlap() -> None:
+    text = "".join(chr(ord("a") + i % 26) for i in range(1000))  # one 1,000-char "word"
+    doc = _doc(text)
+    chunks = Chunker(100, 20).split(doc)
+    _check_slices(doc, chunks)
+    starts = [c.metadata["char_start"] for c in chunks]
+    assert all(len(c.text) <= 100 for c in chunks) and starts[:3] == [0, 60, 140]
+    for before, after in zip(chunks, chunks[1:], strict=False):
+        assert before.text[-20:] == after.text[:20]  # the last 20 chars come again
+    assert chunks[-1].metadata["char_start"] + len(chunks[-1].text) == len(text)
+    tokens = Chunker(25, 5, length=lambda s: (len(s) + 3) // 4).split(doc)  # ~4 chars a token
+    assert all(len(c.text) <= 100 for c in tokens)
+    assert all(a.text[-20:] == b.text[:20] for a, b in zip(tokens, tokens[1:], strict=False))
+
+
 # -- real files through the reader ----------------------------------------------------------
 PAGES = [
     "Page one talks about pumps. " * 12,

@@ -10,6 +10,7 @@ ids across runs and edits elsewhere in the file. Media pass through untouched.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Literal
 
@@ -37,11 +38,12 @@ class Chunker:
         if (
             isinstance(chunk_overlap, bool)
             or not isinstance(chunk_overlap, int)
-            or not 0 <= chunk_overlap < chunk_size
+            or not 0 <= chunk_overlap <= chunk_size // 2
         ):
             raise InvalidOptionError(
-                f"chunk_overlap={chunk_overlap!r}: must be a whole number from 0 to below "
-                f"chunk_size={chunk_size}"
+                f"chunk_overlap={chunk_overlap!r}: must be a whole number from 0 to half of "
+                f"chunk_size={chunk_size} ({chunk_size // 2}): a larger overlap repeats most of "
+                "every chunk in the next one, and the output grows with the input times chunk_size"
             )
         if length != "chars" and not callable(length):
             raise InvalidOptionError(
@@ -88,28 +90,60 @@ class Chunker:
         return out
 
     def _hard_cut(self, text: str, start: int, end: int) -> list[Span]:
-        """No boundary left (one long word): the longest prefixes that fit, at least one char."""
+        """No boundary left (one long word): the longest prefixes that fit in ``chunk_size``
+        less ``chunk_overlap`` (so the next chunk has room for its overlap), at least one char."""
+        limit = self.chunk_size - self.chunk_overlap
         out: list[Span] = []
         while start < end:
-            stop = min(end, start + self.chunk_size)
-            while stop > start + 1 and self._len(text, (start, stop)) > self.chunk_size:
-                stop -= 1
+            stop = self._fit(text, start, min(end, start + limit), limit)
             out.append((start, stop))
             start = stop
         return out
 
+    def _fit(self, text: str, start: int, stop: int, limit: int) -> int:
+        """The largest end in (start, stop] whose span fits in ``limit`` (at least start + 1)."""
+        if self._count is None or self._len(text, (start, stop)) <= limit:
+            return stop
+        low, high = start + 1, stop  # binary search: a token count grows with the span
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self._len(text, (start, mid)) <= limit:
+                low = mid
+            else:
+                high = mid - 1
+        return low
+
+    def _tail(self, text: str, start: int, end: int) -> int:
+        """The start of the longest suffix of ``text[start:end]`` within ``chunk_overlap``."""
+        if self._count is None:
+            return max(start, end - self.chunk_overlap)
+        low, high = start, end  # binary search on the suffix's start
+        while low < high:
+            mid = (low + high) // 2
+            if self._len(text, (mid, end)) <= self.chunk_overlap:
+                high = mid
+            else:
+                low = mid + 1
+        return low
+
     def _merge(self, text: str, pieces: list[Span]) -> Iterator[Span]:
         """Adjacent pieces joined up to ``chunk_size``; each new chunk starts with the last
-        pieces of the one before that fit in ``chunk_overlap`` (and leave room for the next)."""
-        current: list[Span] = []
+        pieces of the one before that fit in ``chunk_overlap`` (and leave room for the next), or,
+        after a cut inside a word, its last ``chunk_overlap``; every chunk holds a new piece."""
+        current: deque[Span] = deque()
         for piece in pieces:
             if current and self._len(text, (current[0][0], piece[1])) > self.chunk_size:
-                yield current[0][0], current[-1][1]
+                start, end = current[0][0], current[-1][1]
+                yield start, end
                 while current and (
-                    self._len(text, (current[0][0], current[-1][1])) > self.chunk_overlap
+                    self._len(text, (current[0][0], end)) > self.chunk_overlap
                     or self._len(text, (current[0][0], piece[1])) > self.chunk_size
                 ):
-                    current.pop(0)
+                    current.popleft()
+                if not current and self.chunk_overlap and _inside_word(text, end):
+                    tail = self._tail(text, start, end)
+                    if tail < end and self._len(text, (tail, piece[1])) <= self.chunk_size:
+                        current.append((tail, end))
             current.append(piece)
         if current:
             yield current[0][0], current[-1][1]
@@ -135,6 +169,11 @@ def _chunked(units: Iterable[Unit], chunker: Chunker) -> Iterator[Unit]:
 def chunk_id(unit_id: str, index: int, text: str) -> str:
     """A chunk's id: a UUID from its unit's id, its 1-based index and a hash of its text."""
     return stable_id(unit_id, index, content=text.encode())
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """A cut at ``at`` falls inside a word (a hard cut): no whitespace on either side."""
+    return 0 < at < len(text) and not text[at - 1].isspace() and not text[at].isspace()
 
 
 def _stripped(text: str, span: Span) -> Span:
