@@ -109,6 +109,9 @@ class SectionStream:
                 self.held.append(unit)
             return
         meta = unit.metadata
+        if not is_markdown(meta):
+            yield from self._alone(unit)
+            return
         key = (meta.get("source"), meta.get("member"))
         info = self._file(key)
         follows = info.last is not None and _follows(info.last, meta)
@@ -118,9 +121,7 @@ class SectionStream:
         info.last = meta
         if not path and not marks and not tables(unit.text):
             info.path = ()
-            yield from self.close()
-            for chunk in self.plain(unit):
-                yield chunk, unit
+            yield from self._alone(unit)
             return
         section = self.open
         if not (section and follows and section.file == key and section.path == path):
@@ -141,6 +142,12 @@ class SectionStream:
         info.path = path
         if section is not None and section.chars > SECTION_CHARS:
             yield from self.close()
+
+    def _alone(self, unit: Document) -> Chunks:
+        """A unit without structure: the open section ends, the unit is chunked on its own."""
+        yield from self.close()
+        for chunk in self.plain(unit):
+            yield chunk, unit
 
     def close(self) -> Iterator[tuple[Any, Any]]:
         """The open section's chunks, then what was held behind it."""

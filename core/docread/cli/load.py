@@ -15,10 +15,11 @@ import dataclasses
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..chunking import Chunker
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..media_files import store_media
 from ..model import Document, Media, Unit
@@ -38,6 +39,7 @@ examples:
   docread load docs/ > docs.jsonl
   docread load docs/ --pattern '**/*.pdf' --jsonl docs.jsonl --media-dir media/
   docread load a.pdf b.docx notes/ --workers 4 | jq -r .text
+  docread load docs/ --chunk-size 800 --chunk-overlap 100 > chunks.jsonl
 
 exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 bad arguments"""
 
@@ -61,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jsonl", default="-", metavar="FILE", help="where the lines go (- = stdout)")
     p.add_argument("--media-dir", metavar="DIR", help="write media parts here as <sha256>.<ext>")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--chunk-size", type=_whole, help="chunks of at most N characters (docread.chunking)"
+    )
+    p.add_argument(
+        "--chunk-overlap", type=_whole, default=0, help="characters repeated (at most half)"
+    )
+    p.add_argument(
+        "--no-sections", action="store_true", help="chunk each unit alone, not by section"
+    )
     add_workspace_options(p)
     return p
 
@@ -72,6 +83,7 @@ def main(argv: Sequence[str]) -> int:
         if args.workers is not None:
             isolation = dataclasses.replace(settings.isolation, workers=args.workers)
             settings = dataclasses.replace(settings, isolation=isolation)
+        chunker = _chunker(args)
         reader = Reader(args.workspace, settings)
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
@@ -83,6 +95,7 @@ def main(argv: Sequence[str]) -> int:
     show = not args.no_progress and sys.stderr.isatty()
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)
+        run.chunker = chunker
         try:
             for path in args.paths:
                 run.load(path, args.pattern)
@@ -105,6 +118,7 @@ class _Run:
         self.files = self.failed = 0
         self._bar: Any = None
         self._current: object = None  # the file whose units are coming out
+        self.chunker: Chunker | None = None
         if show:
             from tqdm import tqdm
 
@@ -122,9 +136,11 @@ class _Run:
                 self._bar.total += expected
                 self._bar.refresh()
             options: dict[str, Any] = {"pattern": pattern} if is_dir and pattern else {}
-            units = self.reader.iter_units(
+            units: Iterable[Unit] = self.reader.iter_units(
                 path, on_error=self._error, on_note=self._note, **options
             )
+            if self.chunker is not None:
+                units = self.chunker.chunks(units)
             for unit in units:
                 source = unit.metadata.get("source")
                 if source != self._current:
@@ -184,6 +200,15 @@ def _output(name: str) -> Iterator[IO[str]]:
         return
     with open(name, "w", encoding="utf-8") as f:
         yield f
+
+
+def _chunker(args: argparse.Namespace) -> Chunker | None:
+    """The chunker ``--chunk-size`` / ``--chunk-overlap`` / ``--no-sections`` ask for."""
+    if args.chunk_size is None:
+        if args.chunk_overlap:
+            raise InvalidOptionError("--chunk-overlap needs --chunk-size (the length to overlap)")
+        return None
+    return Chunker(args.chunk_size, args.chunk_overlap, sections=not args.no_sections)
 
 
 def _whole(value: str) -> int:
