@@ -17,7 +17,7 @@ TITLE_CHARS = 200
 _HEADING = re.compile(r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M)  # levels 1 to MAX_LEVEL
 _CLOSING = re.compile(r"[ \t]#+$")  # an optional closing sequence: "## Title ##"
 _FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
-_LINE = re.compile(r"[^\n]*\n?")
+_ROW = re.compile(r"^ {0,3}\|[^\n]*", re.M)  # a line that starts with "|"
 _SEPARATOR_CHARS = frozenset("|-: \t")
 
 
@@ -56,30 +56,32 @@ def headings(text: str) -> list[Heading]:
 def tables(text: str) -> list[Table]:
     """The pipe tables of ``text``: a row followed by a separator line starts one; the rows
     after it belong to it until a line that is not a row (or a row that starts another table:
-    a page that repeats the header)."""
-    if "|" not in text:
+    a page that repeats the header). Rows and separators start with "|"."""
+    if "|" not in text or "-" not in text:
         return []
-    lines = [(m.start(), m.end()) for m in _LINE.finditer(text) if m.end() > m.start()]
+    lines: list[Span] = []  # the lines that start with "|", with their line break
+    for m in _ROW.finditer(text):
+        lines.append((m.start(), m.end() + 1 if text.startswith("\n", m.end()) else m.end()))
     out: list[Table] = []
     i = 0
     while i < len(lines) - 1:
-        if not (_row(text, lines[i]) and _separator(text, lines[i + 1])):
+        if not (lines[i + 1][0] == lines[i][1] and _separator(text, lines[i + 1])):
             i += 1
             continue
         header = (lines[i][0], lines[i + 1][1])
         i += 2
         rows: list[Span] = []
-        while i < len(lines) and _row(text, lines[i]):
-            if i + 1 < len(lines) and _separator(text, lines[i + 1]):
+        while i < len(lines) and lines[i][0] == (rows[-1][1] if rows else header[1]):
+            if (
+                i + 1 < len(lines)
+                and lines[i + 1][0] == lines[i][1]
+                and _separator(text, lines[i + 1])
+            ):
                 break  # a new header: another table (or the same one, its header repeated)
             rows.append(lines[i])
             i += 1
         out.append(Table(header, tuple(rows)))
     return out
-
-
-def _row(text: str, line: Span) -> bool:
-    return text[line[0] : line[1]].lstrip(" ").startswith("|")
 
 
 def _separator(text: str, line: Span) -> bool:
