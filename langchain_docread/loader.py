@@ -33,9 +33,12 @@ class DocReadLoader(BaseLoader):
     (default one per CPU, 1: one at a time), in walk order unless ``ordered=False``;
     ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is a terminal).
 
-    ``chunk_size`` (characters) and ``chunk_overlap`` split each unit on its own with docread's
-    chunker (``docread.chunking``): a chunk never spans two pages, sheets or slides, and has a
-    stable ``id`` for ``langchain_core.indexing.index()``. ``images="base64"`` or ``"path"`` adds
+    ``chunk_size`` (characters) and ``chunk_overlap`` (at most half of it) chunk with docread's
+    chunker (``docread.chunking``): markdown units (PDF, office, HTML, tables, .md) by section
+    (``chunk_sections=False``: each unit on its own), a chunk with ``headings`` (its heading
+    path), ``page_start``/``page_end``, table rows whole, and a stable ``id`` for
+    ``langchain_core.indexing.index()``; ``contextualize=True`` starts ``page_content`` with the
+    heading path (embedded, stored and shown: LangChain has one text). ``images="base64"`` or ``"path"`` adds
     a Document per picture carrying it (metadata ``image_url`` / ``image_path`` in ``media_dir``);
     the default "text" keeps only the pictures' text (see ``langchain_docread.rag``).
     """
@@ -52,6 +55,8 @@ class DocReadLoader(BaseLoader):
         on_error: OnError = None,
         chunk_size: int | None = None,
         chunk_overlap: int = 0,
+        chunk_sections: bool = True,
+        contextualize: bool = False,
         images: Images = "text",
         media_dir: PathLike | None = None,
         workers: int | None = None,
@@ -71,7 +76,8 @@ class DocReadLoader(BaseLoader):
         self.ordered = ordered
         self.read_options = read_options
         docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not mid-load
-        self.chunker = chunker_for(chunk_size, chunk_overlap)
+        self.chunker = chunker_for(chunk_size, chunk_overlap, chunk_sections)
+        self.contextualize = contextualize
         self.images = check_images(images)
         self.media_dir = media_dir
 
@@ -92,7 +98,11 @@ class DocReadLoader(BaseLoader):
                 **self.read_options,
             )
             yield from rag_documents(
-                units, chunker=self.chunker, images=self.images, media_dir=self.media_dir
+                units,
+                chunker=self.chunker,
+                images=self.images,
+                media_dir=self.media_dir,
+                contextualize=self.contextualize,
             )
 
     async def alazy_load(self) -> AsyncIterator[Document]:

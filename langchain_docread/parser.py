@@ -22,8 +22,8 @@ class DocReadParser(BaseBlobParser):
 
     A blob with a path is read in place; an in-memory blob (``Blob.from_data``) is read from its
     bytes (``blob.path``'s extension helps detection), and its documents keep ``blob.source`` as
-    ``source``. ``chunk_size`` / ``chunk_overlap`` / ``images`` / ``media_dir`` are
-    ``DocReadLoader``'s (docread's chunker, pictures as Documents).
+    ``source``. ``chunk_size`` / ``chunk_overlap`` / ``chunk_sections`` / ``contextualize`` /
+    ``images`` / ``media_dir`` are ``DocReadLoader``'s (docread's chunker, pictures as Documents).
     """
 
     def __init__(
@@ -33,6 +33,8 @@ class DocReadParser(BaseBlobParser):
         config: Any = None,
         chunk_size: int | None = None,
         chunk_overlap: int = 0,
+        chunk_sections: bool = True,
+        contextualize: bool = False,
         images: Images = "text",
         media_dir: PathLike | None = None,
         **read_options: Any,
@@ -41,7 +43,8 @@ class DocReadParser(BaseBlobParser):
         self.workspace = workspace
         self.config = config
         self.read_options = read_options
-        self.chunker = chunker_for(chunk_size, chunk_overlap)
+        self.chunker = chunker_for(chunk_size, chunk_overlap, chunk_sections)
+        self.contextualize = contextualize
         self.images = check_images(images)
         self.media_dir = media_dir
 
@@ -62,7 +65,11 @@ class DocReadParser(BaseBlobParser):
 
     def _documents(self, units: Iterable[docread.Unit]) -> Iterator[Document]:
         return rag_documents(
-            units, chunker=self.chunker, images=self.images, media_dir=self.media_dir
+            units,
+            chunker=self.chunker,
+            images=self.images,
+            media_dir=self.media_dir,
+            contextualize=self.contextualize,
         )
 
     @staticmethod

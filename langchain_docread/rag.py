@@ -1,5 +1,6 @@
 """docread units -> LangChain Documents for RAG: text chunked by docread's chunker (stable ids
-for ``index()``), and pictures as Documents carrying the image (``images="base64" | "path"``)."""
+for ``index()``, by section with ``headings``), and pictures as Documents carrying the image
+(``images="base64" | "path"``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from typing import Literal
 
 import docread
+from docread import chunking
 from docread.chunking import Chunker
 from docread.pipeline import unit_position
 from docread.rag.media_files import media_path
@@ -31,15 +33,18 @@ def check_images(images: str) -> Images:
     return images  # type: ignore[return-value]
 
 
-def chunker_for(chunk_size: int | None, chunk_overlap: int) -> Chunker | None:
-    """The chunker a loader's ``chunk_size`` / ``chunk_overlap`` ask for (None: whole units)."""
+def chunker_for(
+    chunk_size: int | None, chunk_overlap: int, chunk_sections: bool = True
+) -> Chunker | None:
+    """The chunker a loader's ``chunk_size`` / ``chunk_overlap`` / ``chunk_sections`` ask for
+    (None: whole units)."""
     if chunk_size is None:
         if chunk_overlap:
             raise docread.InvalidOptionError(
                 f"chunk_overlap={chunk_overlap!r} needs chunk_size (the chunk length to overlap)"
             )
         return None
-    return Chunker(chunk_size, chunk_overlap)
+    return Chunker(chunk_size, chunk_overlap, sections=chunk_sections)
 
 
 def rag_documents(
@@ -48,12 +53,32 @@ def rag_documents(
     chunker: Chunker | None = None,
     images: Images = "text",
     media_dir: str | os.PathLike[str] | None = None,
+    contextualize: bool = False,
 ) -> Iterator[Document]:
-    """LangChain Documents of a unit stream: each text unit whole or as its chunks (ids from the
-    chunker); with ``images`` "base64" or "path", each picture (an image file, a notebook plot, a
-    page image of ``view="visual"``) is also a Document whose page_content is the text read at
-    the same place (its OCR and metadata text, so text retrievers find it) or a description, and
-    whose metadata carries ``image_url`` (a data URL) or ``image_path``, and ``image_mime_type``."""
+    """LangChain Documents of a unit stream: text units whole or as their chunks (ids from the
+    chunker; ``metadata["headings"]`` is a chunk's heading path); with ``contextualize``,
+    ``page_content`` starts with that path (``docread.chunking.contextualize``): LangChain has one
+    text, so what is embedded is also what is stored and shown, and only when asked. With
+    ``images`` "base64" or "path", each picture is also a Document (``_pictures``)."""
+    items = _pictures(units, images, media_dir)
+    for item in chunker.chunks(items) if chunker is not None else items:
+        if isinstance(item, docread.Document):
+            doc = to_langchain(item)
+            if contextualize:
+                doc.page_content = chunking.contextualize(item)
+            yield doc
+        else:
+            yield item
+
+
+def _pictures(
+    units: Iterable[docread.Unit], images: Images, media_dir: str | os.PathLike[str] | None
+) -> Iterator[docread.Document | Document]:
+    """The text units as they are, and with ``images`` "base64" or "path" each picture (an image
+    file, a notebook plot, a page image of ``view="visual"``) as a LangChain Document whose
+    page_content is the text read at the same place (its OCR and metadata text, so text
+    retrievers find it) or a description, and whose metadata carries ``image_url`` (a data URL)
+    or ``image_path``, and ``image_mime_type``."""
     texts: dict[str, str] = {}  # position -> text, for the current file only
     current: object = None
     for unit in units:
@@ -63,8 +88,7 @@ def rag_documents(
         if isinstance(unit, docread.Document):
             if images != "text":  # a picture's Document takes the text read at its place
                 texts.setdefault(unit_position(unit.metadata), unit.text)
-            for piece in chunker.split(unit) if chunker is not None else [unit]:
-                yield to_langchain(piece)
+            yield unit
         elif images != "text" and unit.mime_type.startswith("image/"):
             text = texts.get(unit_position(unit.metadata)) or describe_media(unit)
             doc = to_langchain(docread.Document(text, unit.metadata, unit.id))

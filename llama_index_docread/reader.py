@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,9 @@ LLM_KEYS = EMBED_KEYS | {
     "line_start",
     "page_count",
 }
+
+#: How ``headings`` (a list in docread) is one string in LlamaIndex metadata.
+HEADINGS_SEPARATOR = " > "
 
 #: The keys SimpleDirectoryReader appends to both excluded lists of every Document it loads
 #: (``SimpleDirectoryReader._exclude_metadata``, llama-index-core 0.14), whatever the reader set.
@@ -203,7 +206,7 @@ def llama_metadata(
     core: Mapping[str, Any], extra_info: Mapping[str, Any] | None = None, created: str | None = None
 ) -> dict[str, Any]:
     """Core metadata plus SimpleDirectoryReader's names (``file_type``, ``creation_date``,
-    ``last_modified_date``, ``page_label`` as a string), then ``extra_info`` (its None values
+    ``last_modified_date``, ``page_label`` as a string; ``headings`` flat), then ``extra_info`` (its None values
     never erase a known value)."""
     meta = dict(core)
     meta["file_type"] = meta.get("mime_type")
@@ -215,10 +218,23 @@ def llama_metadata(
     page = meta.get("page_number")
     if isinstance(page, int):
         meta["page_label"] = str(page)
+    if isinstance(meta.get("headings"), list):
+        meta["headings"] = flat_headings(meta["headings"])
     for key, value in (extra_info or {}).items():
         if value is not None or key not in meta:
             meta[key] = value
     return meta
+
+
+def flat_headings(headings: Sequence[str]) -> str:
+    """A heading path as LlamaIndex metadata: one " > "-joined string (vector stores take flat
+    metadata only; docread's ``headings`` is a list)."""
+    return HEADINGS_SEPARATOR.join(headings)
+
+
+def listed_headings(flat: str) -> list[str]:
+    """``flat_headings`` undone, for the chunker."""
+    return flat.split(HEADINGS_SEPARATOR) if flat else []
 
 
 def excluded_keys(

@@ -13,6 +13,7 @@ from typing import Any
 import docread
 import pytest
 from conftest import NO_CACHE
+from docread.chunking import Chunker
 from factories import code, display_png, image_bytes, notebook, pdf
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding, Embeddings
@@ -326,3 +327,101 @@ def test_remote_files_keep_their_remote_path_as_source_and_distinct_ids() -> Non
     assert {d.metadata["source"] for d in b} == {"/bucket/b/notes.md"}
     assert [d.id_ for d in again] == [d.id_ for d in a]  # stable, not the temp copy's path
     assert not {d.id_ for d in a} & {d.id_ for d in b}  # one name, two files: two ids
+
+
+# -- sections (issue 26.4): headings on chunks, contextualize, re-index by section --------------
+GUIDE = {
+    "Install": "Download the installer. Run it and accept the licence. " * 3,
+    "Configure": "Open the settings file. Set the workspace and the cache folder. " * 3,
+    "Use": "Point the loader at a folder. Every file comes back as chunks. " * 3,
+}
+
+
+def _guide(folder: Path, **changed: str) -> Path:
+    body = "".join(f"## {title}\n\n{changed.get(title, text)}\n\n" for title, text in GUIDE.items())
+    path = folder / "guide.md"
+    path.write_text("# Guide\n\nWhat docread does, in short.\n\n" + body)
+    return path
+
+
+def test_langchain_chunks_carry_headings_and_reindex_by_section(docs: Path) -> None:
+    _guide(docs)
+    loader = DocReadLoader(docs / "guide.md", chunk_size=120, chunk_overlap=20, config=NO_CACHE)
+    chunks = loader.load()
+    assert {tuple(c.metadata["headings"]) for c in chunks} == {
+        ("Guide",),
+        ("Guide", "Install"),
+        ("Guide", "Configure"),
+        ("Guide", "Use"),
+    }
+    contextual = DocReadLoader(
+        docs / "guide.md", chunk_size=120, chunk_overlap=20, contextualize=True, config=NO_CACHE
+    ).load()
+    assert [c.id for c in contextual] == [c.id for c in chunks]  # one chunk, one id
+    for plain, ctx in zip(chunks, contextual, strict=True):
+        assert (
+            ctx.page_content == " > ".join(plain.metadata["headings"]) + "\n\n" + plain.page_content
+        )
+    flat = DocReadLoader(docs / "guide.md", chunk_size=120, chunk_sections=False, config=NO_CACHE)
+    assert not any("headings" in c.metadata for c in flat.load())
+
+    manager = InMemoryRecordManager(namespace="guide")
+    manager.create_schema()
+    store = InMemoryVectorStore(DeterministicFakeEmbedding(size=8))
+
+    def run() -> dict[str, int]:
+        return dict(index(loader, manager, store, cleanup="full", source_id_key="source",
+                          key_encoder=lambda doc: str(doc.id)))  # fmt: skip
+
+    assert run()["num_added"] == len(chunks)
+    _guide(docs, Configure="Open the settings file and set only the workspace folder. " * 3)
+    edited = loader.load()
+
+    def of(docs_: list[Document], title: str) -> set[str | None]:
+        return {d.id for d in docs_ if d.metadata["headings"][-1] == title}
+
+    result = run()
+    assert result["num_added"] == len(of(edited, "Configure"))
+    assert result["num_deleted"] == len(of(chunks, "Configure"))
+    assert result["num_skipped"] == len(chunks) - len(of(chunks, "Configure"))
+    for title in ("Guide", "Install", "Use"):
+        assert of(edited, title) == of(chunks, title)
+
+
+def test_the_node_parser_carries_headings_flat_and_spans_pages() -> None:
+    from llama_index.core.schema import Document as LlamaDocument
+    from llama_index.core.schema import MetadataMode, NodeRelationship
+
+    from llama_index_docread import DocReadNodeParser
+
+    def page(n: int, text: str, headings: str) -> LlamaDocument:
+        meta = {"source": "r.pdf", "extractor": "pdf", "page_number": n, "page_label": str(n),
+                "headings": headings}  # fmt: skip
+        return LlamaDocument(text=text, metadata=meta, id_=f"page-{n}")
+
+    pages = [
+        page(1, "# Report\n\n## Results\n\nRevenue grew in the first half.", ""),
+        page(2, "Costs fell in the second half.\n\n## Outlook\n\nMore growth.", "Report > Results"),
+    ]
+    nodes = DocReadNodeParser(chunk_size=200).get_nodes_from_documents(pages)
+    results = next(n for n in nodes if n.metadata["headings"] == "Report > Results")
+    assert "Revenue grew" in results.get_content() and "Costs fell" in results.get_content()
+    assert (results.metadata["page_start"], results.metadata["page_end"]) == (1, 2)
+    assert results.relationships[NodeRelationship.SOURCE].node_id == "page-1"
+    assert "headings: Report > Results" in results.get_content(MetadataMode.EMBED)
+    assert "headings: Report > Results" in results.get_content(MetadataMode.LLM)
+    assert "chunk_index" not in results.get_content(MetadataMode.EMBED)
+    assert [n.metadata["headings"] for n in nodes] == [
+        "Report",
+        "Report > Results",
+        "Report > Outlook",
+    ]
+    core = Chunker(200).chunks(
+        docread.Document(p.text, {**p.metadata, "headings": [h for h in p.metadata["headings"].split(" > ") if h]}, p.id_)
+        for p in pages
+    )  # fmt: skip
+    assert [n.node_id for n in nodes] == [c.id for c in core]  # LangChain's ids too
+
+    plain = DocReadNodeParser(chunk_size=200, contextualize=False).get_nodes_from_documents(pages)
+    assert "headings" not in plain[1].get_content(MetadataMode.EMBED)
+    assert "headings: Report > Results" in plain[1].get_content(MetadataMode.LLM)

@@ -15,10 +15,11 @@ import dataclasses
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..chunking import Chunker
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..model import Document, Media, Unit
 from ..rag.media_files import store_media
@@ -38,6 +39,7 @@ examples:
   docread load docs/ > docs.jsonl
   docread load docs/ --pattern '**/*.pdf' --jsonl docs.jsonl --media-dir media/
   docread load a.pdf b.docx notes/ --workers 4 | jq -r .text
+  docread load docs/ --chunk-size 800 --chunk-overlap 100 > chunks.jsonl
 
 exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 bad arguments"""
 
@@ -75,6 +77,22 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no progress bar on stderr (default: a bar when stderr is a terminal)",
     )
+    p.add_argument(
+        "--chunk-size",
+        type=_whole,
+        help="write chunks of at most N characters instead of units (default: units)",
+    )
+    p.add_argument(
+        "--chunk-overlap",
+        type=_whole,
+        default=0,
+        help="characters repeated between chunks, at most half of --chunk-size (default: 0)",
+    )
+    p.add_argument(
+        "--no-sections",
+        action="store_true",
+        help="chunk each unit alone (default: chunks follow sections across pages)",
+    )
     add_workspace_options(p)
     return p
 
@@ -86,6 +104,7 @@ def main(argv: Sequence[str]) -> int:
         if args.workers is not None:
             isolation = dataclasses.replace(settings.isolation, workers=args.workers)
             settings = dataclasses.replace(settings, isolation=isolation)
+        chunker = _chunker(args)
         reader = Reader(args.workspace, settings)
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
@@ -97,10 +116,12 @@ def main(argv: Sequence[str]) -> int:
     show = not args.no_progress and sys.stderr.isatty()
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)
-        units = reader.iter_units(
+        units: Iterable[Unit] = reader.iter_units(
             args.paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
             show_progress=show, progress_label="docread load",
         )  # fmt: skip
+        if chunker is not None:
+            units = chunker.chunks(units)
         try:
             for unit in units:
                 run.write(unit)
@@ -186,6 +207,15 @@ def _loaded_file(unit: Unit) -> str:
     if isinstance(depth, int) and depth > 0 and isinstance(meta.get("archive"), str):
         return str(meta["archive"]).rsplit("::", depth - 1)[0]
     return str(meta.get("source"))
+
+
+def _chunker(args: argparse.Namespace) -> Chunker | None:
+    """The chunker ``--chunk-size`` / ``--chunk-overlap`` / ``--no-sections`` ask for."""
+    if args.chunk_size is None:
+        if args.chunk_overlap:
+            raise InvalidOptionError("--chunk-overlap needs --chunk-size (the length to overlap)")
+        return None
+    return Chunker(args.chunk_size, args.chunk_overlap, sections=not args.no_sections)
 
 
 def _whole(value: str) -> int:
