@@ -1,4 +1,4 @@
-"""Benchmark: docread's chunker (``docread.chunking.chunk_units``) against the floor, LangChain's
+"""Benchmark: docread's chunker (``docread.rag.chunking.chunk_units``) against the floor, LangChain's
 RecursiveCharacterTextSplitter (``add_start_index=True``, the same size and overlap) on the same
 units in memory, and optionally against docread's chunker of another checkout (``--before``).
 
@@ -99,7 +99,7 @@ def run_case(case: str, impl: str) -> int:
         start = time.perf_counter()
         count = len(splitter.split_documents(lc))
     else:
-        from docread.chunking import chunk_units
+        from docread.rag.chunking import chunk_units
 
         start = time.perf_counter()
         count = sum(1 for _ in chunk_units(docs, chunk_size=size, chunk_overlap=overlap))  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ folder of files, one per write task): ``pyarrow.parquet.read_table(out)`` reads 
 
 The embedding is NOT a real model: ``embed`` hashes words into 256 buckets (deterministic, no
 network, no download). Swap in a real model in ``map_batches`` for real retrieval. Chunks come
-from ``docread.chunking``, as in the LangChain and LlamaIndex loaders.
+from ``docread.rag.chunking``, as in the LangChain and LlamaIndex loaders.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Any
 
 import pyarrow as pa
 import ray
-from docread.chunking import Chunker
 from docread.integrations.ray_data import read_documents
 from docread.model import Document
+from docread.rag.chunking import Chunker
 
 CHUNKER = Chunker(chunk_size=1000, chunk_overlap=100)
 DIM = 256

@@ -34,7 +34,7 @@ class DocReadLoader(BaseLoader):
     ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is a terminal).
 
     ``chunk_size`` (characters) and ``chunk_overlap`` (at most half of it) chunk with docread's
-    chunker (``docread.chunking``): markdown units (PDF, office, HTML, tables, .md) by section
+    chunker (``docread.rag.chunking``): markdown units (PDF, office, HTML, tables, .md) by section
     (``chunk_sections=False``: each unit on its own), a chunk with ``headings`` (its heading
     path), ``page_start``/``page_end``, table rows whole, and a stable ``id`` for
     ``langchain_core.indexing.index()``; ``contextualize=True`` starts ``page_content`` with the

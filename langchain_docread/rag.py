@@ -10,9 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Literal
 
 import docread
-from docread import chunking
-from docread.chunking import Chunker
 from docread.pipeline import unit_position
+from docread.rag import chunking
+from docread.rag.chunking import Chunker
 from docread.rag.media_files import media_path
 from docread.views.media import describe_media
 from langchain_core.documents import Document
@@ -57,7 +57,7 @@ def rag_documents(
 ) -> Iterator[Document]:
     """LangChain Documents of a unit stream: text units whole or as their chunks (ids from the
     chunker; ``metadata["headings"]`` is a chunk's heading path); with ``contextualize``,
-    ``page_content`` starts with that path (``docread.chunking.contextualize``): LangChain has one
+    ``page_content`` starts with that path (``docread.rag.chunking.contextualize``): LangChain has one
     text, so what is embedded is also what is stored and shown, and only when asked. With
     ``images`` "base64" or "path", each picture is also a Document (``_pictures``)."""
     items = _pictures(units, images, media_dir)

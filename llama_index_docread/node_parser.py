@@ -9,7 +9,7 @@ from itertools import groupby
 from typing import Any
 
 import docread
-from docread.chunking import Chunker
+from docread.rag.chunking import Chunker
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.node_parser.node_utils import IdFuncCallable, build_nodes_from_splits
 from llama_index.core.schema import BaseNode, MetadataMode, TextNode
@@ -25,7 +25,7 @@ PAGE_KEYS = ("page_start", "page_end")
 
 
 class DocReadNodeParser(NodeParser):
-    """Chunks DocReadReader Documents with ``docread.chunking.Chunker``: ``chunk_size``
+    """Chunks DocReadReader Documents with ``docread.rag.chunking.Chunker``: ``chunk_size``
     characters, ``chunk_overlap`` repeated (at most half), on paragraph > line > sentence > word
     boundaries; markdown Documents (PDF, office, HTML, tables, .md) by section, a node running on
     over the next pages of its section (``sections=False``: each Document on its own), table

@@ -1,4 +1,4 @@
-"""docread's chunker (docread.chunking): boundaries, sizes, overlap, char_start, ids that stay
+"""docread's chunker (docread.rag.chunking): boundaries, sizes, overlap, char_start, ids that stay
 put, units never mixed; and the one ``source`` rule it hashes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import docread
 import pytest
 from conftest import NO_CACHE
-from docread.chunking import Chunker, chunk_id, chunk_units, contextualize
+from docread.rag.chunking import Chunker, chunk_id, chunk_units, contextualize
 from factories import docx, pdf
 
 TEXT = (

@@ -13,7 +13,7 @@ from typing import Any
 import docread
 import pytest
 from conftest import NO_CACHE
-from docread.chunking import Chunker
+from docread.rag.chunking import Chunker
 from factories import code, display_png, image_bytes, notebook, pdf
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding, Embeddings

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 def stable_id(*parts: object, content: bytes) -> str:
     """A UUID from where something is (``parts``) and a hash of what it holds: the one rule for
-    unit ids (``pipeline``) and chunk ids (``chunking``)."""
+    unit ids (``pipeline``) and chunk ids (``rag.chunking``)."""
     h = hashlib.sha256("".join(f"{p}\0" for p in parts).encode())
     h.update(hashlib.sha256(content).digest())
     return str(uuid.UUID(h.hexdigest()[:32]))

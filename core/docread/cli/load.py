@@ -19,9 +19,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..chunking import Chunker
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..model import Document, Media, Unit
+from ..rag.chunking import Chunker
 from ..rag.media_files import store_media
 from ..reader import Reader
 from ..settings import Settings

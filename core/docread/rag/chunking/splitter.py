@@ -8,7 +8,7 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 
-from ..errors import InvalidOptionError
+from ...errors import InvalidOptionError
 
 Span = tuple[int, int]
 Count = Callable[[str], int]

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..model import Document, stable_id
-from ..pipeline import unit_position
+from ...model import Document, stable_id
+from ...pipeline import unit_position
 from .markdown import MAX_LEVEL, Heading, headings, tables
 from .splitter import Span, Splitter, stripped
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Literal, TypeVar
 
-from ..errors import InvalidOptionError
-from ..model import Document
+from ...errors import InvalidOptionError
+from ...model import Document
 from .sections import SectionStream, chunk_id
 from .splitter import Splitter
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-from ..model import Document
+from ...model import Document
 from .chunker import Chunker, Length, contextualize
 from .sections import chunk_id
 
