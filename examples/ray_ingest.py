@@ -36,9 +36,10 @@ DIM = 256
 
 
 def chunk(row: dict[str, Any]) -> list[dict[str, Any]]:
-    """One Document row -> its chunks by docread's chunker: never across pages or sheets, each
-    with a stable id (the unit's id + its index + its text) and the unit's metadata plus
-    ``chunk_index``/``chunk_count``/``char_start``, the same chunks the loaders give."""
+    """One Document row -> its chunks by docread's chunker, the row read alone (Ray hands rows
+    out one by one, so a section never runs on into the next page as in the loaders): cut at
+    its headings, a table never inside a row, each chunk with a stable id and the unit's
+    metadata plus ``headings``, ``chunk_index``/``chunk_count``/``char_start``."""
     doc = Document(row["text"], json.loads(row["metadata"]), row["id"])
     return [
         {
