@@ -209,14 +209,34 @@ def test_markdown_view_shows_the_structure(reader, made):
     assert "\n| saddle-R00 | 7,103 | 9,699 | 3,190 |\n" in text_view
 
 
+def test_the_text_view_keeps_the_page_lines_and_its_tables(reader, made):
+    """The agent's text view stays line-oriented (a paragraph keeps the page's line breaks)
+    with the same headings, tables and order; the markdown view and loaders join the lines."""
+    path, truth = made["report"]
+    text_view = reader.read(str(path)).render("text")
+    markdown_view = reader.read(str(path), output_format="markdown").render("markdown")
+    loaded = "\n".join(d.text for d in pages_of(reader, path))
+    whole = [p for p in truth.paragraphs if p in loaded]  # (not the ones a page break cuts)
+    assert len(whole) >= len(truth.paragraphs) // 2
+    assert all(p in markdown_view for p in whole)
+    assert sum(p in text_view for p in whole) <= len(whole) // 2  # most wrap on the page
+    for para in truth.paragraphs:
+        # the same words in order, line by line (a word hyphenated at a line end as printed)
+        assert flat(para) in re.sub(r"([a-z])- ([a-z])", r"\1\2", flat(text_view))
+    for level, title in truth.headings:
+        assert f"{'#' * level} {title}" in text_view
+    assert "| saddle-R00 | 7,103 | 9,699 | 3,190 |" in text_view
+
+
 def test_ocr_paragraph_lines_are_joined(make_reader, tmp_path):
     pdf(
         tmp_path / "scan.pdf",
         [scan_page("The quick brown fox jumps\nover the lazy dog today", fontsize=20)],
     )
     reader = make_reader(pdf={"ocr_dpi": 150})
-    text = reader.read("scan.pdf").documents[0].text
+    text = next(reader.iter_documents("scan.pdf")).text  # a loader: paragraphs joined
     assert "jumps over the lazy" in text
+    assert "jumps\nover" in reader.read("scan.pdf").documents[0].text  # the text view: lines
     off = make_reader(pdf={"ocr_dpi": 150, "structure": "off"}).read("scan.pdf").documents[0].text
     assert "jumps\nover" in off
 

@@ -132,10 +132,12 @@ class ReadOptions:
         return ColumnSpec.parse(self.columns) if self.columns is not None else None
 
     def cache_key_fields(self) -> dict[str, Any]:
-        """Options that change extraction (not rendering): part of the cache key."""
+        """Options that change extraction (not rendering): part of the cache key. Of the
+        output format only whether it is markdown (a PDF page's paragraphs joined, an HTML
+        page converted): text and JSON views share their reads."""
         data = dataclasses.asdict(self)
-        for name in ("file_path", "output_format"):
-            data.pop(name)
+        data.pop("file_path")
+        data["output_format"] = self.output_format == "markdown"
         return data
 
 

@@ -168,12 +168,16 @@ def _pages(
 ) -> Iterator[Unit]:
     """Page Documents in order; scanned pages go through OCR in parallel while text pages wait.
     With ``pdf.structure`` on, a page's text is its markdown (pages.py) and its metadata has
-    the heading path in force where it starts."""
+    the heading path in force where it starts; the agent's text view keeps each paragraph's
+    lines (line-oriented), loaders and ``output_format="markdown"`` get them joined."""
     opts, pdf = ctx.options, ctx.settings.pdf
+    lines_kept = not ctx.loader and opts.output_format != "markdown"
     held: dict[int, tuple[pymupdf.Page, str, bool, list[tuple[int, str]] | None]] = {}
     marked = None
     if pdf.structure != "off":
-        marked = PageMarkdowns(doc, pdf.structure, ctx.settings.output, pdf.max_page_content)
+        marked = PageMarkdowns(
+            doc, pdf.structure, ctx.settings.output, pdf.max_page_content, lines_kept=lines_kept
+        )
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:
@@ -225,7 +229,9 @@ def _pages(
         if isinstance(result, OcrResult) and result.skipped:
             pass  # noise, not text: the OCR engine said so in a note; the text layer stays
         elif isinstance(result, OcrResult):
-            text = _with_ocr(n, text, result, meta, ctx, joined=marked is not None)
+            text = _with_ocr(
+                n, text, result, meta, ctx, joined=marked is not None and not lines_kept
+            )
             if meta["ocr"]:
                 ocr_pages.append(n)
         elif isinstance(result, ReadDocumentError):

@@ -16,12 +16,19 @@ if TYPE_CHECKING:
 
 
 class PageMarkdowns:
-    """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model)."""
+    """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model);
+    ``lines_kept``: paragraphs keep the page's line breaks (the agent's text view)."""
 
     def __init__(
-        self, doc: pymupdf.Document, mode: str, output: OutputSettings, content_cap: int
+        self,
+        doc: pymupdf.Document,
+        mode: str,
+        output: OutputSettings,
+        content_cap: int,
+        *,
+        lines_kept: bool = False,
     ) -> None:
-        self.doc, self.mode, self.output = doc, mode, output
+        self.doc, self.mode, self.output, self.lines_kept = doc, mode, output, lines_kept
         self.survey = survey(doc, content_cap)
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
@@ -41,7 +48,7 @@ class PageMarkdowns:
             from .layout import layout_page
 
             return layout_page(self.doc, page)
-        return page_markdown(page, self.survey, self.output)
+        return page_markdown(page, self.survey, self.output, lines_kept=self.lines_kept)
 
     def headings_at(self, number: int, found: list[tuple[int, str]] | None) -> list[str]:
         """The heading path at the start of page ``number`` (1-based), then moved past the

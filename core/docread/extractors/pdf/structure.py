@@ -92,8 +92,11 @@ def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]
     return kept or lines
 
 
-def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) -> PageMarkdown:
-    """The page as markdown (see the module docstring)."""
+def page_markdown(
+    page: pymupdf.Page, survey: Survey, output: OutputSettings, *, lines_kept: bool = False
+) -> PageMarkdown:
+    """The page as markdown (see the module docstring); ``lines_kept`` (the agent's text view):
+    a paragraph keeps the page's line breaks, all else (headings, tables, order) the same."""
     text = survey.page(page)
     lines = kept_lines(page, text, survey)
     tables = page_tables(page, text, lines, output)
@@ -133,7 +136,7 @@ def page_markdown(page: pymupdf.Page, survey: Survey, output: OutputSettings) ->
             parts.append(item.markdown)
         elif item.lines:
             right = rights.get(_column(item, gutters), item.x1)
-            parts.extend(_block(item.lines, survey, toc, headings, right))
+            parts.extend(_block(item.lines, survey, toc, headings, right, lines_kept))
     chars = sum(visible(ln.text) for ln in text.lines)
     return PageMarkdown("\n\n".join(parts), headings, chars)
 
@@ -241,9 +244,11 @@ def _block(
     toc: dict[str, int],
     headings: list[tuple[int, str]],
     right: float,
+    lines_kept: bool = False,
 ) -> Iterable[str]:
     """A text block's markdown: headings, list items and paragraphs (a paragraph's lines that
-    wrap at the column's ``right`` edge joined; a line that ends short keeps its break)."""
+    wrap at the column's ``right`` edge joined, a line that ends short keeps its break; with
+    ``lines_kept`` every line keeps its break)."""
     whole = _norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         title, level = _joined(lines), min(toc[whole], 4)
@@ -263,6 +268,8 @@ def _block(
             title = _joined(head)
             out.append(f"{'#' * level} {title}")
             headings.append((level, title))
+        elif para and lines_kept:
+            out.append("\n".join(" ".join(ln.text.split()) for ln in para))
         elif para:
             out.append(_wrapped(para, right))
         para, head, level = [], [], 0
