@@ -4,6 +4,7 @@ the worker under its memory limit and within seconds. The files are made small i
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -102,6 +103,19 @@ def test_pdf_content_stream_bomb_is_cut_with_a_note(tmp_path: Path) -> None:
     assert any("pdf.max_page_content=4,194,304" in n for n in result.notes)
     assert 0 < len(result.text) < 4_000_000
     assert seconds < 30
+
+
+def test_a_content_bomb_lying_about_its_length_is_still_cut(tmp_path: Path) -> None:
+    """The cheap bound (raw bytes x Deflate's largest ratio) uses the bytes MuPDF reads, not the
+    stream's /Length: a bomb that declares 10 bytes is inflated, found past the cap and cut."""
+    path = hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=12)
+    data = path.read_bytes()
+    declared = re.search(rb"/Length (\d+) /Filter /FlateDecode", data)
+    assert declared is not None and int(declared.group(1)) > 10_000
+    path.write_bytes(data.replace(declared.group(0), b"/Length 10 /Filter /FlateDecode", 1))
+    result, _ = _read(tmp_path, "ops.pdf")
+    assert any("pdf.max_page_content=4,194,304" in n for n in result.notes)
+    assert 0 < len(result.text) < 4_000_000
 
 
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:

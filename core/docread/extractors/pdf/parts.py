@@ -186,6 +186,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
         xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
     except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
         return False
+    bounds = [_inflated_bound(doc, xref) for xref in dict.fromkeys(xrefs)]
+    if all(b is not None for b in bounds) and sum(b or 0 for b in bounds) <= cap:
+        return False  # cannot decode past the cap: nothing to inflate (most pages, ~0.3 ms each)
     left, cut = cap, False
     for xref in dict.fromkeys(xrefs):
         if left <= 0:
@@ -203,6 +206,27 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
         doc.update_stream(xref, head[:end])  # whole operators only, as far as a line/space shows
         left, cut = 0, True
     return cut
+
+
+_FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
+_ONE_FLATE = re.compile(
+    r"/Filter\s*(?:/(?:FlateDecode|Fl)(?=[\s/>])|\[\s*/(?:FlateDecode|Fl)\s*\])"
+)
+
+
+def _inflated_bound(doc: pymupdf.Document, xref: int) -> int | None:
+    """The most a stream can decode to, from its raw bytes as MuPDF reads them (not its
+    /Length, which may lie): raw size when unfiltered, 1032x it under one Flate filter without
+    parameters; None under any other filter chain (only decoding tells)."""
+    head = doc.xref_object(xref, compressed=True)
+    raw = len(doc.xref_stream_raw(xref) or b"")
+    if "/Filter" not in head:
+        return raw
+    if head.count("/Filter") > 1 or "/DecodeParms" in head or "/DP" in head:
+        return None
+    if not _ONE_FLATE.search(head):
+        return None
+    return raw * _FLATE_MAX_RATIO
 
 
 def _decoded_head(doc: pymupdf.Document, xref: int, limit: int) -> tuple[bytes, bool]:
