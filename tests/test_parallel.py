@@ -146,14 +146,15 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
 def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
     from multiprocessing.connection import Connection
 
+    from docread.isolation import protocol
     from docread.isolation.worker import _Outbox
 
     host, worker = (Connection(s.detach()) for s in socket.socketpair())
     outbox = _Outbox(worker)
     units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
     for n, unit in enumerate(units):
-        outbox.send(("unit", unit), now=not n)  # the host reads nothing meanwhile
-    outbox.send(("done", {}, []))
+        outbox.unit(unit, now=not n)  # the host reads nothing meanwhile
+    outbox.send(protocol.done({}, []))
     messages = []
     while not messages or messages[-1][0] != "done":
         messages.append(host.recv())

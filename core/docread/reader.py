@@ -33,8 +33,8 @@ from .errors import (
 from .extractors.base import Context, extractor_class
 from .formats import BY_KEY, by_extension
 from .isolation.pool import Until, WorkerPool, pool_size, shared_pool
+from .isolation.protocol import Job
 from .isolation.schedule import Fanout, Local
-from .isolation.worker import Job
 from .model import Document, FileInfo, Unit
 from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions

@@ -23,19 +23,20 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import (
     ExtractionTimeoutError,
     ReadDocumentError,
     WorkerCrashedError,
 )
+from . import protocol
 
 if TYPE_CHECKING:
     from ..extractors.base import Context
     from ..model import Unit
     from ..settings import Settings
-    from .worker import Job
+    from .protocol import Job, Message
 
 MB = 1024 * 1024
 Until = Callable[[], "int | None"]  # the last page of a job, when a split has set one
@@ -198,8 +199,6 @@ class WorkerPool:
         until: Until | None,
     ) -> Iterator[Unit]:
         """One attempt: units past the first ``handed[0]`` are yielded and counted."""
-        from multiprocessing.reduction import send_handle
-
         worker = self._acquire(job.deadline, ctx)
         worker.jobs += 1
         finished = False
@@ -207,8 +206,8 @@ class WorkerPool:
         told: int | None = None  # the last page the worker was told
         try:
             try:
-                worker.conn.send(("job", job))
-                send_handle(worker.conn, fd, worker.proc.pid)  # the same file on a retry too
+                # the same file on a retry too
+                protocol.send_job(worker.conn, job, fd, worker.proc.pid)
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
@@ -216,11 +215,11 @@ class WorkerPool:
             while True:
                 kind, *rest = self._recv(worker, job, name)
                 last = until() if until is not None else None
-                if last is not None and last != told and kind == "units":
+                if last is not None and last != told and kind == protocol.UNITS:
                     told = last
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
-                        worker.conn.send(("until", last))
-                if kind == "units":  # the units made while the socket was busy, in order
+                        worker.conn.send(protocol.until(last))
+                if kind == protocol.UNITS:  # the units made while the socket was busy, in order
                     for unit in rest[0]:
                         if skip:
                             skip -= 1  # handed out by the attempt before
@@ -233,7 +232,7 @@ class WorkerPool:
                             worker.parked = None
                     continue
                 finished = True
-                if kind == "done":
+                if kind == protocol.DONE:
                     ctx.header.update(rest[0])
                     ctx.notes.extend(n for n in rest[1] if n not in ctx.notes)
                     return
@@ -347,7 +346,7 @@ class WorkerPool:
         out of memory because of the files before it."""
         return worker.data_bytes() > self.max_mb * MB * GROWN_SHARE
 
-    def _recv(self, worker: _Worker, job: Job, name: str) -> tuple[Any, ...]:
+    def _recv(self, worker: _Worker, job: Job, name: str) -> Message:
         remaining = job.deadline + KILL_GRACE - time.monotonic()
         source = job.info.source
         try:
@@ -393,10 +392,10 @@ class _WorkerDied(Exception):
 def _cancel(worker: _Worker) -> bool:
     """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
     try:
-        worker.conn.send(("cancel",))
+        worker.conn.send(protocol.cancel())
         deadline = time.monotonic() + CANCEL_WAIT
         while worker.conn.poll(max(deadline - time.monotonic(), 0)):
-            if worker.conn.recv()[0] in ("done", "error"):
+            if worker.conn.recv()[0] in protocol.ENDS:
                 return True
     except (EOFError, OSError):
         pass

@@ -10,20 +10,20 @@ import queue
 import re
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
-from ..model import FileInfo
 from ..pipeline import Pipeline
-from ..request.options import ReadOptions
-from ..settings import Settings
 from ..source import Source
+from . import protocol
+from .protocol import Job, Message
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
+
+    from ..model import Unit
 
 MB = 1024 * 1024
 BATCH = 64  # units in one message at most
@@ -31,21 +31,6 @@ QUEUED = 64  # units made and not yet sent before the extractor waits (the socke
 POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting for room
 # How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One file for a worker: everything needed to rebuild the Context, all picklable; the file
-    itself follows the Job as a descriptor (SCM_RIGHTS), so the worker never opens a path."""
-
-    extractor: str  # "module:Class", imported in the worker
-    path: str  # the real path, for names only ("" for bytes): the file comes as a descriptor
-    info: FileInfo
-    options: ReadOptions
-    settings: Settings
-    loader: bool
-    workspace: Path | None
-    deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
 
 
 def main(fd: int, max_mb: int) -> None:
@@ -75,57 +60,63 @@ def main(fd: int, max_mb: int) -> None:
 class _Outbox:
     """Sends the worker's messages in order from its own thread: a unit goes out as soon as the
     socket takes it (the first of a job at once), and the units made meanwhile go together as
-    one ``("units", [...])`` message, so a fast extractor pays one pickle and one wake-up of
-    the host per batch, and a slow one (OCR) never holds a finished unit back."""
+    one ``protocol.units`` message, so a fast extractor pays one pickle and one wake-up of the
+    host per batch, and a slow one (OCR) never holds a finished unit back."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
-        self._queue: queue.Queue[tuple[Any, ...]] = queue.Queue(QUEUED)
+        self._queue: queue.Queue[Unit | Message] = queue.Queue(QUEUED)  # a message is a tuple
         self._failed: BaseException | None = None  # the host closed the socket
         self._sending = threading.Lock()  # one message on the socket at a time
         threading.Thread(target=self._send_all, daemon=True, name="docread-send").start()
 
-    def send(self, message: tuple[Any, ...], *, now: bool = False) -> None:
-        """Queue a message (``("unit", u)`` or any other); ``now``: send it from this thread
-        before returning (a job's first unit: nothing of the job is queued before it). Raises
-        OSError once sending failed."""
+    def unit(self, unit: Unit, *, now: bool = False) -> None:
+        """Queue a unit; ``now``: send it from this thread before returning (a job's first
+        unit: nothing of the job is queued before it). Raises OSError once sending failed."""
         if now and self._failed is None:
             with self._sending:
                 try:
-                    self._conn.send(("units", [message[1]]))
+                    self._conn.send(protocol.units([unit]))
                     return
                 except (OSError, EOFError, ValueError) as exc:
                     self._failed = exc
+        self._put(unit)
+
+    def send(self, message: Message) -> None:
+        """Queue a message that is not a unit (a job's end), sent after the units before it."""
+        self._put(message)
+
+    def _put(self, item: Unit | Message) -> None:
         while True:
             if self._failed is not None:  # the error message that follows raises too: job over
                 raise _HostGone(str(self._failed))
             try:
-                self._queue.put(message, timeout=POLL)
+                self._queue.put(item, timeout=POLL)
                 return
             except queue.Full:
                 continue
 
     def _send_all(self) -> None:
-        held: tuple[Any, ...] | None = None  # a message that ended a batch, sent right after it
+        held: Unit | Message | None = None  # a message that ended a batch, sent right after it
         try:
             while True:
-                message, held = held or self._queue.get(), None
-                if message[0] != "unit":
+                item, held = held or self._queue.get(), None
+                if isinstance(item, tuple):
                     with self._sending:
-                        self._conn.send(message)
+                        self._conn.send(item)
                     continue
-                batch = [message[1]]
+                batch = [item]
                 while len(batch) < BATCH:
                     try:
-                        message = self._queue.get_nowait()
+                        item = self._queue.get_nowait()
                     except queue.Empty:
                         break
-                    if message[0] != "unit":
-                        held = message
+                    if isinstance(item, tuple):
+                        held = item
                         break
-                    batch.append(message[1])
+                    batch.append(item)
                 with self._sending:
-                    self._conn.send(("units", batch))
+                    self._conn.send(protocol.units(batch))
         except (OSError, EOFError, ValueError) as exc:
             self._failed = exc
             while True:  # an extractor waiting for room must not block: drop what comes
@@ -138,17 +129,15 @@ class _HostGone(OSError):
 
 def _serve(conn: Connection) -> None:
     """Run jobs until the host closes the socket."""
-    from multiprocessing.reduction import recv_handle
-
     outbox = _Outbox(conn)
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError):
             return
-        if message[0] == "job":
+        if message[0] == protocol.JOB:
             try:
-                fd = recv_handle(conn)  # the file, sent right after its Job
+                fd = protocol.recv_fd(conn)  # the file, sent right after its Job
                 _run_job(conn, outbox, message[1], fd)
             except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
                 return
@@ -169,11 +158,11 @@ def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
             try:
                 until: int | None = None  # a last page the host set while the job ran
                 for n, unit in enumerate(units):
-                    outbox.send(("unit", unit), now=not n)
+                    outbox.unit(unit, now=not n)
                     cancel = False
                     while not cancel and conn.poll():
                         message = conn.recv()
-                        cancel = message[0] == "cancel"
+                        cancel = message[0] == protocol.CANCEL
                         until = until if cancel else message[1]
                     page = unit.metadata.get("page_number")
                     past = until is not None and isinstance(page, int) and page > until
@@ -181,9 +170,9 @@ def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
                         break
             finally:
                 units.close()
-        outbox.send(("done", ctx.header, ctx.notes))
+        outbox.send(protocol.done(ctx.header, ctx.notes))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-        outbox.send(("error", *_as_error(exc, job)))
+        outbox.send(protocol.error(*_as_error(exc, job)))
 
 
 def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:

@@ -1,0 +1,97 @@
+"""The isolation protocol in one place: the messages host, worker and fork server exchange
+(pickled tuples on a ``multiprocessing.connection.Connection``, a kind first) and the Job.
+
+host -> worker    ``job(Job)`` then the file's descriptor (SCM_RIGHTS); ``until(page)``;
+                  ``cancel()``
+worker -> host    ``units([unit, ...])`` (in order), then ``done(header, notes)`` or
+                  ``error(exc, recycle)`` to end the job
+host -> server    ``fork(env, path, cwd, max_mb)`` then the worker's socket (SCM_RIGHTS)
+server -> host    ``forked(pid)``; ``exited(pid, status)`` once a worker ends (waitpid status)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model import FileInfo
+from ..request.options import ReadOptions
+from ..settings import Settings
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+    from ..errors import ReadDocumentError
+    from ..model import Unit
+
+Message = tuple[Any, ...]
+
+JOB, UNTIL, CANCEL = "job", "until", "cancel"
+UNITS, DONE, ERROR = "units", "done", "error"
+FORK, FORKED, EXITED = "fork", "forked", "exited"
+ENDS = (DONE, ERROR)  # the kinds that end a job
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file for a worker: everything needed to rebuild the Context, all picklable; the file
+    itself follows the Job as a descriptor (SCM_RIGHTS), so the worker never opens a path."""
+
+    extractor: str  # "module:Class", imported in the worker
+    path: str  # the real path, for names only ("" for bytes): the file comes as a descriptor
+    info: FileInfo
+    options: ReadOptions
+    settings: Settings
+    loader: bool
+    workspace: Path | None
+    deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
+
+
+def send_job(conn: Connection, job: Job, fd: int, pid: int) -> None:
+    """The Job, then the open file it reads (``pid``: the receiving worker)."""
+    from multiprocessing.reduction import send_handle
+
+    conn.send((JOB, job))
+    send_handle(conn, fd, pid)
+
+
+def recv_fd(conn: Connection) -> int:
+    """The descriptor that follows a ``job`` or ``fork`` message."""
+    from multiprocessing.reduction import recv_handle
+
+    return recv_handle(conn)
+
+
+def until(page: int) -> Message:
+    return (UNTIL, page)
+
+
+def cancel() -> Message:
+    return (CANCEL,)
+
+
+def units(batch: list[Unit]) -> Message:
+    return (UNITS, batch)
+
+
+def done(header: dict[str, str], notes: list[str]) -> Message:
+    return (DONE, header, notes)
+
+
+def error(exc: ReadDocumentError, recycle: bool) -> Message:
+    """A job's error; ``recycle``: the worker must be replaced (its memory ran out)."""
+    return (ERROR, exc, recycle)
+
+
+def fork(env: dict[str, str], path: list[str], cwd: str, max_mb: int) -> Message:
+    """A worker for the host as it is now: its environment, import path and directory."""
+    return (FORK, env, path, cwd, max_mb)
+
+
+def forked(pid: int) -> Message:
+    return (FORKED, pid)
+
+
+def exited(pid: int, status: int) -> Message:
+    return (EXITED, pid, status)
