@@ -15,9 +15,6 @@ import atexit
 import contextlib
 import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -31,6 +28,7 @@ from ..errors import (
     WorkerCrashedError,
 )
 from . import protocol
+from .processes import close_template, fork_worker
 
 if TYPE_CHECKING:
     from ..extractors.base import Context
@@ -52,25 +50,10 @@ ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
 
 
 class _Worker:
-    """One worker process and its end of the socketpair."""
+    """One worker process (forked by the template: ``processes``) and its end of the socket."""
 
     def __init__(self, max_mb: int) -> None:
-        from multiprocessing.connection import Connection
-
-        host, child = socket.socketpair()
-        code = f"from docread.isolation.worker import main; main({child.fileno()}, {max_mb})"
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", code],
-                pass_fds=(child.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
-                env={**os.environ, "PYTHONPATH": _python_path()},
-                start_new_session=True,  # its own process group, killed as one
-            )
-        finally:
-            child.close()
-        self.conn = Connection(host.detach())
+        self.proc, self.conn = fork_worker(max_mb)
         self.jobs = 0
         self.parked: float | None = None  # since when its reader holds it without reading
 
@@ -88,18 +71,19 @@ class _Worker:
     @property
     def alive(self) -> bool:
         """True while the process runs (it may have died between jobs)."""
-        return self.proc.poll() is None
+        return not self.proc.poll()
 
     def kill(self) -> None:
         """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
-        if self.proc.poll() is not None:
-            return  # already reaped: its pid may belong to someone else now
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.proc.pid, signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
-        for pid in [*_descendants(self.proc.pid), self.proc.pid]:
+        if self.proc.poll():
+            return  # ended: its pid may belong to someone else now
+        self.proc.signal(signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
+        for pid in _descendants(self.proc.pid):
             _kill_group_of(pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        _kill_group_of(self.proc.pid)  # frozen, so its pid is still its own
+        self.proc.signal(signal.SIGKILL)
         self._reap(5)
 
     def stop(self) -> None:
@@ -110,9 +94,7 @@ class _Worker:
             self.kill()
 
     def _reap(self, timeout: float) -> bool:
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        if not self.proc.wait(timeout):
             return False
         with contextlib.suppress(OSError):
             self.conn.close()
@@ -123,7 +105,9 @@ class _Worker:
         if not self._reap(2):
             self.kill()
         rc = self.proc.returncode
-        if rc is not None and rc < 0:
+        if rc is None:
+            return "ended, status unknown: its template died"
+        if rc < 0:
             with contextlib.suppress(ValueError):
                 return f"killed by {signal.Signals(-rc).name}"
         return f"exit status {rc}"
@@ -207,7 +191,7 @@ class WorkerPool:
         try:
             try:
                 # the same file on a retry too
-                protocol.send_job(worker.conn, job, fd, worker.proc.pid)
+                protocol.send_job(worker.conn, job, fd)
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
@@ -428,13 +412,7 @@ def shared_pool(settings: Settings) -> WorkerPool:
 def _close_all() -> None:
     for pool in list(_live_pools):
         pool.close()
-
-
-def _python_path() -> str:
-    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
-    here = str(Path(__file__).resolve().parents[1])
-    entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
-    return os.pathsep.join(dict.fromkeys(entries))
+    close_template()
 
 
 def _descendants(pid: int) -> list[int]:

@@ -48,16 +48,21 @@ class Job:
     deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
 
 
-def send_job(conn: Connection, job: Job, fd: int, pid: int) -> None:
-    """The Job, then the open file it reads (``pid``: the receiving worker)."""
+def send_job(conn: Connection, job: Job, fd: int) -> None:
+    """The Job, then the open file it reads."""
+    conn.send((JOB, job))
+    send_fd(conn, fd)
+
+
+def send_fd(conn: Connection, fd: int) -> None:
+    """A descriptor over the socket (SCM_RIGHTS), after the message it belongs to."""
     from multiprocessing.reduction import send_handle
 
-    conn.send((JOB, job))
-    send_handle(conn, fd, pid)
+    send_handle(conn, fd, None)  # the pid matters on Windows only
 
 
 def recv_fd(conn: Connection) -> int:
-    """The descriptor that follows a ``job`` or ``fork`` message."""
+    """The descriptor that follows a ``job``, ``fork`` or ``forked`` message."""
     from multiprocessing.reduction import recv_handle
 
     return recv_handle(conn)

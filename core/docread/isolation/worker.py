@@ -8,8 +8,8 @@ import contextlib
 import os
 import queue
 import re
+import select
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,8 +33,9 @@ POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting 
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
-def main(fd: int, max_mb: int) -> None:
-    """Worker loop: set the memory limit, then run jobs until the host closes the socket.
+def main(fd: int, max_mb: int, host: int) -> None:
+    """Worker loop: set the memory limit, then run jobs until the host closes the socket
+    (``host``: a pidfd of the host process, which the worker does not outlive).
 
     The limit is RLIMIT_DATA (heap and private writable mappings: what the worker really uses),
     not RLIMIT_AS: the address space also counts reservations that never hold memory (PyMuPDF
@@ -48,13 +49,8 @@ def main(fd: int, max_mb: int) -> None:
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
-    _watch_parent(os.getppid())
-    preload = threading.Thread(target=_preload, daemon=True, name="docread-preload")
-    preload.start()
-    try:
-        _serve(Connection(fd))
-    finally:
-        preload.join()  # exiting in the middle of a native import aborts the process
+    _watch_host(host)
+    _serve(Connection(fd))
 
 
 class _Outbox:
@@ -203,21 +199,11 @@ def _out_of_memory(exc: BaseException) -> bool:
     return False
 
 
-def _preload() -> None:
-    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after
-    (without its layout model: extractors.pdf.library)."""
-    with contextlib.suppress(ImportError):
-        from ..extractors.pdf.library import load_pymupdf
-
-        load_pymupdf()
-
-
-def _watch_parent(ppid: int) -> None:
+def _watch_host(host: int) -> None:
     """Exit when the host dies, even if the main thread is stuck in a parser."""
 
     def watch() -> None:
-        while os.getppid() == ppid:
-            time.sleep(1)
+        select.select([host], [], [])  # a pidfd turns readable when its process ends
         os._exit(1)
 
-    threading.Thread(target=watch, daemon=True, name="docread-parent-watch").start()
+    threading.Thread(target=watch, daemon=True, name="docread-host-watch").start()
