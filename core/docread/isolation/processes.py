@@ -17,10 +17,13 @@ import sys
 import threading
 import time
 import weakref
-from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import protocol
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 STATUS_WAIT = 1.0  # seconds to wait for the template's report of a worker that ended
 
@@ -66,6 +69,8 @@ class _Template:
     """The template process and the thread that reads its messages (replies, exit reports)."""
 
     def __init__(self) -> None:
+        from multiprocessing.connection import Connection
+
         ours, theirs = socket.socketpair()
         code = f"from docread.isolation.template import main; main({theirs.fileno()})"
         try:
@@ -153,6 +158,8 @@ _lock = threading.Lock()
 def fork_worker(max_mb: int) -> tuple[Forked, Connection]:
     """A new worker process and the host's end of its socket. The template is started on first
     use and again when it died (a failed fork on a dead one is retried once on a fresh one)."""
+    from multiprocessing.connection import Connection
+
     host, child = socket.socketpair()
     try:
         for attempt in (1, 2):

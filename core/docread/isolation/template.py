@@ -25,11 +25,11 @@ from . import protocol
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-# Imported once here, before any fork (measured, per process: the worker's docread 0.12 s,
-# PyMuPDF without its layout packages and the PDF engine 0.11 s, the other extractors 0.05 s).
-# Not pandas: 0.28 s more before the first fork, and 130 MB of data segment that every worker's
+# Imported once here (measured, per process: docread 0.12 s with this module, PyMuPDF without
+# its layout packages 0.09 s, before the first fork; these 0.07 s, one module at a time while no
+# request waits). Not pandas: 0.28 s, and 130 MB of data segment that every worker's
 # RLIMIT_DATA would count; a worker imports it on its first table.
-PRELOAD = (
+IDLE = (
     "docread.isolation.worker",
     "docread.extractors.pdf.extractor",
     "docread.extractors.office.extractor",
@@ -42,7 +42,6 @@ PRELOAD = (
 
 def main(fd: int) -> None:
     """Preload, then serve fork requests until the host closes the socket or dies."""
-    import importlib
     import logging
     from multiprocessing.connection import Connection
 
@@ -52,20 +51,26 @@ def main(fd: int) -> None:
 
     with contextlib.suppress(ImportError):
         load_pymupdf()  # without its layout packages: the first import of pymupdf decides
-    for name in PRELOAD:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    gc.freeze()  # the preloaded objects stay shared with the workers (no copy on a collection)
     _serve(Connection(fd), host)
 
 
 def _serve(conn: Connection, host: int) -> None:
+    import importlib
+
     children: dict[int, int] = {}  # pidfd -> pid of the workers forked and not yet reaped
     poller = select.poll()
     poller.register(conn.fileno(), select.POLLIN)
     poller.register(host, select.POLLIN)
+    idle = list(IDLE)
     while True:
-        for ready, _ in poller.poll():
+        events = poller.poll(0 if idle else None)
+        if not events and idle:  # nothing waits: preload one more module
+            with contextlib.suppress(ImportError):
+                importlib.import_module(idle.pop(0))
+            if not idle:
+                gc.freeze()  # the preloaded objects stay shared (no copy at a collection)
+            continue
+        for ready, _ in events:
             if ready == host:
                 return  # the host died: its workers see it too
             if ready in children:
