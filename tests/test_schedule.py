@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import docread
 import pytest
-from docread.isolation.schedule import MIN_SPLIT, Fanout, Local
+from docread.isolation.schedule import BUFFER, MIN_SPLIT, Fanout, Local
 
 
 @dataclass(frozen=True)
@@ -162,3 +162,34 @@ def test_the_item_iterator_failing_is_raised_after_the_items_before_it() -> None
         for item, _event in Fanout(items(), FakeRead(), workers=2):
             seen.append(item.name)
     assert seen == ["a", "a"]
+
+
+def size(item: Item) -> int:
+    return item.pages
+
+
+def test_unordered_starts_the_biggest_listed_file_first() -> None:
+    read = FakeRead()
+    items = [Item("a", pages=2), Item("b", pages=3), Item("big", pages=50), Item("c", pages=1)]
+    got = events(Fanout(items, read, workers=1, ordered=False, size=size))
+    assert [i.name for i in read.started] == ["big", "b", "a", "c"]
+    assert got.count(("big", None)) == 1 and len(got) == 56 + 4
+
+
+def test_ordered_starts_the_biggest_file_of_the_window_and_keeps_walk_order() -> None:
+    read = FakeRead()
+    items = [Item("a"), Item("b"), Item("c"), Item("big", pages=20, delay=0.005)]
+    got = events(Fanout(items, read, workers=2, size=size))
+    assert read.started[0].name == "big"  # one thread took it at once, the other kept order
+    assert [name for name, text in got if text is None] == ["a", "b", "c", "big"]
+
+
+@pytest.mark.timeout(30)
+def test_ordered_big_files_ahead_with_full_buffers_never_block_the_consumer() -> None:
+    """Later big files fill their buffers while the consumer waits for the first ones: a thread
+    always keeps to walk order, so the load ends."""
+    pages = 2 * BUFFER
+    items = [Item(f"s{n}") for n in range(6)] + [Item(f"big{n}", pages=pages) for n in range(3)]
+    got = events(Fanout(items, FakeRead(), workers=2, size=size))
+    assert [name for name, text in got if text is None] == [item.name for item in items]
+    assert len(got) == 6 * 2 + 3 * (pages + 1)

@@ -26,6 +26,7 @@ Part = Callable[[T, Unit, int, int], "T | None"]
 STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
 AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
 AHEAD_LOCAL = 1024  # ordered: the same for local reads (nothing opened yet), for the whole load
+WINDOW = 1024  # unordered: files listed and not yet started, the biggest started first
 BUFFER = 256  # units one read holds before its thread waits for the consumer
 MIN_SPLIT = 32  # pages still to come below which a read is not split
 POLL = 0.1  # seconds between checks of a closed load by a waiting thread
@@ -68,6 +69,7 @@ class _File(Generic[T]):
     splittable: bool | None = None  # unknown until the first unit
     ended: int = 0  # reads whose end the consumer has seen (unordered)
     local: bool = False  # its read is ``Local``: it holds nothing until the consumer runs it
+    size: int = 0  # its size in bytes (0: unknown), to start the biggest files first
 
 
 class Fanout(Generic[T]):
@@ -77,7 +79,12 @@ class Fanout(Generic[T]):
     or as finished; ``last()`` is the
     read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
     read come back as events, so one file never stops the others; closing the iterator stops
-    every thread at its next unit (a worker job is cancelled by closing its unit stream)."""
+    every thread at its next unit (a worker job is cancelled by closing its unit stream).
+
+    With ``size(item)`` the biggest file of those listed and not started (the look-ahead when
+    ordered, ``WINDOW`` files when not) starts first, so no big file is left for the end of the
+    load; ordered, one thread at least keeps to walk order (the consumer waits for that file:
+    threads all holding later files with full buffers would wait for it forever)."""
 
     def __init__(
         self,
@@ -87,14 +94,17 @@ class Fanout(Generic[T]):
         workers: int,
         ordered: bool = True,
         part: Part[T] | None = None,
+        size: Callable[[T], int] | None = None,
     ) -> None:
         self._items = iter(items)
+        self._size = size
         self._read = read
         self._workers = max(1, workers)
         self._ordered = ordered
         self._part = part
         self._cond = threading.Condition()
-        self._files: dict[int, _File[T]] = {}  # started and not yet handed out completely
+        self._files: dict[int, _File[T]] = {}  # listed and not yet handed out completely
+        self._waiting: list[_File[T]] = []  # listed and not started, in walk order
         self._next = 0  # seq of the next file to start
         self._head = 0  # seq of the file the consumer is on (ordered)
         self._heavy = 0  # files started and not handed out that are not local
@@ -127,7 +137,9 @@ class Fanout(Generic[T]):
         seq = 0
         while True:
             with self._cond:
-                while seq not in self._files and not (self._exhausted and seq >= self._next):
+                while not (seq in self._files and self._files[seq].reads) and not (
+                    self._exhausted and seq >= self._next
+                ):
                     self._cond.wait()
                 file = self._files.get(seq)
             if file is None:
@@ -188,39 +200,69 @@ class Fanout(Generic[T]):
             pass
 
     def _task(self) -> tuple[_File[T], _Read] | None:
-        """The next read for a free thread: the next file (within the look-ahead), else the
+        """The next read for a free thread: a listed file (the biggest that may start), else the
         second half of a splittable read in flight, else wait; None when nothing is left."""
         with self._cond:
             while True:
                 if self._closed:
                     raise _Closed
-                room = not self._ordered or (
-                    self._heavy < AHEAD_PER_WORKER * self._workers
-                    and self._next < self._head + AHEAD_LOCAL
-                )
-                if not self._exhausted and room:
-                    try:
-                        item = next(self._items)
-                    except StopIteration:
-                        self._exhausted = True
-                        self._cond.notify_all()
-                        continue
-                    except BaseException as exc:  # noqa: BLE001 - raised to the consumer, in order
-                        self._failure, self._exhausted = exc, True
-                        self._cond.notify_all()
-                        continue
-                    file = _File(item, self._next)
-                    self._next += 1
-                    self._heavy += 1
-                    self._files[file.seq] = file
+                self._list()
+                file = self._pick()
+                if file is not None:
+                    self._waiting.remove(file)
                     self._cond.notify_all()
-                    return file, self._add_read(file, item, 0, 0, None)
+                    return file, self._add_read(file, file.item, 0, 0, None)
                 stolen = self._steal()
                 if stolen is not None:
                     return stolen
-                if self._exhausted and not self._may_split():
+                if self._exhausted and not self._waiting and not self._may_split():
                     return None
                 self._cond.wait(POLL)
+
+    def _list(self) -> None:
+        """Take items from the iterator while the look-ahead has room (ordered: files started
+        or waiting, ``AHEAD_PER_WORKER`` per worker; else ``WINDOW`` waiting). Under the lock."""
+        while not self._exhausted:
+            if self._ordered:
+                room = (
+                    self._heavy < AHEAD_PER_WORKER * self._workers
+                    and self._next < self._head + AHEAD_LOCAL
+                )
+            else:
+                room = len(self._waiting) < (WINDOW if self._size is not None else 1)
+            if not room:
+                return
+            try:
+                item = next(self._items)
+            except StopIteration:
+                self._exhausted = True
+                self._cond.notify_all()
+                return
+            except BaseException as exc:  # noqa: BLE001 - raised to the consumer, in order
+                self._failure, self._exhausted = exc, True
+                self._cond.notify_all()
+                return
+            file = _File(item, self._next, size=self._size(item) if self._size else 0)
+            self._next += 1
+            self._heavy += 1
+            self._files[file.seq] = file
+            self._waiting.append(file)
+
+    def _pick(self) -> _File[T] | None:
+        """The waiting file to start: the biggest, unless (ordered) every other thread already
+        reads a file past the first waiting one: then that one. Under the lock."""
+        if not self._waiting:
+            return None
+        first = self._waiting[0]
+        if self._size is None:
+            return first
+        if self._ordered:
+            ahead = sum(
+                not read.done for f in self._files.values() if f.seq > first.seq for read in f.reads
+            )
+            if ahead >= self._workers - 1:
+                return first
+        return max(self._waiting, key=lambda f: f.size)
 
     def _add_read(self, file: _File[T], item: T, index: int, after: int, last: int | None) -> _Read:
         """A read of ``item`` (pages after ``after`` up to ``last``) at ``index`` in its file."""
