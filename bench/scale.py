@@ -52,11 +52,16 @@ def case_docread(folder: str, target: str, workers: int) -> dict[str, Any]:
     import docread
 
     start = time.perf_counter()
+    cpu = time.process_time()
     units = 0
     with docread.Reader(folder, NO_CACHE) as reader:
         for _ in reader.iter_units(target, workers=workers, on_error=lambda p, e: None):
             units += 1
-    return {"seconds": time.perf_counter() - start, "units": units}
+    return {
+        "seconds": time.perf_counter() - start,
+        "units": units,
+        "host_cpu": time.process_time() - cpu,  # every host thread's CPU time
+    }
 
 
 def case_raw(folder: str, processes: int) -> dict[str, Any]:
@@ -98,6 +103,33 @@ def small_files(folder: Path, count: int) -> None:
             (sub / f"f{n}.txt").write_text(f"file {n}\n{BODY}\n" * 3)
 
 
+def small_mixed(folder: Path, count: int) -> None:
+    """``count`` small files of six kinds in turn (txt, md, csv, json, html, docx), 100 per
+    subfolder; the docx is one document written by python-docx, copied."""
+    import io
+
+    import docx
+
+    made = docx.Document()
+    made.add_heading("Small report", 1)
+    made.add_paragraph(BODY)
+    buffer = io.BytesIO()
+    made.save(buffer)
+    kinds = {
+        "txt": lambda n: f"file {n}\n{BODY}\n".encode(),
+        "md": lambda n: f"# Note {n}\n\n{BODY}\n".encode(),
+        "csv": lambda n: ("id,name,value\n" + "".join(f"{i},row {i},{n}\n" for i in range(20))).encode(),
+        "json": lambda n: json.dumps({"id": n, "items": [{"k": i} for i in range(10)]}).encode(),
+        "html": lambda n: f"<html><body><h1>Page {n}</h1><p>{BODY}</p></body></html>".encode(),
+        "docx": lambda n: buffer.getvalue(),
+    }
+    for n in range(count):
+        sub = folder / f"d{n // 100:03d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        ext = list(kinds)[n % len(kinds)]
+        (sub / f"f{n}.{ext}").write_bytes(kinds[ext](n))
+
+
 def scanned_pdf(path: Path, pages: int) -> None:
     """A PDF of image-only pages (text rendered at 200 dpi, no text layer): OCR on every page."""
     import pymupdf
@@ -121,6 +153,7 @@ def make(data: Path, big_pages: int, small_count: int, scanned: int) -> None:
     peak RSS its case processes inherit)."""
     text_pdf(data / "big" / "big.pdf", big_pages, BODY)
     small_files(data / "small", small_count)
+    small_mixed(data / "mixed", small_count)
     (data / "scan").mkdir()
     scanned_pdf(data / "scan" / "scanned.pdf", scanned)
 
