@@ -7,8 +7,8 @@ imports nothing heavy at its top (a worker's start counts against the 3 s global
 
 from __future__ import annotations
 
-import asyncio
 import ast
+import asyncio
 import os
 import signal
 import sys
