@@ -133,7 +133,9 @@ def startup(before: str, runs: int = 7) -> None:
         began = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         floor.append(time.perf_counter() - began)
-    print(f"startup, median of {runs} (s); floor: a bare interpreter {statistics.median(floor):.3f}")
+    print(
+        f"startup, median of {runs} (s); floor: a bare interpreter {statistics.median(floor):.3f}"
+    )
     print(f"  {'':<14}{'before':>9}{'after':>9}{'ratio':>8}")
     for key in ("import", "first_unit", "replacement"):
         old = statistics.median(r[key] for r in results[before])

@@ -118,7 +118,9 @@ def small_mixed(folder: Path, count: int) -> None:
     kinds = {
         "txt": lambda n: f"file {n}\n{BODY}\n".encode(),
         "md": lambda n: f"# Note {n}\n\n{BODY}\n".encode(),
-        "csv": lambda n: ("id,name,value\n" + "".join(f"{i},row {i},{n}\n" for i in range(20))).encode(),
+        "csv": lambda n: (
+            "id,name,value\n" + "".join(f"{i},row {i},{n}\n" for i in range(20))
+        ).encode(),
         "json": lambda n: json.dumps({"id": n, "items": [{"k": i} for i in range(10)]}).encode(),
         "html": lambda n: f"<html><body><h1>Page {n}</h1><p>{BODY}</p></body></html>".encode(),
         "docx": lambda n: buffer.getvalue(),

@@ -22,7 +22,8 @@ from factories import pdf
 
 from langchain_docread import DocReadLoader
 
-SPLIT_PAGES = 160  # enough for an idle worker to take the second half (schedule.MIN_SPLIT)
+SPLIT_PAGES = 240  # enough for a split to pay (schedule.SPLIT_PAYS: the pages' time, not count)
+BODY = "Pages with a paragraph read slowly enough for a split to pay. " * 12
 
 
 def _unit(u: docread.Unit) -> tuple[Any, ...]:
@@ -41,7 +42,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for n in range(5):
         (docs / f"note{n}.txt").write_text(f"note {n}\n" * 20)
         (docs / "sub" / f"readme{n}.md").write_text(f"# Title {n}\n\nBody {n}.\n\n## Part\n\nMore.")
-    pdf(root / "big.pdf", [f"Page {p} of the long one" for p in range(1, SPLIT_PAGES + 1)])
+    pdf(root / "big.pdf", [f"Page {p} of the long one\n{BODY}" for p in range(1, SPLIT_PAGES + 1)])
     (root / "big-copy.pdf").write_bytes((root / "big.pdf").read_bytes())
     return root
 

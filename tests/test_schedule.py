@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import docread
 import pytest
-from docread.isolation.schedule import BUFFER, MIN_SPLIT, Fanout, Local
+from docread.isolation.schedule import BUFFER, Fanout, Local
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Item:
     pdf: bool = False
     fails: bool = False
     local: bool = False
+    ocr: bool = False
     first: int = 1
     last: int | None = None
 
@@ -54,7 +55,7 @@ class FakeRead:
                 time.sleep(item.delay)
                 meta = {"source": item.name, "page_number": page}
                 if item.pdf:
-                    meta |= {"format": "pdf", "page_count": item.pages}
+                    meta |= {"format": "pdf", "page_count": item.pages, "ocr": item.ocr}
                 yield docread.Document(f"{item.name} p{page}", meta)
                 stop = until()
                 if stop is not None and page > stop:
@@ -102,9 +103,9 @@ def test_unordered_events_come_as_files_finish() -> None:
 
 @pytest.mark.parametrize("ordered", [True, False])
 def test_an_idle_thread_splits_a_long_pdf_and_every_page_comes_once(ordered: bool) -> None:
-    pages = 4 * MIN_SPLIT
+    pages = 100
     read = FakeRead()
-    big = Item("big.pdf", pages=pages, delay=0.002, pdf=True)
+    big = Item("big.pdf", pages=pages, delay=0.005, pdf=True)
     got = events(Fanout([big], read, workers=2, ordered=ordered, part=part))
     texts = [text for _, text in got]
     assert texts[-1] is None and texts.count(None) == 1  # one end, after every part
@@ -114,12 +115,22 @@ def test_an_idle_thread_splits_a_long_pdf_and_every_page_comes_once(ordered: boo
     assert len(read.threads["big.pdf"]) == 2
 
 
-def test_a_short_pdf_or_another_format_is_not_split() -> None:
+def split(item: Item) -> bool:
+    """Whether an idle thread took a part of ``item`` (read alone on 2 threads)."""
     read = FakeRead()
-    items = [Item("short.pdf", pages=MIN_SPLIT - 1, delay=0.002, pdf=True),
-             Item("long.docx", pages=4 * MIN_SPLIT, delay=0.001)]  # fmt: skip
-    events(Fanout(items, read, workers=2, part=part))
-    assert sorted(item.name for item in read.started) == ["long.docx", "short.pdf"]
+    events(Fanout([item], read, workers=2, part=part))
+    return len(read.started) > 1
+
+
+def test_the_pages_cost_decides_a_split_not_their_count() -> None:
+    assert split(Item("slow.pdf", pages=6, delay=0.1, pdf=True))  # 0.6 s of pages to come
+    assert not split(Item("quick.pdf", pages=60, delay=0.001, pdf=True))  # a part costs more
+    assert not split(Item("long.docx", pages=60, delay=0.01))  # not a PDF
+
+
+def test_a_short_ocr_run_is_not_split() -> None:
+    """Its worker OCRs a page per core already: a split measured slower below MIN_SPLIT pages."""
+    assert not split(Item("scan.pdf", pages=6, delay=0.1, pdf=True, ocr=True))
 
 
 def test_a_failing_file_is_an_event_in_its_place_and_the_others_are_read() -> None:
