@@ -4,6 +4,7 @@ errors and killed workers lose no file, a split PDF equals the whole read, async
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -245,3 +246,50 @@ def test_a_text_only_load_stays_on_the_callers_thread(tmp_path: Path) -> None:
             assert threading.active_count() == before
         assert r._pool is None  # no worker was ever asked for
         assert seen == [_unit(u) for u in r.iter_units(".", workers=1)]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Small files of isolated formats (JSON, CSV, HTML), one broken DOCX among them, and a
+    link out of the workspace."""
+    root = tmp_path_factory.mktemp("small")
+    for n in range(40):
+        (root / f"f{n:02d}.json").write_text(json.dumps({"file": n, "items": list(range(n))}))
+        (root / f"g{n:02d}.csv").write_text("id,name\n" + "".join(f"{i},r{i}\n" for i in range(n)))
+        (root / f"h{n:02d}.html").write_text(f"<html><body><h1>Page {n}</h1><p>x</p></body></html>")
+    (root / "h20-broken.docx").write_bytes(b"PK\x03\x04 not a real package")
+    (root / "h21-out.json").symlink_to("/etc/hostname")
+    return root
+
+
+def test_small_files_go_in_batches_with_the_units_and_errors_of_one_file_at_a_time(
+    small: Path,
+) -> None:
+    def load(workers: int) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]], int]:
+        errors: list[tuple[str, str]] = []
+        with docread.Reader(small, NO_CACHE) as r:
+            units = [
+                _unit(u)
+                for u in r.iter_units(
+                    ".", workers=workers, on_error=lambda p, e: errors.append((p, type(e).__name__))
+                )
+            ]
+            pool = r._pool
+            jobs = sum(w.jobs for w in [*pool._idle, *pool._busy]) if pool else 0
+        return units, errors, jobs
+
+    one, one_errors, one_jobs = load(1)
+    two, two_errors, two_jobs = load(2)
+    assert two == one and len(one) == 120
+    assert two_errors == one_errors == [
+        ("h20-broken.docx", "ExtractionError"), ("h21-out.json", "PathSecurityError"),
+    ]  # fmt: skip
+    assert 0 < two_jobs * 8 <= one_jobs  # a job per file, or per batch
+
+
+def test_a_batch_closed_early_frees_its_worker(small: Path) -> None:
+    with docread.Reader(small, {**NO_CACHE, "isolation": {"workers": 2}}) as r:
+        stream = r.iter_units(".", workers=2, on_error=lambda p, e: None)
+        next(stream)
+        stream.close()
+        assert len(list(r.iter_units(".", workers=2, on_error=lambda p, e: None))) == 120

@@ -14,7 +14,7 @@ from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .detect import detect
+from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .formats import BY_KEY
@@ -24,6 +24,7 @@ from .request.options import ReadOptions
 from .sanitize import clean_body, clean_metadata
 from .settings import Settings
 from .source import Source
+from .workspace import Workspace
 
 _POSITION_KEYS = (
     "member", "sheet", "table", "page_number", "slide_number", "chapter", "section_index",
@@ -68,6 +69,22 @@ class Pipeline:
             deadline=deadline or time.monotonic() + self.settings.global_timeout,
             child_reader=self.child_units,
         )  # fmt: skip
+
+    def open(self, workspace: Workspace, opts: ReadOptions) -> tuple[Source, FileInfo]:
+        """Open the file once, inside the workspace, detect and admit it; everything after reads
+        that descriptor (the Reader, and a worker given a batch of files to open)."""
+        opened = workspace.open(opts.file_path)
+        source = Source.from_fd(opened.fd, opened.path)
+        shown = workspace.shown(opts.file_path)  # `source`: relative to the workspace
+        try:
+            if opened.is_dir:
+                return source, directory_info(opened.path, shown, opened.stat)
+            info = detect(source, hint=opts.format_hint, shown=shown)
+            self.admit(info)
+        except BaseException:
+            source.close()
+            raise
+        return source, info
 
     def admit(self, info: FileInfo) -> None:
         """Size limits per category, before any parsing (streaming readers read only a window)."""

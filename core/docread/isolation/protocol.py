@@ -2,9 +2,12 @@
 (pickled tuples on a ``multiprocessing.connection.Connection``, a kind first) and the Job.
 
 host -> worker    ``job(Job)`` then the file's descriptor (SCM_RIGHTS); ``until(page)``;
-                  ``cancel()``
+                  ``cancel()``; ``root(path)`` then the workspace root's descriptor, once per
+                  worker and root; ``batch(Batch)``: files the worker opens under that root
 worker -> host    ``units([unit, ...])`` (in order), then ``done(header, notes)`` or
-                  ``error(exc, recycle)`` to end the job
+                  ``error(exc, recycle)`` to end the job; in a batch each file ends with
+                  ``file_done(header, notes)`` or ``file_error(exc, recycle)``, the batch
+                  with ``done({}, [])``
 host -> server    ``fork(env, path, cwd, max_mb)`` then the worker's socket (SCM_RIGHTS)
 server -> host    ``forked(pid)``; ``exited(pid, status)`` once a worker ends (waitpid status)
 """
@@ -27,8 +30,8 @@ if TYPE_CHECKING:
 
 Message = tuple[Any, ...]
 
-JOB, UNTIL, CANCEL = "job", "until", "cancel"
-UNITS, DONE, ERROR = "units", "done", "error"
+JOB, UNTIL, CANCEL, ROOT, BATCH = "job", "until", "cancel", "root", "batch"
+UNITS, DONE, ERROR, FILE_DONE, FILE_ERROR = "units", "done", "error", "file_done", "file_error"
 FORK, FORKED, EXITED = "fork", "forked", "exited"
 ENDS = (DONE, ERROR)  # the kinds that end a job
 
@@ -46,6 +49,17 @@ class Job:
     loader: bool
     workspace: Path | None
     deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Small files for one worker, opened by it under the workspace root it was sent (the same
+    sandbox rules as the host's: ``Workspace`` on the root's descriptor), read one by one, each
+    under its own global timeout from its start."""
+
+    files: tuple[ReadOptions, ...]  # each with its file_path as the caller named it
+    settings: Settings
+    workspace: Path  # the root's real path (its descriptor came with ``root``)
 
 
 def send_job(conn: Connection, job: Job, fd: int) -> None:
@@ -66,6 +80,24 @@ def recv_fd(conn: Connection) -> int:
     from multiprocessing.reduction import recv_handle
 
     return recv_handle(conn)
+
+
+def send_root(conn: Connection, root: Path, fd: int) -> None:
+    """The workspace root's descriptor (lookups only), which batches on this root open under."""
+    conn.send((ROOT, root))
+    send_fd(conn, fd)
+
+
+def batch(files: Batch) -> Message:
+    return (BATCH, files)
+
+
+def file_done(header: dict[str, str], notes: list[str]) -> Message:
+    return (FILE_DONE, header, notes)
+
+
+def file_error(exc: ReadDocumentError, recycle: bool) -> Message:
+    return (FILE_ERROR, exc, recycle)
 
 
 def until(page: int) -> Message:

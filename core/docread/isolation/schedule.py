@@ -17,8 +17,18 @@ from typing import Any, Generic, TypeVar
 from ..model import Unit
 
 T = TypeVar("T")
-#: What the consumer gets: a unit, the error a read raised, or None once a file is complete.
-Event = Unit | BaseException | None
+
+
+class Mark:
+    """An event a read yields that is not a unit (a batch's end of one of its files): passed to
+    the consumer as it comes, in its place."""
+
+    __slots__ = ()
+
+
+#: What the consumer gets: a unit, a read's Mark, the error a read raised, or None once a file
+#: (an item) is complete.
+Event = Unit | Mark | BaseException | None
 #: ``part(item, first_unit, first, last)``: the item reading pages first..last of that file, or
 #: None when the file cannot be read in parts (not a PDF, a page window was asked for...).
 Part = Callable[[T, Unit, int, int], "T | None"]
@@ -108,7 +118,7 @@ class Fanout(Generic[T]):
     def __init__(
         self,
         items: Iterable[T],
-        read: Callable[[T, Callable[[], int | None]], Iterator[Unit] | Local],
+        read: Callable[[T, Callable[[], int | None]], Iterator[Unit | Mark] | Local],
         *,
         workers: int,
         ordered: bool = True,
@@ -328,7 +338,7 @@ class Fanout(Generic[T]):
 
     def _run(self, file: _File[T], read: _Read) -> None:
         """Stream one read into its queue: units up to its last page, then its error, if any."""
-        units: Iterator[Unit] = iter(())
+        units: Iterator[Unit | Mark] = iter(())
         try:
             made = self._read(read.item, lambda: read.last)
             if isinstance(made, Local):
@@ -356,8 +366,10 @@ class Fanout(Generic[T]):
             self._cond.notify_all()
         self._put(read, file, _END)
 
-    def _keep(self, file: _File[T], read: _Read, unit: Unit) -> bool:
+    def _keep(self, file: _File[T], read: _Read, unit: Unit | Mark) -> bool:
         """Record the unit's page; False when it is past the read's last page (split off)."""
+        if isinstance(unit, Mark):
+            return True
         page = unit.metadata.get("page_number")
         with self._cond:
             if isinstance(page, int):

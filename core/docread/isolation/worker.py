@@ -15,15 +15,18 @@ from typing import TYPE_CHECKING
 
 from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
-from ..pipeline import Pipeline
+from ..pipeline import Pipeline, extractor_of
 from ..source import Source
+from ..workspace import Workspace
 from . import protocol
-from .protocol import Job, Message
+from .protocol import Batch, Job, Message
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from multiprocessing.connection import Connection
 
     from ..model import Unit
+    from ..settings import Settings
 
 MB = 1024 * 1024
 BATCH = 64  # units in one message at most
@@ -124,19 +127,24 @@ class _HostGone(OSError):
 
 
 def _serve(conn: Connection) -> None:
-    """Run jobs until the host closes the socket."""
+    """Run jobs and batches until the host closes the socket."""
     outbox = _Outbox(conn)
+    roots: dict[Path, int] = {}  # workspace root -> its descriptor, sent once
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError):
             return
-        if message[0] == protocol.JOB:
-            try:
+        try:
+            if message[0] == protocol.JOB:
                 fd = protocol.recv_fd(conn)  # the file, sent right after its Job
                 _run_job(conn, outbox, message[1], fd)
-            except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
-                return
+            elif message[0] == protocol.ROOT:
+                roots[message[1]] = protocol.recv_fd(conn)
+            elif message[0] == protocol.BATCH:
+                _run_batch(conn, outbox, message[1], roots[message[1].workspace])
+        except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
+            return
 
 
 def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
@@ -151,33 +159,72 @@ def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
                 deadline=job.deadline,
             )  # fmt: skip
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
-            try:
-                until: int | None = None  # a last page the host set while the job ran
-                for n, unit in enumerate(units):
-                    outbox.unit(unit, now=not n)
-                    cancel = False
-                    while not cancel and conn.poll():
-                        message = conn.recv()
-                        cancel = message[0] == protocol.CANCEL
-                        until = until if cancel else message[1]
-                    page = unit.metadata.get("page_number")
-                    past = until is not None and isinstance(page, int) and page > until
-                    if cancel or past:  # past: the host stops at this unit, the rest is a part's
-                        break
-            finally:
-                units.close()
+            _send_units(conn, outbox, units)
         outbox.send(protocol.done(ctx.header, ctx.notes))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-        outbox.send(protocol.error(*_as_error(exc, job)))
+        outbox.send(protocol.error(*_as_error(exc, job.info.source, job.settings)))
 
 
-def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:
+def _run_batch(conn: Connection, outbox: _Outbox, batch: Batch, root: int) -> None:
+    """Open and read each file of the batch under the workspace root, as the host would (the
+    same ``Pipeline.open``: the sandbox's rules, detection, size limits), each under its own
+    global timeout; each file ends with its notes or its error, the batch with ``done``."""
+    settings = batch.settings
+    workspace = Workspace(
+        batch.workspace, alias=settings.workspace.alias,
+        allow_hardlinks=settings.workspace.allow_hardlinks, root_fd=root,
+    )  # fmt: skip
+    pipeline = Pipeline(settings)
+    for opts in batch.files:
+        try:
+            source, info = pipeline.open(workspace, opts)
+            with source:
+                ctx = pipeline.context(info, opts, loader=True, workspace=batch.workspace)
+                units = pipeline.units(source, info, ctx, ext_cls=extractor_of(info))
+                cancelled = _send_units(conn, outbox, units)
+            if cancelled:
+                break
+            outbox.send(protocol.file_done(ctx.header, ctx.notes))
+        except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
+            error, recycle = _as_error(exc, workspace.shown(opts.file_path), settings)
+            outbox.send(protocol.file_error(error, recycle))
+            if recycle:
+                break  # the host replaces this worker: the rest goes to a fresh one
+    outbox.send(protocol.done({}, []))
+
+
+def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
+    """Hand each unit to the outbox as soon as it exists (the first at once), obeying the
+    host's ``until`` and ``cancel`` between units; True when the host cancelled."""
+    try:
+        until: int | None = None  # a last page the host set while the job ran
+        for n, unit in enumerate(units):
+            outbox.unit(unit, now=not n)
+            cancel = False
+            while not cancel and conn.poll():
+                message = conn.recv()
+                cancel = message[0] == protocol.CANCEL
+                until = until if cancel else message[1]
+            if cancel:
+                return True
+            page = unit.metadata.get("page_number")
+            if until is not None and isinstance(page, int) and page > until:
+                break  # the host stops at this unit, the rest is a part's
+    finally:
+        close = getattr(units, "close", None)
+        if close is not None:
+            close()
+    return False
+
+
+def _as_error(
+    exc: BaseException, source: str, settings: Settings
+) -> tuple[ReadDocumentError, bool]:
     """The error to send back, and whether the worker must be replaced (memory exhausted)."""
-    source = job.info.source
     if _out_of_memory(exc):
         return ResourceLimitError(
             f"{source}: ran out of memory while reading (the worker limit is "
-            f"memory.max_worker_mb={job.settings.memory.max_worker_mb} MB); read a smaller window "
+            f"memory.max_worker_mb={settings.memory.max_worker_mb} MB); read a smaller window "
             f"or raise the limit",
             path=source,
         ), True
