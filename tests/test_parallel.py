@@ -23,7 +23,7 @@ from factories import pdf
 
 from langchain_docread import DocReadLoader
 
-SPLIT_PAGES = 240  # enough for a split to pay (schedule.SPLIT_PAYS: the pages' time, not count)
+SPLIT_PAGES = 400  # enough for a split to pay (schedule.SPLIT_PAYS: the pages' time, not count)
 BODY = "Pages with a paragraph read slowly enough for a split to pay. " * 12
 
 

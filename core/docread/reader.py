@@ -352,14 +352,16 @@ class Reader:
         return load.size
 
     def _batched(self, loads: Iterable[_FileLoad]) -> Iterator[_FileLoad | _BatchLoad]:
-        """The loads, runs of small isolated files grouped into batches (at most BATCH_FILES
-        files, BATCH_BYTES bytes) that a worker opens and reads one after another: the host
-        neither opens nor detects them, and one worker round trip serves them all. Not with the
-        cache on (the host reads each file to find its entry), nor for PDFs (split by pages)."""
+        """The loads, runs of small files grouped into batches (at most BATCH_FILES files,
+        BATCH_BYTES bytes) that a worker opens and reads one after another: the host neither
+        opens nor detects them, and one worker round trip serves them all. A batch starts at a
+        file that needs a worker; plain text and markdown join it (read in the worker, they
+        keep the batch whole where a mixed folder alternates kinds). Not with the cache on (the
+        host reads each file to find its entry), nor for PDFs (split by pages)."""
         group: list[_FileLoad] = []
         names: list[tuple[str, str]] = []
         for load in loads:
-            name = self._batch_name(load)
+            name = self._batch_name(load, joining=bool(group))
             if name is not None:
                 group.append(load)
                 names.append(name)
@@ -377,15 +379,16 @@ class Reader:
         else:
             yield from group
 
-    def _batch_name(self, load: _FileLoad) -> tuple[str, str] | None:
-        """(shown name, extractor name) of a file that may go in a batch, else None."""
+    def _batch_name(self, load: _FileLoad, *, joining: bool) -> tuple[str, str] | None:
+        """(shown name, extractor name) of a file that may start a batch (or, ``joining``, be
+        added to one), else None."""
         if self.cache is not None or not self.settings.isolation.enabled or load.error is not None:
             return None
         named = by_extension(load.path)
         if named is None or named.key == "pdf":
             return None
         ext = extractor_class(named.extractor)
-        if not ext.isolated or self._size_hint(load) > BATCH_SMALL:
+        if not (ext.isolated or joining) or self._size_hint(load) > BATCH_SMALL:
             return None
         try:
             return self.workspace.shown(load.path), ext.name

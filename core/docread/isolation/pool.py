@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -252,13 +252,14 @@ class WorkerPool:
             rest = dataclasses.replace(batch, files=batch.files[index:])
             source, name = names[index]
             try:
-                for event in self._batch_once(rest, names[index:], root, skip):
-                    if isinstance(event, FileEnd):
-                        yield FileEnd(index, event.error, [*notes, *event.notes])
-                        index, skip, notes, retried = index + 1, 0, [], False
-                    else:
-                        skip += 1
-                        yield event
+                with contextlib.closing(self._batch_once(rest, names[index:], root, skip)) as once:
+                    for event in once:
+                        if isinstance(event, FileEnd):
+                            yield FileEnd(index, event.error, [*notes, *event.notes])
+                            index, skip, notes, retried = index + 1, 0, [], False
+                        else:
+                            skip += 1
+                            yield event
             except _WorkerDied as died:
                 if not (retried or self._closed):
                     notes.append(
@@ -267,7 +268,7 @@ class WorkerPool:
                     )
                     retried = True
                     continue
-                yield FileEnd(index, died.error(source, name, self.max_mb, retried=True), notes)
+                yield FileEnd(index, died.error(source, name, self.max_mb, retried=retried), notes)
                 index, skip, notes, retried = index + 1, 0, [], False
             except ExtractionTimeoutError as exc:
                 yield FileEnd(index, exc, notes)
@@ -275,7 +276,7 @@ class WorkerPool:
 
     def _batch_once(
         self, batch: Batch, names: Sequence[tuple[str, str]], root: Callable[[], int], skip: int
-    ) -> Iterator[Unit | FileEnd]:
+    ) -> Generator[Unit | FileEnd]:
         """One worker's pass over ``batch``: its units (past the first ``skip``) and a FileEnd
         (indexes into ``batch``) per file, until the batch ends or the worker must go."""
         settings = batch.settings
