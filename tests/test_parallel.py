@@ -293,3 +293,24 @@ def test_a_batch_closed_early_frees_its_worker(small: Path) -> None:
         next(stream)
         stream.close()
         assert len(list(r.iter_units(".", workers=2, on_error=lambda p, e: None))) == 120
+
+
+def test_a_worker_killed_in_a_batch_is_replaced_and_every_file_comes_once(
+    tmp_path: Path,
+) -> None:
+    section = "<h2>Part</h2><p>" + "Words in a paragraph of the page. " * 20 + "</p>"
+    for n in range(24):
+        (tmp_path / f"p{n:02d}.html").write_text(f"<html><body>{section * (80 + n)}</body></html>")
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        expected = [_unit(u) for u in r.iter_units(".", workers=1)]
+    victim, notes = 0, []
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        got = []
+        for unit in r.iter_units(".", workers=2, on_note=lambda p, n: notes.append(n)):
+            busy = [w.proc.pid for w in r._worker_pool()._busy]
+            if not victim and busy:
+                victim = busy[0]
+                os.kill(victim, signal.SIGKILL)  # mid-batch: more of its files are to come
+            got.append(_unit(unit))
+    assert got == expected and victim
+    assert any("read again on a fresh worker" in note for note in notes)
