@@ -95,9 +95,12 @@ class _Template:
     def fork(self, sock: int, max_mb: int) -> Forked:
         """A worker on ``sock`` (its end of a socketpair) forked from the template; OSError
         when the template is gone."""
-        request = protocol.fork(
-            dict(os.environ), _python_path().split(os.pathsep), os.getcwd(), max_mb
-        )
+        try:
+            cwd = os.getcwd()
+        except OSError:  # the host's folder was removed: the worker starts at the root
+            cwd = "/"
+        path = _python_path().split(os.pathsep)
+        request = protocol.fork(dict(os.environ), path, cwd, max_mb)
         with self._request:
             try:
                 self.conn.send(request)
