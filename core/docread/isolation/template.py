@@ -26,12 +26,11 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
 # Imported once here (measured, per process: docread 0.12 s with this module, PyMuPDF without
-# its layout packages 0.09 s, before the first fork; these 0.07 s, one module at a time while no
-# request waits). Not pandas: 0.28 s, and 130 MB of data segment that every worker's
-# RLIMIT_DATA would count; a worker imports it on its first table.
+# its layout packages and the PDF engine 0.11 s, before the first fork; the others 0.05 s, one
+# module at a time while no request waits). Not pandas: 0.28 s, and 130 MB of data segment
+# that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
+FIRST = ("docread.isolation.worker", "docread.extractors.pdf.extractor")
 IDLE = (
-    "docread.isolation.worker",
-    "docread.extractors.pdf.extractor",
     "docread.extractors.office.extractor",
     "docread.extractors.html.extractor",
     "docread.extractors.archives.extractor",
@@ -42,6 +41,7 @@ IDLE = (
 
 def main(fd: int) -> None:
     """Preload, then serve fork requests until the host closes the socket or dies."""
+    import importlib
     import logging
     from multiprocessing.connection import Connection
 
@@ -51,6 +51,9 @@ def main(fd: int) -> None:
 
     with contextlib.suppress(ImportError):
         load_pymupdf()  # without its layout packages: the first import of pymupdf decides
+    for name in FIRST:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
     _serve(Connection(fd), host)
 
 
