@@ -4,7 +4,7 @@ streaming a 2,000-page PDF (host and worker), each case in its own process so pe
 replacement after a SIGKILL, side by side with another tree (the floor: a bare interpreter).
 
     .venv/bin/python bench/isolation.py            # prints a table; data goes to bench/data/
-    .venv/bin/python bench/isolation.py startup /work/main   # this tree against /work/main
+    .venv/bin/python bench/isolation.py startup /work/main [runs]   # this tree against main
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ if __name__ == "__main__":
             text_pdf(DATA / "small0.pdf", 1, BODY)
             result: dict[str, float] = {}
         elif kind == "startup" and len(sys.argv) > 2:
-            startup(sys.argv[2])
+            startup(sys.argv[2], *(int(n) for n in sys.argv[3:4]))
             sys.exit()
         elif kind == "startup":
             result = case_startup()
