@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import docread.reader as reader_module
 import pytest
 from conftest import NO_CACHE
 from docread.isolation import schedule
@@ -314,3 +315,30 @@ def test_a_worker_killed_in_a_batch_is_replaced_and_every_file_comes_once(
             got.append(_unit(unit))
     assert got == expected and victim
     assert any("read again on a fresh worker" in note for note in notes)
+
+
+def test_a_file_past_its_timeout_in_a_batch_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker is killed at the file's own deadline; the files after it are read on a fresh
+    worker (a big page joins the batch here: the limit for batched files is raised)."""
+    monkeypatch.setattr(reader_module, "BATCH_SMALL", 16 << 20)
+    monkeypatch.setattr(reader_module, "BATCH_BYTES", 32 << 20)
+    section = "<h2>Part</h2><p>" + "Words in a paragraph of the page. " * 20 + "</p>"
+    for n in range(6):
+        (tmp_path / f"{'a' if n < 2 else 'c'}{n}.html").write_text(f"<p>small {n}</p>")
+    (tmp_path / "b-big.html").write_text(f"<html><body>{section * 12000}</body></html>")
+    errors: list[tuple[str, str]] = []
+    config = {**NO_CACHE, "global_timeout": 0.6}
+    with docread.Reader(tmp_path, config) as r:
+        texts = [
+            u.text
+            for u in r.iter_units(
+                ".", workers=2, on_error=lambda p, e: errors.append((p, type(e).__name__))
+            )
+        ]
+        pool = r._worker_pool()
+        jobs = sum(w.jobs for w in [*pool._idle, *pool._busy])
+    assert errors == [("b-big.html", "ExtractionTimeoutError")]
+    assert [t.split()[-1] for t in texts] == ["0", "1", "2", "3", "4", "5"]
+    assert jobs <= 1  # the batch's second worker (the first was killed) holds its one job
