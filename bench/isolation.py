@@ -1,7 +1,10 @@
 """Isolation benchmark: per-file overhead of a warm worker pool vs in-process, and peak RSS while
-streaming a 2,000-page PDF (host and worker), each case in its own process so peaks are per case.
+streaming a 2,000-page PDF (host and worker), each case in its own process so peaks are per case;
+``startup``: ``import docread``, the first unit of a 1-page PDF from a cold Reader, and a worker's
+replacement after a SIGKILL, side by side with another tree (the floor: a bare interpreter).
 
     .venv/bin/python bench/isolation.py            # prints a table; data goes to bench/data/
+    .venv/bin/python bench/isolation.py startup /work/main [runs]   # this tree against main
 """
 
 from __future__ import annotations
@@ -72,11 +75,72 @@ def case_floor() -> dict[str, float]:
     return {"host_peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def run_case(*args: str) -> dict[str, float]:
+def case_startup() -> dict[str, float]:
+    """Seconds to ``import docread``, to the first unit of a 1-page PDF from a cold Reader
+    (import included), and to read it again on a fresh worker after the first was SIGKILLed."""
+    import os
+    import signal
+
+    start = time.perf_counter()
+    import docread
+
+    imported = time.perf_counter()
+    config = {"cache": {"enabled": False}, "isolation": {"workers": 1}}
+    with docread.Reader(DATA, config=config) as reader:
+        next(iter(reader.iter_units("small0.pdf")))
+        first = time.perf_counter()
+        [pid] = reader._pool.pids()  # type: ignore[union-attr]
+        os.kill(pid, signal.SIGKILL)
+        while pid in reader._pool.pids():  # type: ignore[union-attr]
+            time.sleep(0.001)
+        again = time.perf_counter()
+        reader.read("small0.pdf", dedupe=False)
+        replaced = time.perf_counter()
+    return {
+        "import": imported - start,
+        "first_unit": first - start,
+        "replacement": replaced - again,
+    }
+
+
+def run_case(*args: str, tree: str | None = None) -> dict[str, float]:
+    """One case in a fresh process; ``tree``: a checkout whose docread it imports."""
+    import os
+
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([f"{tree}/core", tree])
+        # both trees from compiled bytecode, kept outside them (no checkout is written to)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(DATA / "pycache")
     out = subprocess.run(
-        [sys.executable, __file__, *args], check=True, capture_output=True, text=True
+        [sys.executable, __file__, *args], check=True, capture_output=True, text=True, env=env
     )
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def startup(before: str, runs: int = 7) -> None:
+    """The startup case for this tree and ``before``, interleaved, median of ``runs``."""
+    here = str(Path(__file__).resolve().parents[1])
+    run_case("make")
+    for tree in (before, here):
+        run_case("floor", tree=tree)  # compiles each tree's bytecode once
+    results: dict[str, list[dict[str, float]]] = {before: [], here: []}
+    floor = []
+    for _ in range(runs):
+        for tree in results:
+            results[tree].append(run_case("startup", tree=tree))
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        floor.append(time.perf_counter() - began)
+    print(
+        f"startup, median of {runs} (s); floor: a bare interpreter {statistics.median(floor):.3f}"
+    )
+    print(f"  {'':<14}{'before':>9}{'after':>9}{'ratio':>8}")
+    for key in ("import", "first_unit", "replacement"):
+        old = statistics.median(r[key] for r in results[before])
+        new = statistics.median(r[key] for r in results[here])
+        print(f"  {key:<14}{old:9.3f}{new:9.3f}{new / old:8.2f}x")
 
 
 def main() -> None:
@@ -108,7 +172,13 @@ if __name__ == "__main__":
         flag = len(sys.argv) > 2 and sys.argv[2] in ("1", "2")
         if kind == "make":
             text_pdf(DATA / "big.pdf", BIG_PAGES, BODY)
+            text_pdf(DATA / "small0.pdf", 1, BODY)
             result: dict[str, float] = {}
+        elif kind == "startup" and len(sys.argv) > 2:
+            startup(sys.argv[2], *(int(n) for n in sys.argv[3:4]))
+            sys.exit()
+        elif kind == "startup":
+            result = case_startup()
         elif kind == "floor":
             result = case_floor()
         else:

@@ -52,11 +52,16 @@ def case_docread(folder: str, target: str, workers: int) -> dict[str, Any]:
     import docread
 
     start = time.perf_counter()
+    cpu = time.process_time()
     units = 0
     with docread.Reader(folder, NO_CACHE) as reader:
         for _ in reader.iter_units(target, workers=workers, on_error=lambda p, e: None):
             units += 1
-    return {"seconds": time.perf_counter() - start, "units": units}
+    return {
+        "seconds": time.perf_counter() - start,
+        "units": units,
+        "host_cpu": time.process_time() - cpu,  # every host thread's CPU time
+    }
 
 
 def case_raw(folder: str, processes: int) -> dict[str, Any]:
@@ -79,11 +84,52 @@ def case_cores(folder: str, target: str, cores: int) -> dict[str, Any]:
     return case_docread(folder, target, 0)
 
 
-def run_case(*args: str) -> dict[str, Any]:
+def run_case(*args: str, tree: str | None = None) -> dict[str, Any]:
+    """One case in a fresh process; ``tree``: a checkout whose docread it imports (both trees
+    from compiled bytecode kept outside them)."""
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([f"{tree}/core", tree])
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "docread-scale-pycache")
     out = subprocess.run(
-        [sys.executable, __file__, "case", *args], check=True, capture_output=True, text=True
-    )
+        [sys.executable, __file__, "case", *args], check=True, capture_output=True, text=True,
+        env=env,
+    )  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def against(before: str, count: int, repeats: int) -> None:
+    """``count`` small mixed files, and a tail case (130 small HTML pages and one big one last),
+    on 1 and 2 workers, this tree and ``before`` interleaved: median seconds, the host's CPU
+    per file and peak RSS."""
+    here = str(Path(__file__).resolve().parents[1])
+    trees = {"before": before, "after": here}
+    with tempfile.TemporaryDirectory(prefix="docread-scale-") as tmp:
+        data = Path(tmp)
+        run_case("mixed", tmp, str(count))
+        rows = {"small": ("docread", tmp, "mixed"), "tail": ("docread", tmp, "tail")}
+        for row, args in rows.items():
+            runs: dict[str, list[dict[str, Any]]] = {}
+            for _ in range(repeats):
+                for label, tree in trees.items():
+                    for w in (1, 2):
+                        runs.setdefault(f"{label}, {w} worker{'s' * (w > 1)}", []).append(
+                            run_case(*args, str(w), tree=tree)
+                        )
+            files = sum(1 for p in (data / args[2]).rglob("*") if p.is_file())
+            print(f"\n{row}: {files:,} files, median of {repeats}")
+            for name, rs in runs.items():
+                secs = statistics.median(r["seconds"] for r in rs)
+                cpu = statistics.median(r["host_cpu"] for r in rs) / files * 1000
+                host = max(r["host_mb"] for r in rs)
+                print(
+                    f"  {name:<20} {secs:7.2f} s  host CPU {cpu:5.2f} ms/file  host RSS {host:6.1f} MB"
+                )
+            for label in trees:
+                one = statistics.median(r["seconds"] for r in runs[f"{label}, 1 worker"])
+                two = statistics.median(r["seconds"] for r in runs[f"{label}, 2 workers"])
+                print(f"  {label}: 2 workers vs 1: {one / two:.2f}x")
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -96,6 +142,42 @@ def small_files(folder: Path, count: int) -> None:
             (sub / f"f{n}.md").write_text(f"# Note {n}\n\n{BODY}\n\n## More\n\n- a\n- b\n")
         else:
             (sub / f"f{n}.txt").write_text(f"file {n}\n{BODY}\n" * 3)
+
+
+def small_mixed(folder: Path, count: int) -> None:
+    """``count`` small files of six kinds in turn (txt, md, csv, json, html, docx), 100 per
+    subfolder; the docx is one document written by python-docx, copied. And the tail case: 130
+    small HTML pages and one of 3 MB, last in walk order."""
+    import io
+
+    import docx
+
+    made = docx.Document()
+    made.add_heading("Small report", 1)
+    made.add_paragraph(BODY)
+    buffer = io.BytesIO()
+    made.save(buffer)
+    kinds = {
+        "txt": lambda n: f"file {n}\n{BODY}\n".encode(),
+        "md": lambda n: f"# Note {n}\n\n{BODY}\n".encode(),
+        "csv": lambda n: (
+            "id,name,value\n" + "".join(f"{i},row {i},{n}\n" for i in range(20))
+        ).encode(),
+        "json": lambda n: json.dumps({"id": n, "items": [{"k": i} for i in range(10)]}).encode(),
+        "html": lambda n: f"<html><body><h1>Page {n}</h1><p>{BODY}</p></body></html>".encode(),
+        "docx": lambda n: buffer.getvalue(),
+    }
+    for n in range(count):
+        sub = folder / "mixed" / f"d{n // 100:03d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        ext = list(kinds)[n % len(kinds)]
+        (sub / f"f{n}.{ext}").write_bytes(kinds[ext](n))
+    tail = folder / "tail"
+    tail.mkdir()
+    section = f"<p>{BODY}</p><table><tr><td>a</td><td>b</td></tr></table>"
+    for n in range(130):
+        (tail / f"f{n:03d}.html").write_text(f"<html><body>{section * 40}</body></html>")
+    (tail / "zz-big.html").write_text(f"<html><body>{section * 5000}</body></html>")
 
 
 def scanned_pdf(path: Path, pages: int) -> None:
@@ -121,6 +203,7 @@ def make(data: Path, big_pages: int, small_count: int, scanned: int) -> None:
     peak RSS its case processes inherit)."""
     text_pdf(data / "big" / "big.pdf", big_pages, BODY)
     small_files(data / "small", small_count)
+    small_mixed(data, small_count)
     (data / "scan").mkdir()
     scanned_pdf(data / "scan" / "scanned.pdf", scanned)
 
@@ -163,7 +246,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller inputs, 2 repeats")
     parser.add_argument("--repeats", type=int, help="runs per case (default 3, quick 2)")
+    parser.add_argument("--before", help="a checkout to compare with: small files and the tail")
     args = parser.parse_args()
+    if args.before:
+        against(args.before, 2000 if args.quick else 10000, args.repeats or 3)
+        return
     repeats = args.repeats or (2 if args.quick else 3)
     big_pages, small_count, scanned = (500, 2000, 6) if args.quick else (2000, 10000, 20)
     print(
@@ -246,6 +333,9 @@ if __name__ == "__main__":
         if kind == "make":
             make(Path(rest[0]), *(int(n) for n in rest[1:]))
             result: dict[str, Any] = {"seconds": 0.0}
+        elif kind == "mixed":
+            small_mixed(Path(rest[0]), int(rest[1]))
+            result = {"seconds": 0.0}
         elif kind == "raw":
             result = case_raw(rest[0], int(rest[1]))
         elif kind == "cores":

@@ -7,8 +7,11 @@ imports nothing heavy at its top (a worker's start counts against the 3 s global
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
+import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -113,12 +116,30 @@ class Hoard(_Fake):
         yield Document(f"hoarded by {os.getpid()}")
 
 
+class Environment(_Fake):
+    """The worker's view of the host: an environment variable, a module, its parent process."""
+
+    name = "fake_env"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        loaded = [m for m in ("pymupdf", "pymupdf.layout", "onnxruntime") if m in sys.modules]
+        found = {
+            "env": os.environ.get("DOCREAD_TEST_VALUE"),
+            "loaded": loaded,
+            "parent": os.getppid(),
+            "session": os.getsid(0) == os.getpid(),
+        }
+        yield Document(repr(found))
+
+
 class EchoInProcess(Echo):
     name = "fake_echo_inproc"
     isolated = False
 
 
-FAKES = (SleepForever, AllocateForever, Abort, StubbornTool, Echo, Hoard, EchoInProcess)
+FAKES = (
+    SleepForever, AllocateForever, Abort, StubbornTool, Echo, Hoard, Environment, EchoInProcess
+)  # fmt: skip
 # the global timeout covers starting a worker (a Python importing docread and this module): on a
 # loaded machine (the suite on every core) that alone can take seconds, so only the tests about
 # the global timeout itself use a short one (``strict``)
@@ -410,3 +431,33 @@ def test_a_worker_that_grew_past_half_its_limit_is_replaced(
     grown = pid_of("big.bin")
     assert grown == small
     assert pid_of("small.bin") != grown  # the grown one was replaced after its job
+
+
+def test_workers_are_forked_warm_from_a_template_with_the_hosts_environment(
+    iso: docread.Reader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker is forked from a template that imported PyMuPDF once, without its layout model
+    and onnxruntime; it runs in its own session with the host's environment of the moment."""
+    name = _file(tmp_path)
+    iso.read(name, format_hint="fake_env")  # the template is up
+    monkeypatch.setenv("DOCREAD_TEST_VALUE", "set after the template started")
+    for pid in _pids(iso):
+        os.kill(pid, signal.SIGKILL)
+    found = ast.literal_eval(iso.read(name, format_hint="fake_env").text)
+    assert found["env"] == "set after the template started"
+    assert found["loaded"] == ["pymupdf"]  # imported before the fork, the layout model never
+    assert found["session"]
+    template = psutil.Process(found["parent"])
+    assert template.ppid() == os.getpid() and "docread.isolation.template" in template.cmdline()[-1]
+
+
+def test_a_template_that_died_is_started_again(iso: docread.Reader, tmp_path: Path) -> None:
+    name = _file(tmp_path)
+    first = ast.literal_eval(iso.read(name, format_hint="fake_env").text)["parent"]
+    os.kill(first, signal.SIGKILL)
+    assert _gone(first)
+    for pid in _pids(iso):  # the workers outlive their template; these go too
+        os.kill(pid, signal.SIGKILL)
+        assert _gone(pid)
+    again = ast.literal_eval(iso.read(name, format_hint="fake_env").text)["parent"]
+    assert again != first and psutil.Process(again).ppid() == os.getpid()

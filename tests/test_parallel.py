@@ -4,6 +4,7 @@ errors and killed workers lose no file, a split PDF equals the whole read, async
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import docread.reader as reader_module
 import pytest
 from conftest import NO_CACHE
 from docread.isolation import schedule
@@ -22,7 +24,8 @@ from factories import pdf
 
 from langchain_docread import DocReadLoader
 
-SPLIT_PAGES = 160  # enough for an idle worker to take the second half (schedule.MIN_SPLIT)
+SPLIT_PAGES = 400  # enough for a split to pay (schedule.SPLIT_PAYS: the pages' time, not count)
+BODY = "Pages with a paragraph read slowly enough for a split to pay. " * 12
 
 
 def _unit(u: docread.Unit) -> tuple[Any, ...]:
@@ -41,7 +44,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for n in range(5):
         (docs / f"note{n}.txt").write_text(f"note {n}\n" * 20)
         (docs / "sub" / f"readme{n}.md").write_text(f"# Title {n}\n\nBody {n}.\n\n## Part\n\nMore.")
-    pdf(root / "big.pdf", [f"Page {p} of the long one" for p in range(1, SPLIT_PAGES + 1)])
+    pdf(root / "big.pdf", [f"Page {p} of the long one\n{BODY}" for p in range(1, SPLIT_PAGES + 1)])
     (root / "big-copy.pdf").write_bytes((root / "big.pdf").read_bytes())
     return root
 
@@ -146,14 +149,15 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
 def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
     from multiprocessing.connection import Connection
 
+    from docread.isolation import protocol
     from docread.isolation.worker import _Outbox
 
     host, worker = (Connection(s.detach()) for s in socket.socketpair())
     outbox = _Outbox(worker)
     units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
     for n, unit in enumerate(units):
-        outbox.send(("unit", unit), now=not n)  # the host reads nothing meanwhile
-    outbox.send(("done", {}, []))
+        outbox.unit(unit, now=not n)  # the host reads nothing meanwhile
+    outbox.send(protocol.done({}, []))
     messages = []
     while not messages or messages[-1][0] != "done":
         messages.append(host.recv())
@@ -243,3 +247,98 @@ def test_a_text_only_load_stays_on_the_callers_thread(tmp_path: Path) -> None:
             assert threading.active_count() == before
         assert r._pool is None  # no worker was ever asked for
         assert seen == [_unit(u) for u in r.iter_units(".", workers=1)]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Small files of isolated formats (JSON, CSV, HTML), one broken DOCX among them, and a
+    link out of the workspace."""
+    root = tmp_path_factory.mktemp("small")
+    for n in range(40):
+        (root / f"f{n:02d}.json").write_text(json.dumps({"file": n, "items": list(range(n))}))
+        (root / f"g{n:02d}.csv").write_text("id,name\n" + "".join(f"{i},r{i}\n" for i in range(n)))
+        (root / f"h{n:02d}.html").write_text(f"<html><body><h1>Page {n}</h1><p>x</p></body></html>")
+    (root / "h20-broken.docx").write_bytes(b"PK\x03\x04 not a real package")
+    (root / "h21-out.json").symlink_to("/etc/hostname")
+    return root
+
+
+def test_small_files_go_in_batches_with_the_units_and_errors_of_one_file_at_a_time(
+    small: Path,
+) -> None:
+    def load(workers: int) -> tuple[list[tuple[Any, ...]], list[tuple[str, str]], int]:
+        errors: list[tuple[str, str]] = []
+        with docread.Reader(small, NO_CACHE) as r:
+            units = [
+                _unit(u)
+                for u in r.iter_units(
+                    ".", workers=workers, on_error=lambda p, e: errors.append((p, type(e).__name__))
+                )
+            ]
+            pool = r._pool
+            jobs = sum(w.jobs for w in [*pool._idle, *pool._busy]) if pool else 0
+        return units, errors, jobs
+
+    one, one_errors, one_jobs = load(1)
+    two, two_errors, two_jobs = load(2)
+    assert two == one and len(one) == 120
+    assert two_errors == one_errors == [
+        ("h20-broken.docx", "ExtractionError"), ("h21-out.json", "PathSecurityError"),
+    ]  # fmt: skip
+    assert 0 < two_jobs * 8 <= one_jobs  # a job per file, or per batch
+
+
+def test_a_batch_closed_early_frees_its_worker(small: Path) -> None:
+    with docread.Reader(small, {**NO_CACHE, "isolation": {"workers": 2}}) as r:
+        stream = r.iter_units(".", workers=2, on_error=lambda p, e: None)
+        next(stream)
+        stream.close()
+        assert len(list(r.iter_units(".", workers=2, on_error=lambda p, e: None))) == 120
+
+
+def test_a_worker_killed_in_a_batch_is_replaced_and_every_file_comes_once(
+    tmp_path: Path,
+) -> None:
+    section = "<h2>Part</h2><p>" + "Words in a paragraph of the page. " * 20 + "</p>"
+    for n in range(24):
+        (tmp_path / f"p{n:02d}.html").write_text(f"<html><body>{section * (80 + n)}</body></html>")
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        expected = [_unit(u) for u in r.iter_units(".", workers=1)]
+    victim, notes = 0, []
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        got = []
+        for unit in r.iter_units(".", workers=2, on_note=lambda p, n: notes.append(n)):
+            busy = [w.proc.pid for w in r._worker_pool()._busy]
+            if not victim and busy:
+                victim = busy[0]
+                os.kill(victim, signal.SIGKILL)  # mid-batch: more of its files are to come
+            got.append(_unit(unit))
+    assert got == expected and victim
+    assert any("read again on a fresh worker" in note for note in notes)
+
+
+def test_a_file_past_its_timeout_in_a_batch_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker is killed at the file's own deadline; the files after it are read on a fresh
+    worker (a big page joins the batch here: the limit for batched files is raised)."""
+    monkeypatch.setattr(reader_module, "BATCH_SMALL", 16 << 20)
+    monkeypatch.setattr(reader_module, "BATCH_BYTES", 32 << 20)
+    section = "<h2>Part</h2><p>" + "Words in a paragraph of the page. " * 20 + "</p>"
+    for n in range(6):
+        (tmp_path / f"{'a' if n < 2 else 'c'}{n}.html").write_text(f"<p>small {n}</p>")
+    (tmp_path / "b-big.html").write_text(f"<html><body>{section * 12000}</body></html>")
+    errors: list[tuple[str, str]] = []
+    config = {**NO_CACHE, "global_timeout": 0.6}
+    with docread.Reader(tmp_path, config) as r:
+        texts = [
+            u.text
+            for u in r.iter_units(
+                ".", workers=2, on_error=lambda p, e: errors.append((p, type(e).__name__))
+            )
+        ]
+        pool = r._worker_pool()
+        jobs = sum(w.jobs for w in [*pool._idle, *pool._busy])
+    assert errors == [("b-big.html", "ExtractionTimeoutError")]
+    assert [t.split()[-1] for t in texts] == ["0", "1", "2", "3", "4", "5"]
+    assert jobs <= 1  # the batch's second worker (the first was killed) holds its one job

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import docread
-import docread.reader as reader_module
+import docread.pipeline as pipeline_module
 import pymupdf
 import pytest
 from docread import PathSecurityError, ReadDocumentError
@@ -226,14 +226,14 @@ def test_a_parent_swapped_after_the_check_is_not_followed(
 ) -> None:
     """The same race, made certain: the swap lands after the workspace check, before any byte is
     read (the text in the host, the PDF in a worker). The file opened at the check is read."""
-    real_detect = reader_module.detect
+    real_detect = pipeline_module.detect
 
     def detect_after_a_swap(*args: object, **kwargs: object) -> object:
         if not (swapped / "d-moved").exists():
             _swap_in_link(swapped)
         return real_detect(*args, **kwargs)
 
-    monkeypatch.setattr(reader_module, "detect", detect_after_a_swap)
+    monkeypatch.setattr(pipeline_module, "detect", detect_after_a_swap)
     with docread.Reader(swapped, config=FAST) as reader:
         text = reader.read(f"d/{name}").text
     assert "inside" in text and SECRET not in text
@@ -243,13 +243,13 @@ def test_a_parent_swapped_after_the_check_is_not_followed(
 def test_a_folder_swapped_after_the_check_is_listed_as_opened(
     swapped: Path, pattern: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_info = reader_module.directory_info
+    real_info = pipeline_module.directory_info
 
     def info_after_a_swap(*args: object, **kwargs: object) -> object:
         _swap_in_link(swapped)
         return real_info(*args, **kwargs)
 
-    monkeypatch.setattr(reader_module, "directory_info", info_after_a_swap)
+    monkeypatch.setattr(pipeline_module, "directory_info", info_after_a_swap)
     with docread.Reader(swapped, config=FAST) as reader:
         text = reader.read("d", pattern=pattern).text
     assert "file.txt" in text and "outside-only" not in text

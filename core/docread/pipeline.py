@@ -14,7 +14,7 @@ from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .detect import detect
+from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
 from .extractors.properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
@@ -24,6 +24,7 @@ from .request.options import ReadOptions
 from .sanitize import POSITION_KEYS, clean_body, clean_metadata
 from .settings import Settings
 from .source import Source
+from .workspace import Workspace
 
 # What every unit's shape owes to the pipeline (ids, the properties header, sanitizing): part of
 # every cache key, so results cached by an older pipeline are never served. 2: ids from content
@@ -62,6 +63,28 @@ class Pipeline:
             deadline=deadline or time.monotonic() + self.settings.global_timeout,
             child_reader=self.child_units,
         )  # fmt: skip
+
+    def open(self, workspace: Workspace, opts: ReadOptions) -> tuple[Source, FileInfo]:
+        """Open the file once, inside the workspace, detect and admit it; everything after reads
+        that descriptor (the Reader, and a worker given a batch of files to open)."""
+        opened = workspace.open(opts.file_path)
+        shown = workspace.shown(opts.file_path)  # `source`: relative to the workspace
+        try:
+            source = Source.from_fd(
+                opened.fd, opened.path, shown=shown, pseudo_limit=self.settings.limits.text
+            )
+        except BaseException:
+            os.close(opened.fd)
+            raise
+        try:
+            if opened.is_dir:
+                return source, directory_info(opened.path, shown, opened.stat)
+            info = detect(source, hint=opts.format_hint, shown=shown)
+            self.admit(info)
+        except BaseException:
+            source.close()
+            raise
+        return source, info
 
     def admit(self, info: FileInfo) -> None:
         """Size limits per category, before any parsing (streaming readers read only a window)."""

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar, get_args
 from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
 from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
-from .detect import detect, directory_info
+from .detect import detect
 from .errors import (
     ExtractionTimeoutError,
     InvalidOptionError,
@@ -33,9 +33,9 @@ from .errors import (
 )
 from .extractors.base import Context, extractor_class
 from .formats import BY_KEY, by_extension
-from .isolation.pool import Until, WorkerPool, pool_size, shared_pool
-from .isolation.schedule import Fanout, Local
-from .isolation.worker import Job
+from .isolation.pool import FileEnd, Until, WorkerPool, pool_size, shared_pool
+from .isolation.protocol import Batch, Job
+from .isolation.schedule import Event, Fanout, Local, Mark
 from .model import Document, FileInfo, Unit
 from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
@@ -47,6 +47,9 @@ from .workspace import Workspace, walk_files
 PathArg = str | os.PathLike[str]
 _T = TypeVar("_T")
 LOCAL_AHEAD = 64  # files looked ahead for one that needs a worker before a load fans out
+BATCH_FILES = 32  # small files read by one worker job at most
+BATCH_BYTES = 1 << 20  # ... and their sizes together
+BATCH_SMALL = 256 << 10  # a file above this size is read by a job of its own
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 #: What a loader does with a file that fails, by name (the wrappers' ``on_error=``): "raise" it,
 #: "warn" (a warning on the ``docread`` logger, the load goes on) or "skip" (logged at info level)
@@ -327,9 +330,14 @@ class Reader:
         thread, in order."""
         if self.settings.isolation.enabled:  # spare: a Local read may turn out a PDF
             self._worker_pool().grow(workers, spare=1)
-        fanout = Fanout(loads, self._load_part, workers=workers, ordered=ordered, part=_page_range)
+        fanout = Fanout(
+            self._batched(loads), self._load_part, workers=workers, ordered=ordered,
+            part=_page_range, size=self._size_hint,
+        )  # fmt: skip
         for load, event in fanout:
-            if isinstance(event, ReadDocumentError):
+            if isinstance(load, _BatchLoad):
+                yield from load.handle(event, on_error, on_note)
+            elif isinstance(event, ReadDocumentError):
                 if not load.failed:  # one report per file, however many of its parts failed
                     load.failed = True
                     _failed(load.path, event, load.named, on_error)
@@ -338,8 +346,64 @@ class Reader:
             elif event is None:
                 for note in load.notes:
                     (on_note or _log_note)(load.path, note)
-            else:
+            elif not isinstance(event, Mark):  # a single file's read yields no marks
                 yield event
+
+    def _size_hint(self, load: _FileLoad | _BatchLoad) -> int:
+        """The file's size, to start big files first (0 when unknown): a hint that orders
+        starts, read from the name without following a link (the read opens it by the rules)."""
+        if isinstance(load, _BatchLoad):
+            return sum(self._size_hint(member) for member in load.members)
+        if load.size < 0:
+            try:
+                load.size = os.stat(self.workspace.root / load.path, follow_symlinks=False).st_size
+            except (OSError, ValueError):
+                load.size = 0
+        return load.size
+
+    def _batched(self, loads: Iterable[_FileLoad]) -> Iterator[_FileLoad | _BatchLoad]:
+        """The loads, runs of small files grouped into batches (at most BATCH_FILES files,
+        BATCH_BYTES bytes) that a worker opens and reads one after another: the host neither
+        opens nor detects them, and one worker round trip serves them all. A batch starts at a
+        file that needs a worker; plain text and markdown join it (read in the worker, they
+        keep the batch whole where a mixed folder alternates kinds). Not with the cache on (the
+        host reads each file to find its entry), nor for PDFs (split by pages)."""
+        group: list[_FileLoad] = []
+        names: list[tuple[str, str]] = []
+        for load in loads:
+            name = self._batch_name(load, joining=bool(group))
+            if name is not None:
+                group.append(load)
+                names.append(name)
+                if len(group) < BATCH_FILES and sum(m.size for m in group) < BATCH_BYTES:
+                    continue
+            if len(group) > 1:
+                yield _BatchLoad(group, names)
+            else:
+                yield from group
+            group, names = [], []
+            if name is None:
+                yield load
+        if len(group) > 1:
+            yield _BatchLoad(group, names)
+        else:
+            yield from group
+
+    def _batch_name(self, load: _FileLoad, *, joining: bool) -> tuple[str, str] | None:
+        """(shown name, extractor name) of a file that may start a batch (or, ``joining``, be
+        added to one), else None."""
+        if self.cache is not None or not self.settings.isolation.enabled or load.error is not None:
+            return None
+        named = by_extension(load.path)
+        if named is None or named.key == "pdf":
+            return None
+        ext = extractor_class(named.extractor)
+        if not (ext.isolated or joining) or self._size_hint(load) > BATCH_SMALL:
+            return None
+        try:
+            return self.workspace.shown(load.path), ext.name
+        except ReadDocumentError:
+            return None
 
     def _load_one(
         self, load: _FileLoad, on_error: OnError, on_note: NoteHandler | None
@@ -352,12 +416,21 @@ class Reader:
         except ReadDocumentError as exc:
             _failed(load.path, exc, load.named, on_error)
 
-    def _load_part(self, load: _FileLoad, until: Until) -> Iterator[Unit] | Local:
+    def _load_part(
+        self, load: _FileLoad | _BatchLoad, until: Until
+    ) -> Iterator[Unit | Mark] | Local:
         """One read of a parallel load (a file, or a page range of it, ending at ``until()``
         once a split sets it); its notes are kept. A file whose name says an in-process format
         (plain text, markdown) is left to the consumer's thread (``Local``): threads of one
         interpreter gain nothing on it, and handing its units over cost 2,000 small files
-        2.3x the time of the one-thread loop."""
+        2.3x the time of the one-thread loop. A batch is one worker's (``WorkerPool.run_batch``)."""
+        if isinstance(load, _BatchLoad):
+            batch = Batch(
+                files=tuple(m.opts for m in load.members), settings=self.settings,
+                workspace=self.workspace.root,
+            )  # fmt: skip
+            pool = self._worker_pool()
+            return pool.run_batch(batch, load.names, self.workspace.root_descriptor)
         if load.error is not None:
             raise load.error
 
@@ -381,24 +454,7 @@ class Reader:
 
     def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
         """Open the file once, inside the workspace; everything after reads that descriptor."""
-        opened = self.workspace.open(opts.file_path)
-        shown = self.workspace.shown(opts.file_path)  # `source`: relative to the workspace
-        try:
-            source = Source.from_fd(
-                opened.fd, opened.path, shown=shown, pseudo_limit=self.settings.limits.text
-            )
-        except BaseException:
-            os.close(opened.fd)
-            raise
-        try:
-            if opened.is_dir:
-                return source, directory_info(opened.path, shown, opened.stat)
-            info = detect(source, hint=opts.format_hint, shown=shown)
-            self._pipeline.admit(info)
-        except BaseException:
-            source.close()
-            raise
-        return source, info
+        return self._pipeline.open(self.workspace, opts)
 
     def _produce(
         self, source: Source, info: FileInfo, ctx: Context, until: Until | None = None
@@ -460,6 +516,38 @@ class _FileLoad:
     error: ReadDocumentError | None
     notes: list[str] = dataclasses.field(default_factory=list)
     failed: bool = False
+    size: int = -1  # its size once looked up (Reader._size_hint)
+
+
+@dataclasses.dataclass(eq=False)
+class _BatchLoad:
+    """Small files of a parallel load read by one worker job (``Reader._batched``)."""
+
+    members: list[_FileLoad]
+    names: list[tuple[str, str]]  # (shown name, extractor name) of each, for errors
+    ended: int = 0  # members whose end the consumer has seen
+
+    def handle(
+        self, event: Event, on_error: OnError, on_note: NoteHandler | None
+    ) -> Iterator[Unit]:
+        """One event of the batch on the consumer's thread: a unit out, a member's end (its
+        notes, or its error, as any file's), or an error of the whole batch (every member not
+        ended fails with it)."""
+        if isinstance(event, FileEnd):
+            member = self.members[event.index]
+            self.ended = event.index + 1
+            if event.error is not None:
+                _failed(member.path, event.error, member.named, on_error)
+            for note in event.notes:
+                (on_note or _log_note)(member.path, note)
+        elif isinstance(event, ReadDocumentError):
+            for member in self.members[self.ended :]:
+                _failed(member.path, event, member.named, on_error)
+            self.ended = len(self.members)
+        elif isinstance(event, BaseException):
+            raise event
+        elif event is not None and not isinstance(event, Mark):
+            yield event
 
 
 def _in_process(path: str) -> bool:
@@ -469,8 +557,12 @@ def _in_process(path: str) -> bool:
     return named is not None and not extractor_class(named.extractor).isolated
 
 
-def _page_range(load: _FileLoad, first_unit: Unit, first: int, last: int) -> _FileLoad | None:
+def _page_range(
+    load: _FileLoad | _BatchLoad, first_unit: Unit, first: int, last: int
+) -> _FileLoad | None:
     """The load of pages first..last of a PDF read whole as text, else None (not split)."""
+    if isinstance(load, _BatchLoad):
+        return None
     whole = load.opts.pages is None and load.opts.view == "text"
     if first_unit.metadata.get("format") != "pdf" or not whole:
         return None

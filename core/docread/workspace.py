@@ -45,7 +45,9 @@ class Workspace:
     """Opens caller paths inside ``root``; ``alias`` (e.g. ``/workspace``) maps onto the root.
 
     ``allow_hardlinks=False`` refuses regular files with more than one link: the other name may
-    be a file outside the root (nothing is outside when the root is ``/``).
+    be a file outside the root (nothing is outside when the root is ``/``). ``root_fd``: a
+    descriptor of the root (``root_descriptor``) to walk from instead of its name (a worker
+    opening a batch of files under the host's workspace; ``root`` is then the host's real path).
     """
 
     def __init__(
@@ -54,10 +56,16 @@ class Workspace:
         *,
         alias: str = "/workspace",
         allow_hardlinks: bool = False,
+        root_fd: int | None = None,
     ) -> None:
-        self.root = Path(os.path.realpath(root or os.getcwd()))
+        self.root = Path(os.path.realpath(root or os.getcwd()) if root_fd is None else root or "/")
         self.alias = alias.rstrip("/") if alias else ""
         self.allow_hardlinks = allow_hardlinks
+        self.root_fd = root_fd
+
+    def root_descriptor(self) -> int:
+        """A new descriptor of the root, for lookups only (the caller closes it)."""
+        return os.open(self.root, _WALK)
 
     def resolve(self, path: str | os.PathLike[str]) -> Path:
         """The real path inside the root, or a typed error; for names only (``open`` to read)."""
@@ -110,7 +118,11 @@ class _Walk:
 
     def open(self, parts: list[str]) -> Opened:
         try:
-            root = os.open(self.ws.root, _WALK)
+            root = (
+                os.dup(self.ws.root_fd)
+                if self.ws.root_fd is not None
+                else os.open(self.ws.root, _WALK)
+            )
         except OSError as exc:
             raise self._error(exc) from None
         stack: list[tuple[int, str]] = [(root, "")]

@@ -13,29 +13,30 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import (
     ExtractionTimeoutError,
     ReadDocumentError,
     WorkerCrashedError,
 )
+from . import protocol
+from .processes import close_template, fork_worker
+from .schedule import Mark
 
 if TYPE_CHECKING:
     from ..extractors.base import Context
     from ..model import Unit
     from ..settings import Settings
-    from .worker import Job
+    from .protocol import Batch, Job, Message
 
 MB = 1024 * 1024
 Until = Callable[[], "int | None"]  # the last page of a job, when a split has set one
@@ -51,25 +52,11 @@ ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
 
 
 class _Worker:
-    """One worker process and its end of the socketpair."""
+    """One worker process (forked by the template: ``processes``) and its end of the socket."""
 
     def __init__(self, max_mb: int) -> None:
-        from multiprocessing.connection import Connection
-
-        host, child = socket.socketpair()
-        code = f"from docread.isolation.worker import main; main({child.fileno()}, {max_mb})"
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", code],
-                pass_fds=(child.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
-                env={**os.environ, "PYTHONPATH": _python_path()},
-                start_new_session=True,  # its own process group, killed as one
-            )
-        finally:
-            child.close()
-        self.conn = Connection(host.detach())
+        self.proc, self.conn = fork_worker(max_mb)
+        self.roots: set[Path] = set()  # workspace roots whose descriptor it holds
         self.jobs = 0
         self.parked: float | None = None  # since when its reader holds it without reading
 
@@ -87,18 +74,19 @@ class _Worker:
     @property
     def alive(self) -> bool:
         """True while the process runs (it may have died between jobs)."""
-        return self.proc.poll() is None
+        return not self.proc.poll()
 
     def kill(self) -> None:
         """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
-        if self.proc.poll() is not None:
-            return  # already reaped: its pid may belong to someone else now
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(self.proc.pid, signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
-        for pid in [*_descendants(self.proc.pid), self.proc.pid]:
+        if self.proc.poll():
+            return  # ended: its pid may belong to someone else now
+        self.proc.signal(signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
+        for pid in _descendants(self.proc.pid):
             _kill_group_of(pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
+        _kill_group_of(self.proc.pid)  # frozen, so its pid is still its own
+        self.proc.signal(signal.SIGKILL)
         self._reap(5)
 
     def stop(self) -> None:
@@ -109,9 +97,7 @@ class _Worker:
             self.kill()
 
     def _reap(self, timeout: float) -> bool:
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        if not self.proc.wait(timeout):
             return False
         with contextlib.suppress(OSError):
             self.conn.close()
@@ -122,7 +108,9 @@ class _Worker:
         if not self._reap(2):
             self.kill()
         rc = self.proc.returncode
-        if rc is not None and rc < 0:
+        if rc is None:
+            return "ended, status unknown: its template died"
+        if rc < 0:
             with contextlib.suppress(ValueError):
                 return f"killed by {signal.Signals(-rc).name}"
         return f"exit status {rc}"
@@ -178,7 +166,7 @@ class WorkerPool:
             yield from self._run_once(job, fd, ctx, name, handed, until)
         except _WorkerDied as died:
             if self._closed or time.monotonic() >= job.deadline:
-                raise died.error(job, name, self.max_mb) from None
+                raise died.error(job.info.source, name, self.max_mb) from None
             ctx.warn(
                 f"{job.info.source}: the {name} worker died while reading ({died.how}); it was "
                 f"read again on a fresh worker"
@@ -186,7 +174,7 @@ class WorkerPool:
             try:
                 yield from self._run_once(job, fd, ctx, name, handed, until)
             except _WorkerDied as again:
-                raise again.error(job, name, self.max_mb, retried=True) from None
+                raise again.error(job.info.source, name, self.max_mb, retried=True) from None
 
     def _run_once(
         self,
@@ -198,29 +186,27 @@ class WorkerPool:
         until: Until | None,
     ) -> Iterator[Unit]:
         """One attempt: units past the first ``handed[0]`` are yielded and counted."""
-        from multiprocessing.reduction import send_handle
-
-        worker = self._acquire(job.deadline, ctx)
+        worker = self._acquire(job.deadline, job.info.source, job.settings)
         worker.jobs += 1
         finished = False
         skip = handed[0]
         told: int | None = None  # the last page the worker was told
         try:
             try:
-                worker.conn.send(("job", job))
-                send_handle(worker.conn, fd, worker.proc.pid)  # the same file on a retry too
+                # the same file on a retry too
+                protocol.send_job(worker.conn, job, fd)
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
                 raise _WorkerDied(worker.death(), started=False) from None
             while True:
-                kind, *rest = self._recv(worker, job, name)
+                kind, *rest = self._recv(worker, job.deadline, job.info.source, job.settings, name)
                 last = until() if until is not None else None
-                if last is not None and last != told and kind == "units":
+                if last is not None and last != told and kind == protocol.UNITS:
                     told = last
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
-                        worker.conn.send(("until", last))
-                if kind == "units":  # the units made while the socket was busy, in order
+                        worker.conn.send(protocol.until(last))
+                if kind == protocol.UNITS:  # the units made while the socket was busy, in order
                     for unit in rest[0]:
                         if skip:
                             skip -= 1  # handed out by the attempt before
@@ -233,7 +219,7 @@ class WorkerPool:
                             worker.parked = None
                     continue
                 finished = True
-                if kind == "done":
+                if kind == protocol.DONE:
                     ctx.header.update(rest[0])
                     ctx.notes.extend(n for n in rest[1] if n not in ctx.notes)
                     return
@@ -252,6 +238,107 @@ class WorkerPool:
         finally:
             self._release(worker)
 
+    def run_batch(
+        self, batch: Batch, names: Sequence[tuple[str, str]], root: Callable[[], int]
+    ) -> Iterator[Unit | FileEnd]:
+        """The units of each file of ``batch``, each file closed by a ``FileEnd`` (its notes, or
+        its error); ``names``: each file's shown name and extractor name (for errors), ``root()``
+        a new descriptor of the workspace root (sent once to each worker). Files fail alone, as
+        jobs do: one whose worker dies is read once more on a fresh worker (skipping the units
+        handed out), one past its global timeout is stopped there; the files after it go on, on
+        a fresh worker."""
+        index, skip, notes, retried = 0, 0, list[str](), False
+        while index < len(batch.files):
+            rest = dataclasses.replace(batch, files=batch.files[index:])
+            source, name = names[index]
+            try:
+                with contextlib.closing(self._batch_once(rest, names[index:], root, skip)) as once:
+                    for event in once:
+                        if isinstance(event, FileEnd):
+                            yield FileEnd(index, event.error, [*notes, *event.notes])
+                            index, skip, notes, retried = index + 1, 0, [], False
+                        else:
+                            skip += 1
+                            yield event
+            except _WorkerDied as died:
+                if not (retried or self._closed):
+                    notes.append(
+                        f"{source}: the {name} worker died while reading ({died.how}); it was "
+                        f"read again on a fresh worker"
+                    )
+                    retried = True
+                    continue
+                yield FileEnd(index, died.error(source, name, self.max_mb, retried=retried), notes)
+                index, skip, notes, retried = index + 1, 0, [], False
+            except ExtractionTimeoutError as exc:
+                yield FileEnd(index, exc, notes)
+                index, skip, notes, retried = index + 1, 0, [], False
+
+    def _batch_once(
+        self, batch: Batch, names: Sequence[tuple[str, str]], root: Callable[[], int], skip: int
+    ) -> Generator[Unit | FileEnd]:
+        """One worker's pass over ``batch``: its units (past the first ``skip``) and a FileEnd
+        (indexes into ``batch``) per file, until the batch ends or the worker must go."""
+        settings = batch.settings
+        worker = self._acquire(time.monotonic() + settings.global_timeout, names[0][0], settings)
+        worker.jobs += 1
+        finished = False
+        index = 0
+        try:
+            try:
+                if batch.workspace not in worker.roots:
+                    fd = root()
+                    try:
+                        protocol.send_root(worker.conn, batch.workspace, fd)
+                    finally:
+                        os.close(fd)
+                    worker.roots.add(batch.workspace)
+                worker.conn.send(protocol.batch(batch))
+            except (OSError, EOFError, ValueError):  # the idle worker had died
+                finished = True
+                worker.kill()
+                raise _WorkerDied(worker.death(), started=False) from None
+            deadline = time.monotonic() + settings.global_timeout
+            while True:
+                source, name = names[min(index, len(names) - 1)]
+                kind, *rest = self._recv(worker, deadline, source, settings, name)
+                if kind == protocol.UNITS:
+                    for unit in rest[0]:
+                        if skip:
+                            skip -= 1  # handed out by the attempt before
+                            continue
+                        worker.parked = time.monotonic()
+                        try:
+                            yield unit
+                        finally:
+                            worker.parked = None
+                    continue
+                if kind == protocol.DONE:
+                    finished = True
+                    return
+                if kind == protocol.FILE_DONE:
+                    yield FileEnd(index, None, rest[1])
+                else:  # FILE_ERROR
+                    error, recycle = rest
+                    if recycle:
+                        finished = True  # the worker breaks off after it: replaced
+                        worker.kill()
+                    yield FileEnd(index, error, [])
+                    if recycle:
+                        return
+                index += 1
+                deadline = time.monotonic() + settings.global_timeout  # the next file's own
+        except GeneratorExit:
+            if not finished and not _cancel(worker):
+                worker.kill()
+            raise
+        except BaseException:
+            if not finished:
+                worker.kill()
+            raise
+        finally:
+            self._release(worker)
+
     def close(self) -> None:
         """Stop every worker; busy ones are killed (their readers get WorkerCrashedError)."""
         with self._cond:
@@ -264,7 +351,7 @@ class WorkerPool:
         _live_pools.discard(self)
 
     # -- internals --------------------------------------------------------------------------
-    def _acquire(self, deadline: float, ctx: Context) -> _Worker:
+    def _acquire(self, deadline: float, source: str, settings: Settings) -> _Worker:
         with self._cond:
             if self._pid != os.getpid():  # forked: the inherited workers are the parent's
                 self._idle, self._busy, self._starting = [], set(), 0
@@ -284,20 +371,20 @@ class WorkerPool:
                 remaining = deadline - now
                 if remaining <= 0:
                     raise ExtractionTimeoutError(
-                        f"{ctx.info.source}: no worker became free within the global timeout of "
-                        f"{ctx.settings.global_timeout:g} s (all {self.size} are busy); close "
+                        f"{source}: no worker became free within the global timeout of "
+                        f"{settings.global_timeout:g} s (all {self.size} are busy); close "
                         f"unfinished iterators or raise isolation.workers",
-                        path=ctx.info.source,
+                        path=source,
                     )
                 held = self._held_since()
-                bound = ctx.settings.isolation.acquire_timeout
+                bound = settings.isolation.acquire_timeout
                 if held is not None and now - held >= bound:
                     raise ExtractionTimeoutError(
-                        f"{ctx.info.source}: no worker became free within "
+                        f"{source}: no worker became free within "
                         f"isolation.acquire_timeout={bound:g} s: all {self.size} are held by "
                         f"unfinished iterators that are not being read; finish or close them, "
                         f"or raise isolation.workers",
-                        path=ctx.info.source,
+                        path=source,
                     )
                 self._cond.wait(min(remaining, ACQUIRE_POLL))
             spare = self._warm_size - len(self._busy) - self._starting - 1 if self._warm else 0
@@ -347,9 +434,10 @@ class WorkerPool:
         out of memory because of the files before it."""
         return worker.data_bytes() > self.max_mb * MB * GROWN_SHARE
 
-    def _recv(self, worker: _Worker, job: Job, name: str) -> tuple[Any, ...]:
-        remaining = job.deadline + KILL_GRACE - time.monotonic()
-        source = job.info.source
+    def _recv(
+        self, worker: _Worker, deadline: float, source: str, settings: Settings, name: str
+    ) -> Message:
+        remaining = deadline + KILL_GRACE - time.monotonic()
         try:
             ready = remaining > 0 and worker.conn.poll(remaining)
             if ready:
@@ -359,10 +447,19 @@ class WorkerPool:
         worker.kill()
         raise ExtractionTimeoutError(
             f"{source}: reading took longer than the global timeout of "
-            f"{job.settings.global_timeout:g} s and the {name} worker was stopped; read a smaller "
+            f"{settings.global_timeout:g} s and the {name} worker was stopped; read a smaller "
             f'window (pages="1-10", rows="head:100") or raise global_timeout',
             path=source,
         )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FileEnd(Mark):
+    """The end of one file of a batch (``index`` in it): its notes, or its error."""
+
+    index: int
+    error: ReadDocumentError | None
+    notes: list[str]
 
 
 class _WorkerDied(Exception):
@@ -373,9 +470,8 @@ class _WorkerDied(Exception):
         self.how, self.started = how, started
 
     def error(
-        self, job: Job, name: str, max_mb: int, *, retried: bool = False
+        self, source: str, name: str, max_mb: int, *, retried: bool = False
     ) -> ReadDocumentError:
-        source = job.info.source
         if not self.started:
             return WorkerCrashedError(
                 f"{source}: the {name} worker process was gone before the read started "
@@ -393,10 +489,10 @@ class _WorkerDied(Exception):
 def _cancel(worker: _Worker) -> bool:
     """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
     try:
-        worker.conn.send(("cancel",))
+        worker.conn.send(protocol.cancel())
         deadline = time.monotonic() + CANCEL_WAIT
         while worker.conn.poll(max(deadline - time.monotonic(), 0)):
-            if worker.conn.recv()[0] in ("done", "error"):
+            if worker.conn.recv()[0] in protocol.ENDS:
                 return True
     except (EOFError, OSError):
         pass
@@ -429,13 +525,7 @@ def shared_pool(settings: Settings) -> WorkerPool:
 def _close_all() -> None:
     for pool in list(_live_pools):
         pool.close()
-
-
-def _python_path() -> str:
-    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
-    here = str(Path(__file__).resolve().parents[1])
-    entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
-    return os.pathsep.join(dict.fromkeys(entries))
+    close_template()
 
 
 def _descendants(pid: int) -> list[int]:

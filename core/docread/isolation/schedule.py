@@ -16,8 +16,18 @@ from typing import Any, Generic, TypeVar
 from ..model import Unit
 
 T = TypeVar("T")
-#: What the consumer gets: a unit, the error a read raised, or None once a file is complete.
-Event = Unit | BaseException | None
+
+
+class Mark:
+    """An event a read yields that is not a unit (a batch's end of one of its files): passed to
+    the consumer as it comes, in its place."""
+
+    __slots__ = ()
+
+
+#: What the consumer gets: a unit, a read's Mark, the error a read raised, or None once a file
+#: (an item) is complete.
+Event = Unit | Mark | BaseException | None
 #: ``part(item, first_unit, first, last)``: the item reading pages first..last of that file, or
 #: None when the file cannot be read in parts (not a PDF, a page window was asked for...).
 Part = Callable[[T, Unit, int, int], "T | None"]
@@ -25,8 +35,14 @@ Part = Callable[[T, Unit, int, int], "T | None"]
 STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
 AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
 AHEAD_LOCAL = 1024  # ordered: the same for local reads (nothing opened yet), for the whole load
+WINDOW = 1024  # unordered: files listed and not yet started, the biggest started first
 BUFFER = 256  # units one read holds before its thread waits for the consumer
-MIN_SPLIT = 32  # pages still to come below which a read is not split
+MIN_SPLIT = 32  # OCR'd pages still to come below which a read is not split (its worker already
+# OCRs a page per core: 8 scanned pages split on 2 workers took 26.5 s against 21.9 s)
+PART_START = 0.05  # seconds a page-range read takes before its first page (a text PDF opened and
+# surveyed: 0.035-0.04 s measured), which the part a split makes pays again
+SPLIT_PAYS = 4.0  # a read is split when its pages to come take this many times a part's start
+# (half of them move to the new part: it saves twice what it pays)
 POLL = 0.1  # seconds between checks of a closed load by a waiting thread
 
 _END = object()  # a read finished (after its last unit or its error)
@@ -53,6 +69,20 @@ class _Read:
     last: int | None = None  # stop before a unit of a later page (None: to the end)
     seen: int = 0  # the page of the latest unit received (before its first page at the start)
     done: bool = False
+    first: float | None = None  # time.monotonic() when its first unit with a page came
+    pages: int = 0  # pages received after that first one
+    ocr: bool = False  # a page of it was OCR'd
+
+    def time_left(self, left: int) -> float | None:
+        """Seconds its ``left`` pages still take at the pace of its pages so far, when that
+        makes a split pay (``SPLIT_PAYS`` times a part's start), else None (and before its
+        second page)."""
+        if self.first is None or not self.pages:
+            return None
+        pace = (time.monotonic() - self.first) / self.pages
+        time_left = pace * left
+        pays = time_left >= SPLIT_PAYS * PART_START
+        return time_left if pays and left >= (MIN_SPLIT if self.ocr else 2) else None
 
 
 @dataclass(eq=False)
@@ -67,6 +97,7 @@ class _File(Generic[T]):
     splittable: bool | None = None  # unknown until the first unit
     ended: int = 0  # reads whose end the consumer has seen (unordered)
     local: bool = False  # its read is ``Local``: it holds nothing until the consumer runs it
+    size: int = 0  # its size in bytes (0: unknown), to start the biggest files first
 
 
 class Fanout(Generic[T]):
@@ -76,24 +107,32 @@ class Fanout(Generic[T]):
     or as finished; ``last()`` is the
     read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
     read come back as events, so one file never stops the others; closing the iterator stops
-    every thread at its next unit (a worker job is cancelled by closing its unit stream)."""
+    every thread at its next unit (a worker job is cancelled by closing its unit stream).
+
+    With ``size(item)`` the biggest file of those listed and not started (the look-ahead when
+    ordered, ``WINDOW`` files when not) starts first, so no big file is left for the end of the
+    load; ordered, one thread at least keeps to walk order (the consumer waits for that file:
+    threads all holding later files with full buffers would wait for it forever)."""
 
     def __init__(
         self,
         items: Iterable[T],
-        read: Callable[[T, Callable[[], int | None]], Iterator[Unit] | Local],
+        read: Callable[[T, Callable[[], int | None]], Iterator[Unit | Mark] | Local],
         *,
         workers: int,
         ordered: bool = True,
         part: Part[T] | None = None,
+        size: Callable[[T], int] | None = None,
     ) -> None:
         self._items = iter(items)
+        self._size = size
         self._read = read
         self._workers = max(1, workers)
         self._ordered = ordered
         self._part = part
         self._cond = threading.Condition()
-        self._files: dict[int, _File[T]] = {}  # started and not yet handed out completely
+        self._files: dict[int, _File[T]] = {}  # listed and not yet handed out completely
+        self._waiting: list[_File[T]] = []  # listed and not started, in walk order
         self._next = 0  # seq of the next file to start
         self._head = 0  # seq of the file the consumer is on (ordered)
         self._heavy = 0  # files started and not handed out that are not local
@@ -126,7 +165,9 @@ class Fanout(Generic[T]):
         seq = 0
         while True:
             with self._cond:
-                while seq not in self._files and not (self._exhausted and seq >= self._next):
+                while not (seq in self._files and self._files[seq].reads) and not (
+                    self._exhausted and seq >= self._next
+                ):
                     self._cond.wait()
                 file = self._files.get(seq)
             if file is None:
@@ -187,39 +228,69 @@ class Fanout(Generic[T]):
             pass
 
     def _task(self) -> tuple[_File[T], _Read] | None:
-        """The next read for a free thread: the next file (within the look-ahead), else the
+        """The next read for a free thread: a listed file (the biggest that may start), else the
         second half of a splittable read in flight, else wait; None when nothing is left."""
         with self._cond:
             while True:
                 if self._closed:
                     raise _Closed
-                room = not self._ordered or (
-                    self._heavy < AHEAD_PER_WORKER * self._workers
-                    and self._next < self._head + AHEAD_LOCAL
-                )
-                if not self._exhausted and room:
-                    try:
-                        item = next(self._items)
-                    except StopIteration:
-                        self._exhausted = True
-                        self._cond.notify_all()
-                        continue
-                    except BaseException as exc:  # noqa: BLE001 - raised to the consumer, in order
-                        self._failure, self._exhausted = exc, True
-                        self._cond.notify_all()
-                        continue
-                    file = _File(item, self._next)
-                    self._next += 1
-                    self._heavy += 1
-                    self._files[file.seq] = file
+                self._list()
+                file = self._pick()
+                if file is not None:
+                    self._waiting.remove(file)
                     self._cond.notify_all()
-                    return file, self._add_read(file, item, 0, 0, None)
+                    return file, self._add_read(file, file.item, 0, 0, None)
                 stolen = self._steal()
                 if stolen is not None:
                     return stolen
-                if self._exhausted and not self._may_split():
+                if self._exhausted and not self._waiting and not self._may_split():
                     return None
                 self._cond.wait(POLL)
+
+    def _list(self) -> None:
+        """Take items from the iterator while the look-ahead has room (ordered: files started
+        or waiting, ``AHEAD_PER_WORKER`` per worker; else ``WINDOW`` waiting). Under the lock."""
+        while not self._exhausted:
+            if self._ordered:
+                room = (
+                    self._heavy < AHEAD_PER_WORKER * self._workers
+                    and self._next < self._head + AHEAD_LOCAL
+                )
+            else:
+                room = len(self._waiting) < (WINDOW if self._size is not None else 1)
+            if not room:
+                return
+            try:
+                item = next(self._items)
+            except StopIteration:
+                self._exhausted = True
+                self._cond.notify_all()
+                return
+            except BaseException as exc:  # noqa: BLE001 - raised to the consumer, in order
+                self._failure, self._exhausted = exc, True
+                self._cond.notify_all()
+                return
+            file = _File(item, self._next, size=self._size(item) if self._size else 0)
+            self._next += 1
+            self._heavy += 1
+            self._files[file.seq] = file
+            self._waiting.append(file)
+
+    def _pick(self) -> _File[T] | None:
+        """The waiting file to start: the biggest, unless (ordered) every other thread already
+        reads a file past the first waiting one: then that one. Under the lock."""
+        if not self._waiting:
+            return None
+        first = self._waiting[0]
+        if self._size is None:
+            return first
+        if self._ordered:
+            ahead = sum(
+                not read.done for f in self._files.values() if f.seq > first.seq for read in f.reads
+            )
+            if ahead >= self._workers - 1:
+                return first
+        return max(self._waiting, key=lambda f: f.size)
 
     def _add_read(self, file: _File[T], item: T, index: int, after: int, last: int | None) -> _Read:
         """A read of ``item`` (pages after ``after`` up to ``last``) at ``index`` in its file."""
@@ -239,19 +310,21 @@ class Fanout(Generic[T]):
         )
 
     def _steal(self) -> tuple[_File[T], _Read] | None:
-        """Cut the read with the most pages still to come in two: it stops at the middle and a
-        new read, right after it in its file, takes the rest. Under the lock."""
-        best: tuple[int, _File[T], _Read] | None = None
+        """Cut the read with the most time still to come in two, when the split pays
+        (``_Read.time_left``): it stops at the middle and a new read, right after it in its
+        file, takes the rest. Under the lock."""
+        best: tuple[float, int, _File[T], _Read] | None = None
         for file in self._files.values():
             if not file.splittable:
                 continue
             for read in file.reads:
                 left = (read.last or file.count) - read.seen
-                if not read.done and left >= MIN_SPLIT and (best is None or left > best[0]):
-                    best = (left, file, read)
+                time_left = None if read.done else read.time_left(left)
+                if time_left is not None and (best is None or time_left > best[0]):
+                    best = (time_left, left, file, read)
         if best is None:
             return None
-        left, file, victim = best
+        _, left, file, victim = best
         end = victim.last or file.count
         middle = victim.seen + (left + 1) // 2
         assert file.sample is not None
@@ -264,7 +337,7 @@ class Fanout(Generic[T]):
 
     def _run(self, file: _File[T], read: _Read) -> None:
         """Stream one read into its queue: units up to its last page, then its error, if any."""
-        units: Iterator[Unit] = iter(())
+        units: Iterator[Unit | Mark] = iter(())
         try:
             made = self._read(read.item, lambda: read.last)
             if isinstance(made, Local):
@@ -292,14 +365,21 @@ class Fanout(Generic[T]):
             self._cond.notify_all()
         self._put(read, file, _END)
 
-    def _keep(self, file: _File[T], read: _Read, unit: Unit) -> bool:
+    def _keep(self, file: _File[T], read: _Read, unit: Unit | Mark) -> bool:
         """Record the unit's page; False when it is past the read's last page (split off)."""
+        if isinstance(unit, Mark):
+            return True
         page = unit.metadata.get("page_number")
         with self._cond:
             if isinstance(page, int):
                 if read.last is not None and page > read.last:
                     return False
                 read.seen = max(read.seen, page)
+                if read.first is None:
+                    read.first = time.monotonic()
+                else:
+                    read.pages += 1
+                read.ocr = read.ocr or unit.metadata.get("ocr") is True
             if file.splittable is None:
                 self._learn(file, unit)
         return True

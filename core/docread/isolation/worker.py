@@ -8,22 +8,25 @@ import contextlib
 import os
 import queue
 import re
+import select
 import threading
-import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
-from ..model import FileInfo
-from ..pipeline import Pipeline
-from ..request.options import ReadOptions
-from ..settings import Settings
+from ..pipeline import Pipeline, extractor_of
 from ..source import Source
+from ..workspace import Workspace
+from . import protocol
+from .protocol import Batch, Job, Message
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from multiprocessing.connection import Connection
+
+    from ..model import Unit
+    from ..settings import Settings
 
 MB = 1024 * 1024
 BATCH = 64  # units in one message at most
@@ -33,23 +36,9 @@ POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting 
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
-    """One file for a worker: everything needed to rebuild the Context, all picklable; the file
-    itself follows the Job as a descriptor (SCM_RIGHTS), so the worker never opens a path."""
-
-    extractor: str  # "module:Class", imported in the worker
-    path: str  # the real path, for names only ("" for bytes): the file comes as a descriptor
-    info: FileInfo
-    options: ReadOptions
-    settings: Settings
-    loader: bool
-    workspace: Path | None
-    deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
-
-
-def main(fd: int, max_mb: int) -> None:
-    """Worker loop: set the memory limit, then run jobs until the host closes the socket.
+def main(fd: int, max_mb: int, host: int) -> None:
+    """Worker loop: set the memory limit, then run jobs until the host closes the socket
+    (``host``: a pidfd of the host process, which the worker does not outlive).
 
     The limit is RLIMIT_DATA (heap and private writable mappings: what the worker really uses),
     not RLIMIT_AS: the address space also counts reservations that never hold memory (PyMuPDF
@@ -63,69 +52,70 @@ def main(fd: int, max_mb: int) -> None:
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
     logging.getLogger("docread").propagate = False  # errors go back to the host, which handles them
-    _watch_parent(os.getppid())
-    preload = threading.Thread(target=_preload, daemon=True, name="docread-preload")
-    preload.start()
-    try:
-        _serve(Connection(fd))
-    finally:
-        preload.join()  # exiting in the middle of a native import aborts the process
+    _watch_host(host)
+    _serve(Connection(fd))
 
 
 class _Outbox:
     """Sends the worker's messages in order from its own thread: a unit goes out as soon as the
     socket takes it (the first of a job at once), and the units made meanwhile go together as
-    one ``("units", [...])`` message, so a fast extractor pays one pickle and one wake-up of
-    the host per batch, and a slow one (OCR) never holds a finished unit back."""
+    one ``protocol.units`` message, so a fast extractor pays one pickle and one wake-up of the
+    host per batch, and a slow one (OCR) never holds a finished unit back."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
-        self._queue: queue.Queue[tuple[Any, ...]] = queue.Queue(QUEUED)
+        self._queue: queue.Queue[Unit | Message] = queue.Queue(QUEUED)  # a message is a tuple
         self._failed: BaseException | None = None  # the host closed the socket
         self._sending = threading.Lock()  # one message on the socket at a time
         threading.Thread(target=self._send_all, daemon=True, name="docread-send").start()
 
-    def send(self, message: tuple[Any, ...], *, now: bool = False) -> None:
-        """Queue a message (``("unit", u)`` or any other); ``now``: send it from this thread
-        before returning (a job's first unit: nothing of the job is queued before it). Raises
-        OSError once sending failed."""
+    def unit(self, unit: Unit, *, now: bool = False) -> None:
+        """Queue a unit; ``now``: send it from this thread before returning (a job's first
+        unit: nothing of the job is queued before it). Raises OSError once sending failed."""
         if now and self._failed is None:
             with self._sending:
                 try:
-                    self._conn.send(("units", [message[1]]))
+                    self._conn.send(protocol.units([unit]))
                     return
                 except (OSError, EOFError, ValueError) as exc:
                     self._failed = exc
+        self._put(unit)
+
+    def send(self, message: Message) -> None:
+        """Queue a message that is not a unit (a job's end), sent after the units before it."""
+        self._put(message)
+
+    def _put(self, item: Unit | Message) -> None:
         while True:
             if self._failed is not None:  # the error message that follows raises too: job over
                 raise _HostGone(str(self._failed))
             try:
-                self._queue.put(message, timeout=POLL)
+                self._queue.put(item, timeout=POLL)
                 return
             except queue.Full:
                 continue
 
     def _send_all(self) -> None:
-        held: tuple[Any, ...] | None = None  # a message that ended a batch, sent right after it
+        held: Unit | Message | None = None  # a message that ended a batch, sent right after it
         try:
             while True:
-                message, held = held or self._queue.get(), None
-                if message[0] != "unit":
+                item, held = held or self._queue.get(), None
+                if isinstance(item, tuple):
                     with self._sending:
-                        self._conn.send(message)
+                        self._conn.send(item)
                     continue
-                batch = [message[1]]
+                batch = [item]
                 while len(batch) < BATCH:
                     try:
-                        message = self._queue.get_nowait()
+                        item = self._queue.get_nowait()
                     except queue.Empty:
                         break
-                    if message[0] != "unit":
-                        held = message
+                    if isinstance(item, tuple):
+                        held = item
                         break
-                    batch.append(message[1])
+                    batch.append(item)
                 with self._sending:
-                    self._conn.send(("units", batch))
+                    self._conn.send(protocol.units(batch))
         except (OSError, EOFError, ValueError) as exc:
             self._failed = exc
             while True:  # an extractor waiting for room must not block: drop what comes
@@ -137,21 +127,24 @@ class _HostGone(OSError):
 
 
 def _serve(conn: Connection) -> None:
-    """Run jobs until the host closes the socket."""
-    from multiprocessing.reduction import recv_handle
-
+    """Run jobs and batches until the host closes the socket."""
     outbox = _Outbox(conn)
+    roots: dict[Path, int] = {}  # workspace root -> its descriptor, sent once
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError):
             return
-        if message[0] == "job":
-            try:
-                fd = recv_handle(conn)  # the file, sent right after its Job
+        try:
+            if message[0] == protocol.JOB:
+                fd = protocol.recv_fd(conn)  # the file, sent right after its Job
                 _run_job(conn, outbox, message[1], fd)
-            except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
-                return
+            elif message[0] == protocol.ROOT:
+                roots[message[1]] = protocol.recv_fd(conn)
+            elif message[0] == protocol.BATCH:
+                _run_batch(conn, outbox, message[1], roots[message[1].workspace])
+        except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
+            return
 
 
 def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
@@ -166,33 +159,72 @@ def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
                 deadline=job.deadline,
             )  # fmt: skip
             units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
-            try:
-                until: int | None = None  # a last page the host set while the job ran
-                for n, unit in enumerate(units):
-                    outbox.send(("unit", unit), now=not n)
-                    cancel = False
-                    while not cancel and conn.poll():
-                        message = conn.recv()
-                        cancel = message[0] == "cancel"
-                        until = until if cancel else message[1]
-                    page = unit.metadata.get("page_number")
-                    past = until is not None and isinstance(page, int) and page > until
-                    if cancel or past:  # past: the host stops at this unit, the rest is a part's
-                        break
-            finally:
-                units.close()
-        outbox.send(("done", ctx.header, ctx.notes))
+            _send_units(conn, outbox, units)
+        outbox.send(protocol.done(ctx.header, ctx.notes))
     except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-        outbox.send(("error", *_as_error(exc, job)))
+        outbox.send(protocol.error(*_as_error(exc, job.info.source, job.settings)))
 
 
-def _as_error(exc: BaseException, job: Job) -> tuple[ReadDocumentError, bool]:
+def _run_batch(conn: Connection, outbox: _Outbox, batch: Batch, root: int) -> None:
+    """Open and read each file of the batch under the workspace root, as the host would (the
+    same ``Pipeline.open``: the sandbox's rules, detection, size limits), each under its own
+    global timeout; each file ends with its notes or its error, the batch with ``done``."""
+    settings = batch.settings
+    workspace = Workspace(
+        batch.workspace, alias=settings.workspace.alias,
+        allow_hardlinks=settings.workspace.allow_hardlinks, root_fd=root,
+    )  # fmt: skip
+    pipeline = Pipeline(settings)
+    for opts in batch.files:
+        try:
+            source, info = pipeline.open(workspace, opts)
+            with source:
+                ctx = pipeline.context(info, opts, loader=True, workspace=batch.workspace)
+                units = pipeline.units(source, info, ctx, ext_cls=extractor_of(info))
+                cancelled = _send_units(conn, outbox, units)
+            if cancelled:
+                break
+            outbox.send(protocol.file_done(ctx.header, ctx.notes))
+        except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
+            error, recycle = _as_error(exc, workspace.shown(opts.file_path), settings)
+            outbox.send(protocol.file_error(error, recycle))
+            if recycle:
+                break  # the host replaces this worker: the rest goes to a fresh one
+    outbox.send(protocol.done({}, []))
+
+
+def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
+    """Hand each unit to the outbox as soon as it exists (the first at once), obeying the
+    host's ``until`` and ``cancel`` between units; True when the host cancelled."""
+    try:
+        until: int | None = None  # a last page the host set while the job ran
+        for n, unit in enumerate(units):
+            outbox.unit(unit, now=not n)
+            cancel = False
+            while not cancel and conn.poll():
+                message = conn.recv()
+                cancel = message[0] == protocol.CANCEL
+                until = until if cancel else message[1]
+            if cancel:
+                return True
+            page = unit.metadata.get("page_number")
+            if until is not None and isinstance(page, int) and page > until:
+                break  # the host stops at this unit, the rest is a part's
+    finally:
+        close = getattr(units, "close", None)
+        if close is not None:
+            close()
+    return False
+
+
+def _as_error(
+    exc: BaseException, source: str, settings: Settings
+) -> tuple[ReadDocumentError, bool]:
     """The error to send back, and whether the worker must be replaced (memory exhausted)."""
-    source = job.info.source
     if _out_of_memory(exc):
         return ResourceLimitError(
             f"{source}: ran out of memory while reading (the worker limit is "
-            f"memory.max_worker_mb={job.settings.memory.max_worker_mb} MB); read a smaller window "
+            f"memory.max_worker_mb={settings.memory.max_worker_mb} MB); read a smaller window "
             f"or raise the limit",
             path=source,
         ), True
@@ -214,21 +246,11 @@ def _out_of_memory(exc: BaseException) -> bool:
     return False
 
 
-def _preload() -> None:
-    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after
-    (without its layout model: extractors.pdf.library)."""
-    with contextlib.suppress(ImportError):
-        from ..extractors.pdf.library import load_pymupdf
-
-        load_pymupdf()
-
-
-def _watch_parent(ppid: int) -> None:
+def _watch_host(host: int) -> None:
     """Exit when the host dies, even if the main thread is stuck in a parser."""
 
     def watch() -> None:
-        while os.getppid() == ppid:
-            time.sleep(1)
+        select.select([host], [], [])  # a pidfd turns readable when its process ends
         os._exit(1)
 
-    threading.Thread(target=watch, daemon=True, name="docread-parent-watch").start()
+    threading.Thread(target=watch, daemon=True, name="docread-host-watch").start()

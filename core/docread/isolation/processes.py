@@ -1,0 +1,206 @@
+"""The host's side of the fork server (``template``): one template process per host process,
+started on first use and again when it died, and ``Forked``, a handle on a worker it forked.
+
+A forked worker is the template's child, not ours: the host holds a pidfd of it (opened by the
+template, its parent, before it could be reaped, so it never names a reused pid), polls it for
+the worker's end and signals through it; the wait status comes from the template."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import protocol
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+STATUS_WAIT = 1.0  # seconds to wait for the template's report of a worker that ended
+
+
+class Forked:
+    """A worker process forked by the template: its pid, a pidfd, its exit code once known."""
+
+    def __init__(self, pid: int, pidfd: int, template: _Template) -> None:
+        self.pid = pid
+        self._pidfd = pidfd
+        self._template = template
+        self._lock = threading.Lock()  # the pool's threads may wait for it at once
+        self.ended = False
+        self.returncode: int | None = None  # as Popen's: -N for a signal; None while unknown
+        weakref.finalize(self, os.close, pidfd).atexit = False  # the pools stop theirs at exit
+
+    def poll(self) -> bool:
+        """True once the process has ended (its pidfd is readable)."""
+        return self.wait(0)
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the process to end; True if it has."""
+        if self.ended:
+            return True
+        if not select.select([self._pidfd], [], [], timeout)[0]:
+            return False
+        with self._lock:
+            if not self.ended:
+                status = self._template.status(self.pid, STATUS_WAIT)
+                if status is not None:
+                    self.returncode = os.waitstatus_to_exitcode(status)
+                self.ended = True
+        return True
+
+    def signal(self, signum: int) -> None:
+        """Send ``signum`` to the process (never to another that took its pid)."""
+        if not self.ended:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                signal.pidfd_send_signal(self._pidfd, signum)
+
+
+class _Template:
+    """The template process and the thread that reads its messages (replies, exit reports)."""
+
+    def __init__(self) -> None:
+        from multiprocessing.connection import Connection
+
+        ours, theirs = socket.socketpair()
+        code = f"from docread.isolation.template import main; main({theirs.fileno()})"
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", code],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
+                env={**os.environ, "PYTHONPATH": _python_path()},
+                start_new_session=True,  # its own process group: a Ctrl-C in our terminal is ours
+            )
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        self.alive = True
+        self._request = threading.Lock()  # one fork request at a time
+        self._cond = threading.Condition()
+        self._replies: list[tuple[int, int]] = []  # (pid, pidfd) of the last request
+        self._statuses: dict[int, int] = {}  # pid -> wait status of the workers that ended
+        threading.Thread(target=self._read, daemon=True, name="docread-template").start()
+
+    def fork(self, sock: int, max_mb: int) -> Forked:
+        """A worker on ``sock`` (its end of a socketpair) forked from the template; OSError
+        when the template is gone."""
+        try:
+            cwd = os.getcwd()
+        except OSError:  # the host's folder was removed: the worker starts at the root
+            cwd = "/"
+        path = _python_path().split(os.pathsep)
+        request = protocol.fork(dict(os.environ), path, cwd, max_mb)
+        with self._request:
+            try:
+                self.conn.send(request)
+                protocol.send_fd(self.conn, sock)
+            except (OSError, ValueError) as exc:
+                raise OSError(f"the worker template is gone: {exc}") from None
+            with self._cond:
+                while not self._replies and self.alive:
+                    self._cond.wait()
+                if not self._replies:
+                    raise OSError("the worker template died")
+                pid, pidfd = self._replies.pop()
+        return Forked(pid, pidfd, self)
+
+    def status(self, pid: int, timeout: float) -> int | None:
+        """The wait status of an ended worker, as the template reports it (None: unknown)."""
+        until = time.monotonic() + timeout
+        with self._cond:
+            while pid not in self._statuses and self.alive:
+                if not self._cond.wait(max(until - time.monotonic(), 0)):
+                    break
+            return self._statuses.pop(pid, None)
+
+    def close(self) -> None:
+        """EOF on its socket: the template exits (its workers stay until their pools stop)."""
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        try:
+            self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                kind, *rest = self.conn.recv()
+                if kind == protocol.FORKED:
+                    reply = (rest[0], protocol.recv_fd(self.conn))
+                    with self._cond:
+                        self._replies.append(reply)
+                        self._cond.notify_all()
+                elif kind == protocol.EXITED:
+                    with self._cond:
+                        self._statuses[rest[0]] = rest[1]
+                        self._cond.notify_all()
+        except (EOFError, OSError):
+            pass
+        with self._cond:
+            self.alive = False
+            self._cond.notify_all()
+
+
+_templates: dict[int, _Template] = {}  # by host pid: a forked host starts its own
+_lock = threading.Lock()
+
+
+def fork_worker(max_mb: int) -> tuple[Forked, Connection]:
+    """A new worker process and the host's end of its socket. The template is started on first
+    use and again when it died (a failed fork on a dead one is retried once on a fresh one)."""
+    from multiprocessing.connection import Connection
+
+    host, child = socket.socketpair()
+    try:
+        for attempt in (1, 2):
+            template = _template(fresh=attempt == 2)
+            try:
+                proc = template.fork(child.fileno(), max_mb)
+                break
+            except OSError:
+                if attempt == 2:
+                    raise
+    except BaseException:
+        host.close()
+        raise
+    finally:
+        child.close()
+    return proc, Connection(host.detach())
+
+
+def _template(*, fresh: bool) -> _Template:
+    with _lock:
+        template = _templates.get(os.getpid())
+        if fresh or template is None or not template.alive or template.proc.poll() is not None:
+            if template is not None:
+                template.close()
+            template = _templates[os.getpid()] = _Template()
+        return template
+
+
+def close_template() -> None:
+    """Stop this process's template (at exit)."""
+    with _lock:
+        template = _templates.pop(os.getpid(), None)
+    if template is not None:
+        template.close()
+
+
+def _python_path() -> str:
+    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
+    here = str(Path(__file__).resolve().parents[1])
+    entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
+    return os.pathsep.join(dict.fromkeys(entries))

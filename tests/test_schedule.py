@@ -1,0 +1,206 @@
+"""The fan-out's scheduling (isolation.schedule.Fanout) with a fake read: order, splits, early
+close and failures, without starting a worker or opening a file."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+
+import docread
+import pytest
+from docread.isolation.schedule import BUFFER, Fanout, Local
+
+
+@dataclass(frozen=True)
+class Item:
+    """A fake file: ``pages`` units (a PDF when ``pdf``), ``delay`` seconds each; ``first`` and
+    ``last``: the page range a split asked for."""
+
+    name: str
+    pages: int = 1
+    delay: float = 0.0
+    pdf: bool = False
+    fails: bool = False
+    local: bool = False
+    ocr: bool = False
+    first: int = 1
+    last: int | None = None
+
+
+class FakeRead:
+    """The ``read`` of a Fanout: records what was started and closed, and on which thread."""
+
+    def __init__(self) -> None:
+        self.started: list[Item] = []
+        self.closed: list[Item] = []
+        self.threads: dict[str, set[int]] = {}  # the threads that made each file's units
+        self.lock = threading.Lock()
+
+    def __call__(
+        self, item: Item, until: Callable[[], int | None]
+    ) -> Iterator[docread.Unit] | Local:
+        with self.lock:
+            self.started.append(item)
+        units = self._units(item, until)
+        return Local(units) if item.local else units
+
+    def _units(self, item: Item, until: Callable[[], int | None]) -> Iterator[docread.Unit]:
+        try:
+            if item.fails:
+                raise docread.ExtractionError(f"{item.name}: broken", path=item.name)
+            for page in range(item.first, (item.last or item.pages) + 1):
+                self.threads.setdefault(item.name, set()).add(threading.get_ident())
+                time.sleep(item.delay)
+                meta = {"source": item.name, "page_number": page}
+                if item.pdf:
+                    meta |= {"format": "pdf", "page_count": item.pages, "ocr": item.ocr}
+                yield docread.Document(f"{item.name} p{page}", meta)
+                stop = until()
+                if stop is not None and page > stop:
+                    return  # the worker stops at the first unit past a split's last page
+        finally:
+            with self.lock:
+                self.closed.append(item)
+
+
+def part(item: Item, first_unit: docread.Unit, first: int, last: int) -> Item | None:
+    """A page range of a PDF item, as the reader's ``_page_range``."""
+    return replace(item, first=first, last=last) if item.pdf else None
+
+
+def events(fanout: Fanout[Item]) -> list[tuple[str, str | None]]:
+    """(file, unit text or "error: ..." or None at a file's end) in the order they came."""
+    out: list[tuple[str, str | None]] = []
+    for item, event in fanout:
+        if isinstance(event, BaseException):
+            out.append((item.name, f"error: {event}"))
+        else:
+            out.append((item.name, None if event is None else event.text))
+    return out
+
+
+def test_ordered_events_come_in_walk_order_whatever_finishes_first() -> None:
+    items = [Item("slow", pages=3, delay=0.05), Item("fast", pages=2), Item("last", pages=1)]
+    got = events(Fanout(items, FakeRead(), workers=2, ordered=True))
+    assert got == [
+        ("slow", "slow p1"), ("slow", "slow p2"), ("slow", "slow p3"), ("slow", None),
+        ("fast", "fast p1"), ("fast", "fast p2"), ("fast", None),
+        ("last", "last p1"), ("last", None),
+    ]  # fmt: skip
+
+
+def test_unordered_events_come_as_files_finish() -> None:
+    items = [Item("slow", pages=2, delay=0.2), Item("fast", pages=2)]
+    got = events(Fanout(items, FakeRead(), workers=2, ordered=False))
+    assert got.index(("fast", None)) < got.index(("slow", "slow p1"))
+    assert sorted(got, key=str) == sorted(
+        [("slow", "slow p1"), ("slow", "slow p2"), ("slow", None),
+         ("fast", "fast p1"), ("fast", "fast p2"), ("fast", None)], key=str,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_an_idle_thread_splits_a_long_pdf_and_every_page_comes_once(ordered: bool) -> None:
+    pages = 100
+    read = FakeRead()
+    big = Item("big.pdf", pages=pages, delay=0.005, pdf=True)
+    got = events(Fanout([big], read, workers=2, ordered=ordered, part=part))
+    texts = [text for _, text in got]
+    assert texts[-1] is None and texts.count(None) == 1  # one end, after every part
+    expected = [f"big.pdf p{n}" for n in range(1, pages + 1)]
+    assert (texts[:-1] if ordered else sorted(texts[:-1], key=expected.index)) == expected
+    assert any(item.first > 1 for item in read.started)  # the idle thread took a part
+    assert len(read.threads["big.pdf"]) == 2
+
+
+def split(item: Item) -> bool:
+    """Whether an idle thread took a part of ``item`` (read alone on 2 threads)."""
+    read = FakeRead()
+    events(Fanout([item], read, workers=2, part=part))
+    return len(read.started) > 1
+
+
+def test_the_pages_cost_decides_a_split_not_their_count() -> None:
+    assert split(Item("slow.pdf", pages=6, delay=0.1, pdf=True))  # 0.6 s of pages to come
+    assert not split(Item("quick.pdf", pages=60, delay=0.001, pdf=True))  # a part costs more
+    assert not split(Item("long.docx", pages=60, delay=0.01))  # not a PDF
+
+
+def test_a_short_ocr_run_is_not_split() -> None:
+    """Its worker OCRs a page per core already: a split measured slower below MIN_SPLIT pages."""
+    assert not split(Item("scan.pdf", pages=6, delay=0.1, pdf=True, ocr=True))
+
+
+def test_a_failing_file_is_an_event_in_its_place_and_the_others_are_read() -> None:
+    items = [Item("a"), Item("bad", fails=True), Item("c")]
+    got = events(Fanout(items, FakeRead(), workers=2))
+    assert got == [
+        ("a", "a p1"), ("a", None), ("bad", "error: bad: broken"), ("bad", None),
+        ("c", "c p1"), ("c", None),
+    ]  # fmt: skip
+
+
+def test_closing_early_closes_every_read_in_flight_and_ends_the_threads() -> None:
+    read = FakeRead()
+    items = [Item(f"f{n}", pages=1000, delay=0.001) for n in range(4)]
+    before = threading.active_count()
+    stream = iter(Fanout(items, read, workers=2))
+    assert next(stream)[1] is not None
+    stream.close()  # type: ignore[attr-defined]
+    assert sorted(i.name for i in read.closed) == sorted(i.name for i in read.started)
+    assert threading.active_count() == before
+
+
+def test_local_reads_run_on_the_consumer_thread_in_order() -> None:
+    read = FakeRead()
+    items = [Item("a.txt", local=True), Item("b.pdf", pdf=True), Item("c.txt", local=True)]
+    got = events(Fanout(items, read, workers=2, part=part))
+    assert [text for _, text in got] == ["a.txt p1", None, "b.pdf p1", None, "c.txt p1", None]
+    consumer = {threading.get_ident()}
+    assert read.threads["a.txt"] == read.threads["c.txt"] == consumer
+    assert read.threads["b.pdf"] != consumer
+
+
+def test_the_item_iterator_failing_is_raised_after_the_items_before_it() -> None:
+    def items() -> Iterator[Item]:
+        yield Item("a")
+        raise OSError("listing failed")
+
+    seen = []
+    with pytest.raises(OSError, match="listing failed"):
+        for item, _event in Fanout(items(), FakeRead(), workers=2):
+            seen.append(item.name)
+    assert seen == ["a", "a"]
+
+
+def size(item: Item) -> int:
+    return item.pages
+
+
+def test_unordered_starts_the_biggest_listed_file_first() -> None:
+    read = FakeRead()
+    items = [Item("a", pages=2), Item("b", pages=3), Item("big", pages=50), Item("c", pages=1)]
+    got = events(Fanout(items, read, workers=1, ordered=False, size=size))
+    assert [i.name for i in read.started] == ["big", "b", "a", "c"]
+    assert got.count(("big", None)) == 1 and len(got) == 56 + 4
+
+
+def test_ordered_starts_the_biggest_file_of_the_window_and_keeps_walk_order() -> None:
+    read = FakeRead()
+    items = [Item("a"), Item("b"), Item("c"), Item("big", pages=20, delay=0.005)]
+    got = events(Fanout(items, read, workers=2, size=size))
+    assert read.started[0].name == "big"  # one thread took it at once, the other kept order
+    assert [name for name, text in got if text is None] == ["a", "b", "c", "big"]
+
+
+@pytest.mark.timeout(30)
+def test_ordered_big_files_ahead_with_full_buffers_never_block_the_consumer() -> None:
+    """Later big files fill their buffers while the consumer waits for the first ones: a thread
+    always keeps to walk order, so the load ends."""
+    pages = 2 * BUFFER
+    items = [Item(f"s{n}") for n in range(6)] + [Item(f"big{n}", pages=pages) for n in range(3)]
+    got = events(Fanout(items, FakeRead(), workers=2, size=size))
+    assert [name for name, text in got if text is None] == [item.name for item in items]
+    assert len(got) == 6 * 2 + 3 * (pages + 1)
