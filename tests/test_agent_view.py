@@ -30,6 +30,7 @@ def _csv(path: Path, rows: int) -> None:
 
 
 def _pdf(path: Path, pages: int, title: str = "") -> None:
+    """Pages of ~550 characters as markdown (a paragraph each): max_chars=1550 holds two."""
     doc = pymupdf.open()
     for n in range(1, pages + 1):
         lines = [f"Page {n} text line {i} " + "word " * 8 for i in range(10)]
@@ -76,21 +77,21 @@ def test_capped_row_window_reads_on_by_the_rows_it_read(tmp_path: Path) -> None:
 def test_cut_pdf_shows_whole_pages_and_one_hint(tmp_path: Path) -> None:
     _pdf(tmp_path / "doc.pdf", 5)
     text = docread.read(
-        "doc.pdf", workspace=tmp_path, pages="1-4", config=_config(max_chars=1800)
+        "doc.pdf", workspace=tmp_path, pages="1-4", config=_config(max_chars=1550)
     ).render()
     assert "## Page 2" in text and "Page 2 text" in text and "## Page 3" not in text
     assert _hints(text) == [
-        "Output truncated at the output limit (output.max_chars=1,800): use pages=3- to continue"
+        "Output truncated at the output limit (output.max_chars=1,550): use pages=3- to continue"
     ]
 
 
 def test_cut_long_pdf_drops_the_page_limit_hint(tmp_path: Path) -> None:
     """Over pdf.max_pages_text the extractor says pages=4-6; the cap cut after page 2 first."""
     _pdf(tmp_path / "long.pdf", 6)
-    config = {**_config(max_chars=1800), "pdf": {"max_pages_text": 3}}
+    config = {**_config(max_chars=1550), "pdf": {"max_pages_text": 3}}
     text = docread.read("long.pdf", workspace=tmp_path, config=config).render()
     assert _hints(text) == [
-        "Output truncated at the output limit (output.max_chars=1,800): use pages=3- to continue"
+        "Output truncated at the output limit (output.max_chars=1,550): use pages=3- to continue"
     ]
     uncut = docread.read(
         "long.pdf", workspace=tmp_path, config={**NO_CACHE, "pdf": {"max_pages_text": 3}}

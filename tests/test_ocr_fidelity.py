@@ -34,6 +34,9 @@ def printed(lines: list[str], size: tuple[int, int] = (560, 220)) -> Image.Image
     return img
 
 
+FIGURE = f"[Figure: {CAPTION}]"  # the picture's placeholder holds its caption (pdf.structure)
+
+
 def slide(path: Path, picture: Image.Image) -> Path:
     """A small slide: ``picture`` above the caption, which is the page's only text layer."""
     doc = pymupdf.open()
@@ -54,13 +57,13 @@ def test_caption_over_a_photo_survives_whole_and_no_noise_is_indexed(
     slide(tmp_path / "slide.pdf", photo((480, 300)))
     result = make_reader().read("slide.pdf")
     (page,) = result.documents
-    assert page.text == CAPTION
+    assert page.text == FIGURE
     meta = page.metadata
     assert meta["ocr"] is False and meta["ocr_discarded"] is True and meta["ocr_confidence"] < 60
     assert any("OCR of page 1 discarded: mean confidence" in n for n in result.notes)
     # the floor is what keeps the noise out: at 0 the same reading is indexed, after the caption
     loose = make_reader(pdf={"ocr_min_confidence": 0}).read("slide.pdf").documents[0]
-    assert loose.text.startswith(CAPTION + "\n\n[OCR]\n") and len(loose.text) > len(CAPTION) + 20
+    assert loose.text.startswith(FIGURE + "\n\n[OCR]\n") and len(loose.text) > len(FIGURE) + 20
 
 
 def test_caption_and_the_scanned_text_under_it_are_both_kept(
@@ -69,7 +72,7 @@ def test_caption_and_the_scanned_text_under_it_are_both_kept(
     lines = ["Shipping costs fell by nine percent", "Northern stores opened on Monday"]
     slide(tmp_path / "slide.pdf", printed(lines, (640, 300)))
     (page,) = reader.read("slide.pdf").documents
-    assert page.text.startswith(CAPTION + "\n\n[OCR]\n") and page.text.count("Quarterly") == 1
+    assert page.text.startswith(FIGURE + "\n\n[OCR]\n") and page.text.count("Quarterly") == 1
     assert all(line in page.text for line in lines)
     assert page.metadata["ocr"] is True and page.metadata["ocr_confidence"] > 80
 

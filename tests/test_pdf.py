@@ -185,16 +185,20 @@ def table_pdf(path: Path) -> Path:
     return pdf(path, [table_page(rows, caption=caption, images=("png", "jpeg"))])
 
 
-def test_tables_inline_in_view_and_separate_in_loader(reader, tmp_path):
+def test_tables_inline_in_view_and_separate_in_loader(reader, make_reader, tmp_path):
     table_pdf(tmp_path / "t.pdf")
     doc = reader.read("t.pdf", extract_tables=True).documents[0]
     assert "| Item | Qty | Price |" in doc.text and "| Gadget | 7 | $25 |" in doc.text
     assert doc.text.index("Inventory below") < doc.text.index("| Item |")
+    assert doc.text.count("| Item |") == 1  # in place (pdf.structure), not repeated after
     assert doc.metadata["table_count"] == 1
     units = list(reader.iter_documents("t.pdf", extract_tables=True))
     assert [u.metadata.get("table_index") for u in units] == [None, 1]
     assert units[1].text.startswith("| Item | Qty | Price |")
-    assert "| Item" not in reader.read("t.pdf").text
+    assert "| Item | Qty | Price |" in reader.read("t.pdf").text  # structure: tables in place
+    plain = make_reader(pdf={"structure": "off"})
+    assert "| Item" not in plain.read("t.pdf").text  # off: tables only on request, after
+    assert plain.read("t.pdf", extract_tables=True).text.count("| Item |") == 1
 
 
 def test_form_fields_and_their_values_are_listed(reader, tmp_path):

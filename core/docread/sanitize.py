@@ -137,9 +137,24 @@ _PROTECTED = frozenset({
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
 
 
+# list-valued keys: a short list of short strings each (the heading path of a PDF page)
+_LISTS = frozenset({"headings"})
+_MAX_LIST = 8
+
+
+def _string_list(raw: Any, output: OutputSettings) -> list[str] | None:
+    """A list of strings kept as one: at most _MAX_LIST, each cleaned and cut like a value."""
+    if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
+        return None
+    limit = output.max_metadata_value_len
+    items = [clean_text(" ".join(v.split()), output) for v in raw[:_MAX_LIST]]
+    return [v if len(v) <= limit else v[:limit] + "..." for v in items]
+
+
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
-    """Flat scalars only; identity and position keys always kept whole, the other keys capped at
-    ``max_metadata_fields`` in all and ``max_metadata_value_len`` characters each; paths as given."""
+    """Flat scalars only (and the list keys of _LISTS: short strings); identity and position keys
+    always kept whole, the other keys capped at ``max_metadata_fields`` in all and
+    ``max_metadata_value_len`` characters each; paths as given."""
     out: dict[str, Any] = {}
     for protected in (True, False):
         for key, raw in metadata.items():
@@ -147,6 +162,9 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
                 continue
             if not protected and len(out) >= output.max_metadata_fields:
                 return out
+            if key in _LISTS and (items := _string_list(raw, output)) is not None:
+                out[str(key)] = items
+                continue
             value = flat_value(raw)
             if value is None:
                 continue

@@ -16,7 +16,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .errors import SettingsError
 
@@ -55,6 +55,10 @@ class PdfSettings:
     max_image_bytes: int = 5 * MB
     max_raw_bytes: int = 20 * MB
     max_page_content: int = 4 * MB
+    # page text as markdown (headings, tables in place, lists, columns in reading order):
+    # "auto" from the text geometry, "layout" through PyMuPDF's layout model on every page,
+    # "off" the plain text in content order
+    structure: Literal["auto", "layout", "off"] = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,9 +307,13 @@ def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
     elif tp is str:
         if isinstance(value, str):
             return value
+    elif typing.get_origin(tp) is Literal:
+        if value in typing.get_args(tp):
+            return value
+        tp = " | ".join(map(str, typing.get_args(tp)))
     elif (typing.get_origin(tp) is tuple or isinstance(tp, types.GenericAlias)) and (
         isinstance(value, list) and all(isinstance(v, str) for v in value)
     ):
         return tuple(v.lower() for v in value)
-    name = getattr(tp, "__name__", str(tp))
+    name = tp if isinstance(tp, str) else getattr(tp, "__name__", str(tp))
     raise SettingsError(f"{origin}: {where} must be {name}, got {value!r} ({type(value).__name__})")

@@ -215,9 +215,12 @@ def _out_of_memory(exc: BaseException) -> bool:
 
 
 def _preload() -> None:
-    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after."""
+    """Import PyMuPDF (most loads are PDFs) while the first job is on its way, not after
+    (without its layout model: extractors.pdf.library)."""
     with contextlib.suppress(ImportError):
-        import pymupdf  # noqa: F401
+        from ..extractors.pdf.library import load_pymupdf
+
+        load_pymupdf()
 
 
 def _watch_parent(ppid: int) -> None:

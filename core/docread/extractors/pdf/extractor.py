@@ -19,6 +19,9 @@ from ..base import Context, Extractor
 from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
+from .library import load_pymupdf
+from .lines import visible
+from .pages import PageMarkdowns
 from .parts import (
     bound_content,
     form_lines,
@@ -27,9 +30,11 @@ from .parts import (
     ocr_dpi,
     page_text,
     properties,
+    right_to_left,
     scan_image,
     table_markdowns,
 )
+from .structure import paragraphs
 
 if TYPE_CHECKING:
     import pymupdf
@@ -44,7 +49,6 @@ _HEADER_LABELS = (
 )  # fmt: skip
 _SKIPPED = "[OCR limit reached - page skipped]"
 _OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
-_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 
 
 class PdfExtractor(Extractor):
@@ -55,7 +59,7 @@ class PdfExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -90,6 +94,7 @@ class PdfExtractor(Extractor):
 
 def _open(source: Source, ctx: Context) -> pymupdf.Document:
     """Open (MuPDF repairs what it can), try the empty user password, refuse what stays locked."""
+    load_pymupdf()
     import pymupdf
 
     pymupdf.TOOLS.mupdf_display_errors(False)  # its messages become our typed errors and notes
@@ -142,18 +147,13 @@ def _select(count: int, ctx: Context) -> list[int]:
     return numbers
 
 
-def _chars(text: str) -> int:
-    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
-    return len(text) - sum(map(text.count, _SPACES))
-
-
-def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
+def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
     """Too little text layer, and something that may hold text drawn on the page: pictures
     over 5% of its area (a scan) or many filled paths (glyphs turned into outlines). A rule
     line or a small logo alone is not worth a tesseract run."""
     import pymupdf
 
-    if _chars(text) >= threshold:
+    if chars >= threshold:
         return False
     area, paths, pictures = abs(page.rect) or 1.0, 0, 0.0
     for kind, rect in page.get_bboxlog():
@@ -167,9 +167,14 @@ def _wants_ocr(page: pymupdf.Page, text: str, threshold: int) -> bool:
 def _pages(
     doc: pymupdf.Document, numbers: list[int], ctx: Context, base: dict[str, Any]
 ) -> Iterator[Unit]:
-    """Page Documents in order; scanned pages go through OCR in parallel while text pages wait."""
+    """Page Documents in order; scanned pages go through OCR in parallel while text pages wait.
+    With ``pdf.structure`` on, a page's text is its markdown (pages.py) and its metadata has
+    the heading path in force where it starts."""
     opts, pdf = ctx.options, ctx.settings.pdf
-    held: dict[int, tuple[pymupdf.Page, str, bool]] = {}
+    held: dict[int, tuple[pymupdf.Page, str, bool, list[tuple[int, str]] | None]] = {}
+    marked = None
+    if pdf.structure != "off":
+        marked = PageMarkdowns(doc, pdf.structure, ctx.settings.output, pdf.max_page_content)
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:
@@ -185,17 +190,22 @@ def _pages(
                 return
             ctx.check_deadline(f"page {n}")
             page = doc[n - 1]
-            if bound_content(doc, page, pdf.max_page_content):
+            if bound_content(doc, page, pdf.max_page_content) or (marked and marked.was_cut(page)):
                 ctx.warn(
                     f"Page {n}: its content streams decode to more than pdf.max_page_content="
                     f"{pdf.max_page_content:,} bytes; only the first {pdf.max_page_content:,} "
                     f"were read (the page's text may be incomplete)."
                 )
             page_time.restart()
-            text = page_text(page)
+            md = marked.page(page) if marked is not None else None
+            if md is None or right_to_left(md.text):  # page_text repairs RTL ligatures
+                text, found = page_text(page), None
+                chars = visible(text)
+            else:  # the text layer's characters, not the markdown's marks and placeholders
+                text, found, chars = md.text, md.headings, md.chars
             slow = page_time.expired()
-            scanned = _wants_ocr(page, text, pdf.ocr_text_threshold)
-            held[n] = (page, text, scanned)
+            scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
+            held[n] = (page, text, scanned, found)
             if not (opts.ocr or (scanned and opts.ocr is None)):
                 yield n, None
             elif not ctx.loader and ctx.budget.ocr_pages >= pdf.max_pages_ocr:
@@ -209,12 +219,14 @@ def _pages(
     ocr_pages: list[int] = []
     no_layer: list[int] = []
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
-        page, text, scanned = held.pop(n)
+        page, text, scanned, found = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
+        if marked is not None:
+            meta["headings"] = marked.headings_at(n, found)
         if isinstance(result, OcrResult) and result.skipped:
             pass  # noise, not text: the OCR engine said so in a note; the text layer stays
         elif isinstance(result, OcrResult):
-            text = _with_ocr(n, text, result, meta, ctx)
+            text = _with_ocr(n, text, result, meta, ctx, joined=marked is not None)
             if meta["ocr"]:
                 ocr_pages.append(n)
         elif isinstance(result, ReadDocumentError):
@@ -224,7 +236,7 @@ def _pages(
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:
             no_layer.append(n)
-        yield from _page_units(doc, page, text, meta, ctx)
+        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None)
         if scanned and opts.view == "auto":
             yield _visual_part(page, ctx, base)
     if ocr_pages:
@@ -245,20 +257,23 @@ def _pages(
         )
 
 
-def _with_ocr(n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: Context) -> str:
+def _with_ocr(
+    n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: Context, *, joined: bool
+) -> str:
     """The page text with what OCR adds: the text layer always stays; OCR lines under
     ``pdf.ocr_min_confidence`` are dropped (a note says so), and on a page with a text layer
-    only lines with words the layer lacks are added, under an ``[OCR]`` line."""
+    only lines with words the layer lacks are added, under an ``[OCR]`` line. ``joined``
+    (structure on): the lines of each paragraph Tesseract found are joined into one."""
     floor = ctx.settings.pdf.ocr_min_confidence
     kept = kept_reading(result, floor, meta)
     if not result.lines:
-        if not _chars(text):
+        if not visible(text):
             ctx.warn(f"Page {n}: OCR found no text on this page.")
         return text
     if not kept.lines:
         ctx.warn(
             f"OCR of page {n} discarded: {result.under(floor)} (pdf.ocr_min_confidence); "
-            f"{'its text layer is kept' if _chars(text) else 'no text indexed'}."
+            f"{'its text layer is kept' if visible(text) else 'no text indexed'}."
         )
         return text
     dropped = meta.get("ocr_dropped_words")
@@ -267,17 +282,24 @@ def _with_ocr(n: int, text: str, result: OcrResult, meta: dict[str, Any], ctx: C
             f"Page {n}: {dropped} OCR word(s) under confidence {floor:g} left out "
             f"(pdf.ocr_min_confidence)."
         )
-    if not _chars(text):
-        return kept.text
+    shown = paragraphs if joined else str
+    if not visible(text):
+        return shown(kept.text)
     added = kept.beyond(text)
-    return f"{text.strip()}\n\n[OCR]\n{added.text}" if added.lines else text
+    return f"{text.strip()}\n\n[OCR]\n{shown(added.text)}" if added.lines else text
 
 
 def _page_units(
-    doc: pymupdf.Document, page: pymupdf.Page, text: str, meta: dict[str, Any], ctx: Context
+    doc: pymupdf.Document,
+    page: pymupdf.Page,
+    text: str,
+    meta: dict[str, Any],
+    ctx: Context,
+    *,
+    in_place: bool,
 ) -> Iterator[Unit]:
-    """The page Document (text, image listing, tables inline in the agent view) and, in loader
-    mode, each table as its own Document."""
+    """The page Document (text, image listing, tables after the text in the agent view unless
+    they are ``in_place`` already) and, in loader mode, each table as its own Document."""
     opts = ctx.options
     parts = [text.strip(), "\n".join(form_lines(page)) if doc.is_form_pdf else ""]
     if opts.extract_images:
@@ -287,7 +309,7 @@ def _page_units(
     tables = table_markdowns(page, ctx.settings.output) if opts.extract_tables else []
     if opts.extract_tables:
         meta["table_count"] = len(tables)
-    if not ctx.loader:
+    if not ctx.loader and not in_place:
         parts.extend(tables)
     yield Document("\n\n".join(p for p in parts if p), meta)
     if ctx.loader:

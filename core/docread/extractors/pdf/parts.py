@@ -62,12 +62,17 @@ def properties(doc: pymupdf.Document) -> dict[str, Any]:
     return out
 
 
+def right_to_left(text: str) -> bool:
+    """Whether the text has Hebrew or Arabic letters."""
+    return not text.isascii() and bool(_RTL.search(text))
+
+
 def page_text(page: pymupdf.Page) -> str:
     """The page's text in content order. Right-to-left lines are rebuilt from the characters:
     MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
     out as "إل"); its zero-width second character gives it away and is put back."""
     text: str = page.get_text()
-    if text.isascii() or not _RTL.search(text):
+    if not right_to_left(text):
         return text
     out = []
     for block in page.get_text("rawdict")["blocks"]:

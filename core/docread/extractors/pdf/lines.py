@@ -1,0 +1,197 @@
+"""A PDF page's text lines with their geometry and font (size, bold), from one ``dict`` extraction,
+and the document survey the structure pass needs before any page: the body font size, the
+sizes that mark headings, the running headers/footers. The survey reads a fixed sample of
+pages, never the pages asked for, so a page reads the same alone, in a split read or whole."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pymupdf
+
+SAMPLE = 40  # pages surveyed at most (spread over the document)
+BAND = 0.1  # top and bottom share of the page where running lines live
+_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
+)
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One text line: its box, text, dominant font size (rounded to 0.5 pt), whether all of it is
+    bold, and the MuPDF block it came from."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    size: float
+    bold: bool
+    block: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """A page's text lines in content order and the boxes of the paths it draws (rules, cell
+    backgrounds), with whether each is stroked."""
+
+    lines: list[Line]
+    paths: list[tuple[bool, tuple[float, float, float, float]]]
+
+
+def flags() -> int:
+    """The text flags of plain ``get_text()`` (whitespace kept, clipped to the page) without
+    images (no slower than text), with ligatures expanded ("ﬀ" as "ff": searchable) and the
+    drawn paths' boxes collected in the same pass (no second interpretation of the page)."""
+    import pymupdf
+
+    return int(
+        pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
+    )
+
+
+def read_page(page: pymupdf.Page) -> PageText:
+    """The page's non-blank text lines and drawn paths, from one ``dict`` extraction."""
+    data = page.get_text("dict", flags=flags())
+    out: list[Line] = []
+    paths: list[tuple[bool, tuple[float, float, float, float]]] = []
+    for number, block in enumerate(data["blocks"]):
+        if block["type"] == 3:
+            paths.append((bool(block.get("stroked")), tuple(block["bbox"])))
+            continue
+        for line in block["lines"]:
+            spans = line["spans"]
+            if len(spans) == 1:  # most lines: no weighing
+                span = spans[0]
+                text = span["text"]
+                if not text.strip():
+                    continue
+                size, bold = span["size"], _bold(span)
+            else:
+                text = "".join(s["text"] for s in spans)
+                if not text.strip():
+                    continue
+                size, bold = _style(spans)
+            x0, y0, x1, y1 = line["bbox"]
+            out.append(Line(x0, y0, x1, y1, text, round(size * 2) / 2, bold, number))
+    return PageText(out, paths)
+
+
+def _bold(span: dict[str, Any]) -> bool:
+    return bool(span["flags"] & 16) or _bold_font(span["font"])
+
+
+@functools.lru_cache(maxsize=256)
+def _bold_font(name: str) -> bool:
+    """A font named bold (``Arial-BoldMT``, ``Foo-Black``): not all set the bold flag."""
+    return bool(_BOLD_FONT.search(name))
+
+
+def _style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
+    """The size most visible characters of a line have, and whether all of them are bold."""
+    weights: Counter[float] = Counter()
+    bold = True
+    for s in spans:
+        visible = len(s["text"].strip())
+        if visible:
+            weights[s["size"]] += visible
+            bold = bold and _bold(s)
+    return weights.most_common(1)[0][0], bold
+
+
+def visible(text: str) -> int:
+    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
+    return len(text) - sum(map(text.count, _SPACES))
+
+
+def running_key(text: str) -> str:
+    """A running line's identity: digits stand for any number (``Page 3 of 9``)."""
+    return _DIGITS.sub("#", " ".join(text.split()).casefold())
+
+
+def is_page_number(text: str) -> bool:
+    """``7``, ``vii``, ``Page 7``, ``7 of 12``, ``7/12``."""
+    return len(text) <= 24 and bool(_PAGE_NUMBER.match(text.strip()))
+
+
+@dataclass
+class Survey:
+    """What the whole document says about its pages: body size, heading sizes (largest first),
+    running line keys, and its outline's headings by page."""
+
+    body: float = 10.0
+    sizes: list[float] = field(default_factory=list)
+    running: set[str] = field(default_factory=set)
+    toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    headed: bool = False  # a sampled page has a line in a heading size or all bold
+    read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
+    cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
+
+    def page(self, page: pymupdf.Page) -> PageText:
+        """The page's text: the survey's reading (handed out once), else read now."""
+        return self.read.pop(page.number, None) or read_page(page)
+
+    def level(self, line: Line) -> int:
+        """0 when ``line`` is body text, else its heading level from its size (1 for the
+        largest heading size, ...; a bold line at body size after them), at most 4."""
+        if line.size >= self.body * 1.15:
+            return min(1 + sum(s > line.size for s in self.sizes), 4)
+        if line.bold and line.size >= self.body - 0.5:
+            return min(1 + len(self.sizes), 4)
+        return 0
+
+    def in_band(self, line: Line, height: float) -> bool:
+        return line.y1 <= height * BAND or line.y0 >= height * (1 - BAND)
+
+
+def sample(count: int) -> list[int]:
+    """0-based pages spread evenly over the document, at most SAMPLE."""
+    if count <= SAMPLE:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
+
+
+def survey(doc: pymupdf.Document, cap: int) -> Survey:
+    """The body size (the size most characters have), heading sizes (larger sizes that start
+    short lines), running lines (a line in the top/bottom band whose text, numbers aside,
+    repeats on half the sampled pages and at least two) and the outline. Sampled pages have
+    their content cut at ``cap`` bytes first (``pdf.max_page_content``, parts.bound_content)."""
+    from .parts import bound_content
+
+    sizes: Counter[float] = Counter()
+    heads: Counter[float] = Counter()
+    bands: Counter[str] = Counter()
+    pages = sample(doc.page_count)
+    found = Survey()
+    for n in pages:
+        page = doc[n]
+        if bound_content(doc, page, cap):
+            found.cut.add(n)
+        height = page.rect.height
+        seen = set()
+        found.read[n] = text = read_page(page)
+        for line in text.lines:
+            chars = len(line.text.strip())
+            sizes[line.size] += chars
+            heads[line.size] += 1
+            if line.y1 <= height * BAND or line.y0 >= height * (1 - BAND):
+                seen.add(running_key(line.text))
+        bands.update(seen)
+    body = found.body = sizes.most_common(1)[0][0] if sizes else 10.0
+    found.sizes = sorted((s for s in heads if s >= body * 1.15), reverse=True)
+    found.headed = any(found.level(ln) for text in found.read.values() for ln in text.lines)
+    need = max(2, (len(pages) + 1) // 2)
+    found.running = {key for key, n in bands.items() if n >= need}
+    for level, title, number, *_ in doc.get_toc(simple=True):
+        if number >= 1 and title.strip():
+            found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
+    return found
