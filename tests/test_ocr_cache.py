@@ -38,7 +38,9 @@ def readings(log: Path) -> int:
 def test_a_scanned_page_viewed_then_loaded_is_ocrd_once(tmp_path, ocr_runs, enabled):
     ws = tmp_path / "ws"
     ws.mkdir()
-    pdf(ws / "scan.pdf", [scan_page("Quarterly revenue grew strongly\nwhile costs remained stable")])
+    pdf(
+        ws / "scan.pdf", [scan_page("Quarterly revenue grew strongly\nwhile costs remained stable")]
+    )
     config = {
         "cache": {"enabled": enabled, "directory": str(tmp_path / "cache")},
         "isolation": {"workers": 1}, "pdf": {"ocr_dpi": 150},
