@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import heapq
 import json
 import math
 import os
@@ -225,22 +226,22 @@ class _DocumentSource(FileBasedDatasource):
 def _weighed(
     paths: list[str], sizes: Sequence[float | None], parallelism: int
 ) -> Iterator[tuple[list[str], list[float | None]]]:
-    """``paths`` in listing order cut into ``parallelism`` runs (fewer when there are fewer
-    files) of about equal weight, a file weighing its size plus ``FILE_WEIGHT``: a run takes
-    files until the next would pass its share of what is left, so a big file is a task of its
-    own and the small ones share the other tasks. Ray asks for at least 2 tasks per CPU and about
-    one per MiB of input (``override_num_blocks`` sets it); its own split gives each task as
-    many files, whatever their sizes."""
+    """``paths`` dealt into ``parallelism`` read tasks (fewer with fewer files) of about equal
+    weight, a file weighing its size plus ``FILE_WEIGHT``: heaviest first, each to the lightest
+    task, so a big file is a task of its own, small files share the others, and neighbours in
+    the listing (a folder of scans, each costing seconds of OCR for a few KB) go to different
+    tasks instead of queueing in one. Each task keeps listing order."""
     weights = [(size or 0) + FILE_WEIGHT for size in sizes]
-    left, runs = sum(weights), max(parallelism, 1)
-    start, held = 0, 0.0
-    for i, weight in enumerate(weights):
-        if i > start and runs > 1 and held + weight > left / runs:
-            yield paths[start:i], list(sizes[start:i])
-            start, left, runs, held = i, left - held, runs - 1, 0.0
-        held += weight
-    if start < len(paths):
-        yield paths[start:], list(sizes[start:])
+    count = min(max(parallelism, 1), len(paths))
+    lightest = [(0.0, k) for k in range(count)]
+    tasks: list[list[int]] = [[] for _ in range(count)]
+    for i in sorted(range(len(paths)), key=lambda i: -weights[i]):  # stable: ties in order
+        held, k = heapq.heappop(lightest)
+        tasks[k].append(i)
+        heapq.heappush(lightest, (held + weights[i], k))
+    for task in tasks:
+        task.sort()
+        yield [paths[i] for i in task], [sizes[i] for i in task]
 
 
 def _read_local(
