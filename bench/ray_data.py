@@ -14,6 +14,7 @@ pays them), one run of each by default (the job costs minutes of 2 shared cores)
     .venv/bin/python bench/ray_data.py --quick    # 1 run of each
     .venv/bin/python bench/ray_data.py --folder some/folder
     .venv/bin/python bench/ray_data.py --cluster  # 2 nodes vs 2 workers, the corpus, once
+    .venv/bin/python bench/ray_data.py --cluster --copies 2  # the corpus twice: over a minute
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -119,16 +122,28 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one run of each case")
     parser.add_argument("--cluster", action="store_true", help="2 nodes, a job of minutes, once")
     parser.add_argument("--runs", type=int, help="runs of each (default 3; quick, cluster: 1)")
+    parser.add_argument("--copies", type=int, default=1, help="read the folder N times over")
     parser.add_argument("--case", choices=("loader", "ray"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     folder = args.folder or str(CORPUS if args.cluster else CORPUS / "pdf")
     passes = 1 if args.cluster else 2
+    if args.copies > 1 and not args.case:
+        with tempfile.TemporaryDirectory(prefix="docread-ray-") as tmp:
+            for n in range(args.copies):  # copies, not links: the sandbox refuses links out
+                shutil.copytree(folder, Path(tmp) / f"copy{n}")
+            compare(tmp, passes, args)
+        return
     if args.case:
         if args.case == "loader":
             print(json.dumps(case_loader(folder, passes)))
         else:
             print(json.dumps(case_ray(folder, passes, args.cluster)))
         return
+    compare(folder, passes, args)
+
+
+def compare(folder: str, passes: int, args: argparse.Namespace) -> None:
+    """Both cases, interleaved, and the table."""
     runs: dict[str, list[dict[str, Any]]] = {"loader": [], "ray": []}
     for _ in range(args.runs or (1 if args.quick or args.cluster else 3)):  # interleaved
         for kind, results in runs.items():
