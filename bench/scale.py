@@ -3,8 +3,17 @@ PyMuPDF in 1 and 2 processes, a 2,000-page PDF, 10,000 small files, 20 scanned p
 2. Every case runs in its own process (peak RSS per case: host and its largest child), cases of a
 row interleaved, the median and best of the repeats kept; generated inputs live in a temp folder.
 
-    .venv/bin/python bench/scale.py            # full size, 3 repeats
+Issue 27's table (``--table 27``) times each case from outside, process start included (wall
+seconds from spawn to exit; the raw PyMuPDF processes are spawned by this script itself): the
+shared corpus, every format, automatic OCR, 2 workers vs 1; the corpus PDFs three times over
+with ``pdf.structure: off``, 1 worker vs raw PyMuPDF in 1 process and 2 workers vs 2 processes;
+and a scanned page read by the agent view then by a loader, its tesseract runs counted (a
+logging ``tesseract`` first on PATH, the real one behind it; the cache on, in a temp folder).
+Ray Data's row is ``bench/ray_data.py --cluster``.
+
+    .venv/bin/python bench/scale.py            # full size, 3 repeats, both tables
     .venv/bin/python bench/scale.py --quick    # smaller inputs, 2 repeats (a few minutes)
+    .venv/bin/python bench/scale.py --table 27 # issue 27's rows only
 """
 
 from __future__ import annotations
@@ -23,7 +32,10 @@ from typing import Any
 
 from _harness import text_pdf
 
-CORPUS_PDF = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pdf"
+CORPUS = Path(  # the conformance corpus, as tests/conftest.py finds it
+    os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
+)
+CORPUS_PDF = CORPUS / "pdf"
 BODY = "The quick brown fox jumps over the lazy dog. " * 8
 NO_CACHE = {"cache": {"enabled": False}}
 
@@ -47,14 +59,15 @@ print(chars)
 
 
 # -- cases (each runs in a fresh process: ``scale.py case KIND ARGS...``) ---------------------
-def case_docread(folder: str, target: str, workers: int) -> dict[str, Any]:
-    """A default isolated Reader (cache off) loading ``target`` with ``workers``."""
+def case_docread(folder: str, target: str, workers: int, config: str = "{}") -> dict[str, Any]:
+    """A default isolated Reader (cache off, ``config`` JSON merged in) loading ``target`` with
+    ``workers``."""
     import docread
 
     start = time.perf_counter()
     cpu = time.process_time()
     units = 0
-    with docread.Reader(folder, NO_CACHE) as reader:
+    with docread.Reader(folder, {**NO_CACHE, **json.loads(config)}) as reader:
         for _ in reader.iter_units(target, workers=workers, on_error=lambda p, e: None):
             units += 1
     return {
@@ -82,6 +95,34 @@ def case_cores(folder: str, target: str, cores: int) -> dict[str, Any]:
     """The default load (workers: one per usable core) with this process pinned to ``cores``."""
     os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:cores]))
     return case_docread(folder, target, 0)
+
+
+def case_ocr_once(folder: str) -> dict[str, Any]:
+    """A one-page scan read by the agent view, then by a loader, with the cache on (a fresh
+    folder): seconds of each and the tesseract runs that read an image, counted by a logging
+    ``tesseract`` first on PATH (the real one behind it; workers start after PATH is set)."""
+    import shutil
+
+    import docread
+
+    real, work = shutil.which("tesseract"), Path(folder)
+    log, shim = work / "tesseract.log", work / "bin" / "tesseract"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    shim.chmod(0o755)
+    os.environ["PATH"] = f"{shim.parent}{os.pathsep}{os.environ['PATH']}"
+    config = {"cache": {"enabled": True, "directory": str(work / "cache")}}
+    with docread.Reader(work, config) as reader:
+        start = time.perf_counter()
+        viewed = reader.read("scan.pdf").documents[0].text
+        middle = time.perf_counter()
+        loaded = next(iter(reader.iter_documents(["scan.pdf"]))).text
+        end = time.perf_counter()
+    runs = sum(1 for line in log.read_text().splitlines() if line.startswith("stdin"))
+    return {
+        "seconds": end - start, "view": middle - start, "loader": end - middle,
+        "runs": runs, "same_text": viewed.split() == loaded.split(), "units": 2,
+    }  # fmt: skip
 
 
 def run_case(*args: str, tree: str | None = None) -> dict[str, Any]:
@@ -130,6 +171,51 @@ def against(before: str, count: int, repeats: int) -> None:
                 one = statistics.median(r["seconds"] for r in runs[f"{label}, 1 worker"])
                 two = statistics.median(r["seconds"] for r in runs[f"{label}, 2 workers"])
                 print(f"  {label}: 2 workers vs 1: {one / two:.2f}x")
+
+
+def run_wall(*args: str) -> dict[str, Any]:
+    """A case timed from outside, process start included: wall seconds from spawn to exit, with
+    the case's own JSON (its peak RSS, ``host_mb``, and its workers', ``child_mb``)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "case", *args], stdout=subprocess.PIPE, text=True
+    )
+    out = proc.stdout.read() if proc.stdout else ""
+    _, status, _ = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise RuntimeError(f"case {args} failed ({proc.returncode})")
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    result["seconds"] = time.perf_counter() - start  # peak RSS: the case's own (host, workers)
+    return result
+
+
+def run_raw(folder: str, processes: int) -> dict[str, Any]:
+    """Raw PyMuPDF over every PDF under ``folder`` in ``processes`` processes spawned here, timed
+    from spawn to the last exit; peak RSS of the largest."""
+    files = sorted(str(p) for p in Path(folder).rglob("*.pdf"))
+    start = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RAW, str(i), str(processes), *files],
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for i in range(processes)
+    ]
+    chars, peak = 0, 0.0
+    for proc in procs:
+        out = proc.stdout.read() if proc.stdout else ""
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = 0
+        chars += int(out or 0)
+        peak = max(peak, usage.ru_maxrss / 1024)
+    return {
+        "seconds": time.perf_counter() - start,
+        "units": chars,
+        "host_mb": peak,
+        "child_mb": 0.0,
+    }
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -198,6 +284,19 @@ def scanned_pdf(path: Path, pages: int) -> None:
     out.save(path)
 
 
+def make27(data: Path) -> None:
+    """Issue 27's inputs: the corpus PDFs three times over (pdf3/a, b, c) and a one-page scan."""
+    import shutil
+
+    for copy in "abc":
+        for pdf in CORPUS_PDF.rglob("*.pdf"):
+            target = data / "pdf3" / copy / pdf.relative_to(CORPUS_PDF)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(pdf, target)
+    (data / "ocr").mkdir()
+    scanned_pdf(data / "ocr" / "scan.pdf", 1)
+
+
 def make(data: Path, big_pages: int, small_count: int, scanned: int) -> None:
     """Every generated input (in a child: PyMuPDF never grows the bench's own process, whose
     peak RSS its case processes inherit)."""
@@ -209,13 +308,70 @@ def make(data: Path, big_pages: int, small_count: int, scanned: int) -> None:
 
 
 # -- rows -------------------------------------------------------------------------------------
-def measure(cases: dict[str, tuple[str, ...]], repeats: int) -> dict[str, list[dict[str, Any]]]:
-    """Every case ``repeats`` times, interleaved (a, b, a, b...) so noise hits both alike."""
+def measure(
+    cases: dict[str, tuple[str, ...]], repeats: int, wall: bool = False
+) -> dict[str, list[dict[str, Any]]]:
+    """Every case ``repeats`` times, interleaved (a, b, a, b...) so noise hits both alike;
+    ``wall``: timed from outside, process start included (``raw`` cases spawned here)."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
     for _ in range(repeats):
         for name, args in cases.items():
-            runs[name].append(run_case(*args))
+            if not wall:
+                runs[name].append(run_case(*args))
+            elif args[0] == "raw":
+                runs[name].append(run_raw(args[1], int(args[2])))
+            else:
+                runs[name].append(run_wall(*args))
     return runs
+
+
+def table27(data: Path, repeats: int) -> None:
+    """Issue 27's rows (wall seconds, process start included), each with its goal."""
+    corpus = CORPUS
+    run_case("make27", str(data))
+    print("\nissue 27 (wall seconds from spawn to exit, process start included)")
+    runs = measure(
+        {f"docread, {w} worker{'s' * (w > 1)}": ("docread", str(corpus), ".", str(w)) for w in (1, 2)},
+        repeats, wall=True,
+    )  # fmt: skip
+    show(
+        "shared corpus, all formats, automatic OCR",
+        runs,
+        ("docread, 2 workers", "docread, 1 worker"),
+        1.85,
+    )
+    off = json.dumps({"pdf": {"structure": "off"}})
+    pdf3 = str(data / "pdf3")
+    runs = measure(
+        {
+            "raw PyMuPDF, 1 process": ("raw", pdf3, "1"),
+            "raw PyMuPDF, 2 processes": ("raw", pdf3, "2"),
+            "docread off, 1 worker": ("docread", str(data), "pdf3", "1", off),
+            "docread off, 2 workers": ("docread", str(data), "pdf3", "2", off),
+        },
+        repeats, wall=True,
+    )  # fmt: skip
+    show(
+        "corpus PDFs x3, pdf.structure: off",
+        runs,
+        ("docread off, 1 worker", "raw PyMuPDF, 1 process"),
+        0.9,
+    )
+    show("  (same runs)", runs, ("docread off, 2 workers", "raw PyMuPDF, 2 processes"), 0.9)
+    once = [run_wall("ocronce", str(data / "ocr"))]
+    for _ in range(repeats - 1):  # a fresh folder (and cache) each time
+        fresh = data / f"ocr{len(once)}"
+        fresh.mkdir()
+        (fresh / "scan.pdf").write_bytes((data / "ocr" / "scan.pdf").read_bytes())
+        once.append(run_wall("ocronce", str(fresh)))
+    med = {k: statistics.median(r[k] for r in once) for k in ("view", "loader")}
+    runs_seen = sorted({r["runs"] for r in once})
+    print(
+        f"\na scanned page read by the agent view then by the loader: tesseract runs {runs_seen} "
+        f"(goal: one; {'ok' if runs_seen == [1] else 'BELOW'}), same text "
+        f"{all(r['same_text'] for r in once)}; agent view {med['view']:.2f} s, loader "
+        f"{med['loader']:.2f} s (median of {len(once)})"
+    )
 
 
 def show(
@@ -247,6 +403,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller inputs, 2 repeats")
     parser.add_argument("--repeats", type=int, help="runs per case (default 3, quick 2)")
     parser.add_argument("--before", help="a checkout to compare with: small files and the tail")
+    parser.add_argument("--table", choices=("16", "27"), help="only this issue's rows")
     args = parser.parse_args()
     if args.before:
         against(args.before, 2000 if args.quick else 10000, args.repeats or 3)
@@ -258,6 +415,10 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory(prefix="docread-scale-") as tmp:
         data = Path(tmp)
+        if args.table != "16":
+            table27(data, repeats)
+        if args.table == "27":
+            return
         run_case("make", tmp, str(big_pages), str(small_count), str(scanned))
         if CORPUS_PDF.is_dir():
             pdfs = str(CORPUS_PDF.parent)
@@ -336,12 +497,17 @@ if __name__ == "__main__":
         elif kind == "mixed":
             small_mixed(Path(rest[0]), int(rest[1]))
             result = {"seconds": 0.0}
+        elif kind == "make27":
+            make27(Path(rest[0]))
+            result = {"seconds": 0.0}
+        elif kind == "ocronce":
+            result = case_ocr_once(rest[0])
         elif kind == "raw":
             result = case_raw(rest[0], int(rest[1]))
         elif kind == "cores":
             result = case_cores(rest[0], rest[1], int(rest[2]))
         else:
-            result = case_docread(rest[0], rest[1], int(rest[2]))
+            result = case_docread(rest[0], rest[1], int(rest[2]), *rest[3:])
         result["host_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         result["child_mb"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(json.dumps(result))

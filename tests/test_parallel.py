@@ -104,7 +104,12 @@ def test_a_killed_worker_is_replaced_and_the_folder_completes(folder: Path) -> N
     assert got == expected
 
 
-def test_a_split_pdf_equals_the_whole_read(folder: Path) -> None:
+def test_a_split_pdf_equals_the_whole_read(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split read gives the whole read's units and ids. The split is forced (a part's start
+    counted as free): whether one pays on this machine's pace is test_schedule's."""
+    from docread.isolation import schedule
+
+    monkeypatch.setattr(schedule, "PART_START", 0.0)
     with docread.Reader(folder, NO_CACHE) as r:
         whole = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]
     with docread.Reader(folder, NO_CACHE) as r:

@@ -6,7 +6,7 @@ the mode (agent view or loader), the extractor's name and version and the settin
 Entries expire after ``cache.ttl_days`` and the least recently used go first past
 ``cache.max_size_mb``. diskcache is SQLite underneath, so several processes share one directory
 safely. The directory is private (``private``: 0700, files 0600, refused when others could write
-it). A broken or unsafe cache never fails a read: it logs a ``CacheError`` and the read goes on
+it); the OCR cache (``ocr``) shares the folder. A broken or unsafe cache never fails a read: it logs a ``CacheError`` and the read goes on
 without it.
 """
 
@@ -14,24 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CacheError, log_handled
 from ..formats import SINGLE_STREAM_ARCHIVES
 from ..model import Document, Unit
 from ..pipeline import UNITS_VERSION
+from .disk import MB, DiskCache
 from .stamp import content_stamp
 
 if TYPE_CHECKING:
     from ..extractors.base import Context, Extractor
-    from ..settings import CacheSettings
     from ..source import Source
 
-MB = 1024 * 1024
 MAX_ENTRY_BYTES = 64 * MB  # a result bigger than this streams through uncached
 
 
@@ -42,11 +37,6 @@ class Entry:
     units: list[Unit] = field(default_factory=list)
     header: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-
-def default_directory(settings: CacheSettings) -> Path:
-    """``cache.directory`` with ``~`` expanded (default ``~/.cache/docread``)."""
-    return Path(os.path.expanduser(settings.directory))
 
 
 def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
@@ -83,35 +73,12 @@ def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
     return hashlib.blake2b(blob, digest_size=32).hexdigest()
 
 
-class ResultCache:
-    """diskcache.Cache opened on first use; every failure becomes a logged CacheError and a miss."""
-
-    def __init__(self, settings: CacheSettings) -> None:
-        self.settings = settings
-        self.directory = default_directory(settings)
-        self._cache: Any = None
-        self._broken = False
-        self._lock = threading.Lock()
+class ResultCache(DiskCache):
+    """The disk cache's extraction results (``Entry``); other values in the folder are misses."""
 
     def get(self, key: str) -> Entry | None:
-        cache = self._open()
-        if cache is None:
-            return None
-        try:
-            value = cache.get(key)
-        except Exception as exc:  # noqa: BLE001 - a corrupt entry is a miss, never a failed read
-            self._fail("read", exc)
-            return None
+        value = self.value(key)
         return value if isinstance(value, Entry) else None
-
-    def put(self, key: str, entry: Entry) -> None:
-        cache = self._open()
-        if cache is None:
-            return
-        try:
-            cache.set(key, entry, expire=self.settings.ttl_days * 86400)
-        except Exception as exc:  # noqa: BLE001
-            self._fail("write", exc)
 
     def info(self) -> dict[str, Any]:
         """Location, entry count and bytes on disk (``docread cache info``)."""
@@ -130,46 +97,6 @@ class ResultCache:
         """Remove every entry; returns how many were removed."""
         cache = self._open()
         return int(cache.clear()) if cache is not None else 0
-
-    def close(self) -> None:
-        with self._lock:
-            if self._cache is not None:
-                self._cache.close()
-                self._cache = None
-
-    def _open(self) -> Any:
-        with self._lock:
-            if self._cache is None and not self._broken:
-                try:
-                    import diskcache
-
-                    from .private import PrivateDisk, prepare
-
-                    prepare(self.directory)
-                    self._cache = diskcache.Cache(
-                        str(self.directory),
-                        disk=PrivateDisk,
-                        size_limit=self.settings.max_size_mb * MB,
-                        eviction_policy="least-recently-used",
-                    )
-                except Exception as exc:  # noqa: BLE001 - unwritable or corrupt: read without it
-                    self._broken = True
-                    log_handled(
-                        CacheError(
-                            f"cache at {self.directory} is unusable ({type(exc).__name__}: {exc}); "
-                            f"reading without it (fix or remove the directory, or set cache.directory)",
-                            path=str(self.directory),
-                        )
-                    )
-            return self._cache
-
-    def _fail(self, what: str, exc: Exception) -> None:
-        log_handled(
-            CacheError(
-                f"cache {what} failed at {self.directory} ({type(exc).__name__}: {exc}); reading without it",
-                path=str(self.directory),
-            )
-        )
 
 
 def entry_size(unit: Unit) -> int:

@@ -16,6 +16,11 @@ confidence but interleaves its lines, so a skewed image is also read straightene
 reading kept unless its confidence is lower. Normal pages therefore pay for one tesseract run,
 skewed or rotated scans for two or three, a skewed scan that still reads poorly for four.
 
+One OCR per picture: a reading is stored in the OCR cache (``cache.ocr``, in the cache folder)
+under a digest of the pixels Tesseract would be given and the OCR settings, so the agent view, a
+loader and a split read of one scanned page share it (a PDF page is still rendered: its pixels
+are the key, a render is a tenth of a tesseract run).
+
 Every reading keeps its lines with their mean word confidence, so callers can drop what falls
 under ``pdf.ocr_min_confidence`` (``OcrResult.confident``) and add only what a text layer lacks
 (``OcrResult.beyond``).
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import os
 import re
 from collections import deque
@@ -34,6 +40,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..cache.ocr import ocr_cache, ocr_key
 from ..errors import DependencyMissingError, ExtractionError, ReadDocumentError
 from ..isolation.tools import run_tool
 
@@ -55,6 +62,8 @@ _MAX_SKEW = 5  # degrees either way a page is checked for skew
 _SKEW_WIDTH = 600  # px: the skew search runs on a copy this wide
 _SKEW_GAIN = 1.15  # a skewed angle must line the rows up this much better than 0
 _WORD = re.compile(r"[^\W_]+")
+_ENGINE = 1  # bump when the reading rules below change: cached readings are then redone
+_PSM = 3  # Tesseract's page segmentation: its default, full-page automatic (not passed)
 _MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
 # A page of noise (random pixels) costs tesseract many seconds and reads nothing. Text, photos,
 # halftones and scans all have neighbouring pixels that are alike; noise has them unrelated.
@@ -300,8 +309,7 @@ def _take(
 
 
 def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
-    """Noise skipped; as is, and straightened when skewed (kept unless less confident); when
-    that reads poorly, OSD, and the upright reading if it is better."""
+    """Noise skipped; else the cached reading of these pixels, or a new one (stored)."""
     image = _plain(image)
     gray = image if image.mode == "L" else image.convert("L")  # both checks read gray, once
     noise = noise_correlation(gray)
@@ -311,6 +319,50 @@ def _ocr(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
             f"uncorrelated: r={noise:.2f}); OCR would take long and read nothing."
         )
         return OcrResult("", None, 0, skipped=True)
+    store = ocr_cache(ctx.settings.cache)
+    key = _cache_key(image, ctx, cmd) if store is not None else ""
+    stored = store.get(key) if store is not None else None
+    if stored is not None:
+        return _loads(stored)
+    result = _upright(image, gray, ctx, cmd, what)
+    if store is not None:
+        store.put(key, _dumps(result))
+    return result
+
+
+def _cache_key(image: Image, ctx: Context, cmd: str) -> str:
+    """The OCR cache key of this image: its pixels, and what changes Tesseract's reading of
+    them. The confidence floor is not in it: the whole reading is stored, callers apply it."""
+    facts = {
+        "engine": _ENGINE, "tesseract": _version(cmd), "languages": ctx.settings.pdf.ocr_languages,
+        "psm": _PSM, "mode": image.mode, "size": image.size, "dpi": _recorded_dpi(image),
+    }  # fmt: skip
+    return ocr_key(image.tobytes(), facts)
+
+
+def _dumps(result: OcrResult) -> str:
+    """A reading as JSON text for the OCR cache."""
+    lines = [[line.words, line.confidences, line.paragraph] for line in result.lines]
+    return json.dumps({"rotation": result.rotation, "skew": result.skew, "lines": lines})
+
+
+def _loads(text: str) -> OcrResult:
+    """A reading back from the OCR cache."""
+    data = json.loads(text)
+    lines = [OcrLine(tuple(w), tuple(c), bool(p)) for w, c, p in data["lines"]]
+    return dataclasses.replace(OcrResult.of(lines), rotation=data["rotation"], skew=data["skew"])
+
+
+@lru_cache(maxsize=8)
+def _version(path: str) -> str:
+    """This tesseract's version line (``--version``), asked once per binary and process."""
+    out = run_tool([path, "--version"], timeout=30, what="tesseract --version", env=_ENV)
+    return (out.stdout or out.stderr).decode("utf-8", "replace").partition("\n")[0].strip()
+
+
+def _upright(image: Image, gray: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+    """As is, and straightened when skewed (kept unless less confident); when that reads
+    poorly, OSD, and the upright reading if it is better."""
     skew = skew_angle(gray)
     best = _read(image, ctx, cmd, what)
     if skew:  # a skewed scan reads with high confidence but its lines interleave: straighten

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import heapq
 import json
 import math
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
@@ -39,7 +40,7 @@ try:
     import pyarrow as pa
     import ray
     import ray.data
-    from ray.data.datasource import FileBasedDatasource
+    from ray.data.datasource import FileBasedDatasource, ReadTask
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise DependencyMissingError(
         f"docread.integrations.ray_data needs Ray Data ({exc.name} is missing): pip install 'docread[ray]'"
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = ["documents_from", "read_documents"]
 
 ROWS_PER_BLOCK = 64  # units per Arrow block: a 2,000-page PDF leaves its task in pieces
+FILE_WEIGHT = 64 * 1024  # bytes a file weighs in a read task beyond its size: its fixed cost
 
 
 def read_documents(
@@ -200,9 +202,66 @@ class _DocumentSource(FileBasedDatasource):
         self._local = not plan.roots
         self._NUM_THREADS_PER_TASK = threads if threads > 1 else 0
 
+    def get_read_tasks(
+        self,
+        parallelism: int,
+        per_task_row_limit: int | None = None,
+        data_context: ray.data.DataContext | None = None,
+    ) -> list[ReadTask]:
+        """Local files: read tasks of about equal weight (``_weighed``), many small files to a
+        task, a big one alone; remote files: Ray's split (equal file counts)."""
+        if not self._local:
+            return super().get_read_tasks(parallelism, per_task_row_limit, data_context)
+        tasks = []
+        for paths, sizes in _weighed(self._paths(), self._file_sizes(), parallelism):
+            meta = self._meta_provider(paths, rows_per_file=None, file_sizes=sizes)
+            read = functools.partial(_read_local, self._plan, paths, self._NUM_THREADS_PER_TASK)
+            tasks.append(ReadTask(read, meta, per_task_row_limit=per_task_row_limit))
+        return tasks
+
     def _read_stream(self, f: pa.NativeFile, path: str) -> Iterator[pa.Table]:
-        plan = _plan_of(self._plan)
-        yield from (plan.local(path) if self._local else plan.remote(f, path))
+        yield from _plan_of(self._plan).remote(f, path)
+
+
+def _weighed(
+    paths: list[str], sizes: Sequence[float | None], parallelism: int
+) -> Iterator[tuple[list[str], list[float | None]]]:
+    """``paths`` dealt into ``parallelism`` read tasks (fewer with fewer files) of about equal
+    weight, a file weighing its size plus ``FILE_WEIGHT``: heaviest first, each to the lightest
+    task, so a big file is a task of its own, small files share the others, and neighbours in
+    the listing (a folder of scans, each costing seconds of OCR for a few KB) go to different
+    tasks instead of queueing in one. Each task keeps listing order."""
+    weights = [(size or 0) + FILE_WEIGHT for size in sizes]
+    count = min(max(parallelism, 1), len(paths))
+    lightest = [(0.0, k) for k in range(count)]
+    tasks: list[list[int]] = [[] for _ in range(count)]
+    for i in sorted(range(len(paths)), key=lambda i: -weights[i]):  # stable: ties in order
+        held, k = heapq.heappop(lightest)
+        tasks[k].append(i)
+        heapq.heappush(lightest, (held + weights[i], k))
+    for task in tasks:
+        task.sort()
+        yield [paths[i] for i in task], [sizes[i] for i in task]
+
+
+def _read_local(
+    plan_ref: ray.ObjectRef[_Plan], paths: list[str], threads: int
+) -> Iterator[pa.Table]:
+    """One read task over local files: each opened by the plan's Reader in its workspace (Ray's
+    stream is never opened), ``threads`` files at a time when the task has that many CPUs."""
+    plan = _plan_of(plan_ref)
+    if threads > 1 and len(paths) > 1:
+        from ray.data._internal.util import make_async_gen
+
+        def read(names: Iterator[str]) -> Iterator[pa.Table]:
+            return (block for name in names for block in plan.local(name))
+
+        yield from make_async_gen(
+            iter(paths), read, preserve_ordering=True, num_workers=min(threads, len(paths))
+        )
+    else:
+        for path in paths:
+            yield from plan.local(path)
 
 
 @dataclasses.dataclass(frozen=True)
