@@ -15,6 +15,9 @@ from typing import Any
 
 import docread
 import pytest
+from docread.extractors.pdf.library import load_pymupdf
+
+load_pymupdf()  # the tests' own `import pymupdf` then skips the layout model (~0.4 s), as docread does
 
 CORPUS = Path(
     os.environ.get(
