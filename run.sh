@@ -64,9 +64,11 @@ case "${1:-}" in
     echo "==> mypy: strict on core/docread, defaults on the wrappers ([tool.mypy] in pyproject.toml)"
     "$VENV/bin/mypy"
     # one pytest worker per core; a test module runs on one worker (the corpus conformance
-    # module's framework loaders reuse its core loader's cache); a dot per test, the slowest listed
+    # module's framework loaders reuse its core loader's cache), the longest modules handed out
+    # first (tests/conftest.py, LONGEST_FIRST); a dot per test, the slowest listed
     echo "==> pytest -n auto --dist loadscope ${*:2}"
-    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --durations=10 "${@:2}"
+    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder \
+      --durations=10 "${@:2}"
     ;;
   "" | -h | --help)
     echo "usage: bash run.sh demo|test [args], or bash run.sh COMMAND [args] (run in .venv)" >&2

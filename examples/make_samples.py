@@ -87,8 +87,10 @@ def make_tables(root: Path) -> None:
 
 
 def make_pdfs(root: Path) -> None:
-    import pymupdf as fitz
+    from docread.extractors.pdf.library import load_pymupdf  # without its layout model: -0.4 s
     from PIL import Image, ImageDraw, ImageFont
+
+    fitz = load_pymupdf()
 
     doc = fitz.open()
     doc.set_metadata({"title": "Quarterly Report", "author": "Finance Team"})

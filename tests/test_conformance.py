@@ -12,7 +12,9 @@
 
 Each file is extracted once per path: the cache (a module tmp dir) is on, the core loader fills
 it, and the two framework loaders then get the same loader-mode entries through their own Reader
-and conversion code (archive members are never cached: those are read again). The agent view is
+and conversion code (archive members are never cached: those are read again). The core loader
+reads one file at a time (``workers=1``): a PDF split across idle workers mid-read is not stored
+whole, and the framework loaders would read it again. The agent view is
 a different read (loader off) with its own Reader. Encrypted files (no strings expected) must
 raise EncryptedDocumentError on every path.
 """
@@ -138,7 +140,7 @@ def test_core_loader(core: docread.Reader, row: dict[str, Any]) -> None:
         with pytest.raises(EncryptedDocumentError):
             list(core.iter_documents(name))
         return
-    docs = list(core.iter_documents(name, **options(row)))
+    docs = list(core.iter_documents(name, workers=1, **options(row)))  # cached whole: see above
     assert docs and all(of_file(name, d.metadata["source"]) for d in docs)
     assert_holds(row, (t for d in docs for t in contents(d.text, d.metadata)), "core loader")
     family = name.split("/", 1)[0]

@@ -121,16 +121,27 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("home")
 
 
+@pytest.fixture(scope="module")
+def layout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where every block's copy of the repository's layout is made: one path for the module,
+    so a block reads the files at the paths the blocks before it read (the cache keys a file
+    by its path and content): each command after the first finds the cache warm, as a user's
+    commands after ``bash run.sh demo`` do."""
+    return tmp_path_factory.mktemp("repo")
+
+
 @pytest.fixture
-def workdir(tmp_path: Path, samples: Path) -> Path:
-    """examples/samples in a fresh copy of the repository's layout (``tmp_path`` is its root:
-    the settings file, the example scripts, ``.venv``); the samples folder is returned."""
-    shutil.copy(ROOT / "tools-security.yaml", tmp_path / "tools-security.yaml")
-    (tmp_path / "examples").mkdir()
+def workdir(layout: Path, samples: Path) -> Path:
+    """examples/samples in a fresh copy of the repository's layout (``layout`` is its root,
+    emptied first: the settings file, the example scripts, ``.venv``); the samples folder is
+    returned."""
+    shutil.rmtree(layout)
+    (layout / "examples").mkdir(parents=True)
+    shutil.copy(ROOT / "tools-security.yaml", layout / "tools-security.yaml")
     for script in (ROOT / "examples").glob("*.py"):
-        shutil.copy(script, tmp_path / "examples" / script.name)
-    (tmp_path / ".venv").symlink_to(sys.prefix, target_is_directory=True)
-    return Path(shutil.copytree(samples, tmp_path / "examples" / "samples", symlinks=True))
+        shutil.copy(script, layout / "examples" / script.name)
+    (layout / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    return Path(shutil.copytree(samples, layout / "examples" / "samples", symlinks=True))
 
 
 def run(block: Block, argv: list[str], cwd: Path, home: Path, stdin: str = "") -> str:
