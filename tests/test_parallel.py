@@ -121,12 +121,32 @@ def test_a_split_pdf_equals_the_whole_read(folder: Path, monkeypatch: pytest.Mon
     assert split == whole
 
 
-def test_a_split_read_is_not_cached_as_the_whole_file(folder: Path, tmp_path: Path) -> None:
+def test_a_split_read_is_cached_whole_once_its_parts_are_in(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No part of a split read is stored as the whole file (the first is cut short), but the
+    load stores the file whole once all its parts came: the next read is served from the cache
+    and equals the split read."""
+    monkeypatch.setattr(schedule, "PART_START", 0.0)  # the split is forced
     config = {"cache": {"enabled": True, "directory": str(tmp_path / "cache")}}
     with docread.Reader(folder, config) as r:
         split = [_unit(u) for u in r.iter_units("big.pdf", workers=2)]
-        again = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]  # from the cache if stored
-    assert again == split
+        pool = r._worker_pool()
+        assert sum(w.jobs for w in [*pool._idle, *pool._busy]) >= 2  # it was split
+
+    served: list[bool] = []
+    produce = reader_module.Reader._produce
+
+    def watched(self: docread.Reader, *args: Any, **kwargs: Any) -> Any:
+        units, cached = produce(self, *args, **kwargs)
+        served.append(cached)
+        return units, cached
+
+    monkeypatch.setattr(reader_module.Reader, "_produce", watched)
+    with docread.Reader(folder, config) as r:
+        again = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]
+    assert served == [True]  # one read, from the cache
+    assert again == split and len(again) == SPLIT_PAGES
 
 
 def test_alazy_load_overlaps_files(folder: Path) -> None:

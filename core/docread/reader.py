@@ -346,8 +346,19 @@ class Reader:
             elif event is None:
                 for note in load.notes:
                     (on_note or _log_note)(load.path, note)
+                self._store_whole(load)
             elif not isinstance(event, Mark):  # a single file's read yields no marks
+                if self.cache is not None:
+                    load.whole.keep(event)
                 yield event
+
+    def _store_whole(self, load: _FileLoad) -> None:
+        """A split PDF whose parts all came, without an error: its units stored under the whole
+        file's key, as a read by one worker would have stored them."""
+        whole = load.whole
+        if self.cache is not None and whole.split and whole.key and whole.units and not load.failed:
+            self.cache.put(whole.key, Entry(whole.units, dict(whole.header), list(load.notes)))
+        whole.units = None
 
     def _size_hint(self, load: _FileLoad | _BatchLoad) -> int:
         """The file's size, to start big files first (0 when unknown): a hint that orders
@@ -438,17 +449,23 @@ class Reader:
             if note not in load.notes:
                 load.notes.append(note)
 
-        units = self._load(load.opts, keep, until)
+        whole = load.whole if load.opts.pages is None else None
+        units = self._load(load.opts, keep, until, whole)
         return Local(units) if _in_process(load.path) else units
 
     def _load(
-        self, opts: ReadOptions, on_note: NoteHandler | None, until: Until | None = None
+        self,
+        opts: ReadOptions,
+        on_note: NoteHandler | None,
+        until: Until | None = None,
+        whole: _Whole | None = None,
     ) -> Iterator[Unit]:
-        """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``)."""
+        """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``;
+        ``whole``: where a parallel read leaves its cache key, should it be split)."""
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
-            yield from self._produce(source, info, ctx, until)[0]
+            yield from self._produce(source, info, ctx, until, whole)[0]
         for note in ctx.notes:
             (on_note or _log_note)(opts.file_path, note)
 
@@ -457,9 +474,15 @@ class Reader:
         return self._pipeline.open(self.workspace, opts)
 
     def _produce(
-        self, source: Source, info: FileInfo, ctx: Context, until: Until | None = None
+        self,
+        source: Source,
+        info: FileInfo,
+        ctx: Context,
+        until: Until | None = None,
+        whole: _Whole | None = None,
     ) -> tuple[Iterator[Unit], bool]:
-        """The units from the cache, or from the extractor (isolated or not); True when cached."""
+        """The units from the cache, or from the extractor (isolated or not); True when cached.
+        ``whole`` gets the key and header of a read that is not served from the cache."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
         if key is not None and self.cache is not None:
@@ -468,6 +491,8 @@ class Reader:
                 ctx.header.update(entry.header)
                 ctx.notes.extend(n for n in entry.notes if n not in ctx.notes)
                 return iter(entry.units), True
+        if whole is not None and key is not None:
+            whole.key, whole.header = key, ctx.header  # (the dict, filled as the read goes)
         if ext.isolated and self.settings.isolation.enabled:  # the worker gets the descriptor
             job = Job(
                 extractor=BY_KEY[info.format].extractor, path=str(source.path or ""), info=info,
@@ -517,6 +542,30 @@ class _FileLoad:
     notes: list[str] = dataclasses.field(default_factory=list)
     failed: bool = False
     size: int = -1  # its size once looked up (Reader._size_hint)
+    whole: _Whole = dataclasses.field(default_factory=lambda: _Whole())  # shared by its parts
+
+
+@dataclasses.dataclass(eq=False)
+class _Whole:
+    """A parallel PDF read's whole-file cache entry in the making: a read split across workers
+    stores no part under the whole file's key (the first is cut short, the others are page
+    ranges), so the consumer keeps the file's units and stores them whole once all came."""
+
+    key: str | None = None  # the whole read's cache key (None: not cached, or not known yet)
+    header: dict[str, str] = dataclasses.field(default_factory=dict)  # the first read's own
+    units: list[Unit] | None = dataclasses.field(default_factory=list)  # None: not kept
+    size: int = 0
+    split: bool = False
+
+    def keep(self, unit: Unit) -> None:
+        """Keep a unit of the file, up to the cache's entry size (a PDF's units only)."""
+        if self.units is None:
+            return
+        self.size += entry_size(unit)
+        if self.size > MAX_ENTRY_BYTES or unit.metadata.get("format") != "pdf":
+            self.units = None
+        else:
+            self.units.append(unit)
 
 
 @dataclasses.dataclass(eq=False)
@@ -566,6 +615,8 @@ def _page_range(
     whole = load.opts.pages is None and load.opts.view == "text"
     if first_unit.metadata.get("format") != "pdf" or not whole:
         return None
+    if first > 1:  # a part after the first (1..count only asks whether it can be split)
+        load.whole.split = True
     return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
 
 
