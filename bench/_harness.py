@@ -4,10 +4,17 @@ best of a few runs is kept."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+#: The shared corpus, as tests/conftest.py finds it: ``$DOCREAD_CORPUS``, else ``../shared/corpus``
+#: beside the repository.
+CORPUS = Path(
+    os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
+)
 
 
 def best_of(script: str, *args: str, runs: int = 3, key: str = "seconds") -> dict[str, Any]:

@@ -11,18 +11,17 @@ Pages: the corpus HTML files when ``../shared/corpus`` is there, and a generated
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _harness import best_of  # noqa: E402
+from _harness import (
+    CORPUS,  # noqa: E402
+    best_of,  # noqa: E402
+)
 
 DATA = Path(__file__).parent / "data" / "html"
-CORPUS = Path(
-    os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
-)
 
 CASE = r"""
 import json, resource, sys, time

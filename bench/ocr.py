@@ -26,9 +26,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _harness import CORPUS
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "ocr"
-CORPUS = HERE.parent.parent / "shared" / "corpus"
 TESSDATA = Path("/usr/share/tesseract-ocr/5/tessdata/eng.traineddata")
 CAPTION = "Figure 3: Quarterly revenue by region, 2024"  # 44 characters
 TOKEN = re.compile(r"[^\W\d_]{3,}")

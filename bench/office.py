@@ -24,12 +24,11 @@ import sys
 import time
 from pathlib import Path
 
+from _harness import CORPUS
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / "data" / "office"
-CORPUS = ROOT.parent / "shared" / "corpus"
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
 KREUZBERG = Path(
     "/tmp/kz/bin/python"
 )  # python3 -m venv /tmp/kz && /tmp/kz/bin/pip install kreuzberg

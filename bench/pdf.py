@@ -22,9 +22,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _harness import CORPUS
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "pdf"
-CORPUS = HERE.parent.parent / "shared" / "corpus" / "pdf"
 SKIP = {"password.pdf", "libreoffice-writer-password.pdf", "DA-619p.pdf"}
 
 CHILD = r"""
@@ -100,8 +101,8 @@ def text_set() -> list[str]:
 
     DATA.mkdir(parents=True, exist_ok=True)
     files = (
-        [str(p) for p in sorted(CORPUS.glob("*.pdf")) if p.name not in SKIP]
-        if CORPUS.is_dir()
+        [str(p) for p in sorted((CORPUS / "pdf").glob("*.pdf")) if p.name not in SKIP]
+        if (CORPUS / "pdf").is_dir()
         else []
     )
     para = (

@@ -31,9 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-CORPUS = Path(  # the conformance corpus, as tests/conftest.py finds it
-    os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
-)
+from _harness import CORPUS
+
 CONFIG: dict[str, Any] = {"cache": {"enabled": False}, "isolation": {"workers": 2}}
 MB = 1024
 

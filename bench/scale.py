@@ -30,11 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _harness import text_pdf
+from _harness import CORPUS, text_pdf
 
-CORPUS = Path(  # the conformance corpus, as tests/conftest.py finds it
-    os.environ.get("DOCREAD_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus")
-)
 CORPUS_PDF = CORPUS / "pdf"
 BODY = "The quick brown fox jumps over the lazy dog. " * 8
 NO_CACHE = {"cache": {"enabled": False}}

@@ -26,10 +26,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _harness import CORPUS
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DATA = HERE / "data" / "structure"
-CORPUS = ROOT.parent.parent / "shared" / "corpus"
 TRUTH = HERE / "structure_truth.json"
 PEER_PAGES = 100
 
