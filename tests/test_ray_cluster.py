@@ -35,18 +35,12 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
 
     homes = [tmp_path_factory.mktemp(f"node{i}") for i in range(2)]
     node: dict[str, Any] = {"num_cpus": 1, "object_store_memory": STORE}
-    head = {**node, "include_dashboard": False, "env_vars": {"HOME": str(homes[0])}}
-    for attempt in (1, 2):  # a node that misses its 30 s registration (another Ray starting
-        cluster = Cluster()  # on this machine at the same moment) gets one more start
-        try:
-            cluster.add_node(**head)
-            second = cluster.add_node(**node, env_vars={"HOME": str(homes[1])})
-            cluster.wait_for_nodes()
-            break
-        except Exception:
-            cluster.shutdown()
-            if attempt == 2:
-                raise
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={**node, "include_dashboard": False, "env_vars": {"HOME": str(homes[0])}},
+    )
+    second = cluster.add_node(**node, env_vars={"HOME": str(homes[1])})
+    cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
     try:
         yield {cluster.head_node.node_id: homes[0], second.node_id: homes[1]}
