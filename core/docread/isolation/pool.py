@@ -207,16 +207,7 @@ class WorkerPool:
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
                         worker.conn.send(protocol.until(last))
                 if kind == protocol.UNITS:  # the units made while the socket was busy, in order
-                    for unit in rest[0]:
-                        if skip:
-                            skip -= 1  # handed out by the attempt before
-                            continue
-                        handed[0] += 1
-                        worker.parked = time.monotonic()
-                        try:
-                            yield unit
-                        finally:
-                            worker.parked = None
+                    skip = yield from _hand_out(worker, rest[0], skip, handed)
                     continue
                 finished = True
                 if kind == protocol.DONE:
@@ -303,15 +294,7 @@ class WorkerPool:
                 source, name = names[min(index, len(names) - 1)]
                 kind, *rest = self._recv(worker, deadline, source, settings, name)
                 if kind == protocol.UNITS:
-                    for unit in rest[0]:
-                        if skip:
-                            skip -= 1  # handed out by the attempt before
-                            continue
-                        worker.parked = time.monotonic()
-                        try:
-                            yield unit
-                        finally:
-                            worker.parked = None
+                    skip = yield from _hand_out(worker, rest[0], skip)
                     continue
                 if kind == protocol.DONE:
                     finished = True
@@ -484,6 +467,25 @@ class _WorkerDied(Exception):
             f"more than memory.max_worker_mb={max_mb} MB",
             path=source,
         )
+
+
+def _hand_out(
+    worker: _Worker, units: list[Unit], skip: int, handed: list[int] | None = None
+) -> Generator[Unit, None, int]:
+    """``units`` past the first ``skip`` (handed out by the attempt before), the worker marked
+    parked while the consumer holds each (``handed[0]`` counts them); the skip still left."""
+    for unit in units:
+        if skip:
+            skip -= 1
+            continue
+        if handed is not None:
+            handed[0] += 1
+        worker.parked = time.monotonic()
+        try:
+            yield unit
+        finally:
+            worker.parked = None
+    return skip
 
 
 def _cancel(worker: _Worker) -> bool:

@@ -227,7 +227,7 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
     grid = Grid()
     above: dict[int, str] = {}  # grid column -> the text of the merge it starts
     heading = True
-    for tr in _rows(tbl):
+    for tr in _children(tbl, "tr"):
         row: list[Cell] = []
         col = 0
         trpr = _first(tr, "trPr")
@@ -239,7 +239,7 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
                 col += skip
         heading = heading and trpr is not None and _first(trpr, "tblHeader") is not None
         grid.header_rows += heading
-        for tc in _cells(tr):
+        for tc in _children(tr, "tc"):
             tcpr = _first(tc, "tcPr")
             span, merge = 1, None
             if tcpr is not None:
@@ -258,25 +258,16 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
     return grid
 
 
-def _rows(tbl: Any) -> list[Any]:
+def _children(el: Any, kind: str) -> list[Any]:
+    """``el``'s children of ``kind`` (``tr`` of a table, ``tc`` of a row), also those wrapped in
+    content controls or custom XML."""
     out = []
-    for el in tbl:
-        kind = local(el.tag)
-        if kind == "tr":
-            out.append(el)
-        elif kind in ("sdt", "sdtContent", "customXml"):
-            out += _rows(el)
-    return out
-
-
-def _cells(tr: Any) -> list[Any]:
-    out = []
-    for el in tr:
-        kind = local(el.tag)
-        if kind == "tc":
-            out.append(el)
-        elif kind in ("sdt", "sdtContent", "customXml"):
-            out += _cells(el)
+    for child in el:
+        name = local(child.tag)
+        if name == kind:
+            out.append(child)
+        elif name in ("sdt", "sdtContent", "customXml"):
+            out += _children(child, kind)
     return out
 
 
