@@ -353,10 +353,10 @@ class Reader:
                 yield event
 
     def _store_whole(self, load: _FileLoad) -> None:
-        """A split PDF whose parts all came, without an error: its units stored under the whole
-        file's key, as a read by one worker would have stored them."""
+        """A file whose reads (one, or the parts of a split PDF) all came without an error: its
+        units stored under the whole file's key."""
         whole = load.whole
-        if self.cache is not None and whole.split and whole.key and whole.units and not load.failed:
+        if self.cache is not None and whole.key and whole.units is not None and not load.failed:
             self.cache.put(whole.key, Entry(whole.units, dict(whole.header), list(load.notes)))
         whole.units = None
 
@@ -461,7 +461,7 @@ class Reader:
         whole: _Whole | None = None,
     ) -> Iterator[Unit]:
         """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``;
-        ``whole``: where a parallel read leaves its cache key, should it be split)."""
+        ``whole``: where a parallel read leaves its cache key; its consumer stores it)."""
         source, info = self._open(opts)
         ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
         with source:
@@ -482,7 +482,8 @@ class Reader:
         whole: _Whole | None = None,
     ) -> tuple[Iterator[Unit], bool]:
         """The units from the cache, or from the extractor (isolated or not); True when cached.
-        ``whole`` gets the key and header of a read that is not served from the cache."""
+        ``whole`` gets the key and header of a read that is not served from the cache, and the
+        storing: a parallel read's consumer stores the file once all its parts came."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
         if key is not None and self.cache is not None:
@@ -502,7 +503,9 @@ class Reader:
             units = self._worker_pool().run(job, source.handoff(), ctx, ext.name, until)
         else:
             units = self._pipeline.units(source, info, ctx, ext_cls=ext)
-        return (self._storing(units, key, ctx) if key is not None else units), False
+        if key is None or whole is not None:
+            return units, False
+        return self._storing(units, key, ctx), False
 
     def _storing(self, units: Iterator[Unit], key: str, ctx: Context) -> Iterator[Unit]:
         """Pass units through, keeping them for the cache; stored only when the read completes."""
@@ -547,22 +550,21 @@ class _FileLoad:
 
 @dataclasses.dataclass(eq=False)
 class _Whole:
-    """A parallel PDF read's whole-file cache entry in the making: a read split across workers
-    stores no part under the whole file's key (the first is cut short, the others are page
-    ranges), so the consumer keeps the file's units and stores them whole once all came."""
+    """A parallel read's whole-file cache entry in the making, kept by the consumer: a PDF
+    split across workers has no read that sees it whole (the first is cut short, the others are
+    page ranges), so the file is stored once all its units came, split or not."""
 
     key: str | None = None  # the whole read's cache key (None: not cached, or not known yet)
     header: dict[str, str] = dataclasses.field(default_factory=dict)  # the first read's own
     units: list[Unit] | None = dataclasses.field(default_factory=list)  # None: not kept
     size: int = 0
-    split: bool = False
 
     def keep(self, unit: Unit) -> None:
-        """Keep a unit of the file, up to the cache's entry size (a PDF's units only)."""
+        """Keep a unit of the file, up to the cache's entry size (past it: not cached)."""
         if self.units is None:
             return
         self.size += entry_size(unit)
-        if self.size > MAX_ENTRY_BYTES or unit.metadata.get("format") != "pdf":
+        if self.size > MAX_ENTRY_BYTES:
             self.units = None
         else:
             self.units.append(unit)
@@ -615,8 +617,6 @@ def _page_range(
     whole = load.opts.pages is None and load.opts.view == "text"
     if first_unit.metadata.get("format") != "pdf" or not whole:
         return None
-    if first > 1:  # a part after the first (1..count only asks whether it can be split)
-        load.whole.split = True
     return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
 
 
