@@ -1,0 +1,237 @@
+"""Real-PDF structure, side by side in one run: docread (``pdf.structure`` auto / off / layout),
+``pymupdf4llm`` with PyMuPDF's layout model, and raw ``page.get_text()``, scored page by page
+against the hand-made truth in ``bench/pdf_truth/`` (pages rendered and looked at; README there).
+
+Scores, per half of the truth (``tune``: tune on it; ``test``: held back, the goals):
+- headings: an expected heading is a markdown heading line of its page (text equal after
+  normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
+  are not scored. Heading precision: the page's heading lines that are an expected heading.
+- cells: an expected non-empty cell is a cell of a pipe-table row of its page (as a multiset).
+- paragraphs whole: an expected paragraph lies inside ONE block of its page's markdown (blocks
+  split at blank lines; list markers and heading marks out); one that runs on from or onto
+  another page (``split_paragraphs``) need only be present in the page. Plain text with no
+  blank lines is one block a page, so this says the reading order kept it in one piece.
+- paragraphs alone: that block is the paragraph (at most 15 % + 15 characters longer): the
+  paragraph is its own block, as a chunker needs it.
+Speed: pages/s over the truth pages of text PDFs (scanned ones are timed apart: OCR), every case
+reading the same pages, each case in a fresh process whose imports, layout model and Reader are
+warmed on one page before the clock, rounds interleaved, median of ``--rounds``, peak RSS.
+
+    python bench/real_pdf.py [--rounds 3] [--split test] [--files] [--cases docread:auto,...]
+    PYTHONPATH=/path/to/other/tree/core python bench/real_pdf.py   # another tree's docread
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from _harness import CORPUS
+
+HERE = Path(__file__).resolve().parent
+TRUTH = HERE / "pdf_truth"
+
+CHILD = r"""
+import json, resource, sys, time
+case, jobs = sys.argv[1], json.loads(sys.argv[2])
+first = next(iter(jobs))
+if case == "raw":
+    import pymupdf
+elif case == "pymupdf4llm":
+    import pymupdf, pymupdf.layout, pymupdf4llm, contextlib, io
+    pymupdf.layout.activate()
+    with pymupdf.open(first) as doc, contextlib.redirect_stdout(io.StringIO()):
+        pymupdf4llm.to_markdown(doc, pages=[0], show_progress=False)
+else:
+    import docread
+    cfg = {"cache": {"enabled": False}, "isolation": {"enabled": False},
+           "timeouts": {"global": 3600}, "pdf": {"structure": case.split(":")[1]}}
+    reader = docread.Reader("/", config=cfg)
+    sum(1 for _ in reader.iter_documents(first, pages="1"))
+texts, times = {}, {}
+for path, pages in jobs.items():
+    t0 = time.perf_counter()
+    got = texts.setdefault(path, {})
+    if case == "raw":
+        with pymupdf.open(path) as doc:
+            for n in pages:
+                got[str(n)] = doc[n - 1].get_text()
+    elif case == "pymupdf4llm":
+        with pymupdf.open(path) as doc, contextlib.redirect_stdout(io.StringIO()):
+            chunks = pymupdf4llm.to_markdown(
+                doc, pages=[n - 1 for n in pages], page_chunks=True, show_progress=False)
+        for n, chunk in zip(pages, chunks):
+            got[str(n)] = chunk["text"]
+    else:
+        spec = ",".join(str(n) for n in pages)
+        for d in reader.iter_documents(path, pages=spec):
+            if "table_index" not in d.metadata and "page_number" in d.metadata:
+                key = str(d.metadata["page_number"])
+                got[key] = (got[key] + "\n\n" + d.text) if key in got else d.text
+    times[path] = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"times": times, "peak_mb": peak, "texts": texts}))
+"""
+
+CASES = ("docread:auto", "docread:off", "pymupdf4llm", "raw")  # docread:layout: pymupdf4llm's text
+_EMPHASIS = re.compile(r"[*_`]+|<br\s*/?>|\\(?=[\\|*_#\[\]()`-])")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_RULE = re.compile(r"^[\s|:-]+$")
+_MARKER = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+)")
+
+
+def norm(text: str) -> str:
+    """NFKC, casefolded, emphasis marks, escapes and <br> out, then no whitespace and no hyphens:
+    what is scored is where text lands (heading, cell, block), not its spacing around math or
+    marks, nor whether a line-end hyphen was a compound's ("dual-encoder") or a word break's."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(_EMPHASIS.sub(" ", text).replace("-", "").split()).casefold()
+
+
+def page_parts(markdown: str) -> tuple[list[str], Counter[str], list[str], str]:
+    """A page's markdown as (heading lines, table cells, blocks, the whole text), normalised."""
+    lines = markdown.splitlines()
+    heads = [norm(m.group(1)) for line in lines if (m := _HEADING.match(line))]
+    cells: Counter[str] = Counter(
+        norm(c)
+        for line in lines
+        if line.lstrip().startswith("|") and not _RULE.match(line)
+        for c in _CELL_SPLIT.split(line.strip().strip("|"))
+    )
+    blocks = [
+        norm(" ".join(_MARKER.sub("", line) for line in block.splitlines()))
+        for block in re.split(r"\n\s*\n", markdown)
+    ]
+    return heads, cells, blocks, norm(markdown)
+
+
+def score_page(markdown: str, truth: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    """(found, expected) per measure for one page."""
+    heads, cells, blocks, whole = page_parts(markdown)
+    want_h = [norm(t) for _, t in truth.get("headings", [])]
+    want_c = Counter(
+        norm(c) for table in truth.get("tables", []) for row in table["rows"] for c in row
+    )
+    want_c.pop("", None)
+    split = set(truth.get("split_paragraphs", []))
+    found_p = alone = 0
+    for i, para in enumerate(truth.get("paragraphs", [])):
+        p = norm(para)
+        found_p += p in whole if i in split else any(p in b for b in blocks)
+        alone += any(p in b and len(b) <= 1.15 * len(p) + 15 for b in blocks) or (
+            i in split and p in whole
+        )
+    return {
+        "headings": (sum(h in heads for h in want_h), len(want_h)),
+        "heading_precision": (sum(h in want_h for h in heads), len(heads)),
+        "cells": (sum(min(n, cells[c]) for c, n in want_c.items()), sum(want_c.values())),
+        "paragraphs": (found_p, len(truth.get("paragraphs", []))),
+        "alone": (alone, len(truth.get("paragraphs", []))),
+    }
+
+
+def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
+    """Corpus path -> truth file, for one half or both."""
+    out = {}
+    for file in sorted(TRUTH.glob("*.json")):
+        truth = json.loads(file.read_text())
+        if split in (None, truth["split"]) and (CORPUS / truth["file"]).exists():
+            out[str(CORPUS / truth["file"])] = truth
+    return out
+
+
+def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
+    env = {**os.environ}
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, case, json.dumps(jobs)],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
+LABELS = ("headings", "h.prec", "cells", "whole", "alone")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--split", choices=("tune", "test"), help="one half only")
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--files", action="store_true", help="per-file scores too")
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args()
+    cases = args.cases.split(",")
+    truths = truth_set(args.split)
+    jobs = {path: sorted(int(n) for n in t["pages"]) for path, t in truths.items()}
+    runs: dict[str, list[dict[str, Any]]] = {c: [] for c in cases}
+    for _ in range(args.rounds):
+        for case in cases:
+            runs[case].append(run(case, jobs))
+    report: dict[str, Any] = {}
+    halves = [args.split] if args.split else ["tune", "test"]
+    text_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" not in p)
+    scan_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" in p)
+
+    def pace(case: str, scanned: bool) -> float:
+        return statistics.median(
+            sum(t for p, t in r["times"].items() if ("pdf-scanned" in p) == scanned)
+            for r in runs[case]
+        )
+
+    print(f"{'half':<5} {'case':<15}" + "".join(f"{x:>9}" for x in LABELS)
+          + f" {'pages/s':>8} {'scan p/s':>8} {'peak MB':>8}")  # fmt: skip
+    for half in halves:
+        for case in cases:
+            texts = runs[case][0]["texts"]
+            files: dict[str, dict[str, tuple[int, int]]] = {}
+            for path, truth in truths.items():
+                if truth["split"] != half:
+                    continue
+                sums = {m: [0, 0] for m in MEASURES}
+                for n, page in truth["pages"].items():
+                    got = score_page(texts.get(path, {}).get(n, ""), page)
+                    for m in MEASURES:
+                        sums[m][0] += got[m][0]
+                        sums[m][1] += got[m][1]
+                files[Path(path).name] = {m: (a, b) for m, (a, b) in sums.items()}
+            total = {m: [sum(f[m][0] for f in files.values()),
+                         sum(f[m][1] for f in files.values())] for m in MEASURES}  # fmt: skip
+            peak = max(r["peak_mb"] for r in runs[case])
+            speed = text_pages / pace(case, False)
+            scan = scan_pages / pace(case, True) if scan_pages else 0.0
+            report.setdefault(half, {})[case] = {
+                "total": total,
+                "files": files,
+                "pages_per_s": speed,
+                "peak_mb": peak,
+            }
+            cols = "".join(f"{100 * a / b:8.1f}%" if b else f"{'-':>9}" for a, b in total.values())
+            print(f"{half:<5} {case:<15}{cols} {speed:>8.1f} {scan:>8.2f} {peak:>8.0f}")
+            if args.files:
+                for name, got in files.items():
+                    parts = [
+                        f"{lab} {a}/{b}"
+                        for lab, (a, b) in zip(LABELS, got.values(), strict=True)
+                        if b
+                    ]
+                    print(f"      {name:<44} {'  '.join(parts)}")
+    print(f"\npages/s: the {text_pages} text pages of both halves; scan p/s: the {scan_pages} "
+          f"scanned pages (OCR); median of {args.rounds} interleaved rounds")  # fmt: skip
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
