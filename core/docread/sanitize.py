@@ -65,6 +65,16 @@ def capped(value: str, limit: int) -> str:
     return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
 
 
+def capped_lines(lines: list[str], limit: int) -> list[str]:
+    """A header block's lines held to ``limit`` (``output.max_metadata_fields``), the rest counted
+    on one line: every block of a header goes through it (the view's Metadata, an image's EXIF,
+    an audio file's tags)."""
+    if len(lines) <= limit:
+        return lines
+    more = f"  - ... {len(lines) - limit} more (output.max_metadata_fields={limit})"
+    return [*lines[:limit], more]
+
+
 def clean_text(text: str, output: OutputSettings) -> str:
     """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
     return clean_body(text, output)[0]
@@ -127,11 +137,16 @@ POSITION_KEYS = (
     "member", "sheet", "table", *FIRST_AT_ONE, "cell_index", "line_start", "table_index",
     "image_index", "message_index",
 )  # fmt: skip
-# identity and position keys: never cut (a truncated path breaks upserts) and never dropped by the
-# field cap (it applies to the remaining, descriptive keys)
-_PROTECTED = frozenset({
+# THE protected keys: never cut (a truncated path breaks upserts) and never dropped by the field
+# cap, which applies to the remaining, descriptive keys. Identity and position, and every key the
+# views (views/sections.py: the rendering by `extractor`, the windows' ends, a table's head and
+# summary, `## Page 3 [OCR]`; views/media.py: a picture's size), the chunker (`markdown`,
+# `headings`) and the wrappers (`page_count`) decide by, so a small cap never changes a view.
+PROTECTED_KEYS = frozenset({
     "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "depth",
-    "page_count", "slide_count", "line_end", "row_end", *POSITION_KEYS,
+    "extractor", "page_count", "slide_count", "line_end", "row_end", "markdown", "headings",
+    "ocr", "table_caption", "total_rows", "total_rows_note", "column_types", "file_count",
+    "width", "height", *POSITION_KEYS,
 })  # fmt: skip
 # the real path, so a loader can open it again: a JSON or repr shows its escapes, views use shown_name
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
@@ -152,13 +167,13 @@ def _string_list(raw: Any, output: OutputSettings) -> list[str] | None:
 
 
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
-    """Flat scalars only (and the list keys of _LISTS: short strings); identity and position keys
-    always kept whole, the other keys capped at ``max_metadata_fields`` in all and
-    ``max_metadata_value_len`` characters each; paths as given."""
+    """Flat scalars only (and the list keys of _LISTS: short strings); ``PROTECTED_KEYS`` always
+    kept, the other keys capped at ``max_metadata_fields`` in all; values cut at
+    ``max_metadata_value_len`` characters, paths and positions never; paths as given."""
     out: dict[str, Any] = {}
     for protected in (True, False):
         for key, raw in metadata.items():
-            if (key in _PROTECTED) != protected:
+            if (key in PROTECTED_KEYS) != protected:
                 continue
             if not protected and len(out) >= output.max_metadata_fields:
                 return out
@@ -170,7 +185,7 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
                 continue
             if isinstance(value, str) and key not in _PATHS:
                 value = clean_text(value, output)
-                if not protected and len(value) > output.max_metadata_value_len:
+                if key not in POSITION_KEYS and len(value) > output.max_metadata_value_len:
                     value = value[: output.max_metadata_value_len] + "..."
             out[str(key)] = value
     return out
