@@ -430,6 +430,10 @@ def test_http_on_loopback_checks_host_and_origin(workspace: Path, tmp_path: Path
     with http_server(workspace, log) as url:
         assert post(url).status_code == 200
         assert post(url, Host="evil.example").status_code == 421  # DNS rebinding
+        port = int(url.split(":")[2].split("/")[0])
+        for host in ("localhost:@evil.example", "127.0.0.1:@evil.example", f"localhost:{port + 1}"):
+            assert post(url, Host=host).status_code == 421, host  # host and port exactly
+        assert post(url, Host=f"localhost:{port}").status_code == 200
         assert post(url, Origin="http://evil.example").status_code == 403
         assert post(url, Origin=url.removesuffix("/mcp")).status_code == 200
     first, *warnings = log.read_text().splitlines()
@@ -450,6 +454,7 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
     secret = "s3cret-token"
     log = tmp_path / "stderr.txt"
     flags = ("--host", "0.0.0.0", "--allowed-host", "docs.example")
+    flags += ("--allowed-host", "proxy.example:8443")
     with http_server(workspace, log, *flags, env={"DOCREAD_MCP_TOKEN": secret}) as url:
         port = url.split(":")[2].split("/")[0]
         assert post(url).status_code == 401
@@ -458,5 +463,8 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
         auth = {"Authorization": f"Bearer {secret}"}
         assert post(url, Host="evil.example", **auth).status_code == 421
         assert post(url, Host=f"docs.example:{port}", **auth).status_code == 200
+        assert post(url, Host="docs.example:@evil.example", **auth).status_code == 421
+        assert post(url, Host="proxy.example:8443", **auth).status_code == 200  # as given
+        assert post(url, Host=f"proxy.example:{port}", **auth).status_code == 421
     assert "(bearer token required)" in log.read_text()
     assert secret not in log.read_text()
