@@ -175,6 +175,8 @@ def test_extract_writes_only_under_the_extraction_folder(
     assert many.documents[0].metadata["extracted_count"] == 2
     assert (target.parent / "utils" / "helpers.py").is_file()
     assert files_outside(tmp_path, [path]) == []
+    folders = [tmp_path / ".tmp", *(p for p in (tmp_path / ".tmp").rglob("*") if p.is_dir())]
+    assert {p.stat().st_mode & 0o777 for p in folders} == {0o700}  # the user's own, every one
 
 
 @pytest.mark.parametrize(

@@ -358,7 +358,7 @@ def _place(workspace: Path, root: Path, name: str, guard: Guard, entry: Entry) -
         for part in path.parent.relative_to(workspace).parts:
             current = current / part
             with contextlib.suppress(FileExistsError):
-                os.mkdir(part, 0o755, dir_fd=folder)
+                os.mkdir(part, 0o700, dir_fd=folder)  # the user's own, as every folder we make
             try:
                 inner = os.open(part, _FOLDER_FLAGS, dir_fd=folder)
             except OSError as exc:  # ELOOP (a link) or ENOTDIR (a file): never written through
