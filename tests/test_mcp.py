@@ -166,6 +166,21 @@ async def test_errors_are_error_results_and_the_server_goes_on(
     assert not again.is_error and "second line" in text_of(again)
 
 
+async def test_a_name_that_is_not_utf8_is_listed_and_read_over_mcp(tmp_path: Path) -> None:
+    """A folder holding bad\\xff.txt: the listing is a result (not an error) showing U+FFFD, and
+    that name reads the file (it failed the whole call with UnicodeEncodeError)."""
+    (tmp_path / os.fsdecode(b"bad\xff.txt")).write_text("bytes in a name\n")
+    server = ReadDocumentServer(str(tmp_path), NO_CACHE)
+    try:
+        async with Client(server.server) as client:
+            listing = await client.call_tool(TOOL_NAME, {"file_path": "."})
+            read = await client.call_tool(TOOL_NAME, {"file_path": "bad\ufffd.txt"})
+    finally:
+        server.close()
+    assert not listing.is_error and "bad\ufffd.txt" in text_of(listing)
+    assert not read.is_error and "bytes in a name" in text_of(read)
+
+
 async def test_the_three_agent_tools_answer_one_request_alike(
     app: ReadDocumentServer, workspace: Path
 ) -> None:

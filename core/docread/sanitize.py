@@ -31,6 +31,9 @@ _INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}]")
 _EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}]")  # one scan when there is nothing to strip
 # in a name (not in prose) bidi marks and line/paragraph separators are escaped too
 _NAME_ONLY = (0x061C, 0x200E, 0x200F, 0x2028, 0x2029)
+# a lone surrogate: a byte of a file name that is not UTF-8 (Python's surrogateescape), or half a
+# UTF-16 pair; no UTF-8 encoder, JSON consumer or vector store takes it, so it is shown as U+FFFD
+_SURROGATE = re.compile("[\ud800-\udfff]")
 # a name on one line: C0 (newline and tab too), DEL and C1 as \xNN, invisible and bidi as \uNNNN
 _NAME_ESCAPES = {
     **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
@@ -38,12 +41,29 @@ _NAME_ESCAPES = {
         c: f"\\u{c:04x}" if c <= 0xFFFF else f"\\U{c:08x}"
         for c in (*(c for lo, hi in _HIDDEN for c in range(lo, hi + 1)), *_NAME_ONLY)
     },
+    **dict.fromkeys(range(0xD800, 0xE000), "\ufffd"),
 }
 MAX_SHOWN_NAME = 300
 
 
+def readable(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate (a byte of a name that is not UTF-8) as
+    U+FFFD, as ``source``, every metadata value and every name shown hold it."""
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
+
+
+def not_utf8_note(count: int, what: str) -> str:
+    """The note on names that are not valid UTF-8 (``count`` of ``what``: "file name")."""
+    names = f"{count:,} {what} is" if count == 1 else f"{count:,} {what}s are"
+    return (
+        f"{names} not valid UTF-8: shown with U+FFFD (\ufffd) for each byte that is not; "
+        "read a file by the name shown"
+    )
+
+
 def shown_text(text: str) -> str:
-    """``text`` on one line with nothing hidden: control, bidi and invisible characters escaped."""
+    """``text`` on one line with nothing hidden: control, bidi and invisible characters escaped,
+    a byte of a name that is not UTF-8 as U+FFFD."""
     return text.translate(_NAME_ESCAPES)
 
 
@@ -76,7 +96,8 @@ def capped_lines(lines: list[str], limit: int) -> list[str]:
 
 
 def clean_text(text: str, output: OutputSettings) -> str:
-    """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
+    """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t);
+    lone surrogates become U+FFFD."""
     return clean_body(text, output)[0]
 
 
@@ -93,6 +114,7 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         text = text[1:]
     if text.isascii():
         return (_CONTROL.sub("", text) if output.strip_control_chars else text), 0
+    text = readable(text)
     if (_EITHER if output.strip_control_chars else _INVISIBLE).search(text) is None:
         return text, 0
     if output.strip_control_chars:
@@ -148,7 +170,8 @@ PROTECTED_KEYS = frozenset({
     "ocr", "table_caption", "total_rows", "total_rows_note", "column_types", "file_count",
     "width", "height", *POSITION_KEYS,
 })  # fmt: skip
-# the real path, so a loader can open it again: a JSON or repr shows its escapes, views use shown_name
+# the real path, so a loader can open it again (a name that is not UTF-8 with U+FFFD, which the
+# workspace reads back): a JSON or repr shows its escapes, views use shown_name
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
 
 
@@ -183,7 +206,9 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
             value = flat_value(raw)
             if value is None:
                 continue
-            if isinstance(value, str) and key not in _PATHS:
+            if isinstance(value, str) and key in _PATHS:
+                value = readable(value)  # valid UTF-8 for every consumer (JSON, Arrow, stores)
+            elif isinstance(value, str):
                 value = clean_text(value, output)
                 if key not in POSITION_KEYS and len(value) > output.max_metadata_value_len:
                     value = value[: output.max_metadata_value_len] + "..."
