@@ -27,13 +27,14 @@ _HIDDEN = ((0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF), (0x202A, 0x202E
 _BODY_HIDDEN = ((0x200B, 0x200B), *(r for r in _HIDDEN if r != (0x200B, 0x200D)))
 _BODY_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BODY_HIDDEN)
 _FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
-_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}]")
-_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}]")  # one scan when there is nothing to strip
+# a lone surrogate (a byte of a name that is not UTF-8, half a UTF-16 pair) becomes U+FFFD, in the
+# same scan: no UTF-8 encoder, JSON consumer or vector store takes it
+_LONE = "\ud800-\udfff"
+_SURROGATE = re.compile(f"[{_LONE}]")
+_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}{_LONE}]")
+_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}{_LONE}]")  # one scan when there is nothing to strip
 # in a name (not in prose) bidi marks and line/paragraph separators are escaped too
 _NAME_ONLY = (0x061C, 0x200E, 0x200F, 0x2028, 0x2029)
-# a lone surrogate: a byte of a file name that is not UTF-8 (Python's surrogateescape), or half a
-# UTF-16 pair; no UTF-8 encoder, JSON consumer or vector store takes it, so it is shown as U+FFFD
-_SURROGATE = re.compile("[\ud800-\udfff]")
 # a name on one line: C0 (newline and tab too), DEL and C1 as \xNN, invisible and bidi as \uNNNN
 _NAME_ESCAPES = {
     **{c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))},
@@ -114,7 +115,6 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         text = text[1:]
     if text.isascii():
         return (_CONTROL.sub("", text) if output.strip_control_chars else text), 0
-    text = readable(text)
     if (_EITHER if output.strip_control_chars else _INVISIBLE).search(text) is None:
         return text, 0
     if output.strip_control_chars:
@@ -125,6 +125,8 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         nonlocal removed
         if match.group(1):  # a flag's tag sequence is what it looks like
             return match.group(1)
+        if "\ud800" <= match.group() <= "\udfff":  # a lone surrogate: shown, not hidden
+            return "\ufffd"
         removed += 1
         return ""
 
