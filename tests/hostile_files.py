@@ -131,3 +131,36 @@ def tar_bad_size(path: Path, *, size: int = -512, members: int = 3, at: int = 1)
     raw[header + 148 : header + 156] = b"%06o\x00 " % sum(raw[header : header + 512])
     path.write_bytes(gzip.compress(bytes(raw)) if path.suffix == ".gz" else bytes(raw))
     return path
+
+
+def link_nest(path: Path, *, depth: int = 100_000) -> Path:
+    """A DOCX, ODT or ODP (by the suffix) whose one paragraph holds ``depth`` nested hyperlinks
+    around the words "INNER TEXT"."""
+    from factories import docx
+    from odf import draw, text
+    from odf.opendocument import OpenDocumentPresentation, OpenDocumentText
+    from office_fixtures import rewrite_member
+
+    if path.suffix == ".docx":
+        docx(path, ["PLACEHOLDER"])
+        link, end, member = '<w:hyperlink w:anchor="x">', "</w:hyperlink>", "word/document.xml"
+        inner, old = "<w:r><w:t>INNER TEXT</w:t></w:r>", "<w:r><w:t>PLACEHOLDER</w:t></w:r>"
+    else:
+        para = text.P(text="before ")
+        para.addElement(text.A(href="#x", text="PLACEHOLDER"))  # declares the xlink namespace
+        if path.suffix == ".odp":
+            doc = OpenDocumentPresentation()
+            box, slide = draw.TextBox(), draw.Page(masterpagename="")
+            frame = draw.Frame(width="9cm", height="2cm")
+            box.addElement(para)
+            frame.addElement(box)
+            slide.addElement(frame)
+            doc.presentation.addElement(slide)
+        else:
+            doc = OpenDocumentText()
+            doc.text.addElement(para)
+        doc.save(str(path))
+        link, end, member = '<text:a xlink:href="#x">', "</text:a>", "content.xml"
+        inner, old = "INNER TEXT", "PLACEHOLDER"
+    nest = link * depth + inner + end * depth
+    return rewrite_member(path, member, lambda xml: xml.replace(old, nest))

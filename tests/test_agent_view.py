@@ -532,3 +532,39 @@ def test_the_view_is_cut_at_max_bytes_whatever_the_token_count(tmp_path: Path) -
         view = reader.read("wide.txt").render()
     assert len(view.encode()) <= 5000
     assert "output.max_bytes=5,000" in view and view.count("to continue") == 1
+
+
+@pytest.mark.parametrize("fields", [3, 8])
+def test_a_small_metadata_field_cap_never_changes_how_units_render(
+    tmp_path: Path, fields: int
+) -> None:
+    """The cap keeps every key the views decide by (``extractor`` picks the cat -n lines, the
+    table summary, ``## Page N``; the windows' ends pick the hint): only descriptive keys go."""
+    (tmp_path / "a.py").write_text("import os\n\n\ndef f():\n    return 1\n" * 30)
+    _csv(tmp_path / "t.csv", 80)
+    _pdf(tmp_path / "p.pdf", 2)
+    (tmp_path / "h.html").write_text("<h1>Title</h1><p>" + "word " * 50 + "</p>" * 3)
+    reads = [("a.py", {"limit": 40}), ("t.csv", {}), ("p.pdf", {}), ("h.html", {})]
+    for name, options in reads:
+        full = docread.read(name, workspace=tmp_path, config=NO_CACHE, **options)
+        capped = docread.read(
+            name, workspace=tmp_path, config=_config(max_metadata_fields=fields), **options
+        )
+        assert capped.render() == full.render(), name
+        assert capped.documents[0].metadata["extractor"] == full.documents[0].metadata["extractor"]
+    text = docread.read("a.py", workspace=tmp_path, config=_config(max_metadata_fields=fields))
+    assert "     1\timport os" in text.render()
+
+
+def test_an_images_exif_block_holds_max_metadata_fields(tmp_path: Path) -> None:
+    """The EXIF list of an image's header is a header block like the view's Metadata: at most
+    ``max_metadata_fields`` lines, the rest counted."""
+    from test_image import _jpeg_with_exif
+
+    _jpeg_with_exif(tmp_path / "photo.jpg")
+    full = docread.read("photo.jpg", workspace=tmp_path, config=NO_CACHE).render()
+    text = docread.read("photo.jpg", workspace=tmp_path, config=_config(max_metadata_fields=3))
+    block = text.render().split("**EXIF Metadata:**\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    exif = full.split("**EXIF Metadata:**\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(exif) == 6  # camera, lens, exposure, date, software, GPS
+    assert block == [*exif[:3], "  - ... 3 more (output.max_metadata_fields=3)"]

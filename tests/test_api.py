@@ -129,7 +129,8 @@ def test_metadata_caps_never_cut_identity_or_position(tmp_path: Path) -> None:
     doc = docread.read(str(deep / "a.txt"), workspace=tmp_path, config=config).documents[0]
     assert doc.metadata["file_path"] == str(deep / "a.txt")  # whole, not cut to 20 chars
     assert doc.metadata["line_start"] == 1 and doc.metadata["line_end"] == 1
-    assert "extractor" not in doc.metadata  # a descriptive key over the cap of 3 is dropped
+    assert doc.metadata["extractor"] == "text"  # the views decide by it: never dropped
+    assert "modified" not in doc.metadata  # a descriptive key over the cap of 3 is dropped
 
 
 def test_json_view_says_how_to_continue_when_cut(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import json
 import lzma
 import os
 import struct
@@ -175,6 +176,8 @@ def test_extract_writes_only_under_the_extraction_folder(
     assert many.documents[0].metadata["extracted_count"] == 2
     assert (target.parent / "utils" / "helpers.py").is_file()
     assert files_outside(tmp_path, [path]) == []
+    folders = [tmp_path / ".tmp", *(p for p in (tmp_path / ".tmp").rglob("*") if p.is_dir())]
+    assert {p.stat().st_mode & 0o777 for p in folders} == {0o700}  # the user's own, every one
 
 
 @pytest.mark.parametrize(
@@ -661,3 +664,52 @@ def test_member_names_cannot_break_the_listing_layout(
     reader.read("names.zip", mode="extract", pattern="evil*")
     extracted = extraction_root(tmp_path, "names.zip")
     assert [p.name for p in extracted.iterdir()] == ["evil_Contents:_  fake.txt"]
+
+
+def _utf8_flagged(members: dict[bytes, bytes]) -> bytes:
+    """A zip whose entries all carry the UTF-8 flag (bit 11), whatever bytes their names are."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        for index, data in enumerate(members.values()):
+            archive.writestr(f"m{index:04d}", data)
+    raw = buf.getvalue()
+    for index, name in enumerate(members):
+        raw = raw.replace(f"m{index:04d}".encode(), name[:5].ljust(5, b"_"))  # same length
+    out = bytearray(raw)
+    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = out.find(signature)
+        while at >= 0:
+            out[at + flag_at + 1] |= 0x08  # bit 11: the high byte of the little-endian flags
+            at = out.find(signature, at + 4)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("family", ["tar", "zip"])
+def test_a_member_name_that_is_not_utf8_is_listed_read_and_loaded(
+    reader: docread.Reader, tmp_path: Path, family: str
+) -> None:
+    """A tar member b"bad\\xff.txt" and a zip entry flagged UTF-8 whose name is not: the listing
+    shows every member, the bad byte as U+FFFD, with a note (it failed whole); that name reads
+    the member; the loader's metadata is valid UTF-8."""
+    if family == "tar":
+        name, data = "a.tar", io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w", format=tarfile.GNU_FORMAT) as archive:
+            for raw, body in ((b"bad\xff.txt", b"bad bytes\n"), (b"ok.txt", b"fine\n")):
+                info = tarfile.TarInfo(os.fsdecode(raw))
+                info.size = len(body)
+                archive.addfile(info, io.BytesIO(body))
+        (tmp_path / name).write_bytes(data.getvalue())
+    else:
+        name = "a.zip"
+        members = {b"b\xff\xfe.t": b"bad bytes\n", b"ok.tx": b"fine\n"}
+        (tmp_path / name).write_bytes(_utf8_flagged(members))
+    listing = reader.read(name)
+    text = listing.render()
+    lines = listing.text.splitlines()[1:]
+    shown = [line.split()[0] for line in lines if line.startswith("  ") and "(" not in line]
+    bad = next(n for n in shown if "\ufffd" in n)
+    assert len(shown) == 2 and "1 member name is not valid UTF-8" in text
+    assert reader.read(name, mode="read", archive_path=bad).text.strip().endswith("bad bytes")
+    units = list(reader.iter_documents(name))
+    assert sorted(u.metadata["member"] for u in units) == sorted(shown)
+    json.dumps([dict(u.metadata) for u in units], ensure_ascii=False).encode("utf-8")

@@ -274,3 +274,41 @@ def test_a_single_file_gz_read_is_its_content_and_not_cached(tmp_path: Path) -> 
         second = reader.read("app.log.gz", dedupe=False)
     assert "line two" in first.text and "line two" in second.text
     assert not second.cached  # archives keep only their listings in the cache
+
+
+@pytest.fixture
+def umask_000() -> Iterator[None]:
+    """The loosest umask: a folder made without an explicit mode comes out 0777."""
+    old = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _folder_modes(top: Path) -> dict[str, int]:
+    """Every folder from ``top`` down, relative, with its permission bits."""
+    found = {".": top.stat().st_mode & 0o777}
+    for folder in top.rglob("*"):
+        if folder.is_dir():
+            found[str(folder.relative_to(top))] = folder.stat().st_mode & 0o777
+    return found
+
+
+def test_every_folder_made_for_the_cache_and_media_is_0700_under_umask_000(
+    tmp_path: Path, umask_000: None
+) -> None:
+    """The cache folder's missing parents, diskcache's value folders (a value over 32 KB goes to a
+    file in two levels of folders) and a media folder with its parents: all 0700."""
+    from docread.model import Media
+    from docread.rag.media_files import store_media
+
+    (tmp_path / "big.bin").write_text("".join(f"line {i} " + "x" * 60 + "\n" for i in range(800)))
+    cache = tmp_path / "a" / "b" / "cache"
+    with docread.Reader(tmp_path, config=_config(cache)) as reader:
+        reader.read("big.bin", format_hint="fake_counting")
+    modes = _folder_modes(tmp_path / "a")
+    assert len(modes) >= 5  # a, a/b, a/b/cache and a value file's two folders
+    assert set(modes.values()) == {0o700}, modes
+    store_media(Media("image/png", b"\x89PNG", {}, "m"), tmp_path / "m" / "n")
+    assert set(_folder_modes(tmp_path / "m").values()) == {0o700}

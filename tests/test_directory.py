@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import docread
+import pytest
 
 
 def _tree(root: Path) -> None:
@@ -71,3 +74,70 @@ def test_loader_notes_reach_the_caller(reader: docread.Reader, tmp_path: Path) -
     docs = list(reader.iter_documents(".", on_note=lambda p, n: notes.append((p, n))))
     assert [d.metadata["source"] for d in docs] == ["full.txt"]
     assert notes == [("empty.txt", "The file exists but is empty (0 bytes).")]
+
+
+def _not_utf8(root: Path, *names: bytes) -> list[str]:
+    """Files whose names are these bytes (not valid UTF-8), each holding its own name's repr."""
+    made = []
+    for raw in names:
+        name = os.fsdecode(raw)  # Python's form of such a name: a lone surrogate per bad byte
+        (root / name).write_text(f"text of {raw!r}\n")
+        made.append(name)
+    return made
+
+
+def test_a_name_that_is_not_utf8_is_listed_read_and_loaded(tmp_path: Path) -> None:
+    """The listing shows every entry, the bad bytes as U+FFFD, with a note; the shown name, the
+    real name (str or bytes) all read the file; the loader reads it with valid UTF-8 metadata."""
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    (folder / "good.txt").write_text("good\n")
+    (real,) = _not_utf8(folder, b"bad\xff\xfename.txt")
+    shown = "bad\ufffd\ufffdname.txt"
+    listing = docread.read("dir", workspace=tmp_path)
+    text = listing.render()
+    assert [line.split()[0] for line in listing.text.splitlines()] == [shown, "good.txt"]
+    assert "1 name is not valid UTF-8: shown with U+FFFD" in text
+    text.encode("utf-8")  # the view is valid UTF-8
+    for name in (f"dir/{shown}", f"dir/{real}", os.fsencode(f"dir/{real}")):
+        result = docread.read(name, workspace=tmp_path)  # type: ignore[arg-type]
+        assert result.text == "text of b'bad\\xff\\xfename.txt'"
+        assert result.documents[0].metadata["source"] == f"dir/{shown}"
+    docs = list(docread.iter_documents(folder, workspace=tmp_path))
+    assert sorted(d.metadata["source"] for d in docs) == [f"dir/{shown}", "dir/good.txt"]
+    bad = next(d for d in docs if d.metadata["file_name"] == shown)
+    assert bad.metadata["file_path"] == str(folder / shown)  # U+FFFD too: docread reads it back
+    json.dumps([dict(d.metadata) for d in docs], ensure_ascii=False).encode("utf-8")
+    assert docread.read(bad.metadata["file_path"], workspace=tmp_path).text == result.text
+
+
+def test_two_names_that_show_alike_are_refused_by_the_shown_name(tmp_path: Path) -> None:
+    """bad\\xff.txt and bad\\xfe.txt both show as bad\ufffd.txt: never guessed, each read by its
+    real name."""
+    first, second = _not_utf8(tmp_path, b"bad\xff.txt", b"bad\xfe.txt")
+    with pytest.raises(docread.PathSecurityError, match="2 names in its folder show as"):
+        docread.read("bad\ufffd.txt", workspace=tmp_path)
+    assert "xfe" in docread.read(second, workspace=tmp_path).text
+    listing = docread.read(".", workspace=tmp_path)
+    assert listing.text.count("bad\ufffd.txt") == 2
+    assert "2 names are not valid UTF-8" in listing.render()
+
+
+def test_the_agent_tool_and_the_cli_take_a_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """tool_read (LangChain, LlamaIndex, MCP) lists and reads it; ``docread load --jsonl`` writes
+    valid UTF-8 JSON Lines for it."""
+    from docread.integrations.tool_call import tool_read
+    from test_cli_pipeline import docread as cli
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    _not_utf8(ws, b"bad\xff.txt")
+    with docread.Reader(ws) as reader:
+        listing = tool_read(reader, ".", {}, ["text"])
+        read = tool_read(reader, "bad\ufffd.txt", {}, ["text"])
+    assert not listing.is_error and "bad\ufffd.txt" in listing.parts[0].text
+    assert not read.is_error and "text of b'bad\\xff.txt'" in read.parts[0].text
+    done = cli("load", ".", "--jsonl", str(tmp_path / "out.jsonl"), cwd=ws)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_bytes().splitlines()]
+    assert [row["metadata"]["source"] for row in rows] == ["bad\ufffd.txt"]

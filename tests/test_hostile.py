@@ -149,6 +149,19 @@ def test_deeply_nested_rtf_is_refused_before_pandoc(tmp_path: Path) -> None:
     assert "deep" in _read(tmp_path, "ok.rtf")[0].text
 
 
+@pytest.mark.parametrize("name", ["nest.docx", "nest.odt", "nest.odp"])
+def test_a_hyperlink_nest_100000_deep_keeps_its_inner_text(tmp_path: Path, name: str) -> None:
+    """Past 32 inline levels the in-process readers take the words without recursing: no
+    RecursionError, so no pandoc fallback (which lost the inner text of an ODT and spent its
+    whole timeout on a DOCX) and no failed slide (ODP)."""
+    hostile_files.link_nest(tmp_path / name, depth=100_000)
+    config = {**CONFIG, "archive": {"max_compression_ratio": 2000}}  # the nest compresses well
+    result, seconds = _read(tmp_path, name, config)
+    assert "INNER TEXT" in result.text
+    assert not any("pandoc" in note for note in result.notes)
+    assert seconds < 10
+
+
 def test_noise_is_not_sent_to_ocr(tmp_path: Path) -> None:
     hostile_files.noise_pdf(tmp_path / "noise.pdf", width=1275, height=1650)
     result, seconds = _read(tmp_path, "noise.pdf")

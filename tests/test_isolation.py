@@ -124,8 +124,9 @@ class Environment(_Fake):
     def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
         loaded = [m for m in ("pymupdf", "pymupdf.layout", "onnxruntime") if m in sys.modules]
         found = {
-            "env": os.environ.get("DOCREAD_TEST_VALUE"),
+            "env": dict(os.environ),
             "loaded": loaded,
+            "pid": os.getpid(),
             "parent": os.getppid(),
             "session": os.getsid(0) == os.getpid(),
         }
@@ -437,14 +438,15 @@ def test_workers_are_forked_warm_from_a_template_with_the_hosts_environment(
     iso: docread.Reader, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A worker is forked from a template that imported PyMuPDF once, without its layout model
-    and onnxruntime; it runs in its own session with the host's environment of the moment."""
+    and onnxruntime; it runs in its own session with the host's environment of the moment (its
+    allowed part)."""
     name = _file(tmp_path)
     iso.read(name, format_hint="fake_env")  # the template is up
-    monkeypatch.setenv("DOCREAD_TEST_VALUE", "set after the template started")
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path / "set after the template started"))
     for pid in _pids(iso):
         os.kill(pid, signal.SIGKILL)
     found = ast.literal_eval(iso.read(name, format_hint="fake_env").text)
-    assert found["env"] == "set after the template started"
+    assert found["env"]["TESSDATA_PREFIX"] == str(tmp_path / "set after the template started")
     assert found["loaded"] == ["pymupdf"]  # imported before the fork, the layout model never
     assert found["session"]
     template = psutil.Process(found["parent"])
@@ -461,3 +463,61 @@ def test_a_template_that_died_is_started_again(iso: docread.Reader, tmp_path: Pa
         assert _gone(pid)
     again = ast.literal_eval(iso.read(name, format_hint="fake_env").text)["parent"]
     assert again != first and psutil.Process(again).ppid() == os.getpid()
+
+
+SECRETS = {"DOCREAD_MCP_TOKEN": "mcp-token-s3cret", "AWS_SECRET_ACCESS_KEY": "aws-key-s3cret"}
+
+
+def _environ(environ_file: Path) -> dict[str, str]:
+    """An environment as the kernel holds it (``/proc/<pid>/environ``: NUL-separated)."""
+    items = environ_file.read_bytes().decode().split("\0")
+    return dict(item.split("=", 1) for item in items if "=" in item)
+
+
+def _no_secret(env: dict[str, str]) -> None:
+    assert not set(SECRETS) & set(env) and not set(SECRETS.values()) & set(env.values())
+    assert "PATH" in env and env.get("LC_TIME") == "C"  # what programs need is passed on
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["workers", "in-process"])
+def test_secrets_in_the_hosts_environment_reach_no_process_docread_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated: bool
+) -> None:
+    """Tokens and keys in the host's environment when the template starts: neither the template,
+    a worker, nor the tesseract a worker (or, isolation off, the host) runs holds them. The
+    tesseract first on PATH writes its own environment to a file, then runs the real one."""
+    import shutil
+
+    from factories import text_image
+
+    real = shutil.which("tesseract")
+    if real is None:
+        pytest.skip("tesseract is not installed")
+    dumps, shim = tmp_path / "dumps", tmp_path / "bin" / "tesseract"
+    dumps.mkdir()
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\ncat /proc/$$/environ > "{dumps}/$$"\nexec "{real}" "$@"\n')
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{shim.parent}{os.pathsep}{os.environ['PATH']}")
+    for key, value in {**SECRETS, "LC_TIME": "C"}.items():
+        monkeypatch.setenv(key, value)
+    text_image("Quarterly revenue grew").save(tmp_path / "scan.png")
+    config = {**CONFIG, "isolation": {"workers": 1, "enabled": isolated}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        if isolated:  # a template started now, with the secrets in our environment
+            name = _file(tmp_path)
+            old = ast.literal_eval(reader.read(name, format_hint="fake_env").text)["parent"]
+            for pid in [old, *_pids(reader)]:
+                os.kill(pid, signal.SIGKILL)
+                assert _gone(pid)
+            found = ast.literal_eval(reader.read(name, format_hint="fake_env").text)
+            assert found["parent"] != old
+            _no_secret(_environ(Path(f"/proc/{found['parent']}/environ")))  # the template
+            _no_secret(_environ(Path(f"/proc/{found['pid']}/environ")))  # a worker, alive
+            _no_secret(found["env"])  # the worker's os.environ
+        text = reader.read("scan.png", ocr=True).text
+    assert "revenue" in text.lower()  # the real tesseract ran, through the shim
+    runs = list(dumps.iterdir())
+    assert runs
+    for dump in runs:
+        _no_secret(_environ(dump))

@@ -166,6 +166,21 @@ async def test_errors_are_error_results_and_the_server_goes_on(
     assert not again.is_error and "second line" in text_of(again)
 
 
+async def test_a_name_that_is_not_utf8_is_listed_and_read_over_mcp(tmp_path: Path) -> None:
+    """A folder holding bad\\xff.txt: the listing is a result (not an error) showing U+FFFD, and
+    that name reads the file (it failed the whole call with UnicodeEncodeError)."""
+    (tmp_path / os.fsdecode(b"bad\xff.txt")).write_text("bytes in a name\n")
+    server = ReadDocumentServer(str(tmp_path), NO_CACHE)
+    try:
+        async with Client(server.server) as client:
+            listing = await client.call_tool(TOOL_NAME, {"file_path": "."})
+            read = await client.call_tool(TOOL_NAME, {"file_path": "bad\ufffd.txt"})
+    finally:
+        server.close()
+    assert not listing.is_error and "bad\ufffd.txt" in text_of(listing)
+    assert not read.is_error and "bytes in a name" in text_of(read)
+
+
 async def test_the_three_agent_tools_answer_one_request_alike(
     app: ReadDocumentServer, workspace: Path
 ) -> None:
@@ -430,6 +445,10 @@ def test_http_on_loopback_checks_host_and_origin(workspace: Path, tmp_path: Path
     with http_server(workspace, log) as url:
         assert post(url).status_code == 200
         assert post(url, Host="evil.example").status_code == 421  # DNS rebinding
+        port = int(url.split(":")[2].split("/")[0])
+        for host in ("localhost:@evil.example", "127.0.0.1:@evil.example", f"localhost:{port + 1}"):
+            assert post(url, Host=host).status_code == 421, host  # host and port exactly
+        assert post(url, Host=f"localhost:{port}").status_code == 200
         assert post(url, Origin="http://evil.example").status_code == 403
         assert post(url, Origin=url.removesuffix("/mcp")).status_code == 200
     first, *warnings = log.read_text().splitlines()
@@ -450,6 +469,7 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
     secret = "s3cret-token"
     log = tmp_path / "stderr.txt"
     flags = ("--host", "0.0.0.0", "--allowed-host", "docs.example")
+    flags += ("--allowed-host", "proxy.example:8443")
     with http_server(workspace, log, *flags, env={"DOCREAD_MCP_TOKEN": secret}) as url:
         port = url.split(":")[2].split("/")[0]
         assert post(url).status_code == 401
@@ -458,5 +478,8 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
         auth = {"Authorization": f"Bearer {secret}"}
         assert post(url, Host="evil.example", **auth).status_code == 421
         assert post(url, Host=f"docs.example:{port}", **auth).status_code == 200
+        assert post(url, Host="docs.example:@evil.example", **auth).status_code == 421
+        assert post(url, Host="proxy.example:8443", **auth).status_code == 200  # as given
+        assert post(url, Host=f"proxy.example:{port}", **auth).status_code == 421
     assert "(bearer token required)" in log.read_text()
     assert secret not in log.read_text()

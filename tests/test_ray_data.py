@@ -131,27 +131,35 @@ def test_a_file_through_a_local_pyarrow_filesystem(cluster: dict[str, str], docs
     assert [m["source"] for _, m in folder.values()] == [str(docs / "sub" / "table.csv")]
 
 
-def remote_filesystem() -> pafs.FileSystem:
-    """A filesystem docread cannot tell is local (fsspec's, behind pyarrow's PyFileSystem): it
+def remote_filesystem(folder: Path, zip_path: Path) -> pafs.FileSystem:
+    """A filesystem docread cannot classify (fsspec's zip, behind pyarrow's PyFileSystem) holding
+    ``folder``'s files under their relative paths: named remote (``remote_filesystem=True``), it
     stands in for S3 here, its files listed by Ray and their bytes read through pyarrow."""
-    from fsspec.implementations.local import LocalFileSystem
+    import zipfile
 
-    return pafs.PyFileSystem(pafs.FSSpecHandler(LocalFileSystem()))
+    from fsspec.implementations.zip import ZipFileSystem
+
+    with zipfile.ZipFile(zip_path, "w") as archive:
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            archive.write(path, path.relative_to(folder).as_posix())
+    return pafs.PyFileSystem(pafs.FSSpecHandler(ZipFileSystem(fo=str(zip_path))))
 
 
 def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
-    cluster: dict[str, str], docs: Path
+    cluster: dict[str, str], docs: Path, tmp_path: Path
 ) -> None:
     """Bytes of a remote file are capped at the largest size limit: in a folder it is logged
     and skipped, named it fails with FileTooLargeError naming the file."""
     limits = {f.name: 28 for f in dataclasses.fields(docread.Settings().limits)}
     small = {**CONFIG, "limits": limits}  # notes.md has 26 bytes, sub/table.csv 31
-    remote = remote_filesystem()
-    named = [str(docs / "sub"), str(docs / "notes.md")]
-    rows = read_documents(named, filesystem=remote, config=small).take_all()
-    assert [json.loads(r["metadata"])["source"] for r in rows] == [str(docs / "notes.md")]
+    remote = {
+        "filesystem": remote_filesystem(docs, tmp_path / "docs.zip"),
+        "remote_filesystem": True,
+    }
+    rows = read_documents(["sub", "notes.md"], config=small, **remote).take_all()
+    assert [json.loads(r["metadata"])["source"] for r in rows] == ["notes.md"]
     with pytest.raises(docread.FileTooLargeError, match=r"sub/table\.csv: over 28 bytes"):
-        read_documents(str(docs / "sub/table.csv"), filesystem=remote, config=small).materialize()
+        read_documents("sub/table.csv", config=small, **remote).materialize()
 
 
 def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Path) -> None:
@@ -242,8 +250,8 @@ def test_example_writes_parquet(cluster: dict[str, str], docs: Path, tmp_path: P
 
 @pytest.fixture(scope="module")
 def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A workspace with one file of its own and three ways out: an absolute symlink, a linked
-    folder and a hard link, each to a secret outside it."""
+    """A workspace with one file of its own and four ways out: absolute symlinks (one in a
+    sub-folder), a linked folder and a hard link, each to a secret outside it."""
     root = tmp_path_factory.mktemp("linked")
     outside, ws = root / "elsewhere", root / "ws"
     outside.mkdir()
@@ -252,6 +260,8 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (outside / "hard.txt").write_text("hard secret\n", encoding="utf-8")
     (ws / "own.txt").write_text("our own words\n", encoding="utf-8")
     (ws / "abs_link.txt").symlink_to(outside / "secret.txt")
+    (ws / "sub").mkdir()
+    (ws / "sub" / "pw.txt").symlink_to(outside / "secret.txt")  # in a folder, named directly too
     (ws / "linked_dir").symlink_to(outside, target_is_directory=True)
     os.link(outside / "hard.txt", ws / "hard.txt")
     return ws
@@ -286,7 +296,7 @@ def test_a_walk_in_a_local_pyarrow_filesystem_keeps_to_the_workspace(
 
 
 def test_remote_paths_keep_to_a_workspace_prefix_and_do_not_mix_with_local_ones(
-    linked: Path,
+    linked: Path, tmp_path: Path
 ) -> None:
     """Checked on the driver, before any listing: nothing is fetched."""
     with pytest.raises(docread.PathSecurityError, match="outside the workspace s3://bucket/docs"):
@@ -295,5 +305,70 @@ def test_remote_paths_keep_to_a_workspace_prefix_and_do_not_mix_with_local_ones(
         read_documents("s3://bucket/docs/../other/a.pdf", workspace="s3://bucket/docs")
     with pytest.raises(docread.InvalidOptionError, match="cannot be mixed"):
         read_documents(["s3://bucket/docs/a.pdf", str(linked / "own.txt")])
+    remote = remote_filesystem(linked.parent / "elsewhere", tmp_path / "remote.zip")
     with pytest.raises(docread.PathSecurityError, match="outside the workspace"):
-        read_documents(str(linked.parent), filesystem=remote_filesystem(), workspace=linked)
+        read_documents("other", filesystem=remote, remote_filesystem=True, workspace="docs")
+
+
+def local_filesystem(how: str, root: Path) -> Any:
+    """A filesystem whose files are this machine's, in one of the forms docread looks through
+    (the subtree and dir forms confined to ``root``)."""
+    import fsspec
+    from fsspec.implementations.dirfs import DirFileSystem
+
+    local = fsspec.filesystem("file")
+    wrapped = pafs.PyFileSystem(pafs.FSSpecHandler(local))
+    return {
+        "fsspec": local,  # Ray wraps it in a PyFileSystem itself
+        "pyarrow over fsspec": wrapped,
+        "subtree over fsspec": pafs.SubTreeFileSystem(str(root), wrapped),
+        "fsspec dir over fsspec": DirFileSystem(path=str(root), fs=local),
+        "subtree over dir": pafs.SubTreeFileSystem(
+            "/", pafs.PyFileSystem(pafs.FSSpecHandler(DirFileSystem(str(root), local)))
+        ),
+    }[how]
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["fsspec", "pyarrow over fsspec", "subtree over fsspec", "fsspec dir over fsspec",
+     "subtree over dir"],
+)  # fmt: skip
+def test_a_local_disk_behind_any_filesystem_keeps_to_the_workspace(
+    cluster: dict[str, str], linked: Path, how: str
+) -> None:
+    """Local files in any filesystem docread can see through (fsspec's own, behind pyarrow's
+    PyFileSystem, in a subtree or fsspec dir, nested) get the local rules: opened inside the
+    workspace (a subtree's folder by default) by the Reader, so no link leads out, in a walk or
+    named."""
+    fs = local_filesystem(how, linked)
+    confined = "subtree" in how or "dir" in how  # paths are relative to the workspace
+    options: dict[str, Any] = {"filesystem": fs, "config": CONFIG}
+    if not confined:
+        options["workspace"] = linked
+    folder, link = ("/", "sub/pw.txt") if confined else (str(linked), str(linked / "sub/pw.txt"))
+    rows = from_rows(read_documents(folder, **options).take_all())
+    assert [m["source"] for _, m in rows.values()] == ["own.txt"]
+    assert all("secret" not in (text or "") for text, _ in rows.values())
+    with pytest.raises(docread.PathSecurityError, match="outside the workspace"):
+        read_documents(link, **options).materialize()
+
+
+def test_a_filesystem_of_unknown_kind_is_refused_unless_named_remote(
+    cluster: dict[str, str], docs: Path, tmp_path: Path
+) -> None:
+    """docread cannot tell where an fsspec memory or zip filesystem keeps its files: refused on
+    the driver, with what to do; named remote, read by its bytes. A known remote one (S3) is
+    remote without being named (its workspace a prefix)."""
+    import fsspec
+
+    for unknown in (fsspec.filesystem("memory"), remote_filesystem(docs, tmp_path / "d.zip")):
+        with pytest.raises(docread.InvalidOptionError, match="remote_filesystem=True"):
+            read_documents("notes.md", filesystem=unknown, config=CONFIG)
+    remote = remote_filesystem(docs, tmp_path / "d.zip")
+    rows = read_documents("sub", filesystem=remote, remote_filesystem=True, config=CONFIG)
+    (row,) = rows.take_all()
+    assert "Lima" in row["text"] and json.loads(row["metadata"])["source"] == "sub/table.csv"
+    s3 = pafs.S3FileSystem(anonymous=True, region="us-east-1")
+    with pytest.raises(docread.PathSecurityError, match="outside the workspace bucket/docs"):
+        read_documents("bucket/other/a.pdf", filesystem=s3, workspace="bucket/docs")

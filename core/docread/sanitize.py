@@ -27,8 +27,12 @@ _HIDDEN = ((0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF), (0x202A, 0x202E
 _BODY_HIDDEN = ((0x200B, 0x200B), *(r for r in _HIDDEN if r != (0x200B, 0x200D)))
 _BODY_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _BODY_HIDDEN)
 _FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
-_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}]")
-_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}]")  # one scan when there is nothing to strip
+# a lone surrogate (a byte of a name that is not UTF-8, half a UTF-16 pair) becomes U+FFFD, in the
+# same scan: no UTF-8 encoder, JSON consumer or vector store takes it
+_LONE = "\ud800-\udfff"
+_SURROGATE = re.compile(f"[{_LONE}]")
+_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}{_LONE}]")
+_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}{_LONE}]")  # one scan when there is nothing to strip
 # in a name (not in prose) bidi marks and line/paragraph separators are escaped too
 _NAME_ONLY = (0x061C, 0x200E, 0x200F, 0x2028, 0x2029)
 # a name on one line: C0 (newline and tab too), DEL and C1 as \xNN, invisible and bidi as \uNNNN
@@ -38,12 +42,29 @@ _NAME_ESCAPES = {
         c: f"\\u{c:04x}" if c <= 0xFFFF else f"\\U{c:08x}"
         for c in (*(c for lo, hi in _HIDDEN for c in range(lo, hi + 1)), *_NAME_ONLY)
     },
+    **dict.fromkeys(range(0xD800, 0xE000), "\ufffd"),
 }
 MAX_SHOWN_NAME = 300
 
 
+def readable(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate (a byte of a name that is not UTF-8) as
+    U+FFFD, as ``source``, every metadata value and every name shown hold it."""
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
+
+
+def not_utf8_note(count: int, what: str) -> str:
+    """The note on names that are not valid UTF-8 (``count`` of ``what``: "file name")."""
+    names = f"{count:,} {what} is" if count == 1 else f"{count:,} {what}s are"
+    return (
+        f"{names} not valid UTF-8: shown with U+FFFD (\ufffd) for each byte that is not; "
+        "read a file by the name shown"
+    )
+
+
 def shown_text(text: str) -> str:
-    """``text`` on one line with nothing hidden: control, bidi and invisible characters escaped."""
+    """``text`` on one line with nothing hidden: control, bidi and invisible characters escaped,
+    a byte of a name that is not UTF-8 as U+FFFD."""
     return text.translate(_NAME_ESCAPES)
 
 
@@ -65,8 +86,19 @@ def capped(value: str, limit: int) -> str:
     return f"{value[:limit]}... [{len(value):,} chars; output.max_metadata_value_len={limit:,}]"
 
 
+def capped_lines(lines: list[str], limit: int) -> list[str]:
+    """A header block's lines held to ``limit`` (``output.max_metadata_fields``), the rest counted
+    on one line: every block of a header goes through it (the view's Metadata, an image's EXIF,
+    an audio file's tags)."""
+    if len(lines) <= limit:
+        return lines
+    more = f"  - ... {len(lines) - limit} more (output.max_metadata_fields={limit})"
+    return [*lines[:limit], more]
+
+
 def clean_text(text: str, output: OutputSettings) -> str:
-    """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t)."""
+    """Strip ANSI escape sequences, NUL bytes, control and invisible characters (keeping \\n, \\t);
+    lone surrogates become U+FFFD."""
     return clean_body(text, output)[0]
 
 
@@ -93,6 +125,8 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         nonlocal removed
         if match.group(1):  # a flag's tag sequence is what it looks like
             return match.group(1)
+        if "\ud800" <= match.group() <= "\udfff":  # a lone surrogate: shown, not hidden
+            return "\ufffd"
         removed += 1
         return ""
 
@@ -127,13 +161,19 @@ POSITION_KEYS = (
     "member", "sheet", "table", *FIRST_AT_ONE, "cell_index", "line_start", "table_index",
     "image_index", "message_index",
 )  # fmt: skip
-# identity and position keys: never cut (a truncated path breaks upserts) and never dropped by the
-# field cap (it applies to the remaining, descriptive keys)
-_PROTECTED = frozenset({
+# THE protected keys: never cut (a truncated path breaks upserts) and never dropped by the field
+# cap, which applies to the remaining, descriptive keys. Identity and position, and every key the
+# views (views/sections.py: the rendering by `extractor`, the windows' ends, a table's head and
+# summary, `## Page 3 [OCR]`; views/media.py: a picture's size), the chunker (`markdown`,
+# `headings`) and the wrappers (`page_count`) decide by, so a small cap never changes a view.
+PROTECTED_KEYS = frozenset({
     "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "depth",
-    "page_count", "slide_count", "line_end", "row_end", *POSITION_KEYS,
+    "extractor", "page_count", "slide_count", "line_end", "row_end", "markdown", "headings",
+    "ocr", "table_caption", "total_rows", "total_rows_note", "column_types", "file_count",
+    "width", "height", *POSITION_KEYS,
 })  # fmt: skip
-# the real path, so a loader can open it again: a JSON or repr shows its escapes, views use shown_name
+# the real path, so a loader can open it again (a name that is not UTF-8 with U+FFFD, which the
+# workspace reads back): a JSON or repr shows its escapes, views use shown_name
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
 
 
@@ -152,13 +192,13 @@ def _string_list(raw: Any, output: OutputSettings) -> list[str] | None:
 
 
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
-    """Flat scalars only (and the list keys of _LISTS: short strings); identity and position keys
-    always kept whole, the other keys capped at ``max_metadata_fields`` in all and
-    ``max_metadata_value_len`` characters each; paths as given."""
+    """Flat scalars only (and the list keys of _LISTS: short strings); ``PROTECTED_KEYS`` always
+    kept, the other keys capped at ``max_metadata_fields`` in all; values cut at
+    ``max_metadata_value_len`` characters, paths and positions never; paths as given."""
     out: dict[str, Any] = {}
     for protected in (True, False):
         for key, raw in metadata.items():
-            if (key in _PROTECTED) != protected:
+            if (key in PROTECTED_KEYS) != protected:
                 continue
             if not protected and len(out) >= output.max_metadata_fields:
                 return out
@@ -168,9 +208,11 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
             value = flat_value(raw)
             if value is None:
                 continue
-            if isinstance(value, str) and key not in _PATHS:
+            if isinstance(value, str) and key in _PATHS:
+                value = readable(value)  # valid UTF-8 for every consumer (JSON, Arrow, stores)
+            elif isinstance(value, str):
                 value = clean_text(value, output)
-                if not protected and len(value) > output.max_metadata_value_len:
+                if key not in POSITION_KEYS and len(value) > output.max_metadata_value_len:
                     value = value[: output.max_metadata_value_len] + "..."
             out[str(key)] = value
     return out

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from .errors import DocumentNotFoundError, PathSecurityError
 from .request.ranges import glob_match
+from .sanitize import readable
 
 MAX_LINKS = 40  # symbolic links followed in one path (the kernel's own limit)
 _ROOT = "\x00root"  # in a walk's to-do list: start again from the root (no name holds a NUL)
@@ -82,11 +83,12 @@ class Workspace:
     def shown(self, path: str | os.PathLike[str]) -> str:
         """The path as the workspace shows it (``source``): relative to the root, normalized,
         links kept as named; absolute when the root is "/" (a loader given paths outside the
-        current folder). Ids hash it, so they survive moving or cloning the workspace."""
+        current folder); a byte of a name that is not UTF-8 as U+FFFD (``open`` reads that name
+        back). Ids hash it, so they survive moving or cloning the workspace."""
         lexical = self._lexical(os.fspath(path))
         if str(self.root) == "/":
-            return lexical
-        return os.path.relpath(lexical, self.root)
+            return readable(lexical)
+        return readable(os.path.relpath(lexical, self.root))  # a name not UTF-8: U+FFFD
 
     def _lexical(self, raw: str) -> str:
         """The absolute normalized path ``raw`` names (the alias mapped onto the root), or
@@ -157,6 +159,8 @@ class _Walk:
                     raise self._link_out()
                 continue
             dir_fd = stack[-1][0]
+            if "\ufffd" in name:
+                name = self._stored(name, dir_fd)
             try:
                 if not todo:
                     fd = self._open_last(name, dir_fd, todo)
@@ -172,6 +176,31 @@ class _Walk:
             return os.open(".", _DIR, dir_fd=stack[-1][0]), ""
         except OSError as exc:
             raise self._error(exc) from None
+
+    def _stored(self, name: str, dir_fd: int) -> str:
+        """``name`` as the folder stores it: itself when it exists, else the one entry that
+        shows as ``name`` (a name that is not UTF-8, as ``source`` and listings show it, with
+        U+FFFD for each such byte); two or more such entries are refused, never guessed."""
+        try:
+            os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            return name
+        except OSError:
+            pass
+        try:
+            folder = os.open(".", _DIR, dir_fd=dir_fd)
+        except OSError:
+            return name
+        try:
+            found = [entry for entry in os.listdir(folder) if readable(entry) == name]
+        finally:
+            os.close(folder)
+        if len(found) > 1:
+            raise PathSecurityError(
+                f"{self.raw}: {len(found)} names in its folder show as {name!r} (their names are "
+                "not valid UTF-8); name the file by its bytes (os.fsdecode) to read one",
+                path=self.raw,
+            )
+        return found[0] if found else name
 
     def _open_last(self, name: str, dir_fd: int, todo: list[str]) -> int | None:
         """The final component: refused by kind before any open, a link spliced into ``todo``

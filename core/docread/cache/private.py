@@ -39,13 +39,25 @@ def prepare(directory: Path) -> None:
             os.chmod(directory / name, 0o600)
 
 
+def make_folders(folder: str | os.PathLike[str]) -> Path:
+    """``folder`` and each missing parent created 0700 (the XDG base directory rule), whatever
+    the umask: ``mkdir -p`` gives parents the umask's mode (0777 under umask 000). Every folder
+    docread creates is made by this (cache and media folders and their parents, the cache's
+    value folders), or 0700 by ``os.mkdir`` (the extraction folders under a descriptor)."""
+    folder = Path(folder)
+    missing = [f for f in (folder, *folder.parents) if not f.exists()]
+    for f in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            f.mkdir(mode=0o700)
+    return folder
+
+
 def private_dir(directory: Path) -> None:
-    """``directory`` is this user's own: created 0700 if missing; refused when it is not a
-    folder, is owned by someone else or is writable by group or others; tightened to 0700 when
-    only readable by them. The rule of the cache folder and of the default media folder."""
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileExistsError):
-        directory.mkdir(mode=0o700)
+    """``directory`` is this user's own: created 0700 (its missing parents too) if missing;
+    refused when it is not a folder, is owned by someone else or is writable by group or
+    others; tightened to 0700 when only readable by them. The rule of the cache folder and of
+    the default media folder."""
+    make_folders(directory)
     st = os.stat(directory)
     if not stat.S_ISDIR(st.st_mode):
         raise UnsafeCacheDirectory(f"{directory} is not a directory")
@@ -68,6 +80,13 @@ class PrivateDisk(diskcache.Disk):  # type: ignore[misc]
     def __init__(self, directory: str, *args: Any, **kwargs: Any) -> None:
         super().__init__(directory, *args, **kwargs)
         self.root = os.path.realpath(directory)
+
+    def filename(self, key: Any = UNKNOWN, value: Any = UNKNOWN) -> tuple[str, str]:
+        """diskcache's name for a value file, its two folders made 0700 first (diskcache would
+        make them with the umask's mode)."""
+        filename, full_path = super().filename(key, value)
+        make_folders(os.path.dirname(full_path))
+        return filename, full_path
 
     def store(self, value: Any, read: bool, key: Any = UNKNOWN) -> tuple[int, int, Any, Any]:
         size, mode, filename, db_value = super().store(value, read, key=key)

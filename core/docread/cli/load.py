@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from ..cache.private import make_folders
 from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
 from ..model import Document, Media, Unit
 from ..rag.chunking import Chunker
@@ -110,9 +111,7 @@ def main(argv: Sequence[str]) -> int:
         return fail(exc, 2)
     except ReadDocumentError as exc:  # the workspace does not exist
         return fail(exc, 2)
-    media_dir = Path(args.media_dir) if args.media_dir else None
-    if media_dir is not None:
-        media_dir.mkdir(parents=True, exist_ok=True)
+    media_dir = make_folders(args.media_dir) if args.media_dir else None
     show = not args.no_progress and sys.stderr.isatty()
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)

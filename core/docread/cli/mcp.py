@@ -49,9 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--allowed-host",
         action="append",
         default=[],
-        metavar="NAME",
-        help="HTTP: a name clients reach the server by (Host/Origin checks; repeatable); "
-        "loopback names are always allowed",
+        metavar="NAME[:PORT]",
+        help="HTTP: a name clients reach the server by (Host/Origin checks, exact: NAME with "
+        "--port, or as given with a port; repeatable); loopback names are always allowed",
     )
     p.add_argument(
         "--model-inputs",
@@ -87,7 +87,7 @@ def main(argv: Sequence[str]) -> int:
 
             http = app.server.streamable_http_app(
                 host=args.host,
-                transport_security=security_settings(args.host, args.allowed_host),
+                transport_security=security_settings(args.host, args.port, args.allowed_host),
             )
             announce(args.host, args.port, str(app.reader.workspace.root), token)
             served = BearerAuth(http, token) if token else http

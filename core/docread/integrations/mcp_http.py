@@ -7,6 +7,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -17,6 +18,7 @@ TOKEN_ENV = "DOCREAD_MCP_TOKEN"
 PATH = "/mcp"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
+_PORTED = re.compile(r"(\[[^\]]*\]|[^:\[\]]+):(\d+)")  # a host with its port: name:8443, [::1]:8443
 
 ASGIApp = Any  # Starlette's (scope, receive, send) callable; typed loosely as uvicorn takes it
 
@@ -44,21 +46,26 @@ def bearer_token(host: str, given: str | None) -> str | None:
     return token
 
 
-def security_settings(host: str, allowed_hosts: Iterable[str]) -> Any:
-    """The SDK's Host/Origin checks, on for every bind: loopback names, the bound address (unless
-    a wildcard) and each ``--allowed-host``, any port, over http or https."""
+def security_settings(host: str, port: int, allowed_hosts: Iterable[str]) -> Any:
+    """The SDK's Host/Origin checks, on for every bind. Host: the loopback names, the bound
+    address (unless a wildcard) and each ``--allowed-host``, bare or with the bound port, matched
+    exactly (an allowed host given with a port, ``docs.example:8443``, as given); never the SDK's
+    ``name:*``, which lets ``localhost:@evil.example`` through. Origin: those names over http or
+    https, any port (a browser writes it: an MCP inspector page on another local port)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    names = [*LOOPBACK_NAMES, *([] if host in _WILDCARDS else [_bracketed(host)])]
-    names += [_bracketed(h) for h in allowed_hosts]
+    names = [*LOOPBACK_NAMES, *([] if host in _WILDCARDS else [host]), *allowed_hosts]
+    allowed = [_host_values(name, port) for name in names]
+    hosts = [value for _, values in allowed for value in values]
+    bare = [name for name, _ in allowed]
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
-        allowed_hosts=[h for name in names for h in (name, f"{name}:*")],
+        allowed_hosts=list(dict.fromkeys(hosts)),
         allowed_origins=[
-            f"{scheme}://{name}{port}"
-            for name in names
+            f"{scheme}://{name}{any_port}"
+            for name in dict.fromkeys(bare)
             for scheme in ("http", "https")
-            for port in ("", ":*")
+            for any_port in ("", ":*")
         ],
     )
 
@@ -98,6 +105,16 @@ def announce(host: str, port: int, workspace: str, token: str | None) -> None:
         file=sys.stderr,
         flush=True,
     )
+
+
+def _host_values(name: str, port: int) -> tuple[str, list[str]]:
+    """(``name`` without a port, the exact Host header values it allows: as given when it names
+    a port, else bare and with the bound ``port``)."""
+    ported = _PORTED.fullmatch(name)
+    if ported:
+        return ported.group(1), [name]
+    bare = _bracketed(name)
+    return bare, [bare, f"{bare}:{port}"]
 
 
 def _bracketed(host: str) -> str:

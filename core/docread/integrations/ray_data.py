@@ -63,6 +63,7 @@ def read_documents(
     include_media: bool = False,
     workspace: PathArg | None = None,
     filesystem: pyarrow.fs.FileSystem | None = None,
+    remote_filesystem: bool = False,
     override_num_blocks: int | None = None,
     concurrency: int | None = None,
     num_cpus: float | None = None,
@@ -71,21 +72,25 @@ def read_documents(
 ) -> ray.data.Dataset:
     """A Dataset with one row per unit of these files and folders, read lazily by Ray tasks.
 
-    Local paths (plain, ``file://`` URIs, or paths in a pyarrow ``LocalFileSystem`` or a
-    ``SubTreeFileSystem`` over one, whose folder is then the default workspace) are listed here
-    as ``docread.iter_units`` lists them (same workspace rule, same files, same ``source``, so the
-    same ids) and each task opens them inside that workspace (links checked on the descriptor).
-    Remote URIs (``s3://``, ``gs://``, ``hdfs://``) or paths in another ``filesystem`` are listed
-    by Ray (names starting with ``.`` or ``_`` skipped) and their bytes go through
-    ``Reader.iter_bytes`` under the URI; there ``workspace`` is a prefix every path must lie
-    under (``PathSecurityError`` otherwise). A file found in a folder that fails is logged
+    Local paths (plain, ``file://`` URIs, or paths in a ``filesystem`` whose files are this
+    machine's: pyarrow's ``LocalFileSystem``, fsspec's ``file``/``local``, either behind pyarrow's
+    ``PyFileSystem`` or in a ``SubTreeFileSystem`` / fsspec ``DirFileSystem``, whose folder is
+    then the default workspace) are listed here as ``docread.iter_units`` lists them (same
+    workspace rule, same files, same ``source``, so the same ids) and each task opens them inside
+    that workspace (links checked on the descriptor). Remote URIs (``s3://``, ``gs://``,
+    ``hdfs://``) or paths in a remote ``filesystem`` (pyarrow's S3/GCS/HDFS/Azure, fsspec's object
+    stores and HTTP) are listed by Ray (names starting with ``.`` or ``_`` skipped) and their
+    bytes go through ``Reader.iter_bytes`` under the URI; there ``workspace`` is a prefix every
+    path must lie under (``PathSecurityError`` otherwise). Any other ``filesystem`` is refused
+    (``InvalidOptionError``) unless ``remote_filesystem=True`` says it is remote (a local one
+    keeps the local rules whatever this says). A file found in a folder that fails is logged
     (a warning on the ``docread`` logger, which Ray forwards to the driver) and skipped; a file
     named directly fails the Dataset, as in the loader. The Ray knobs pass through to
     ``ray.data.read_datasource``; other keyword arguments are docread read options."""
     settings = Settings.load(config)
     options = _options(pattern, read_options)
     given = [os.fspath(p) for p in ([paths] if isinstance(paths, str | os.PathLike) else paths)]
-    local = _local(given, filesystem)
+    local = _local(given, filesystem, remote_filesystem)
     if local is not None:  # this machine's files: opened by the Reader in the workspace only
         anchor, given = loader_workspace(local[0], local[1] if workspace is None else workspace)
         with Reader(anchor, settings) as lister:
@@ -361,24 +366,25 @@ def _schema(include_media: bool) -> pa.Schema:
     return pa.schema(columns + media)
 
 
-def _local(
-    given: list[str], filesystem: pyarrow.fs.FileSystem | None
-) -> tuple[list[str], str | None] | None:
-    """These paths as this machine's paths, and the folder a ``SubTreeFileSystem`` confines them
-    to (None: no subtree), when they name local files: plain paths and ``file://`` URIs without
-    a filesystem, any path in a local one. None when they are remote; a mix is refused."""
-    import pyarrow.fs as pafs
-
+def _local(given: list[str], filesystem: Any, remote: bool) -> tuple[list[str], str | None] | None:
+    """These paths as this machine's paths, and the folder a subtree confines them to (None: no
+    subtree), when they name local files: plain paths and ``file://`` URIs without a
+    filesystem, any path in a local one (``_classified``). None when they are remote; a mix is
+    refused, and so is a filesystem of unknown kind unless ``remote`` names it remote."""
     base: str | None = None
     if filesystem is not None:
-        while isinstance(filesystem, pafs.SubTreeFileSystem):
-            sub = filesystem.base_path.rstrip("/") or "/"
-            base = sub if base is None else os.path.join(sub, base.lstrip("/"))
-            filesystem = filesystem.base_fs
-        if not isinstance(filesystem, pafs.LocalFileSystem):
+        local, base = _classified(filesystem)
+        if local is None and not remote:
+            raise InvalidOptionError(
+                f"filesystem: docread cannot tell whether {type(filesystem).__name__} "
+                f"({getattr(filesystem, 'type_name', '?')}) holds this machine's files or remote "
+                "ones; local files are read inside the workspace, remote ones by their bytes. "
+                "Pass remote_filesystem=True if it is remote, or a local filesystem"
+            )
+        if not local:
             return None
-    local = [_file_path(p) for p in given]
-    paths = [p for p in local if p is not None]
+    local_paths = [_file_path(p) for p in given]
+    paths = [p for p in local_paths if p is not None]
     if filesystem is None and given and not paths:
         return None
     if len(paths) < len(given):
@@ -387,6 +393,62 @@ def _local(
             "cannot be mixed in one read_documents call; read them in two"
         )
     return ([os.path.join(base, p.lstrip("/")) for p in paths] if base else paths), base
+
+
+# fsspec protocols of remote storage (object stores, HDFS, HTTP)
+_REMOTE_PROTOCOLS = frozenset({
+    "s3", "s3a", "gs", "gcs", "abfs", "abfss", "az", "adl", "hdfs", "webhdfs", "http", "https",
+})  # fmt: skip
+
+
+def _classified(filesystem: Any) -> tuple[bool | None, str | None]:
+    """Whether ``filesystem``'s files are this machine's (True), remote (False) or of a kind
+    docread cannot tell (None), and the folder a subtree of it confines paths to. Wrappers are
+    looked through, nested: pyarrow's ``SubTreeFileSystem`` and ``PyFileSystem`` (an
+    ``FSSpecHandler``'s fsspec filesystem, a handler's ``unwrap()``: Ray's retrying one) and
+    fsspec's ``DirFileSystem``. Local: pyarrow's ``LocalFileSystem``, fsspec's ``file`` /
+    ``local``; remote: pyarrow's S3, GCS, HDFS and Azure, fsspec's ``_REMOTE_PROTOCOLS``."""
+    import pyarrow.fs as pafs
+
+    base: str | None = None
+    fs = filesystem
+    while True:
+        protocols = _protocols(fs)
+        if isinstance(fs, pafs.SubTreeFileSystem):
+            sub, fs = fs.base_path, fs.base_fs
+        elif "dir" in protocols and hasattr(fs, "fs"):  # fsspec's DirFileSystem
+            sub, fs = str(fs.path), fs.fs
+        elif isinstance(fs, pafs.PyFileSystem):
+            handler = fs.handler
+            unwrap = getattr(handler, "unwrap", None)
+            fs = handler.fs if isinstance(handler, pafs.FSSpecHandler) else unwrap and unwrap()
+            if fs is None:
+                return None, base
+            continue
+        else:
+            break
+        sub = sub.rstrip("/") or "/"
+        base = sub if base is None else os.path.join(sub, base.lstrip("/"))
+    if isinstance(fs, pafs.LocalFileSystem) or protocols & {"file", "local"}:
+        return True, base
+    remote = tuple(
+        getattr(pafs, name)
+        for name in ("S3FileSystem", "GcsFileSystem", "HadoopFileSystem", "AzureFileSystem")
+        if hasattr(pafs, name)
+    )
+    if isinstance(fs, remote) or protocols & _REMOTE_PROTOCOLS:
+        return False, base
+    return None, base
+
+
+def _protocols(fs: Any) -> set[str]:
+    """An fsspec filesystem's protocol names (empty for anything else)."""
+    protocol = getattr(fs, "protocol", None)
+    if isinstance(protocol, str):
+        return {protocol}
+    return (
+        {p for p in protocol if isinstance(p, str)} if isinstance(protocol, tuple | list) else set()
+    )
 
 
 def _file_path(path: str) -> str | None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import protocol
+from .tools import environment
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -79,7 +80,7 @@ class _Template:
                 pass_fds=(theirs.fileno(),),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
-                env={**os.environ, "PYTHONPATH": _python_path()},
+                env={**environment(), "PYTHONPATH": _python_path()},  # no tokens, no keys
                 start_new_session=True,  # its own process group: a Ctrl-C in our terminal is ours
             )
         finally:
@@ -100,7 +101,7 @@ class _Template:
         except OSError:  # the host's folder was removed: the worker starts at the root
             cwd = "/"
         path = _python_path().split(os.pathsep)
-        request = protocol.fork(dict(os.environ), path, cwd, max_mb)
+        request = protocol.fork(environment(), path, cwd, max_mb)
         with self._request:
             try:
                 self.conn.send(request)

@@ -3,11 +3,12 @@ forks a worker per host request, so a new worker costs a fork (milliseconds), no
 start and PyMuPDF's import (the host side is ``processes``).
 
 The template runs as ``python -c 'from docread.isolation.template import main; ...'`` in its own
-session, one thread only (a fork copies just the calling thread). A request brings the host's
-environment, import path and directory and the worker's end of a socketpair (SCM_RIGHTS); the
-child starts its own session, and the template answers with the child's pid and a pidfd of it
-(opened by its parent, so the host's handle can never name a reused pid), reaps it when it ends
-and sends its wait status. Template and workers watch the host through a pidfd and exit with it.
+session, one thread only (a fork copies just the calling thread), with the allow-listed part of
+the host's environment only (``tools.environment``: no tokens or keys). A request brings that
+part of the host's environment of the moment, its import path and directory and the worker's
+end of a socketpair (SCM_RIGHTS); the child starts its own session, and the template answers
+with the child's pid and a pidfd of it (opened by its parent, so the host's handle can never
+name a reused pid), reaps it when it ends and sends its wait status. Template and workers watch the host through a pidfd and exit with it.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def _child(
     cwd: str,
     max_mb: int,
 ) -> None:
-    """The forked worker: its own session, the host's environment, then the worker loop."""
+    """The forked worker: its own session, the host's allowed environment, then the worker loop."""
     code = 0
     try:
         os.setsid()  # its own process group, killed as one

@@ -19,6 +19,17 @@ from typing import IO
 from ..errors import DependencyMissingError, ExtractionError, ExtractionTimeoutError
 
 DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
+# What of the caller's environment the processes docread starts get (the worker template, so its
+# workers, and every tool): what a program and Python need to start (PATH, HOME, the loader and
+# Python's own paths), the locale, temp folders, Tesseract's data and thread variables, libmagic's
+# database, a pandoc named by pypandoc's variable. Never the rest: tokens and cloud keys
+# (DOCREAD_MCP_TOKEN, AWS_SECRET_ACCESS_KEY...) stay out of the processes that parse hostile files.
+ENVIRONMENT = frozenset({
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP",
+    "LD_LIBRARY_PATH", "PYTHONHOME", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONUTF8",
+    "PYTHONIOENCODING", "TESSDATA_PREFIX", "OMP_THREAD_LIMIT", "OMP_NUM_THREADS", "MAGIC",
+    "PYPANDOC_PANDOC",
+})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +38,12 @@ class ToolResult:
     stdout: bytes
     stderr: bytes
     truncated: bool
+
+
+def environment() -> dict[str, str]:
+    """This process's environment cut to ``ENVIRONMENT`` and the locale (``LC_*``): the whole
+    environment of every process docread starts."""
+    return {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith("LC_")}
 
 
 def find_program(name: str, install_hint: str) -> str:
@@ -49,10 +66,11 @@ def run_tool(
     cwd: str | None = None,
     check: bool = True,
 ) -> ToolResult:
-    """Run ``argv`` with a hard timeout; ``what`` names the step in errors ("pandoc", "OCR page 3")."""
+    """Run ``argv`` with a hard timeout; ``what`` names the step in errors ("pandoc", "OCR page 3");
+    its environment is ``environment()`` and ``env``."""
     if isinstance(argv, str):
         raise TypeError("argv must be a sequence of arguments, never a shell string")
-    full_env = {**os.environ, **(env or {})}
+    full_env = {**environment(), **(env or {})}
     try:
         proc = subprocess.Popen(
             list(argv),

@@ -9,6 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..cache.private import make_folders
 from ..errors import PathSecurityError
 from ..model import Media
 
@@ -17,10 +18,9 @@ _EXTENSIONS = {"image/jpeg": ".jpg", "image/png": ".png", "application/pdf": ".p
 
 def store_media(media: Media, folder: str | os.PathLike[str]) -> Path:
     """``<folder>/<sha256><ext>`` holding the media's bytes, written once (atomically, so a
-    parallel writer never sees half a file); an existing file is reused only when its bytes are
+    parallel writer never sees half a file; a missing folder made 0700); an existing file is reused only when its bytes are
     the media's, never on name or size alone (a planted file is replaced)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folders(folder)
     ext = _EXTENSIONS.get(media.mime_type) or mimetypes.guess_extension(media.mime_type) or ".bin"
     target = folder / f"{hashlib.sha256(media.data).hexdigest()}{ext}"
     if not _holds(target, media.data):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,15 +99,19 @@ class ReadOptions:
             lookup_hint(self.format_hint)  # raises InvalidOptionError naming the known formats
 
     @classmethod
-    def from_kwargs(cls, file_path: str = "", **kwargs: Any) -> ReadOptions:
-        """Build from keyword arguments, naming any unknown one (a typo must not pass silently)."""
+    def from_kwargs(
+        cls, file_path: str | bytes | os.PathLike[str] = "", **kwargs: Any
+    ) -> ReadOptions:
+        """Build from keyword arguments, naming any unknown one (a typo must not pass silently);
+        a path given as bytes (a name that is not UTF-8) is decoded as Python decodes names."""
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(kwargs) - known)
         if unknown:
             raise InvalidOptionError(
                 f"unknown read option(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
-        return cls(file_path=str(file_path), **{k: v for k, v in kwargs.items() if v is not None})
+        path = os.fsdecode(file_path) if isinstance(file_path, bytes | os.PathLike) else file_path
+        return cls(file_path=str(path), **{k: v for k, v in kwargs.items() if v is not None})
 
     def replace(self, **changes: Any) -> ReadOptions:
         return dataclasses.replace(self, **changes)

@@ -16,7 +16,7 @@ from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..extractors.properties import DOCUMENT_CATEGORIES
 from ..model import Document
 from ..request.ranges import compact_spans
-from ..sanitize import capped, shown_name, shown_text
+from ..sanitize import capped, capped_lines, shown_name, shown_text
 from ..settings import OutputSettings, Settings
 from .budget import OutputBudget
 from .sections import Window, section_for
@@ -190,14 +190,8 @@ def _shown_value(value: str, out: OutputSettings) -> str:
     add a line; only a block that starts with a newline (metadata) keeps its lines."""
     if not value.startswith("\n"):
         return _capped(shown_text(value), out)
-    lines = value.split("\n")[1:]
-    kept = [_capped(shown_text(line), out) for line in lines[: out.max_metadata_fields]]
-    if len(lines) > len(kept):
-        kept.append(
-            f"  - ... {len(lines) - len(kept)} more (output.max_metadata_fields="
-            f"{out.max_metadata_fields})"
-        )
-    return "".join(f"\n{line}" for line in kept)
+    lines = capped_lines(value.split("\n")[1:], out.max_metadata_fields)
+    return "".join(f"\n{_capped(shown_text(line), out)}" for line in lines)
 
 
 def _capped(value: str, out: OutputSettings) -> str:

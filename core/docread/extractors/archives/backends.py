@@ -5,6 +5,7 @@ callback admits, in archive order; it never writes anything to disk."""
 
 from __future__ import annotations
 
+import bisect
 import copy
 import io
 import stat
@@ -19,6 +20,8 @@ from .backend import Backend, Want, stamp
 from .guard import CHUNK, Entry, Guard, RatioStream, archive_stem
 
 if TYPE_CHECKING:
+    import zipfile
+
     from ...source import Source
 
 
@@ -58,9 +61,13 @@ class ZipBackend(Backend):
 
         super().__init__(source, guard, variant)
         self._raw = source.open()
+        self._not_utf8: set[int] = set()  # entries flagged UTF-8 whose names are not
         try:
             self._refuse_huge_directory()
-            self.zf = zipfile.ZipFile(self._raw)
+            try:
+                self.zf = zipfile.ZipFile(self._raw)
+            except UnicodeDecodeError:  # zipfile fails the whole archive on one such name
+                self.zf, self._not_utf8 = _utf8_flags_cleared(self._raw)
         except BaseException:
             self._raw.close()
             raise
@@ -98,8 +105,11 @@ class ZipBackend(Backend):
                 kind = "device"
             method = info.compress_type
             unsupported = "" if method in _ZIP_METHODS else _ZIP_UNSUPPORTED.format(method)
+            name = info.filename
+            if index in self._not_utf8:  # read as cp437 (a byte each): its bytes, as tar gives
+                name = name.encode("cp437").decode("utf-8", "surrogateescape")
             yield Entry(
-                info.filename, kind, info.file_size, info.compress_size,
+                name, kind, info.file_size, info.compress_size,
                 _dos_stamp(info.date_time), bool(info.flag_bits & 0x1), unsupported=unsupported,
                 handle=info, index=index,
             )  # fmt: skip
@@ -121,6 +131,14 @@ class ZipBackend(Backend):
 
 def zip_declared_count(raw: BinaryIO) -> int | None:
     """The member count in the end-of-central-directory record (zip64 aware); None if not found."""
+    end = _end_record(raw)
+    return None if end is None else end[0]
+
+
+def _end_record(raw: BinaryIO) -> tuple[int, int, int] | None:
+    """(member count, central directory position, its size) from the end-of-central-directory
+    record (zip64 aware; the position from where the record is, so data prepended to the zip is
+    allowed for, as zipfile does); None if not found."""
     size = raw.seek(0, io.SEEK_END)
     tail_at = max(0, size - (1 << 16) - 22)
     raw.seek(tail_at)
@@ -130,12 +148,102 @@ def zip_declared_count(raw: BinaryIO) -> int | None:
     if at < 0 or at + 22 > len(tail):
         return None
     count = int.from_bytes(tail[at + 10 : at + 12], "little")
+    directory = int.from_bytes(tail[at + 12 : at + 16], "little")
+    end = tail_at + at
     locator = at - 20
     if count == 0xFFFF and locator >= 0 and tail[locator : locator + 4] == b"PK\x06\x07":
         record_at = int.from_bytes(tail[locator + 8 : locator + 16], "little") - tail_at
         if record_at >= 0 and tail[record_at : record_at + 4] == b"PK\x06\x06":
-            return int.from_bytes(tail[record_at + 32 : record_at + 40], "little")
-    return count
+            count = int.from_bytes(tail[record_at + 32 : record_at + 40], "little")
+            directory = int.from_bytes(tail[record_at + 40 : record_at + 48], "little")
+            end = tail_at + record_at
+    return count, end - directory, directory
+
+
+def _utf8_flags_cleared(raw: BinaryIO) -> tuple[zipfile.ZipFile, set[int]]:
+    """The zip opened when entries flagged UTF-8 (bit 11) have names that are not: read with that
+    flag cleared in their central directory and local headers (zipfile then reads such a name as
+    cp437, a character per byte, and checks the local header by the same rule), and the indexes
+    of those entries. Nothing is copied but the central directory and two bytes per entry."""
+    import zipfile
+
+    end = _end_record(raw)
+    if end is None:
+        raise ExtractionError("a zip entry's name is not UTF-8 and its central directory is lost")
+    count, start, size = end
+    raw.seek(start)
+    directory = bytearray(raw.read(size))
+    raw.seek(0)
+    cleared: set[int] = set()
+    at = 0
+    for index in range(count):
+        if directory[at : at + 4] != b"PK\x01\x02":
+            break
+        flags = int.from_bytes(directory[at + 8 : at + 10], "little")
+        lengths = [int.from_bytes(directory[at + k : at + k + 2], "little") for k in (28, 30, 32)]
+        if flags & 0x800 and not _is_utf8(bytes(directory[at + 46 : at + 46 + lengths[0]])):
+            directory[at + 8 : at + 10] = (flags & ~0x800).to_bytes(2, "little")
+            cleared.add(index)
+        at += 46 + sum(lengths)
+    patched = _Overlaid(raw, {start: bytes(directory)})
+    zf = zipfile.ZipFile(patched)
+    for index in cleared:  # the local header's flag at offset 6, as the directory's
+        local = zf.infolist()[index].header_offset + 6
+        raw.seek(local)
+        flags = int.from_bytes(raw.read(2), "little")
+        patched.patch(local, (flags & ~0x800).to_bytes(2, "little"))
+    raw.seek(0)
+    return zf, cleared
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+class _Overlaid(io.RawIOBase):
+    """``raw`` read with patches in place of some of its bytes (a zip's flags, see
+    ``_utf8_flags_cleared``); the patches never overlap."""
+
+    def __init__(self, raw: BinaryIO, patches: dict[int, bytes]) -> None:
+        self.raw = raw
+        self.starts: list[int] = []
+        self.patches: dict[int, bytes] = {}
+        for at, data in patches.items():
+            self.patch(at, data)
+
+    def patch(self, at: int, data: bytes) -> None:
+        bisect.insort(self.starts, at)
+        self.patches[at] = data
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self.raw.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.raw.tell()
+
+    def readinto(self, buffer: Any) -> int:
+        at = self.raw.tell()
+        view = memoryview(buffer).cast("B")
+        got = int(self.raw.readinto(view))  # type: ignore[attr-defined]
+        first = max(bisect.bisect_right(self.starts, at) - 1, 0)
+        for start in self.starts[first:]:
+            if start >= at + got:
+                break
+            data = self.patches[start]
+            lo, hi = max(at, start), min(at + got, start + len(data))
+            if lo < hi:
+                view[lo - at : hi - at] = data[lo - start : hi - start]
+        return got
 
 
 class TarBackend(Backend):

@@ -23,7 +23,7 @@ from ...formats import BY_KEY, SINGLE_STREAM_ARCHIVES
 from ...model import Document, Unit
 from ...request.options import ReadOptions
 from ...request.ranges import glob_match
-from ...sanitize import shown_name
+from ...sanitize import not_utf8_note, readable, shown_name
 from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..markdown import human_size
@@ -77,6 +77,7 @@ class ArchiveExtractor(Extractor):
         addresses = Addresses()
         shown: list[tuple[Entry, str]] = []
         renamed: list[tuple[str, str]] = []  # (name in the archive, name read and extract use)
+        undecodable = 0  # names that are not UTF-8: shown (and read) with U+FFFD
         for entry in backend.entries():
             guard.count_member()
             deadline.check()
@@ -90,7 +91,8 @@ class ArchiveExtractor(Extractor):
             clean = safe_member_path(entry.name)
             if not pattern or glob_match(clean, pattern):
                 shown.append((entry, address))
-                if clean != entry.name and clean:
+                undecodable += readable(entry.name) != entry.name
+                if clean != readable(entry.name) and clean:
                     renamed.append((entry.name, clean))
         shown.sort(key=lambda pair: safe_member_path(pair[0].name))  # stable: copies keep order
         ctx.set_header("Archive", ctx.info.name if ctx.depth == 0 else ctx.info.source)
@@ -109,6 +111,8 @@ class ArchiveExtractor(Extractor):
             ctx.warn(note)
         if renamed:
             ctx.warn(_renamed_note(renamed))
+        if undecodable:
+            ctx.warn(not_utf8_note(undecodable, "member name"))
         width = min(max((len(shown_name(a or e.name)) for e, a in shown), default=0), 60)
         lines = [f"Contents (matching pattern: {pattern}):" if pattern else "Contents:"]
         lines += [self._line(e, a, width, guard, addresses) for e, a in shown]
@@ -358,7 +362,7 @@ def _place(workspace: Path, root: Path, name: str, guard: Guard, entry: Entry) -
         for part in path.parent.relative_to(workspace).parts:
             current = current / part
             with contextlib.suppress(FileExistsError):
-                os.mkdir(part, 0o755, dir_fd=folder)
+                os.mkdir(part, 0o700, dir_fd=folder)  # the user's own, as every folder we make
             try:
                 inner = os.open(part, _FOLDER_FLAGS, dir_fd=folder)
             except OSError as exc:  # ELOOP (a link) or ENOTDIR (a file): never written through

@@ -24,6 +24,7 @@ from ...errors import (
     FormatNotSupportedError,
 )
 from ...formats import FORMATS
+from ...sanitize import readable
 from ..base import Context
 from ..deadline import Deadline
 
@@ -52,8 +53,9 @@ _CONTROLS = dict.fromkeys((*range(32), 127), "_")
 
 def safe_member_path(name: str) -> str:
     """The member path with ``..``, ``.``, empty parts, drive letters and leading slashes removed
-    (and control characters as ``_``), so it can only name a file inside the extraction folder."""
-    clean = name.translate(_CONTROLS).replace("\\", "/")
+    (control characters as ``_``, a byte of a name that is not UTF-8 as U+FFFD), so it can only
+    name a file inside the extraction folder, and every mode and the listing agree on it."""
+    clean = readable(name).translate(_CONTROLS).replace("\\", "/")
     parts = [p for p in clean.split("/") if p not in ("", ".", "..")]
     if parts and len(parts[0]) == 2 and parts[0][1] == ":":
         parts = parts[1:]

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from ...errors import ExtractionError
 from ...model import Document, Media, Unit
-from ...sanitize import capped, shown_name
+from ...sanitize import capped, capped_lines, shown_name
 from ...source import Source
 from ..base import Context, Extractor
 from ..markdown import human_size
@@ -64,12 +64,9 @@ class AudioExtractor(Extractor):
         lines.append(f"**Size:** {human_size(source.size)}")
         parts = ["\n".join(lines)]
         if tags:
-            parts.append(
-                "**Tags:**\n"
-                + "\n".join(
-                    f"  - {_LABELS.get(k, k.title())}: {capped(v, cap)}" for k, v in tags.items()
-                )
-            )
+            shown = [f"  - {_LABELS.get(k, k.title())}: {capped(v, cap)}" for k, v in tags.items()]
+            shown = capped_lines(shown, ctx.settings.output.max_metadata_fields)
+            parts.append("**Tags:**\n" + "\n".join(shown))
         else:
             parts.append("**Tags:** none")
         limit = ctx.settings.image.max_image_bytes

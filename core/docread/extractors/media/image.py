@@ -58,7 +58,7 @@ class ImageExtractor(Extractor):
                 shown_name(ctx.info.name),
                 facts,
                 [e for e in extra if e],
-                ctx.settings.output.max_metadata_value_len,
+                ctx.settings.output,
             )
         yield Document(text, meta)
         yield media

@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from ...sanitize import capped
+from ...sanitize import capped, capped_lines
 from ..markdown import human_size
 
 if TYPE_CHECKING:
     from PIL import Image
 
+    from ...settings import OutputSettings
     from ...source import Source
 
 ORIENTATION = 274  # EXIF Orientation tag number, used with Pillow to rotate the picture
@@ -241,9 +242,11 @@ def icc_fact(img: Image.Image) -> list[Fact]:
     return [Fact("ICC Profile", shown, "icc_profile", shown)]
 
 
-def render_block(name: str, facts: list[Fact], extra: list[str], limit: int) -> str:
-    """The design's image block: ``**Image:** name``, the facts (each value cut at ``limit``,
-    ``output.max_metadata_value_len``), EXIF as a list, then extras."""
+def render_block(name: str, facts: list[Fact], extra: list[str], output: OutputSettings) -> str:
+    """The design's image block: ``**Image:** name``, the facts (each value cut at
+    ``output.max_metadata_value_len``), EXIF as a list (``output.max_metadata_fields`` lines at
+    most), then extras."""
+    limit = output.max_metadata_value_len
     head, exif_labels = [f"**Image:** {name}"], {"Camera", "Lens", "Exposure", "Date", "GPS", "Altitude",
                                                   "Software", "Artist", "Copyright", "Orientation"}  # fmt: skip
     exif = [f"  - {f.label}: {capped(f.shown, limit)}" for f in facts if f.label in exif_labels]
@@ -252,7 +255,9 @@ def render_block(name: str, facts: list[Fact], extra: list[str], limit: int) -> 
             head.append(f"**{f.label}:** {capped(f.shown, limit)}")
     parts = ["\n".join(head)]
     if exif:
-        parts.append("**EXIF Metadata:**\n" + "\n".join(exif))
+        parts.append(
+            "**EXIF Metadata:**\n" + "\n".join(capped_lines(exif, output.max_metadata_fields))
+        )
     parts += extra
     return "\n\n".join(parts)
 

@@ -166,8 +166,11 @@ def _paragraph(p: Any, doc: _Doc, out: list[Block], heading: bool) -> None:
     out += after
 
 
-def _inline(el: Any, doc: _Doc, after: list[Block]) -> str:
-    """A paragraph's text (ODF spacing kept); frames and shapes go to ``after`` as blocks."""
+def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
+    """A paragraph's text (ODF spacing kept); frames and shapes go to ``after`` as blocks. Past
+    ``MAX_NESTING`` levels (a hostile nest of links or spans) the words only, without recursion."""
+    if depth >= MAX_NESTING:
+        return "".join(el.itertext())
     parts = [el.text or ""]
     for sub in el:
         kind = local(sub.tag)
@@ -185,7 +188,7 @@ def _inline(el: Any, doc: _Doc, after: list[Block]) -> str:
             doc.notes.append(" ".join(t for k, t in inner if k != "break"))
             parts.append(f"[^{len(doc.notes)}]")
         elif kind == "a":
-            words = " ".join(_inline(sub, doc, after).split())
+            words = " ".join(_inline(sub, doc, after, depth + 1).split())
             href = attr(sub, "href")
             parts.append(f"[{words}]({href})" if words and href and "://" in href else words)
         elif kind in _SHAPES:
@@ -194,7 +197,7 @@ def _inline(el: Any, doc: _Doc, after: list[Block]) -> str:
                 parts.append(image)
             _blocks(_box(sub), doc, after, 0)
         elif kind not in _SKIPPED:
-            parts.append(_inline(sub, doc, after))
+            parts.append(_inline(sub, doc, after, depth + 1))
         parts.append(sub.tail or "")
     return "".join(parts)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, grid_table
+from .convert import MAX_NESTING
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
 
@@ -319,15 +320,18 @@ _ODF_SPECIAL: dict[str, Callable[[Any], str]] = {
 }
 
 
-def odf_inline(el: Any) -> str:
+def odf_inline(el: Any, depth: int = 0) -> str:
     """A paragraph's text with ODF spacing elements (text:s, text:tab, text:line-break) kept;
-    notes, annotations and page-number fields left out."""
+    notes, annotations and page-number fields left out; past ``MAX_NESTING`` levels the words
+    only, without recursion."""
+    if depth >= MAX_NESTING:
+        return "".join(el.itertext())
     parts = [el.text or ""]
     for sub in el:
         special = _ODF_SPECIAL.get(local(sub.tag))
         if special is not None:
             parts.append(special(sub))
         elif local(sub.tag) not in ("note", "annotation", "page-number", "page-count"):
-            parts.append(odf_inline(sub))
+            parts.append(odf_inline(sub, depth + 1))
         parts.append(sub.tail or "")
     return "".join(parts)

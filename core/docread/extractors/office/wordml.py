@@ -168,8 +168,11 @@ def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> B
     return "item", "   " * level + marker + " " + text.replace("\n", " ")
 
 
-def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
-    """The text of runs below ``el``; text boxes go to ``boxes`` as blocks of their own."""
+def _inline(el: Any, doc: _Doc, boxes: list[Block], depth: int = 0) -> str:
+    """The text of runs below ``el``; text boxes go to ``boxes`` as blocks of their own. Past
+    ``MAX_NESTING`` levels (a hostile nest of links) the words only, without recursion."""
+    if depth >= MAX_NESTING:
+        return "".join(t.text or "" for t in el.iter() if local(t.tag) == "t")
     parts: list[str] = []
     for sub in el:
         kind = local(sub.tag)
@@ -186,7 +189,7 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
                 doc.cited.append(key)
             parts.append(f"[^{doc.refs[key]}]")
         elif kind == "hyperlink":
-            words = _inline(sub, doc, boxes)
+            words = _inline(sub, doc, boxes, depth + 1)
             target, external = doc.links.get(attr(sub, "id"), ("", False))
             shown = " ".join(words.split())
             parts.append(f"[{shown}]({target})" if external and target and shown else words)
@@ -194,11 +197,11 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block]) -> str:
             parts.append(_picture(sub, doc, boxes))
         elif kind == "AlternateContent":
             choice = _first(sub, "Choice")
-            parts.append(_inline(choice if choice is not None else sub, doc, boxes))
+            parts.append(_inline(choice if choice is not None else sub, doc, boxes, depth + 1))
         elif kind in ("oMath", "oMathPara"):  # in a note (the body's go to pandoc): its text
             parts.append(" ".join(t.text or "" for t in sub.iter() if local(t.tag) == "t"))
         elif kind not in _SKIPPED and len(sub):
-            parts.append(_inline(sub, doc, boxes))
+            parts.append(_inline(sub, doc, boxes, depth + 1))
     return "".join(parts)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ...model import Document, Unit
-from ...sanitize import shown_name
+from ...sanitize import not_utf8_note, readable, shown_name
 from ...source import Source
 from ...workspace import walk_files
 from ..base import Context, Extractor
@@ -45,6 +45,9 @@ class DirectoryExtractor(Extractor):
         for name, size, mtime in shown:
             when = datetime.fromtimestamp(mtime, tz=UTC).strftime("%Y-%m-%d %H:%M")
             lines.append(f"{name:<{width}}  {human_size(size):>10}  {when}")
+        undecodable = sum(readable(n) != n for n in [*dirs, *(f[0] for f in files)])
+        if undecodable:
+            ctx.warn(not_utf8_note(undecodable, "name"))
         if len(lines) > MAX_ENTRIES:
             ctx.warn(
                 f"Listing cut at {MAX_ENTRIES} of {len(lines)} entries; use pattern= to filter."
