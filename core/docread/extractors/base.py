@@ -138,10 +138,11 @@ class Context:
     def out_of_text(self) -> str:
         """The read's output budget is spent: the note (once), and the line an extractor ends
         its text with where it stopped (the pipeline marks that unit ``truncated``)."""
-        out, size = self.settings.output, self.info.size
+        out, size, allowed = self.settings.output, self.info.size, self.budget.text_allowed
+        shown = f"{int(allowed):,}" if math.isfinite(allowed) else "unlimited"
         self.warn(
             f"{self.info.source}: its text reached its output budget of "
-            f"{int(self.budget.text_allowed):,} characters (output.max_text_ratio="
+            f"{shown} characters (output.max_text_ratio="
             f"{out.max_text_ratio:g} per byte of the {size:,} bytes read, and of the members or "
             f"attachments read from it; at least output.min_text_budget={out.min_text_budget:,}):"
             " the unit there was cut (metadata truncated) and the rest was not read"

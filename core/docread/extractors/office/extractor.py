@@ -79,7 +79,7 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 4
+    version: ClassVar[int] = 5  # 5: tables bounded after spans, list levels 0-8
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, ClassVar
 
 from ...errors import InvalidOptionError
@@ -133,7 +134,7 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     spec = ctx.options.row_spec or RowSpec("head", count=ctx.settings.tabular.default_rows)
     cap = ctx.settings.memory.max_dataframe_rows
     most = 2 * ctx.settings.output.max_chars  # what one view shows, and as much again
-    read = _Budgeted(_window_rows(table, spec, cols, cap, ctx), ctx, most)
+    read = _Budgeted(_window_rows(table, spec, cols, cap, ctx), len(cols), ctx, most)
     rows = list(read)
     if read.full:
         ctx.warn(
@@ -192,18 +193,30 @@ class _Budgeted:
     """``rows`` until the text they make is past what is left of the read's output budget
     (``Context.text_left``): the row that passes it is the last, and ``cut`` is then the line
     the last unit ends with (``Context.out_of_text``), so a huge window is never read whole;
-    or until it is past ``most`` characters (``full``: an agent view's window)."""
+    or until it is past ``most`` characters (``full``: an agent view's window). Rows are only
+    counted once they could pass a limit (every one of its ``width`` cells at its longest), and
+    then from zero, so a limit is met late (at most twice over), never early, and a common table
+    costs nothing."""
 
-    def __init__(self, rows: Iterator[Numbered], ctx: Context, most: float = math.inf) -> None:
-        self.rows, self.ctx, self.most = rows, ctx, most
+    def __init__(
+        self, rows: Iterator[Numbered], width: int, ctx: Context, most: float = math.inf
+    ) -> None:
+        self.rows, self.width, self.ctx, self.most = rows, width, ctx, most
         self.cut, self.full = "", False
 
     def __iter__(self) -> Iterator[Numbered]:
         room, cell = self.ctx.text_left(), self.ctx.settings.output.max_cell_content
-        chars = 0
+        limit = min(room, self.most)
         try:
+            if not math.isfinite(limit):
+                yield from self.rows
+                return
+            # rows that cannot pass a limit even with every cell at its longest (cut at
+            # max_cell_content, with its marker) pass uncounted
+            yield from islice(self.rows, int(limit // (self.width * (cell + 40) + 8)))
+            chars = 0
             for row in self.rows:
-                chars += sum(min(len(plain_text(v)), cell) + 3 for v in row[1]) + 8
+                chars += _row_chars(row[1], cell) + 8
                 if chars > room:  # said before the row is handed out: its unit is the last
                     self.cut = self.ctx.out_of_text()
                     yield row
@@ -216,6 +229,16 @@ class _Budgeted:
             close = getattr(self.rows, "close", None)
             if close is not None:
                 close()  # the sheet's parse stops here
+
+
+def _row_chars(values: list[Any], cell: int) -> int:
+    """About the characters a row makes in a pipe table (cells cut at ``cell``)."""
+    try:  # text cells (CSV) at C speed
+        if max(map(len, values), default=0) <= cell:
+            return sum(map(len, values)) + 3 * len(values)
+    except TypeError:
+        pass
+    return sum(min(len(plain_text(v)), cell) + 3 for v in values)
 
 
 def _note_cap(asked: int, cap: int, ctx: Context) -> None:
@@ -238,7 +261,7 @@ def _loader(book: Book, ctx: Context, deadline: Deadline) -> Iterator[Unit]:
         if spec is not None and total.count is not None:
             check_row_window(spec, total.count, warn=ctx.warn, path=ctx.info.source)
         chunk: list[Numbered] = []
-        read, shown = _Budgeted(_loader_rows(table, spec, cols), ctx), False
+        read, shown = _Budgeted(_loader_rows(table, spec, cols), len(cols), ctx), False
         for row in read:
             chunk.append(row)
             if len(chunk) >= per_doc and not read.cut:
