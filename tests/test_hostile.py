@@ -232,6 +232,24 @@ def test_xlsx_rows_missing_from_the_xml_are_skipped_with_their_numbers(tmp_path:
     assert [(d.metadata["row_start"], d.metadata["row_end"]) for d in docs] == [(1, 8)]
 
 
+def test_sheet_extent_reads_the_cells_holding_values_at_c_speed() -> None:
+    """The size of a sheet without a <dimension> comes from a regex pass over its XML, not from
+    openpyxl parsing every row (14 s for 400,000 rows); cells without a reference are placed by
+    their rows (prefixed or not), whose count gives the last row (the column is then unknown)."""
+    import io
+
+    from docread.extractors.deadline import Deadline
+    from docread.extractors.tables.workbook import sheet_extent
+
+    deadline = Deadline("s.xlsx", 60, "timeouts.tabular_load")
+    refs = (b'<sheetData><row r="2"><c r="B2"><v>1</v></c><c r="AA2" s="3"/></row>'
+            b'<row r="7"><c r="C7" t="inlineStr"><is><t>x</t></is></c></row>'
+            b'<row r="9"><c r="XFD9" s="1"/></row></sheetData>')  # fmt: skip
+    assert sheet_extent(io.BytesIO(refs), deadline) == (7, 3)
+    bare = b"<x:sheetData>" + b"<x:row><x:c><x:v>1</x:v></x:c></x:row>" * 5 + b"</x:sheetData>"
+    assert sheet_extent(io.BytesIO(bare), deadline) == (5, None)
+
+
 @pytest.mark.parametrize("name", ["repeat.odt", "repeat.ods"])
 def test_odf_repeats_are_capped_by_their_product(tmp_path: Path, name: str) -> None:
     """1,024 rows x 1,024 repeated cells, 100 times over (900 bytes): 100M cells, each attribute

@@ -48,7 +48,7 @@ class OdsBook(Book):
             check_package(self.handle, ctx, required="content.xml")
             self.zf = zipfile.ZipFile(self.handle)
             with self.zf.open("content.xml") as content:
-                self.sizes = ods_sizes(content)
+                self.sizes = ods_sizes(content, deadline)
         except BaseException:
             self.handle.close()
             raise
@@ -238,7 +238,7 @@ def _text(el: Any, depth: int) -> str:
     return "".join(parts)
 
 
-def ods_sizes(content: IO[bytes]) -> list[tuple[str, tuple[int, int]]]:
+def ods_sizes(content: IO[bytes], deadline: Deadline) -> list[tuple[str, tuple[int, int]]]:
     """Each sheet's name and (rows, columns) up to its last cell with a value, in order, from
     one streamed pass over content.xml (repeated rows and cells counted, not expanded; the
     package was checked)."""
@@ -246,6 +246,7 @@ def ods_sizes(content: IO[bytes]) -> list[tuple[str, tuple[int, int]]]:
 
     sizes: list[tuple[str, tuple[int, int]]] = []
     name, rows, cols, at_row, at_col, valued, nested = "", 0, 0, 0, 0, False, 0
+    seen = 0
     for event, el in iterparse(content, events=("start", "end")):
         tag = el.tag
         if event == "start":
@@ -265,6 +266,9 @@ def ods_sizes(content: IO[bytes]) -> list[tuple[str, tuple[int, int]]]:
             at_col += repeat
             el.clear()
         elif tag == _ROW:
+            seen += 1
+            if seen & 0xFFF == 0:
+                deadline.check(f"sizing sheet {name!r}")
             repeat = count_attr(el.get(_ROWS_REPEATED), 1, MAX_ROWS)
             rows = at_row + repeat if valued else rows
             at_row += repeat

@@ -228,6 +228,7 @@ _VALUED_CELL = re.compile(
     rb"<(?:\w+:)?c\b[^>]*?\br=\"([A-Z]{1,3})(\d+)\"[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b"
 )
 _ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+_PREFIXED_ROW = re.compile(rb"<\w+:row[\s>]")
 _CHUNK = 1 << 20
 
 
@@ -252,7 +253,9 @@ def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int | None]:
             letters.update(c for c, _ in refs)
         anywhere += len(_ANY_VALUED_CELL.findall(body))
         numbered = _ROW_NUMBER.findall(body)  # rows: by their numbers, or counted
-        counted += body.count(b"<row") + body.count(b":row ") + body.count(b":row>")
+        counted += body.count(b"<row ") + body.count(b"<row>")
+        if b":row" in body:  # a prefixed row start, <x:row ...>
+            counted += len(_PREFIXED_ROW.findall(body))
         rows = max(rows, max(map(int, numbered), default=0))
         if not chunk:
             break
@@ -281,6 +284,7 @@ def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.x
                 path=where,
             )
         for info in infos:
+            ctx.check_deadline(f"workbook part {info.filename}")
             if (
                 info.filename == "xl/sharedStrings.xml"
                 and info.file_size > ctx.settings.limits.tabular
