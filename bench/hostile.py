@@ -39,6 +39,18 @@ CASES: dict[str, tuple[str, Callable[[Path], Path], dict[str, Any]]] = {
     "rows": ("wide.csv", hostile_files.wide_csv, {"rows": "head:" + "9" * 5000}),
     "offset": ("lines.txt", lambda p: (p.write_text("line\n" * 10), p)[1], {"offset": 10**5000}),
     "sheet": ("wide.csv", hostile_files.wide_csv, {"sheet": 10**5000}),
+    # issue 32: small files whose attributes multiply (loader: iter_documents; host: in-process)
+    "1-xlsx-corners": ("corners.xlsx", hostile_files.xlsx_far_corners, {"loader": True}),
+    "1-xlsx-head": ("corners.xlsx", hostile_files.xlsx_far_corners, {"rows": "head:5"}),
+    "2-odt-repeat": ("repeat.odt", hostile_files.odf_repeated_table, {"loader": True}),
+    "2-ods-repeat": ("repeat.ods", hostile_files.odf_repeated_table, {"loader": True}),
+    "3-epub-spine": ("spine.epub", hostile_files.epub_repeated_spine, {"loader": True}),
+    "4-docx-ilvl": ("ilvl.docx", hostile_files.docx_deep_list, {"loader": True}),
+    "4-docx-ilvl-host": ("ilvl.docx", hostile_files.docx_deep_list, {"loader": True, "host": True}),
+    "5-docx-span": ("span.docx", hostile_files.docx_spans, {"loader": True}),
+    "5-pptx-span": ("span.pptx", hostile_files.pptx_spans, {"loader": True}),
+    "7-xlsx-shared": ("shared.xlsx", hostile_files.xlsx_shared_string, {"loader": True}),
+    "7-xlsx-shared-view": ("shared.xlsx", hostile_files.xlsx_shared_string, {"rows": "1-100000"}),
 }
 
 
@@ -48,20 +60,25 @@ def run_case(name: str) -> dict[str, Any]:
     import psutil
 
     file_name, make, options = CASES[name]
+    options = dict(options)
+    loader, host = options.pop("loader", False), options.pop("host", False)
     path = DATA / file_name
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
         make(path)
-    config = {"cache": {"enabled": False}, "isolation": {"workers": 1}}
+    config = {"cache": {"enabled": False}, "isolation": {"workers": 1, "enabled": not host}}
     me = psutil.Process()
     peak = 0
     stop = threading.Event()
 
-    def sample() -> None:
+    def sample() -> None:  # the worker's RSS; with isolation off, the growth of this process's
         nonlocal peak
+        base = me.memory_info().rss
         while not stop.is_set():
-            for child in me.children(recursive=True):
-                with contextlib.suppress(psutil.Error):
+            with contextlib.suppress(psutil.Error):
+                if host:
+                    peak = max(peak, me.memory_info().rss - base)
+                for child in me.children(recursive=True):
                     peak = max(peak, child.memory_info().rss)
             time.sleep(0.02)
 
@@ -72,9 +89,13 @@ def run_case(name: str) -> dict[str, Any]:
         sampler.start()
         start = time.perf_counter()
         try:
-            if options.get("loader"):  # iter_documents: every row, notes to the logger
-                docs = list(reader.iter_documents(file_name))
-                outcome = f"ok, {len(docs)} documents, {sum(len(d.text) for d in docs):,} chars"
+            if loader:  # iter_documents: every row, notes to the logger; counted, not kept
+                docs = chars = cut = 0
+                for doc in reader.iter_documents(file_name):
+                    docs, chars = docs + 1, chars + len(doc.text)
+                    cut += bool(doc.metadata.get("truncated"))
+                outcome = f"ok, {docs} documents, {chars:,} chars"
+                outcome += f", {cut} truncated" if cut else ""
             else:
                 result = reader.read(file_name, **options)
                 outcome = f"ok, {len(result.text):,} chars, {len(result.notes)} notes"
@@ -103,16 +124,17 @@ def main() -> None:
             make(DATA / file_name)
     if not (DATA / "noise.pdf").exists():
         hostile_files.noise_pdf(DATA / "noise.pdf")
-    print(f"{'case':8} {'worker MB':>9} {'seconds':>8}  outcome")
+    width = max(map(len, names))
+    print(f"{'case':{width}} {'worker MB':>9} {'seconds':>8}  outcome")
     for name in names:
         out = subprocess.run(
             [sys.executable, __file__, "--case", name], capture_output=True, text=True, timeout=600
         )
         if out.returncode:
-            print(f"{name:8} failed: {out.stderr.strip().splitlines()[-1:]}")
+            print(f"{name:{width}} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         row = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{name:8} {row['worker_mb']:>9} {row['seconds']:>8}  {row['outcome']}")
+        print(f"{name:{width}} {row['worker_mb']:>9} {row['seconds']:>8}  {row['outcome']}")
 
 
 if __name__ == "__main__":

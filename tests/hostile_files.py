@@ -164,3 +164,255 @@ def link_nest(path: Path, *, depth: int = 100_000) -> Path:
         inner, old = "INNER TEXT", "PLACEHOLDER"
     nest = link * depth + inner + end * depth
     return rewrite_member(path, member, lambda xml: xml.replace(old, nest))
+
+
+# -- office and workbook packages: small files whose attributes multiply ---------------------------
+def _package(path: Path, members: list[tuple[str, bytes]], stored: tuple[str, ...] = ()) -> Path:
+    """A zip of ``members`` in order (deflated, but the names in ``stored`` are stored)."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members:
+            zf.writestr(name, data, zipfile.ZIP_STORED if name in stored else zipfile.ZIP_DEFLATED)
+    return path
+
+
+_OOXML_RELS = (
+    b'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+    b'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+    b'officeDocument/2006/relationships/officeDocument" Target="%s"/></Relationships>'
+)
+_REL_NS = b"http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def _content_types(part: bytes, kind: bytes, extra: bytes = b"") -> bytes:
+    return (
+        b'<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/'
+        b'package/2006/content-types"><Default Extension="rels" ContentType="application/'
+        b'vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType='
+        b'"application/xml"/><Override PartName="/' + part + b'" ContentType="application/'
+        b"vnd.openxmlformats-officedocument." + kind + b'.main+xml"/>' + extra + b"</Types>"
+    )
+
+
+def xlsx_sheet(path: Path, sheet_data: bytes, shared: list[str] | None = None) -> Path:
+    """A one-sheet XLSX whose sheet XML holds ``sheet_data`` (the ``<sheetData>`` element and
+    anything around it, no ``<dimension>`` unless given) and ``shared`` strings."""
+    from xml.sax.saxutils import escape
+
+    main = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rels = [
+        b'<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+        b'relationships/worksheet" Target="worksheets/sheet1.xml"/>'
+    ]
+    strings = (b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.'
+               b'openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>')  # fmt: skip
+    members = [
+        ("[Content_Types].xml", _content_types(b"xl/workbook.xml", b"spreadsheetml.sheet",
+                                               strings if shared is not None else b"")),
+        ("_rels/.rels", _OOXML_RELS % b"xl/workbook.xml"),
+        ("xl/workbook.xml", b'<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="' + main
+         + b'" xmlns:r="' + _REL_NS + b'"><sheets><sheet name="Sheet1" sheetId="1" r:id="rId1"/>'
+         b"</sheets></workbook>"),
+        ("xl/worksheets/sheet1.xml", b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="'
+         + main + b'">' + sheet_data + b"</worksheet>"),
+    ]  # fmt: skip
+    if shared is not None:
+        rels.append(
+            b'<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
+            b'relationships/sharedStrings" Target="sharedStrings.xml"/>'
+        )
+        items = "".join(f"<si><t>{escape(s)}</t></si>" for s in shared).encode()
+        members.append(("xl/sharedStrings.xml", b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="'
+                        + main + b'" count="%d">' % len(shared) + items + b"</sst>"))  # fmt: skip
+    members.append(
+        ("xl/_rels/workbook.xml.rels", b'<?xml version="1.0" encoding="UTF-8"?><Relationships '
+         b'xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+         + b"".join(rels) + b"</Relationships>")
+    )  # fmt: skip
+    return _package(path, members)
+
+
+def xlsx_far_corners(path: Path) -> Path:
+    """Issue 32 item 1: two cells, A1 and XFD1048576 (the sheet's first and last), no
+    ``<dimension>``: a reader that pads empty rows and columns makes 17 billion cells."""
+    return xlsx_sheet(
+        path,
+        b'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>top</t></is></c></row>'
+        b'<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>bottom</t></is></c></row>'
+        b"</sheetData>",
+    )
+
+
+def xlsx_shared_string(path: Path, *, rows: int = 400_000, length: int = 30_000) -> Path:
+    """Issue 32 item 7: one shared string of ``length`` characters used in ``rows`` cells (a
+    header, then one cell per row): each cell is cut at output.max_cell_content, and the whole
+    is still hundreds of MB of text from under 1 MB."""
+    import random
+
+    rng = random.Random(32)
+    words = " ".join(
+        rng.choice(["alpha", "beta", "gamma", "delta", "omega"]) for _ in range(length)
+    )
+    body = b"".join(b'<row r="%d"><c t="s"><v>1</v></c></row>' % r for r in range(2, rows + 2))
+    head = b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>'
+    return xlsx_sheet(path, b"<sheetData>" + head + body + b"</sheetData>",
+                      ["text", words[:length]])  # fmt: skip
+
+
+def _odf(path: Path, kind: str, body: bytes) -> Path:
+    """An ODF package (``kind``: "text" or "spreadsheet") whose office:body holds ``body``."""
+    mime = f"application/vnd.oasis.opendocument.{kind}".encode()
+    ns = (b'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          b'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          b'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"')  # fmt: skip
+    content = (b'<?xml version="1.0" encoding="UTF-8"?><office:document-content ' + ns
+               + b' office:version="1.2"><office:body><office:' + kind.encode() + b">" + body
+               + b"</office:" + kind.encode() + b"></office:body></office:document-content>")  # fmt: skip
+    manifest = (b'<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+                b'"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry '
+                b'manifest:full-path="/" manifest:media-type="' + mime + b'"/><manifest:file-entry'
+                b' manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+                b"</manifest:manifest>")  # fmt: skip
+    members = [("mimetype", mime), ("META-INF/manifest.xml", manifest), ("content.xml", content)]
+    return _package(path, members, stored=("mimetype",))
+
+
+def odf_repeated_table(path: Path, *, elements: int = 100, repeat: int = 1024) -> Path:
+    """Issue 32 item 2: a table of ``elements`` rows, each repeated ``repeat`` times, of one
+    cell repeated ``repeat`` times holding a value: each attribute alone is under the per-attribute
+    cap (1,024), their product is ``elements`` x ``repeat``^2 cells (100M by default). An ODT
+    when ``path`` ends in .odt, else an ODS."""
+    row = (b'<table:table-row table:number-rows-repeated="%d"><table:table-cell '
+           b'table:number-columns-repeated="%d" office:value-type="string"><text:p>x</text:p>'
+           b"</table:table-cell></table:table-row>" % (repeat, repeat))  # fmt: skip
+    table = b'<table:table table:name="T">' + row * elements + b"</table:table>"
+    kind = "text" if path.suffix == ".odt" else "spreadsheet"
+    return _odf(path, kind, table)
+
+
+def epub_repeated_spine(path: Path, *, times: int = 100_000, chapter_kb: int = 1900) -> Path:
+    """Issue 32 item 3: an EPUB whose spine names one ``chapter_kb`` KB chapter ``times`` times."""
+    import random
+
+    rng = random.Random(3)
+    words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"]
+    paras, size = [], 0
+    while size < chapter_kb * 1024:
+        para = "<p>" + " ".join(rng.choice(words) for _ in range(60)) + "</p>\n"
+        paras.append(para)
+        size += len(para)
+    chapter = ('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml">'
+               "<head><title>c</title></head><body><h1>Chapter</h1>" + "".join(paras)
+               + "</body></html>").encode()  # fmt: skip
+    opf = (b'<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" '
+           b'version="3.0" unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/'
+           b'1.1/"><dc:title>Spine</dc:title><dc:identifier id="id">x</dc:identifier></metadata>'
+           b'<manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/></manifest>'
+           b"<spine>" + b'<itemref idref="c"/>' * times + b"</spine></package>")  # fmt: skip
+    container = (b'<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:'
+                 b'opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf"'
+                 b' media-type="application/oebps-package+xml"/></rootfiles></container>')  # fmt: skip
+    members = [("mimetype", b"application/epub+zip"), ("META-INF/container.xml", container),
+               ("OEBPS/content.opf", opf), ("OEBPS/c.xhtml", chapter)]  # fmt: skip
+    return _package(path, members, stored=("mimetype", "OEBPS/content.opf"))
+
+
+_W_NS = b"http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+def docx_body(path: Path, body: bytes) -> Path:
+    """A DOCX whose word/document.xml body is ``body`` (no styles, numbering or settings)."""
+    document = (b'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="' + _W_NS
+                + b'"><w:body>' + body + b"</w:body></w:document>")  # fmt: skip
+    members = [
+        ("[Content_Types].xml", _content_types(b"word/document.xml", b"wordprocessingml.document")),
+        ("_rels/.rels", _OOXML_RELS % b"word/document.xml"),
+        ("word/document.xml", document),
+    ]
+    return _package(path, members)
+
+
+def docx_deep_list(path: Path, *, level: int = 100_000_000, paragraphs: int = 5) -> Path:
+    """Issue 32 item 4: a paragraph, then list paragraphs at ``w:ilvl`` ``level`` (Word has
+    levels 0-8)."""
+    para = (b'<w:p><w:pPr><w:numPr><w:ilvl w:val="%d"/><w:numId w:val="1"/></w:numPr></w:pPr>'
+            b"<w:r><w:t>item</w:t></w:r></w:p>" % level)  # fmt: skip
+    return docx_body(path, b"<w:p><w:r><w:t>List:</w:t></w:r></w:p>" + para * paragraphs)
+
+
+def docx_spans(path: Path, *, cells: int = 200_000, span: int = 10**9, per_row: int = 10) -> Path:
+    """Issue 32 item 5: a table of ``cells`` cells (``per_row`` a row, the first of each
+    holding its row's number), each spanning about ``span`` grid columns (the spans vary, so
+    the package stays under the zip-bomb ratio)."""
+    cell = b'<w:tc><w:tcPr><w:gridSpan w:val="%d"/></w:tcPr><w:p>%s</w:p></w:tc>'
+    rows = [b"<w:tr>" + b"".join(cell % (span + (n * per_row + k) * 7919 % 99991,
+                                         b"<w:r><w:t>%d</w:t></w:r>" % n if k == 0 else b"")
+                                 for k in range(per_row)) + b"</w:tr>"
+            for n in range(cells // per_row)]  # fmt: skip
+    return docx_body(path, b"<w:tbl>" + b"".join(rows) + b"</w:tbl>")
+
+
+_P_NS = b"http://schemas.openxmlformats.org/presentationml/2006/main"
+_A_NS = b"http://schemas.openxmlformats.org/drawingml/2006/main"
+
+
+def pptx_slide(path: Path, shapes: bytes) -> Path:
+    """A one-slide PPTX whose shape tree holds ``shapes`` (``p:``/``a:`` prefixes bound)."""
+    slide = (b'<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="' + _P_NS + b'" xmlns:a="'
+             + _A_NS + b'"><p:cSld><p:spTree>' + shapes + b"</p:spTree></p:cSld></p:sld>")  # fmt: skip
+    pres = (b'<?xml version="1.0" encoding="UTF-8"?><p:presentation xmlns:p="' + _P_NS
+            + b'" xmlns:r="' + _REL_NS + b'"><p:sldIdLst><p:sldId id="256" r:id="rId2"/>'
+            b"</p:sldIdLst></p:presentation>")  # fmt: skip
+    pres_rels = (b'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.'
+                 b'openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type='
+                 b'"http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide" '
+                 b'Target="slides/slide1.xml"/></Relationships>')  # fmt: skip
+    kind = b"presentationml.presentation"
+    members = [
+        ("[Content_Types].xml", _content_types(b"ppt/presentation.xml", kind)),
+        ("_rels/.rels", _OOXML_RELS % b"ppt/presentation.xml"),
+        ("ppt/presentation.xml", pres),
+        ("ppt/_rels/presentation.xml.rels", pres_rels),
+        ("ppt/slides/slide1.xml", slide),
+    ]
+    return _package(path, members)
+
+
+def pptx_spans(path: Path, *, rows: int = 2000, cols: int = 10, span: int = 10**9) -> Path:
+    """Issue 32 item 5: a slide with a table of ``rows`` x ``cols`` cells, each with rowSpan and
+    gridSpan ``span``."""
+    cell = (b'<a:tc rowSpan="%d" gridSpan="%d"><a:txBody><a:p><a:r><a:t>%x</a:t></a:r></a:p>'
+            b"</a:txBody></a:tc>")  # fmt: skip
+    table = (
+        b"<a:tbl>"
+        + b"".join(
+            b"<a:tr>"
+            + b"".join(cell % (span, span, r * 7919 + c) for c in range(cols))
+            + b"</a:tr>"
+            for r in range(rows)
+        )
+        + b"</a:tbl>"
+    )
+    frame = (
+        b"<p:graphicFrame><a:graphic><a:graphicData>"
+        + table
+        + b"</a:graphicData></a:graphic></p:graphicFrame>"
+    )
+    return pptx_slide(path, frame)
+
+
+def pptx_deep_bullet(path: Path, *, level: int = 100_000_000) -> Path:
+    """Issue 32 item 4: a body placeholder whose bullet paragraph says ``lvl`` ``level``
+    (DrawingML has levels 0-8; the reader indents by it)."""
+    shape = (b'<p:sp><p:nvSpPr><p:nvPr><p:ph type="body"/></p:nvPr></p:nvSpPr><p:txBody>'
+             b'<a:p><a:pPr lvl="%d"/><a:r><a:t>deep</a:t></a:r></a:p></p:txBody></p:sp>' % level)  # fmt: skip
+    return pptx_slide(path, shape)
+
+
+def odp_spaces(path: Path, *, count: int = 1_000_000_000) -> Path:
+    """Issue 32 item 4: an ODP slide whose paragraph holds ``<text:s text:c="count"/>``."""
+    page = (b'<draw:page xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+            b'draw:name="p1"><draw:frame><draw:text-box><text:p>a<text:s text:c="%d"/>b</text:p>'
+            b"</draw:text-box></draw:frame></draw:page>" % count)  # fmt: skip
+    return _odf(path, "presentation", page)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+import zipfile
 from pathlib import Path
 
 import docread
+import factories
 import hostile_files
 import pytest
 
@@ -195,3 +197,228 @@ def test_default_worker_memory_limit_is_1024_mb() -> None:
     assert docread.Settings().memory.max_worker_mb == 1024
     yaml_file = Path(__file__).resolve().parents[1] / "tools-security.yaml"
     assert docread.Settings.load(yaml_file).memory.max_worker_mb == 1024
+
+
+# -- issue 32: small files whose attributes multiply -------------------------------------------------
+TIGHT = {**CONFIG, "global_timeout": 30, "memory": {"max_worker_mb": 400}}
+
+
+def _load(tmp_path: Path, name: str, config: dict[str, object] | None = None, **options: object):
+    """iter_documents of one file: (documents, notes, seconds)."""
+    notes: list[str] = []
+    with docread.Reader(tmp_path, config=config or TIGHT) as reader:
+        start = time.monotonic()
+        docs = list(reader.iter_documents(name, on_note=lambda _, n: notes.append(n), **options))
+        return docs, notes, time.monotonic() - start
+
+
+def test_xlsx_cells_at_the_far_corners_read_in_seconds(tmp_path: Path) -> None:
+    """A1 and XFD1048576, no <dimension>: openpyxl padded every row to 16,384 columns and every
+    missing row between them (17 billion cells, the global timeout); rows missing from the XML
+    now cost nothing and are not shown."""
+    hostile_files.xlsx_far_corners(tmp_path / "corners.xlsx")
+    docs, notes, seconds = _load(tmp_path, "corners.xlsx")
+    assert seconds < 15
+    assert len(docs) == 1 and docs[0].metadata["total_rows"] == 1_048_575
+    assert docs[0].text.splitlines()[2].startswith("| top | B | C |")  # the header, no rows
+    assert any("first 500 of 16384 columns" in n for n in notes)
+    head, seconds = _read(tmp_path, "corners.xlsx", TIGHT, rows="head:5")
+    assert seconds < 10
+    assert "rows='head:5' holds no values in the columns read." in head.notes
+    corner, _ = _read(tmp_path, "corners.xlsx", TIGHT, rows="1048575", columns="XFD")
+    assert corner.documents[0].text.splitlines()[-1] == "| 1048575 | bottom |"
+
+
+def test_xlsx_rows_missing_from_the_xml_are_skipped_with_their_numbers(tmp_path: Path) -> None:
+    hostile_files.xlsx_sheet(
+        tmp_path / "gaps.xlsx",
+        b'<sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c>'
+        b'<c r="B1" t="inlineStr"><is><t>n</t></is></c></row>'
+        b'<row r="2"><c r="A2" t="inlineStr"><is><t>a</t></is></c><c r="B2"><v>1</v></c></row>'
+        b'<row r="9"><c r="A9" t="inlineStr"><is><t>b</t></is></c><c r="B9"><v>2</v></c></row>'
+        b"</sheetData>",
+    )
+    result, _ = _read(tmp_path, "gaps.xlsx")
+    assert result.documents[0].text.splitlines()[-2:] == ["| 1 | a | 1 |", "| 8 | b | 2 |"]
+    assert result.header["Rows"] == "1-8 of 8"
+    docs, _, _ = _load(tmp_path, "gaps.xlsx")
+    assert [(d.metadata["row_start"], d.metadata["row_end"]) for d in docs] == [(1, 8)]
+
+
+def test_sheet_extent_reads_the_cells_holding_values_at_c_speed() -> None:
+    """The size of a sheet without a <dimension> comes from a regex pass over its XML, not from
+    openpyxl parsing every row (14 s for 400,000 rows); cells without a reference are placed by
+    their rows (prefixed or not), whose count gives the last row (the column is then unknown)."""
+    import io
+
+    from docread.extractors.deadline import Deadline
+    from docread.extractors.tables.workbook import sheet_extent
+
+    deadline = Deadline("s.xlsx", 60, "timeouts.tabular_load")
+    refs = (b'<sheetData><row r="2"><c r="B2"><v>1</v></c><c r="AA2" s="3"/></row>'
+            b'<row r="7"><c r="C7" t="inlineStr"><is><t>x</t></is></c></row>'
+            b'<row r="9"><c r="XFD9" s="1"/></row></sheetData>')  # fmt: skip
+    assert sheet_extent(io.BytesIO(refs), deadline) == (7, 3)
+    bare = b"<x:sheetData>" + b"<x:row><x:c><x:v>1</x:v></x:c></x:row>" * 5 + b"</x:sheetData>"
+    assert sheet_extent(io.BytesIO(bare), deadline) == (5, None)
+
+
+@pytest.mark.parametrize("name", ["repeat.odt", "repeat.ods"])
+def test_odf_repeats_are_capped_by_their_product(tmp_path: Path, name: str) -> None:
+    """1,024 rows x 1,024 repeated cells, 100 times over (900 bytes): 100M cells, each attribute
+    under its own cap; the ODT table is cut at output.max_table_cells, the ODS sheet is read
+    lazily and cut by the file's output budget."""
+    hostile_files.odf_repeated_table(tmp_path / name)
+    docs, notes, seconds = _load(tmp_path, name)
+    assert seconds < 20  # main: the global timeout at 838 MB (ODT), out of memory (ODS)
+    text = "".join(d.text for d in docs)
+    assert docs[-1].metadata["truncated"] is True and "| x | x |" in text
+    assert len(text) <= 1024 * 1024 + 100  # min_text_budget: the file is 900 bytes
+    assert any("output.max_text_ratio=100" in n for n in notes)
+    if name.endswith(".odt"):  # the table is cut where the budget is spent, and says so
+        assert any(n.startswith("A table was cut: the file's output budget") for n in notes)
+    view, seconds = _read(tmp_path, name, TIGHT)
+    assert seconds < 20 and "| x | x |" in view.text
+
+
+def test_epub_chapter_named_100000_times_is_read_once(tmp_path: Path) -> None:
+    hostile_files.epub_repeated_spine(tmp_path / "spine.epub", times=100_000, chapter_kb=100)
+    result, seconds = _read(tmp_path, "spine.epub", TIGHT)
+    assert seconds < 20  # main: the MathML check read the chapter 100,000 times (timeout)
+    assert len(result.documents) == 1 and result.header["Chapters"].startswith("1 of 1")
+
+
+def test_epub_spine_repeats_are_dropped_for_pandoc(tmp_path: Path) -> None:
+    """A chapter holding MathML goes to pandoc: it gets the spine with each chapter once."""
+    from docread.extractors.office.epub import spine_once
+
+    opf = b'<spine><itemref idref="a"/><itemref idref="b" linear="no"/><itemref idref="a"/></spine>'
+    assert spine_once("OEBPS/content.opf", opf) == (
+        b'<spine><itemref idref="a"/><itemref idref="b" linear="no"/></spine>'
+    )
+    assert spine_once("OEBPS/c.xhtml", opf) == opf
+    path = hostile_files.epub_repeated_spine(tmp_path / "math.epub", times=3_000, chapter_kb=20)
+    with zipfile.ZipFile(path) as z:
+        members = [(i.filename, z.read(i)) for i in z.infolist()]
+    math = b"<math xmlns='http://www.w3.org/1998/Math/MathML'><mi>x</mi></math>"
+    members = [(n, d.replace(b"<h1>Chapter</h1>", b"<h1>Chapter</h1>" + math)) for n, d in members]
+    hostile_files._package(path, members, stored=("mimetype", "OEBPS/content.opf"))
+    result, _ = _read(tmp_path, "math.epub", TIGHT)
+    assert len(result.documents) == 1  # main: 3,000 chapters, pandoc's output cut at its cap
+    assert not any("larger than the output cap" in n for n in result.notes)
+
+
+@pytest.mark.parametrize("isolated", [True, False], ids=["worker", "in-process"])
+def test_docx_list_level_is_clamped_to_words_nine(tmp_path: Path, isolated: bool) -> None:
+    """w:ilvl="100000000" indented the item by 300 MB (five such paragraphs: out of memory; with
+    isolation off, in the host)."""
+    level = 10**8 if isolated else 10**7  # in the host: 30 MB a line is proof enough
+    hostile_files.docx_deep_list(tmp_path / "deep.docx", level=level, paragraphs=5)
+    config = {**TIGHT, "isolation": {"workers": 1, "enabled": isolated}}
+    result, _ = _read(tmp_path, "deep.docx", config)
+    assert result.documents[0].text.splitlines() == ["List:", ""] + [" " * 24 + "- item"] * 5
+
+
+def test_slide_levels_and_spaces_are_clamped(tmp_path: Path) -> None:
+    hostile_files.pptx_deep_bullet(tmp_path / "deep.pptx")
+    hostile_files.odp_spaces(tmp_path / "spaces.odp")
+    assert len(_read(tmp_path, "deep.pptx", TIGHT)[0].documents[0].text) < 100
+    odp = _read(tmp_path, "spaces.odp", TIGHT)[0].documents[0].text
+    assert odp.endswith("a" + " " * 100 + "b")  # main: a billion spaces
+
+
+def test_one_table_renderer_bounds_cells_after_spans() -> None:
+    from docread.extractors.markdown import TABLE_CUT, Cell, Grid, TableCaps, grid_table
+
+    notes: list[str] = []
+    start = time.monotonic()
+    spans = Grid([[Cell("x", rowspan=10**9, colspan=10**9)] * 10] * 2000)
+    table = grid_table(spans, TableCaps(max_cells=50_000, warn=notes.append))
+    assert time.monotonic() - start < 5
+    rows = table.splitlines()  # each row wider than the one above: the spans carry down
+    assert rows[-1] == (
+        f"{TABLE_CUT}2 rows: over output.max_table_cells=50,000 cells once its spans are placed]"
+    )
+    assert [row.count("| x") for row in rows[:-2] if "x" in row] == [10_000, 20_000]
+    assert notes == [
+        "A table was cut: over output.max_table_cells=50,000 cells once its spans are placed; "
+        "the rows past the cut are left out and a line under the table says so (metadata "
+        "truncated)."
+    ]
+    wide = grid_table(Grid([[Cell("y", colspan=10**9)] * 100]), TableCaps(max_cells=2_500))
+    assert wide.splitlines()[0].count("| y") == 2_500 and "first row has more than" in wide
+
+
+def _html_spans(path: Path) -> Path:
+    cells = "".join(f'<td rowspan="1000000000" colspan="1000000000">{i}</td>' for i in range(50))
+    path.write_text(f"<html><body><table><tr>{cells}</tr>" + "<tr><td>z</td></tr>" * 50)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [
+        ("spans.docx", lambda p: hostile_files.docx_spans(p, cells=2_000)),
+        ("spans.pptx", lambda p: hostile_files.pptx_spans(p, rows=50, cols=5)),
+        ("spans.odt", lambda p: hostile_files.odf_repeated_table(p, elements=2, repeat=200)),
+        ("spans.html", _html_spans),
+    ],
+)
+def test_every_family_cuts_a_table_at_its_cells(tmp_path: Path, name: str, make) -> None:
+    make(tmp_path / name)
+    config = {**TIGHT, "output": {"max_table_cells": 20_000}}
+    docs, notes, _ = _load(tmp_path, name, config)
+    cut = [d for d in docs if "[table cut after " in d.text]
+    assert len(cut) == 1 and cut[0].metadata["truncated"] is True
+    assert any("output.max_table_cells=20,000" in n for n in notes)
+    widest = max(line.count("|") for d in docs for line in d.text.splitlines())
+    assert widest <= 20_001
+
+
+def test_docx_and_pptx_spans_of_a_billion_stay_bounded(tmp_path: Path) -> None:
+    """gridSpan 10**9 on 200,000 cells (each cut at 1,000 columns: 200M cells) and PPTX
+    rowSpan 10**9 (no cap at all) reached the memory limit."""
+    hostile_files.docx_spans(tmp_path / "spans.docx")
+    hostile_files.pptx_spans(tmp_path / "spans.pptx")
+    for name in ("spans.docx", "spans.pptx"):
+        docs, notes, seconds = _load(tmp_path, name)
+        assert seconds < 30, name
+        assert any("output.max_table_cells=1,000,000" in n for n in notes), name
+        assert sum(len(d.text) for d in docs) < 12_000_000
+
+
+def test_a_files_text_is_cut_at_its_output_budget(tmp_path: Path) -> None:
+    """One 30 KB shared string in every row: each cell is cut at 1,000 characters, and the
+    loader still made 423 MB from 785 KB. The file's text stops at 100x its bytes, in the loader
+    and the agent view, with a note and ``truncated`` on the unit cut."""
+    path = hostile_files.xlsx_shared_string(tmp_path / "shared.xlsx", rows=40_000)
+    budget = 100 * path.stat().st_size
+    docs, notes, _ = _load(tmp_path, "shared.xlsx")
+    assert budget - 10_000 < sum(len(d.text) for d in docs) <= budget
+    assert [d.metadata.get("truncated", False) for d in docs[-2:]] == [False, True]
+    assert docs[-1].text.endswith("|\n... [content truncated] ...")  # cut after a whole row
+    assert any(
+        f"output budget of {budget:,} characters (output.max_text_ratio=100" in n for n in notes
+    )
+    assert docs[-1].metadata["row_end"] < 40_000  # the rows past the budget were not read
+    view, _ = _read(tmp_path, "shared.xlsx", rows="1-40000")
+    assert "The window stops at row" in " ".join(view.notes)  # an agent view shows 2x max_chars
+
+
+def test_members_bring_their_own_output_budget(tmp_path: Path) -> None:
+    """A member's text counts against the archive's budget, which grows by the member's own
+    bytes: a zip of text whose text passes 2x the zip's bytes reads whole at max_text_ratio=2;
+    a member that makes more text than 2x its own bytes is cut, with the note."""
+    text = "".join(f"line {i} of a long plain text, deflated well\n" for i in range(20_000))
+    factories.zip_archive(tmp_path / "text.zip", {"a.txt": text.encode()})
+    config = {**TIGHT, "output": {"max_text_ratio": 2, "min_text_budget": 1000}}
+    docs, notes, _ = _load(tmp_path, "text.zip", config)
+    assert "".join(d.text for d in docs).count("line ") == 20_000 and not notes
+    assert not any(d.metadata.get("truncated") for d in docs)
+    hostile_files.xlsx_shared_string(tmp_path / "shared.xlsx", rows=2_000, length=3_000)
+    data = (tmp_path / "shared.xlsx").read_bytes()
+    factories.zip_archive(tmp_path / "sheet.zip", {"s.xlsx": data}, zipfile.ZIP_STORED)
+    docs, notes, _ = _load(tmp_path, "sheet.zip", config)
+    allowed = 2 * ((tmp_path / "sheet.zip").stat().st_size + len(data))
+    assert sum(len(d.text) for d in docs) <= allowed and docs[-1].metadata["truncated"] is True
+    assert any(f"output budget of {allowed:,} characters" in n for n in notes)

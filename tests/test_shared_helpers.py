@@ -58,13 +58,13 @@ def test_markdown_table_pads_short_rows_and_the_header_to_the_widest_row() -> No
     ]
 
 
-def test_markdown_table_row_column_numbers_rows_from_the_first() -> None:
-    table = markdown_table(["name", "note"], [["x", "p|q"], ["y", "r\ns"]], first_row=41)
+def test_markdown_table_row_column_gives_each_row_its_number() -> None:
+    table = markdown_table(["name", "note"], [["x", "p|q"], ["y", "r\ns"]], numbers=[41, 57])
     assert table.splitlines() == [
         "| Row | name | note |",
         "|---|---|---|",
         "| 41 | x | p\\|q |",
-        "| 42 | y | r s |",
+        "| 57 | y | r s |",
     ]
 
 

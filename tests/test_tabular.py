@@ -368,7 +368,7 @@ def test_wide_sheet_is_capped_by_max_cols(make_reader: MakeReader, tmp_path: Pat
     assert "Showing the first 5 of 12 columns" in result.render()
 
 
-def test_ods_is_read_through_pandas(tmp_path: Path) -> None:
+def test_ods_is_read_from_its_xml(tmp_path: Path) -> None:
     pd = pytest.importorskip("pandas")
     with pd.ExcelWriter(tmp_path / "s.ods", engine="odf") as writer:
         pd.DataFrame({"city": ["Zürich", "Oslo"], "pop": [421878, 709037]}).to_excel(

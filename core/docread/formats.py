@@ -65,7 +65,7 @@ FORMATS: tuple[Format, ...] = (
            (".xlsx", ".xlsm"), zip_marker="xl/workbook.xml", extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.workbook:open_xlsx"),
     Format("xls", "tabular", "application/vnd.ms-excel", (".xls",), extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.workbook:open_xls"),
     Format("ods", "tabular", "application/vnd.oasis.opendocument.spreadsheet", (".ods",),
-           zip_marker="application/vnd.oasis.opendocument.spreadsheet", extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.workbook:open_ods"),
+           zip_marker="application/vnd.oasis.opendocument.spreadsheet", extractor=_X + "tables.extractor:TabularLoadExtractor", opener=_X + "tables.ods:open_ods"),
     Format("parquet", "tabular", "application/vnd.apache.parquet", (".parquet", ".pq"),
            ((0, b"PAR1"),), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.parquet:open_parquet"),
     # office and e-books

@@ -6,6 +6,7 @@ so a worker process imports it without importing the host side.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -16,7 +17,8 @@ from typing import Any
 
 from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
-from .extractors.base import Budget, Context, Extractor, extractor_class
+from .extractors.base import TEXT_CUT, Budget, Context, Extractor, extractor_class
+from .extractors.markdown import TABLE_CUT
 from .extractors.properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit, stable_id
@@ -50,16 +52,21 @@ class Pipeline:
     ) -> Context:
         """The one Context factory: a new read (fresh budget, global deadline from now unless
         given) or a nested one (``parent``: its budget, header, notes and deadline, depth + 1)."""
-        if parent is not None:
+        output = self.settings.output
+        if parent is not None:  # a member's bytes add to the output budget they share
+            parent.budget.text_allowed += output.max_text_ratio * info.size
             return Context(
                 settings=self.settings, info=info, options=opts, loader=parent.loader,
                 workspace=parent.workspace, budget=parent.budget, depth=parent.depth + 1,
                 deadline=parent.deadline, header=parent.header, notes=parent.notes,
                 child_reader=self.child_units,
             )  # fmt: skip
+        budget = Budget()
+        if not info.is_dir:  # a listing has caps of its own (and a folder has no size)
+            budget.text_allowed = max(output.max_text_ratio * info.size, output.min_text_budget)
         return Context(
             settings=self.settings, info=info, options=opts, loader=loader,
-            workspace=workspace, budget=Budget(),
+            workspace=workspace, budget=budget,
             deadline=deadline or time.monotonic() + self.settings.global_timeout,
             child_reader=self.child_units,
         )  # fmt: skip
@@ -125,21 +132,35 @@ class Pipeline:
         ids = _UnitIds(info.source)
         output = self.settings.output
         header = ctx.loader and info.category in DOCUMENT_CATEGORIES  # the properties header
-        with translate_errors(info.source, ext.name), _HiddenText(ctx) as hidden:
-            for unit in ext.extract(source, ctx):
+        spends = ctx.depth == 0  # a member's units pass the top stream too: spent there once
+        produced = ext.extract(source, ctx)
+        with (
+            translate_errors(info.source, ext.name),
+            _HiddenText(ctx) as hidden,
+            _closing(produced),
+        ):
+            for unit in produced:
                 ctx.check_deadline()
                 meta = clean_metadata({**base, **unit.metadata}, output)
-                if isinstance(unit, Document):
-                    body = unit.text
-                    if header and is_first_unit(meta):  # once, before the id hashes the text
-                        header = False
-                        props = properties_header(meta, body)
-                        body = f"{props}\n\n{body}" if props else body
-                    text, removed = clean_body(body, output)
-                    hidden.count += removed
-                    yield Document(text, meta, ids.next(meta, text.encode()))
-                else:
+                if isinstance(unit, Media):
                     yield Media(unit.mime_type, unit.data, meta, ids.next(meta, unit.data))
+                    continue
+                body = unit.text
+                if header and is_first_unit(meta):  # once, before the id hashes the text
+                    header = False
+                    props = properties_header(meta, body)
+                    body = f"{props}\n\n{body}" if props else body
+                text, removed = clean_body(body, output)
+                hidden.count += removed
+                spent = spends and _spend(ctx, len(text))
+                if spent:
+                    text = _cut_text(text, spent, output.truncation_marker)
+                if spent or TABLE_CUT in text or TEXT_CUT in text:
+                    meta["truncated"] = True
+                yield Document(text, meta, ids.next(meta, text.encode()))
+                if spent:
+                    ctx.out_of_text()  # the note
+                    return  # closes the extractor: what it has not made costs nothing
 
     def child_units(
         self, parent: Context, data: bytes, name: str, options: ReadOptions | None
@@ -163,6 +184,37 @@ class Pipeline:
             yield from self.units(
                 source, info, ctx, {"archive": archive, "member": name, "depth": depth}
             )
+
+
+@contextlib.contextmanager
+def _closing(units: Iterator[Unit]) -> Iterator[None]:
+    """The extractor's generator closed when the stream ends early (a cut, a consumer that
+    stops), so its files and workers are let go at once, not when it is collected."""
+    try:
+        yield
+    finally:
+        close = getattr(units, "close", None)
+        if close is not None:
+            close()
+
+
+def _spend(ctx: Context, chars: int) -> int:
+    """Spend ``chars`` of the read's output budget; 0 when they fit, else the characters that
+    still fit (at least 1: a cut unit keeps its start)."""
+    budget = ctx.budget
+    left = budget.text_allowed - budget.text_out
+    if chars <= left:
+        budget.text_out += chars
+        return 0
+    budget.text_out = max(budget.text_out, int(budget.text_allowed))
+    return max(int(left), 1)
+
+
+def _cut_text(text: str, keep: int, marker: str) -> str:
+    """``text`` cut to ``keep`` characters, at its last line break when one is in the second
+    half (a table keeps whole rows), with the truncation marker."""
+    line = text.rfind("\n", keep // 2, keep)
+    return text[: line if line > 0 else keep] + marker
 
 
 @dataclasses.dataclass

@@ -93,6 +93,15 @@ class OutputSettings:
     #: One agent view's size in UTF-8 bytes, whatever the token count (the design's read tool
     #: caps a result at 200,000 bytes).
     max_bytes: int = 200_000
+    #: Cells of one document table after its spans and repeats are placed (DOCX, ODT, ODP, PPTX,
+    #: EPUB, HTML, PDF tables): the rows past it are cut, with a note and a line in the table.
+    max_table_cells: int = 1_000_000
+    #: A file's text, every unit of it (loaders and the agent view alike), is cut at this many
+    #: characters per byte of the file (and of the archive members and attachments read from
+    #: it), as archive.max_compression_ratio bounds bytes: a small file never makes hundreds of
+    #: MB of text. ``min_text_budget`` is the floor, so a tiny file still reads whole.
+    max_text_ratio: float = 100
+    min_text_budget: int = MB
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 #: Header keys the agent view reads and never prints: what the extractor's window shows ("lines
 #: 1-2,000 of 5,000") and the option that reads on from it ("offset=2001"). See ``Context.read_on``.
 WINDOW_SHOWN, WINDOW_NEXT = "_window", "_next"
+#: The line an extractor that stopped early for the output budget ends its text with.
+TEXT_CUT = "[cut: the file's output budget is spent (output.max_text_ratio)]"
 
 
 class Extractor:
@@ -73,11 +75,15 @@ class Extractor:
 
 @dataclass(slots=True)
 class Budget:
-    """Limits shared by a file and everything nested in it (archive members, OCR pages)."""
+    """Limits shared by a file and everything nested in it (archive members, OCR pages), and its
+    output budget: the characters of text it may give (``Pipeline.context`` grants them by the
+    bytes read, ``Pipeline.units`` spends them as units pass)."""
 
     decompressed_bytes: int = 0
     members: int = 0
     ocr_pages: int = 0
+    text_allowed: float = math.inf
+    text_out: int = 0
 
 
 @dataclass(slots=True)
@@ -121,6 +127,27 @@ class Context:
         cap cut the window first, names the first unit it did not show instead."""
         self.header[WINDOW_SHOWN] = shown
         self.header[WINDOW_NEXT] = option
+
+    def text_left(self) -> float:
+        """Characters of text this read may still give (``output.max_text_ratio``): an
+        extractor that makes its text bit by bit (rows, blocks, chapters) stops once it holds
+        more than this and ends its last unit with ``out_of_text()``. The pipeline cuts every
+        unit at the budget itself, so an extractor that does not look costs time, never output."""
+        return self.budget.text_allowed - self.budget.text_out
+
+    def out_of_text(self) -> str:
+        """The read's output budget is spent: the note (once), and the line an extractor ends
+        its text with where it stopped (the pipeline marks that unit ``truncated``)."""
+        out, size, allowed = self.settings.output, self.info.size, self.budget.text_allowed
+        shown = f"{int(allowed):,}" if math.isfinite(allowed) else "unlimited"
+        self.warn(
+            f"{self.info.source}: its text reached its output budget of "
+            f"{shown} characters (output.max_text_ratio="
+            f"{out.max_text_ratio:g} per byte of the {size:,} bytes read, and of the members or "
+            f"attachments read from it; at least output.min_text_budget={out.min_text_budget:,}):"
+            " the unit there was cut (metadata truncated) and the rest was not read"
+        )
+        return TEXT_CUT
 
     def check_deadline(self, what: str = "") -> None:
         """Cooperative global timeout between units (isolated workers are also killed hard)."""

@@ -17,10 +17,12 @@ def html_text(html: str, ctx: Context) -> str:
     """An HTML body as markdown (links, lists and tables kept; scripts and styles dropped), its
     input cut at 8x ``output.max_chars``; what was cut is said in a note."""
     from ..html.convert import html_to_markdown
+    from ..markdown import TableCaps
 
     page = html_to_markdown(
-        html, limit_chars=ctx.settings.output.max_chars * 8, tick=ctx.check_deadline
-    )
+        html, limit_chars=ctx.settings.output.max_chars * 8, tick=ctx.check_deadline,
+        tables=TableCaps.of(ctx),
+    )  # fmt: skip
     for note in page.notes:
         ctx.warn(f"{ctx.info.source}: {note}")
     return tidy(page.markdown)

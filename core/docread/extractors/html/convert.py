@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import DependencyMissingError
+from ..markdown import TableCaps
 from .prepass import Prepass
 
 try:
@@ -49,10 +50,15 @@ class HtmlPage:
 
 
 def html_to_markdown(
-    html: str, *, limit_chars: int | None = None, tick: Callable[[], None] | None = None
+    html: str,
+    *,
+    limit_chars: int | None = None,
+    tick: Callable[[], None] | None = None,
+    tables: TableCaps | None = None,
 ) -> HtmlPage:
     """``html`` as markdown: boilerplate removed, tags the parser finds unclosed repaired,
-    nesting deeper than ``MAX_DEPTH`` flattened, and only the first ``limit_chars`` characters
+    nesting deeper than ``MAX_DEPTH`` flattened, tables rendered under ``tables`` (the read's
+    ``TableCaps``), and only the first ``limit_chars`` characters
     parsed when given (a note says so). ``tick`` is called between steps and every few thousand
     elements (a deadline check may raise from it)."""
     notes: list[str] = []
@@ -62,7 +68,9 @@ def html_to_markdown(
         )
         html = html[:limit_chars]
     tick = tick or _no_tick
-    pre = Prepass(MAX_DEPTH, tick)  # tables out, deep elements flattened: a small, shallow tree
+    pre = Prepass(
+        MAX_DEPTH, tick, tables
+    )  # tables out, deep elements flattened: a small, shallow tree
     pre.feed(html)
     pre.close()
     del html

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from ...model import Document, Unit
 from ...source import Source
 from ..base import WINDOW_NEXT, WINDOW_SHOWN, Context
+from ..markdown import TableCaps
 from ..text.plain import TextExtractor
 from .charset import html_encoding, refused_note
 
@@ -57,6 +58,7 @@ class HtmlExtractor(TextExtractor):
         page = html_to_markdown(
             data.decode(encoding, errors="replace"),
             tick=lambda: ctx.check_deadline("converting HTML to markdown"),
+            tables=TableCaps.of(ctx),
         )
         del data
         for note in page.notes:

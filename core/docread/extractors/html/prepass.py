@@ -11,7 +11,7 @@ from collections.abc import Callable
 from html import escape
 from html.parser import HTMLParser
 
-from ..markdown import MAX_SPAN, Cell, Grid, grid_table
+from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
 
 #: Elements that never hold content (the tokenizer gives no end tag for them).
 _VOID = frozenset({
@@ -24,10 +24,13 @@ class Prepass(HTMLParser):
     """``feed(html)`` then ``close()``: ``html`` is the page with tables replaced by placeholder
     paragraphs and deep elements flattened, ``tables`` maps each placeholder to its markdown."""
 
-    def __init__(self, max_depth: int, tick: Callable[[], None]) -> None:
+    def __init__(
+        self, max_depth: int, tick: Callable[[], None], caps: TableCaps | None = None
+    ) -> None:
         super().__init__(convert_charrefs=True)
         self.max_depth = max_depth
         self.tick = tick
+        self.caps = caps or TableCaps()  # how its tables are bounded (the read's)
         self.out: list[str] = []
         self.tables: dict[str, str] = {}
         self.flattened = False
@@ -121,7 +124,9 @@ class Prepass(HTMLParser):
             self._cell = []
             self._heads[-1] = self._heads[-1] and tag == "th"
             found = dict(attrs)
-            self._open = Cell("", _span(found.get("rowspan")), _span(found.get("colspan")))
+            self._open = Cell(
+                "", count_attr(found.get("rowspan")), count_attr(found.get("colspan"))
+            )
         elif tag == "br" and self._cell is not None:
             self._cell.append(" ")
 
@@ -149,19 +154,13 @@ class Prepass(HTMLParser):
             heads = next((n for n, (_, head) in enumerate(kept) if not head), len(kept))
             grid = Grid([row for row, _ in kept], header_rows=heads)
             key = f"{self._prefix}{len(self.tables)}"
-            self.tables[key] = grid_table(grid)
+            self.tables[key] = grid_table(grid, self.caps)
             self.out.append(f"<p>{key}</p>")
 
     def _count(self) -> None:
         self._seen += 1
         if self._seen % 4096 == 0:
             self.tick()
-
-
-def _span(value: str | None) -> int:
-    """A rowspan or colspan attribute as a count: 1 unless a positive number, at most MAX_SPAN."""
-    value = (value or "").strip()
-    return max(1, min(MAX_SPAN, int(value))) if value.isdigit() else 1
 
 
 def _tag(tag: str, attrs: list[tuple[str, str | None]]) -> str:

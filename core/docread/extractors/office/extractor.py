@@ -24,6 +24,7 @@ from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
+from ..markdown import TableCaps
 from ..properties import document_properties
 from .convert import (
     RTF_MAX_DEPTH,
@@ -38,7 +39,7 @@ from .convert import (
     split_pages,
     split_sections,
 )  # fmt: skip
-from .epub import epub_markdown, epub_spine
+from .epub import epub_markdown, epub_spine, spine_once
 from .headers import docx_headers, odt_headers
 from .html_tables import html_tables
 from .meta import (
@@ -78,7 +79,7 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 4
+    version: ClassVar[int] = 5  # 5: tables bounded after spans, list levels 0-8
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -151,15 +152,16 @@ def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
     (equations, tracked changes, embedded objects)."""
     try:
         if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
-            return docx_markdown(oz)
+            return docx_markdown(oz, ctx)
         if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
-            return odt_markdown(oz)
-        if fmt == "epub" and (chapters := epub_spine(oz)) is not None:
+            return odt_markdown(oz, ctx)
+        if fmt == "epub" and (chapters := epub_spine(oz, ctx)) is not None:
             return epub_markdown(oz, chapters, ctx)
     except RecursionError:  # elements nested past Python's stack (a hostile file): pandoc
         ctx.warn("The document nests its elements too deeply to read in-process; pandoc read it.")
-    transform = {"docx": docx_marks, "odt": odt_marks}.get(fmt)
-    return pandoc(oz.repack(work / f"in.{fmt}", transform), fmt, ctx, work)
+    transform = {"docx": docx_marks, "odt": odt_marks, "epub": spine_once}[fmt]
+    packed = oz.repack(work / f"in.{fmt}", transform, tick=ctx.check_deadline)
+    return pandoc(packed, fmt, ctx, work)
 
 
 def _units(
@@ -171,7 +173,7 @@ def _units(
 ) -> Iterator[Unit]:
     """Split into the unit kind, select ``pages``, yield Documents (and Media when asked);
     HTML tables pandoc wrote become pipe tables first."""
-    markdown = html_tables(markdown)
+    markdown = html_tables(markdown, TableCaps.of(ctx))
     pages = split_pages(markdown)
     if ctx.info.format == "epub":
         kind, parts = "chapter", split_chapters(markdown)
@@ -207,11 +209,12 @@ def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     """PPTX and ODP from their XML: one unit per slide, speaker notes kept."""
     with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
+        caps = TableCaps.of(ctx)
         if ctx.info.format == "pptx":
-            deck: PptxDeck | OdpDeck = PptxDeck(oz)
+            deck: PptxDeck | OdpDeck = PptxDeck(oz, caps)
             meta = ooxml_metadata(oz)
         else:
-            deck, meta = OdpDeck(oz), odf_metadata(oz)
+            deck, meta = OdpDeck(oz, caps), odf_metadata(oz)
         numbers = select_units(
             ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
         )
@@ -269,6 +272,7 @@ def _media(
     """Images a unit shows, as Media parts (raster types a vision model reads, under the size cap)."""
     cap = ctx.settings.image.max_image_bytes
     for offset, name in enumerate(dict.fromkeys(names)):
+        ctx.check_deadline(f"image {posixpath.basename(name)}")
         mime = mimetypes.guess_type(name)[0] or ""
         info = oz.names.get(name)
         if mime not in _VISION_TYPES or info is None:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 
-from ..markdown import Cell, Grid, flatten_grid, grid_table
+from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
 
 _TABLE_START = re.compile(r"<table\b", re.I)
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.I)
@@ -19,8 +19,9 @@ _BREAKS = {"p", "br", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"}
 class _Grids(HTMLParser):
     """One outer ``<table>``: a stack of grids under construction (nested tables flatten)."""
 
-    def __init__(self) -> None:
+    def __init__(self, caps: TableCaps) -> None:
         super().__init__(convert_charrefs=True)
+        self.caps = caps
         self.stack: list[Grid] = []
         self.cell: list[list[str]] = []  # text parts of the open cell, per table level
         self.spans: list[tuple[int, int]] = []
@@ -47,7 +48,7 @@ class _Grids(HTMLParser):
                 grid.header_rows += 1
         elif tag in ("td", "th"):
             self.cell[-1] = []
-            self.spans[-1] = (_span(a.get("rowspan")), _span(a.get("colspan")))
+            self.spans[-1] = (count_attr(a.get("rowspan")), count_attr(a.get("colspan")))
         elif tag == "caption":
             self.caption = []
         elif tag == "img":
@@ -83,7 +84,7 @@ class _Grids(HTMLParser):
             grid = self.stack.pop()
             self.cell.pop(), self.spans.pop(), self.head.pop()
             if self.stack:
-                self._text(" " + flatten_grid(grid) + " ")
+                self._text(" " + flatten_grid(grid, self.caps) + " ")
             else:
                 self.done = grid
 
@@ -98,21 +99,18 @@ class _Grids(HTMLParser):
             self.cell[-1].append(text)
 
 
-def _span(value: str | None) -> int:
-    return int(value) if value and value.strip().isdigit() else 1
-
-
-def html_tables(markdown: str) -> str:
+def html_tables(markdown: str, caps: TableCaps | None = None) -> str:
     """Every outermost ``<table>...</table>`` in ``markdown`` replaced by its pipe table."""
-    return replace_tables(markdown, table_markdown)
+    return replace_tables(markdown, lambda html: table_markdown(html, caps))
 
 
-def table_markdown(html: str) -> str:
-    """One HTML ``<table>...</table>`` as a pipe table ("" when it holds no cell)."""
-    parser = _Grids()
+def table_markdown(html: str, caps: TableCaps | None = None) -> str:
+    """One HTML ``<table>...</table>`` as a pipe table ("" when it holds no cell), rendered
+    under ``caps`` (the read's)."""
+    parser = _Grids(caps or TableCaps())
     parser.feed(html)
     parser.close()
-    return grid_table(parser.done) if parser.done is not None else ""
+    return grid_table(parser.done, parser.caps) if parser.done is not None else ""
 
 
 def replace_tables(text: str, replace: Callable[[str], str]) -> str:

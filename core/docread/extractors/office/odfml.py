@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..markdown import Cell, Grid, flatten_grid, grid_table
+from ..markdown import MAX_TABLE_CELLS, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
 from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .package import OfficeZip, attr, local
+
+if TYPE_CHECKING:
+    from ..base import Context
 
 _WALKED = {"section", "index-body", "table-of-content", "alphabetical-index",
            "illustration-index", "table-index", "object-index", "user-index",
@@ -21,6 +24,7 @@ _SKIPPED = {"tracked-changes", "annotation", "annotation-end", "note-citation",
             "table-of-content-source", "alphabetical-index-source", "forms", "page-number",
             "page-count", "title", "desc"}  # fmt: skip
 _REPEAT_CAP = 1024  # repeated rows/columns of a table (a sheet-like table repeats to 1,048,576)
+_SPACES_CAP = 100  # text:s c="N": a run of spaces
 _SHAPES = {"frame", "custom-shape", "rect", "ellipse", "circle", "polygon", "g"}
 
 
@@ -38,6 +42,7 @@ class _Doc:
     counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
     style: str = ""  # the list style in force (a nested list inherits its parent's)
     depth: int = 0  # tables open around the cell being read
+    caps: TableCaps = field(default_factory=TableCaps)  # the read's table and output budgets
 
 
 def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str, int]]:
@@ -54,14 +59,14 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
             if kind == "style" and attr(el, "family") == "paragraph":
                 name = attr(el, "name")
                 parent[name] = attr(el, "parent-style-name")
-                declared = attr(el, "default-outline-level")
-                if declared.isdigit() and int(declared) > 0:
-                    level[name] = int(declared)
+                declared = count_attr(attr(el, "default-outline-level"), 0, 10)
+                if declared > 0:
+                    level[name] = declared
                 if any(attr(sub, "break-before") == "page" for sub in el):
                     breaking.add(name)
             elif kind == "list-style":
                 numbered |= {
-                    (attr(el, "name"), int(attr(sub, "level") or 1))
+                    (attr(el, "name"), count_attr(attr(sub, "level"), 1, 10))
                     for sub in el
                     if local(sub.tag) == "list-level-style-number"
                 }
@@ -84,16 +89,24 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
     return breaks, numbered, outline
 
 
-def odt_markdown(oz: OfficeZip) -> str:
-    """content.xml's office:text as markdown (page breaks as MARK lines, notes at the end)."""
+def odt_markdown(oz: OfficeZip, ctx: Context) -> str:
+    """content.xml's office:text as markdown (page breaks as MARK lines, notes at the end);
+    tables under the read's caps, and the walk stops once its text is past what is left of the
+    read's output budget (``Context.text_left``)."""
     root = oz.xml("content.xml")
     roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
-    doc = _Doc(*_styles(roots))
+    doc = _Doc(*_styles(roots), caps=TableCaps.of(ctx))
     blocks: list[Block] = []
     body = next((el for el in root if local(el.tag) == "body"), None)
-    for part in body if body is not None else []:
-        if local(part.tag) == "text":
-            _blocks(part, doc, blocks, 0)
+    texts = [part for part in body if local(part.tag) == "text"] if body is not None else []
+    size = 0
+    for el in (el for part in texts for el in part):
+        done = len(blocks)
+        _blocks([el], doc, blocks, 0)
+        size += sum(len(text) for _, text in blocks[done:])
+        if size > ctx.text_left():
+            blocks.append(("para", ctx.out_of_text()))
+            break
     notes = "\n\n".join(f"[^{n}]: {t}" for n, t in enumerate(doc.notes, 1))
     return join_blocks(blocks) + ("\n\n" + notes if notes else "")
 
@@ -106,7 +119,8 @@ def _blocks(parent: Any, doc: _Doc, out: list[Block], depth: int) -> None:
         elif kind == "list":
             _list(el, doc, out, depth)
         elif kind == "table":
-            table = grid_table(odf_grid(el, lambda cell: _cell_text(cell, doc)))
+            grid = odf_grid(el, lambda cell: _cell_text(cell, doc), doc.caps.max_cells)
+            table = grid_table(grid, doc.caps)
             if table:
                 out.append(("table", table))
         elif kind in _SHAPES:
@@ -159,7 +173,7 @@ def _paragraph(p: Any, doc: _Doc, out: list[Block], heading: bool) -> None:
     )
     level = attr(p, "outline-level")
     if text and (heading or style in doc.outline):
-        depth = int(level) if level.isdigit() else doc.outline.get(style, 1)
+        depth = count_attr(level, doc.outline.get(style, 1), 6)
         out.append(("heading", "#" * min(max(depth, 1), 6) + " " + text))
     elif text:
         out.append(("para", plain_lines(text)))
@@ -175,7 +189,7 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
     for sub in el:
         kind = local(sub.tag)
         if kind == "s":
-            parts.append(" " * min(int(attr(sub, "c") or 1), 100))
+            parts.append(" " * count_attr(attr(sub, "c"), 1, _SPACES_CAP))
         elif kind == "tab":
             parts.append("\t")
         elif kind == "line-break":
@@ -228,31 +242,30 @@ def _image(frame: Any) -> str:
     return f" ![{' '.join(alt.split())}]({href}) "
 
 
-def odf_grid(table: Any, cell_text: Callable[[Any], str]) -> Grid:
+def odf_grid(table: Any, cell_text: Callable[[Any], str], max_cells: int = MAX_TABLE_CELLS) -> Grid:
     """A table:table (ODT, ODP) as a Grid, each cell's text by ``cell_text``: spans from
-    number-columns/rows-spanned (covered cells skipped), repeated rows and cells repeated (up to
-    a cap), the header-rows group as the header."""
+    number-columns/rows-spanned (covered cells skipped), repeated rows and cells repeated (each
+    up to a cap, and no further once the rows times the widest row hold more than ``max_cells``
+    cells: ``grid_table`` cuts the table there and says so), the header-rows group as the
+    header."""
     grid = Grid()
     for row, header in _table_rows(table):
         cells: list[Cell] = []
         for cell in row:
-            kind = local(cell.tag)
-            if kind != "table-cell":
+            if local(cell.tag) != "table-cell":
                 continue
-            text = cell_text(cell)
+            spans = (_count(cell, "number-rows-spanned"), _count(cell, "number-columns-spanned"))
             repeat = _count(cell, "number-columns-repeated")
-            cells += [
-                Cell(
-                    text,
-                    _count(cell, "number-rows-spanned"),
-                    _count(cell, "number-columns-spanned"),
-                )
-            ] * repeat
+            cells += [Cell(cell_text(cell), *spans)] * min(repeat, max_cells + 1 - len(cells))
+            if len(cells) > max_cells:
+                break
         while cells and not cells[-1].text and cells[-1].colspan == 1 and len(cells) > 1:
             cells.pop()  # trailing empty cells (a sheet-like table repeats them)
-        for _ in range(_count(row, "number-rows-repeated")):
-            grid.rows.append(cells)
-            grid.header_rows += header and grid.header_rows == len(grid.rows) - 1
+        times = _count(row, "number-rows-repeated")
+        if header and grid.header_rows == len(grid.rows):  # the header rows lead the table
+            grid.header_rows += times
+        if grid.add(cells, max_cells, times):
+            return grid  # past the cap: the renderer cuts it and says so
     while len(grid.rows) > 1 and not any(c.text for c in grid.rows[-1]):
         grid.rows.pop()
     return grid
@@ -270,8 +283,7 @@ def _table_rows(table: Any, header: bool = False) -> list[tuple[Any, bool]]:
 
 
 def _count(el: Any, name: str) -> int:
-    value = attr(el, name)
-    return min(int(value), _REPEAT_CAP) if value.isdigit() and int(value) > 0 else 1
+    return max(count_attr(attr(el, name), 1, _REPEAT_CAP), 1)
 
 
 def _cell_text(cell: Any, doc: _Doc) -> str:
@@ -282,7 +294,8 @@ def _cell_text(cell: Any, doc: _Doc) -> str:
             parts.append(" ".join(el.itertext()))
         elif local(el.tag) == "table":
             doc.depth += 1
-            parts.append(flatten_grid(odf_grid(el, lambda sub: _cell_text(sub, doc))))
+            grid = odf_grid(el, lambda sub: _cell_text(sub, doc), doc.caps.max_cells)
+            parts.append(flatten_grid(grid, doc.caps))
             doc.depth -= 1
         else:
             inner: list[Block] = []

@@ -220,10 +220,19 @@ class OfficeZip:
             ) from exc
         return found
 
-    def repack(self, target: Path, transform: Callable[[str, bytes], bytes] | None = None) -> Path:
-        """Write every checked member (optionally rewritten) to a fresh zip for pandoc."""
+    def repack(
+        self,
+        target: Path,
+        transform: Callable[[str, bytes], bytes] | None = None,
+        *,
+        tick: Callable[[str], None] | None = None,
+    ) -> Path:
+        """Write every checked member (optionally rewritten) to a fresh zip for pandoc;
+        ``tick(member)`` before each (a deadline check may raise from it)."""
         with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as out:
             for name, info in self.names.items():
+                if tick is not None:
+                    tick(name)
                 if info.is_dir():
                     continue
                 data = self.read(name)

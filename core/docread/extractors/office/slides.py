@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import Cell, Grid, grid_table
+from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
 from .convert import MAX_NESTING
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
@@ -44,11 +44,15 @@ def _child(el: Any, *names: str) -> Any:
 
 
 # -- PPTX ----------------------------------------------------------------------------------------
-class PptxDeck:
-    """A PPTX's slide list from presentation.xml; slides parsed one at a time on request."""
+_LEVELS = 8  # DrawingML paragraph levels are 0-8: a deeper lvl is the deepest (it indents)
 
-    def __init__(self, oz: OfficeZip) -> None:
-        self.oz = oz
+
+class PptxDeck:
+    """A PPTX's slide list from presentation.xml; slides parsed one at a time on request;
+    tables rendered under ``caps`` (the read's)."""
+
+    def __init__(self, oz: OfficeZip, caps: TableCaps | None = None) -> None:
+        self.oz, self.caps = oz, caps or TableCaps()
         pres = "ppt/presentation.xml"
         ids = rels(oz, pres)
         self.parts: list[str] = []
@@ -109,14 +113,14 @@ class PptxDeck:
             if not text:
                 continue
             ppr = _child(p, "pPr")
-            level = int(attr(ppr, "lvl") or 0) if ppr is not None else 0
+            level = count_attr(attr(ppr, "lvl"), 0, _LEVELS) if ppr is not None else 0
             lines.append(("  " * level + "- " + text) if bullets else text)
         lines.append("")
 
     def _frame(self, frame: Any, links: dict[str, str], lines: list[str]) -> None:
         table = _child(frame, "tbl")
         if table is not None:
-            lines += [grid_table(_pptx_grid(table)), ""]
+            lines += [grid_table(_pptx_grid(table, self.caps.max_cells), self.caps), ""]
             return
         chart = _child(frame, "chart")
         target = links.get(attr(chart, "id")) if chart is not None else None
@@ -137,9 +141,10 @@ class PptxDeck:
         return "\n".join(out).strip()
 
 
-def _pptx_grid(table: Any) -> Grid:
+def _pptx_grid(table: Any, max_cells: int) -> Grid:
     """A DrawingML table as a Grid: gridSpan/rowSpan on the first cell of a merge, the cells it
-    covers (hMerge, vMerge) skipped; the first row is the header when the table says so."""
+    covers (hMerge, vMerge) skipped; the first row is the header when the table says so; no row
+    read once the grid holds more than ``max_cells`` cells."""
     grid = Grid()
     props = _child(table, "tblPr")
     grid.header_rows = 1 if props is not None and attr(props, "firstRow") in ("1", "true") else 0
@@ -151,9 +156,11 @@ def _pptx_grid(table: Any) -> Grid:
             text = " ".join(
                 t for t in (_pptx_para(p) for p in tc.iter() if local(p.tag) == "p") if t
             )
-            spans = (attr(tc, "rowSpan"), attr(tc, "gridSpan"))
-            row.append(Cell(text, *(int(v) if v.isdigit() else 1 for v in spans)))
-        grid.rows.append(row)
+            row.append(
+                Cell(text, count_attr(attr(tc, "rowSpan")), count_attr(attr(tc, "gridSpan")))
+            )
+        if grid.add(row, max_cells):
+            break
     return grid
 
 
@@ -198,9 +205,11 @@ def _chart_text(root: Any) -> str:
 
 # -- ODP -----------------------------------------------------------------------------------------
 class OdpDeck:
-    """An ODP's draw:page elements from content.xml (one parse; ODP keeps every slide in it)."""
+    """An ODP's draw:page elements from content.xml (one parse; ODP keeps every slide in it);
+    tables rendered under ``caps`` (the read's)."""
 
-    def __init__(self, oz: OfficeZip) -> None:
+    def __init__(self, oz: OfficeZip, caps: TableCaps | None = None) -> None:
+        self.caps = caps or TableCaps()
         root = oz.xml("content.xml")
         self.pages = [el for el in root.iter() if local(el.tag) == "page"]
         # footer/header texts a page names (presentation:use-footer-name), and master-page words
@@ -209,7 +218,7 @@ class OdpDeck:
             for el in root.iter()
             if local(el.tag) in ("footer-decl", "header-decl")
         }
-        self.masters = _master_texts(oz)
+        self.masters = _master_texts(oz, self.caps)
         self.master_first: dict[str, int] = {}  # master page name -> the first slide showing it
         for number, page in enumerate(self.pages, 1):
             self.master_first.setdefault(attr(page, "master-page-name"), number)
@@ -224,9 +233,9 @@ class OdpDeck:
         lines: list[str] = []
         for el in page:
             if local(el.tag) == "notes":
-                slide.notes = "\n".join(_odf_block(el, 0)).strip()
+                slide.notes = "\n".join(_odf_block(el, 0, self.caps)).strip()
             else:
-                _odf_shape(el, slide, lines)
+                _odf_shape(el, slide, lines, self.caps)
         master = attr(page, "master-page-name")
         if self.master_first.get(master) == number and self.masters.get(master):
             lines.append(f"Master page: {self.masters[master]}")  # once, on its first slide
@@ -246,7 +255,7 @@ _PLACEHOLDERS = {
 }  # fmt: skip
 
 
-def _master_texts(oz: OfficeZip) -> dict[str, str]:
+def _master_texts(oz: OfficeZip, caps: TableCaps) -> dict[str, str]:
     """Words on each master page of styles.xml outside placeholders (a company name, a fixed
     footer): the background every slide of that master shows."""
     if not oz.has("styles.xml"):
@@ -256,7 +265,7 @@ def _master_texts(oz: OfficeZip) -> dict[str, str]:
         if local(master.tag) != "master-page":
             continue
         words = [
-            " ".join(" ".join(_odf_block(shape, 0)).split())
+            " ".join(" ".join(_odf_block(shape, 0, caps)).split())
             for shape in master
             if local(shape.tag) not in ("notes", "theme")
             and attr(shape, "class") not in _PLACEHOLDERS
@@ -267,15 +276,15 @@ def _master_texts(oz: OfficeZip) -> dict[str, str]:
     return out
 
 
-def _odf_shape(el: Any, slide: Slide, lines: list[str]) -> None:
+def _odf_shape(el: Any, slide: Slide, lines: list[str], caps: TableCaps) -> None:
     kind = local(el.tag)
     if kind == "g":
         for sub in el:
-            _odf_shape(sub, slide, lines)
+            _odf_shape(sub, slide, lines, caps)
         return
     role = attr(el, "class")
     if role == "title" and not slide.title:
-        slide.title = " ".join(" ".join(_odf_block(el, 0)).split())
+        slide.title = " ".join(" ".join(_odf_block(el, 0, caps)).split())
         return
     image = _child(el, "image")
     if image is not None and _child(el, "table", "text-box") is None:
@@ -286,10 +295,10 @@ def _odf_shape(el: Any, slide: Slide, lines: list[str]) -> None:
         if href and not href.startswith(("http:", "https:", "/")):
             slide.images.append(posixpath.normpath(href))
         return
-    lines += _odf_block(el, 0) + [""]
+    lines += _odf_block(el, 0, caps) + [""]
 
 
-def _odf_block(el: Any, depth: int) -> list[str]:
+def _odf_block(el: Any, depth: int, caps: TableCaps) -> list[str]:
     """Lines of ODF block content: paragraphs, headings, nested lists (bullets), tables."""
     out: list[str] = []
     for sub in el:
@@ -300,21 +309,22 @@ def _odf_block(el: Any, depth: int) -> list[str]:
                 out.append(text)
         elif kind == "list":
             for item in sub:
-                for i, line in enumerate(_odf_block(item, depth + 1)):
+                for i, line in enumerate(_odf_block(item, depth + 1, caps)):
                     out.append(
                         ("  " * depth + "- " + line)
                         if i == 0 and not line.startswith(" ")
                         else line
                     )
         elif kind == "table":
-            out.append(grid_table(odf_grid(sub, lambda cell: " ".join(_odf_block(cell, 0)))))
+            grid = odf_grid(sub, lambda cell: " ".join(_odf_block(cell, 0, caps)), caps.max_cells)
+            out.append(grid_table(grid, caps))
         elif kind not in ("image", "title", "desc"):
-            out += _odf_block(sub, depth)
+            out += _odf_block(sub, depth, caps)
     return out
 
 
 _ODF_SPECIAL: dict[str, Callable[[Any], str]] = {
-    "s": lambda el: " " * int(attr(el, "c") or 1),
+    "s": lambda el: " " * count_attr(attr(el, "c"), 1, 100),
     "tab": lambda el: "\t",
     "line-break": lambda el: " ",
 }

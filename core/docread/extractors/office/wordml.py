@@ -12,11 +12,14 @@ import html
 import posixpath
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..markdown import MAX_SPAN, Cell, Grid, flatten_grid, grid_table
+from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
 from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .package import OfficeZip, attr, local
+
+if TYPE_CHECKING:
+    from ..base import Context
 
 _DOCUMENT = "word/document.xml"
 # what pandoc renders and this reader does not: math, tracked changes, alternate chunks
@@ -32,9 +35,12 @@ def needs_pandoc(document_xml: bytes) -> bool:
     return _PANDOC_ONLY.search(document_xml) is not None
 
 
-def _number(value: str, default: int = 0) -> int:
-    """A non-negative integer attribute (``default`` when it is not one)."""
-    return int(value) if value.isdigit() else default
+_LEVELS = 8  # list levels are 0-8 in Word: a deeper w:ilvl is the deepest (it indents the item)
+
+
+def _level(value: str) -> int:
+    """A list level (``w:ilvl``), clamped to Word's 0-8."""
+    return count_attr(value, 0, _LEVELS)
 
 
 def _first(el: Any, name: str) -> Any:
@@ -60,6 +66,7 @@ class _Doc:
     formats: dict[tuple[str, int], str]  # (numId, ilvl) -> numFmt
     links: dict[str, tuple[str, bool]]  # r:id -> (target, external)
     notes: dict[str, dict[str, Any]]  # "footnote"/"endnote" -> id -> element
+    caps: TableCaps  # the read's table and output budgets
     refs: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, id) -> its number
     cited: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) by number
     counters: dict[tuple[str, int], int] = field(default_factory=dict)
@@ -78,13 +85,21 @@ class _Doc:
         return out
 
 
-def docx_markdown(oz: OfficeZip) -> str:
-    """word/document.xml as markdown (page breaks as MARK lines, notes at the end)."""
-    doc = _Doc(oz, _styles(oz), _numbering(oz), _links(oz), _notes(oz))
+def docx_markdown(oz: OfficeZip, ctx: Context) -> str:
+    """word/document.xml as markdown (page breaks as MARK lines, notes at the end); tables under
+    the read's caps, and the body's walk stops once its text is past what is left of the read's
+    output budget (``Context.text_left``)."""
+    doc = _Doc(oz, _styles(oz), _numbering(oz), _links(oz), _notes(oz), TableCaps.of(ctx))
     body = _first(oz.xml(_DOCUMENT), "body")
     blocks: list[Block] = []
-    if body is not None:
-        _blocks(body, doc, blocks)
+    size = 0
+    for el in body if body is not None else []:
+        done = len(blocks)
+        _blocks([el], doc, blocks)
+        size += sum(len(text) for _, text in blocks[done:])
+        if size > ctx.text_left():
+            blocks.append(("para", ctx.out_of_text()))
+            break
     text = join_blocks(blocks)
     notes = []
     done = 0
@@ -105,7 +120,7 @@ def _blocks(parent: Any, doc: _Doc, out: list[Block]) -> None:
         if kind == "p":
             _paragraph(el, doc, out)
         elif kind == "tbl":
-            table = grid_table(_grid(el, doc))
+            table = grid_table(_grid(el, doc), doc.caps)
             if table:
                 out.append(("table", table))
         elif kind in ("sdt", "sdtContent", "customXml", "smartTag", "txbxContent"):
@@ -125,7 +140,7 @@ def _paragraph(p: Any, doc: _Doc, out: list[Block]) -> None:
             nid, lvl = _first(numpr, "numId"), _first(numpr, "ilvl")
             num = (
                 attr(nid, "val") if nid is not None else (num[0] if num else ""),
-                _number(attr(lvl, "val")) if lvl is not None else (num[1] if num else 0),
+                _level(attr(lvl, "val")) if lvl is not None else (num[1] if num else 0),
             )
         outline = _first(ppr, "outlineLvl")
         level = attr(outline, "val") if outline is not None else ""
@@ -237,7 +252,7 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
         if trpr is not None:
             before = _first(trpr, "gridBefore")
             if before is not None:
-                skip = min(_number(attr(before, "val")), MAX_SPAN)
+                skip = count_attr(attr(before, "val"), 0)
                 row += [Cell("")] * skip
                 col += skip
         heading = heading and trpr is not None and _first(trpr, "tblHeader") is not None
@@ -247,7 +262,7 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
             span, merge = 1, None
             if tcpr is not None:
                 gs = _first(tcpr, "gridSpan")
-                span = min(_number(attr(gs, "val"), 1), MAX_SPAN) if gs is not None else 1
+                span = count_attr(attr(gs, "val")) if gs is not None else 1
                 vm = _first(tcpr, "vMerge")
                 merge = None if vm is None else (attr(vm, "val") or "continue")
             if merge == "continue":
@@ -257,7 +272,8 @@ def _grid(tbl: Any, doc: _Doc) -> Grid:
                 above[col] = text
             row.append(Cell(text, colspan=max(span, 1)))
             col += max(span, 1)
-        grid.rows.append(row)
+        if grid.add(row, doc.caps.max_cells):
+            break  # the rows past the table's cells are not read
     return grid
 
 
@@ -283,7 +299,7 @@ def _cell_text(tc: Any, doc: _Doc) -> str:
             parts.append(" ".join(el.itertext()))
         elif kind == "tbl":
             doc.depth += 1
-            parts.append(flatten_grid(_grid(el, doc)))
+            parts.append(flatten_grid(_grid(el, doc), doc.caps))
             doc.depth -= 1
         elif kind in ("p", "sdt", "customXml"):
             inner: list[Block] = []
@@ -325,7 +341,7 @@ def _styles(oz: OfficeZip) -> dict[str, _Style]:
         elif tag == "numId":
             style.num = (value, style.num[1] if style.num else 0)
         elif tag == "ilvl" and value.isdigit():
-            style.num = (style.num[0] if style.num else "", int(value))
+            style.num = (style.num[0] if style.num else "", _level(value))
     return out
 
 
@@ -362,7 +378,7 @@ def _numbering(oz: OfficeZip) -> dict[tuple[str, int], str]:
         if tag == "abstractNum":
             levels, num = abstract.setdefault(attrs.get("abstractNumId", ""), {}), ""
         elif tag == "lvl":
-            level = int(attrs.get("ilvl", "0")) if attrs.get("ilvl", "0").isdigit() else 0
+            level = _level(attrs.get("ilvl", "0"))
         elif tag == "numFmt" and not num:
             levels.setdefault(level, attrs.get("val", ""))
         elif tag == "num":

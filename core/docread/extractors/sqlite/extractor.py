@@ -438,7 +438,11 @@ class Database:
         if rows:
             heading += f" ({label.lower()} {first:,}-{end:,} of {rel.count_text})"
         names = [rel.columns[i].name for i in cols]
-        table = markdown_table(names, rows, text=_value, first_row=first) if rows else "(no rows)"
+        table = (
+            markdown_table(names, rows, text=_value, numbers=range(first, first + len(rows)))
+            if rows
+            else "(no rows)"
+        )
         meta: dict[str, Any] = {
             "table": rel.name,
             "table_type": rel.kind,

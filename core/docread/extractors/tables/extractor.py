@@ -4,7 +4,9 @@ sheet in chunks of ``tabular.rows_per_document`` rows with sheet and row provena
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, ClassVar
 
 from ...errors import InvalidOptionError
@@ -22,7 +24,7 @@ from ..base import Context, Extractor, load_object
 from ..deadline import Deadline
 from ..markdown import captioned, escape_cell, markdown_table
 from ..properties import document_properties
-from .model import Book, Table, Total, column_types, plain_text
+from .model import Book, Numbered, Table, Total, column_types, plain_text
 
 
 class TabularExtractor(Extractor):
@@ -131,17 +133,30 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
     cols = _columns(table, ctx)
     spec = ctx.options.row_spec or RowSpec("head", count=ctx.settings.tabular.default_rows)
     cap = ctx.settings.memory.max_dataframe_rows
-    first, rows = _read_window(table, spec, cols, cap, ctx)
+    most = 2 * ctx.settings.output.max_chars  # what one view shows, and as much again
+    read = _Budgeted(_window_rows(table, spec, cols, cap, ctx), len(cols), ctx, most)
+    rows = list(read)
+    if read.full:
+        ctx.warn(
+            f"The window stops at row {rows[-1][0]:,}: its text passed {most:,} characters, twice"
+            " what one view shows (output.max_chars); the header says how to read on."
+        )
     total = table.total(exact=False)
     if total.exact and total.count is not None:
         check_row_window(spec, total.count, warn=ctx.warn, path=ctx.info.source)
     if not rows:
-        size = f"{total.count:,}" if total.count is not None else "fewer"
-        ctx.warn(f"rows={spec.text or 'head'!r} selects no rows: the table has {size} data rows.")
-        if first == 1:  # a header without data: the column names are the content
-            yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
+        start = spec.start if spec.kind == "range" else 1
+        if total.count is None or start <= total.count:  # rows there, none holding a value
+            ctx.warn(f"rows={spec.text or 'head'!r} holds no values in the columns read.")
+        else:
+            ctx.warn(
+                f"rows={spec.text or 'head'!r} selects no rows: the table has "
+                f"{total.count:,} data rows."
+            )
+        if start == 1 and not total.count:  # a header without data: the names are the content
+            yield _document(table, book, index, cols, rows, total, ctx, row_column=True)
         return
-    last = first + len(rows) - 1
+    first, last = rows[0][0], rows[-1][0]
     of = f" of {total.label()}" if total.count is not None else ""
     ctx.set_header("Rows", f"{first:,}-{last:,}{of}")
     ctx.set_header(
@@ -150,27 +165,80 @@ def _window(book: Book, ctx: Context) -> Iterator[Unit]:
         + (f" ({len(cols)} of {len(table.columns)})" if len(cols) < len(table.columns) else ""),
     )
     if total.count is None or last < total.count:
-        ctx.read_on(f"rows {first:,}-{last:,}{of}", f"rows='{last + 1}-{last + len(rows)}'")
-    yield _document(table, book, index, cols, first, rows, total, ctx, row_column=True)
+        size = max(len(rows), last - first + 1)
+        ctx.read_on(f"rows {first:,}-{last:,}{of}", f"rows='{last + 1}-{last + size}'")
+    yield _document(table, book, index, cols, rows, total, ctx, row_column=True, cut=read.cut)
 
 
-def _read_window(
+def _window_rows(
     table: Table, spec: RowSpec, cols: list[int], cap: int, ctx: Context
-) -> tuple[int, list[list[Any]]]:
-    """(first row number, rows) of the window, never more than ``cap`` rows materialized."""
+) -> Iterator[Numbered]:
+    """The rows of the window, never more than ``cap``."""
     if spec.kind == "tail":
         n = min(spec.count, cap)
         _note_cap(spec.count, cap, ctx)
-        return table.tail(n, cols)
+        return iter(table.tail(n, cols))
     if spec.kind == "head":
         n = min(spec.count, cap)
         _note_cap(spec.count, cap, ctx)
-        return 1, list(table.rows(1, n, cols))
+        return table.rows(1, n, cols)
     stop = spec.stop if spec.stop is not None else spec.start + cap - 1
     if stop - spec.start + 1 > cap:
         _note_cap(stop - spec.start + 1, cap, ctx)
         stop = spec.start + cap - 1
-    return spec.start, list(table.rows(spec.start, stop, cols))
+    return table.rows(spec.start, stop, cols)
+
+
+class _Budgeted:
+    """``rows`` until the text they make is past what is left of the read's output budget
+    (``Context.text_left``): the row that passes it is the last, and ``cut`` is then the line
+    the last unit ends with (``Context.out_of_text``), so a huge window is never read whole;
+    or until it is past ``most`` characters (``full``: an agent view's window). Rows are only
+    counted once they could pass a limit (every one of its ``width`` cells at its longest), and
+    then from zero, so a limit is met late (at most twice over), never early, and a common table
+    costs nothing."""
+
+    def __init__(
+        self, rows: Iterator[Numbered], width: int, ctx: Context, most: float = math.inf
+    ) -> None:
+        self.rows, self.width, self.ctx, self.most = rows, width, ctx, most
+        self.cut, self.full = "", False
+
+    def __iter__(self) -> Iterator[Numbered]:
+        room, cell = self.ctx.text_left(), self.ctx.settings.output.max_cell_content
+        limit = min(room, self.most)
+        try:
+            if not math.isfinite(limit):
+                yield from self.rows
+                return
+            # rows that cannot pass a limit even with every cell at its longest (cut at
+            # max_cell_content, with its marker) pass uncounted
+            yield from islice(self.rows, int(limit // (self.width * (cell + 40) + 8)))
+            chars = 0
+            for row in self.rows:
+                chars += _row_chars(row[1], cell) + 8
+                if chars > room:  # said before the row is handed out: its unit is the last
+                    self.cut = self.ctx.out_of_text()
+                    yield row
+                    return
+                yield row
+                if chars > self.most:
+                    self.full = True
+                    return
+        finally:
+            close = getattr(self.rows, "close", None)
+            if close is not None:
+                close()  # the sheet's parse stops here
+
+
+def _row_chars(values: list[Any], cell: int) -> int:
+    """About the characters a row makes in a pipe table (cells cut at ``cell``)."""
+    try:  # text cells (CSV) at C speed
+        if max(map(len, values), default=0) <= cell:
+            return sum(map(len, values)) + 3 * len(values)
+    except TypeError:
+        pass
+    return sum(min(len(plain_text(v)), cell) + 3 for v in values)
 
 
 def _note_cap(asked: int, cap: int, ctx: Context) -> None:
@@ -192,54 +260,52 @@ def _loader(book: Book, ctx: Context, deadline: Deadline) -> Iterator[Unit]:
         total = table.total(exact=True)
         if spec is not None and total.count is not None:
             check_row_window(spec, total.count, warn=ctx.warn, path=ctx.info.source)
-        start, rows_iter = _loader_rows(table, spec, cols)
-        chunk: list[list[Any]] = []
-        if total.count == 0:  # a header without data: the column names are the content
-            yield _document(table, book, index, cols, start, chunk, total, ctx, row_column=False)
-        for row in rows_iter:
+        chunk: list[Numbered] = []
+        read, shown = _Budgeted(_loader_rows(table, spec, cols), len(cols), ctx), False
+        for row in read:
             chunk.append(row)
-            if len(chunk) >= per_doc:
-                yield _document(
-                    table, book, index, cols, start, chunk, total, ctx, row_column=False
-                )
-                start, chunk = start + len(chunk), []
+            if len(chunk) >= per_doc and not read.cut:
+                yield _document(table, book, index, cols, chunk, total, ctx, row_column=False)
+                chunk, shown = [], True
                 deadline.restart()
-        if chunk:
-            yield _document(table, book, index, cols, start, chunk, total, ctx, row_column=False)
+        if chunk or not shown:  # no row holding a value: the column names are the content
+            yield _document(
+                table, book, index, cols, chunk, total, ctx, row_column=False, cut=read.cut
+            )
+        if read.cut:
+            return
 
 
-def _loader_rows(
-    table: Table, spec: RowSpec | None, cols: list[int]
-) -> tuple[int, Iterator[list[Any]]]:
-    """(first row number, rows) for a loader: every row, or the ``rows`` window when given."""
+def _loader_rows(table: Table, spec: RowSpec | None, cols: list[int]) -> Iterator[Numbered]:
+    """The rows for a loader: every row, or the ``rows`` window when given."""
     if spec is None:
-        return 1, table.rows(1, None, cols)
+        return table.rows(1, None, cols)
     if spec.kind == "tail":
-        first, rows = table.tail(spec.count, cols)
-        return first, iter(rows)
+        return iter(table.tail(spec.count, cols))
     if spec.kind == "head":
-        return 1, table.rows(1, spec.count, cols)
-    return spec.start, table.rows(spec.start, spec.stop, cols)
+        return table.rows(1, spec.count, cols)
+    return table.rows(spec.start, spec.stop, cols)
 
 
 def _document(
-    table: Table, book: Book, index: int, cols: list[int], first: int, rows: list[list[Any]],
-    total: Total, ctx: Context, *, row_column: bool,
+    table: Table, book: Book, index: int, cols: list[int], rows: list[Numbered],
+    total: Total, ctx: Context, *, row_column: bool, cut: str = "",
 ) -> Document:  # fmt: skip
-    """A markdown table of ``rows`` (the header repeated) with the canonical table metadata."""
+    """A markdown table of ``rows`` (the header repeated) with the canonical table metadata;
+    ``cut``: the line saying where the read stopped, under the table."""
     names = [table.columns[i] for i in cols]
     text = markdown_table(
-        names, rows, text=plain_text, output=ctx.settings.output,
-        first_row=first if row_column else None,
+        names, [row for _, row in rows], text=plain_text, output=ctx.settings.output,
+        numbers=[n for n, _ in rows] if row_column else None,
     )  # fmt: skip
-    text = captioned(table.caption, text)
+    text = captioned(table.caption, text) + (f"\n\n{cut}" if cut else "")
     if book.sheet_names is not None:  # a unit says which sheet it comes from, as a heading
         text = f"## Sheet: {escape_cell(book.sheet_names[index])}\n\n{text}"
     meta: dict[str, Any] = {"columns": names}
     if table.caption:
         meta["table_caption"] = table.caption
     if rows:
-        meta.update(row_start=first, row_end=first + len(rows) - 1)
+        meta.update(row_start=rows[0][0], row_end=rows[-1][0])
     if total.count is not None:
         meta["total_rows"] = total.count
         if not total.exact:
@@ -249,8 +315,9 @@ def _document(
             sheet=book.sheet_names[index], sheet_index=index + 1, sheet_count=len(book.sheet_names)
         )
     if not ctx.loader:
+        values = [row for _, row in rows]
         meta["column_types"] = ", ".join(
-            f"{n} ({t})" for n, t in zip(names, column_types(table, cols, rows), strict=True)
+            f"{n} ({t})" for n, t in zip(names, column_types(table, cols, values), strict=True)
         )
     return Document(text, meta)
 

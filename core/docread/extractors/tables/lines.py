@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ExtractionError
 from ...source import Source
 from ..base import Context
-from .model import Book, Table, Total, unique_names
+from .model import Book, Numbered, Table, Total, unique_names
 
 if TYPE_CHECKING:
     from ..deadline import Deadline
@@ -218,15 +218,15 @@ class LinesTable(Table):
         self._end_seen = n
         return Total(n)
 
-    def _numbered(self, kept: list[list[Any]]) -> tuple[int, list[list[Any]]]:
-        """(first row number, ``kept``): the last rows of the table, numbered from its total."""
+    def _numbered(self, kept: list[list[Any]]) -> list[Numbered]:
+        """``kept``, the last rows of the table, numbered from its total."""
         total = self.total(exact=True)
         if not total.exact:
             self.lf.ctx.warn(
                 f"Row numbers are approximate ({total.how}): counting records exactly would "
                 f"mean parsing the whole file."
             )
-        return max(1, (total.count or 0) - len(kept) + 1), kept
+        return list(enumerate(kept, max(1, (total.count or 0) - len(kept) + 1)))
 
 
 class DelimitedTable(LinesTable):
@@ -272,7 +272,7 @@ class DelimitedTable(LinesTable):
             )
         return [record[i] if i < len(record) else "" for i in cols]
 
-    def tail(self, count: int, cols: list[int]) -> tuple[int, list[list[Any]]]:
+    def tail(self, count: int, cols: list[int]) -> list[Numbered]:
         if self.lf.width > 1:
             return super().tail(count, cols)  # not byte-seekable by line: one streamed pass
         parsed: list[list[str]] = []
@@ -343,7 +343,7 @@ class JsonLinesTable(LinesTable):
             if n >= start:
                 yield self._row(self._parse(line), cols)
 
-    def tail(self, count: int, cols: list[int]) -> tuple[int, list[list[Any]]]:
+    def tail(self, count: int, cols: list[int]) -> list[Numbered]:
         if self.lf.width > 1:
             return super().tail(count, cols)
         lines, _ = self.lf.last_lines(lambda ls, _s: sum(1 for ln in ls if ln.strip()) >= count)

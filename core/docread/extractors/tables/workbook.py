@@ -1,6 +1,6 @@
 """Workbooks: XLSX/XLSM streamed by openpyxl in read-only mode (formulas as cached values, XML
-through defusedxml), XLS by xlrd, ODS by pandas' odf engine; XLSX and ODS packages pass the zip
-checks of every zip-based format first.
+through defusedxml), XLS by xlrd (ODS: ``ods.py``); XLSX and ODS packages pass the zip checks of
+every zip-based format first (``check_package``).
 The first non-empty row of a sheet is its header."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from itertools import chain, islice
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from ...errors import (
-    DependencyMissingError,
     EncryptedDocumentError,
     ExtractionError,
     FileTooLargeError,
@@ -32,30 +31,36 @@ _WIDTH_SCAN = 100  # rows after the header looked at for the sheet's width
 
 class XlsxTable(Table):
     """A read-only worksheet: rows are parsed as a stream and the parse stops after the window.
-    ``extent`` (rows, columns) is the sheet's real extent when its <dimension> was found inflated."""
+    ``extent`` (rows, columns) is the sheet's real extent when its <dimension> was found inflated.
+    Rows are never padded past the cells the XML holds: a row missing from it, or holding no value
+    in the columns read, costs nothing and is not shown (its number is skipped)."""
 
-    def __init__(self, ws: Any, deadline: Deadline, extent: tuple[int, int] | None) -> None:
+    def __init__(self, ws: Any, deadline: Deadline, extent: tuple[int, int | None] | None) -> None:
         self.ws, self.deadline = ws, deadline
-        if extent is not None:
-            extent = (max(extent[0], 1), max(extent[1], 1))  # openpyxl reads 0 as "no limit"
-        self.last = extent[0] if extent else None  # past it no row holds a value
-        self.claimed = extent[0] if extent else ws.max_row  # verified when a window reaches the end
-        width = extent[1] if extent else (ws.max_column or 0)
+        # past ``last`` no row holds a value (openpyxl reads 0 as "no limit")
+        self.last = max(extent[0], 1) if extent else None
+        self.claimed = self.last if extent else ws.max_row  # verified when a window reaches the end
+        known = extent[1] if extent else None  # the columns, when the XML said
+        width = max(known, 1) if known is not None else (ws.max_column or 0)
         ws.reset_dimensions()  # iterate to the real end, whatever the dimension says
-        # one parse serves the header, the width and the first window (the usual head:N)
+        # one parse serves the header, the width and the first window (the usual head:N); no
+        # max_col: openpyxl would pad every row, and every row missing from the XML, to it
         self._parse: Generator[tuple[Any, ...], None, None] | None = ws.iter_rows(
-            values_only=True, max_row=self.last, max_col=width if extent else None
+            values_only=True, max_row=self.last
         )
         head = table_head(self._parse)
         header = head.cells
         self._ahead = head.pending + list(islice(self._parse, _WIDTH_SCAN)) if header else []
-        if header and not extent:  # a wrong or missing dimension: the first rows say the width
+        if header and known is None:  # no dimension, or cells without references: the first
+            # rows say the width
             width = max([width, len(header)] + [len(r) for r in self._ahead])
         self.header_at = head.at + 1  # 1-based sheet row of the header
         super().__init__(unique_names(header + [None] * (width - len(header))) if header else [])
         self.caption = head.caption
 
-    def _iter_from(self, start: int, cols: list[int], want: int | None) -> Iterator[list[Any]]:
+    def _iter_from(
+        self, start: int, cols: list[int], want: int | None
+    ) -> Iterator[list[Any] | None]:
         first = self.header_at + start
         if self._parse is not None:  # continue the first parse, past the header
             rows: Iterator[tuple[Any, ...]] = islice(
@@ -63,14 +68,15 @@ class XlsxTable(Table):
             )
             self._parse, self._ahead = None, []
         else:
-            rows = self.ws.iter_rows(
-                min_row=first, max_row=self.last, max_col=max(cols) + 1 if cols else 1,
-                values_only=True,
-            )  # fmt: skip
+            rows = self.ws.iter_rows(min_row=first, max_row=self.last, values_only=True)
         for n, row in enumerate(rows, first):
             if n & 0xFFF == 0:
                 self.deadline.check(f"sheet row {n:,}")
-            yield [row[c] if c < len(row) else None for c in cols]
+            if not row:  # a row missing from the XML (openpyxl fills the gap): nothing to read
+                yield None
+                continue
+            values = [row[c] if c < len(row) else None for c in cols]
+            yield values if any(v is not None for v in values) else None
 
     def close(self) -> None:
         if self._parse is not None:
@@ -80,7 +86,9 @@ class XlsxTable(Table):
         """The dimension's row count; without a dimension, one streamed pass counts the rows."""
         if self.claimed is not None:
             return Total(max(0, self.claimed - self.header_at))
-        return Total(sum(1 for _ in self.rows(1, None, [0])))
+        for _ in self.rows(1, None, []):
+            pass  # no column asked: every row is None, counted and never built
+        return Total(self._end_seen or 0)
 
 
 class XlsxBook(Book):
@@ -88,6 +96,7 @@ class XlsxBook(Book):
         from defusedxml import DefusedXmlException
         from openpyxl import load_workbook
 
+        _dimension_from_head()
         self.deadline = deadline
         self.handle = source.open()
         try:
@@ -112,26 +121,25 @@ class XlsxBook(Book):
         self.sheet_names: list[str] = list(self.wb.sheetnames)
         self.tables: list[XlsxTable] = []
         self.zf = zipfile.ZipFile(self.handle)  # for sizing sheets whose dimension is inflated
-        self.extents: dict[int, tuple[int, int] | None] = {}
+        self.extents: dict[int, tuple[int, int | None] | None] = {}
 
     def sheet_size(self, index: int) -> tuple[int, int] | None:
         """The sheet's <dimension> (read before ``table`` resets it to stream to the real end),
-        or its real extent when the dimension is inflated or missing (None: a missing one on a
-        sheet too big to scan)."""
+        or its real extent when the dimension is inflated or missing."""
         ws = self.wb[self.sheet_names[index]]
         if not hasattr(ws, "iter_rows"):  # a chart sheet
             return None
         rows, cols = getattr(ws, "max_row", None), getattr(ws, "max_column", None)
         found = self.extent(index, ws)
         if found is not None:
-            return found
+            return (found[0], found[1]) if found[1] is not None else None
         return (rows, cols) if isinstance(rows, int) and isinstance(cols, int) else None
 
-    def extent(self, index: int, ws: Any) -> tuple[int, int] | None:
+    def extent(self, index: int, ws: Any) -> tuple[int, int | None] | None:
         """(last row, last column) holding a value, scanned from the sheet's XML (once a sheet)
         when its <dimension> is missing or claims more cells than the XML can hold (a used range
         inflated to the sheet's maximum by formatting whole rows or columns); None when the
-        dimension is plausible, or missing on a sheet over ``_SCAN_CAP`` bytes."""
+        dimension is plausible."""
         if index in self.extents:
             return self.extents[index]
         rows, cols = getattr(ws, "max_row", None), getattr(ws, "max_column", None)
@@ -140,11 +148,10 @@ class XlsxBook(Book):
         info = _member(self.zf, path)
         if info is not None:
             size = max(info.file_size, 1)
-            if isinstance(rows, int) and isinstance(cols, int):
-                scan = rows * max(cols, 1) > _CELLS_PER_BYTE * size  # inflated
-            else:
-                scan = size <= _SCAN_CAP  # no dimension
-            if scan:
+            # no dimension, or one claiming more cells than the XML can hold
+            if not (isinstance(rows, int) and isinstance(cols, int)) or (
+                rows * max(cols, 1) > _CELLS_PER_BYTE * size
+            ):
                 with self.zf.open(info) as part:
                     found = sheet_extent(part, self.deadline)
         self.extents[index] = found
@@ -166,7 +173,44 @@ class XlsxBook(Book):
         self.handle.close()
 
 
-_ANY_VALUED_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b")
+_DIMENSION = re.compile(rb'<(?:\w+:)?dimension\b[^>]*?\bref="([^"]*)"')
+_SHEET_DATA = re.compile(rb"<(?:\w+:)?sheetData\b")
+
+
+def _dimension_from_head() -> None:
+    """openpyxl sizes each read-only sheet when it loads the workbook, and when the sheet has no
+    ``<dimension>`` its loop waits for the end of ``<sheetData>``: a whole parse of every such
+    sheet, its tree kept (a 1 MB file of 400,000 rows: 8 s and hundreds of MB before the first
+    row is read). The schema puts ``<dimension>`` before ``<sheetData>``, so reading up to
+    there finds it or proves it absent: that reading replaces openpyxl's (once a process)."""
+    from openpyxl.utils.cell import range_boundaries
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+    if getattr(getattr(ReadOnlyWorksheet, "_get_size", None), "head_only", False):
+        return
+
+    def get_size(ws: Any) -> None:
+        head = b""
+        with ws._get_source() as src:
+            while len(head) < _HEAD_CAP and not _SHEET_DATA.search(head):
+                chunk = src.read(_XML_HEAD)
+                if not chunk:
+                    break
+                head += chunk
+        start = _SHEET_DATA.search(head)
+        found = _DIMENSION.search(head, 0, start.start() if start else len(head))
+        try:
+            bounds = range_boundaries(found.group(1).decode("ascii")) if found else None
+        except (ValueError, TypeError, UnicodeDecodeError):
+            bounds = None  # a dimension openpyxl cannot read: as if it were missing
+        if bounds is not None and None not in bounds:
+            ws._min_column, ws._min_row, ws._max_column, ws._max_row = bounds
+
+    get_size.head_only = True  # type: ignore[attr-defined]
+    ReadOnlyWorksheet._get_size = get_size  # type: ignore[attr-defined]
+
+
+_HEAD_CAP = 1 << 20  # the part of a sheet's XML read for its <dimension> (columns come before)
 
 
 def _member(zf: zipfile.ZipFile, name: object) -> zipfile.ZipInfo | None:
@@ -177,19 +221,24 @@ def _member(zf: zipfile.ZipFile, name: object) -> zipfile.ZipInfo | None:
 
 
 _CELLS_PER_BYTE = 4  # a dimension claiming more cells than this per byte of sheet XML is inflated
-_SCAN_CAP = 16 << 20  # a sheet without a dimension is scanned for its size up to this many bytes
 # a cell holding something: a value, an inline string or a formula (a styled empty cell is
-# ``<c r="X1" s="3"/>``)
+# ``<c r="X1" s="3"/>``), with its reference when it has one
+_ANY_VALUED_CELL = re.compile(rb"<(?:\w+:)?c\b[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b")
 _VALUED_CELL = re.compile(
     rb"<(?:\w+:)?c\b[^>]*?\br=\"([A-Z]{1,3})(\d+)\"[^>]*(?<!/)>\s*<(?:\w+:)?(?:v|is|f)\b"
 )
+_ROW_NUMBER = re.compile(rb'<(?:\w+:)?row\b[^>]*?\br="(\d+)"')
+_PREFIXED_ROW = re.compile(rb"<\w+:row[\s>]")
+_CHUNK = 1 << 20
 
 
-def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int] | None:
+def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int | None]:
     """(last row, last column), 1-based, of the cells of a worksheet's XML that hold a value,
-    read in 1 MB chunks (what follows a chunk's last closed cell is read with the next); None when some of
-    them carry no reference (``r``), so the XML cannot say where they are."""
-    last_row = last_col = placed = anywhere = 0
+    at C speed in 1 MB chunks (what follows a chunk's last closed cell is read with the next).
+    Cells without a reference (``r``) are placed by their rows: the last row is then the last
+    ``<row>`` (by its number, or their count) and the column is unknown (None)."""
+    last_row = last_col = rows = counted = placed = anywhere = 0
+    letters: set[bytes] = set()
     carry = b""
     while True:
         chunk = part.read(_CHUNK)
@@ -197,21 +246,28 @@ def sheet_extent(part: IO[bytes], deadline: Deadline) -> tuple[int, int] | None:
         end = data.rfind(b"</c>")  # cut after the last closed cell: no cell spans the cut
         cut = len(data) if not chunk else end + 4 if end >= 0 else max(data.rfind(b"<"), 0)
         body, carry = data[:cut], data[cut:]
-        for m in _VALUED_CELL.finditer(body):
-            placed += 1
-            last_row = max(last_row, int(m.group(2)))
-            col = 0
-            for ch in m.group(1):
-                col = col * 26 + ch - 64
-            last_col = max(last_col, col)
+        refs = _VALUED_CELL.findall(body)
+        if refs:
+            placed += len(refs)
+            last_row = max(last_row, max(map(int, (r for _, r in refs))))
+            letters.update(c for c, _ in refs)
         anywhere += len(_ANY_VALUED_CELL.findall(body))
+        numbered = _ROW_NUMBER.findall(body)  # rows: by their numbers, or counted
+        counted += body.count(b"<row ") + body.count(b"<row>")
+        if b":row" in body:  # a prefixed row start, <x:row ...>
+            counted += len(_PREFIXED_ROW.findall(body))
+        rows = max(rows, max(map(int, numbered), default=0))
         if not chunk:
             break
         deadline.check("sizing a sheet")
-    return (last_row, last_col) if placed == anywhere else None
-
-
-_CHUNK = 1 << 20
+    if placed != anywhere:
+        return max(last_row, rows, counted), None
+    for name in letters:
+        col = 0
+        for ch in name:
+            col = col * 26 + ch - 64
+        last_col = max(last_col, col)
+    return last_row, last_col
 
 
 def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.xml") -> None:
@@ -228,6 +284,7 @@ def check_package(handle: BinaryIO, ctx: Context, required: str = "xl/workbook.x
                 path=where,
             )
         for info in infos:
+            ctx.check_deadline(f"workbook part {info.filename}")
             if (
                 info.filename == "xl/sharedStrings.xml"
                 and info.file_size > ctx.settings.limits.tabular
@@ -316,89 +373,3 @@ class XlsBook(Book):
 
 def open_xls(source: Source, ctx: Context, deadline: Deadline) -> Book:
     return XlsBook(source, ctx)
-
-
-class OdsBook(Book):
-    """OpenDocument spreadsheets through pandas' odf engine (needs odfpy); loaded per sheet."""
-
-    def __init__(self, source: Source, ctx: Context) -> None:
-        import pandas as pd
-
-        try:
-            import odf  # noqa: F401 - pandas' odf engine
-        except ImportError as exc:
-            raise DependencyMissingError(
-                f"{ctx.info.source}: reading .ods needs odfpy: pip install odfpy",
-                path=ctx.info.source,
-            ) from exc
-        data = io.BytesIO(source.read_bytes())
-        check_package(data, ctx, required="content.xml")
-        data.seek(0)
-        self.book = pd.ExcelFile(data, engine="odf")
-        self.names = [str(n) for n in self.book.sheet_names]
-        self.sheet_names = self.names
-        with zipfile.ZipFile(data) as zf, zf.open("content.xml") as content:
-            self.sizes = ods_sizes(content)
-
-    def sheet_size(self, index: int) -> tuple[int, int] | None:
-        """(rows, columns) up to the last cell holding a value, as for an inflated XLSX."""
-        return self.sizes.get(self.names[index])
-
-    def table(self, index: int) -> Table:
-        frame = self.book.parse(self.book.sheet_names[index], header=None, dtype=object)
-        rows = frame.astype(object).where(frame.notna(), None).values.tolist()
-        head = table_head(iter(rows))
-        pos = head.at
-        if pos < 0:
-            return RowsTable([], 0, lambda n: [])
-        table = RowsTable(unique_names(head.cells), len(rows) - pos - 1, lambda n: rows[pos + n])
-        table.caption = head.caption
-        return table
-
-    def close(self) -> None:
-        self.book.close()
-
-
-_TABLE_NS = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
-_OFFICE_NS = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
-
-
-def ods_sizes(content: IO[bytes]) -> dict[str, tuple[int, int]]:
-    """Each sheet's (rows, columns) up to its last cell with a value, from one streamed pass
-    over content.xml (repeated rows and cells counted, not expanded; the package was checked)."""
-    from defusedxml.ElementTree import iterparse
-
-    table, row, cell = f"{{{_TABLE_NS}}}table", f"{{{_TABLE_NS}}}table-row", f"{{{_TABLE_NS}}}"
-    sizes: dict[str, tuple[int, int]] = {}
-    name, rows, cols, at_row, at_col, valued = "", 0, 0, 0, 0, False
-    for event, el in iterparse(content, events=("start", "end")):
-        tag = el.tag
-        if event == "start":
-            if tag == table:
-                name, rows, cols, at_row = el.get(f"{{{_TABLE_NS}}}name", ""), 0, 0, 0
-            elif tag == row:
-                at_col, valued = 0, False
-            continue
-        if tag in (cell + "table-cell", cell + "covered-table-cell"):
-            repeat = _repeat(el.get(f"{{{_TABLE_NS}}}number-columns-repeated"))
-            if el.get(f"{{{_OFFICE_NS}}}value-type") or "".join(el.itertext()).strip():
-                cols, valued = max(cols, at_col + repeat), True
-            at_col += repeat
-            el.clear()
-        elif tag == row:
-            repeat = _repeat(el.get(f"{{{_TABLE_NS}}}number-rows-repeated"))
-            rows = at_row + repeat if valued else rows
-            at_row += repeat
-            el.clear()
-        elif tag == table:
-            sizes[name] = (rows, cols)
-            el.clear()
-    return sizes
-
-
-def _repeat(value: str | None) -> int:
-    return int(value) if value and value.isdigit() else 1
-
-
-def open_ods(source: Source, ctx: Context, deadline: Deadline) -> Book:
-    return OdsBook(source, ctx)
