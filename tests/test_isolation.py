@@ -350,8 +350,7 @@ def test_isolation_can_be_disabled(tmp_path: Path) -> None:
 
 
 def _pids(reader: docread.Reader) -> list[int]:
-    pool = reader._pool
-    return pool.pids() if pool is not None else []
+    return list(reader.stats().workers)
 
 
 def test_real_pdf_and_archive_members_are_read_in_a_worker(
@@ -384,7 +383,7 @@ def test_workers_end_with_the_host_process(tmp_path: Path, ending: str) -> None:
         "import os, signal, docread\n"
         f"r = docread.Reader({str(tmp_path)!r}, config={{'cache': {{'enabled': False}}}})\n"
         "r.read('bundle.zip')\n"
-        "print(r._pool.pids()[0], flush=True)\n"
+        "print(r.stats().workers[0], flush=True)\n"
         f"{last}\n"  # never closed: interpreter exit (or the worker's parent watch) must end it
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import time
 from collections.abc import Generator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import Budget, Context, Extractor, extractor_class
+from .extractors.deadline import end_after
 from .extractors.properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .formats import BY_KEY
 from .model import Document, FileInfo, Media, Unit, stable_id
@@ -60,7 +60,7 @@ class Pipeline:
         return Context(
             settings=self.settings, info=info, options=opts, loader=loader,
             workspace=workspace, budget=Budget(),
-            deadline=deadline or time.monotonic() + self.settings.global_timeout,
+            deadline=deadline or end_after(self.settings.global_timeout),
             child_reader=self.child_units,
         )  # fmt: skip
 
