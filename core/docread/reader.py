@@ -24,10 +24,16 @@ from .detect import detect
 from .errors import ExtractionTimeoutError, InvalidOptionError, ReadDocumentError
 from .isolation.events import FileDone
 from .isolation.host import Host, Stats
-from .isolation.load import ErrorPolicy as ErrorPolicy  # the loaders' vocabulary, re-exported
-from .isolation.load import FileLoad, NoteHandler, failed, fan_out, in_process, log_note
-from .isolation.load import OnError as OnError
-from .isolation.load import check_on_error as check_on_error
+from .isolation.load import (
+    FileLoad,
+    NoteHandler,
+    OnError,
+    check_on_error,
+    failed,
+    fan_out,
+    in_process,
+    log_note,
+)
 from .isolation.pool import pool_size
 from .model import Document, FileInfo, Unit
 from .request.options import ReadOptions
