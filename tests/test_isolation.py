@@ -460,3 +460,45 @@ def test_a_template_that_died_is_started_again(iso: docread.Reader, tmp_path: Pa
         assert _gone(pid)
     again = ast.literal_eval(iso.read(name, format_hint="fake_env").text)["parent"]
     assert again != first and psutil.Process(again).ppid() == os.getpid()
+
+
+def test_one_job_reads_files_the_host_opened_and_files_the_worker_opens(tmp_path: Path) -> None:
+    """One protocol for both kinds of file: a Job lists them; the one the host opened travels as
+    its descriptor (its name then unlinked: the worker cannot have opened it by path), the other
+    the worker opens under the workspace root; each ends on its own, in order, and a file that
+    fails ends alone."""
+    from docread.formats import BY_KEY
+    from docread.isolation.events import FileDone, FileFailed
+    from docread.isolation.pool import WorkerPool
+    from docread.isolation.protocol import Job, JobFile
+    from docread.pipeline import Pipeline
+    from docread.request.options import ReadOptions
+    from docread.workspace import Workspace
+
+    (tmp_path / "a.csv").write_text("name,value\nopened by the host,1\n")
+    (tmp_path / "b.csv").write_text("name,value\nopened by the worker,2\n")
+    settings = docread.Settings.load(CONFIG)
+    workspace = Workspace(tmp_path)
+    first = ReadOptions.from_kwargs("a.csv")
+    source, info = Pipeline(settings).open(workspace, first)
+    (tmp_path / "a.csv").unlink()
+    files = (
+        JobFile(first, info.source, "tabular", info=info, extractor=BY_KEY["csv"].extractor),
+        JobFile(ReadOptions.from_kwargs("b.csv"), "b.csv", "tabular"),
+        JobFile(ReadOptions.from_kwargs("gone.csv"), "gone.csv", "tabular"),
+    )
+    pool = WorkerPool(1, settings.memory.max_worker_mb)
+    try:
+        with source:
+            job = Job(files, settings, True, workspace.root)
+            events = list(pool.run(job, (source.handoff(),), root=workspace.root_descriptor))
+        stats = pool.stats()
+    finally:
+        pool.close()
+    ends = [(type(e).__name__, e.index) for e in events if isinstance(e, FileDone | FileFailed)]
+    assert ends == [("FileDone", 0), ("FileDone", 1), ("FileFailed", 2)]
+    texts = [e.text for e in events if isinstance(e, Document)]
+    assert "opened by the host" in texts[0] and "opened by the worker" in texts[-1]
+    failed = events[-1]
+    assert isinstance(failed, FileFailed) and isinstance(failed.error, docread.DocumentNotFoundError)
+    assert (stats.started, stats.jobs) == (1, 1)

@@ -462,7 +462,7 @@ def _cancel(worker: _Worker) -> bool:
     """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
     try:
         worker.conn.send(protocol.cancel())
-        deadline = time.monotonic() + CANCEL_WAIT
+        deadline = end_after(CANCEL_WAIT)
         while worker.conn.poll(max(deadline - time.monotonic(), 0)):
             if worker.conn.recv()[0] == protocol.DONE:
                 return True

@@ -14,6 +14,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ..extractors.deadline import end_after
 from ..model import Unit
 from .events import FileDone, FileEnd, FileFailed, LoadEvent, Until, joined, past
 
@@ -155,7 +156,7 @@ class Fanout(Generic[T]):
             with self._cond:
                 self._closed = True
                 self._cond.notify_all()
-            until = time.monotonic() + STOP_WAIT  # their jobs cancelled: the workers are free
+            until = end_after(STOP_WAIT)  # their jobs cancelled: the workers are free
             for thread in threads:
                 thread.join(max(until - time.monotonic(), 0))
 
