@@ -499,6 +499,6 @@ def test_one_job_reads_files_the_host_opened_and_files_the_worker_opens(tmp_path
     assert ends == [("FileDone", 0), ("FileDone", 1), ("FileFailed", 2)]
     texts = [e.text for e in events if isinstance(e, Document)]
     assert "opened by the host" in texts[0] and "opened by the worker" in texts[-1]
-    failed = events[-1]
-    assert isinstance(failed, FileFailed) and isinstance(failed.error, docread.DocumentNotFoundError)
+    gone = events[-1]
+    assert isinstance(gone, FileFailed) and isinstance(gone.error, docread.DocumentNotFoundError)
     assert (stats.started, stats.jobs) == (1, 1)

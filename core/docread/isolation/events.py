@@ -1,11 +1,11 @@
 """What a load hands back, in one vocabulary from the worker to the consumer: a file's units
 (``Document`` / ``Media``), then its end, ``FileDone`` or ``FileFailed``. A worker job, an
 in-process read and the fan-out all speak it; ``past`` is the one rule of where a part of a
-split PDF ends."""
+split PDF ends, ``joined`` the one end of a file read in parts, ``drive`` how a read is run."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 
 from ..model import Unit
@@ -55,3 +55,40 @@ def joined(first: FileEnd | None, then: FileEnd | None) -> FileEnd | None:
     if isinstance(then, FileFailed):
         return FileFailed(then.error, first.index, notes)
     return FileDone(first.index, first.header, notes)
+
+
+def drive(
+    start: Callable[[], Iterator[LoadEvent]], keep: Callable[[Unit], bool] | None
+) -> Generator[LoadEvent, None, FileEnd | None]:
+    """Run a read: its events, each file's end included except the read's last, which is
+    returned (its file may go on in a later part of a split). A unit ``keep`` refuses ends the
+    read there (past its part: the stream is closed, which cancels a worker's job); an
+    exception the read raises is its current file's ``FileFailed``."""
+    held: FileEnd | None = None
+    index = 0  # the file the read is on
+    events: Iterator[LoadEvent] = iter(())
+    try:
+        events = start()
+        for event in events:
+            if isinstance(event, FileDone | FileFailed):
+                if held is not None:
+                    yield held
+                held, index = event, event.index + 1
+                continue
+            if keep is not None and not keep(event):
+                return held
+            if held is not None:
+                yield held
+                held = None
+            yield event
+        return held
+    except GeneratorExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the consumer decides (on_error, or raised)
+        if held is not None:
+            yield held
+        return FileFailed(exc, index)
+    finally:
+        close = getattr(events, "close", None)
+        if close is not None:
+            close()

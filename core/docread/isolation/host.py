@@ -4,6 +4,7 @@ use) or from this process, kept for the cache as they pass."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
 from collections.abc import Iterator
@@ -151,14 +152,16 @@ class Host:
             path=str(source.path or ""), deadline=ctx.deadline,
         )  # fmt: skip
         job = Job((file,), self.settings, ctx.loader, ctx.workspace)
-        for event in self.pool().run(job, (source.handoff(),), until=until):
-            if isinstance(event, FileDone | FileFailed):
-                ctx.notes.extend(n for n in event.notes if n not in ctx.notes)
-                if isinstance(event, FileFailed):
-                    raise event.error
-                ctx.header.update(event.header)
-            else:
-                yield event
+        run = self.pool().run(job, (source.handoff(),), until=until)
+        with contextlib.closing(run):  # closed early: the worker's job is cancelled
+            for event in run:
+                if isinstance(event, FileDone | FileFailed):
+                    ctx.notes.extend(n for n in event.notes if n not in ctx.notes)
+                    if isinstance(event, FileFailed):
+                        raise event.error
+                    ctx.header.update(event.header)
+                else:
+                    yield event
 
     def _storing(self, units: Iterator[Unit], entry: PendingEntry, ctx: Context) -> Iterator[Unit]:
         """Pass units through, keeping them for the cache; stored only when the read completes."""

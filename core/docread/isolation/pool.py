@@ -20,7 +20,7 @@ import signal
 import threading
 import time
 import weakref
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -152,7 +152,7 @@ class WorkerPool:
         fds: Sequence[int | None] = (),
         root: Callable[[], int] | None = None,
         until: Until | None = None,
-    ) -> Iterator[LoadEvent]:
+    ) -> Generator[LoadEvent]:
         """Stream the job's files from a worker: each file's units, then its ``FileDone``
         (header, notes) or ``FileFailed`` (index: its place in the job). ``fds[i]`` is the open
         descriptor of ``job.files[i]`` when the host opened it (sent with the job: the worker
@@ -249,9 +249,6 @@ class WorkerPool:
                             worker.conn.send(protocol.until(page))
                     skip = yield from _hand_out(worker, rest[0], skip)
                     continue
-                if kind == protocol.DONE:
-                    finished = True
-                    break
                 if kind == protocol.FILE_DONE:
                     end: FileEnd = FileDone(index, rest[0], rest[1])
                 else:  # FILE_ERROR
@@ -263,13 +260,14 @@ class WorkerPool:
                         last = end
                         break
                 index += 1
-                if index == len(job.files):
-                    last = end  # handed out once the job's ``done`` freed the worker
-                    continue
+                if index == len(job.files):  # the job's end: handed out once the worker is free
+                    finished = True
+                    last = end
+                    break
                 yield end
                 deadline = job.files[index].deadline or end_after(settings.global_timeout)
         except GeneratorExit:  # the caller stopped reading: ask the worker to drop the rest
-            if not finished and not _cancel(worker):
+            if not finished and not _cancel(worker, len(job.files) - index):
                 worker.kill()
             raise
         except BaseException:  # Ctrl-C, a timeout, a crash: the job's state is unknown
@@ -458,13 +456,16 @@ def _hand_out(worker: _Worker, units: list[Unit], skip: int) -> Generator[Unit, 
     return skip
 
 
-def _cancel(worker: _Worker) -> bool:
-    """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
+def _cancel(worker: _Worker, left: int) -> bool:
+    """Tell the worker to drop the rest of a job the caller stopped reading (``left``: its files
+    whose end has not come); True once it obeyed, or had finished them."""
     try:
         worker.conn.send(protocol.cancel())
         deadline = end_after(CANCEL_WAIT)
         while worker.conn.poll(max(deadline - time.monotonic(), 0)):
-            if worker.conn.recv()[0] == protocol.DONE:
+            kind = worker.conn.recv()[0]
+            left -= kind in (protocol.FILE_DONE, protocol.FILE_ERROR)
+            if kind == protocol.DONE or not left:
                 return True
     except (EOFError, OSError):
         pass

@@ -5,8 +5,8 @@ host -> worker    ``root(path)`` then the workspace root's descriptor, once per 
                   (before a job with files the worker opens); ``job(Job)`` then the descriptor
                   of each file the host opened (SCM_RIGHTS); ``until(page)``; ``cancel()``
 worker -> host    per file: ``units([unit, ...])`` (in order), then ``file_done(header, notes)``
-                  or ``file_error(exc, recycle)``; ``done()`` once the job ends (also after a
-                  cancel)
+                  or ``file_error(exc, recycle)``; the last file's end ends the job, ``done()``
+                  one broken off (a cancel, or memory exhausted)
 host -> server    ``fork(env, path, cwd, max_mb)`` then the worker's socket (SCM_RIGHTS)
 server -> host    ``forked(pid)``; ``exited(pid, status)`` once a worker ends (waitpid status)
 """
@@ -118,7 +118,7 @@ def units(batch: list[Unit]) -> Message:
 
 
 def done() -> Message:
-    """The job ended (its files, or a cancel): the worker is free."""
+    """The job was broken off before its last file's end (a cancel): the worker is free."""
     return (DONE,)
 
 

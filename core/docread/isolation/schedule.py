@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from ..extractors.deadline import end_after
 from ..model import Unit
-from .events import FileDone, FileEnd, FileFailed, LoadEvent, Until, joined, past
+from .events import FileEnd, LoadEvent, Until, drive, joined, past
 
 T = TypeVar("T")
 
@@ -225,7 +225,7 @@ class Fanout(Generic[T]):
 
     def _run_local(self, file: _File[T]) -> Generator[tuple[T, LoadEvent], None, FileEnd | None]:
         """A local read on the consumer's thread: its events, and its last end (returned)."""
-        events = _drive(lambda: self._read(file.item, lambda: None), None)
+        events = drive(lambda: self._read(file.item, lambda: None), None)
         try:
             while True:
                 yield file.item, next(events)
@@ -361,7 +361,7 @@ class Fanout(Generic[T]):
                 self._cond.notify_all()
             self._put(read, file, _LOCAL)
         else:
-            events = _drive(
+            events = drive(
                 lambda: self._read(read.item, lambda: read.last),
                 lambda unit: self._keep(file, read, unit),
             )
@@ -413,40 +413,3 @@ class Fanout(Generic[T]):
                 return
             except queue.Full:
                 continue
-
-
-def _drive(
-    start: Callable[[], Iterator[LoadEvent]], keep: Callable[[Unit], bool] | None
-) -> Generator[LoadEvent, None, FileEnd | None]:
-    """Run a read: its events, each file's end included except the read's last, which is
-    returned (its file may go on in a later part of a split). A unit ``keep`` refuses ends the
-    read there (past its part: the stream is closed, which cancels a worker's job); an
-    exception the read raises is its current file's ``FileFailed``."""
-    held: FileEnd | None = None
-    index = 0  # the file the read is on
-    events: Iterator[LoadEvent] = iter(())
-    try:
-        events = start()
-        for event in events:
-            if isinstance(event, FileDone | FileFailed):
-                if held is not None:
-                    yield held
-                held, index = event, event.index + 1
-                continue
-            if keep is not None and not keep(event):
-                return held
-            if held is not None:
-                yield held
-                held = None
-            yield event
-        return held
-    except GeneratorExit:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - the consumer decides (on_error, or raised)
-        if held is not None:
-            yield held
-        return FileFailed(exc, index)
-    finally:
-        close = getattr(events, "close", None)
-        if close is not None:
-            close()

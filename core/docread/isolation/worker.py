@@ -155,7 +155,7 @@ def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int 
     opened is read from its descriptor (``fds``, in order); another is opened here under the
     workspace ``root`` with the host's own code (``Pipeline.open``: the sandbox's rules,
     detection, size limits). Each file ends with its notes or its error, under its own global
-    deadline; the job with ``done``."""
+    deadline; a job broken off (cancelled, or out of memory) with ``done``."""
     settings = job.settings
     pipeline = Pipeline(settings)
     workspace = None
@@ -185,17 +185,18 @@ def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int 
                         conn, outbox, pipeline.units(source, info, ctx, ext_cls=ext)
                     )
                 if cancelled:
-                    break
+                    outbox.send(protocol.done())
+                    return
                 outbox.send(protocol.file_done(ctx.header, ctx.notes))
             except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
                 error, recycle = _as_error(exc, file.source, settings)
                 outbox.send(protocol.file_error(error, recycle))
-                if recycle:
-                    break  # the host replaces this worker: the rest goes to a fresh one
+                if recycle:  # the host replaces this worker: the rest goes to a fresh one
+                    outbox.send(protocol.done())
+                    return
     finally:
         for fd in given:  # files the job never reached
             os.close(fd)
-    outbox.send(protocol.done())
 
 
 def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
