@@ -269,8 +269,8 @@ class Reader:
             os.close(opened.fd)
 
     def stats(self) -> Stats:
-        """What this Reader did so far: files read and how many the result cache served; its
-        worker processes (running and busy pids, started) and jobs run (diagnostics, tests)."""
+        """What this Reader did so far (``Stats``): files it read and how many the result cache
+        served, its worker processes (running and busy pids, started) and jobs run."""
         return self._host.stats()
 
     def forget(self) -> None:

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """``Reader.stats()``: files read so far and how many of them the result cache served; the
+    """``Reader.stats()``: files this host opened and read so far (a batch's small files are
+    opened by their worker: not counted) and how many of them the result cache served; the
     worker pool's running and busy workers (pids), workers started and jobs run (a shared pool
     counts every Reader's)."""
 
@@ -121,6 +122,7 @@ class Host:
             return self._pool
 
     def stats(self) -> Stats:
+        """A snapshot of the counters (``Stats``)."""
         with self._lock:
             pool, reads, cached = self._pool, self._reads, self._cached
         if pool is None:
