@@ -170,14 +170,15 @@ class WorkerPool:
         index, skip, notes, retried = 0, 0, list[str](), False
         while index < len(job.files):
             file = job.files[index]
-            rest = dataclasses.replace(job, files=job.files[index:])
+            rest = dataclasses.replace(job, files=job.files[index:]) if index else job
             try:
                 with contextlib.closing(self._once(rest, fds[index:], root, skip, until)) as once:
                     for event in once:
                         if isinstance(event, FileDone | FileFailed):  # indexes into ``rest``
-                            yield dataclasses.replace(
-                                event, index=index, notes=[*notes, *event.notes]
-                            )
+                            if event.index != index or notes:
+                                notes = [*notes, *event.notes]
+                                event = dataclasses.replace(event, index=index, notes=notes)
+                            yield event
                             index, skip, notes, retried = index + 1, 0, [], False
                         else:
                             skip += 1
