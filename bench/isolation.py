@@ -89,9 +89,9 @@ def case_startup() -> dict[str, float]:
     with docread.Reader(DATA, config=config) as reader:
         next(iter(reader.iter_units("small0.pdf")))
         first = time.perf_counter()
-        [pid] = reader._pool.pids()  # type: ignore[union-attr]
+        [pid] = reader.stats().workers
         os.kill(pid, signal.SIGKILL)
-        while pid in reader._pool.pids():  # type: ignore[union-attr]
+        while pid in reader.stats().workers:
             time.sleep(0.001)
         again = time.perf_counter()
         reader.read("small0.pdf", dedupe=False)

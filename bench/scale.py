@@ -138,15 +138,16 @@ def run_case(*args: str, tree: str | None = None) -> dict[str, Any]:
 
 
 def against(before: str, count: int, repeats: int) -> None:
-    """``count`` small mixed files, and a tail case (130 small HTML pages and one big one last),
-    on 1 and 2 workers, this tree and ``before`` interleaved: median seconds, the host's CPU
-    per file and peak RSS."""
+    """``count`` small mixed files, a tail case (130 small HTML pages and one big one last) and
+    the corpus PDFs, on 1 and 2 workers, this tree and ``before`` interleaved: median seconds,
+    the host's CPU per file and peak RSS."""
     here = str(Path(__file__).resolve().parents[1])
     trees = {"before": before, "after": here}
     with tempfile.TemporaryDirectory(prefix="docread-scale-") as tmp:
-        data = Path(tmp)
         run_case("mixed", tmp, str(count))
         rows = {"small": ("docread", tmp, "mixed"), "tail": ("docread", tmp, "tail")}
+        if CORPUS_PDF.is_dir():
+            rows["corpus PDFs"] = ("docread", str(CORPUS_PDF.parent), CORPUS_PDF.name)
         for row, args in rows.items():
             runs: dict[str, list[dict[str, Any]]] = {}
             for _ in range(repeats):
@@ -155,7 +156,7 @@ def against(before: str, count: int, repeats: int) -> None:
                         runs.setdefault(f"{label}, {w} worker{'s' * (w > 1)}", []).append(
                             run_case(*args, str(w), tree=tree)
                         )
-            files = sum(1 for p in (data / args[2]).rglob("*") if p.is_file())
+            files = sum(1 for p in Path(args[1], args[2]).rglob("*") if p.is_file())
             print(f"\n{row}: {files:,} files, median of {repeats}")
             for name, rs in runs.items():
                 secs = statistics.median(r["seconds"] for r in rs)

@@ -9,9 +9,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import docread
-from docread.views.media import DEFAULT_MODEL_INPUTS as DEFAULT_MODEL_INPUTS  # re-exported
-from docread.views.media import Part, answer_parts, media_name, media_part
-from docread.views.media import describe_media as describe_media  # re-exported
+from docread.integrations.adapters import (  # re-exported
+    DEFAULT_MODEL_INPUTS as DEFAULT_MODEL_INPUTS,
+)
+from docread.integrations.adapters import Part, answer_parts, media_name, media_part
+from docread.integrations.adapters import describe_media as describe_media  # re-exported
 from langchain_core.documents import Document
 from langchain_core.messages import BaseMessage, HumanMessage, ToolMessage
 

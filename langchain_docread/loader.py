@@ -8,8 +8,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import docread
-from docread.rag.async_iteration import aiterate
-from docread.reader import OnError, check_on_error, loader_workspace
+from docread.integrations.adapters import OnError, aiterate, check_on_error, loader_workspace
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
@@ -28,7 +27,7 @@ class DocReadLoader(BaseLoader):
     and skipped; ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
     goes on, "skip" logs it at info level and goes on; a function ``(path, error)`` gets each.
     Without ``workspace`` the root is docread's one loader rule
-    (``docread.reader.loader_workspace``): the current directory, or "/" when a path lies
+    (``adapters.loader_workspace``): the current directory, or "/" when a path lies
     outside it (a loader reads what the program names). ``workers`` files load at once
     (default one per CPU, 1: one at a time), in walk order unless ``ordered=False``;
     ``show_progress`` puts a tqdm bar on folder loads (default: when stderr is a terminal).

@@ -9,7 +9,7 @@ from pathlib import PurePath
 from typing import Any
 
 import docread
-from docread.reader import loader_workspace
+from docread.integrations.adapters import loader_workspace
 from langchain_core.document_loaders import BaseBlobParser, Blob
 from langchain_core.documents import Document
 

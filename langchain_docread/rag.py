@@ -10,11 +10,8 @@ from collections.abc import Iterable, Iterator
 from typing import Literal
 
 import docread
-from docread.pipeline import unit_position
-from docread.rag import chunking
-from docread.rag.chunking import Chunker
-from docread.rag.media_files import media_path
-from docread.views.media import describe_media
+from docread.integrations.adapters import Chunker, describe_media, media_path, unit_position
+from docread.integrations.adapters import contextualize as contextualized
 from langchain_core.documents import Document
 
 from .blocks import to_langchain
@@ -65,7 +62,7 @@ def rag_documents(
         if isinstance(item, docread.Document):
             doc = to_langchain(item)
             if contextualize:
-                doc.page_content = chunking.contextualize(item)
+                doc.page_content = contextualized(item)
             yield doc
         else:
             yield item

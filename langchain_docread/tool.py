@@ -9,14 +9,14 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import docread
-from docread.integrations.tool_call import ToolAnswer, atool_read, tool_read
-from docread.request.parameters import (
+from docread.integrations.adapters import (
     TOOL_DESCRIPTION,
     arguments_model,
+    check_model_inputs,
     describe_invalid_arguments,
     tool_description,
 )
-from docread.views.media import check_model_inputs
+from docread.integrations.tool_call import ToolAnswer, atool_read, tool_read
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
 from langchain_core.tools import BaseTool, BaseToolkit, ToolException
 from pydantic import (

@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 import docread
-from docread.rag.media_files import default_media_dir as default_media_dir  # re-exported
-from docread.rag.media_files import media_path as media_path  # re-exported
-from docread.views.media import (
+from docread.integrations.adapters import (
     DEFAULT_MODEL_INPUTS,
     PDF,
     Part,
@@ -18,6 +16,8 @@ from docread.views.media import (
     media_name,
     media_part,
 )
+from docread.integrations.adapters import default_media_dir as default_media_dir  # re-exported
+from docread.integrations.adapters import media_path as media_path  # re-exported
 from llama_index.core.base.llms.types import ContentBlock, DocumentBlock, ImageBlock, TextBlock
 
 

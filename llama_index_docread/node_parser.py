@@ -9,7 +9,7 @@ from itertools import groupby
 from typing import Any
 
 import docread
-from docread.rag.chunking import Chunker
+from docread.integrations.adapters import Chunker
 from llama_index.core.node_parser import NodeParser
 from llama_index.core.node_parser.node_utils import IdFuncCallable, build_nodes_from_splits
 from llama_index.core.schema import BaseNode, MetadataMode, TextNode

@@ -12,8 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import docread
-from docread.formats import extensions
-from docread.reader import ErrorPolicy, check_on_error, loader_workspace
+from docread.integrations.adapters import (
+    ErrorPolicy,
+    check_on_error,
+    extensions,
+    loader_workspace,
+)
 from llama_index.core.readers.base import BasePydanticReader
 from llama_index.core.schema import Document, ImageDocument, MediaResource
 from pydantic import Field, PrivateAttr
@@ -68,7 +72,7 @@ class DocReadReader(BasePydanticReader):
     ...) with stable ids, LlamaIndex's metadata names and ImageDocuments for pictures.
 
     ``workspace`` is the sandbox root (default: docread's one loader rule,
-    ``docread.reader.loader_workspace``: the current directory, or "/" for a path outside it, as a
+    ``adapters.loader_workspace``: the current directory, or "/" for a path outside it, as a
     loader is given paths by its program, not by a model); ``config`` is a tools-security.yaml path, dict or Settings; any
     other keyword is a docread read option (``pages="1-5"``, ``ocr=True``, ...), validated now.
     A failing file follows docread's loader rule (``Reader.iter_units``): by default the path

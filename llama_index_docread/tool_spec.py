@@ -10,8 +10,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
 import docread
+from docread.integrations.adapters import PARAMETERS, tool_description
 from docread.integrations.tool_call import tool_read
-from docread.request.parameters import PARAMETERS, tool_description
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
 from llama_index.core.tools.tool_spec.base import BaseToolSpec

@@ -312,3 +312,28 @@ def test_every_folder_made_for_the_cache_and_media_is_0700_under_umask_000(
     assert set(modes.values()) == {0o700}, modes
     store_media(Media("image/png", b"\x89PNG", {}, "m"), tmp_path / "m" / "n")
     assert set(_folder_modes(tmp_path / "m").values()) == {0o700}
+
+
+def test_a_result_over_the_entry_size_streams_through_uncached_read_or_loaded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One rule sizes every entry (``PendingEntry``): a read, a one-file load and a parallel
+    load all keep a small PDF and none keeps one past ``MAX_ENTRY_BYTES``."""
+    monkeypatch.setattr("docread.cache.store.MAX_ENTRY_BYTES", 6000)
+    pdf(tmp_path / "big.pdf", [f"Page {n} " + "words in a line " * 40 for n in range(1, 13)])
+    pdf(tmp_path / "small.pdf", ["one short page"])
+    config = _config(tmp_path / "cache")
+    with docread.Reader(tmp_path, config) as reader:
+        for name in ("big.pdf", "small.pdf"):
+            reader.read(name)
+        again = {name: reader.read(name).cached for name in ("big.pdf", "small.pdf")}
+    assert again == {"big.pdf": False, "small.pdf": True}
+    for workers in (1, 2):  # a cache folder each: each load path stores its own entries
+        config = _config(tmp_path / f"cache{workers}")
+        served = []
+        for _ in range(2):
+            with docread.Reader(tmp_path, config) as reader:
+                units = list(reader.iter_units(["big.pdf", "small.pdf"], workers=workers))
+                served.append((reader.stats().reads, reader.stats().cached))
+            assert len(units) == 13
+        assert served == [(2, 0), (2, 1)]  # the small PDF only, from the second load on

@@ -82,7 +82,7 @@ def test_worker_sigkilled_mid_folder_load_is_replaced_and_nothing_is_lost(tmp_pa
             assert isinstance(unit, Document)
             seen.append(unit.text)
             if unit.text == "line 1 of b.bin":  # b's worker now waits for b.go: kill it
-                [pid] = reader._pool.pids()  # type: ignore[union-attr]
+                [pid] = reader.stats().workers
                 os.kill(pid, signal.SIGKILL)
                 time.sleep(0.2)
                 (folder / "b.go").touch()  # the fresh worker goes straight through
@@ -139,7 +139,7 @@ def test_read_behind_a_working_worker_waits_past_the_acquire_timeout(tmp_path: P
             target=reader.read, args=("slow.bin",), kwargs={"format_hint": "fake_paced"}
         )
         slow.start()
-        while not reader._pool or not reader._pool.pids():
+        while not reader.stats().workers:
             time.sleep(0.02)
         time.sleep(0.3)
         threading.Timer(2, (tmp_path / "slow.go").touch).start()  # the worker works for 2 s

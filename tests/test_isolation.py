@@ -351,8 +351,7 @@ def test_isolation_can_be_disabled(tmp_path: Path) -> None:
 
 
 def _pids(reader: docread.Reader) -> list[int]:
-    pool = reader._pool
-    return pool.pids() if pool is not None else []
+    return list(reader.stats().workers)
 
 
 def test_real_pdf_and_archive_members_are_read_in_a_worker(
@@ -385,7 +384,7 @@ def test_workers_end_with_the_host_process(tmp_path: Path, ending: str) -> None:
         "import os, signal, docread\n"
         f"r = docread.Reader({str(tmp_path)!r}, config={{'cache': {{'enabled': False}}}})\n"
         "r.read('bundle.zip')\n"
-        "print(r._pool.pids()[0], flush=True)\n"
+        "print(r.stats().workers[0], flush=True)\n"
         f"{last}\n"  # never closed: interpreter exit (or the worker's parent watch) must end it
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
@@ -521,3 +520,45 @@ def test_secrets_in_the_hosts_environment_reach_no_process_docread_starts(
     assert runs
     for dump in runs:
         _no_secret(_environ(dump))
+
+
+def test_one_job_reads_files_the_host_opened_and_files_the_worker_opens(tmp_path: Path) -> None:
+    """One protocol for both kinds of file: a Job lists them; the one the host opened travels as
+    its descriptor (its name then unlinked: the worker cannot have opened it by path), the other
+    the worker opens under the workspace root; each ends on its own, in order, and a file that
+    fails ends alone."""
+    from docread.formats import BY_KEY
+    from docread.isolation.events import FileDone, FileFailed
+    from docread.isolation.pool import WorkerPool
+    from docread.isolation.protocol import Job, JobFile
+    from docread.pipeline import Pipeline
+    from docread.request.options import ReadOptions
+    from docread.workspace import Workspace
+
+    (tmp_path / "a.csv").write_text("name,value\nopened by the host,1\n")
+    (tmp_path / "b.csv").write_text("name,value\nopened by the worker,2\n")
+    settings = docread.Settings.load(CONFIG)
+    workspace = Workspace(tmp_path)
+    first = ReadOptions.from_kwargs("a.csv")
+    source, info = Pipeline(settings).open(workspace, first)
+    (tmp_path / "a.csv").unlink()
+    files = (
+        JobFile(first, info.source, "tabular", info=info, extractor=BY_KEY["csv"].extractor),
+        JobFile(ReadOptions.from_kwargs("b.csv"), "b.csv", "tabular"),
+        JobFile(ReadOptions.from_kwargs("gone.csv"), "gone.csv", "tabular"),
+    )
+    pool = WorkerPool(1, settings.memory.max_worker_mb)
+    try:
+        with source:
+            job = Job(files, settings, True, workspace.root)
+            events = list(pool.run(job, (source.handoff(),), root=workspace.root_descriptor))
+        stats = pool.stats()
+    finally:
+        pool.close()
+    ends = [(type(e).__name__, e.index) for e in events if isinstance(e, FileDone | FileFailed)]
+    assert ends == [("FileDone", 0), ("FileDone", 1), ("FileFailed", 2)]
+    texts = [e.text for e in events if isinstance(e, Document)]
+    assert "opened by the host" in texts[0] and "opened by the worker" in texts[-1]
+    gone = events[-1]
+    assert isinstance(gone, FileFailed) and isinstance(gone.error, docread.DocumentNotFoundError)
+    assert (stats.started, stats.jobs) == (1, 1)

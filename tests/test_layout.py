@@ -179,3 +179,106 @@ def test_the_page_lists_the_isolated_families() -> None:
     classes = [extractor_class(f.extractor) for f in FORMATS]
     isolated = {c.name for c in classes if c.isolated}
     assert names == isolated
+
+
+# -- the wrappers' one public surface ---------------------------------------------------------
+ADAPTERS = "docread.integrations.adapters"
+WRAPPER_FOLDERS = ("docread/integrations", "docread/cli")  # and the two framework packages
+
+
+def _wrapper_files() -> list[Path]:
+    repo = CORE.parents[1]
+    files = [
+        *(repo / "langchain_docread").glob("*.py"),
+        *(repo / "llama_index_docread").glob("*.py"),
+    ]
+    files += [p for folder in WRAPPER_FOLDERS for p in (CORE.parent / folder).glob("*.py")]
+    return sorted(p for p in files if p.name != "adapters.py")
+
+
+def _outside_imports(code: str, package: str) -> list[str]:
+    """The docread imports in ``code`` (a module of ``package``) that are neither ``docread``'s
+    public names, the adapters' nor another wrapper module (every import, in functions and
+    ``TYPE_CHECKING`` blocks too)."""
+    import importlib
+
+    public = {
+        "docread": set(docread.__all__),
+        ADAPTERS: set(importlib.import_module(ADAPTERS).__all__),
+    }
+    wrappers = tuple(f"docread.{folder.split('/')[1]}" for folder in WRAPPER_FOLDERS)
+    found: list[str] = []
+
+    def check(module: str, names: list[str]) -> None:
+        if module != "docread" and not module.startswith("docread."):
+            return
+        if module.startswith(wrappers) and module != ADAPTERS:
+            return
+        if module not in public:
+            found.append(module)
+            return
+        for name in names:
+            if f"{module}.{name}" == ADAPTERS or name in public[module]:
+                continue
+            found.append(f"{module}.{name}")
+
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                check(alias.name, [])
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            names = [alias.name for alias in node.names]
+            if base.startswith(wrappers) and base in wrappers:  # from docread.cli import load
+                for name in names:
+                    check(f"{base}.{name}", [])
+            else:
+                check(base, names)
+    return found
+
+
+def test_the_checker_sees_an_internal_import_of_a_wrapper() -> None:
+    assert _outside_imports("from docread.reader import loader_workspace", "x") == [
+        "docread.reader"
+    ]
+    assert _outside_imports("import docread.pipeline", "x") == ["docread.pipeline"]
+    assert _outside_imports("from docread import _loading", "x") == ["docread._loading"]
+    cli = "from .. import Reader\nfrom ..views import media"
+    assert _outside_imports(cli, "docread.cli") == ["docread.views"]
+    assert _outside_imports("from ..integrations.adapters import nothing_such", "docread.cli") == [
+        f"{ADAPTERS}.nothing_such"
+    ]
+    fine = "import docread\nfrom docread.integrations.adapters import Chunker\nfrom .tool_call import x"
+    assert _outside_imports(fine, "docread.integrations") == []
+
+
+def test_the_wrappers_import_docread_only_through_its_public_surfaces() -> None:
+    """LangChain, LlamaIndex, the integrations and the CLI import ``docread``'s public names, the
+    one adapters module (``docread.integrations.adapters``, its ``__all__``) and each other:
+    never a core module, so the core can move under them."""
+    seen = 0
+    for path in _wrapper_files():
+        if CORE in path.parents:
+            package = (
+                _module_name(path).rpartition(".")[0]
+                if path.name != "__init__.py"
+                else _module_name(path)
+            )
+        else:
+            package = path.parent.name
+        code = path.read_text(encoding="utf-8")
+        seen += ADAPTERS.rsplit(".", 1)[1] in code
+        assert _outside_imports(code, package) == [], path.relative_to(CORE.parents[1])
+    assert seen >= 10  # the checker looked at the wrappers that use the adapters
+
+
+def test_the_adapters_export_what_they_list() -> None:
+    import importlib
+
+    adapters = importlib.import_module(ADAPTERS)
+    missing = [name for name in adapters.__all__ if not hasattr(adapters, name)]
+    assert missing == []

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import docread
-import docread.reader as reader_module
 import pytest
 from conftest import NO_CACHE
 from docread.isolation import schedule
@@ -95,12 +94,12 @@ def test_a_killed_worker_is_replaced_and_the_folder_completes(folder: Path) -> N
     with docread.Reader(folder, NO_CACHE) as r:
         got = []
         for unit in r.iter_units(paths, workers=2):
-            busy = [w.proc.pid for w in r._worker_pool()._busy]  # reading the big PDF
+            busy = r.stats().busy  # reading the big PDF
             if not victim and busy:
                 victim = busy[0]
                 os.kill(victim, signal.SIGKILL)  # a real worker process, mid-job
             got.append(_unit(unit))
-        assert victim and victim not in r._worker_pool().pids()
+        assert victim and victim not in r.stats().workers
     assert got == expected
 
 
@@ -114,8 +113,7 @@ def test_a_split_pdf_equals_the_whole_read(folder: Path, monkeypatch: pytest.Mon
         whole = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]
     with docread.Reader(folder, NO_CACHE) as r:
         split = [_unit(u) for u in r.iter_units("big.pdf", workers=2)]
-        pool = r._worker_pool()
-        jobs = sum(w.jobs for w in [*pool._idle, *pool._busy])
+        jobs = r.stats().jobs
     assert jobs >= 2  # the one file was read by more than one job: it was split
     assert [u[1]["page_number"] for u in split] == list(range(1, SPLIT_PAGES + 1))
     assert split == whole
@@ -131,21 +129,11 @@ def test_a_split_read_is_cached_whole_once_its_parts_are_in(
     config = {"cache": {"enabled": True, "directory": str(tmp_path / "cache")}}
     with docread.Reader(folder, config) as r:
         split = [_unit(u) for u in r.iter_units("big.pdf", workers=2)]
-        pool = r._worker_pool()
-        assert sum(w.jobs for w in [*pool._idle, *pool._busy]) >= 2  # it was split
-
-    served: list[bool] = []
-    produce = reader_module.Reader._produce
-
-    def watched(self: docread.Reader, *args: Any, **kwargs: Any) -> Any:
-        units, cached = produce(self, *args, **kwargs)
-        served.append(cached)
-        return units, cached
-
-    monkeypatch.setattr(reader_module.Reader, "_produce", watched)
+        assert r.stats().jobs >= 2  # it was split
     with docread.Reader(folder, config) as r:
         again = [_unit(u) for u in r.iter_units("big.pdf", workers=1)]
-    assert served == [True]  # one read, from the cache
+        stats = r.stats()
+    assert (stats.reads, stats.cached, stats.jobs) == (1, 1, 0)  # one read, from the cache
     assert again == split and len(again) == SPLIT_PAGES
 
 
@@ -182,7 +170,7 @@ def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
     units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
     for n, unit in enumerate(units):
         outbox.unit(unit, now=not n)  # the host reads nothing meanwhile
-    outbox.send(protocol.done({}, []))
+    outbox.send(protocol.done())
     messages = []
     while not messages or messages[-1][0] != "done":
         messages.append(host.recv())
@@ -270,7 +258,7 @@ def test_a_text_only_load_stays_on_the_callers_thread(tmp_path: Path) -> None:
         for unit in r.iter_units(".", workers=2):
             seen.append(_unit(unit))
             assert threading.active_count() == before
-        assert r._pool is None  # no worker was ever asked for
+        assert (r.stats().started, r.stats().jobs) == (0, 0)  # no worker was ever started
         assert seen == [_unit(u) for u in r.iter_units(".", workers=1)]
 
 
@@ -300,8 +288,7 @@ def test_small_files_go_in_batches_with_the_units_and_errors_of_one_file_at_a_ti
                     ".", workers=workers, on_error=lambda p, e: errors.append((p, type(e).__name__))
                 )
             ]
-            pool = r._pool
-            jobs = sum(w.jobs for w in [*pool._idle, *pool._busy]) if pool else 0
+            jobs = r.stats().jobs
         return units, errors, jobs
 
     one, one_errors, one_jobs = load(1)
@@ -333,7 +320,7 @@ def test_a_worker_killed_in_a_batch_is_replaced_and_every_file_comes_once(
     with docread.Reader(tmp_path, NO_CACHE) as r:
         got = []
         for unit in r.iter_units(".", workers=2, on_note=lambda p, n: notes.append(n)):
-            busy = [w.proc.pid for w in r._worker_pool()._busy]
+            busy = r.stats().busy
             if not victim and busy:
                 victim = busy[0]
                 os.kill(victim, signal.SIGKILL)  # mid-batch: more of its files are to come
@@ -347,8 +334,8 @@ def test_a_file_past_its_timeout_in_a_batch_fails_alone(
 ) -> None:
     """The worker is killed at the file's own deadline; the files after it are read on a fresh
     worker (a big page joins the batch here: the limit for batched files is raised)."""
-    monkeypatch.setattr(reader_module, "BATCH_SMALL", 16 << 20)
-    monkeypatch.setattr(reader_module, "BATCH_BYTES", 32 << 20)
+    monkeypatch.setattr("docread.isolation.load.BATCH_SMALL", 16 << 20)
+    monkeypatch.setattr("docread.isolation.load.BATCH_BYTES", 32 << 20)
     section = "<h2>Part</h2><p>" + "Words in a paragraph of the page. " * 20 + "</p>"
     for n in range(6):
         (tmp_path / f"{'a' if n < 2 else 'c'}{n}.html").write_text(f"<p>small {n}</p>")
@@ -362,8 +349,7 @@ def test_a_file_past_its_timeout_in_a_batch_fails_alone(
                 ".", workers=2, on_error=lambda p, e: errors.append((p, type(e).__name__))
             )
         ]
-        pool = r._worker_pool()
-        jobs = sum(w.jobs for w in [*pool._idle, *pool._busy])
+        jobs = r.stats().jobs
     assert errors == [("b-big.html", "ExtractionTimeoutError")]
     assert [t.split()[-1] for t in texts] == ["0", "1", "2", "3", "4", "5"]
-    assert jobs <= 1  # the batch's second worker (the first was killed) holds its one job
+    assert jobs <= 2  # one batch job, and one more for the files after it if its worker was killed

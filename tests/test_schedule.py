@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 import docread
 import pytest
-from docread.isolation.schedule import BUFFER, Fanout, Local
+from docread.isolation.events import FileDone, FileFailed, LoadEvent, past
+from docread.isolation.schedule import BUFFER, Fanout
 
 
 @dataclass(frozen=True)
@@ -38,15 +39,12 @@ class FakeRead:
         self.threads: dict[str, set[int]] = {}  # the threads that made each file's units
         self.lock = threading.Lock()
 
-    def __call__(
-        self, item: Item, until: Callable[[], int | None]
-    ) -> Iterator[docread.Unit] | Local:
+    def __call__(self, item: Item, until: Callable[[], int | None]) -> Iterator[LoadEvent]:
         with self.lock:
             self.started.append(item)
-        units = self._units(item, until)
-        return Local(units) if item.local else units
+        return self._events(item, until)
 
-    def _units(self, item: Item, until: Callable[[], int | None]) -> Iterator[docread.Unit]:
+    def _events(self, item: Item, until: Callable[[], int | None]) -> Iterator[LoadEvent]:
         try:
             if item.fails:
                 raise docread.ExtractionError(f"{item.name}: broken", path=item.name)
@@ -56,13 +54,18 @@ class FakeRead:
                 meta = {"source": item.name, "page_number": page}
                 if item.pdf:
                     meta |= {"format": "pdf", "page_count": item.pages, "ocr": item.ocr}
-                yield docread.Document(f"{item.name} p{page}", meta)
-                stop = until()
-                if stop is not None and page > stop:
+                unit = docread.Document(f"{item.name} p{page}", meta)
+                yield unit
+                if past(unit, until()):
                     return  # the worker stops at the first unit past a split's last page
+            yield FileDone(notes=[f"{item.name} p{item.first}-"])
         finally:
             with self.lock:
                 self.closed.append(item)
+
+
+def local(item: Item) -> bool:
+    return item.local
 
 
 def part(item: Item, first_unit: docread.Unit, first: int, last: int) -> Item | None:
@@ -74,10 +77,12 @@ def events(fanout: Fanout[Item]) -> list[tuple[str, str | None]]:
     """(file, unit text or "error: ..." or None at a file's end) in the order they came."""
     out: list[tuple[str, str | None]] = []
     for item, event in fanout:
-        if isinstance(event, BaseException):
-            out.append((item.name, f"error: {event}"))
+        if isinstance(event, FileFailed):
+            out.append((item.name, f"error: {event.error}"))
+        elif isinstance(event, FileDone):
+            out.append((item.name, None))
         else:
-            out.append((item.name, None if event is None else event.text))
+            out.append((item.name, event.text))
     return out
 
 
@@ -115,6 +120,22 @@ def test_an_idle_thread_splits_a_long_pdf_and_every_page_comes_once(ordered: boo
     assert len(read.threads["big.pdf"]) == 2
 
 
+def test_a_split_file_ends_once_with_the_notes_of_its_parts() -> None:
+    """Each part of a split read ends on its own; the consumer gets one end for the file, after
+    its last page, holding every part's notes once (a part cut short by a split has none)."""
+    read = FakeRead()
+    big = Item("big.pdf", pages=100, delay=0.005, pdf=True)
+    got = list(Fanout([big], read, workers=2, part=part))
+    ends = [event for _, event in got if isinstance(event, FileDone | FileFailed)]
+    assert len(ends) == 1 and got[-1][1] is ends[0]
+    starts = {item.first for item in read.started}
+    assert len(starts) > 1  # it was split
+    notes = ends[0].notes
+    assert len(notes) == len(set(notes)) >= 1
+    assert {note.split(" p")[1] for note in notes} <= {f"{first}-" for first in starts}
+    assert f"{max(starts)}-" in {note.split(" p")[1] for note in notes}  # the last part's
+
+
 def split(item: Item) -> bool:
     """Whether an idle thread took a part of ``item`` (read alone on 2 threads)."""
     read = FakeRead()
@@ -137,8 +158,7 @@ def test_a_failing_file_is_an_event_in_its_place_and_the_others_are_read() -> No
     items = [Item("a"), Item("bad", fails=True), Item("c")]
     got = events(Fanout(items, FakeRead(), workers=2))
     assert got == [
-        ("a", "a p1"), ("a", None), ("bad", "error: bad: broken"), ("bad", None),
-        ("c", "c p1"), ("c", None),
+        ("a", "a p1"), ("a", None), ("bad", "error: bad: broken"), ("c", "c p1"), ("c", None),
     ]  # fmt: skip
 
 
@@ -156,7 +176,7 @@ def test_closing_early_closes_every_read_in_flight_and_ends_the_threads() -> Non
 def test_local_reads_run_on_the_consumer_thread_in_order() -> None:
     read = FakeRead()
     items = [Item("a.txt", local=True), Item("b.pdf", pdf=True), Item("c.txt", local=True)]
-    got = events(Fanout(items, read, workers=2, part=part))
+    got = events(Fanout(items, read, workers=2, part=part, local=local))
     assert [text for _, text in got] == ["a.txt p1", None, "b.pdf p1", None, "c.txt p1", None]
     consumer = {threading.get_ident()}
     assert read.threads["a.txt"] == read.threads["c.txt"] == consumer

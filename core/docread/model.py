@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,28 @@ def stable_id(*parts: object, content: bytes) -> str:
     h = hashlib.sha256("".join(f"{p}\0" for p in parts).encode())
     h.update(hashlib.sha256(content).digest())
     return str(uuid.UUID(h.hexdigest()[:32]))
+
+
+# THE position keys: where a unit is in its file. A unit's id hashes them (pipeline), the metadata
+# caps never cut or drop them (sanitize), a file's first unit has all the numbered ones at 1
+# (properties: the header goes there), and the flow keys are those along which one file's text
+# runs on, the next page, section or line window (a chunk's section runs on over them).
+FLOW_KEYS = ("page_number", "section_index", "line_start")
+FIRST_AT_ONE = (
+    "page_number", "slide_number", "chapter", "section_index", "sheet_index", "row_start",
+)  # fmt: skip
+POSITION_KEYS = (
+    "member", "sheet", "table", *FIRST_AT_ONE, "cell_index", "line_start", "table_index",
+    "image_index", "message_index",
+)  # fmt: skip
+
+
+def unit_position(meta: Mapping[str, Any], *, flow: bool = True) -> str:
+    """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
+    id hashes, and how a picture finds the text read at the same place. ``flow=False`` leaves
+    the flow keys out: the place a file's text runs on in (a sheet, a slide; "{}" for a PDF)."""
+    keys = POSITION_KEYS if flow else [k for k in POSITION_KEYS if k not in FLOW_KEYS]
+    return json.dumps({k: meta[k] for k in keys if k in meta}, sort_keys=True, default=str)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

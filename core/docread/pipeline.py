@@ -8,22 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
-import time
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import TEXT_CUT, Budget, Context, Extractor, extractor_class
+from .extractors.deadline import end_after
 from .extractors.markdown import TABLE_CUT
 from .extractors.properties import DOCUMENT_CATEGORIES, is_first_unit, properties_header
 from .formats import BY_KEY
-from .model import Document, FileInfo, Media, Unit, stable_id
+from .model import Document, FileInfo, Media, Unit, stable_id, unit_position
 from .request.options import ReadOptions
-from .sanitize import POSITION_KEYS, clean_body, clean_metadata
+from .sanitize import clean_body, clean_metadata
 from .settings import Settings
 from .source import Source
 from .workspace import Workspace
@@ -67,7 +66,7 @@ class Pipeline:
         return Context(
             settings=self.settings, info=info, options=opts, loader=loader,
             workspace=workspace, budget=budget,
-            deadline=deadline or time.monotonic() + self.settings.global_timeout,
+            deadline=deadline or end_after(self.settings.global_timeout),
             child_reader=self.child_units,
         )  # fmt: skip
 
@@ -278,9 +277,3 @@ class _UnitIds:
         rank = self.seen.get(position, 0)
         self.seen[position] = rank + 1
         return stable_id(self.file, position, rank, content=content)
-
-
-def unit_position(meta: Mapping[str, Any]) -> str:
-    """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
-    id hashes, and how a picture finds the text read at the same place."""
-    return json.dumps({k: meta[k] for k in POSITION_KEYS if k in meta}, sort_keys=True, default=str)

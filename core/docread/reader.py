@@ -1,43 +1,41 @@
-"""Reader: the pipeline (resolve -> detect -> admit -> cache -> extract -> sanitize -> result).
+"""Reader: the public API over one workspace and one Settings (read, iter_units, iter_bytes, walk).
 
-Extraction runs in-process (``pipeline.Pipeline``) or in a worker process (``pool`` hosts,
-``worker`` runs the same Pipeline); the cache and the read log sit in front of both.
+A read opens the file in the workspace and gets its units through ``isolation.host`` (the result
+cache in front, a worker process or this one behind); a load of many files reads them here one
+after another, or fans out over worker processes (``isolation.load``). The read log sits in
+front of the agent view's reads.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import logging
 import os
 import sys
-import threading
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from pathlib import Path, PurePath
-from typing import Any, Literal, TypeVar, get_args
+from typing import Any, TypeVar
 
 from .cache.readlog import UNCHANGED, ReadLog
 from .cache.stamp import content_stamp
-from .cache.store import MAX_ENTRY_BYTES, Entry, ResultCache, cache_key, entry_size
 from .detect import detect
-from .errors import (
-    ExtractionTimeoutError,
-    InvalidOptionError,
-    ReadDocumentError,
-    log_handled,
-    logger,
+from .errors import ExtractionTimeoutError, InvalidOptionError, ReadDocumentError
+from .isolation.events import FileDone
+from .isolation.host import Host, Stats
+from .isolation.load import (
+    FileLoad,
+    NoteHandler,
+    OnError,
+    check_on_error,
+    failed,
+    fan_out,
+    in_process,
+    log_note,
 )
-from .extractors.base import Context, extractor_class
-from .formats import BY_KEY, by_extension
-from .isolation.pool import FileEnd, Until, WorkerPool, pool_size, shared_pool
-from .isolation.protocol import Batch, Job
-from .isolation.schedule import Event, Fanout, Local, Mark
+from .isolation.pool import pool_size
 from .model import Document, FileInfo, Unit
-from .pipeline import Pipeline, extractor_of
 from .request.options import ReadOptions
 from .result import ReadResult
 from .settings import Settings
@@ -47,15 +45,6 @@ from .workspace import Workspace, walk_files
 PathArg = str | os.PathLike[str]
 _T = TypeVar("_T")
 LOCAL_AHEAD = 64  # files looked ahead for one that needs a worker before a load fans out
-BATCH_FILES = 32  # small files read by one worker job at most
-BATCH_BYTES = 1 << 20  # ... and their sizes together
-BATCH_SMALL = 256 << 10  # a file above this size is read by a job of its own
-ErrorHandler = Callable[[str, ReadDocumentError], None]
-#: What a loader does with a file that fails, by name (the wrappers' ``on_error=``): "raise" it,
-#: "warn" (a warning on the ``docread`` logger, the load goes on) or "skip" (logged at info level)
-ErrorPolicy = Literal["raise", "warn", "skip"]
-OnError = ErrorHandler | ErrorPolicy | None
-NoteHandler = Callable[[str, str], None]
 UnitHandler = Callable[[Unit], None]
 
 
@@ -80,11 +69,8 @@ class Reader:
             alias=self.settings.workspace.alias,
             allow_hardlinks=self.settings.workspace.allow_hardlinks,
         )
-        self._pipeline = Pipeline(self.settings)
-        self._shared_pool = shared_pool
-        self._pool: WorkerPool | None = None
-        self._pool_lock = threading.Lock()
-        self.cache = ResultCache(self.settings.cache) if self.settings.cache.enabled else None
+        self._host = Host(self.settings, self.workspace, shared=shared_pool)
+        self.cache = self._host.cache
         self._read_log = ReadLog()
 
     # -- public API -------------------------------------------------------------------------
@@ -103,8 +89,8 @@ class Reader:
         (progress reports); when it raises, the read stops there: the unit stream is closed, which
         cancels a worker's job, and the exception propagates."""
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
-        source, info = self._open(opts)
-        ctx = self._pipeline.context(info, opts, loader=False, workspace=self.workspace.root)
+        source, info = self._host.open(opts)
+        ctx = self._host.context(info, opts, loader=False)
         result = ReadResult(
             file=info, header=ctx.header, notes=ctx.notes,
             output_format=opts.output_format, settings=self.settings,
@@ -114,7 +100,7 @@ class Reader:
             seen = _read_key(source, info, opts) if dedupe and pure else None
             if seen is not None and self._read_log.unchanged(*seen):
                 return _unchanged(info, opts, self.settings)
-            units, result.cached = self._produce(source, info, ctx)
+            units, result.cached = self._host.units(source, info, ctx)
             try:
                 for unit in units:
                     (result.documents if isinstance(unit, Document) else result.media).append(unit)  # type: ignore[arg-type]
@@ -183,7 +169,7 @@ class Reader:
         if show_progress or (show_progress is None and sys.stderr.isatty()):
             found = _progress(list(found), progress_label)
         loads = (
-            _FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
+            FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
             for path, named, error in found
         )  # fmt: skip
         if count <= 1:
@@ -193,11 +179,13 @@ class Reader:
         # Files read in this process (plain text, markdown) gain nothing from threads (the GIL)
         # and lose a hand-over each: they are read here, one after another, until a file that
         # needs a worker shows up within the next LOCAL_AHEAD; from there the load fans out.
-        ahead: deque[_FileLoad] = deque()
+        ahead: deque[FileLoad] = deque()
         for load in loads:
             ahead.append(load)
-            if not _in_process(load.path):
-                yield from self._fan_out(chain(ahead, loads), count, ordered, on_error, on_note)
+            if not in_process(load.path):
+                yield from fan_out(
+                    self._host, chain(ahead, loads), count, ordered, on_error, on_note
+                )
                 return
             if len(ahead) > LOCAL_AHEAD:
                 yield from self._load_one(ahead.popleft(), on_error, on_note)
@@ -217,7 +205,7 @@ class Reader:
             if error is None:
                 yield path
             else:
-                _failed(path, error, named, on_error)
+                failed(path, error, named, on_error)
 
     def iter_bytes(
         self, data: bytes, name: str, *, on_note: NoteHandler | None = None, **options: Any
@@ -230,11 +218,11 @@ class Reader:
         source = Source.from_bytes(data, name)
         with source:
             info = detect(source, hint=opts.format_hint, shown=name)
-            self._pipeline.admit(info)
-            ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
-            yield from self._produce(source, info, ctx)[0]
+            self._host.pipeline.admit(info)
+            ctx = self._host.context(info, opts, loader=True)
+            yield from self._host.units(source, info, ctx)[0]
         for note in ctx.notes:
-            (on_note or _log_note)(name, note)
+            (on_note or log_note)(name, note)
 
     def iter_documents(
         self, paths: PathArg | Iterable[PathArg], **options: Any
@@ -280,18 +268,18 @@ class Reader:
         finally:
             os.close(opened.fd)
 
+    def stats(self) -> Stats:
+        """What this Reader did so far (``Stats``): files it read and how many the result cache
+        served, its worker processes (running and busy pids, started) and jobs run."""
+        return self._host.stats()
+
     def forget(self) -> None:
         """Forget what ``read`` returned, so the next reads return full results again."""
         self._read_log.clear()
 
     def close(self) -> None:
         """Stop this Reader's worker processes and close the cache (a shared pool stays up)."""
-        with self._pool_lock:
-            pool, self._pool = self._pool, None
-        if pool is not None and not self._shared_pool:
-            pool.close()
-        if self.cache is not None:
-            self.cache.close()
+        self._host.close()
 
     def __enter__(self) -> Reader:
         return self
@@ -299,7 +287,7 @@ class Reader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- pipeline ---------------------------------------------------------------------------
+    # -- loads ------------------------------------------------------------------------------
     def _expand(
         self, paths: PathArg | Iterable[PathArg], pattern: str | None, recursive: bool
     ) -> Iterator[tuple[str, bool, ReadDocumentError | None]]:
@@ -316,308 +304,22 @@ class Reader:
             except ReadDocumentError as exc:
                 yield path, True, exc
 
-    def _fan_out(
-        self,
-        loads: Iterator[_FileLoad],
-        workers: int,
-        ordered: bool,
-        on_error: OnError,
-        on_note: NoteHandler | None,
-    ) -> Iterator[Unit]:
-        """``iter_units`` over ``workers`` threads (``isolation.schedule``), each driving one
-        worker job (isolated formats) or handing an in-process read (plain text, markdown) to
-        the caller's thread (``Local``); errors and notes are handled here, in the caller's
-        thread, in order."""
-        if self.settings.isolation.enabled:  # spare: a Local read may turn out a PDF
-            self._worker_pool().grow(workers, spare=1)
-        fanout = Fanout(
-            self._batched(loads), self._load_part, workers=workers, ordered=ordered,
-            part=_page_range, size=self._size_hint,
-        )  # fmt: skip
-        for load, event in fanout:
-            if isinstance(load, _BatchLoad):
-                yield from load.handle(event, on_error, on_note)
-            elif isinstance(event, ReadDocumentError):
-                if not load.failed:  # one report per file, however many of its parts failed
-                    load.failed = True
-                    _failed(load.path, event, load.named, on_error)
-            elif isinstance(event, BaseException):
-                raise event
-            elif event is None:
-                for note in load.notes:
-                    (on_note or _log_note)(load.path, note)
-                self._store_whole(load)
-            elif not isinstance(event, Mark):  # a single file's read yields no marks
-                if self.cache is not None:
-                    load.whole.keep(event)
-                yield event
-
-    def _store_whole(self, load: _FileLoad) -> None:
-        """A file whose reads (one, or the parts of a split PDF) all came without an error: its
-        units stored under the whole file's key."""
-        whole = load.whole
-        if self.cache is not None and whole.key and whole.units is not None and not load.failed:
-            self.cache.put(whole.key, Entry(whole.units, dict(whole.header), list(load.notes)))
-        whole.units = None
-
-    def _size_hint(self, load: _FileLoad | _BatchLoad) -> int:
-        """The file's size, to start big files first (0 when unknown): a hint that orders
-        starts, read from the name without following a link (the read opens it by the rules)."""
-        if isinstance(load, _BatchLoad):
-            return sum(self._size_hint(member) for member in load.members)
-        if load.size < 0:
-            try:
-                load.size = os.stat(self.workspace.root / load.path, follow_symlinks=False).st_size
-            except (OSError, ValueError):
-                load.size = 0
-        return load.size
-
-    def _batched(self, loads: Iterable[_FileLoad]) -> Iterator[_FileLoad | _BatchLoad]:
-        """The loads, runs of small files grouped into batches (at most BATCH_FILES files,
-        BATCH_BYTES bytes) that a worker opens and reads one after another: the host neither
-        opens nor detects them, and one worker round trip serves them all. A batch starts at a
-        file that needs a worker; plain text and markdown join it (read in the worker, they
-        keep the batch whole where a mixed folder alternates kinds). Not with the cache on (the
-        host reads each file to find its entry), nor for PDFs (split by pages)."""
-        group: list[_FileLoad] = []
-        names: list[tuple[str, str]] = []
-        for load in loads:
-            name = self._batch_name(load, joining=bool(group))
-            if name is not None:
-                group.append(load)
-                names.append(name)
-                if len(group) < BATCH_FILES and sum(m.size for m in group) < BATCH_BYTES:
-                    continue
-            if len(group) > 1:
-                yield _BatchLoad(group, names)
-            else:
-                yield from group
-            group, names = [], []
-            if name is None:
-                yield load
-        if len(group) > 1:
-            yield _BatchLoad(group, names)
-        else:
-            yield from group
-
-    def _batch_name(self, load: _FileLoad, *, joining: bool) -> tuple[str, str] | None:
-        """(shown name, extractor name) of a file that may start a batch (or, ``joining``, be
-        added to one), else None."""
-        if self.cache is not None or not self.settings.isolation.enabled or load.error is not None:
-            return None
-        named = by_extension(load.path)
-        if named is None or named.key == "pdf":
-            return None
-        ext = extractor_class(named.extractor)
-        if not (ext.isolated or joining) or self._size_hint(load) > BATCH_SMALL:
-            return None
-        try:
-            return self.workspace.shown(load.path), ext.name
-        except ReadDocumentError:
-            return None
-
     def _load_one(
-        self, load: _FileLoad, on_error: OnError, on_note: NoteHandler | None
+        self, load: FileLoad, on_error: OnError, on_note: NoteHandler | None
     ) -> Iterator[Unit]:
-        """One file of a load read in this thread; its failure handled as every load's."""
+        """One file of a load read in this thread; its notes, and its failure handled as every
+        load's."""
         try:
             if load.error is not None:
                 raise load.error
-            yield from self._load(load.opts, on_note)
-        except ReadDocumentError as exc:
-            _failed(load.path, exc, load.named, on_error)
-
-    def _load_part(
-        self, load: _FileLoad | _BatchLoad, until: Until
-    ) -> Iterator[Unit | Mark] | Local:
-        """One read of a parallel load (a file, or a page range of it, ending at ``until()``
-        once a split sets it); its notes are kept. A file whose name says an in-process format
-        (plain text, markdown) is left to the consumer's thread (``Local``): threads of one
-        interpreter gain nothing on it, and handing its units over cost 2,000 small files
-        2.3x the time of the one-thread loop. A batch is one worker's (``WorkerPool.run_batch``)."""
-        if isinstance(load, _BatchLoad):
-            batch = Batch(
-                files=tuple(m.opts for m in load.members), settings=self.settings,
-                workspace=self.workspace.root,
-            )  # fmt: skip
-            pool = self._worker_pool()
-            return pool.run_batch(batch, load.names, self.workspace.root_descriptor)
-        if load.error is not None:
-            raise load.error
-
-        def keep(_path: str, note: str) -> None:
-            if note not in load.notes:
-                load.notes.append(note)
-
-        whole = load.whole if load.opts.pages is None else None
-        units = self._load(load.opts, keep, until, whole)
-        return Local(units) if _in_process(load.path) else units
-
-    def _load(
-        self,
-        opts: ReadOptions,
-        on_note: NoteHandler | None,
-        until: Until | None = None,
-        whole: _Whole | None = None,
-    ) -> Iterator[Unit]:
-        """Loader mode over one file, then its notes (``until``: see ``WorkerPool.run``;
-        ``whole``: where a parallel read leaves its cache key; its consumer stores it)."""
-        source, info = self._open(opts)
-        ctx = self._pipeline.context(info, opts, loader=True, workspace=self.workspace.root)
-        with source:
-            yield from self._produce(source, info, ctx, until, whole)[0]
-        for note in ctx.notes:
-            (on_note or _log_note)(opts.file_path, note)
-
-    def _open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
-        """Open the file once, inside the workspace; everything after reads that descriptor."""
-        return self._pipeline.open(self.workspace, opts)
-
-    def _produce(
-        self,
-        source: Source,
-        info: FileInfo,
-        ctx: Context,
-        until: Until | None = None,
-        whole: _Whole | None = None,
-    ) -> tuple[Iterator[Unit], bool]:
-        """The units from the cache, or from the extractor (isolated or not); True when cached.
-        ``whole`` gets the key and header of a read that is not served from the cache, and the
-        storing: a parallel read's consumer stores the file once all its parts came."""
-        ext = extractor_of(info)
-        key = cache_key(source, ctx, ext) if self.cache is not None else None
-        if key is not None and self.cache is not None:
-            entry = self.cache.get(key)
-            if entry is not None:
-                ctx.header.update(entry.header)
-                ctx.notes.extend(n for n in entry.notes if n not in ctx.notes)
-                return iter(entry.units), True
-        if whole is not None and key is not None:
-            whole.key, whole.header = key, ctx.header  # (the dict, filled as the read goes)
-        if ext.isolated and self.settings.isolation.enabled:  # the worker gets the descriptor
-            job = Job(
-                extractor=BY_KEY[info.format].extractor, path=str(source.path or ""), info=info,
-                options=ctx.options, settings=self.settings, loader=ctx.loader,
-                workspace=ctx.workspace, deadline=ctx.deadline,
-            )  # fmt: skip
-            units = self._worker_pool().run(job, source.handoff(), ctx, ext.name, until)
-        else:
-            units = self._pipeline.units(source, info, ctx, ext_cls=ext)
-        if key is None or whole is not None:
-            return units, False
-        return self._storing(units, key, ctx), False
-
-    def _storing(self, units: Iterator[Unit], key: str, ctx: Context) -> Iterator[Unit]:
-        """Pass units through, keeping them for the cache; stored only when the read completes."""
-        kept: list[Unit] | None = []
-        size = 0
-        for unit in units:
-            if kept is not None:
-                size += entry_size(unit)
-                kept = kept if size <= MAX_ENTRY_BYTES else None
-                if kept is not None:
-                    kept.append(unit)
-            yield unit
-        if kept is not None and self.cache is not None:
-            self.cache.put(key, Entry(kept, dict(ctx.header), list(ctx.notes)))
-
-    def _worker_pool(self) -> WorkerPool:
-        with self._pool_lock:
-            if self._pool is None:
-                if self._shared_pool:
-                    self._pool = shared_pool(self.settings)
+            for event in self._host.load(load.opts):
+                if isinstance(event, FileDone):
+                    for note in event.notes:
+                        (on_note or log_note)(load.path, note)
                 else:
-                    self._pool = WorkerPool(
-                        pool_size(self.settings), self.settings.memory.max_worker_mb
-                    )
-                    weakref.finalize(self, self._pool.close)  # a Reader dropped unclosed
-            return self._pool
-
-
-@dataclasses.dataclass(eq=False)
-class _FileLoad:
-    """One file of a parallel load: what to read (a page range of it shares its notes)."""
-
-    path: str
-    named: bool
-    opts: ReadOptions
-    error: ReadDocumentError | None
-    notes: list[str] = dataclasses.field(default_factory=list)
-    failed: bool = False
-    size: int = -1  # its size once looked up (Reader._size_hint)
-    whole: _Whole = dataclasses.field(default_factory=lambda: _Whole())  # shared by its parts
-
-
-@dataclasses.dataclass(eq=False)
-class _Whole:
-    """A parallel read's whole-file cache entry in the making, kept by the consumer: a PDF
-    split across workers has no read that sees it whole (the first is cut short, the others are
-    page ranges), so the file is stored once all its units came, split or not."""
-
-    key: str | None = None  # the whole read's cache key (None: not cached, or not known yet)
-    header: dict[str, str] = dataclasses.field(default_factory=dict)  # the first read's own
-    units: list[Unit] | None = dataclasses.field(default_factory=list)  # None: not kept
-    size: int = 0
-
-    def keep(self, unit: Unit) -> None:
-        """Keep a unit of the file, up to the cache's entry size (past it: not cached)."""
-        if self.units is None:
-            return
-        self.size += entry_size(unit)
-        if self.size > MAX_ENTRY_BYTES:
-            self.units = None
-        else:
-            self.units.append(unit)
-
-
-@dataclasses.dataclass(eq=False)
-class _BatchLoad:
-    """Small files of a parallel load read by one worker job (``Reader._batched``)."""
-
-    members: list[_FileLoad]
-    names: list[tuple[str, str]]  # (shown name, extractor name) of each, for errors
-    ended: int = 0  # members whose end the consumer has seen
-
-    def handle(
-        self, event: Event, on_error: OnError, on_note: NoteHandler | None
-    ) -> Iterator[Unit]:
-        """One event of the batch on the consumer's thread: a unit out, a member's end (its
-        notes, or its error, as any file's), or an error of the whole batch (every member not
-        ended fails with it)."""
-        if isinstance(event, FileEnd):
-            member = self.members[event.index]
-            self.ended = event.index + 1
-            if event.error is not None:
-                _failed(member.path, event.error, member.named, on_error)
-            for note in event.notes:
-                (on_note or _log_note)(member.path, note)
-        elif isinstance(event, ReadDocumentError):
-            for member in self.members[self.ended :]:
-                _failed(member.path, event, member.named, on_error)
-            self.ended = len(self.members)
-        elif isinstance(event, BaseException):
-            raise event
-        elif event is not None and not isinstance(event, Mark):
-            yield event
-
-
-def _in_process(path: str) -> bool:
-    """Whether the file's name says a format read in this process (plain text, markdown...):
-    the content may still say otherwise (a PDF named .txt), which the read then handles."""
-    named = by_extension(path)
-    return named is not None and not extractor_class(named.extractor).isolated
-
-
-def _page_range(
-    load: _FileLoad | _BatchLoad, first_unit: Unit, first: int, last: int
-) -> _FileLoad | None:
-    """The load of pages first..last of a PDF read whole as text, else None (not split)."""
-    if isinstance(load, _BatchLoad):
-        return None
-    whole = load.opts.pages is None and load.opts.view == "text"
-    if first_unit.metadata.get("format") != "pdf" or not whole:
-        return None
-    return dataclasses.replace(load, opts=load.opts.replace(pages=f"{first}-{last}"))
+                    yield event
+        except ReadDocumentError as exc:
+            failed(load.path, exc, load.named, on_error)
 
 
 def _progress(found: list[_T], label: str) -> Iterable[_T]:
@@ -677,30 +379,3 @@ def _each(paths: PathArg | Iterable[PathArg]) -> Iterable[PathArg]:
 
 def _inside(path: str, root: Path) -> bool:
     return Path(path).is_relative_to(root)
-
-
-def check_on_error(on_error: OnError) -> None:
-    """``on_error`` is a handler, a policy name or None; anything else is InvalidOptionError
-    (the wrappers check theirs when built, before any file)."""
-    if on_error is not None and not callable(on_error) and on_error not in get_args(ErrorPolicy):
-        raise InvalidOptionError(
-            f"on_error={on_error!r}: must be a function (path, error), "
-            f"{', '.join(map(repr, get_args(ErrorPolicy)))} or None (a path you named raises, a "
-            "file found in a folder is logged and skipped)"
-        )
-
-
-def _failed(path: str, error: ReadDocumentError, named: bool, on_error: OnError) -> None:
-    """A file of a load failed, the one rule of every loader: the caller's handler or policy;
-    without one a path the caller named raises and a file found in a folder is logged (here,
-    once, with its path) and skipped."""
-    if callable(on_error):
-        on_error(path, error)
-    elif on_error == "raise" or (on_error is None and named):
-        raise error
-    else:
-        log_handled(error, level=logging.INFO if on_error == "skip" else logging.WARNING)
-
-
-def _log_note(path: str, note: str) -> None:
-    logger.warning("%s: %s", path, note)

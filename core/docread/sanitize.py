@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # sanitize imports nothing of docread at run time: errors.py uses shown_name
+from .model import POSITION_KEYS  # the model alone: errors.py uses shown_name
+
+if TYPE_CHECKING:
     from .settings import OutputSettings
 
 _ANSI = re.compile(
@@ -151,21 +153,12 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return str(value)
 
 
-# THE position keys: where a unit is in its file. A unit's id hashes them (pipeline), the metadata
-# caps never cut or drop them (below), and a file's first unit has all the numbered ones at 1
-# (properties: the header goes there).
-FIRST_AT_ONE = (
-    "page_number", "slide_number", "chapter", "section_index", "sheet_index", "row_start",
-)  # fmt: skip
-POSITION_KEYS = (
-    "member", "sheet", "table", *FIRST_AT_ONE, "cell_index", "line_start", "table_index",
-    "image_index", "message_index",
-)  # fmt: skip
 # THE protected keys: never cut (a truncated path breaks upserts) and never dropped by the field
-# cap, which applies to the remaining, descriptive keys. Identity and position, and every key the
-# views (views/sections.py: the rendering by `extractor`, the windows' ends, a table's head and
-# summary, `## Page 3 [OCR]`; views/media.py: a picture's size), the chunker (`markdown`,
-# `headings`) and the wrappers (`page_count`) decide by, so a small cap never changes a view.
+# cap, which applies to the remaining, descriptive keys. Identity and position (model.POSITION_KEYS),
+# and every key the views (views/sections.py: the rendering by `extractor`, the windows' ends, a
+# table's head and summary, `## Page 3 [OCR]`; views/media.py: a picture's size), the chunker
+# (`markdown`, `headings`) and the wrappers (`page_count`) decide by, so a small cap never changes
+# a view.
 PROTECTED_KEYS = frozenset({
     "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "depth",
     "extractor", "page_count", "slide_count", "line_end", "row_end", "markdown", "headings",

@@ -39,6 +39,33 @@ class Entry:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass(slots=True, eq=False)
+class PendingEntry:
+    """An entry in the making, the one place an entry's size is counted: a file's units kept as
+    they pass, up to MAX_ENTRY_BYTES (past it the file streams on, uncached), stored under
+    ``key`` once the file came whole and without an error (one read, or a split PDF's parts)."""
+
+    key: str | None = None  # None: nothing to store (not cacheable, served from the cache)
+    units: list[Unit] | None = field(default_factory=list)  # None: over the size, or stored
+    size: int = 0
+
+    def keep(self, unit: Unit) -> None:
+        """Keep a unit of the file (nothing when there is no key or the entry is over)."""
+        if self.key is None or self.units is None:
+            return
+        self.size += entry_size(unit)
+        if self.size > MAX_ENTRY_BYTES:
+            self.units = None
+        else:
+            self.units.append(unit)
+
+    def store(self, cache: ResultCache, header: dict[str, str], notes: list[str]) -> None:
+        """Put the entry in ``cache`` (once) with the read's header and notes."""
+        if self.key is not None and self.units is not None:
+            cache.put(self.key, Entry(self.units, dict(header), list(notes)))
+        self.units = None
+
+
 def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
     """The key for this read, or None when it must not be cached."""
     info, opts = ctx.info, ctx.options

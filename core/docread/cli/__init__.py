@@ -15,8 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from ..errors import DependencyMissingError
+from .. import DependencyMissingError, __version__
 from .common import HelpFormatter
 
 COMMANDS = ("read", "load", "formats", "mcp", "cache")

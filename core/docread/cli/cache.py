@@ -6,9 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ..cache.store import ResultCache
-from ..errors import SettingsError
-from ..settings import Settings
+from .. import Settings, SettingsError
+from ..integrations.adapters import ResultCache
 from .common import HelpFormatter
 
 

@@ -9,7 +9,7 @@ import shutil
 import sys
 from collections.abc import Callable, Sequence
 
-from ..formats import FORMATS, Format
+from ..integrations.adapters import FORMATS, Format
 from .common import HelpFormatter
 
 #: What each optional tool is for, and how to install it.

@@ -19,14 +19,23 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..cache.private import make_folders
-from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
-from ..model import Document, Media, Unit
-from ..rag.chunking import Chunker
-from ..rag.media_files import store_media
-from ..reader import Reader
-from ..settings import Settings
-from ..views.media import describe_media
+from .. import (
+    Document,
+    InvalidOptionError,
+    Media,
+    ReadDocumentError,
+    Reader,
+    Settings,
+    SettingsError,
+    Unit,
+)
+from ..integrations.adapters import (
+    Chunker,
+    describe_media,
+    log_handled,
+    make_folders,
+    store_media,
+)
 from .common import HelpFormatter, add_workspace_options, fail
 
 _EPILOG = """\

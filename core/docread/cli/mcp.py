@@ -9,10 +9,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InvalidOptionError, ReadDocumentError, SettingsError
+from .. import InvalidOptionError, ReadDocumentError, SettingsError
+from ..integrations.adapters import DEFAULT_MODEL_INPUTS, MODEL_INPUTS
 from ..integrations.mcp_http import TOKEN_ENV, BearerAuth, announce, bearer_token, security_settings
 from ..integrations.mcp_server import ReadDocumentServer
-from ..views.media import DEFAULT_MODEL_INPUTS, MODEL_INPUTS
 from .common import HelpFormatter, add_workspace_options, fail
 
 _EPILOG = """\

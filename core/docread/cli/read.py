@@ -13,9 +13,8 @@ import typing
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import InvalidOptionError, ReadDocumentError, SettingsError, log_handled
-from ..reader import Reader
-from ..request.parameters import PARAMETERS, Parameter
+from .. import InvalidOptionError, ReadDocumentError, Reader, SettingsError
+from ..integrations.adapters import PARAMETERS, Parameter, log_handled
 from .common import HelpFormatter, add_workspace_options, fail
 
 #: Extra spellings kept for the command line: ``--format json``, ``--no-metadata``.

@@ -8,6 +8,12 @@ import time
 from ..errors import ExtractionTimeoutError
 
 
+def end_after(seconds: float) -> float:
+    """The time.monotonic() value ``seconds`` from now: the one place a limit's end is set (a
+    step's, a read's global deadline, the pool's wait for a worker and its kill time)."""
+    return time.monotonic() + seconds
+
+
 class Deadline:
     """A limit of ``limit`` seconds on one step, named by its ``setting`` in messages.
 
@@ -32,11 +38,11 @@ class Deadline:
     ) -> None:
         self.path, self.limit, self.setting = path, limit, setting
         self.task, self.advice, self.outer = task, advice, outer
-        self.end = time.monotonic() + limit if end is None else end
+        self.end = end_after(limit) if end is None else end
 
     def restart(self) -> None:
         """The full ``limit`` again from now (a loader's next chunk, the next page)."""
-        self.end = time.monotonic() + self.limit
+        self.end = end_after(self.limit)
 
     def expired(self) -> bool:
         """True once this limit itself has run out (``check`` also asks ``outer``)."""

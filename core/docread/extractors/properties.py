@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..sanitize import FIRST_AT_ONE
+from ..model import FIRST_AT_ONE
 
 if TYPE_CHECKING:
     from .base import Context

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from ..errors import InvalidOptionError
+from .. import InvalidOptionError
 
 TOKEN_ENV = "DOCREAD_MCP_TOKEN"
 PATH = "/mcp"

@@ -23,13 +23,16 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from .. import __version__
-from ..errors import DependencyMissingError, ReadDocumentError
-from ..model import Unit
-from ..reader import Reader
-from ..request.parameters import arguments_model, describe_invalid_arguments, tool_description
-from ..settings import Settings
-from ..views.media import DEFAULT_MODEL_INPUTS, Part, check_model_inputs, media_name
+from .. import DependencyMissingError, ReadDocumentError, Reader, Settings, Unit, __version__
+from .adapters import (
+    DEFAULT_MODEL_INPUTS,
+    Part,
+    arguments_model,
+    check_model_inputs,
+    describe_invalid_arguments,
+    media_name,
+    tool_description,
+)
 from .tool_call import ToolAnswer, tool_read
 
 try:

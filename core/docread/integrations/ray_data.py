@@ -22,19 +22,19 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from ..errors import (
+from .. import (
     DependencyMissingError,
+    Document,
     FileTooLargeError,
     InvalidOptionError,
     PathSecurityError,
     ReadDocumentError,
-    log_handled,
+    Reader,
+    ReadOptions,
+    Settings,
+    Unit,
 )
-from ..model import Document, Unit
-from ..reader import PathArg, Reader, loader_workspace
-from ..request.options import ReadOptions
-from ..request.ranges import glob_match
-from ..settings import Settings
+from .adapters import PathArg, glob_match, loader_workspace, log_handled
 
 try:
     import pyarrow as pa

@@ -10,10 +10,8 @@ import os
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import ExtractionError, ReadDocumentError, log_handled, logger
-from ..reader import Reader, UnitHandler
-from ..result import ReadResult
-from ..views.media import Part, answer_parts, view_for_model
+from .. import ExtractionError, ReadDocumentError, Reader, ReadResult
+from .adapters import Part, UnitHandler, answer_parts, log_handled, logger, view_for_model
 
 
 @dataclasses.dataclass(frozen=True)

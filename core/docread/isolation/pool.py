@@ -1,12 +1,13 @@
-"""The host side of isolation: a pool of worker processes, a hard global timeout, crash containment.
+"""The host side of isolation: a pool of worker processes, a hard timeout per file, crash containment.
 
-A worker is ``python -c 'from docread.isolation.worker import main; ...'`` (see ``worker``) in its own session, talking
-over a socketpair with pickled messages (no ``multiprocessing`` spawn: the caller's ``__main__``
-is never re-imported). The host sends a ``Job`` and, right after it, the open file's descriptor
-(SCM_RIGHTS: the worker never opens a path); the worker runs the in-process pipeline on it and
-sends each finished unit as soon as it exists (those made while the socket was busy together, as
-one message), so memory stays flat on both sides. On timeout the
-worker and every descendant (tesseract, pandoc) are SIGKILLed and the slot is refilled lazily.
+A worker is forked from the template (``processes.fork_worker``: a process that imported docread
+and the PDF engine once) in its own session, talking over a socketpair with pickled messages
+(``protocol``). The host sends a ``Job`` (one file or a batch of small ones) and the descriptors
+of the files it opened (SCM_RIGHTS); the worker opens the others under the workspace root's
+descriptor, runs the in-process pipeline on each and sends each finished unit as soon as it
+exists (those made while the socket was busy together, as one message), so memory stays flat on
+both sides. Past a file's deadline the worker and every descendant (tesseract, pandoc) are
+SIGKILLed and the slot is refilled lazily.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import signal
 import threading
 import time
 import weakref
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,18 +29,17 @@ from ..errors import (
     ReadDocumentError,
     WorkerCrashedError,
 )
+from ..extractors.deadline import end_after
 from . import protocol
+from .events import FileDone, FileEnd, FileFailed, LoadEvent, Until
 from .processes import close_template, fork_worker
-from .schedule import Mark
 
 if TYPE_CHECKING:
-    from ..extractors.base import Context
     from ..model import Unit
     from ..settings import Settings
-    from .protocol import Batch, Job, Message
+    from .protocol import Job, Message
 
 MB = 1024 * 1024
-Until = Callable[[], "int | None"]  # the last page of a job, when a split has set one
 KILL_GRACE = (
     0.5  # seconds past the deadline before the host kills (the worker's own check goes first)
 )
@@ -125,6 +125,8 @@ class WorkerPool:
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._starting = 0
+        self._started = 0  # workers started so far
+        self._jobs = 0  # jobs run so far
         self._warm = False  # the next worker started brings the pool to its size (``grow``)
         self._warm_size = self.size  # how many ``grow`` starts at once
         self._cond = threading.Condition()
@@ -144,82 +146,129 @@ class WorkerPool:
             self._warm = True
             self._cond.notify_all()
 
-    def pids(self) -> list[int]:
-        """Process ids of the running workers (for tests and diagnostics)."""
-        with self._cond:
-            return [w.proc.pid for w in [*self._idle, *self._busy] if w.alive]
-
     def run(
-        self, job: Job, fd: int, ctx: Context, name: str, until: Until | None = None
-    ) -> Iterator[Unit]:
-        """Stream the units of ``job`` from a worker; ``fd`` is the open file, sent with the job
-        (the worker reads it, never a path); ``name`` is the extractor's, for errors.
-        ``until()``, checked as units arrive, is a last page decided while the job runs (a
-        split): the worker is told, and stops after the first unit past it.
-
-        A worker that dies (a crash, a kill) is replaced and the job run once more on the fresh
-        one, skipping the units already handed out (units come in a fixed order), so nothing is
-        lost or duplicated; a second death is the error. (Running out of memory under the limit is
-        a MemoryError in the worker, sent back as ResourceLimitError: not retried.)"""
-        handed = [0]
-        try:
-            yield from self._run_once(job, fd, ctx, name, handed, until)
-        except _WorkerDied as died:
-            if self._closed or time.monotonic() >= job.deadline:
-                raise died.error(job.info.source, name, self.max_mb) from None
-            ctx.warn(
-                f"{job.info.source}: the {name} worker died while reading ({died.how}); it was "
-                f"read again on a fresh worker"
-            )
-            try:
-                yield from self._run_once(job, fd, ctx, name, handed, until)
-            except _WorkerDied as again:
-                raise again.error(job.info.source, name, self.max_mb, retried=True) from None
-
-    def _run_once(
         self,
         job: Job,
-        fd: int,
-        ctx: Context,
-        name: str,
-        handed: list[int],
+        fds: Sequence[int | None] = (),
+        root: Callable[[], int] | None = None,
+        until: Until | None = None,
+    ) -> Generator[LoadEvent]:
+        """Stream the job's files from a worker: each file's units, then its ``FileDone``
+        (header, notes) or ``FileFailed`` (index: its place in the job). ``fds[i]`` is the open
+        descriptor of ``job.files[i]`` when the host opened it (sent with the job: the worker
+        never opens a path); ``root()`` a new descriptor of the workspace root, sent once to
+        each worker that opens files under it. ``until()``, checked as units arrive, is a last
+        page decided while the job runs (a split): the worker is told, and stops after the first
+        unit past it.
+
+        Files fail alone. A file whose worker dies (a crash, a kill) is read once more on a
+        fresh worker, skipping the units already handed out (units come in a fixed order), so
+        nothing is lost or duplicated; a second death is its error. A file past its deadline is
+        stopped there (the worker killed). Either way the files after it go on, on a fresh
+        worker. (Running out of memory under the limit is a MemoryError in the worker, sent back
+        as ResourceLimitError: not retried.)"""
+        index, skip, notes, retried = 0, 0, list[str](), False
+        while index < len(job.files):
+            file = job.files[index]
+            rest = dataclasses.replace(job, files=job.files[index:]) if index else job
+            try:
+                with contextlib.closing(self._once(rest, fds[index:], root, skip, until)) as once:
+                    for event in once:
+                        if isinstance(event, FileDone | FileFailed):  # indexes into ``rest``
+                            if event.index != index or notes:
+                                notes = [*notes, *event.notes]
+                                event = dataclasses.replace(event, index=index, notes=notes)
+                            yield event
+                            index, skip, notes, retried = index + 1, 0, [], False
+                        else:
+                            skip += 1
+                            yield event
+            except _WorkerDied as died:
+                late = bool(file.deadline) and time.monotonic() >= file.deadline
+                if not (retried or late or self._closed):
+                    notes.append(
+                        f"{file.source}: the {file.reader} worker died while reading "
+                        f"({died.how}); it was read again on a fresh worker"
+                    )
+                    retried = True
+                    continue
+                error = died.error(file.source, file.reader, self.max_mb, retried=retried)
+                yield FileFailed(error, index, notes)
+                index, skip, notes, retried = index + 1, 0, [], False
+            except ExtractionTimeoutError as exc:
+                yield FileFailed(exc, index, notes)
+                index, skip, notes, retried = index + 1, 0, [], False
+
+    def _once(
+        self,
+        job: Job,
+        fds: Sequence[int | None],
+        root: Callable[[], int] | None,
+        skip: int,
         until: Until | None,
-    ) -> Iterator[Unit]:
-        """One attempt: units past the first ``handed[0]`` are yielded and counted."""
-        worker = self._acquire(job.deadline, job.info.source, job.settings)
+    ) -> Generator[LoadEvent]:
+        """One worker's pass over ``job``: its units (past the first ``skip``) and an end per
+        file (indexes into ``job``), until the job ends or the worker must go. The worker is
+        free again before the last file's end is handed out."""
+        settings = job.settings
+        first = job.files[0]
+        worker = self._acquire(
+            first.deadline or end_after(settings.global_timeout), first.source, settings
+        )
         worker.jobs += 1
+        with self._cond:
+            self._jobs += 1
         finished = False
-        skip = handed[0]
+        index = 0
         told: int | None = None  # the last page the worker was told
+        last: FileEnd | None = None
         try:
             try:
-                # the same file on a retry too
-                protocol.send_job(worker.conn, job, fd)
+                if job.opens and job.workspace not in worker.roots:
+                    assert root is not None and job.workspace is not None
+                    fd = root()
+                    try:
+                        protocol.send_root(worker.conn, job.workspace, fd)
+                    finally:
+                        os.close(fd)
+                    worker.roots.add(job.workspace)
+                # the same files on a retry too
+                protocol.send_job(worker.conn, job, [fd for fd in fds if fd is not None])
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
                 raise _WorkerDied(worker.death(), started=False) from None
+            deadline = first.deadline or end_after(settings.global_timeout)  # a file's own
             while True:
-                kind, *rest = self._recv(worker, job.deadline, job.info.source, job.settings, name)
-                last = until() if until is not None else None
-                if last is not None and last != told and kind == protocol.UNITS:
-                    told = last
-                    with contextlib.suppress(OSError):  # a dead worker shows at the next recv
-                        worker.conn.send(protocol.until(last))
+                file = job.files[min(index, len(job.files) - 1)]
+                kind, *rest = self._recv(worker, deadline, file.source, settings, file.reader)
                 if kind == protocol.UNITS:  # the units made while the socket was busy, in order
-                    skip = yield from _hand_out(worker, rest[0], skip, handed)
+                    page = until() if until is not None else None
+                    if page is not None and page != told:
+                        told = page
+                        with contextlib.suppress(OSError):  # a dead worker shows at the next recv
+                            worker.conn.send(protocol.until(page))
+                    skip = yield from _hand_out(worker, rest[0], skip)
                     continue
-                finished = True
-                if kind == protocol.DONE:
-                    ctx.header.update(rest[0])
-                    ctx.notes.extend(n for n in rest[1] if n not in ctx.notes)
-                    return
-                error, recycle = rest
-                if recycle:
-                    worker.kill()
-                raise error
+                if kind == protocol.FILE_DONE:
+                    end: FileEnd = FileDone(index, rest[0], rest[1])
+                else:  # FILE_ERROR
+                    error, recycle = rest
+                    end = FileFailed(error, index)
+                    if recycle:
+                        finished = True  # the worker breaks off after it: replaced
+                        worker.kill()
+                        last = end
+                        break
+                index += 1
+                if index == len(job.files):  # the job's end: handed out once the worker is free
+                    finished = True
+                    last = end
+                    break
+                yield end
+                deadline = job.files[index].deadline or end_after(settings.global_timeout)
         except GeneratorExit:  # the caller stopped reading: ask the worker to drop the rest
-            if not finished and not _cancel(worker):
+            if not finished and not _cancel(worker, len(job.files) - index):
                 worker.kill()
             raise
         except BaseException:  # Ctrl-C, a timeout, a crash: the job's state is unknown
@@ -228,99 +277,20 @@ class WorkerPool:
             raise
         finally:
             self._release(worker)
+        if last is not None:
+            yield last
 
-    def run_batch(
-        self, batch: Batch, names: Sequence[tuple[str, str]], root: Callable[[], int]
-    ) -> Iterator[Unit | FileEnd]:
-        """The units of each file of ``batch``, each file closed by a ``FileEnd`` (its notes, or
-        its error); ``names``: each file's shown name and extractor name (for errors), ``root()``
-        a new descriptor of the workspace root (sent once to each worker). Files fail alone, as
-        jobs do: one whose worker dies is read once more on a fresh worker (skipping the units
-        handed out), one past its global timeout is stopped there; the files after it go on, on
-        a fresh worker."""
-        index, skip, notes, retried = 0, 0, list[str](), False
-        while index < len(batch.files):
-            rest = dataclasses.replace(batch, files=batch.files[index:])
-            source, name = names[index]
-            try:
-                with contextlib.closing(self._batch_once(rest, names[index:], root, skip)) as once:
-                    for event in once:
-                        if isinstance(event, FileEnd):
-                            yield FileEnd(index, event.error, [*notes, *event.notes])
-                            index, skip, notes, retried = index + 1, 0, [], False
-                        else:
-                            skip += 1
-                            yield event
-            except _WorkerDied as died:
-                if not (retried or self._closed):
-                    notes.append(
-                        f"{source}: the {name} worker died while reading ({died.how}); it was "
-                        f"read again on a fresh worker"
-                    )
-                    retried = True
-                    continue
-                yield FileEnd(index, died.error(source, name, self.max_mb, retried=retried), notes)
-                index, skip, notes, retried = index + 1, 0, [], False
-            except ExtractionTimeoutError as exc:
-                yield FileEnd(index, exc, notes)
-                index, skip, notes, retried = index + 1, 0, [], False
-
-    def _batch_once(
-        self, batch: Batch, names: Sequence[tuple[str, str]], root: Callable[[], int], skip: int
-    ) -> Generator[Unit | FileEnd]:
-        """One worker's pass over ``batch``: its units (past the first ``skip``) and a FileEnd
-        (indexes into ``batch``) per file, until the batch ends or the worker must go."""
-        settings = batch.settings
-        worker = self._acquire(time.monotonic() + settings.global_timeout, names[0][0], settings)
-        worker.jobs += 1
-        finished = False
-        index = 0
-        try:
-            try:
-                if batch.workspace not in worker.roots:
-                    fd = root()
-                    try:
-                        protocol.send_root(worker.conn, batch.workspace, fd)
-                    finally:
-                        os.close(fd)
-                    worker.roots.add(batch.workspace)
-                worker.conn.send(protocol.batch(batch))
-            except (OSError, EOFError, ValueError):  # the idle worker had died
-                finished = True
-                worker.kill()
-                raise _WorkerDied(worker.death(), started=False) from None
-            deadline = time.monotonic() + settings.global_timeout
-            while True:
-                source, name = names[min(index, len(names) - 1)]
-                kind, *rest = self._recv(worker, deadline, source, settings, name)
-                if kind == protocol.UNITS:
-                    skip = yield from _hand_out(worker, rest[0], skip)
-                    continue
-                if kind == protocol.DONE:
-                    finished = True
-                    return
-                if kind == protocol.FILE_DONE:
-                    yield FileEnd(index, None, rest[1])
-                else:  # FILE_ERROR
-                    error, recycle = rest
-                    if recycle:
-                        finished = True  # the worker breaks off after it: replaced
-                        worker.kill()
-                    yield FileEnd(index, error, [])
-                    if recycle:
-                        return
-                index += 1
-                deadline = time.monotonic() + settings.global_timeout  # the next file's own
-        except GeneratorExit:
-            if not finished and not _cancel(worker):
-                worker.kill()
-            raise
-        except BaseException:
-            if not finished:
-                worker.kill()
-            raise
-        finally:
-            self._release(worker)
+    def stats(self) -> PoolStats:
+        """A snapshot of the pool: its running workers, the busy ones, and how many workers it
+        started and jobs it ran so far (diagnostics and tests)."""
+        with self._cond:
+            workers = [*self._idle, *self._busy]
+            return PoolStats(
+                workers=tuple(w.proc.pid for w in workers if w.alive),
+                busy=tuple(w.proc.pid for w in self._busy if w.alive),
+                started=self._started,
+                jobs=self._jobs,
+            )
 
     def close(self) -> None:
         """Stop every worker; busy ones are killed (their readers get WorkerCrashedError)."""
@@ -374,16 +344,17 @@ class WorkerPool:
             spare = max(spare, 0)  # past the warm size: this one alone (a spare)
             self._warm = False
             self._starting += 1 + spare  # hold the slots while the processes start unlocked
-        started: list[_Worker] = []
+        started: list[_Worker] = []  # this job's worker, then the spares
         try:
-            worker = _Worker(self.max_mb)
-            for _ in range(spare):  # a Popen each: they import in parallel with this job
+            for _ in range(1 + spare):  # forked at once: ready when their threads ask
                 started.append(_Worker(self.max_mb))
         finally:
             with self._cond:
                 self._starting -= 1 + spare
-                self._idle.extend(started)
+                self._started += len(started)
+                self._idle.extend(started[1:])
                 self._cond.notify_all()
+        worker = started[0]
         with self._cond:
             self._busy.add(worker)
         return worker
@@ -437,12 +408,14 @@ class WorkerPool:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class FileEnd(Mark):
-    """The end of one file of a batch (``index`` in it): its notes, or its error."""
+class PoolStats:
+    """``WorkerPool.stats``: pids of the running and of the busy workers, workers started and
+    jobs run since the pool began."""
 
-    index: int
-    error: ReadDocumentError | None
-    notes: list[str]
+    workers: tuple[int, ...] = ()
+    busy: tuple[int, ...] = ()
+    started: int = 0
+    jobs: int = 0
 
 
 class _WorkerDied(Exception):
@@ -469,17 +442,13 @@ class _WorkerDied(Exception):
         )
 
 
-def _hand_out(
-    worker: _Worker, units: list[Unit], skip: int, handed: list[int] | None = None
-) -> Generator[Unit, None, int]:
+def _hand_out(worker: _Worker, units: list[Unit], skip: int) -> Generator[Unit, None, int]:
     """``units`` past the first ``skip`` (handed out by the attempt before), the worker marked
-    parked while the consumer holds each (``handed[0]`` counts them); the skip still left."""
+    parked while the consumer holds each; the skip still left."""
     for unit in units:
         if skip:
             skip -= 1
             continue
-        if handed is not None:
-            handed[0] += 1
         worker.parked = time.monotonic()
         try:
             yield unit
@@ -488,13 +457,16 @@ def _hand_out(
     return skip
 
 
-def _cancel(worker: _Worker) -> bool:
-    """Tell the worker to drop the rest of a job the caller stopped reading; True if it obeyed."""
+def _cancel(worker: _Worker, left: int) -> bool:
+    """Tell the worker to drop the rest of a job the caller stopped reading (``left``: its files
+    whose end has not come); True once it obeyed, or had finished them."""
     try:
         worker.conn.send(protocol.cancel())
-        deadline = time.monotonic() + CANCEL_WAIT
+        deadline = end_after(CANCEL_WAIT)
         while worker.conn.poll(max(deadline - time.monotonic(), 0)):
-            if worker.conn.recv()[0] in protocol.ENDS:
+            kind = worker.conn.recv()[0]
+            left -= kind in (protocol.FILE_DONE, protocol.FILE_ERROR)
+            if kind == protocol.DONE or not left:
                 return True
     except (EOFError, OSError):
         pass

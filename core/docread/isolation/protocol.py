@@ -1,13 +1,12 @@
 """The isolation protocol in one place: the messages host, worker and fork server exchange
 (pickled tuples on a ``multiprocessing.connection.Connection``, a kind first) and the Job.
 
-host -> worker    ``job(Job)`` then the file's descriptor (SCM_RIGHTS); ``until(page)``;
-                  ``cancel()``; ``root(path)`` then the workspace root's descriptor, once per
-                  worker and root; ``batch(Batch)``: files the worker opens under that root
-worker -> host    ``units([unit, ...])`` (in order), then ``done(header, notes)`` or
-                  ``error(exc, recycle)`` to end the job; in a batch each file ends with
-                  ``file_done(header, notes)`` or ``file_error(exc, recycle)``, the batch
-                  with ``done({}, [])``
+host -> worker    ``root(path)`` then the workspace root's descriptor, once per worker and root
+                  (before a job with files the worker opens); ``job(Job)`` then the descriptor
+                  of each file the host opened (SCM_RIGHTS); ``until(page)``; ``cancel()``
+worker -> host    per file: ``units([unit, ...])`` (in order), then ``file_done(header, notes)``
+                  or ``file_error(exc, recycle)``; the last file's end ends the job, ``done()``
+                  one broken off (a cancel, or memory exhausted)
 host -> server    ``fork(env, path, cwd, max_mb)`` then the worker's socket (SCM_RIGHTS)
 server -> host    ``forked(pid)``; ``exited(pid, status)`` once a worker ends (waitpid status)
 """
@@ -23,6 +22,7 @@ from ..request.options import ReadOptions
 from ..settings import Settings
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from multiprocessing.connection import Connection
 
     from ..errors import ReadDocumentError
@@ -30,42 +30,49 @@ if TYPE_CHECKING:
 
 Message = tuple[Any, ...]
 
-JOB, UNTIL, CANCEL, ROOT, BATCH = "job", "until", "cancel", "root", "batch"
-UNITS, DONE, ERROR, FILE_DONE, FILE_ERROR = "units", "done", "error", "file_done", "file_error"
+JOB, UNTIL, CANCEL, ROOT = "job", "until", "cancel", "root"
+UNITS, DONE, FILE_DONE, FILE_ERROR = "units", "done", "file_done", "file_error"
 FORK, FORKED, EXITED = "fork", "forked", "exited"
-ENDS = (DONE, ERROR)  # the kinds that end a job
+
+
+@dataclass(frozen=True, slots=True)
+class JobFile:
+    """One file of a Job. A file the host opened comes with its FileInfo and extractor, and its
+    descriptor follows the Job (SCM_RIGHTS): the worker never opens a path. Any other file the
+    worker opens under the workspace root it was sent (``Workspace`` on the root's descriptor:
+    the host's own rules) and detects."""
+
+    options: ReadOptions  # file_path: the name as the caller gave it
+    source: str  # the path as the workspace shows it, for errors
+    reader: str  # the extractor's name, for errors (from the file's name when the worker opens it)
+    info: FileInfo | None = None  # set: the host opened the file
+    extractor: str = ""  # of a file the host opened: "module:Class", imported in the worker
+    path: str = ""  # of a file the host opened: its real path, for names only ("" for bytes)
+    deadline: float = 0.0  # of a file the host opened: its read's end (time.monotonic();
+    # CLOCK_MONOTONIC is shared by every process); else global_timeout from its start
 
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One file for a worker: everything needed to rebuild the Context, all picklable; the file
-    itself follows the Job as a descriptor (SCM_RIGHTS), so the worker never opens a path."""
+    """Files for one worker, read one after another, each ending on its own (a job of one file
+    is a batch of one): everything needed to rebuild each file's Context, all picklable."""
 
-    extractor: str  # "module:Class", imported in the worker
-    path: str  # the real path, for names only ("" for bytes): the file comes as a descriptor
-    info: FileInfo
-    options: ReadOptions
+    files: tuple[JobFile, ...]
     settings: Settings
     loader: bool
-    workspace: Path | None
-    deadline: float  # time.monotonic() value; CLOCK_MONOTONIC is shared by every process
+    workspace: Path | None  # the root's real path (its descriptor came with ``root``)
+
+    @property
+    def opens(self) -> bool:
+        """Whether the worker opens a file of it (it needs the workspace root first)."""
+        return any(file.info is None for file in self.files)
 
 
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Small files for one worker, opened by it under the workspace root it was sent (the same
-    sandbox rules as the host's: ``Workspace`` on the root's descriptor), read one by one, each
-    under its own global timeout from its start."""
-
-    files: tuple[ReadOptions, ...]  # each with its file_path as the caller named it
-    settings: Settings
-    workspace: Path  # the root's real path (its descriptor came with ``root``)
-
-
-def send_job(conn: Connection, job: Job, fd: int) -> None:
-    """The Job, then the open file it reads."""
+def send_job(conn: Connection, job: Job, fds: Sequence[int]) -> None:
+    """The Job, then the open files it reads (those the host opened, in order)."""
     conn.send((JOB, job))
-    send_fd(conn, fd)
+    for fd in fds:
+        send_fd(conn, fd)
 
 
 def send_fd(conn: Connection, fd: int) -> None:
@@ -76,20 +83,17 @@ def send_fd(conn: Connection, fd: int) -> None:
 
 
 def recv_fd(conn: Connection) -> int:
-    """The descriptor that follows a ``job``, ``fork`` or ``forked`` message."""
+    """A descriptor that follows a ``job``, ``root``, ``fork`` or ``forked`` message."""
     from multiprocessing.reduction import recv_handle
 
     return recv_handle(conn)
 
 
 def send_root(conn: Connection, root: Path, fd: int) -> None:
-    """The workspace root's descriptor (lookups only), which batches on this root open under."""
+    """The workspace root's descriptor (lookups only), which the files of jobs on this root are
+    opened under."""
     conn.send((ROOT, root))
     send_fd(conn, fd)
-
-
-def batch(files: Batch) -> Message:
-    return (BATCH, files)
 
 
 def file_done(header: dict[str, str], notes: list[str]) -> Message:
@@ -97,6 +101,7 @@ def file_done(header: dict[str, str], notes: list[str]) -> Message:
 
 
 def file_error(exc: ReadDocumentError, recycle: bool) -> Message:
+    """A file's error; ``recycle``: the worker must be replaced (its memory ran out)."""
     return (FILE_ERROR, exc, recycle)
 
 
@@ -112,13 +117,9 @@ def units(batch: list[Unit]) -> Message:
     return (UNITS, batch)
 
 
-def done(header: dict[str, str], notes: list[str]) -> Message:
-    return (DONE, header, notes)
-
-
-def error(exc: ReadDocumentError, recycle: bool) -> Message:
-    """A job's error; ``recycle``: the worker must be replaced (its memory ran out)."""
-    return (ERROR, exc, recycle)
+def done() -> Message:
+    """The job was broken off before its last file's end (a cancel): the worker is free."""
+    return (DONE,)
 
 
 def fork(env: dict[str, str], path: list[str], cwd: str, max_mb: int) -> Message:

@@ -1,33 +1,27 @@
-"""Multi-file loads fanned out over host threads, each driving one read (a file, or a page range
-of one) at a time through its own worker job (a ``Local`` read runs on the consumer's thread):
-events come back in walk order through a bounded look-ahead (or as they finish), and a thread
-with nothing left to start takes the second half of the pages still to come of a PDF in flight,
-so one big file also uses every worker."""
+"""Multi-file loads fanned out over host threads, each driving one read (a file, a page range of
+one, or a batch of small files) at a time through its own worker job (a local read runs on the
+consumer's thread): events come back in walk order through a bounded look-ahead (or as they
+finish), and a thread with nothing left to start takes the second half of the pages still to come
+of a PDF in flight, so one big file also uses every worker. A file read in parts ends once, when
+its last part does (``events.joined``)."""
 
 from __future__ import annotations
 
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ..extractors.deadline import end_after
 from ..model import Unit
+from .events import FileEnd, LoadEvent, Until, drive, joined, past
 
 T = TypeVar("T")
 
-
-class Mark:
-    """An event a read yields that is not a unit (a batch's end of one of its files): passed to
-    the consumer as it comes, in its place."""
-
-    __slots__ = ()
-
-
-#: What the consumer gets: a unit, a read's Mark, the error a read raised, or None once a file
-#: (an item) is complete.
-Event = Unit | Mark | BaseException | None
+#: ``read(item, until)``: the events of a read of ``item`` (its files' units, each file's end).
+Read = Callable[[T, Until], Iterator[LoadEvent]]
 #: ``part(item, first_unit, first, last)``: the item reading pages first..last of that file, or
 #: None when the file cannot be read in parts (not a PDF, a page window was asked for...).
 Part = Callable[[T, Unit, int, int], "T | None"]
@@ -45,15 +39,15 @@ SPLIT_PAYS = 4.0  # a read is split when its pages to come take this many times 
 # (half of them move to the new part: it saves twice what it pays)
 POLL = 0.1  # seconds between checks of a closed load by a waiting thread
 
-_END = object()  # a read finished (after its last unit or its error)
+_LOCAL = object()  # the consumer's thread runs this read itself
 
 
-@dataclass(eq=False)
-class Local:
-    """What ``read`` returns for a read the consumer's thread runs itself when it reaches it
-    (in-process units: handing each over between threads costs more than making it)."""
+@dataclass(frozen=True, slots=True)
+class _End:
+    """A read finished; ``final``: its last file's end, held back (the file may go on in a
+    later part of a split)."""
 
-    units: Iterator[Unit]
+    final: FileEnd | None
 
 
 class _Closed(Exception):
@@ -96,36 +90,42 @@ class _File(Generic[T]):
     count: int = 0  # its page count (splittable files only)
     splittable: bool | None = None  # unknown until the first unit
     ended: int = 0  # reads whose end the consumer has seen (unordered)
-    local: bool = False  # its read is ``Local``: it holds nothing until the consumer runs it
+    local: bool = False  # the consumer runs its read: it holds nothing until then
     size: int = 0  # its size in bytes (0: unknown), to start the biggest files first
+    end: FileEnd | None = None  # the ends of its reads so far, joined
 
 
 class Fanout(Generic[T]):
-    """Runs ``read(item, last)`` for each item on up to ``workers`` threads and yields
+    """Runs ``read(item, until)`` for each item on up to ``workers`` threads and yields
     ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files ahead
     of the consumer, each holding at most ``BUFFER`` units, and ``AHEAD_LOCAL`` local reads)
-    or as finished; ``last()`` is the
-    read's last page once a split set one (a worker told early wastes no pages). Errors raised by a
-    read come back as events, so one file never stops the others; closing the iterator stops
-    every thread at its next unit (a worker job is cancelled by closing its unit stream).
+    or as finished; ``until()`` is the read's last page once a split set one (a worker told
+    early wastes no pages). Each file of an item ends with one ``FileDone`` or ``FileFailed``
+    (its parts' ends joined); an exception a read raises is its current file's ``FileFailed``,
+    so one file never stops the others; closing the iterator stops every thread at its next
+    unit (a worker job is cancelled by closing its event stream).
 
-    With ``size(item)`` the biggest file of those listed and not started (the look-ahead when
-    ordered, ``WINDOW`` files when not) starts first, so no big file is left for the end of the
-    load; ordered, one thread at least keeps to walk order (the consumer waits for that file:
-    threads all holding later files with full buffers would wait for it forever)."""
+    ``local(item)``: the consumer's thread runs that read itself when it gets there (in-process
+    units: handing each over between threads costs more than making it). With ``size(item)``
+    the biggest file of those listed and not started (the look-ahead when ordered, ``WINDOW``
+    files when not) starts first, so no big file is left for the end of the load; ordered, one
+    thread at least keeps to walk order (the consumer waits for that file: threads all holding
+    later files with full buffers would wait for it forever)."""
 
     def __init__(
         self,
         items: Iterable[T],
-        read: Callable[[T, Callable[[], int | None]], Iterator[Unit | Mark] | Local],
+        read: Read[T],
         *,
         workers: int,
         ordered: bool = True,
         part: Part[T] | None = None,
         size: Callable[[T], int] | None = None,
+        local: Callable[[T], bool] | None = None,
     ) -> None:
         self._items = iter(items)
         self._size = size
+        self._local = local
         self._read = read
         self._workers = max(1, workers)
         self._ordered = ordered
@@ -141,7 +141,7 @@ class Fanout(Generic[T]):
         self._closed = False
         self._shared: queue.Queue[tuple[Any, object]] = queue.Queue(BUFFER)  # unordered
 
-    def __iter__(self) -> Iterator[tuple[T, Event]]:
+    def __iter__(self) -> Iterator[tuple[T, LoadEvent]]:
         threads = [
             threading.Thread(target=self._work, daemon=True, name=f"docread-load-{n}")
             for n in range(self._workers)
@@ -156,12 +156,12 @@ class Fanout(Generic[T]):
             with self._cond:
                 self._closed = True
                 self._cond.notify_all()
-            until = time.monotonic() + STOP_WAIT  # their jobs cancelled: the workers are free
+            until = end_after(STOP_WAIT)  # their jobs cancelled: the workers are free
             for thread in threads:
                 thread.join(max(until - time.monotonic(), 0))
 
     # -- consumer side ----------------------------------------------------------------------
-    def _in_order(self) -> Iterator[tuple[T, Event]]:
+    def _in_order(self) -> Iterator[tuple[T, LoadEvent]]:
         seq = 0
         while True:
             with self._cond:
@@ -178,13 +178,16 @@ class Fanout(Generic[T]):
                     if index >= len(file.reads):
                         break
                     current = file.reads[index]
-                while (event := current.out.get()[1]) is not _END:
-                    if isinstance(event, Local):
-                        yield from _run_local(file.item, event)
+                ran: FileEnd | None = None
+                while not isinstance(event := current.out.get()[1], _End):
+                    if event is _LOCAL:
+                        ran = yield from self._run_local(file)
                     else:
                         yield file.item, event  # type: ignore[misc]
+                file.end = joined(file.end, event.final or ran)
                 index += 1
-            yield file.item, None
+            if file.end is not None:
+                yield file.item, file.end
             seq += 1
             with self._cond:
                 del self._files[file.seq]
@@ -194,7 +197,7 @@ class Fanout(Generic[T]):
                     self._cond.notify_all()  # room for threads (not at every local file: a
                     # woken thread takes the GIL from this one at its next system call)
 
-    def _as_finished(self) -> Iterator[tuple[T, Event]]:
+    def _as_finished(self) -> Iterator[tuple[T, LoadEvent]]:
         while True:
             with self._cond:
                 if self._exhausted and not self._files:
@@ -203,21 +206,33 @@ class Fanout(Generic[T]):
                 file, event = self._shared.get(timeout=POLL)
             except queue.Empty:
                 continue
-            if isinstance(event, Local):  # its read's end follows it in the queue
-                yield from _run_local(file.item, event)
+            if event is _LOCAL:  # its read's end follows it in the queue
+                file.end = joined(file.end, (yield from self._run_local(file)))
                 continue
-            if event is not _END:
+            if not isinstance(event, _End):
                 yield file.item, event  # type: ignore[misc]
                 continue
             file.ended += 1
+            file.end = joined(file.end, event.final)
             with self._cond:  # every read ended: none can be added (a split cuts a running one)
                 finished = file.ended == len(file.reads)
                 if finished:
                     del self._files[file.seq]
                     self._heavy -= not file.local
                     self._cond.notify_all()
-            if finished:
-                yield file.item, None
+            if finished and file.end is not None:
+                yield file.item, file.end
+
+    def _run_local(self, file: _File[T]) -> Generator[tuple[T, LoadEvent], None, FileEnd | None]:
+        """A local read on the consumer's thread: its events, and its last end (returned)."""
+        events = drive(lambda: self._read(file.item, lambda: None), None)
+        try:
+            while True:
+                yield file.item, next(events)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        finally:
+            events.close()
 
     # -- thread side ------------------------------------------------------------------------
     def _work(self) -> None:
@@ -336,44 +351,39 @@ class Fanout(Generic[T]):
         return file, self._add_read(file, item, file.reads.index(victim) + 1, middle, end)
 
     def _run(self, file: _File[T], read: _Read) -> None:
-        """Stream one read into its queue: units up to its last page, then its error, if any."""
-        units: Iterator[Unit | Mark] = iter(())
-        try:
-            made = self._read(read.item, lambda: read.last)
-            if isinstance(made, Local):
-                with self._cond:  # it holds nothing: the look-ahead may take another file
-                    file.local = True
-                    self._heavy -= 1
-                    self._cond.notify_all()
-                self._put(read, file, made)
-            else:
-                units = made
-            for unit in units:
-                if not self._keep(file, read, unit):
-                    break
-                self._put(read, file, unit)
-        except _Closed:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - the consumer decides (on_error)
-            self._put(read, file, exc)
-        finally:
-            close = getattr(units, "close", None)
-            if close is not None:
-                close()  # stopped early: the worker's job is cancelled, nothing is cached
+        """Stream one read into its queue: its events up to its last page (the file's end at
+        its ``_End``), or, for a local read, a sign that the consumer runs it."""
+        final: FileEnd | None = None
+        if self._local is not None and self._local(read.item):
+            with self._cond:  # it holds nothing: the look-ahead may take another file
+                file.local = True
+                self._heavy -= 1
+                self._cond.notify_all()
+            self._put(read, file, _LOCAL)
+        else:
+            events = drive(
+                lambda: self._read(read.item, lambda: read.last),
+                lambda unit: self._keep(file, read, unit),
+            )
+            try:
+                while True:
+                    self._put(read, file, next(events))
+            except StopIteration as stop:
+                final = stop.value
+            finally:
+                events.close()  # stopped early: the worker's job is cancelled, nothing is cached
         with self._cond:
             read.done = True
             self._cond.notify_all()
-        self._put(read, file, _END)
+        self._put(read, file, _End(final))
 
-    def _keep(self, file: _File[T], read: _Read, unit: Unit | Mark) -> bool:
+    def _keep(self, file: _File[T], read: _Read, unit: Unit) -> bool:
         """Record the unit's page; False when it is past the read's last page (split off)."""
-        if isinstance(unit, Mark):
-            return True
         page = unit.metadata.get("page_number")
         with self._cond:
+            if past(unit, read.last):
+                return False
             if isinstance(page, int):
-                if read.last is not None and page > read.last:
-                    return False
                 read.seen = max(read.seen, page)
                 if read.first is None:
                     read.first = time.monotonic()
@@ -403,16 +413,3 @@ class Fanout(Generic[T]):
                 return
             except queue.Full:
                 continue
-
-
-def _run_local(item: T, local: Local) -> Iterator[tuple[T, Event]]:
-    """A local read's units on the consumer's thread; its error, if any, as an event."""
-    try:
-        for unit in local.units:
-            yield item, unit
-    except Exception as exc:  # noqa: BLE001 - the consumer decides (on_error), as for a thread's
-        yield item, exc
-    finally:
-        close = getattr(local.units, "close", None)
-        if close is not None:
-            close()

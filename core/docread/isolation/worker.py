@@ -1,6 +1,7 @@
-"""The worker side of isolation: a process under a memory rlimit that runs Jobs through the
-in-process Pipeline and sends each unit back as soon as it exists, the units that pile up while
-the socket is busy as one message (the host side is ``pool``)."""
+"""The worker side of isolation: a process forked from the template (``template``) under a
+memory rlimit that runs Jobs through the in-process Pipeline, one file after another, and sends
+each unit back as soon as it exists, the units that pile up while the socket is busy as one
+message (the host side is ``pool``)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from ..pipeline import Pipeline, extractor_of
 from ..source import Source
 from ..workspace import Workspace
 from . import protocol
-from .protocol import Batch, Job, Message
+from .events import past
+from .protocol import Job, Message
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -127,7 +129,7 @@ class _HostGone(OSError):
 
 
 def _serve(conn: Connection) -> None:
-    """Run jobs and batches until the host closes the socket."""
+    """Run jobs until the host closes the socket."""
     outbox = _Outbox(conn)
     roots: dict[Path, int] = {}  # workspace root -> its descriptor, sent once
     while True:
@@ -137,60 +139,64 @@ def _serve(conn: Connection) -> None:
             return
         try:
             if message[0] == protocol.JOB:
-                fd = protocol.recv_fd(conn)  # the file, sent right after its Job
-                _run_job(conn, outbox, message[1], fd)
+                job: Job = message[1]
+                fds = [protocol.recv_fd(conn) for file in job.files if file.info is not None]
+                root = roots[job.workspace] if job.opens and job.workspace else None
+                _run(conn, outbox, job, fds, root)
             elif message[0] == protocol.ROOT:
                 roots[message[1]] = protocol.recv_fd(conn)
-            elif message[0] == protocol.BATCH:
-                _run_batch(conn, outbox, message[1], roots[message[1].workspace])
         except (EOFError, OSError, RuntimeError):  # the host closed the socket: quietly
             return
 
 
-def _run_job(conn: Connection, outbox: _Outbox, job: Job, fd: int) -> None:
-    """Run one job through the in-process pipeline, handing each unit to the outbox as soon as
-    it exists; ``conn`` brings the host's ``until`` and ``cancel`` messages."""
-    source = Source.from_fd(fd, Path(job.path) if job.path else None, job.info.name)
-    try:
-        with source:
-            pipeline = Pipeline(job.settings)
-            ctx = pipeline.context(
-                job.info, job.options, loader=job.loader, workspace=job.workspace,
-                deadline=job.deadline,
-            )  # fmt: skip
-            units = pipeline.units(source, job.info, ctx, ext_cls=extractor_class(job.extractor))
-            _send_units(conn, outbox, units)
-        outbox.send(protocol.done(ctx.header, ctx.notes))
-    except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-        outbox.send(protocol.error(*_as_error(exc, job.info.source, job.settings)))
-
-
-def _run_batch(conn: Connection, outbox: _Outbox, batch: Batch, root: int) -> None:
-    """Open and read each file of the batch under the workspace root, as the host would (the
-    same ``Pipeline.open``: the sandbox's rules, detection, size limits), each under its own
-    global timeout; each file ends with its notes or its error, the batch with ``done``."""
-    settings = batch.settings
-    workspace = Workspace(
-        batch.workspace, alias=settings.workspace.alias,
-        allow_hardlinks=settings.workspace.allow_hardlinks, root_fd=root,
-    )  # fmt: skip
+def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int | None) -> None:
+    """Read the job's files one by one through the in-process pipeline, each unit to the outbox
+    as soon as it exists (``conn`` brings the host's ``until`` and ``cancel``). A file the host
+    opened is read from its descriptor (``fds``, in order); another is opened here under the
+    workspace ``root`` with the host's own code (``Pipeline.open``: the sandbox's rules,
+    detection, size limits). Each file ends with its notes or its error, under its own global
+    deadline; a job broken off (cancelled, or out of memory) with ``done``."""
+    settings = job.settings
     pipeline = Pipeline(settings)
-    for opts in batch.files:
-        try:
-            source, info = pipeline.open(workspace, opts)
-            with source:
-                ctx = pipeline.context(info, opts, loader=True, workspace=batch.workspace)
-                units = pipeline.units(source, info, ctx, ext_cls=extractor_of(info))
-                cancelled = _send_units(conn, outbox, units)
-            if cancelled:
-                break
-            outbox.send(protocol.file_done(ctx.header, ctx.notes))
-        except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
-            error, recycle = _as_error(exc, workspace.shown(opts.file_path), settings)
-            outbox.send(protocol.file_error(error, recycle))
-            if recycle:
-                break  # the host replaces this worker: the rest goes to a fresh one
-    outbox.send(protocol.done({}, []))
+    workspace = None
+    if root is not None and job.workspace is not None:
+        workspace = Workspace(
+            job.workspace, alias=settings.workspace.alias,
+            allow_hardlinks=settings.workspace.allow_hardlinks, root_fd=root,
+        )  # fmt: skip
+    given = iter(fds)
+    try:
+        for file in job.files:
+            try:
+                if file.info is not None:
+                    path = Path(file.path) if file.path else None
+                    source, info = Source.from_fd(next(given), path, file.info.name), file.info
+                    ext = extractor_class(file.extractor)
+                else:
+                    assert workspace is not None  # a job that opens files came after its root
+                    source, info = pipeline.open(workspace, file.options)
+                    ext = extractor_of(info)
+                with source:
+                    ctx = pipeline.context(
+                        info, file.options, loader=job.loader, workspace=job.workspace,
+                        deadline=file.deadline or None,
+                    )  # fmt: skip
+                    cancelled = _send_units(
+                        conn, outbox, pipeline.units(source, info, ctx, ext_cls=ext)
+                    )
+                if cancelled:
+                    outbox.send(protocol.done())
+                    return
+                outbox.send(protocol.file_done(ctx.header, ctx.notes))
+            except BaseException as exc:  # noqa: BLE001 - everything goes back to the host, typed
+                error, recycle = _as_error(exc, file.source, settings)
+                outbox.send(protocol.file_error(error, recycle))
+                if recycle:  # the host replaces this worker: the rest goes to a fresh one
+                    outbox.send(protocol.done())
+                    return
+    finally:
+        for fd in given:  # files the job never reached
+            os.close(fd)
 
 
 def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
@@ -207,8 +213,7 @@ def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> boo
                 until = until if cancel else message[1]
             if cancel:
                 return True
-            page = unit.metadata.get("page_number")
-            if until is not None and isinstance(page, int) and page > until:
+            if past(unit, until):
                 break  # the host stops at this unit, the rest is a part's
     finally:
         close = getattr(units, "close", None)

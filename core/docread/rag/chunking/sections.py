@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ...model import Document, stable_id
-from ...pipeline import unit_position
+from ...model import FLOW_KEYS, Document, stable_id, unit_position
 from .markdown import MAX_LEVEL, Heading, headings, tables
 from .splitter import Span, Splitter, stripped
 
@@ -29,8 +28,6 @@ Chunks = Iterator[tuple[Document, Document]]  # (a chunk, the unit it starts in)
 #: ``markdown`` true is too, and a text file named .md/.markdown.
 MARKDOWN_EXTRACTORS = frozenset({"pdf", "office", "html", "tabular"})
 _MARKDOWN_NAMES = (".md", ".markdown")
-#: Position keys along which one file's text flows on: the next page, section or line window.
-_FLOW_KEYS = ("page_number", "section_index", "line_start")
 #: A section longer than this is chunked in parts (memory: one open section's text is held).
 SECTION_CHARS = 1 << 20
 #: Files whose heading path and section ranks are remembered (interleaved unordered loads).
@@ -232,7 +229,7 @@ def _follows(before: Mapping[str, Any], meta: Mapping[str, Any]) -> bool:
     """``meta``'s unit is the next page (section, line window) of ``before``'s, in one flow."""
     if _place(before) != _place(meta):
         return False
-    for key in _FLOW_KEYS:
+    for key in FLOW_KEYS:
         a, b = before.get(key), meta.get(key)
         if isinstance(a, int) and isinstance(b, int):
             if key == "line_start":
@@ -244,8 +241,7 @@ def _follows(before: Mapping[str, Any], meta: Mapping[str, Any]) -> bool:
 
 def _place(meta: Mapping[str, Any]) -> str:
     """Where a unit is, less its flow keys: "{}" for a page of a PDF, a sheet or slide else."""
-    position = json.loads(unit_position(meta))
-    return json.dumps({k: v for k, v in position.items() if k not in _FLOW_KEYS})
+    return unit_position(meta, flow=False)
 
 
 def _join(parts: list[_Part]) -> str:
