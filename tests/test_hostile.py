@@ -118,6 +118,17 @@ def test_a_content_bomb_lying_about_its_length_is_still_cut(tmp_path: Path) -> N
     assert 0 < len(result.text) < 4_000_000
 
 
+def test_an_outline_nested_1500_deep_costs_the_outline_not_the_text(tmp_path: Path) -> None:
+    """``get_toc`` recursed once per level: the whole read failed ("structure nested too
+    deeply"). The outline is dropped with a note; the headings come from the fonts."""
+    hostile_files.pdf_deep_outline(tmp_path / "deep.pdf", depth=1500)
+    result, seconds = _read(tmp_path, "deep.pdf", output_format="markdown")
+    assert "# Deep outline" in result.text
+    assert "The body text of the page stays readable." in result.text
+    assert any("outline could not be used (over 64 levels deep)" in n for n in result.notes)
+    assert seconds < 10
+
+
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:
     hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=24)
     config = {**CONFIG, "memory": {"max_worker_mb": 600}, "pdf": {"max_page_content": 64 << 20}}

@@ -178,6 +178,11 @@ def _pages(
         marked = PageMarkdowns(
             doc, pdf.structure, ctx.settings.output, pdf.max_page_content, lines_kept=lines_kept
         )
+        if marked.survey.outline_lost:
+            ctx.warn(
+                f"The PDF's outline could not be used ({marked.survey.outline_lost}); "
+                f"headings come from the pages' fonts instead."
+            )
     skipped: list[int] = []
 
     def items() -> Iterator[tuple[int, Image | None]]:

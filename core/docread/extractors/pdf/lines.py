@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     import pymupdf
 
 SAMPLE = 40  # pages surveyed at most (spread over the document)
+OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostile or broken
+OUTLINE_ITEMS = 50_000  # outline entries read at most
 BAND = 0.1  # top and bottom share of the page where running lines live
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 _DIGITS = re.compile(r"\d+")
@@ -135,6 +137,7 @@ class Survey:
     headed: bool = False  # a sampled page has a line in a heading size or all bold
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
+    outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
 
     def page(self, page: pymupdf.Page) -> PageText:
         """The page's text: the survey's reading (handed out once), else read now."""
@@ -191,7 +194,42 @@ def survey(doc: pymupdf.Document, cap: int) -> Survey:
     found.headed = any(found.level(ln) for text in found.read.values() for ln in text.lines)
     need = max(2, (len(pages) + 1) // 2)
     found.running = {key for key, n in bands.items() if n >= need}
-    for level, title, number, *_ in doc.get_toc(simple=True):
+    try:
+        entries = outline(doc)
+    except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
+        found.outline_lost = str(exc)
+        entries = []
+    for level, title, number in entries:
         if number >= 1 and title.strip():
             found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
     return found
+
+
+def outline(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
+    """The outline as (level, title, 1-based page or -1), in order, walked without recursion
+    (PyMuPDF's ``get_toc`` recurses once per level: a 1,500-deep outline failed the read);
+    ValueError past OUTLINE_DEPTH levels or OUTLINE_ITEMS entries."""
+    out: list[tuple[int, str, int]] = []
+    stack = [(doc.outline, 1)]
+    while stack:
+        item, level = stack.pop()
+        if not item or not item.this.m_internal:  # the end of a chain
+            continue
+        if level > OUTLINE_DEPTH or len(out) >= OUTLINE_ITEMS:
+            raise ValueError(
+                f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
+                else f"over {OUTLINE_ITEMS:,} entries"
+            )  # fmt: skip
+        out.append((level, item.title or " ", _target(doc, item)))
+        stack.append((item.next, level))
+        stack.append((item.down, level + 1))  # popped first: children before siblings
+    return out
+
+
+def _target(doc: pymupdf.Document, item: Any) -> int:
+    """An outline item's 1-based page, -1 when it points outside the document (as get_toc)."""
+    if item.is_external or not item.uri:
+        return -1
+    if item.page == -1:
+        return int(doc.resolve_link(item.uri)[0]) + 1
+    return int(item.page) + 1
