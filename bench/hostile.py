@@ -39,6 +39,13 @@ CASES: dict[str, tuple[str, Callable[[Path], Path], dict[str, Any]]] = {
     "rows": ("wide.csv", hostile_files.wide_csv, {"rows": "head:" + "9" * 5000}),
     "offset": ("lines.txt", lambda p: (p.write_text("line\n" * 10), p)[1], {"offset": 10**5000}),
     "sheet": ("wide.csv", hostile_files.wide_csv, {"sheet": 10**5000}),
+    "pdf-outline": ("outline.pdf", hostile_files.pdf_deep_outline, {}),
+    "pdf-grid": ("grid.pdf", hostile_files.pdf_vector_grid, {}),
+    "pdf-grid-off": (
+        "grid.pdf",
+        hostile_files.pdf_vector_grid,
+        {"config": {"pdf": {"structure": "off"}}},
+    ),
 }
 
 
@@ -52,7 +59,8 @@ def run_case(name: str) -> dict[str, Any]:
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
         make(path)
-    config = {"cache": {"enabled": False}, "isolation": {"workers": 1}}
+    options = dict(options)  # "config": settings of this case (e.g. the floor's pdf.structure)
+    config = {"cache": {"enabled": False}, "isolation": {"workers": 1}, **options.pop("config", {})}
     me = psutil.Process()
     peak = 0
     stop = threading.Event()
@@ -103,16 +111,16 @@ def main() -> None:
             make(DATA / file_name)
     if not (DATA / "noise.pdf").exists():
         hostile_files.noise_pdf(DATA / "noise.pdf")
-    print(f"{'case':8} {'worker MB':>9} {'seconds':>8}  outcome")
+    print(f"{'case':12} {'worker MB':>9} {'seconds':>8}  outcome")
     for name in names:
         out = subprocess.run(
             [sys.executable, __file__, "--case", name], capture_output=True, text=True, timeout=600
         )
         if out.returncode:
-            print(f"{name:8} failed: {out.stderr.strip().splitlines()[-1:]}")
+            print(f"{name:12} failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         row = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{name:8} {row['worker_mb']:>9} {row['seconds']:>8}  {row['outcome']}")
+        print(f"{name:12} {row['worker_mb']:>9} {row['seconds']:>8}  {row['outcome']}")
 
 
 if __name__ == "__main__":

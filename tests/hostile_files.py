@@ -106,6 +106,33 @@ def pdf_deep_outline(path: Path, *, depth: int = 1500) -> Path:
     return _write_pdf(path, objects)
 
 
+def pdf_vector_grid(path: Path, *, pages: int = 90, lines: int = 120_000) -> Path:
+    """A PDF of ``pages`` pages that all show one content stream: a few lines of text and a
+    grid of ``lines`` rules (half across the page, half down it, each its own stroked path),
+    with a word in some of its cells: about 300 KB of Flate."""
+    half = lines // 2
+    ops = [b"0.1 w\n"]
+    ops += [b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))]
+    ops += [b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))]
+    ops += [
+        b"BT /F1 11 Tf %d %d Td (cell) Tj ET\n" % (40 + 60 * (i % 9), 100 + 60 * (i // 9))
+        for i in range(90)
+    ]
+    data = zlib.compress(b"".join(ops), 9)
+    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    objects += [
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
+        b"/Resources << /Font << /F1 4 0 R >> >> >>"
+    ] * pages
+    return _write_pdf(path, objects)
+
+
 def wide_csv(path: Path, *, columns: int = 500_001, rows: int = 2) -> Path:
     """A CSV of ``columns`` columns: a header and ``rows`` data rows."""
     with path.open("w") as f:

@@ -129,6 +129,19 @@ def test_an_outline_nested_1500_deep_costs_the_outline_not_the_text(tmp_path: Pa
     assert seconds < 10
 
 
+def test_a_page_of_20000_rules_keeps_its_text_without_table_search(tmp_path: Path) -> None:
+    """find_tables on a page of 120,000 rules ran 100 s and 900 MB; the page's paths are
+    counted first (pdf.table_max_paths) and the page keeps its text, with one note."""
+    hostile_files.pdf_vector_grid(tmp_path / "grid.pdf", pages=2, lines=20_000)
+    result, seconds = _read(tmp_path, "grid.pdf", output_format="markdown")
+    assert result.text.count("cell") >= 180  # every word of both pages
+    assert any(
+        n.startswith("Pages 1-2: more drawn paths than pdf.table_max_paths=5,000")
+        for n in result.notes
+    )
+    assert seconds < 10
+
+
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:
     hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=24)
     config = {**CONFIG, "memory": {"max_worker_mb": 600}, "pdf": {"max_page_content": 64 << 20}}

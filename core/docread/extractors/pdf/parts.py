@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .tables import pipe_table, table_rows
+from .lines import read_page
+from .tables import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:
     import pymupdf
     from PIL.Image import Image
 
-    from ...settings import OutputSettings
+    from ...settings import OutputSettings, PdfSettings
 
 _PDF_DATE = re.compile(
     r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(Z|[+-]\d{2}'?\d{2}'?)?"
@@ -89,10 +90,15 @@ def page_text(page: pymupdf.Page) -> str:
     return "".join(out)
 
 
-def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
+def table_markdowns(
+    page: pymupdf.Page, output: OutputSettings, pdf: PdfSettings
+) -> list[str] | None:
     """Tables PyMuPDF finds on the page, each as a markdown table (``extract_tables``: one
-    unit per table besides the page)."""
-    found = (table_rows(table) for table in page.find_tables().tables)
+    unit per table besides the page); None when the page is over the table budget (its
+    paths counted first: ``pdf.table_max_paths``, ``table_max_seconds``)."""
+    if over_budget(read_page(page, pdf.table_max_paths), pdf.table_max_seconds):
+        return None
+    found = (table_rows(table) for table in page.find_tables(use_layout=False).tables)
     return [pipe_table(rows, output) for rows in found if rows]
 
 
