@@ -19,11 +19,11 @@ from ..base import Context, Extractor
 from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
+from .content import bound_content
 from .library import load_pymupdf
 from .lines import visible
 from .pages import PageMarkdowns
 from .parts import (
-    bound_content,
     form_lines,
     image_lines,
     jpeg,
@@ -231,6 +231,7 @@ def _pages(
 
     ocr_pages: list[int] = []
     no_layer: list[int] = []
+    form = bool(doc.is_form_pdf)  # a document property MuPDF works out anew on each call
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
         page, text, scanned, found = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
@@ -251,7 +252,7 @@ def _pages(
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:
             no_layer.append(n)
-        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None)
+        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None, form=form)
         if scanned and opts.view == "auto":
             yield _visual_part(page, ctx, base)
     if ocr_pages:
@@ -325,11 +326,13 @@ def _page_units(
     ctx: Context,
     *,
     in_place: bool,
+    form: bool,
 ) -> Iterator[Unit]:
-    """The page Document (text, image listing, tables after the text in the agent view unless
-    they are ``in_place`` already) and, in loader mode, each table as its own Document."""
+    """The page Document (text, image listing, ``form`` fields, tables after the text in the
+    agent view unless they are ``in_place`` already) and, in loader mode, each table as its own
+    Document."""
     opts = ctx.options
-    parts = [text.strip(), "\n".join(form_lines(page)) if doc.is_form_pdf else ""]
+    parts = [text.strip(), "\n".join(form_lines(page)) if form else ""]
     if opts.extract_images:
         lines = image_lines(doc, page)
         meta["image_count"] = len(lines)

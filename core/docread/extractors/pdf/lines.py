@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .content import bound_content
+
 if TYPE_CHECKING:
     import pymupdf
 
@@ -195,9 +197,8 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
     """The body size (the size most characters have), heading sizes (larger sizes that start
     short lines), running lines (a line in the top/bottom band whose text, numbers aside,
     repeats on half the sampled pages and at least two) and the outline. Sampled pages have
-    their content cut at ``cap`` bytes first (``pdf.max_page_content``, parts.bound_content);
+    their content cut at ``cap`` bytes first (``pdf.max_page_content``, content.bound_content);
     ``max_paths`` and ``max_seconds`` are the pages' table budget (tables.page_tables)."""
-    from .parts import bound_content
 
     sizes: Counter[float] = Counter()
     heads: Counter[float] = Counter()

@@ -10,8 +10,8 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
+from .content import bound_content
 from .lines import Survey, survey
-from .parts import bound_content
 from .structure import PageMarkdown, fold, page_markdown
 
 if TYPE_CHECKING:
