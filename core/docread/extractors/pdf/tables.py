@@ -69,13 +69,14 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
-def ruled_cells(rects: list[Box], lines: list[Line], page: Box) -> bool:
+def ruled_cells(rects: list[Box], lines: list[Line], page: Box) -> Box | None:
     """Whether the page's rectilinear paths form a grid of cells around its text: two text
     lines in cells of rules (``_cell``: across above and below, down on one side at least),
     two different cells that share a wall (side by side or one over the other). A figure's
     curves are not rectilinear; a plot's axes and ticks do not close a cell; a framed note
     is one cell; boxes of a diagram stand apart; rectangles over half the page (a
-    background, a page frame) are no cell's walls."""
+    background, a page frame) are no cell's walls. The box around all these rules (a table
+    of rules lies within it: where ``find_tables`` need look), or None."""
     across: list[tuple[float, float, float]] = []  # (y, x0, x1)
     down: list[tuple[float, float, float]] = []  # (x, y0, y1)
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
@@ -89,7 +90,7 @@ def ruled_cells(rects: list[Box], lines: list[Line], page: Box) -> bool:
             across += [(y0, x0, x1), (y1, x0, x1)]
             down += [(x0, y0, y1), (x1, y0, y1)]
     if len(across) < 2 or len(down) < 2:
-        return False
+        return None
     across.sort()
     down.sort()
     ys = [a[0] for a in across]
@@ -99,7 +100,14 @@ def ruled_cells(rects: list[Box], lines: list[Line], page: Box) -> bool:
         cell = _cell(ln, across, ys, down, xs)
         if cell is not None:
             cells.add(cell)
-    return any(_neighbours(a, b) for a in cells for b in cells if a < b)
+    if not any(_neighbours(a, b) for a in cells for b in cells if a < b):
+        return None
+    return (
+        min(min(r[1] for r in across), min(d[0] for d in down)) - _TOL,
+        min(min(a[0] for a in across), min(r[1] for r in down)) - _TOL,
+        max(max(r[2] for r in across), max(d[0] for d in down)) + _TOL,
+        max(max(a[0] for a in across), max(r[2] for r in down)) + _TOL,
+    )
 
 
 Rule = tuple[float, float, float]  # (position, start, end): a rule across (y, x0, x1) or down
@@ -275,8 +283,11 @@ def page_tables(
     found: list[PageTable] = []
     taken: list[Any] = []
     over = over_budget(text, max_seconds)
-    if not over and text.rects and ruled_cells(text.rects, text.lines, tuple(page.rect)):
-        for table in page.find_tables(use_layout=False).tables:
+    ruling = (
+        None if over or not text.rects else ruled_cells(text.rects, text.lines, tuple(page.rect))
+    )
+    if ruling is not None:  # find_tables reads every character it is given: only those there
+        for table in page.find_tables(clip=ruling, use_layout=False).tables:
             _add(found, taken, tuple(table.bbox), table_rows(table), output)
     free = [ln for ln in lines if not any(inside(ln, box) for box in taken)]
     width = page.rect.width
