@@ -43,7 +43,7 @@ TRUTH = HERE / "structure_truth.json"
 PEER_PAGES = 100
 
 CHILD = r"""
-import json, os, resource, sys, time
+import json, os, sys, time
 case, out, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 pages = 0
 texts = {}
@@ -85,7 +85,9 @@ seconds = time.perf_counter() - t0
 if out != "-":
     with open(out, "w") as fh:
         json.dump(texts, fh)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM: this process's own peak (ru_maxrss also counts the forked parent's before exec)
+with open("/proc/self/status") as fh:
+    peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM")) / 1024
 print(json.dumps({"pages": pages, "seconds": seconds, "peak_mb": peak}))
 """.replace("PEER_PAGES", str(PEER_PAGES))
 
@@ -192,7 +194,7 @@ def main() -> None:
     for r in range(args.rounds):
         for set_name, files in sets.items():
             for case in cases:
-                if case.endswith("+pymupdf") and set_name != "papers":
+                if "+pymupdf" in case and set_name != "papers":
                     continue  # the user's own import: on the papers only
                 keep = (
                     DATA / f"out-{case.replace(':', '-').replace('@', '-')}.json"
