@@ -51,6 +51,14 @@ CASES: dict[str, tuple[str, Callable[[Path], Path], dict[str, Any]]] = {
     "5-pptx-span": ("span.pptx", hostile_files.pptx_spans, {"loader": True}),
     "7-xlsx-shared": ("shared.xlsx", hostile_files.xlsx_shared_string, {"loader": True}),
     "7-xlsx-shared-view": ("shared.xlsx", hostile_files.xlsx_shared_string, {"rows": "1-100000"}),
+    # issue 32 items 6, 8: a hostile outline, a vector grid (and its floor, structure off)
+    "pdf-outline": ("outline.pdf", hostile_files.pdf_deep_outline, {}),
+    "pdf-grid": ("grid.pdf", hostile_files.pdf_vector_grid, {}),
+    "pdf-grid-off": (
+        "grid.pdf",
+        hostile_files.pdf_vector_grid,
+        {"config": {"pdf": {"structure": "off"}}},
+    ),
 }
 
 
@@ -67,6 +75,9 @@ def run_case(name: str) -> dict[str, Any]:
         DATA.mkdir(parents=True, exist_ok=True)
         make(path)
     config = {"cache": {"enabled": False}, "isolation": {"workers": 1, "enabled": not host}}
+    config.update(
+        options.pop("config", {})
+    )  # this case's settings (e.g. the floor's pdf.structure)
     me = psutil.Process()
     peak = 0
     stop = threading.Event()

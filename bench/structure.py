@@ -1,5 +1,6 @@
-"""PDF structure benchmark, side by side in one run: docread (pdf.structure auto / layout / off),
-``pymupdf4llm.to_markdown`` (its layout model) and raw ``page.get_text()``.
+"""PDF structure benchmark, side by side in one run: raw ``page.get_text()`` (the floor), docread
+(pdf.structure off / auto) and ``pymupdf4llm.to_markdown`` with its layout model (what
+``pdf.structure: layout`` runs), in process.
 
 Recall on PDFs whose structure is known (tests/structure_fixtures.py, made with PyMuPDF's Story,
 plus corpus PDFs with hand-checked truth in bench/structure_truth.json):
@@ -7,12 +8,19 @@ plus corpus PDFs with hand-checked truth in bench/structure_truth.json):
 - table cells: an expected cell is a cell of a markdown pipe-table row;
 - paragraphs: an expected paragraph is found whole, in one piece (whitespace and emphasis
   marks aside), which multi-column reading order and glued running headers break.
-Speed: pages/s on that set, on the corpus's 619-page manual and on a generated 2,000-page text
-PDF (pymupdf4llm on the first 100 pages of each: it runs ~0.3 s a page), peak RSS per case
-(each case in a fresh process; imports, the layout model and a Reader set up and warmed on one
-page before the clock starts), rounds interleaved, median of ``--rounds``.
+Speed: pages/s and peak RSS on that set, on every corpus ``pdf/`` file that opens (the 619-page
+manual and the 117-page course included), on its papers (vector figures, two columns, tables),
+on the 619-page manual alone and on a generated 2,000-page text PDF; pymupdf4llm on the first
+100 pages of each file (it runs ~0.3 s a page). Each case in a fresh process (imports, the
+layout model and a Reader set up and warmed on one page before the clock starts), rounds
+interleaved, median of ``--rounds``. ``docread:auto+pymupdf``: auto in a process that imported
+``pymupdf`` itself before docread (PyMuPDF 2.x then loads its layout packages).
 
-    python bench/structure.py [--rounds 3] [--json out.json]
+``--before TREE`` runs the docread cases a second time with ``PYTHONPATH=TREE/core`` (another
+checkout, e.g. main's) in the same rounds, labelled ``@before``: a before/after table from one
+run on the same machine.
+
+    python bench/structure.py [--rounds 3] [--sets corpus,papers] [--before /work/main] [--json out.json]
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ TRUTH = HERE / "structure_truth.json"
 PEER_PAGES = 100
 
 CHILD = r"""
-import json, os, resource, sys, time
+import json, os, sys, time
 case, out, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 pages = 0
 texts = {}
@@ -47,8 +55,10 @@ elif case == "pymupdf4llm":
     with pymupdf.open(files[0]) as doc:
         pymupdf4llm.to_markdown(doc, pages=[0], show_progress=False)
 else:
+    if case.endswith("+pymupdf"):
+        import pymupdf  # the user's own import, before docread's
     import docread
-    mode = case.split(":")[1]
+    mode = case.split(":")[1].split("+")[0]
     cfg = {"cache": {"enabled": False}, "isolation": {"enabled": False},
            "timeouts": {"global": 3600}, "pdf": {"structure": mode}}
     reader = docread.Reader("/", config=cfg)
@@ -75,11 +85,20 @@ seconds = time.perf_counter() - t0
 if out != "-":
     with open(out, "w") as fh:
         json.dump(texts, fh)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM: this process's own peak (ru_maxrss also counts the forked parent's before exec)
+with open("/proc/self/status") as fh:
+    peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM")) / 1024
 print(json.dumps({"pages": pages, "seconds": seconds, "peak_mb": peak}))
 """.replace("PEER_PAGES", str(PEER_PAGES))
 
-CASES = ("docread:auto", "docread:off", "pymupdf4llm", "raw")
+CASES = ("raw", "docread:off", "docread:auto", "pymupdf4llm")
+SKIP = {"password.pdf", "libreoffice-writer-password.pdf", "copy-protected.pdf"}  # no text
+PAPERS = (  # papers and handbooks with vector figures, columns, tables, formulas
+    "2305.03393v1-pg9.pdf", "GeoTopo-komprimiert.pdf", "amt_handbook_sample.pdf",
+    "code_and_formula.pdf", "layout-parser-paper-fast.pdf", "multi-column-2p.pdf",
+    "multi-column.pdf", "multicolumn.pdf", "normal_4pages.pdf", "pdflatex-4-pages.pdf",
+    "picture_classification.pdf", "redp5110_sampled.pdf", "test.pdf", "embedded-images-tables.pdf",
+)  # fmt: skip
 _EMPHASIS = re.compile(r"[*_`]+|<br\s*/?>|\\(?=[|*_])")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
@@ -130,10 +149,15 @@ def structure_set() -> dict[str, dict[str, list]]:
     return out
 
 
-def run(case: str, files: list[str], keep: Path | None) -> dict[str, float]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'core'}:{ROOT}"}
+def corpus_pdfs() -> list[str]:
+    """Every corpus ``pdf/`` file that opens with text (not the encrypted or copy-protected)."""
+    return [str(p) for p in sorted((CORPUS / "pdf").glob("*.pdf")) if p.name not in SKIP]
+
+
+def run(case: str, files: list[str], keep: Path | None, tree: Path = ROOT) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": f"{tree / 'core'}:{ROOT}"}
     proc = subprocess.run(
-        [sys.executable, "-c", CHILD, case, str(keep) if keep else "-", *files],
+        [sys.executable, "-c", CHILD, case.split("@")[0], str(keep) if keep else "-", *files],
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
     result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -143,6 +167,12 @@ def run(case: str, files: list[str], keep: Path | None) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--sets",
+        default="structure,corpus,papers,manual-619,text-2000",
+        help="comma-separated: structure (recall), corpus, papers, manual-619, text-2000",
+    )
+    parser.add_argument("--before", type=Path, help="another checkout: its docread as @before")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
     truths = structure_set()
@@ -152,46 +182,62 @@ def main() -> None:
     big = DATA / "text-2000.pdf"
     if not big.exists():
         big.write_bytes(structure_fixtures.text_pages(2000))
-    sets = {"structure": list(truths), "manual-619": [str(CORPUS / "pdf" / "DA-619p.pdf")],
-            "text-2000": [str(big)]}  # fmt: skip
+    every = {"structure": list(truths), "corpus": corpus_pdfs(),
+             "papers": [str(CORPUS / "pdf" / name) for name in PAPERS],
+             "manual-619": [str(CORPUS / "pdf" / "DA-619p.pdf")], "text-2000": [str(big)]}  # fmt: skip
+    sets = {name: every[name] for name in args.sets.split(",")}
+    cases = [*CASES, "docread:auto+pymupdf"]
+    if args.before:
+        cases += [f"{c}@before" for c in cases if c.startswith("docread")]
     times: dict[tuple[str, str], list[dict[str, float]]] = {}
     recall: dict[str, dict[str, dict[str, tuple[int, int]]]] = {}
     for r in range(args.rounds):
         for set_name, files in sets.items():
-            for case in CASES:
+            for case in cases:
+                if "+pymupdf" in case and set_name != "papers":
+                    continue  # the user's own import: on the papers only
                 keep = (
-                    DATA / f"out-{case.replace(':', '-')}.json"
+                    DATA / f"out-{case.replace(':', '-').replace('@', '-')}.json"
                     if set_name == "structure" and r == 0
                     else None
                 )
-                times.setdefault((set_name, case), []).append(run(case, files, keep))
+                tree = args.before if case.endswith("@before") else ROOT
+                times.setdefault((set_name, case), []).append(run(case, files, keep, tree))
                 if keep:
                     texts = json.loads(keep.read_text())
                     recall[case] = {f: score(texts[f], truths[f]) for f in files}
-    report = {"recall": {}, "speed": {}}
-    print(f"{'case':<14} {'headings':>9} {'cells':>9} {'paragraphs':>11}")
-    for case in CASES:
-        sums = {k: [sum(v[k][0] for v in recall[case].values()), sum(v[k][1] for v in recall[case].values())] for k in ("headings", "cells", "paragraphs")}  # fmt: skip
+    report: dict[str, dict[str, object]] = {"recall": {}, "speed": {}}
+    if recall:
+        print(f"{'case':<22} {'headings':>9} {'cells':>9} {'paragraphs':>11}")
+    for case, found in recall.items():
+        sums = {k: [sum(v[k][0] for v in found.values()), sum(v[k][1] for v in found.values())] for k in ("headings", "cells", "paragraphs")}  # fmt: skip
         report["recall"][case] = {
             "total": sums,
-            "files": {Path(f).name: v for f, v in recall[case].items()},
+            "files": {Path(f).name: v for f, v in found.items()},
         }
         cols = [f"{100 * a / b:8.1f}%" if b else "      -" for a, b in sums.values()]
-        print(f"{case:<14} {cols[0]:>9} {cols[1]:>9} {cols[2]:>11}")
-    print(f"\n{'set':<11} {'case':<14} {'pages':>6} {'pages/s':>9} {'peak MB':>8}")
+        print(f"{case:<22} {cols[0]:>9} {cols[1]:>9} {cols[2]:>11}")
+    print(
+        f"\n{'set':<11} {'case':<22} {'pages':>6} {'pages/s':>9} {'x raw':>6} {'x off':>6} "
+        f"{'peak MB':>8}"
+    )
     for (set_name, case), runs in times.items():
         secs = statistics.median(x["seconds"] for x in runs)
         pages = runs[0]["pages"]
         peak = max(x["peak_mb"] for x in runs)
+        rate = pages / secs
+        floor = {c: statistics.median(x["pages"] / x["seconds"] for x in times[(set_name, c)]) for c in ("raw", "docread:off")}  # fmt: skip
+        off = floor["docread:off"]
         report["speed"][f"{set_name}/{case}"] = {
-            "pages": pages,
-            "seconds": secs,
-            "pages_per_s": pages / secs,
-            "peak_mb": peak,
-        }
-        print(f"{set_name:<11} {case:<14} {pages:>6} {pages / secs:>9.1f} {peak:>8.0f}")
-    for file_case in CASES:
-        print(f"\n{file_case} per file:", {Path(f).name: v for f, v in recall[file_case].items()})
+            "pages": pages, "seconds": secs, "pages_per_s": rate, "peak_mb": peak,
+            "x_raw": rate / floor["raw"], "x_off": rate / off,
+        }  # fmt: skip
+        print(
+            f"{set_name:<11} {case:<22} {pages:>6} {rate:>9.1f} {rate / floor['raw']:>6.2f} "
+            f"{rate / off:>6.2f} {peak:>8.0f}"
+        )
+    for file_case, found in recall.items():
+        print(f"\n{file_case} per file:", {Path(f).name: v for f, v in found.items()})
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))
 

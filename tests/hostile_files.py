@@ -50,6 +50,11 @@ def pdf_operator_bomb(path: Path, *, megabytes: int = 128) -> Path:
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
+    return _write_pdf(path, objects)
+
+
+def _write_pdf(path: Path, objects: list[bytes]) -> Path:
+    """A PDF of ``objects`` (object n is ``objects[n - 1]``, 1 the catalog) with its xref table."""
     out = bytearray(b"%PDF-1.7\n")
     offsets = []
     for n, body in enumerate(objects, 1):
@@ -64,6 +69,68 @@ def pdf_operator_bomb(path: Path, *, megabytes: int = 128) -> Path:
     )
     path.write_bytes(bytes(out))
     return path
+
+
+def _text_stream(lines: list[tuple[int, str]]) -> bytes:
+    """A content stream that shows ``lines`` ((font size, text), Helvetica: font /F1) down a
+    page."""
+    ops = b"".join(
+        b"BT /F1 %d Tf 72 %d Td (%s) Tj ET\n" % (size, 720 - 24 * i, text.encode("latin-1"))
+        for i, (size, text) in enumerate(lines)
+    )
+    return b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"\nendstream"
+
+
+def pdf_deep_outline(path: Path, *, depth: int = 1500) -> Path:
+    """A one-page PDF with a heading (18 pt) and a paragraph, whose outline nests ``depth`` items, each
+    the only child of the one before (PyMuPDF's ``get_toc`` recurses once per level)."""
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>"
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        page,
+        _text_stream([(18, "Deep outline"), (11, "The body text of the page stays readable.")]),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Outlines /First 7 0 R /Last 7 0 R /Count %d >>" % depth,
+    ]
+    for level in range(depth):  # item k is object 7 + k
+        me, parent = 7 + level, 6 if level == 0 else 6 + level
+        child = b" /First %d 0 R /Last %d 0 R /Count %d" % (me + 1, me + 1, depth - level - 1)
+        objects.append(
+            b"<< /Title (Level %d) /Parent %d 0 R /Dest [3 0 R /XYZ 0 792 0]%s >>"
+            % (level + 1, parent, child if level + 1 < depth else b"")
+        )
+    return _write_pdf(path, objects)
+
+
+def pdf_vector_grid(path: Path, *, pages: int = 90, lines: int = 120_000) -> Path:
+    """A PDF of ``pages`` pages that all show one content stream: a few lines of text and a
+    grid of ``lines`` rules (half across the page, half down it, each its own stroked path),
+    with a word in some of its cells: about 300 KB of Flate."""
+    half = lines // 2
+    ops = [b"0.1 w\n"]
+    ops += [b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))]
+    ops += [b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))]
+    ops += [
+        b"BT /F1 11 Tf %d %d Td (cell) Tj ET\n" % (40 + 60 * (i % 9), 100 + 60 * (i // 9))
+        for i in range(90)
+    ]
+    data = zlib.compress(b"".join(ops), 9)
+    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    objects += [
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
+        b"/Resources << /Font << /F1 4 0 R >> >> >>"
+    ] * pages
+    return _write_pdf(path, objects)
 
 
 def wide_csv(path: Path, *, columns: int = 500_001, rows: int = 2) -> Path:

@@ -120,6 +120,30 @@ def test_a_content_bomb_lying_about_its_length_is_still_cut(tmp_path: Path) -> N
     assert 0 < len(result.text) < 4_000_000
 
 
+def test_an_outline_nested_1500_deep_costs_the_outline_not_the_text(tmp_path: Path) -> None:
+    """``get_toc`` recursed once per level: the whole read failed ("structure nested too
+    deeply"). The outline is dropped with a note; the headings come from the fonts."""
+    hostile_files.pdf_deep_outline(tmp_path / "deep.pdf", depth=1500)
+    result, seconds = _read(tmp_path, "deep.pdf", output_format="markdown")
+    assert "# Deep outline" in result.text
+    assert "The body text of the page stays readable." in result.text
+    assert any("outline could not be used (over 64 levels deep)" in n for n in result.notes)
+    assert seconds < 10
+
+
+def test_a_page_of_20000_rules_keeps_its_text_without_table_search(tmp_path: Path) -> None:
+    """find_tables on a page of 120,000 rules ran 100 s and 900 MB; the page's paths are
+    counted first (pdf.table_max_paths) and the page keeps its text, with one note."""
+    hostile_files.pdf_vector_grid(tmp_path / "grid.pdf", pages=2, lines=20_000)
+    result, seconds = _read(tmp_path, "grid.pdf", output_format="markdown")
+    assert result.text.count("cell") >= 180  # every word of both pages
+    assert any(
+        n.startswith("Pages 1-2: more drawn paths than pdf.table_max_paths=5,000")
+        for n in result.notes
+    )
+    assert seconds < 10
+
+
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:
     hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=24)
     config = {**CONFIG, "memory": {"max_worker_mb": 600}, "pdf": {"max_page_content": 64 << 20}}

@@ -19,11 +19,11 @@ from ..base import Context, Extractor
 from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
+from .content import bound_content
 from .library import load_pymupdf
 from .lines import visible
 from .pages import PageMarkdowns
 from .parts import (
-    bound_content,
     form_lines,
     image_lines,
     jpeg,
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     import pymupdf
     from PIL.Image import Image
 
+    from ...settings import PdfSettings
     from ...source import Source
 
 _HEADER_LABELS = (
@@ -175,10 +176,17 @@ def _pages(
     held: dict[int, tuple[pymupdf.Page, str, bool, list[tuple[int, str]] | None]] = {}
     marked = None
     if pdf.structure != "off":
+        file = (ctx.info.path, ctx.info.size, ctx.info.modified)
         marked = PageMarkdowns(
-            doc, pdf.structure, ctx.settings.output, pdf.max_page_content, lines_kept=lines_kept
+            doc, pdf.structure, ctx.settings.output, pdf, lines_kept=lines_kept, file=file
         )
+        if marked.survey.outline_lost:
+            ctx.warn(
+                f"The PDF's outline could not be used ({marked.survey.outline_lost}); "
+                f"headings come from the pages' fonts instead."
+            )
     skipped: list[int] = []
+    unsearched: list[int] = []  # pages over the table budget: their text only
 
     def items() -> Iterator[tuple[int, Image | None]]:
         # timed, not interrupted: a page over it stops the read after that page, with a hint
@@ -206,6 +214,8 @@ def _pages(
                 chars = visible(text)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars
+            if md is not None and md.tables_skipped:
+                unsearched.append(n)
             slow = page_time.expired()
             scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned, found)
@@ -221,6 +231,7 @@ def _pages(
 
     ocr_pages: list[int] = []
     no_layer: list[int] = []
+    form = bool(doc.is_form_pdf)  # a document property MuPDF works out anew on each call
     for n, result in ocr_stream(items(), ctx, what="OCR of page"):
         page, text, scanned, found = held.pop(n)
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
@@ -241,7 +252,7 @@ def _pages(
             text = f"{text.strip()}\n\n{_SKIPPED}".strip()
         elif scanned and opts.ocr is False:
             no_layer.append(n)
-        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None)
+        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None, form=form)
         if scanned and opts.view == "auto":
             yield _visual_part(page, ctx, base)
     if ocr_pages:
@@ -256,10 +267,23 @@ def _pages(
             f"(pdf.max_pages_ocr); pages {compact_spans(skipped)} were not OCR'd: read them with "
             f"pages={compact_spans(skipped[: pdf.max_pages_ocr], ',')}."
         )
+    if unsearched:
+        where = f"Page{'s' if len(unsearched) > 1 else ''} {compact_spans(unsearched)}"
+        ctx.warn(
+            _over_budget(where, pdf, "the text is complete, but ruled tables were not looked for")
+        )
     if no_layer:
         ctx.warn(
             f"Pages {compact_spans(no_layer)} have no text layer and OCR is off (ocr=false): use ocr=true."
         )
+
+
+def _over_budget(where: str, pdf: PdfSettings, lost: str) -> str:
+    """The note for pages over the table budget (tables.over_budget)."""
+    return (
+        f"{where}: more drawn paths than pdf.table_max_paths={pdf.table_max_paths:,} or a "
+        f"text pass over pdf.table_max_seconds={pdf.table_max_seconds:g} s: {lost}."
+    )
 
 
 def _with_ocr(
@@ -302,16 +326,24 @@ def _page_units(
     ctx: Context,
     *,
     in_place: bool,
+    form: bool,
 ) -> Iterator[Unit]:
-    """The page Document (text, image listing, tables after the text in the agent view unless
-    they are ``in_place`` already) and, in loader mode, each table as its own Document."""
+    """The page Document (text, image listing, ``form`` fields, tables after the text in the
+    agent view unless they are ``in_place`` already) and, in loader mode, each table as its own
+    Document."""
     opts = ctx.options
-    parts = [text.strip(), "\n".join(form_lines(page)) if doc.is_form_pdf else ""]
+    parts = [text.strip(), "\n".join(form_lines(page)) if form else ""]
     if opts.extract_images:
         lines = image_lines(doc, page)
         meta["image_count"] = len(lines)
         parts.append("\n".join(lines))
-    tables = table_markdowns(page, ctx.settings.output) if opts.extract_tables else []
+    tables = (
+        table_markdowns(page, ctx.settings.output, ctx.settings.pdf) if opts.extract_tables else []
+    )
+    if tables is None:
+        pdf = ctx.settings.pdf
+        ctx.warn(_over_budget(f"Page {meta['page_number']}", pdf, "tables were not extracted"))
+        tables = []
     if opts.extract_tables:
         meta["table_count"] = len(tables)
     if not ctx.loader and not in_place:

@@ -5,7 +5,11 @@ PyMuPDF 2.0 imports ``pymupdf.layout`` (onnxruntime, and it loads its ONNX model
 (``python -X importtime``). Both imports sit in ``try: ... except ImportError`` blocks of
 ``pymupdf/__init__.py``, so marking them absent (a ``None`` entry in ``sys.modules``) for the
 first import skips them; the marks are then removed, so ``layout_model()`` can import them when
-``pdf.structure: layout`` asks."""
+``pdf.structure: layout`` asks. A process that imported ``pymupdf`` before docread has them
+loaded already, and PyMuPDF's ``find_tables`` then runs the layout model on every page it
+looks at (5 s a page on a loaded machine, and other tables): docread calls it with
+``use_layout=False`` (tables.py, parts.py), so ``auto`` and ``off`` read the same, at the same
+speed, whoever imported PyMuPDF first."""
 
 from __future__ import annotations
 

@@ -7,14 +7,19 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from .content import bound_content
 
 if TYPE_CHECKING:
     import pymupdf
 
 SAMPLE = 40  # pages surveyed at most (spread over the document)
+OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostile or broken
+OUTLINE_ITEMS = 50_000  # outline entries read at most
 BAND = 0.1  # top and bottom share of the page where running lines live
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 _DIGITS = re.compile(r"\d+")
@@ -39,34 +44,58 @@ class Line:
     block: int
 
 
+Box = tuple[float, float, float, float]
+
+
 @dataclass(frozen=True, slots=True)
 class PageText:
-    """A page's text lines in content order and the boxes of the paths it draws (rules, cell
-    backgrounds), with whether each is stroked."""
+    """A page's text lines in content order, the boxes of the rectilinear paths it draws (rules,
+    cell frames and backgrounds: what a ruled table is made of; None when the page draws more
+    paths than the budget, which are then not collected), and the seconds its pass took."""
 
     lines: list[Line]
-    paths: list[tuple[bool, tuple[float, float, float, float]]]
+    rects: list[Box] | None
+    seconds: float = 0.0
 
 
-def flags() -> int:
+def flags(*, vectors: bool = True) -> int:
     """The text flags of plain ``get_text()`` (whitespace kept, clipped to the page) without
     images (no slower than text), with ligatures expanded ("ﬀ" as "ff": searchable) and the
     drawn paths' boxes collected in the same pass (no second interpretation of the page)."""
     import pymupdf
 
     return int(
-        pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_VECTORS
+        pymupdf.TEXT_PRESERVE_WHITESPACE
+        | pymupdf.TEXT_MEDIABOX_CLIP
+        | (pymupdf.TEXT_COLLECT_VECTORS if vectors else 0)
     )
 
 
-def read_page(page: pymupdf.Page) -> PageText:
-    """The page's non-blank text lines and drawn paths, from one ``dict`` extraction."""
-    data = page.get_text("dict", flags=flags())
+def over_paths(textpage: Any, limit: int) -> bool:
+    """Whether a text page collected with vectors holds more than ``limit`` blocks (paths and
+    text blocks), counted along MuPDF's block list without converting them: stops at
+    ``limit`` + 1, so a page of 120,000 paths costs what one of ``limit`` does."""
+    block, count = textpage.this.m_internal.first_block, 0
+    while block is not None and count <= limit:
+        block, count = block.next, count + 1
+    return count > limit
+
+
+def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
+    """The page's non-blank text lines and rectilinear paths, from one ``dict`` extraction;
+    a page of more than ``max_paths`` blocks is read again without its paths (converting
+    100,000 paths to Python costs 5-10x the page's text)."""
+    start = time.perf_counter()
+    textpage = page.get_textpage(flags=flags())
+    rects: list[Box] | None = []
+    if over_paths(textpage, max_paths):
+        textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
+    data = page.get_text("dict", textpage=textpage)
     out: list[Line] = []
-    paths: list[tuple[bool, tuple[float, float, float, float]]] = []
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
-            paths.append((bool(block.get("stroked")), tuple(block["bbox"])))
+            if block["isrect"] and rects is not None:
+                rects.append(block["bbox"])
             continue
         for line in block["lines"]:
             spans = line["spans"]
@@ -83,7 +112,7 @@ def read_page(page: pymupdf.Page) -> PageText:
                 size, bold = _style(spans)
             x0, y0, x1, y1 = line["bbox"]
             out.append(Line(x0, y0, x1, y1, text, round(size * 2) / 2, bold, number))
-    return PageText(out, paths)
+    return PageText(out, rects, time.perf_counter() - start)
 
 
 def _bold(span: dict[str, Any]) -> bool:
@@ -135,10 +164,14 @@ class Survey:
     headed: bool = False  # a sampled page has a line in a heading size or all bold
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
+    outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
+    # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
+    max_paths: int = 5000  # paths a page's reading collects at most
+    max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules
 
     def page(self, page: pymupdf.Page) -> PageText:
         """The page's text: the survey's reading (handed out once), else read now."""
-        return self.read.pop(page.number, None) or read_page(page)
+        return self.read.pop(page.number, None) or read_page(page, self.max_paths)
 
     def level(self, line: Line) -> int:
         """0 when ``line`` is body text, else its heading level from its size (1 for the
@@ -160,25 +193,25 @@ def sample(count: int) -> list[int]:
     return sorted({round(i * (count - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
 
 
-def survey(doc: pymupdf.Document, cap: int) -> Survey:
+def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) -> Survey:
     """The body size (the size most characters have), heading sizes (larger sizes that start
     short lines), running lines (a line in the top/bottom band whose text, numbers aside,
     repeats on half the sampled pages and at least two) and the outline. Sampled pages have
-    their content cut at ``cap`` bytes first (``pdf.max_page_content``, parts.bound_content)."""
-    from .parts import bound_content
+    their content cut at ``cap`` bytes first (``pdf.max_page_content``, content.bound_content);
+    ``max_paths`` and ``max_seconds`` are the pages' table budget (tables.page_tables)."""
 
     sizes: Counter[float] = Counter()
     heads: Counter[float] = Counter()
     bands: Counter[str] = Counter()
     pages = sample(doc.page_count)
-    found = Survey()
+    found = Survey(max_paths=max_paths, max_seconds=max_seconds)
     for n in pages:
         page = doc[n]
         if bound_content(doc, page, cap):
             found.cut.add(n)
         height = page.rect.height
         seen = set()
-        found.read[n] = text = read_page(page)
+        found.read[n] = text = read_page(page, max_paths)
         for line in text.lines:
             chars = len(line.text.strip())
             sizes[line.size] += chars
@@ -191,7 +224,42 @@ def survey(doc: pymupdf.Document, cap: int) -> Survey:
     found.headed = any(found.level(ln) for text in found.read.values() for ln in text.lines)
     need = max(2, (len(pages) + 1) // 2)
     found.running = {key for key, n in bands.items() if n >= need}
-    for level, title, number, *_ in doc.get_toc(simple=True):
+    try:
+        entries = outline(doc)
+    except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
+        found.outline_lost = str(exc)
+        entries = []
+    for level, title, number in entries:
         if number >= 1 and title.strip():
             found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
     return found
+
+
+def outline(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
+    """The outline as (level, title, 1-based page or -1), in order, walked without recursion
+    (PyMuPDF's ``get_toc`` recurses once per level: a 1,500-deep outline failed the read);
+    ValueError past OUTLINE_DEPTH levels or OUTLINE_ITEMS entries."""
+    out: list[tuple[int, str, int]] = []
+    stack = [(doc.outline, 1)]
+    while stack:
+        item, level = stack.pop()
+        if not item or not item.this.m_internal:  # the end of a chain
+            continue
+        if level > OUTLINE_DEPTH or len(out) >= OUTLINE_ITEMS:
+            raise ValueError(
+                f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
+                else f"over {OUTLINE_ITEMS:,} entries"
+            )  # fmt: skip
+        out.append((level, item.title or " ", _target(doc, item)))
+        stack.append((item.next, level))
+        stack.append((item.down, level + 1))  # popped first: children before siblings
+    return out
+
+
+def _target(doc: pymupdf.Document, item: Any) -> int:
+    """An outline item's 1-based page, -1 when it points outside the document (as get_toc)."""
+    if item.is_external or not item.uri:
+        return -1
+    if item.page == -1:
+        return int(doc.resolve_link(item.uri)[0]) + 1
+    return int(item.page) + 1

@@ -4,32 +4,44 @@ alone, in a split read or with the whole file."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from .lines import survey
+from .content import bound_content
+from .lines import Survey, survey
 from .structure import PageMarkdown, fold, page_markdown
 
 if TYPE_CHECKING:
     import pymupdf
 
-    from ...settings import OutputSettings
+    from ...settings import OutputSettings, PdfSettings
+
+_SURVEYS: OrderedDict[Hashable, Survey] = OrderedDict()  # the last few documents' surveys
+_KEPT = 8
+_LOCK = threading.Lock()
 
 
 class PageMarkdowns:
     """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model);
-    ``lines_kept``: paragraphs keep the page's line breaks (the agent's text view)."""
+    ``lines_kept``: paragraphs keep the page's line breaks (the agent's text view); ``file``:
+    what names the file and its version (the parts of a split read share its survey)."""
 
     def __init__(
         self,
         doc: pymupdf.Document,
         mode: str,
         output: OutputSettings,
-        content_cap: int,
+        pdf: PdfSettings,
         *,
         lines_kept: bool = False,
+        file: Hashable = None,
     ) -> None:
         self.doc, self.mode, self.output, self.lines_kept = doc, mode, output, lines_kept
-        self.survey = survey(doc, content_cap)
+        self.cap = pdf.max_page_content
+        self.survey = _survey(doc, pdf, file)
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
         self.outline: list[list[str]] = []  # with an outline: the path where each page starts
@@ -72,8 +84,32 @@ class PageMarkdowns:
         pages: list[list[tuple[int, str]]] = []
         base = self.path
         for n in range(number - 1, self.next - 1, -1):
-            pages.append(self.page(self.doc[n - 1]).headings)
+            page = self.doc[n - 1]
+            bound_content(self.doc, page, self.cap)  # not a page of this read: not cut yet
+            pages.append(self.page(page).headings)
             if any(level == 1 for level, _ in pages[-1]):
                 base = []  # everything before a level-1 heading is replaced by it
                 break
         return fold(base, (h for found in reversed(pages) for h in found))
+
+
+def _survey(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> Survey:
+    """The document's survey, made once per process for ``file`` (and its page and object
+    counts): the parts of a split read in one process would each read its 40 sampled pages
+    again. The pages it read are handed out to the read that made it only."""
+    key = (
+        None if file is None
+        else (file, doc.page_count, doc.xref_length(), pdf.max_page_content,
+              pdf.table_max_paths, pdf.table_max_seconds)
+    )  # fmt: skip
+    with _LOCK:
+        known = _SURVEYS.get(key) if key is not None else None
+    if known is not None:
+        return dataclasses.replace(known, read={})
+    found = survey(doc, pdf.max_page_content, pdf.table_max_paths, pdf.table_max_seconds)
+    if key is not None:
+        with _LOCK:
+            _SURVEYS[key] = dataclasses.replace(found, read={})
+            while len(_SURVEYS) > _KEPT:
+                _SURVEYS.popitem(last=False)
+    return found

@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .tables import pipe_table, table_rows
+from .lines import read_page
+from .tables import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:
     import pymupdf
     from PIL.Image import Image
 
-    from ...settings import OutputSettings
+    from ...settings import OutputSettings, PdfSettings
 
 _PDF_DATE = re.compile(
     r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(Z|[+-]\d{2}'?\d{2}'?)?"
@@ -89,10 +90,15 @@ def page_text(page: pymupdf.Page) -> str:
     return "".join(out)
 
 
-def table_markdowns(page: pymupdf.Page, output: OutputSettings) -> list[str]:
+def table_markdowns(
+    page: pymupdf.Page, output: OutputSettings, pdf: PdfSettings
+) -> list[str] | None:
     """Tables PyMuPDF finds on the page, each as a markdown table (``extract_tables``: one
-    unit per table besides the page)."""
-    found = (table_rows(table) for table in page.find_tables().tables)
+    unit per table besides the page); None when the page is over the table budget (its
+    paths counted first: ``pdf.table_max_paths``, ``table_max_seconds``)."""
+    if over_budget(read_page(page, pdf.table_max_paths), pdf.table_max_seconds):
+        return None
+    found = (table_rows(table) for table in page.find_tables(use_layout=False).tables)
     return [pipe_table(rows, output) for rows in found if rows]
 
 
@@ -175,77 +181,3 @@ def jpeg(page: pymupdf.Page, dpi: int, max_bytes: int) -> tuple[bytes, dict[str,
         if dpi <= 10:
             raise ValueError(f"page {page.number + 1} cannot be rendered under {max_bytes:,} bytes")
         dpi = max(int(dpi * min((max_bytes / len(data)) ** 0.5, 0.8)), 10)
-
-
-def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
-    """Cut the page's content streams (and its form XObjects') to ``cap`` decoded bytes in
-    total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
-    text operators. True when something was cut. Sizes come from inflating at most ``cap`` + 1
-    bytes of each stream, so the check itself stays bounded."""
-    try:
-        xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
-    except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
-        return False
-    bounds = [_inflated_bound(doc, xref) for xref in dict.fromkeys(xrefs)]
-    if all(b is not None for b in bounds) and sum(b or 0 for b in bounds) <= cap:
-        return False  # cannot decode past the cap: nothing to inflate (most pages, ~0.3 ms each)
-    left, cut = cap, False
-    for xref in dict.fromkeys(xrefs):
-        if left <= 0:
-            doc.update_stream(xref, b"")
-            cut = True
-            continue
-        try:
-            head, whole = _decoded_head(doc, xref, left + 1)
-        except (RuntimeError, ValueError):
-            continue
-        if whole and len(head) <= left:
-            left -= len(head)
-            continue
-        end = max(head.rfind(b"\n", 0, left), head.rfind(b" ", 0, left), 0)
-        doc.update_stream(xref, head[:end])  # whole operators only, as far as a line/space shows
-        left, cut = 0, True
-    return cut
-
-
-_FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
-_ONE_FLATE = re.compile(
-    r"/Filter\s*(?:/(?:FlateDecode|Fl)(?=[\s/>])|\[\s*/(?:FlateDecode|Fl)\s*\])"
-)
-
-
-def _inflated_bound(doc: pymupdf.Document, xref: int) -> int | None:
-    """The most a stream can decode to, from its raw bytes as MuPDF reads them (not its
-    /Length, which may lie): raw size when unfiltered, 1032x it under one Flate filter without
-    parameters; None under any other filter chain (only decoding tells)."""
-    head = doc.xref_object(xref, compressed=True)
-    raw = len(doc.xref_stream_raw(xref) or b"")
-    if "/Filter" not in head:
-        return raw
-    if head.count("/Filter") > 1 or "/DecodeParms" in head or "/DP" in head:
-        return None
-    if not _ONE_FLATE.search(head):
-        return None
-    return raw * _FLATE_MAX_RATIO
-
-
-def _decoded_head(doc: pymupdf.Document, xref: int, limit: int) -> tuple[bytes, bool]:
-    """(the first ``limit`` decoded bytes of a stream, True when that is all of it)."""
-    import zlib
-
-    kind, value = doc.xref_get_key(xref, "Filter")
-    parms = doc.xref_get_key(xref, "DecodeParms")[0]
-    flate = value in ("/FlateDecode", "[/FlateDecode]", "/Fl") and parms == "null"
-    if flate:
-        inflater = zlib.decompressobj()
-        try:
-            head = inflater.decompress(doc.xref_stream_raw(xref), limit)
-        except zlib.error:
-            flate = False  # damaged: MuPDF decodes what it can below
-        else:
-            return head, not inflater.unconsumed_tail
-    if kind == "null":
-        raw = doc.xref_stream_raw(xref)
-        return raw[:limit], len(raw) <= limit
-    data = doc.xref_stream(xref) or b""  # another filter chain: MuPDF decodes it
-    return data[:limit], len(data) <= limit

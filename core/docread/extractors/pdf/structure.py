@@ -5,7 +5,7 @@ running headers/footers and page numbers left out, pictures as a ``[Figure]`` li
 hyphenated at a line end joined, a paragraph's lines joined into one.
 
 One ``dict`` text extraction a page (about what plain text costs); ``find_tables`` only where
-tables.py sees one."""
+tables.py sees ruled cells around text, within the page's table budget."""
 
 from __future__ import annotations
 
@@ -51,12 +51,14 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class PageMarkdown:
-    """A page's markdown, the headings it holds, in order, as (level, text), and the
-    characters of its text layer (spaces aside: what the OCR threshold counts)."""
+    """A page's markdown, the headings it holds, in order, as (level, text), the
+    characters of its text layer (spaces aside: what the OCR threshold counts), and whether
+    ruled tables were not looked for (over the page's table budget)."""
 
     text: str
     headings: list[tuple[int, str]]
     chars: int
+    tables_skipped: bool = False
 
 
 def _norm(text: str) -> str:
@@ -99,7 +101,7 @@ def page_markdown(
     a paragraph keeps the page's line breaks, all else (headings, tables, order) the same."""
     text = survey.page(page)
     lines = kept_lines(page, text, survey)
-    tables = page_tables(page, text, lines, output)
+    tables, skipped = page_tables(page, text, lines, output, survey.max_seconds)
     items = [Item(*t.bbox, markdown=t.markdown) for t in tables]
     blocks: dict[int, list[Line]] = {}
     for ln in lines:
@@ -138,7 +140,7 @@ def page_markdown(
             right = rights.get(_column(item, gutters), item.x1)
             parts.extend(_block(item.lines, survey, toc, headings, right, lines_kept))
     chars = sum(visible(ln.text) for ln in text.lines)
-    return PageMarkdown("\n\n".join(parts), headings, chars)
+    return PageMarkdown("\n\n".join(parts), headings, chars, skipped)
 
 
 def _titles_joined(items: list[Item], survey: Survey) -> list[Item]:

@@ -8,6 +8,7 @@ three or more rows (its text strategy, clipped to them, cut words at column edge
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,10 +19,12 @@ if TYPE_CHECKING:
     import pymupdf
 
     from ...settings import OutputSettings
-    from .lines import Line, PageText
+    from .lines import Box, Line, PageText
 
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
-_MIN_RULE = 40.0  # points: a shorter horizontal stroke is an underline, not a table rule
+_MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
+_TOL = 2.0  # points: rules and text edges this close meet
+_SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
 _ALIGN = 4.0  # points: left edges this close are one column
 _HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
 _NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
@@ -66,25 +69,107 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
-def ruled(paths: list[tuple[bool, tuple[float, float, float, float]]], page_width: float) -> bool:
-    """Whether the page's drawn ``paths`` (stroked?, box) hold rules a table is made of: a grid (2+
-    vertical and 3+ horizontal rules, or 4+ framed cells), or 3+ horizontal rules (or filled row bands) at
-    different heights, of one width starting at one x, over 40% of the page wide (a table
-    ruled only between rows). Underlined links of a table of contents are not tables."""
-    vertical, horizontal, boxes = 0, 0, 0
-    wide: dict[tuple[int, int], set[int]] = {}
-    for stroked, rect in paths:
-        width, height = rect[2] - rect[0], rect[3] - rect[1]
-        if width <= _THIN and height > 3 * _THIN:
-            vertical += 1
-        elif stroked and width > _THIN and _THIN < height < 100:
-            boxes += 1  # a cell drawn as a framed rectangle
-        elif width >= _MIN_RULE and (height <= _THIN or not stroked):
-            horizontal += 1
-            if width >= 0.4 * page_width:
-                wide.setdefault((round(rect[0]), round(rect[2])), set()).add(round(rect[1]))
-    grid = (vertical >= 2 and horizontal >= 3) or boxes >= 4
-    return grid or any(len(ys) >= 3 for ys in wide.values())
+def ruled_cells(rects: list[Box], lines: list[Line], page: Box) -> Box | None:
+    """Whether the page's rectilinear paths form a grid of cells around its text: two text
+    lines in cells of rules (``_cell``: across above and below, down on one side at least),
+    two different cells that share a wall (side by side or one over the other). A figure's
+    curves are not rectilinear; a plot's axes and ticks do not close a cell; a framed note
+    is one cell; boxes of a diagram stand apart; rectangles over half the page (a
+    background, a page frame) are no cell's walls. The box around all these rules (a table
+    of rules lies within it: where ``find_tables`` need look), or None."""
+    across: list[tuple[float, float, float]] = []  # (y, x0, x1)
+    down: list[tuple[float, float, float]] = []  # (x, y0, y1)
+    big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
+    for x0, y0, x1, y1 in rects:
+        width, height = x1 - x0, y1 - y0
+        if height <= _THIN and width >= _MIN_EDGE:
+            across.append(((y0 + y1) / 2, x0, x1))
+        elif width <= _THIN and height >= _MIN_EDGE:
+            down.append(((x0 + x1) / 2, y0, y1))
+        elif width > _THIN and height > _THIN and width * height < big:
+            across += [(y0, x0, x1), (y1, x0, x1)]
+            down += [(x0, y0, y1), (x1, y0, y1)]
+    if len(across) < 2 or len(down) < 2:
+        return None
+    across.sort()
+    down.sort()
+    ys = [a[0] for a in across]
+    xs = [d[0] for d in down]
+    cells: set[Box] = set()
+    for ln in lines:
+        cell = _cell(ln, across, ys, down, xs)
+        if cell is not None:
+            cells.add(cell)
+    if not any(_neighbours(a, b) for a in cells for b in cells if a < b):
+        return None
+    return (
+        min(min(r[1] for r in across), min(d[0] for d in down)) - _TOL,
+        min(min(a[0] for a in across), min(r[1] for r in down)) - _TOL,
+        max(max(r[2] for r in across), max(d[0] for d in down)) + _TOL,
+        max(max(a[0] for a in across), max(r[2] for r in down)) + _TOL,
+    )
+
+
+Rule = tuple[float, float, float]  # (position, start, end): a rule across (y, x0, x1) or down
+
+
+def _nearest(
+    rules: list[Rule], at: list[float], edge: float, mid: float, *, before: bool
+) -> Rule | None:
+    """The rule nearest to ``edge`` on one side (``rules`` sorted by position, ``at`` their
+    positions) whose span covers ``mid``, or None."""
+    i = bisect.bisect_right(at, edge)
+    for rule in reversed(rules[:i]) if before else rules[i:]:
+        if rule[1] - _TOL <= mid <= rule[2] + _TOL:
+            return rule
+    return None
+
+
+def _cell(
+    ln: Line, across: list[Rule], ys: list[float], down: list[Rule], xs: list[float]
+) -> Box | None:
+    """The cell (left, top, right, bottom) that rules make around a text line: the nearest
+    rules above and below it, reaching over its width, and the nearest rule down on at
+    least one side, from the rule above to the one below, which both reach; an open side
+    (a table without outer walls) ends where the rules across end. None when there is none."""
+    x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
+    top = _nearest(across, ys, ln.y0 + _TOL, x, before=True)
+    bottom = _nearest(across, ys, ln.y1 - _TOL, x, before=False)
+    if top is None or bottom is None:
+        return None
+    start, end = max(top[1], bottom[1]), min(top[2], bottom[2])  # where both rules reach
+    if start > ln.x0 + _TOL or end < ln.x1 - _TOL:
+        return None
+    walls = [
+        wall
+        for wall in (
+            _nearest(down, xs, ln.x0 + _TOL, y, before=True),
+            _nearest(down, xs, ln.x1 - _TOL, y, before=False),
+        )
+        if wall is not None
+        and wall[1] - _TOL <= top[0]
+        and wall[2] + _TOL >= bottom[0]
+        and start - _TOL <= wall[0] <= end + _TOL
+    ]
+    if not walls:
+        return None
+    left = max((w[0] for w in walls if w[0] <= ln.x0 + _TOL), default=start)
+    right = min((w[0] for w in walls if w[0] >= ln.x1 - _TOL), default=end)
+    return (left, top[0], right, bottom[0])
+
+
+def _neighbours(a: Box, b: Box) -> bool:
+    """Two cells (left, top, right, bottom) side by side or stacked: aligned, and a wall of
+    one on, or within _SPACING of, the facing wall of the other (cells framed one by one)."""
+
+    def near(p: float, q: float, tol: float = _TOL) -> bool:
+        return abs(p - q) <= tol
+
+    row = near(a[1], b[1]) and near(a[3], b[3])
+    column = near(a[0], b[0]) and near(a[2], b[2])
+    return (row and (near(a[2], b[0], _SPACING) or near(b[2], a[0], _SPACING))) or (
+        column and (near(a[3], b[1], _SPACING) or near(b[3], a[1], _SPACING))
+    )
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -189,14 +274,20 @@ def grid(run: list[list[Line]]) -> tuple[tuple[float, float, float, float], list
 
 
 def page_tables(
-    page: pymupdf.Page, text: PageText, lines: list[Line], output: OutputSettings
-) -> list[PageTable]:
+    page: pymupdf.Page, text: PageText, lines: list[Line], output: OutputSettings,
+    max_seconds: float,
+) -> tuple[list[PageTable], bool]:  # fmt: skip
     """The page's tables among ``lines`` (its text without running lines), ruled ones first
-    found by their lines, then those without ruling where the text lines show them."""
+    found by their lines, then those without ruling where the text lines show them; and
+    whether ruled ones were not looked for (``over_budget``)."""
     found: list[PageTable] = []
     taken: list[Any] = []
-    if ruled(text.paths, page.rect.width):
-        for table in page.find_tables().tables:
+    over = over_budget(text, max_seconds)
+    ruling = (
+        None if over or not text.rects else ruled_cells(text.rects, text.lines, tuple(page.rect))
+    )
+    if ruling is not None:  # find_tables reads every character it is given: only those there
+        for table in page.find_tables(clip=ruling, use_layout=False).tables:
             _add(found, taken, tuple(table.bbox), table_rows(table), output)
     free = [ln for ln in lines if not any(inside(ln, box) for box in taken)]
     width = page.rect.width
@@ -204,7 +295,14 @@ def page_tables(
     for run in unruled_runs(free, width) if short >= 9 else ():  # 3 rows of 3 cells at least
         box, rows = grid(run)
         _add(found, taken, box, clean_rows(rows), output)
-    return found
+    return found, over
+
+
+def over_budget(text: PageText, max_seconds: float) -> bool:
+    """Whether a page is over its table budget: it drew more paths than its reading collects
+    (``text.rects`` is None) or that reading alone took over ``max_seconds`` (find_tables
+    reads the page and its drawings again: a multiple of that, 100 s on 120,000 rules)."""
+    return text.rects is None or text.seconds > max_seconds
 
 
 def _add(
