@@ -52,6 +52,9 @@ _AXES = 30.0  # points beside a figure where its tick labels and axis titles are
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _FIGURE = "[Figure]"
+_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +248,9 @@ def _blocks(
         nonlocal current, kind
         if current:
             edge = max(ln.x1 for ln in current) if len(current) > 1 else right
-            out.extend(_typed(current, kind, survey, toc, edge, beside=beside))
+            indented = current[0].x0 > left + 0.5 * current[0].size
+            strong = kind == "item" and (indented or len(current) > 1)
+            out.extend(_typed(current, kind, survey, toc, edge, beside=beside, strong=strong))
         current, kind = [], "text"
 
     prev: Line | None = None
@@ -286,7 +291,7 @@ def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
     after a line that did not run to the column's edge."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
-    if first in _STRONG_BULLETS and (second in (" ", "\t", "\xa0", "\x07") or not second):
+    if first in _STRONG_BULLETS:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
@@ -343,12 +348,13 @@ def _beside(prev: Line, ln: Line) -> bool:
 
 def _typed(
     lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], right: float,
-    *, beside: bool = False,
+    *, beside: bool = False, strong: bool = False,
 ) -> list[Block]:  # fmt: skip
     """A run of lines as its blocks: a heading (the outline names it, or its style and shape
     say so: ``_heading_level``), a heading run into the paragraph it opens (its first
     lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
-    label, a value) is never a heading."""
+    label, a value) is never a heading, a list item (``strong``: indented, or of several
+    lines) only when it is larger than the body or bold."""
     whole = _norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
@@ -356,12 +362,12 @@ def _typed(
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
-    level = _heading_level(lines, survey, toc)
+    level = _heading_level(lines, survey, toc, strong=strong)
     if level:
         return [Block("heading", lines, level=level)]
     head = _lead(lines, survey)
     if head:
-        level = _heading_level(lines[:head], survey, toc)
+        level = _heading_level(lines[:head], survey, toc, strong=strong)
         if level:
             return [
                 Block("heading", lines[:head], level=level),
@@ -370,13 +376,18 @@ def _typed(
     return [Block(kind, lines, right=right)]
 
 
-def _heading_level(lines: list[Line], survey: Survey, toc: dict[str, int]) -> int:
-    """The level of a block that is a heading, else 0: at most three lines of one style apart
-    from the body's (survey.Survey.distinct), not a caption or a list item, and either larger
-    than the body or bold, or in a style the document sets its headings in, or numbered
+def _heading_level(
+    lines: list[Line], survey: Survey, toc: dict[str, int], *, strong: bool = False
+) -> int:
+    """The level of a block that is a heading, else 0: at most three lines of one size and
+    weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
+    not a caption, a bullet or sentences, and either larger than the body or bold, or (unless
+    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
-    if len(lines) > 3 or any(ln.style != first.style for ln in lines):
+    if len(lines) > 3 or any(
+        abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines
+    ):
         return 0
     text = _joined(lines)
     if not text or len(text) > _MAX_HEADING or not survey.distinct(first):
@@ -384,22 +395,26 @@ def _heading_level(lines: list[Line], survey: Survey, toc: dict[str, int]) -> in
     if toc and _norm(text) in toc:
         return min(toc[_norm(text)], 4)
     stripped = text.lstrip()
-    if stripped[:1] in _STRONG_BULLETS or _CAPTION.match(stripped) or not _has_letters(text):
-        return 0
-    words = len(text.split())
-    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not _HEAD_NUMBER.match(stripped)
-    if survey.bigger(first) or (first.bold and not survey.body_style[1]):
-        if sentence and words > 8 or first.mono:
-            return 0
-        return survey.level(first)
     if (
-        words > _WEAK_WORDS
-        or sentence
-        or stripped[:1] in "—–-\"“'‘("
-        and not _HEAD_NUMBER.match(stripped)
+        stripped[:1] in _STRONG_BULLETS
+        or _CAPTION.match(stripped)
+        or not _WORD.search(text)
+        or _MATH_FONT.search(first.family)
+        or _SENTENCES.search(text)
     ):
         return 0
-    if first.style in survey.heading_styles or _HEAD_NUMBER.match(stripped):
+    words = len(text.split())
+    numbered = bool(_HEAD_NUMBER.match(stripped))
+    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
+    if survey.bigger(first) or (first.bold and not survey.body_style[1]):
+        if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
+            return 0
+        return survey.level(first)
+    if strong or words > _WEAK_WORDS or sentence:
+        return 0
+    if stripped[:1] in "—–-\"“'‘(" and not numbered:
+        return 0
+    if first.style in survey.heading_styles or numbered:
         return survey.level(first)
     return 0
 

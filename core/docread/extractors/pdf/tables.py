@@ -28,7 +28,7 @@ _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
 _TOL = 2.0  # points: rules and text edges this close meet
 _SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
 _ALIGN = 4.0  # points: left edges this close are one column
-_FAR = 72.0  # points: two columns of short lines this far apart are text, not a table
+_FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
 _NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
@@ -459,9 +459,8 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each) whose cells fall in the
     same columns (a row may leave cells empty, or hold one cell between two rows of cells: a
-    group label), starting with a row of 3+ cells or two rows of 2+ (two columns no further
-    apart than a form's labels and values), with the row of cells just above (a header
-    centred over its columns). Text in columns does not qualify: its rows have one long line
+    group label), starting with a row of 2+ cells (two columns no further apart than 2.5 times
+    the wider one), with the row of cells just above (a header centred over its columns). Text in columns does not qualify: its rows have one long line
     per column."""
     runs: list[list[list[Line]]] = []
     run: list[list[Line]] = []
@@ -480,9 +479,10 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
         )
 
     def close() -> None:
-        if len(run) < 3 or len(cols) < 2 or sum(len(r) >= 3 for r in run) + len(run) < 4:
+        if len(run) < 3 or len(cols) < 2:
             return
-        if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR:
+        widest = max(c[1] - c[0] for c in cols)
+        if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
         head = [before] if before and _near(before, run[0]) and _fits(before, cols) else []
         runs.append(head + run)
