@@ -28,7 +28,7 @@ pytest.importorskip("mcp")
 from docread.integrations.mcp_server import EXTRACT_OFF, TOOL_NAME, ReadDocumentServer  # noqa: E402
 from mcp import Client, StdioServerParameters, types  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCANNED_PAGES = 20
 NO_CACHE = {"cache": {"enabled": False}}
 

@@ -13,7 +13,7 @@ import pytest
 from conftest import NO_CACHE
 from data.make_multilingual_doc import PHRASES  # the phrases it wrote, one paragraph each
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 
 
 @pytest.fixture

@@ -31,7 +31,7 @@ from llama_index.core.tools import FunctionTool
 
 from llama_index_docread import DocReadToolSpec
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_tool(workspace: Path, **kwargs: object) -> FunctionTool:

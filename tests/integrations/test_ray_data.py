@@ -22,7 +22,7 @@ from factories import image_bytes, pdf
 ray = pytest.importorskip("ray")  # the [ray] extra; installed in the dev environment
 from docread.integrations.ray_data import documents_from, read_documents  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG: dict[str, Any] = {"cache": {"enabled": False}}  # Ray workers keep the real HOME
 Units = dict[str, tuple[str | None, dict[str, Any]]]
 

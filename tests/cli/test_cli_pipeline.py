@@ -22,7 +22,7 @@ from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
 from factories import image_file, pdf, scan_page, text_image, xlsx, zip_archive, zip_bytes
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def docread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 
 from langchain_docread import DocReadLoader, DocReadParser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BASE_KEYS = {
     "source", "file_path", "file_name", "file_size", "mime_type", "format", "category",
     "modified", "extractor",

@@ -219,7 +219,7 @@ def test_noise_check_passes_text_and_photos() -> None:
 
 def test_default_worker_memory_limit_is_1024_mb() -> None:
     assert docread.Settings().memory.max_worker_mb == 1024
-    yaml_file = Path(__file__).resolve().parents[1] / "tools-security.yaml"
+    yaml_file = Path(__file__).resolve().parents[2] / "tools-security.yaml"
     assert docread.Settings.load(yaml_file).memory.max_worker_mb == 1024
 
 
