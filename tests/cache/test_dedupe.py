@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import docread
+from conftest import NO_CACHE
 from docread.cache.readlog import UNCHANGED, ReadLog
 
 
@@ -93,3 +94,12 @@ def test_archive_extraction_is_never_deduped(reader: docread.Reader, tmp_path: P
     assert reader.read("a.zip", mode="extract", archive_path="a.txt", dedupe=True).text != UNCHANGED
     reader.read("a.zip", dedupe=True)
     assert reader.read("a.zip", dedupe=True).text == UNCHANGED  # the listing is a pure read
+
+
+# -- dedupe only when asked ------------------------------------------------------------------------
+def test_the_core_read_does_not_dedupe_unless_asked(tmp_path: Path) -> None:
+    (tmp_path / "n.txt").write_text("same words\n")
+    with docread.Reader(tmp_path, NO_CACHE) as reader:
+        assert [reader.read("n.txt").text for _ in range(2)] == ["same words", "same words"]
+        reader.read("n.txt", dedupe=True)
+        assert reader.read("n.txt", dedupe=True).documents[0].metadata["format"] == "unchanged"

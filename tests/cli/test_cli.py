@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
 
 import docread
+import pytest
+from conftest import docread_warnings
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -60,3 +63,16 @@ def test_workspace_option_sandboxes(tmp_path: Path) -> None:
         and "outside the workspace" in proc.stderr
         and "secret" not in proc.stdout
     )
+
+
+# -- an error is logged once, where it is handled --------------------------------------------------
+def test_the_cli_logs_the_error_it_reports_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from docread.cli import main
+
+    with caplog.at_level(logging.DEBUG, logger="docread"):
+        assert main(["gone.txt", "--workspace", str(tmp_path)]) == 1
+    assert "gone.txt" in capsys.readouterr().err
+    [record] = docread_warnings(caplog)
+    assert record.docread_path == "gone.txt"

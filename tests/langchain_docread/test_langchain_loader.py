@@ -10,7 +10,15 @@ from pathlib import Path
 
 import docread
 import pytest
-from factories import code, markdown, notebook, pdf, stream, zip_archive
+from factories import (
+    code,
+    folder_with_broken_notebook,
+    markdown,
+    notebook,
+    pdf,
+    stream,
+    zip_archive,
+)
 from langchain_core.document_loaders import Blob
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.indexing import InMemoryRecordManager, index
@@ -246,3 +254,17 @@ def test_rag_example_runs_offline() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "warranty expires 24 months after the date of purchase. [report.pdf p.3]" in out.stdout
+
+
+# -- LangChain's conventions on the core walk ------------------------------------------------------
+def test_langchain_loader_keeps_its_conventions_on_the_core_walk(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from langchain_docread import DocReadLoader
+
+    data = folder_with_broken_notebook(tmp_path)
+    with caplog.at_level(logging.DEBUG):
+        docs = DocReadLoader(data, glob="**/*").load()
+    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]  # the core's one log
+    assert record.name == "docread" and "broken.ipynb" in record.getMessage()
+    assert [d.metadata["source"] for d in docs] == [str(data / "a.txt"), str(data / "sub/b.md")]

@@ -291,3 +291,22 @@ def test_tool_and_toolkit_pickle_and_read_after(tmp_path: Path) -> None:
     assert "unchanged since the last read" in call(copy, file_path="a.txt").content[0]["text"]
     kit = pickle.loads(pickle.dumps(DocReadToolkit(workspace=str(tmp_path))))
     assert "hello" in call(kit.get_tools()[0], file_path="a.txt").content[0]["text"]
+
+
+# -- validation errors -----------------------------------------------------------------------------
+def test_validation_error_text_takes_pydantic_v1_errors_as_base_tool_may_pass() -> None:
+    # BaseTool.handle_validation_error is called with v2 or v1 ValidationErrors
+    from pydantic.v1 import BaseModel as BaseModelV1
+    from pydantic.v1 import ValidationError as ValidationErrorV1
+
+    from langchain_docread.tool import ReadDocumentTool, describe_validation_error
+
+    class Args(BaseModelV1):
+        offset: int
+
+    try:
+        Args(offset="x")
+    except ValidationErrorV1 as exc:
+        text = describe_validation_error(exc)
+    assert text.startswith("Invalid ReadDocument arguments: offset: ")
+    assert ReadDocumentTool().handle_validation_error is describe_validation_error

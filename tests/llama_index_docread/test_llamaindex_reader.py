@@ -11,7 +11,18 @@ from pathlib import Path
 
 import docread
 import pytest
-from factories import code, display_png, image_bytes, markdown, notebook, pdf, stream, xlsx
+from conftest import NO_CACHE
+from factories import (
+    code,
+    display_png,
+    folder_with_broken_notebook,
+    image_bytes,
+    markdown,
+    notebook,
+    pdf,
+    stream,
+    xlsx,
+)
 from llama_index.core import SimpleDirectoryReader
 from llama_index.core.node_parser import SentenceSplitter
 from llama_index.core.schema import Document, ImageDocument, MetadataMode
@@ -407,3 +418,17 @@ def test_visual_view_gives_one_image_document_per_page(tmp_path: Path) -> None:
     )
     assert all(Path(d.image_path).parent == tmp_path / "media" for d in images)
     assert len({d.id_ for d in docs}) == len(docs)
+
+
+# -- an error is logged once, where it is handled --------------------------------------------------
+def test_llamaindex_warn_logs_a_failing_folder_file_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from llama_index_docread import DocReadReader
+
+    data = folder_with_broken_notebook(tmp_path)
+    with caplog.at_level(logging.DEBUG):
+        docs = DocReadReader(on_error="warn", config=NO_CACHE).load_data(data)
+    assert {d.metadata["file_name"] for d in docs} == {"a.txt", "b.md"}
+    warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "broken.ipynb" in warned[0].getMessage()

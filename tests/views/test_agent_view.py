@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import factories
 import pymupdf
 import pytest
 from docread.views.budget import estimate_tokens, token_counter
@@ -45,7 +46,7 @@ def _hints(text: str) -> list[str]:
     return [n for n in re.findall(r"^\[(.*)\]$", text, re.M) if "to continue" in n or "more" in n]
 
 
-# -- 1. one continuation hint, the right one --------------------------------------------------------
+# -- 1. one continuation hint, the right one -------------------------------------------------------
 def test_cut_csv_window_gives_one_hint_at_the_first_row_not_shown(tmp_path: Path) -> None:
     _csv(tmp_path / "big.csv", 3000)
     result = docread.read(
@@ -130,7 +131,7 @@ def test_archive_member_hint_names_the_member(tmp_path: Path) -> None:
     assert len(hint) == 1 and "archive_path='dir/notes.txt' offset=" in hint[0]
 
 
-# -- 2. JSON tells the same truth ---------------------------------------------------------------------
+# -- 2. JSON tells the same truth ------------------------------------------------------------------
 def test_json_window_is_truncated_with_the_extractors_continuation(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 5001)))
     data = json.loads(
@@ -207,7 +208,7 @@ def test_json_whole_read_is_not_truncated(tmp_path: Path) -> None:
     assert data["truncated"] is False and data["continuation"] == ""
 
 
-# -- 5. token budget ----------------------------------------------------------------------------------
+# -- 5. token budget -------------------------------------------------------------------------------
 def test_default_token_budget_cuts_a_long_window_with_a_hint(tmp_path: Path) -> None:
     (tmp_path / "wide.txt").write_text("".join(f"{i} " + "y" * 120 + "\n" for i in range(1, 2001)))
     text = docread.read("wide.txt", workspace=tmp_path, config=NO_CACHE).render()
@@ -272,7 +273,7 @@ def test_unknown_token_counter_is_refused() -> None:
         token_counter("o201k_typo")
 
 
-# -- 6. header caps -----------------------------------------------------------------------------------
+# -- 6. header caps --------------------------------------------------------------------------------
 def test_pdf_title_in_the_header_is_capped(tmp_path: Path) -> None:
     _pdf(tmp_path / "t.pdf", 1, title="T" * 5000)
     text = docread.read(
@@ -364,7 +365,7 @@ def test_member_options_go_to_the_member_and_are_checked_there(tmp_path: Path) -
     assert any(n.startswith("pages='1' does not apply to text files") for n in paged.notes)
 
 
-# -- 4. a directory listing with a pattern walks like the loader -------------------------------------
+# -- 4. a directory listing with a pattern walks like the loader -----------------------------------
 def test_recursive_pattern_lists_what_the_loader_reads(tmp_path: Path) -> None:
     (tmp_path / "docs" / "deep").mkdir(parents=True)
     (tmp_path / "docs" / "a.md").write_text("# A\n")
@@ -380,7 +381,7 @@ def test_recursive_pattern_lists_what_the_loader_reads(tmp_path: Path) -> None:
     assert loaded == ["a.md", "b.md"]
 
 
-# -- 7. view="pdf" ------------------------------------------------------------------------------------
+# -- 7. view="pdf" ---------------------------------------------------------------------------------
 def test_pdf_view_has_a_header_text(tmp_path: Path) -> None:
     _pdf(tmp_path / "d.pdf", 3)
     result = docread.read("d.pdf", workspace=tmp_path, view="pdf", config=NO_CACHE)
@@ -413,7 +414,7 @@ def test_pdf_view_for_a_model_without_pdf_sends_page_images(tmp_path: Path) -> N
     assert [b["type"] for b in content] == ["text"] and "Page 1 text" in content[0]["text"]
 
 
-# -- 8. format details --------------------------------------------------------------------------------
+# -- 8. format details -----------------------------------------------------------------------------
 def test_a_windows_executable_is_refused_as_binary(tmp_path: Path) -> None:
     """An MZ header with NULs at every other byte looked like UTF-16 text and was decoded."""
     (tmp_path / "stub.dat").write_bytes(b"MZ" + b"\x90\x00\x03\x00" * 150)
@@ -568,3 +569,22 @@ def test_an_images_exif_block_holds_max_metadata_fields(tmp_path: Path) -> None:
     exif = full.split("**EXIF Metadata:**\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert len(exif) == 6  # camera, lens, exposure, date, software, GPS
     assert block == [*exif[:3], "  - ... 3 more (output.max_metadata_fields=3)"]
+
+
+# -- one header layout -----------------------------------------------------------------------------
+def test_every_document_family_has_the_pdf_header_layout(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    factories.docx(tmp_path / "d.docx", ["hello"], author="Ann")
+    factories.xlsx(tmp_path / "x.xlsx", {"S": [["a", "b"], [1, 2]]})
+    factories.pptx(tmp_path / "s.pptx", [("Title", "bullet", "")], author="Ann")
+    (tmp_path / "f.pdf").write_bytes(factories.pdf_bytes(["hello"]))
+    for name, unit_line in [
+        ("d.docx", "**Sections:**"), ("x.xlsx", "**Rows:**"), ("s.pptx", "**Slides:**"),
+        ("f.pdf", "**Pages:**"),
+    ]:  # fmt: skip
+        head = reader.read(name).render().split("\n---\n", 1)[0]
+        assert head.startswith(f"**Document:** {name}\n"), head
+        assert head.count("**Document:**") == 1 and "**File:**" not in head
+        if "**Metadata:**" in head:
+            assert head.index(unit_line) < head.index("**Metadata:**"), head

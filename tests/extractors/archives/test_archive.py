@@ -14,6 +14,7 @@ import tarfile
 import time
 import tracemalloc
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import docread
@@ -713,3 +714,90 @@ def test_a_member_name_that_is_not_utf8_is_listed_read_and_loaded(
     units = list(reader.iter_documents(name))
     assert sorted(u.metadata["member"] for u in units) == sorted(shown)
     json.dumps([dict(u.metadata) for u in units], ensure_ascii=False).encode("utf-8")
+
+
+# -- extraction folders and duplicate member names -------------------------------------------------
+def test_archive_named_dots_cannot_overwrite_another_archives_extraction(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    zip_archive(tmp_path / "other.zip", [("a.txt", b"original")])
+    done = reader.read("other.zip", mode="extract", archive_path="a.txt")
+    victim = tmp_path / done.documents[0].metadata["extraction_dir"] / "a.txt"
+    assert victim.read_bytes() == b"original"
+    # "...zip" has the stem "..": its folder was .tmp/ itself, where it could reach "extracted/"
+    inside = victim.relative_to(tmp_path / ".tmp").as_posix()
+    zip_archive(tmp_path / "...zip", [(inside, b"overwritten")])
+    evil = reader.read("...zip", mode="extract", pattern="*")
+    assert victim.read_bytes() == b"original"
+    folder = Path(evil.documents[0].metadata["extraction_dir"])
+    assert folder.parent == Path(".tmp/extracted") and folder.name.startswith("archive-")
+    assert (tmp_path / folder / inside).read_bytes() == b"overwritten"
+
+
+def test_archives_with_the_same_stem_extract_to_different_folders(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "a").mkdir()
+    zip_archive(tmp_path / "a" / "backup.zip", [("notes.txt", b"from a/backup.zip")])
+    tar_archive(tmp_path / "backup.tar", [("notes.txt", b"from backup.tar")])
+    folders = []
+    for archive in ("a/backup.zip", "backup.tar"):
+        result = reader.read(archive, mode="extract", pattern="*")
+        folders.append(tmp_path / result.documents[0].metadata["extraction_dir"])
+    assert folders[0] != folders[1]
+    assert (folders[0] / "notes.txt").read_bytes() == b"from a/backup.zip"
+    assert (folders[1] / "notes.txt").read_bytes() == b"from backup.tar"
+
+
+@pytest.mark.parametrize(
+    ("name", "stem"),
+    [("...zip", "archive"), ("..tar.gz", "archive"), (".zip", ".zip"), ("a\nb.7z", "a_b"),
+     ("backup.tar.gz", "backup"), ("dir\\x.zip", "x")],
+)  # fmt: skip
+def test_extraction_folder_is_one_safe_unique_component(name: str, stem: str) -> None:
+    folder = extraction_folder(name, f"/work/{name}")
+    assert folder.rsplit("-", 1)[0] == stem
+    assert "/" not in folder and "\\" not in folder and folder.strip(".")
+    assert folder != extraction_folder(name, f"/elsewhere/{name}")
+
+
+@pytest.mark.parametrize(("suffix", "make"), [("tar", tar_archive), ("zip", zip_archive)])
+def test_duplicate_member_names_are_listed_addressable_and_extracted_apart(
+    reader: docread.Reader,
+    tmp_path: Path,
+    suffix: str,
+    make: Callable[[Path, list[tuple[str, bytes]]], Path],
+) -> None:
+    members = [("docs/dup.txt", b"first copy"), ("docs/dup.txt", b"second copy")]
+    archive = make(tmp_path / f"dups.{suffix}", members)
+    listing = reader.read(archive.name)
+    lines = [line for line in listing.text.splitlines() if "dup" in line]
+    assert len(lines) == 2
+    assert "[duplicate name, read as docs/dup.txt]" in lines[0]
+    assert "[duplicate name, read as docs/dup#2.txt]" in lines[1]
+    assert listing.documents[0].metadata["duplicate_names"] == 1
+    assert any("Duplicate member names: docs/dup.txt x2" in n for n in listing.notes)
+
+    assert reader.read(archive.name, archive_path="docs/dup.txt").text == "first copy"
+    assert reader.read(archive.name, archive_path="docs/dup#2.txt").text == "second copy"
+
+    done = reader.read(archive.name, mode="extract", pattern="*")
+    root = tmp_path / done.documents[0].metadata["extraction_dir"]
+    assert (root / "docs" / "dup.txt").read_bytes() == b"first copy"
+    assert (root / "docs" / "dup#2.txt").read_bytes() == b"second copy"
+    assert any("later copies are extracted as NAME#2" in n for n in done.notes)
+
+    loaded = {d.metadata["member"]: d.text for d in reader.iter_documents(archive.name)}
+    assert loaded == {"docs/dup.txt": "first copy", "docs/dup#2.txt": "second copy"}
+
+
+def test_a_literal_numbered_name_never_collides_with_a_duplicate(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    tar_archive(tmp_path / "mix.tar", [("a.txt", b"one"), ("a.txt", b"two"), ("a#2.txt", b"lit")])
+    done = reader.read("mix.tar", mode="extract", pattern="*")
+    root = tmp_path / done.documents[0].metadata["extraction_dir"]
+    assert {p.name: p.read_bytes() for p in root.iterdir()} == {
+        "a.txt": b"one", "a#2.txt": b"two", "a#2#2.txt": b"lit",
+    }  # fmt: skip
+    assert reader.read("mix.tar", archive_path="a#2#2.txt").text == "lit"

@@ -238,3 +238,27 @@ def test_cover_art_that_is_not_an_image_is_noted(reader: docread.Reader, tmp_pat
     result = reader.read("odd.mp3")
     assert result.media == [] and any("cover art 1 is not a PNG/JPEG" in n for n in result.notes)
     assert result.documents[0].metadata["title"] == "Night Train"
+
+
+# -- header caps -----------------------------------------------------------------------------------
+LONG = "word " * 1000  # 4,999 characters once stripped
+
+
+def test_long_audio_tag_is_capped(reader: docread.Reader, tmp_path: Path) -> None:
+    import wave
+
+    from mutagen.id3 import TIT2
+    from mutagen.wave import WAVE
+
+    path = tmp_path / "a.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(8000)
+        w.writeframes(b"\x00\x00" * 8000)
+    audio = WAVE(path)
+    audio.add_tags()
+    audio.tags.add(TIT2(encoding=3, text=LONG))
+    audio.save()
+    text = reader.read("a.wav").text
+    assert "word word" in text and "4,999 chars; output.max_metadata_value_len" in text

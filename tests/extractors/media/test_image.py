@@ -10,6 +10,7 @@ import zlib
 from pathlib import Path
 
 import docread
+import factories
 import pytest
 from docread.errors import ExtractionError, FileTooLargeError
 from docread.model import Document, Media
@@ -317,3 +318,52 @@ def test_ocr_limit_and_failure_keep_metadata_and_picture(tmp_path: Path) -> None
     failed = docread.read("blank.png", workspace=tmp_path, ocr=True, config=config)
     assert any("OCR failed" in n for n in failed.notes) and failed.media
     assert "**OCR Text:** failed" in failed.render()
+
+
+# -- a truncated JPEG ------------------------------------------------------------------------------
+@pytest.mark.parametrize("fraction", [0.7, 0.5])
+def test_truncated_jpeg_is_decoded_as_far_as_it_goes(
+    reader: docread.Reader, tmp_path: Path, fraction: float
+) -> None:
+    whole = factories.encode(factories.photo(), "JPEG", quality=90)
+    (tmp_path / "cut.jpg").write_bytes(whole[: int(len(whole) * fraction)])
+    result = reader.read("cut.jpg")
+    (media,) = result.media
+    assert media.metadata["converted"] is True
+    assert media.data.endswith(b"\xff\xd9")  # a whole JPEG, not the broken original bytes
+    with Image.open(io.BytesIO(media.data)) as img:
+        img.load()
+        assert img.size == (720, 480)
+    assert any("truncated" in n for n in result.notes)
+
+
+def test_whole_jpeg_is_sent_as_is(reader: docread.Reader, tmp_path: Path) -> None:
+    whole = factories.encode(factories.photo(), "JPEG", quality=90)
+    (tmp_path / "whole.jpg").write_bytes(whole)
+    (media,) = reader.read("whole.jpg").media
+    assert media.data == whole and not media.metadata["converted"]
+
+
+# -- header caps -----------------------------------------------------------------------------------
+LONG = "word " * 1000  # 4,999 characters once stripped
+
+
+def test_long_exif_description_is_capped(reader: docread.Reader, tmp_path: Path) -> None:
+    exif = Image.Exif()
+    exif[0x010E] = LONG  # ImageDescription
+    (tmp_path / "p.jpg").write_bytes(factories.encode(factories.photo(), "JPEG", exif=exif))
+    text = reader.read("p.jpg").text
+    limit = docread.Settings().output.max_metadata_value_len
+    assert "word word" in text and len(text) < 2 * limit + 1000
+    assert "4,999 chars; output.max_metadata_value_len" in text
+
+
+# -- a float TIFF ----------------------------------------------------------------------------------
+def test_float_tiff_is_stretched_to_eight_bit_gray(tmp_path: Path) -> None:
+    # the "F" branch of _eight_bit: one band, so getextrema() is (min, max), not per-band pairs
+    ramp = Image.linear_gradient("L").resize((64, 64)).convert("F").point(lambda v: v * 0.5 - 20)
+    ramp.save(tmp_path / "float.tif")
+    result = docread.read("float.tif", workspace=tmp_path)
+    with Image.open(io.BytesIO(result.media[0].data)) as out:
+        assert out.mode == "L" and out.getextrema() == (0, 255)
+        assert 100 < out.getpixel((32, 32)) < 160

@@ -402,3 +402,43 @@ def test_doc_without_antiword_names_the_package(
 
 
 # -- corpus conformance --------------------------------------------------------------------------
+
+
+# -- pandoc's empty anchors stay out of the text, titles and chunks --------------------------------
+def test_odt_heading_anchors_are_stripped(reader: docread.Reader, tmp_path: Path) -> None:
+    import subprocess
+
+    import pypandoc
+
+    # pandoc writes every heading with a bookmark; read back, each showed as
+    # '# <span id="anchor"></span>Summary'
+    subprocess.run(
+        [pypandoc.get_pandoc_path(), "-f", "markdown", "-o", str(tmp_path / "a.odt")],
+        input=b"# Summary\n\nBody text.\n\n## Details {#det}\n\nMore.\n",
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    result = reader.read("a.odt")
+    assert "<span" not in result.text and "{#" not in result.text
+    assert "# Summary" in result.text and "## Details" in result.text
+    assert [d.metadata.get("section_title") for d in result.documents] == ["Summary", "Details"]
+
+
+def test_strip_anchors_keeps_code_and_real_spans() -> None:
+    from docread.extractors.office.convert import strip_anchors
+
+    text = (
+        '# <span id="anchor"></span>Summary\n'
+        "## Details {#details .unnumbered}\n"
+        'See <span id="r1"></span>here and <span class="x">kept</span>.\n'
+        "```\n"
+        '<span id="literal"></span> {#x}\n'
+        "```"
+    )
+    assert strip_anchors(text) == (
+        "# Summary\n"
+        "## Details\n"
+        'See here and <span class="x">kept</span>.\n'
+        "```\n"
+        '<span id="literal"></span> {#x}\n'
+        "```"
+    )

@@ -304,3 +304,26 @@ def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> 
     result = docread.read("slow.pdf", workspace=tmp_path, config=config)
     assert [d.metadata["page_number"] for d in result.documents] == [1]
     assert "use pages=2- to go on" in result.render()
+
+
+# -- names in messages -----------------------------------------------------------------------------
+def test_pdf_error_names_the_file_not_a_descriptor(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    with pytest.raises(ExtractionError) as info:
+        reader.read("broken.pdf")
+    assert "/proc/self/fd" not in str(info.value) and "'broken.pdf'" in str(info.value)
+
+
+# -- pages past the end are clamped with a note ----------------------------------------------------
+def test_pages_past_the_end_are_clamped_with_a_note(reader: docread.Reader, tmp_path: Path) -> None:
+    pdf(tmp_path / "three.pdf", ["page one", "page two", "page three"])
+    result = reader.read("three.pdf", pages="1-5")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert "pages=1-5: the file has 3 pages; read 1-3" in result.notes
+    loaded = reader.read("three.pdf", pages="2,9")
+    assert [d.metadata["page_number"] for d in loaded.documents] == [2]
+    assert "pages=2,9: the file has 3 pages; read 2" in loaded.notes
+    # a window inside the document says nothing
+    assert not any("the file has" in n for n in reader.read("three.pdf", pages="2-3").notes)
+    with pytest.raises(InvalidOptionError, match=r"pages='4-5' is out of range.*has 3 pages"):
+        reader.read("three.pdf", pages="4-5")

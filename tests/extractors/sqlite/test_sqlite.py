@@ -3,6 +3,7 @@ hostile schemas and statement timeouts, non-SQLite .db files (corpus conformance
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -247,3 +248,34 @@ def test_damaged_database_is_a_clear_error(reader: docread.Reader, tmp_path: Pat
     (tmp_path / "bad.db").write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 16)
     with pytest.raises(ExtractionError, match="the SQLite file is damaged"):
         reader.read("bad.db")
+
+
+# -- row metadata ----------------------------------------------------------------------------------
+def test_sqlite_rows_metadata_counts_are_ints(tmp_path: Path) -> None:
+    # the block's metadata mixes text and numbers (mypy had inferred dict[str, str])
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "db.sqlite") as con:
+        con.execute("CREATE TABLE t (id INTEGER, name TEXT)")
+        con.executemany("INSERT INTO t VALUES (?, ?)", [(i, f"n{i}") for i in range(1, 6)])
+    con.close()
+    result = docread.read("db.sqlite", workspace=tmp_path, table="t", rows="2-3")
+    (meta,) = [d.metadata for d in result.documents]
+    assert (meta["row_count"], meta["row_start"], meta["row_end"]) == (5, 2, 3)
+    json.dumps(dict(meta))  # plain JSON values
+
+
+# -- rows past the end are clamped with a note -----------------------------------------------------
+def test_sqlite_rows_past_the_end_are_clamped_with_a_note(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    conn = sqlite3.connect(tmp_path / "s.db")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?, ?)", [(i, f"v{i}") for i in range(1, 6)])
+    conn.commit()
+    conn.close()
+    result = reader.read("s.db", table="t", rows="4-9")
+    assert result.header["Rows"] == "4-5 of 5"
+    assert "rows=4-9: the table has 5 data rows; read 4-5" in result.notes
+    with pytest.raises(InvalidOptionError, match=r"rows='6-9' is out of range.*5 data rows"):
+        reader.read("s.db", table="t", rows="6-9")

@@ -541,3 +541,39 @@ def test_loaded_formats_keep_the_size_limit(make_reader: MakeReader, tmp_path: P
 
 
 # -- conformance -------------------------------------------------------------------------------
+
+
+# -- JSON lines past json's own limits -------------------------------------------------------------
+def test_json_lines_number_past_the_int_digit_limit_is_one_bad_line(tmp_path: Path) -> None:
+    # json.loads raises a plain ValueError (not a JSONDecodeError, which has .msg) for an integer
+    # of more than 4,300 digits: the note read exc.msg and the whole file failed
+    huge = "9" * 5000
+    (tmp_path / "big.jsonl").write_text(f'{{"a": 1}}\n{{"a": {huge}}}\n{{"a": 3}}\n')
+    result = docread.read("big.jsonl", workspace=tmp_path)
+    assert result.header["Rows"] == "1-3 of 3"
+    rows = result.documents[0].text.splitlines()[2:]
+    assert rows[0] == "| 1 | 1 |" and rows[2] == "| 3 | 3 |"
+    assert rows[1].startswith('| 2 | {"a": 999')  # the line itself, in the first column
+    assert any("not valid JSON" in n and "4300 digits" in n for n in result.notes)
+
+
+def test_json_lines_decode_error_still_names_the_json_problem(tmp_path: Path) -> None:
+    (tmp_path / "bad.jsonl").write_text('{"a": 1}\n{"a": \n{"a": 3}\n')
+    result = docread.read("bad.jsonl", workspace=tmp_path)
+    assert result.header["Rows"] == "1-3 of 3"
+    assert any("(Expecting value)" in n for n in result.notes)
+
+
+# -- rows past the end are clamped with a note -----------------------------------------------------
+def test_csv_rows_past_the_end_are_clamped_with_a_note(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "t.csv").write_text("n,sq\n" + "".join(f"{i},{i * i}\n" for i in range(1, 11)))
+    result = reader.read("t.csv", rows="8-20")
+    assert [d.metadata["row_start"] for d in result.documents] == [8]
+    assert result.documents[0].metadata["row_end"] == 10
+    assert "rows=8-20: the table has 10 data rows; read 8-10" in result.notes
+    with pytest.raises(InvalidOptionError, match=r"rows='11-20' is out of range.*10 data rows"):
+        reader.read("t.csv", rows="11-20")
+    with pytest.raises(InvalidOptionError, match=r"rows='15-' is out of range.*10 data rows"):
+        reader.read("t.csv", rows="15-")

@@ -164,3 +164,26 @@ def test_limit_zero_on_a_huge_file_stays_within_the_output_budget(tmp_path: Path
     assert doc.metadata["line_end"] == 500  # 50,000 chars of 100-char lines, not the whole file
     out = result.render()  # the numbered lines are longer: the view cuts first and says where
     assert "use offset=468 to continue" in out and "offset=501" not in out
+
+
+# -- a UTF-8 file with a bad byte ------------------------------------------------------------------
+RESUME = "Résumé, café, naïve: ligne\n" * 20
+
+
+def test_utf8_with_one_bad_byte_stays_utf8_and_says_so(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    (tmp_path / "cv.txt").write_bytes(RESUME.encode() + b"\x80 fin\n")
+    result = reader.read("cv.txt")
+    assert result.file.encoding == "utf-8"
+    assert "Résumé" in result.text and "RÃ©sumÃ©" not in result.text
+    assert "\ufffd fin" in result.text
+    assert any("1 byte not valid utf-8 replaced with U+FFFD" in n for n in result.notes)
+
+
+def test_loader_counts_replaced_bytes(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "cv.txt").write_bytes(RESUME.encode() + b"\x80\xff fin\n")
+    notes: list[str] = []
+    docs = list(reader.iter_units("cv.txt", on_note=lambda _p, n: notes.append(n)))
+    assert "Résumé" in docs[0].text
+    assert any("2 bytes not valid utf-8" in n for n in notes)

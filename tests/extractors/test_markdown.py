@@ -1,38 +1,25 @@
-"""One way to do each thing: the markdown-table renderer and its cell rule, page/column selection
-and compact spans, and the Deadline every time limit uses; then the same awkward cell (a pipe
-and a line break) read from a CSV, an XLSX, a PPTX table, a PDF table and an SQLite table."""
+"""The one table renderer and its cell rule (extractors/markdown.py), and the same awkward cell
+(a pipe and a line break) read from a CSV, an XLSX, a PPTX table, a PDF table and an SQLite
+table."""
 
 from __future__ import annotations
 
-import math
 import sqlite3
-import time
 from pathlib import Path
 
 import docread
 import pymupdf
 import pytest
-from docread.errors import ExtractionTimeoutError, InvalidOptionError
-from docread.extractors.base import Context
-from docread.extractors.deadline import Deadline
 from docread.extractors.markdown import escape_cell, markdown_table
-from docread.model import FileInfo
-from docread.request.options import ReadOptions
-from docread.request.ranges import (
-    ColumnSpec,
-    PageSpec,
-    column_letter,
-    compact_spans,
-    select_columns,
-    select_units,
-)
 from docread.settings import Settings
 
+# -- the cell rule and the renderer ----------------------------------------------------------------
 AWKWARD = "a|b \n\n c  d"  # one cell: a pipe, a blank line, spacing of its own
+
+
 RENDERED = "a\\|b c  d"  # the one rule: pipe escaped, the breaks and their blanks one space
 
 
-# -- the cell rule and the renderer -------------------------------------------------------------
 @pytest.mark.parametrize(
     ("raw", "cell"),
     [
@@ -83,100 +70,7 @@ def test_markdown_table_of_nothing_is_empty_and_a_header_alone_has_its_rule() ->
     assert markdown_table(["a", "b"], []) == "| a | b |\n|---|---|"
 
 
-# -- selection and spans ------------------------------------------------------------------------
-def test_select_units_is_every_unit_without_a_spec_and_the_spec_in_order_with_one() -> None:
-    assert select_units(None, 4) == [1, 2, 3, 4]
-    assert select_units(PageSpec.parse("3-4,1,3"), 4) == [3, 4, 1]
-    assert select_units(PageSpec.parse("2-"), 4, unit="slide") == [2, 3, 4]
-    with pytest.raises(
-        InvalidOptionError,
-        match=r"deck\.pptx: pages='5' is out of range.*4 slides \(pages= counts slides",
-    ):
-        select_units(PageSpec.parse("5"), 4, unit="slide", path="deck.pptx")
-
-
-def test_select_columns_is_every_column_without_a_spec() -> None:
-    names = ["id", "name", "score"]
-    assert select_columns(None, names) == [0, 1, 2]
-    assert select_columns(ColumnSpec.parse("score,A"), names) == [2, 0]
-
-
-@pytest.mark.parametrize(
-    ("numbers", "sep", "text"),
-    [
-        ([1, 2, 3, 5], ", ", "1-3, 5"),
-        ([1, 2, 3, 5, 7, 8], ",", "1-3,5,7-8"),
-        ([4], ", ", "4"),
-        ([], ", ", ""),
-        ([3, 1, 2], ", ", "3, 1-2"),  # runs in the order given, like a pages value
-    ],
-)
-def test_compact_spans_writes_numbers_the_way_pages_is_written(
-    numbers: list[int], sep: str, text: str
-) -> None:
-    assert compact_spans(numbers, sep) == text
-    if text:
-        assert select_units(PageSpec.parse(text), 10) == numbers  # and reads back the same
-
-
-def test_compact_spans_spells_column_letters() -> None:
-    assert compact_spans([0, 1, 2, 4, 26, 27], name=column_letter) == "A-C, E, AA-AB"
-
-
-# -- the one Deadline ---------------------------------------------------------------------------
-def test_deadline_check_names_the_file_the_setting_the_limit_and_the_step() -> None:
-    deadline = Deadline("big.csv", 0.0, "timeouts.tabular_load", task="reading the table",
-                        advice="read a smaller window")  # fmt: skip
-    time.sleep(0.001)
-    assert deadline.expired()
-    with pytest.raises(ExtractionTimeoutError) as caught:
-        deadline.check("line 7")
-    assert str(caught.value) == (
-        "big.csv: reading the table took longer than timeouts.tabular_load=0 s at line 7; "
-        "read a smaller window"
-    )
-    assert caught.value.path == "big.csv"
-
-
-def test_deadline_restart_gives_the_full_limit_again() -> None:
-    deadline = Deadline("f", 0.05, "timeouts.x")
-    time.sleep(0.06)
-    assert deadline.expired()
-    deadline.restart()
-    assert not deadline.expired()
-    deadline.check("next chunk")  # does not raise
-
-
-def test_deadline_checks_its_outer_deadline_after_its_own() -> None:
-    outer = Deadline("f", 1.0, "global_timeout", end=time.monotonic() - 1)
-    inner = Deadline("f", 60.0, "timeouts.archive_list", outer=outer)
-    assert not inner.expired()  # its own limit has time left
-    with pytest.raises(ExtractionTimeoutError, match=r"global_timeout=1 s at listing"):
-        inner.check("listing")
-    assert not Deadline("f", 1.0, "global_timeout", end=math.inf).expired()
-
-
-def _context(deadline: float) -> Context:
-    info = FileInfo(path="/x/r.csv", name="r.csv", format="csv", category="table",
-                    mime_type="text/csv", size=1, modified="2026-01-01T00:00:00", source="r.csv")  # fmt: skip
-    settings = Settings.from_mapping({"global_timeout": 7})
-    return Context(settings=settings, info=info, options=ReadOptions(), deadline=deadline)
-
-
-def test_context_global_deadline_is_a_deadline_on_the_float_a_worker_gets() -> None:
-    _context(0.0).check_deadline("page 1")  # no deadline: never raises
-    late = _context(time.monotonic() - 0.1)
-    with pytest.raises(ExtractionTimeoutError) as caught:
-        late.check_deadline("page 3")
-    message = str(caught.value)
-    assert message.startswith("r.csv: reading took longer than global_timeout=7 s at page 3")
-    assert "global timeout" in message and "pages" in message
-    step = late.time_limit(60, "timeouts.tabular_load")  # a step's own limit has time left ...
-    with pytest.raises(ExtractionTimeoutError, match="global_timeout=7 s"):  # ... the read not
-        step.check("row 2")
-
-
-# -- one cell, five families --------------------------------------------------------------------
+# -- one cell, five families -----------------------------------------------------------------------
 def _row_with(text: str, needle: str) -> str:
     """The markdown table line holding ``needle``."""
     return next(ln for ln in text.splitlines() if ln.startswith("|") and needle in ln)
