@@ -1,6 +1,8 @@
 """The architecture holds: no import cycle in the core (imports inside functions included), no
 heavy library imported by ``import docread``, no package folder (the top level included) over
-twelve modules, and the integrations on top: nothing below them imports them."""
+twelve modules, arrows pointing down (the extractors import nothing
+above them; the integrations on top: nothing below them imports them), and the wrappers use
+only docread's public surfaces."""
 
 from __future__ import annotations
 
@@ -169,11 +171,30 @@ def test_the_checker_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
 
 
-def test_presentation_is_not_imported_by_extraction() -> None:
+def _under(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(f"{p}.") for p in packages)
+
+
+#: What stands above the extractors: the pipeline that runs them, the isolation that runs the
+#: pipeline, the cache, the Reader, presentation, and everything built on the Reader.
+ABOVE_EXTRACTION = tuple(
+    f"docread.{name}"
+    for name in ("pipeline", "result", "reader", "isolation", "cache", "views", "rag",
+                 "integrations", "cli")
+)  # fmt: skip
+
+
+def test_arrows_point_down_from_the_extractors() -> None:
+    """Extractors import only what stands below them (errors, model, settings, source, request,
+    formats, detect, each other): what they need from above (the OCR cache) is handed to them
+    in the Context, and the program runner is theirs (``extractors.programs``). The model
+    never imports presentation."""
     graph = _graph()
+    assert "docread.extractors.programs" in graph["docread.extractors.ocr.engine"]  # real edges
     for module, deps in graph.items():
-        if module.startswith("docread.extractors") or module == "docread.model":
-            assert not any(d.startswith("docread.views") for d in deps), module
+        if module.startswith("docread.extractors"):
+            assert sorted(d for d in deps if _under(d, ABOVE_EXTRACTION)) == [], module
+    assert not any(_under(d, ("docread.views",)) for d in graph["docread.model"])
 
 
 def test_no_folder_holds_more_than_twelve_modules() -> None:

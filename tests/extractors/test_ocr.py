@@ -3,6 +3,8 @@ rotation, parallel order, and the typed errors (missing program, missing languag
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pymupdf
 import pytest
 from docread.errors import DependencyMissingError, ExtractionTimeoutError
@@ -74,3 +76,48 @@ def test_missing_program_and_language(monkeypatch):
     monkeypatch.setattr(pt, "tesseract_cmd", "no-such-tesseract")
     with pytest.raises(DependencyMissingError, match="apt-get install tesseract-ocr"):
         ocr_image(picture("x"), context(), what="OCR")
+
+
+class _Store:
+    """An OCR cache of one's own: the Context hands the engine whatever store it is given."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+        self.gets = 0
+
+    def get(self, key: str) -> str | None:
+        self.gets += 1
+        return self.values.get(key)
+
+    def put(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+
+def test_the_ocr_cache_is_the_one_the_context_hands_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docread.extractors.ocr import engine
+
+    runs: list[str] = []
+    real = engine._read
+    monkeypatch.setattr(engine, "_read", lambda *a: runs.append(a[3]) or real(*a))
+    ctx = context()
+    ctx.ocr_cache = store = _Store()
+    first = ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    again = ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    assert len(store.values) == 1 and store.gets == 2 and len(runs) == 1
+    assert again == first and "4711" in again.text
+    ctx.ocr_cache = None  # cache.enabled off: every reading runs tesseract
+    ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    assert len(runs) == 2
+
+
+def test_the_pipeline_opens_the_ocr_cache_for_every_context(tmp_path: Path) -> None:
+    from docread.cache.ocr import OcrCache
+    from docread.pipeline import Pipeline
+
+    info = context().info
+    on = Pipeline(Settings.from_mapping({"cache": {"directory": str(tmp_path)}}))
+    root = on.context(info, ReadOptions(), loader=False, workspace=None)
+    member = on.context(info, ReadOptions(), loader=False, workspace=None, parent=root)
+    assert isinstance(root.ocr_cache, OcrCache) and member.ocr_cache is root.ocr_cache
+    off = Pipeline(Settings.from_mapping({"cache": {"enabled": False}}))
+    assert off.context(info, ReadOptions(), loader=False, workspace=None).ocr_cache is None

@@ -23,7 +23,7 @@ import psutil
 import pytest
 from docread import formats
 from docread.extractors.base import Context, Extractor
-from docread.isolation.tools import run_tool
+from docread.extractors.programs import run_tool
 from docread.model import Document
 from docread.source import Source
 

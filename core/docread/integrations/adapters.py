@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..cache.private import make_folders
 from ..cache.store import ResultCache
 from ..errors import log_handled, logger
+from ..extractors.programs import PROGRAMS, Program
 from ..formats import FORMATS, Format, extensions
 from ..isolation.load import ErrorPolicy, OnError, check_on_error
 from ..model import unit_position
@@ -44,6 +45,7 @@ __all__ = [
     "MODEL_INPUTS",
     "PARAMETERS",
     "PDF",
+    "PROGRAMS",
     "TOOL_DESCRIPTION",
     "Chunker",
     "ErrorPolicy",
@@ -52,6 +54,7 @@ __all__ = [
     "Parameter",
     "Part",
     "PathArg",
+    "Program",
     "ResultCache",
     "UnitHandler",
     "aiterate",

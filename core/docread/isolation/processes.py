@@ -20,8 +20,8 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..extractors.programs import environment
 from . import protocol
-from .tools import environment
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection

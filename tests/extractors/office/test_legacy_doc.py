@@ -4,13 +4,14 @@ LibreOffice) read through antiword's UTF-8 mapping, whatever the locale of the p
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import docread
 import pytest
-from conftest import NO_CACHE
+from conftest import NO_CACHE, MakeReader
 from data.make_multilingual_doc import PHRASES  # the phrases it wrote, one paragraph each
 
 DATA = Path(__file__).parents[2] / "data"
@@ -41,3 +42,22 @@ def test_every_script_is_read_under_the_c_locale(
         loaded = "\n".join(d.text for d in reader.iter_documents([doc.name]))
     for phrase in PHRASES.values():
         assert phrase in loaded
+
+
+def test_antiword_runs_under_its_own_timeout(
+    make_reader: MakeReader, doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``timeouts.antiword`` bounds antiword (it ran under pandoc's), and only antiword: an
+    antiword on PATH that takes a second first (read in-process: it is found on this PATH)."""
+    real = shutil.which("antiword")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "antiword").write_text(f'#!/bin/sh\nsleep 1\nexec "{real}" "$@"\n')
+    (bin_dir / "antiword").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    in_process = {"isolation": {"enabled": False}}
+    slow = make_reader(timeouts={"antiword": 0.3, "pandoc": 600}, **in_process)
+    with pytest.raises(docread.ExtractionTimeoutError, match="antiword took longer than its"):
+        slow.read(doc.name)
+    quick = make_reader(timeouts={"antiword": 30, "pandoc": 0.3}, **in_process)
+    assert PHRASES["german"] in quick.read(doc.name).text

@@ -1,7 +1,11 @@
-"""run_tool(): the one way docread runs a program (tesseract, pandoc, antiword).
+"""The programs docread runs (tesseract, pandoc, antiword): ``PROGRAMS``, the one table of what
+each is for, which formats need it, how to install it and how it is found (``find_program``);
+``run_tool``, the one way to run one; ``environment()``, the environment of every process docread
+starts (the worker template, its workers, every tool).
 
-Fixed argv (never a shell), a timeout, output capped in memory, and on timeout the whole process
-group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers cannot outlive it.
+``run_tool``: fixed argv (never a shell), a timeout, output capped in memory, and on timeout the
+whole process group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers
+cannot outlive it. Extractors import this module; it imports nothing above ``errors``.
 """
 
 from __future__ import annotations
@@ -33,6 +37,74 @@ ENVIRONMENT = frozenset({
 
 
 @dataclass(frozen=True, slots=True)
+class Program:
+    """An external program: what it is for, the formats that need it, how to install it, and
+    ``locate()``, its path on this machine (None when it is not installed)."""
+
+    name: str
+    used_for: str
+    formats: frozenset[str]
+    install: str
+    locate: Callable[[], str | None]
+
+
+def _tesseract() -> str | None:
+    """pytesseract's ``tesseract_cmd`` (the knob users already set) on PATH."""
+    from pytesseract import pytesseract as pt
+
+    command: str = pt.tesseract_cmd
+    return shutil.which(command)
+
+
+def _pandoc() -> str | None:
+    """The pandoc pypandoc finds (pypandoc-binary's own, else one on PATH)."""
+    try:
+        import pypandoc
+
+        return str(pypandoc.get_pandoc_path())
+    except (ImportError, OSError):
+        return None
+
+
+#: Every program docread runs, by name.
+PROGRAMS: dict[str, Program] = {
+    p.name: p
+    for p in (
+        Program(
+            "tesseract", "OCR of scanned PDF pages and images",
+            frozenset({"pdf", "png", "jpeg", "gif", "bmp", "tiff", "webp"}),
+            "apt-get install tesseract-ocr (or brew install tesseract)", _tesseract,
+        ),
+        Program(
+            "pandoc", "DOCX, ODT, RTF, EPUB and RTF-only .msg bodies",
+            frozenset({"docx", "odt", "rtf", "epub", "msg"}), "pip install pypandoc-binary",
+            _pandoc,
+        ),
+        Program(
+            "antiword", "legacy Word .doc", frozenset({"doc"}), "apt-get install antiword",
+            lambda: shutil.which("antiword"),
+        ),
+    )
+}  # fmt: skip
+
+
+def find_program(name: str, *, path: str | None = None, need: str) -> str:
+    """The path of the program ``name`` of ``PROGRAMS``, or DependencyMissingError naming the file
+    (``path``), what needs the program (``need``: "OCR", "reading docx files") and how to
+    install it."""
+    program = PROGRAMS[name]
+    found = program.locate()
+    if found is None:
+        where = f"{path}: " if path else ""
+        raise DependencyMissingError(
+            f"{where}{need} needs the program {name!r}, which is not installed; install it "
+            f"with: {program.install}",
+            path=path,
+        )
+    return found
+
+
+@dataclass(frozen=True, slots=True)
 class ToolResult:
     returncode: int
     stdout: bytes
@@ -44,14 +116,6 @@ def environment() -> dict[str, str]:
     """This process's environment cut to ``ENVIRONMENT`` and the locale (``LC_*``): the whole
     environment of every process docread starts."""
     return {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith("LC_")}
-
-
-def find_program(name: str, install_hint: str) -> str:
-    """The program's path, or DependencyMissingError saying how to install it."""
-    path = shutil.which(name)
-    if path is None:
-        raise DependencyMissingError(f"the program {name!r} is not installed: {install_hint}")
-    return path
 
 
 def run_tool(
