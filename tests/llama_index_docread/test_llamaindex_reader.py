@@ -359,6 +359,31 @@ def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
     fs.rm("/bucket/notes.md")
 
 
+def test_a_local_fsspec_filesystem_gets_the_workspace_rules(
+    tmp_path: Path, li_reader: DocReadReader
+) -> None:
+    """A DirFileSystem over this machine's disk is local, not remote: its folder is the
+    workspace, a link out of it is refused (``fs.open`` followed it and read the file outside),
+    and a file in it reads as a local file, under its path in that folder."""
+    from fsspec.implementations.dirfs import DirFileSystem
+    from fsspec.implementations.local import LocalFileSystem
+
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    work.mkdir()
+    outside.mkdir()
+    (outside / "secret.md").write_text("the secret outside the workspace\n")
+    (work / "link.md").symlink_to(outside / "secret.md")
+    (work / "notes.md").write_text("# Notes\n\nlocal words here\n")
+    fs = DirFileSystem(path=str(work), fs=LocalFileSystem())
+    assert fs.cat_file("link.md") == b"the secret outside the workspace\n"  # fsspec follows it
+    with pytest.raises(docread.PathSecurityError, match="link.md"):
+        li_reader.load_data("link.md", fs=fs)
+    [doc] = li_reader.load_data("/notes.md", fs=fs)
+    assert "local words here" in doc.text
+    assert doc.metadata["source"] == "notes.md"
+    assert doc.metadata["file_path"] == str(work / "notes.md")
+
+
 def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocReadReader) -> None:
     pdf = write_pdf(tmp_path / "topics.pdf", pages=2)
     nodes = SentenceSplitter(chunk_size=128, chunk_overlap=0).get_nodes_from_documents(

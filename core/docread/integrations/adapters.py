@@ -38,6 +38,7 @@ from ..views.media import (
     media_part,
     view_for_model,
 )
+from .filesystems import classify_filesystem
 
 __all__ = [
     "DEFAULT_MODEL_INPUTS",
@@ -62,6 +63,7 @@ __all__ = [
     "arguments_model",
     "check_model_inputs",
     "check_on_error",
+    "classify_filesystem",
     "contextualize",
     "default_media_dir",
     "describe_invalid_arguments",
