@@ -152,3 +152,13 @@ def test_a_broken_plugin_is_logged_and_skipped(
         assert formats.load_plugins()
     [record] = docread_warnings(caplog)
     assert "bad = no_such_module:formats" in record.getMessage()
+
+
+# -- one opener per variant ---------------------------------------------------------------------
+def test_each_office_variant_is_opened_by_its_own_opener() -> None:
+    """The format table is the one registry: a family's variants each name their own code
+    (``Format.opener``), none branches on the format again (docx, odt and epub shared one
+    opener that did, pptx and odp another)."""
+    office = [f for f in formats.FORMATS if f.category == "office"]
+    openers = [f.opener for f in office]
+    assert len(office) == 7 and len(set(openers)) == len(openers), openers
