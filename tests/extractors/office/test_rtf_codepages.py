@@ -134,7 +134,7 @@ def test_decoding_changes_only_the_byte_runs() -> None:
 
 def test_100000_nested_groups_neither_crash_nor_slip() -> None:
     """Hostile nesting: one pass, no recursion; the font state unwinds group by group. (The
-    reader refuses such a file before pandoc: tests/test_hostile.py.)"""
+    reader refuses such a file before pandoc: tests/extractors/test_hostile.py.)"""
     deep = 100_000
     body = b"{" * deep + rb"\f1 \'82\'a0" + b"}" * deep + rb"\'82\'a0"
     out = decode_codepages(rtf(body))
