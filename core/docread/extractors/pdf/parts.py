@@ -7,7 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .lines import read_page, repaired, right_to_left
-from .tables import over_budget, pipe_table, table_rows
+from .tables.cells import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:
     import pymupdf
