@@ -65,7 +65,8 @@ class PageMarkdowns:
         self.next = 1  # the page self.path is the start of
         self.outline: list[list[str]] = []  # with an outline: the path where each page starts
         path: list[tuple[int, str]] = []
-        for n in range(doc.page_count if self.survey.toc else 0):
+        entries = sum(len(found) for found in self.survey.toc.values())
+        for n in range(doc.page_count if entries > 1 else 0):  # one entry: the title, no sections
             self.outline.append([t for _, t in path])
             path = fold(path, self.survey.toc.get(n, ()))
 
@@ -102,7 +103,8 @@ class PageMarkdowns:
 
     def headings_at(self, number: int, found: list[tuple[int, str]] | None) -> list[str]:
         """The heading path at the start of page ``number`` (1-based), then moved past the
-        page's own ``found`` headings. From the outline when the PDF has one; else from the
+        page's own ``found`` headings. From the outline when the PDF has one (more than its
+        title: an outline of one entry says nothing of the sections); else from the
         headings of the pages before, as far as they were analysed (by this read, another
         part of it, or from the survey's readings: never read again), back to a page with a
         level-1 heading (it resets the path); none when the survey saw no heading style."""
