@@ -24,7 +24,8 @@ class DocReadLoader(BaseLoader):
     ``read_options`` are docread read options (``pages``, ``sheet``, ``rows``, ``ocr``, ...).
     A failing file follows docread's loader rule (``Reader.iter_units``): by default a path you
     named raises and a file found in a folder is logged (a warning on the ``docread`` logger)
-    and skipped; ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
+    and skipped, the load saying at its end how many (on stderr without logging set up);
+    ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
     goes on, "skip" logs it at info level and goes on; a function ``(path, error)`` gets each.
     Without ``workspace`` the root is docread's one loader rule
     (``adapters.loader_workspace``): the current directory, or "/" when a path lies

@@ -78,7 +78,8 @@ class DocReadReader(BasePydanticReader):
     A failing file follows docread's loader rule (``Reader.iter_units``): by default the path
     given raises a typed docread error (SimpleDirectoryReader, which names each file, then skips
     it and prints why, or re-raises with its ``raise_on_error=True``) and a file found in a
-    folder given is logged (a warning on the ``docread`` logger) and skipped; ``on_error=
+    folder given is logged (a warning on the ``docread`` logger) and skipped, the load saying at
+    its end how many (on stderr without logging set up); ``on_error=
     "raise"`` raises every failure, "warn" logs each as that warning, "skip" at info level,
     keeping what was read before. A missing dependency is raised as ``FileDependencyError``.
     ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's

@@ -166,8 +166,9 @@ def test_failing_file_in_a_folder_is_logged_and_other_files_still_load(
     (corpus / "broken.ipynb").write_text("{not json", encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="docread"):
         docs = DocReadLoader(corpus).load()
-    [record] = caplog.records
+    [record, summary] = caplog.records  # the file's warning, then the load's summary
     assert record.docread_path.endswith("broken.ipynb") and "not a valid notebook" in record.message
+    assert summary.getMessage().startswith("docread: 1 of 4 file(s) failed and were skipped: ")
     assert sorted({d.metadata["file_name"] for d in docs}) == [
         "analysis.ipynb",
         "deep.md",

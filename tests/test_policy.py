@@ -89,9 +89,10 @@ def test_a_failing_file_in_a_folder_load_is_logged_exactly_once(
     with caplog.at_level(logging.DEBUG, logger="docread"):
         docs = list(docread.iter_documents("data", workspace=tmp_path, config=NO_CACHE))
     assert [d.metadata["source"] for d in docs] == ["data/a.txt", "data/sub/b.md"]
-    [record] = _docread_records(caplog)
+    record, summary = _docread_records(caplog)  # the file's warning, the load's summary
     assert "ExtractionError" in record.getMessage() and "broken.ipynb" in record.getMessage()
     assert record.docread_path == "data/broken.ipynb"
+    assert "1 of 3 file(s) failed and were skipped: data/broken.ipynb" in summary.getMessage()
 
 
 def test_a_skipped_archive_member_is_only_the_note(
@@ -159,7 +160,8 @@ def test_llamaindex_warn_logs_a_failing_folder_file_once(
         docs = DocReadReader(on_error="warn", config=NO_CACHE).load_data(data)
     assert {d.metadata["file_name"] for d in docs} == {"a.txt", "b.md"}
     warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(warned) == 1 and "broken.ipynb" in warned[0].getMessage()
+    assert len(warned) == 2 and "broken.ipynb" in warned[0].getMessage()  # the file, then
+    assert "1 of 3 file(s) failed" in warned[1].getMessage()  # the load's summary
 
 
 def test_langchain_loader_keeps_its_conventions_on_the_core_walk(
@@ -170,8 +172,9 @@ def test_langchain_loader_keeps_its_conventions_on_the_core_walk(
     data = _folder(tmp_path)
     with caplog.at_level(logging.DEBUG):
         docs = DocReadLoader(data, glob="**/*").load()
-    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]  # the core's one log
+    record, summary = [r for r in caplog.records if r.levelno >= logging.WARNING]  # the core's
     assert record.name == "docread" and "broken.ipynb" in record.getMessage()
+    assert summary.name == "docread" and "1 of 3 file(s) failed" in summary.getMessage()
     assert [d.metadata["source"] for d in docs] == [str(data / "a.txt"), str(data / "sub/b.md")]
 
 

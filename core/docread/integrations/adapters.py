@@ -10,7 +10,7 @@ from ..cache.private import make_folders
 from ..cache.store import ResultCache
 from ..errors import log_handled, logger
 from ..formats import FORMATS, Format, extensions
-from ..isolation.load import ErrorPolicy, OnError, check_on_error
+from ..isolation.load import ErrorPolicy, OnError, Skipped, check_on_error
 from ..model import unit_position
 from ..rag.async_iteration import aiterate
 from ..rag.chunking import Chunker, contextualize
@@ -53,6 +53,7 @@ __all__ = [
     "Part",
     "PathArg",
     "ResultCache",
+    "Skipped",
     "UnitHandler",
     "aiterate",
     "answer_parts",
