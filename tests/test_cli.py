@@ -60,3 +60,21 @@ def test_workspace_option_sandboxes(tmp_path: Path) -> None:
         and "outside the workspace" in proc.stderr
         and "secret" not in proc.stdout
     )
+
+
+def test_load_reads_a_path_outside_the_cwd_as_the_python_loaders_do(tmp_path: Path) -> None:
+    """``docread load`` follows the loaders' workspace rule (a path the user names is read,
+    ``source`` absolute, the ids the Python loaders give); ``--workspace`` still sandboxes."""
+    import json
+
+    (tmp_path / "here").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    outside = tmp_path / "elsewhere" / "o.txt"
+    outside.write_text("outside text\n")
+    proc = _run("load", str(outside), cwd=tmp_path / "here")
+    assert proc.returncode == 0, proc.stderr
+    [line] = [json.loads(x) for x in proc.stdout.splitlines()]
+    [doc] = docread.iter_documents(str(outside), config={"cache": {"enabled": False}})
+    assert line["metadata"]["source"] == str(outside) and line["id"] == doc.id
+    fenced = _run("load", str(outside), "--workspace", ".", cwd=tmp_path / "here")
+    assert fenced.returncode == 1 and "outside the workspace" in fenced.stderr

@@ -29,12 +29,13 @@ def _unsaid_default(action: argparse.Action) -> bool:
     return bool(action.option_strings) and "default" not in (action.help or "")
 
 
-def add_workspace_options(p: argparse.ArgumentParser) -> None:
-    """``--workspace`` (the sandbox root) and ``--config`` (tools-security.yaml)."""
+def add_workspace_options(p: argparse.ArgumentParser, default: str = "the cwd") -> None:
+    """``--workspace`` (the sandbox root; ``default`` says what it is when not given) and
+    ``--config`` (tools-security.yaml)."""
     p.add_argument(
         "--workspace",
         type=_existing_folder,
-        help="sandbox root; no path may leave it (default: the cwd)",
+        help=f"sandbox root; no path may leave it (default: {default})",
     )
     p.add_argument(
         "--config", help="tools-security.yaml (default: $DOCREAD_CONFIG or ./tools-security.yaml)"

@@ -32,6 +32,7 @@ from .. import (
 from ..integrations.adapters import (
     Chunker,
     describe_media,
+    loader_workspace,
     log_handled,
     make_folders,
     store_media,
@@ -103,7 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="chunk each unit alone (default: chunks follow sections across pages)",
     )
-    add_workspace_options(p)
+    add_workspace_options(
+        p, "the cwd, or / when a PATH lies outside it: the Python loaders' rule, a path you "
+        "name is read"
+    )  # fmt: skip
     return p
 
 
@@ -115,7 +119,8 @@ def main(argv: Sequence[str]) -> int:
             isolation = dataclasses.replace(settings.isolation, workers=args.workers)
             settings = dataclasses.replace(settings, isolation=isolation)
         chunker = _chunker(args)
-        reader = Reader(args.workspace, settings)
+        root, paths = loader_workspace(args.paths, args.workspace)  # as every loader
+        reader = Reader(root, settings)
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
     except ReadDocumentError as exc:  # the workspace does not exist
@@ -125,7 +130,7 @@ def main(argv: Sequence[str]) -> int:
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)
         units: Iterable[Unit] = reader.iter_units(
-            args.paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
+            paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
             show_progress=show, progress_label="docread load",
         )  # fmt: skip
         if chunker is not None:
