@@ -49,9 +49,16 @@ def detect(
     size = source.size
     if fmt is None:
         mime = libmagic_mime(head) if head else "application/octet-stream"
+        claimed = None if hint else formats.by_extension(source.name)
+        content = f"{mime}, {size:,} bytes"
+        said = (
+            f"unsupported format ({content})"
+            if claimed is None
+            else not_a(claimed, f"its content is {content}")
+        )
         raise FormatNotSupportedError(
-            f"{shown or source.name}: unsupported format ({mime}, {size:,} bytes); "
-            f"docread reads text, tables, office documents, PDF, archives, images, audio and SQLite",
+            f"{shown or source.name}: {said}; docread reads text, tables, office documents, PDF, "
+            "archives, images, audio and SQLite (`docread formats` lists them all)",
             path=shown or source.name,
         )
     info = _info(source, fmt, shown, modified, size)
@@ -59,6 +66,15 @@ def detect(
     if claimed is not None and _contradicts(claimed, fmt):
         info = dataclasses.replace(info, extension_format=claimed.key)
     return info
+
+
+def not_a(claimed: Format, why: str) -> str:
+    """What a file whose name says ``claimed`` is not: "not a DOCX: the file is not a zip
+    package (why)", said by detection and by the zip gate of the office readers."""
+    key = claimed.key.upper()
+    article = "an" if key[0] in "AEFHILMNORSX" else "a"  # letters read out: an XLSX, a DOCX
+    package = ": the file is not a zip package" if claimed.zip_marker else ""
+    return f"not {article} {key}{package} ({why})"
 
 
 def _contradicts(claimed: Format, found: Format) -> bool:
@@ -235,6 +251,8 @@ def _zip_container(source: Source, by_ext: Format | None) -> Format | None:
         found = next((f for f in containers if f.zip_marker == mimetype), None)
         if found is not None:
             return found
+    if _ZIP_END not in tail and by_ext is not None and by_ext.zip_marker:
+        return by_ext  # no zip directory: the document its name says, cut short or corrupt
     from .extractors.office.package import CONTENT_TYPES, ooxml_main_part
 
     if not _central_entry(tail, CONTENT_TYPES.encode()):
@@ -266,6 +284,7 @@ _OOXML_FAMILIES = (
 
 
 _ZIP_TAIL = 4 * 1024 * 1024
+_ZIP_END = b"PK\x05\x06"  # the end of central directory record every readable zip ends with
 _LOCAL = struct.Struct("<4sHHHHHIIIHH")  # local file header, 30 bytes
 
 
