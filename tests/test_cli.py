@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import docread
+import pytest
+from docread.cli import main
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -65,8 +68,6 @@ def test_workspace_option_sandboxes(tmp_path: Path) -> None:
 def test_load_reads_a_path_outside_the_cwd_as_the_python_loaders_do(tmp_path: Path) -> None:
     """``docread load`` follows the loaders' workspace rule (a path the user names is read,
     ``source`` absolute, the ids the Python loaders give); ``--workspace`` still sandboxes."""
-    import json
-
     (tmp_path / "here").mkdir()
     (tmp_path / "elsewhere").mkdir()
     outside = tmp_path / "elsewhere" / "o.txt"
@@ -78,3 +79,20 @@ def test_load_reads_a_path_outside_the_cwd_as_the_python_loaders_do(tmp_path: Pa
     assert line["metadata"]["source"] == str(outside) and line["id"] == doc.id
     fenced = _run("load", str(outside), "--workspace", ".", cwd=tmp_path / "here")
     assert fenced.returncode == 1 and "outside the workspace" in fenced.stderr
+
+
+def test_a_near_miss_flag_names_the_option_it_was_meant_to_be(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    for argv, meant in [
+        (["read", "a.txt", "--page", "1"], "--page 1 (did you mean --pages?)"),
+        (["a.txt", "--row", "1", "--offest", "2"], "(did you mean --rows, --offset?)"),
+        (["load", "a.txt", "--chunksize", "3"], "(did you mean --chunk-size?)"),
+        (["mcp", "--transprt", "http"], "(did you mean --transport?)"),
+        (["read", "a.txt", "--zzzz"], "unrecognized arguments: --zzzz\n"),
+    ]:
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        assert meant in capsys.readouterr().err

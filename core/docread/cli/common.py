@@ -5,8 +5,34 @@ from __future__ import annotations
 
 import argparse
 import copy
+import difflib
 import os
 import sys
+from collections.abc import Iterable
+from typing import NoReturn
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that names the option a mistyped one was meant to be: ``docread read x --page
+    1`` ends "unrecognized arguments: --page 1 (did you mean --pages?)"."""
+
+    def error(self, message: str) -> NoReturn:
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            message += _did_you_mean(message[len(prefix) :].split(), self._option_string_actions)
+        super().error(message)
+
+
+def _did_you_mean(given: list[str], options: Iterable[str]) -> str:
+    """" (did you mean --pages?)" for the given words that look like a known option, else ""."""
+    known = [o for o in options if o.startswith("--")]
+    meant = [
+        close[0]
+        for word in given
+        if word.startswith("-")
+        and (close := difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6))
+    ]
+    return f" (did you mean {', '.join(dict.fromkeys(meant))}?)" if meant else ""
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

@@ -3,14 +3,13 @@ extensions, and the optional tools it needs, present or missing on this machine.
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
 from collections.abc import Callable, Sequence
 
 from ..integrations.adapters import FORMATS, Format
-from .common import HelpFormatter
+from .common import HelpFormatter, Parser
 
 #: What each optional tool is for, and how to install it.
 TOOLS: dict[str, tuple[str, str]] = {
@@ -80,7 +79,7 @@ def tool_status() -> dict[str, bool]:
 
 
 def main(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread formats",
         description="List the formats docread reads and the optional tools each needs.",
         epilog=_EPILOG,

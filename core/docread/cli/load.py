@@ -37,7 +37,7 @@ from ..integrations.adapters import (
     make_folders,
     store_media,
 )
-from .common import HelpFormatter, add_workspace_options, fail
+from .common import HelpFormatter, Parser, add_workspace_options, fail
 
 _EPILOG = """\
 output:
@@ -56,7 +56,7 @@ exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 ba
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread load",
         description="Read files and folders in loader mode: every Document as one JSON line, "
         "streamed; media parts written to files named by their digest.",
