@@ -14,6 +14,7 @@ from typing import Any
 import docread
 from docread.integrations.adapters import (
     ErrorPolicy,
+    check_keywords,
     check_on_error,
     extensions,
     loader_workspace,
@@ -112,7 +113,7 @@ class DocReadReader(BasePydanticReader):
         show_progress: bool | None = None,
         **read_options: Any,
     ) -> None:
-        docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
+        check_keywords(type(self).__init__, read_options, reads=True)  # a typo fails now
         check_on_error(on_error)
         # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
         super().__init__(  # type: ignore[call-arg]

@@ -307,3 +307,35 @@ def test_simple_directory_reader_decides_by_its_raise_on_error(
         strict.load_data()
     cause = info.value.__cause__
     assert isinstance(cause, docread.ExtractionError) and "broken.ipynb" in str(cause)
+
+
+# -- an unknown keyword names the wrapper's own parameters, not only the read options ----------
+def _wrappers() -> list[Any]:
+    from langchain_docread import DocReadLoader, DocReadParser, ReadDocumentTool
+    from llama_index_docread import DocReadReader, DocReadToolSpec
+
+    return [
+        pytest.param(lambda: DocReadLoader(".", glob_pattern="*.pdf"), "DocReadLoader",
+                     "glob_pattern (did you mean pattern?)", "glob, recursive", True, id="loader"),
+        pytest.param(lambda: DocReadParser(chunksize=80), "DocReadParser",
+                     "chunksize (did you mean chunk_size?)", "chunk_size", True, id="parser"),
+        pytest.param(lambda: DocReadReader(recursive=False), "DocReadReader", "recursive",
+                     "workspace, config, on_error", True, id="reader"),
+        pytest.param(lambda: DocReadToolSpec(workspce="."), "DocReadToolSpec",
+                     "workspce (did you mean workspace?)", "workspace, config", False, id="toolspec"),
+        pytest.param(lambda: ReadDocumentTool(workspce="."), "ReadDocumentTool",
+                     "workspce (did you mean workspace?)", "workspace, config", False, id="tool"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("make", "name", "unknown", "own", "reads"), _wrappers())
+def test_an_unknown_keyword_names_the_wrappers_own_parameters(
+    make: Callable[[], Any], name: str, unknown: str, own: str, reads: bool
+) -> None:
+    """``DocReadLoader(glob_pattern=...)`` listed only the read options, and
+    ``ReadDocumentTool(workspce=...)`` was silently a tool on the current folder."""
+    with pytest.raises(docread.InvalidOptionError) as raised:
+        make()
+    message = str(raised.value)
+    assert message.startswith(f"{name}: unknown parameter(s) {unknown}; its parameters: ")
+    assert own in message and ("read options: archive_path" in message) == reads

@@ -198,7 +198,7 @@ def test_missing_path_is_a_per_file_error(corpus: Path, caplog: pytest.LogCaptur
 def test_bad_options_fail_at_construction() -> None:
     with pytest.raises(docread.InvalidOptionError, match="pages"):
         DocReadLoader("x.pdf", pages="9-3")
-    with pytest.raises(docread.InvalidOptionError, match="unknown read option"):
+    with pytest.raises(docread.InvalidOptionError, match=r"page \(did you mean pages\?\)"):
         DocReadLoader("x.pdf", page="1")
     with pytest.raises(ValueError, match="on_error"):
         DocReadLoader("x.pdf", on_error="ignore")  # type: ignore[arg-type]  # InvalidOptionError
@@ -247,3 +247,12 @@ def test_rag_example_runs_offline() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "warranty expires 24 months after the date of purchase. [report.pdf p.3]" in out.stdout
+
+
+def test_pattern_is_the_glob_as_in_every_other_loader(corpus: Path) -> None:
+    """``pattern=`` (docread's name, iter_units' and DocReadReader's) was a read option here too
+    and met ``glob`` in the load: a TypeError at the first file. It is the glob."""
+    docs = DocReadLoader(corpus, pattern="**/*.md").load()
+    assert [d.metadata["file_name"] for d in docs] == ["deep.md"]
+    with pytest.raises(docread.InvalidOptionError, match="glob= or pattern=, not both"):
+        DocReadLoader(corpus, glob="*.txt", pattern="**/*.md")

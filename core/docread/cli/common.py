@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import copy
-import difflib
 import os
 import sys
-from collections.abc import Iterable
 from typing import NoReturn
+
+from ..integrations.adapters import suggestion
 
 
 class Parser(argparse.ArgumentParser):
@@ -19,20 +19,10 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         prefix = "unrecognized arguments: "
         if message.startswith(prefix):
-            message += _did_you_mean(message[len(prefix) :].split(), self._option_string_actions)
+            flags = [w for w in message[len(prefix) :].split() if w.startswith("-")]
+            known = [o for o in self._option_string_actions if o.startswith("--")]
+            message += suggestion(flags, known)
         super().error(message)
-
-
-def _did_you_mean(given: list[str], options: Iterable[str]) -> str:
-    """" (did you mean --pages?)" for the given words that look like a known option, else ""."""
-    known = [o for o in options if o.startswith("--")]
-    meant = [
-        close[0]
-        for word in given
-        if word.startswith("-")
-        and (close := difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6))
-    ]
-    return f" (did you mean {', '.join(dict.fromkeys(meant))}?)" if meant else ""
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

@@ -16,6 +16,7 @@ from ..rag.async_iteration import aiterate
 from ..rag.chunking import Chunker, contextualize
 from ..rag.media_files import default_media_dir, media_path, store_media
 from ..reader import PathArg, UnitHandler, loader_workspace
+from ..request.options import check_keywords, suggestion
 from ..request.parameters import (
     PARAMETERS,
     TOOL_DESCRIPTION,
@@ -58,6 +59,7 @@ __all__ = [
     "aiterate",
     "answer_parts",
     "arguments_model",
+    "check_keywords",
     "check_model_inputs",
     "check_on_error",
     "contextualize",
@@ -74,6 +76,7 @@ __all__ = [
     "media_part",
     "media_path",
     "store_media",
+    "suggestion",
     "tool_description",
     "unit_position",
     "view_for_model",
