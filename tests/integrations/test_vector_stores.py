@@ -3,7 +3,9 @@ user's first RAG script sends them: LangChain's loader into Chroma and Qdrant, L
 and DocReadNodeParser into their Chroma and Qdrant vector stores. Embedded stores only (an
 ephemeral Chroma client with telemetry off, Qdrant ``:memory:``), deterministic fake embeddings
 (the store is what is tested), and no socket to the network. The corpus is read once for the
-module: one file of each format (the smallest), LangChain first, LlamaIndex from the cache."""
+module: one file of each format (the smallest), LangChain first, LlamaIndex from the cache. The
+stores are imported by the tests that use them (~3 s of imports every test process would pay
+when collecting the suite)."""
 
 from __future__ import annotations
 
@@ -15,21 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import chromadb
 import pytest
-from chromadb.config import Settings as ChromaSettings
 from conftest import CORPUS, corpus_rows
-from langchain_chroma import Chroma
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_qdrant import QdrantVectorStore
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.schema import BaseNode, ImageNode
 from llama_index.core.vector_stores import MetadataFilter, MetadataFilters
-from llama_index.vector_stores.chroma import ChromaVectorStore
-from llama_index.vector_stores.qdrant import QdrantVectorStore as LlamaQdrant
-from qdrant_client import QdrantClient, models
 
 from langchain_docread import DocReadLoader
 from llama_index_docread import DocReadNodeParser, DocReadReader
@@ -158,10 +153,15 @@ def test_llamaindex_metadata_is_flat(li_nodes):
 
 def chroma_client() -> Any:
     """An in-memory Chroma, telemetry off."""
-    return chromadb.EphemeralClient(ChromaSettings(anonymized_telemetry=False))
+    import chromadb
+    from chromadb.config import Settings
+
+    return chromadb.EphemeralClient(Settings(anonymized_telemetry=False))
 
 
 def test_langchain_chroma_takes_every_chunk_and_finds_one_by_its_heading_path(folder, lc_docs):
+    from langchain_chroma import Chroma
+
     client = chroma_client()
     embedding = DeterministicFakeEmbedding(size=DIM)
     store = Chroma.from_documents(lc_docs, embedding, client=client, collection_name="lc-docread")
@@ -177,6 +177,9 @@ def test_langchain_chroma_takes_every_chunk_and_finds_one_by_its_heading_path(fo
 
 
 def test_langchain_qdrant_takes_every_chunk_and_finds_one_by_its_heading_path(folder, lc_docs):
+    from langchain_qdrant import QdrantVectorStore
+    from qdrant_client import models
+
     embedding = DeterministicFakeEmbedding(size=DIM)
     store = QdrantVectorStore.from_documents(
         lc_docs, embedding, location=":memory:", collection_name="lc-docread"
@@ -217,6 +220,8 @@ def heading_search(index: VectorStoreIndex, nodes: list[BaseNode]) -> None:
 
 
 def test_llamaindex_chroma_takes_every_node_and_finds_one_by_its_heading_path(folder, li_nodes):
+    from llama_index.vector_stores.chroma import ChromaVectorStore
+
     collection = chroma_client().create_collection("li-docread")
     index = llama_index_of(ChromaVectorStore(chroma_collection=collection), li_nodes)
     stored = collection.get(include=["metadatas"])
@@ -228,8 +233,11 @@ def test_llamaindex_chroma_takes_every_node_and_finds_one_by_its_heading_path(fo
 
 @pytest.mark.filterwarnings("ignore:Payload indexes have no effect in the local Qdrant")
 def test_llamaindex_qdrant_takes_every_node_and_finds_one_by_its_heading_path(li_nodes):
+    from llama_index.vector_stores.qdrant import QdrantVectorStore
+    from qdrant_client import QdrantClient
+
     client = QdrantClient(location=":memory:")
-    index = llama_index_of(LlamaQdrant(client=client, collection_name="li-docread"), li_nodes)
+    index = llama_index_of(QdrantVectorStore(client=client, collection_name="li-docread"), li_nodes)
     texts = [n for n in li_nodes if not isinstance(n, ImageNode)]
     assert client.count("li-docread").count == len(texts)
     heading_search(index, li_nodes)
