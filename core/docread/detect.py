@@ -54,7 +54,7 @@ def detect(
         said = (
             f"unsupported format ({content})"
             if claimed is None
-            else not_a(claimed, f"its content is {content}")
+            else formats.not_a(claimed, f"its content is {content}")
         )
         raise FormatNotSupportedError(
             f"{shown or source.name}: {said}; docread reads text, tables, office documents, PDF, "
@@ -66,15 +66,6 @@ def detect(
     if claimed is not None and _contradicts(claimed, fmt):
         info = dataclasses.replace(info, extension_format=claimed.key)
     return info
-
-
-def not_a(claimed: Format, why: str) -> str:
-    """What a file whose name says ``claimed`` is not: "not a DOCX: the file is not a zip
-    package (why)", said by detection and by the zip gate of the office readers."""
-    key = claimed.key.upper()
-    article = "an" if key[0] in "AEFHILMNORSX" else "a"  # letters read out: an XLSX, a DOCX
-    package = ": the file is not a zip package" if claimed.zip_marker else ""
-    return f"not {article} {key}{package} ({why})"
 
 
 def _contradicts(claimed: Format, found: Format) -> bool:

@@ -55,8 +55,7 @@ def open_package(file: BinaryIO, source: str, limits: ArchiveSettings) -> zipfil
 def _not_a_package(file: BinaryIO, source: str, exc: Exception) -> ExtractionError:
     """The error of a document that does not open as a zip: "not a DOCX: the file is not a zip
     package", with what its bytes look like (a zip cut short, or something else)."""
-    from ...detect import not_a
-    from ...formats import BY_KEY, by_extension
+    from ...formats import BY_KEY, by_extension, not_a
 
     try:
         file.seek(0)
