@@ -1,7 +1,8 @@
 """PDF structure (``pdf.structure: auto``) on real documents of the shared corpus: each test is
 one of the ways real PDFs lost their shape (tables of contents, quiet headings, right-to-left
 pages, footnote marks, boxes that take in too much, running lines, the heading path across a
-page end, rotated margin stamps). bench/real_pdf.py scores the same engine against pages
+page end, rotated margin stamps, justified lines split at a sentence's end, a column's top
+read with the heading beside it). bench/real_pdf.py scores the same engine against pages
 looked at by eye (bench/pdf_truth/)."""
 
 from __future__ import annotations
@@ -113,3 +114,22 @@ def test_a_rotated_margin_stamp_is_a_line_not_a_heading():
     assert stamp in text.splitlines()
     assert not any("arXiv" in h for h in headings(text))
     assert headings(text)[-1] == "1 Introduction"
+
+
+def test_a_justified_line_split_at_a_sentence_end_is_one_line():
+    """MuPDF splits a justified line at the wide space after a full stop (``facto method.``
+    | ``In this work, we show that``): the abstract stays one paragraph."""
+    text = pages("multi-column-2p.pdf", "1")[0][0]
+    assert (
+        "are the de facto method. In this work, we show that retrieval can be practically"
+        " implemented using dense representations alone" in text
+    )
+
+
+def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
+    """The right column's first line sits on the row of the left column's ``Abstract``
+    heading, under a centred author block: it opens the right column, not the abstract."""
+    text = pages("multi-column-2p.pdf", "1")[0][0]
+    assert "Retrieval in open-domain QA is usually implemented using TF-IDF or BM25" in text
+    assert text.index("## Abstract") < text.index("Open-domain question answering relies")
+    assert text.index("1 Introduction") < text.index("Retrieval in open-domain QA is usually")

@@ -34,6 +34,8 @@ _CODE_WEIGHT = re.compile(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's 
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 _MARK = re.compile(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
+_SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
+_SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
@@ -296,7 +298,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
     em = max(first.size, second.size, 1.0)
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
-    if gap > _MERGE_GAP * em:
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
         label = first.text.strip()
         if gap > _LABEL_GAP * em or not (len(label) <= 3 and not _is_letters(label)):
             return None
@@ -310,6 +312,19 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
         big.size, first.bold and second.bold, first.italic and second.italic,
         first.mono and second.mono, big.family, big.weight, min(a.block, b.block),
     )  # fmt: skip
+
+
+def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
+    """The wide space after a sentence's end in a justified line (MuPDF splits the line
+    there): a word and its full stop, then a capital, in one size and style, at most 1.5
+    ems apart (a table's cells are not sentences)."""
+    return (
+        ems <= _SENTENCE_GAP
+        and first.size == second.size
+        and first.style == second.style
+        and bool(_SENTENCE_END.search(first.text.rstrip()))
+        and second.text.lstrip()[:1].isupper()
+    )
 
 
 def _is_letters(text: str) -> bool:

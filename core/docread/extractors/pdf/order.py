@@ -146,19 +146,35 @@ def _bands(pieces: list[P]) -> list[list[P]]:
 def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     """Neighbouring bands joined while an empty vertical strip (GUTTER wide) runs through
     all of them: lines of two columns that happen to leave a gap at the same height stay
-    columns."""
+    columns. A band that shares a strip with the band below it but not with the group above
+    (the row of a heading and the right column's first line, under a centred author block)
+    opens a group of its own."""
     groups: list[list[P]] = []
     free: list[Interval] = []
-    for band in bands:
-        here = _free(band, lo, hi)
+    frees = [_free(band, lo, hi) for band in bands]
+    for i, band in enumerate(bands):
+        here = frees[i]
         common = _intersect(free, here) if groups else []
-        if groups and any(b - a >= GUTTER and lo < a and b < hi for a, b in common):
+        after = frees[i + 1] if i + 1 < len(bands) else None
+        if (
+            groups
+            and _gutter(common, lo, hi)
+            and not (
+                after is not None
+                and _gutter(_intersect(here, after), lo, hi)
+                and not _gutter(_intersect(common, after), lo, hi)
+            )  # it shares its gutter with the band below, not the one above: a column's top
+        ):
             groups[-1].extend(band)
             free = common
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
+    return any(b - a >= GUTTER and lo < a and b < hi for a, b in free)
 
 
 def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
