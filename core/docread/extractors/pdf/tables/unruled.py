@@ -60,12 +60,13 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each) whose cells fall in the
     same columns (a row may leave cells empty, or hold one cell between two rows of cells: a
     group label), starting with a row of 2+ cells (two columns no further apart than 2.5 times
-    the wider one), with the row of cells just above (a header centred over its columns). Text in columns does not qualify: its rows have one long line
-    per column."""
+    the wider one), with the row of cells just above (a header centred over its columns), or
+    the two rows of a header wrapped over two lines. Text in columns does not qualify: its rows
+    have one long line per column."""
     runs: list[list[list[Line]]] = []
     run: list[list[Line]] = []
     cols: list[list[float]] = []
-    before: list[Line] = []
+    before: list[list[Line]] = []  # the header: the row of cells above, or a two-row start
     held: list[list[Line]] = []  # one-cell rows waiting for a row of cells after them
 
     def short(ln: Line) -> bool:
@@ -84,7 +85,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
         widest = max(c[1] - c[0] for c in cols)
         if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
-        head = [before] if before and _near(before, run[0]) and _fits(before, cols) else []
+        head = before if before and _near(before[-1], run[0]) and _fits(before[-1], cols) else []
         runs.append(head + run)
 
     last: list[Line] = []
@@ -106,7 +107,8 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
             continue
         close()
         held = []
-        before = last if last and cells(last) else []
+        # two rows of cells: a header wrapped over two lines ("#" / "enc-layers")
+        before = run if len(run) == 2 else [last] if last and cells(last) else []
         run = [row] if cells(row) else []
         cols = _widened([], row) if run else []
         last = row
@@ -167,10 +169,11 @@ def _glued(a: str, b: str) -> str:
 
 def _continued(above: list[str], cells: list[str]) -> bool:
     """A row that carries on the cells of the row above (wrapped text): fewer cells, each
-    under a filled one, none a number."""
+    under a filled one, no number under a number (a header's unit under its name is text:
+    "mAP" / "(0.75)")."""
     filled = [i for i, c in enumerate(cells) if c]
     return len(filled) < sum(bool(c) for c in above) and all(
-        above[i] and not NUMBER.match(cells[i]) for i in filled
+        above[i] and not (NUMBER.match(cells[i]) and NUMBER.match(above[i])) for i in filled
     )
 
 
