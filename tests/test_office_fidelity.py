@@ -351,7 +351,7 @@ def test_legacy_doc_keeps_non_ascii_under_a_c_locale(
 def test_short_doc_scan_keeps_greek_and_cyrillic() -> None:
     """antiword refuses very short documents; the UTF-16 scan that recovers their text keeps
     Greek, Cyrillic and typographic punctuation, not only Latin-1."""
-    from docread.extractors.office.convert import _utf16_runs
+    from docread.extractors.office.convert.pandoc import _utf16_runs
 
     words = "Καλημέρα κόσμε, Привет мир — “quoted”"
     data = b"\xd0\xcf\x11\xe0\x00\x05" + f"{words}\r".encode("utf-16-le") + b"\x00\x00"

@@ -26,19 +26,11 @@ from ...source import Source
 from ..base import Context, Extractor, load_object
 from ..markdown import TableCaps
 from ..properties import document_properties
-from .convert import (
-    RTF_MAX_DEPTH,
-    Part,
-    antiword,
-    docx_marks,
-    odt_marks,
-    pandoc,
-    rtf_markdown,
-    rtf_too_deep,
-    split_chapters,
-    split_pages,
-    split_sections,
-)  # fmt: skip
+from .convert.marks import docx_marks, odt_marks
+from .convert.pandoc import antiword, pandoc
+from .convert.parts import Part, split_chapters, split_pages, split_sections
+from .convert.rtf import RTF_MAX_DEPTH, rtf_markdown, rtf_too_deep
+from .convert.rtf_codepages import decode_codepages
 from .epub import epub_markdown, epub_spine, spine_once
 from .headers import docx_headers, odt_headers
 from .html_tables import html_tables
@@ -52,7 +44,6 @@ from .meta import (
 )  # fmt: skip
 from .odfml import needs_pandoc_odf, odt_markdown
 from .package import OfficeZip
-from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
 from .wordml import docx_markdown, needs_pandoc
 

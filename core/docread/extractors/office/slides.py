@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
-from .convert import MAX_NESTING
+from .convert.parts import MAX_NESTING
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
 

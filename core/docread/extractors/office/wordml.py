@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
-from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from .convert.parts import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .package import OfficeZip, attr, local
 
 if TYPE_CHECKING:
