@@ -231,9 +231,12 @@ class OdpDeck:
         page = self.pages[number - 1]
         slide = Slide(number)
         lines: list[str] = []
+        top = _top_title(page, self.caps)
         for el in page:
             if local(el.tag) == "notes":
                 slide.notes = "\n".join(_odf_block(el, 0, self.caps)).strip()
+            elif el is top:
+                slide.title = " ".join(" ".join(_odf_block(el, 0, self.caps)).split())
             else:
                 _odf_shape(el, slide, lines, self.caps)
         master = attr(page, "master-page-name")
@@ -274,6 +277,44 @@ def _master_texts(oz: OfficeZip, caps: TableCaps) -> dict[str, str]:
         if text:
             out[attr(master, "name")] = text
     return out
+
+
+_TITLE_MOST = 150  # characters: a longer single paragraph is body text, not a title
+
+
+def _top_title(page: Any, caps: TableCaps) -> Any:
+    """On a slide without a title placeholder, the text shape that is its title as a reader
+    sees it: one short paragraph in an unclassed shape above every other shape holding text
+    (a converter's text box at the top); None when there is no such shape."""
+    if any(attr(el, "class") == "title" for el in page):
+        return None
+    shapes = []
+    for el in page:
+        if local(el.tag) in ("notes", "g") or attr(el, "class") not in ("", "text"):
+            continue
+        lines = [line for line in _odf_block(el, 0, caps) if line.strip()]
+        if lines:
+            top = _length(attr(el, "y"))
+            shapes.append((top, top + _length(attr(el, "height")), lines, el))
+    if not shapes:
+        return None
+    shapes.sort(key=lambda s: s[0])
+    top, bottom, lines, el = shapes[0]
+    if len(lines) != 1 or len(lines[0]) > _TITLE_MOST or lines[0].lstrip().startswith(("-", "|")):
+        return None
+    return el if all(bottom <= other[0] for other in shapes[1:]) else None
+
+
+def _length(value: str) -> float:
+    """An ODF length (``6.7cm``, ``2in``, ``12pt``) in centimetres (0 when unreadable)."""
+    units = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6}
+    for unit, scale in units.items():
+        if value.endswith(unit):
+            try:
+                return float(value[: -len(unit)]) * scale
+            except ValueError:
+                return 0.0
+    return 0.0
 
 
 def _odf_shape(el: Any, slide: Slide, lines: list[str], caps: TableCaps) -> None:

@@ -18,7 +18,8 @@ _PANDOC_READERS = {"docx": "docx", "odt": "odt", "rtf": "rtf", "epub": "epub"}
 
 
 # Title-block paragraphs (Title, Subtitle, Author, Date, Abstract styles) go back into the text,
-# since pandoc moves them to metadata that gfm output drops; inline emphasis is dropped (it costs
+# since pandoc moves them to metadata that gfm output drops (the title and subtitle as headings 1
+# and 2, as the in-process readers give them); inline emphasis is dropped (it costs
 # tokens and splits phrases); id-less spans are unwrapped (EPUB chapter anchors keep their ids);
 # section divs are unwrapped (gfm would keep them as raw <div> lines around every section).
 _FILTER = """
@@ -28,9 +29,14 @@ function Span(e) if e.identifier == "" then return e.content end end
 function Pandoc(doc)
   if not doc.meta.docread_titleblock then return nil end
   local head = {}
+  local levels = {title = 1, subtitle = 2}
   for _, key in ipairs({"title", "subtitle", "author", "date", "abstract"}) do
     local v = doc.meta[key]
-    if v then table.insert(head, pandoc.Para(pandoc.utils.stringify(v))) end
+    if v and levels[key] then
+      table.insert(head, pandoc.Header(levels[key], pandoc.utils.stringify(v)))
+    elseif v then
+      table.insert(head, pandoc.Para(pandoc.utils.stringify(v)))
+    end
   end
   doc.blocks = head .. doc.blocks
   return doc
