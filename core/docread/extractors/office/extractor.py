@@ -144,7 +144,7 @@ def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
     try:
         if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
             return docx_markdown(oz, ctx)
-        if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
+        if fmt == "odt" and not needs_pandoc_odf(oz):
             return odt_markdown(oz, ctx)
         if fmt == "epub" and (chapters := epub_spine(oz, ctx)) is not None:
             return epub_markdown(oz, chapters, ctx)

@@ -5,11 +5,14 @@ of frames and drawn shapes after the paragraph that anchors them."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..markdown import MAX_TABLE_CELLS, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from .charts import odf_chart_grid, odf_object
 from .convert.parts import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .numbering import LEVELS, Counter, Level, odf_level, shown
 from .package import OfficeZip, attr, local
@@ -29,9 +32,21 @@ _SPACES_CAP = 100  # text:s c="N": a run of spaces
 _SHAPES = {"frame", "custom-shape", "rect", "ellipse", "circle", "polygon", "g"}
 
 
-def needs_pandoc_odf(content_xml: bytes) -> bool:
-    """True when the text holds formulas (embedded MathML objects): pandoc's job."""
-    return b"<math:math" in content_xml or b"ObjectReplacements/" in content_xml
+def needs_pandoc_odf(oz: OfficeZip) -> bool:
+    """True when the text holds formulas (MathML, inline or an embedded formula object):
+    pandoc's job. Chart objects are read here."""
+    content = oz.read("content.xml")
+    if b"<math:math" in content:
+        return True
+    for href in _OBJECT_HREF.findall(content):
+        name = html.unescape(href.decode("utf-8", "replace")).removeprefix("./").rstrip("/")
+        part = f"{name}/content.xml"
+        if oz.has(part) and b"office:chart" not in oz.read(part):
+            return True  # a formula (or another object pandoc renders)
+    return False
+
+
+_OBJECT_HREF = re.compile(rb'<draw:object\b[^>]*?xlink:href="([^"]+)"')
 
 
 _TITLES = {"title": 1, "subtitle": 2}  # LibreOffice's title styles: headings, never numbered
@@ -50,6 +65,7 @@ class _Styles:
 
 @dataclass(slots=True)
 class _Doc:
+    oz: OfficeZip
     styles: _Styles
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
@@ -134,7 +150,7 @@ def odt_markdown(oz: OfficeZip, ctx: Context) -> str:
     read's output budget (``Context.text_left``)."""
     root = oz.xml("content.xml")
     roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
-    doc = _Doc(_styles(roots), caps=TableCaps.of(ctx))
+    doc = _Doc(oz, _styles(roots), caps=TableCaps.of(ctx))
     blocks: list[Block] = []
     body = next((el for el in root if local(el.tag) == "body"), None)
     texts = [part for part in body if local(part.tag) == "text"] if body is not None else []
@@ -266,6 +282,8 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
             words = " ".join(_inline(sub, doc, after, depth + 1).split())
             href = attr(sub, "href")
             parts.append(f"[{words}]({href})" if words and href and "://" in href else words)
+        elif kind in _SHAPES and (chart := _chart(sub, doc)):
+            after.append(("table", chart))
         elif kind in _SHAPES:
             image = _image(sub)
             if image:
@@ -275,6 +293,18 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
             parts.append(_inline(sub, doc, after, depth + 1))
         parts.append(sub.tail or "")
     return "".join(parts)
+
+
+def _chart(frame: Any, doc: _Doc) -> str:
+    """The table of the chart object a frame embeds ("" when it embeds none)."""
+    obj = next((sub for sub in frame if local(sub.tag) == "object"), None)
+    root = odf_object(doc.oz, attr(obj, "href")) if obj is not None else None
+    if root is None:
+        return ""
+    grid = odf_chart_grid(
+        root, lambda table: odf_grid(table, lambda c: _cell_text(c, doc), doc.caps.max_cells)
+    )
+    return grid_table(grid, doc.caps) if grid is not None else ""
 
 
 def _box(shape: Any) -> list[Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from .charts import drawingml_grid
 from .convert.parts import MARK, MAX_NESTING, Block, join_blocks, plain_lines
 from .numbering import WordNumbering, word_numbering
 from .package import OfficeZip, attr, local
@@ -214,13 +215,18 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block], depth: int = 0) -> str:
 
 
 def _picture(el: Any, doc: _Doc, boxes: list[Block]) -> str:
-    """An image as ``![alt](media/name)``; a text box's paragraphs as blocks after the
-    paragraph that anchors it."""
+    """An image as ``![alt](media/name)``; a text box's paragraphs and a chart's table as
+    blocks after the paragraph that anchors it."""
     image = ""
     for sub in el.iter():
         kind = local(sub.tag)
         if kind == "txbxContent":
             _blocks(sub, doc, boxes)
+            return ""
+        if kind == "chart":  # the values its series cache, as a table after the paragraph
+            part, external = doc.links.get(attr(sub, "id"), ("", True))
+            if part and not external and doc.oz.has(part):
+                boxes.append(("table", grid_table(drawingml_grid(doc.oz.xml(part)), doc.caps)))
             return ""
         if kind in ("blip", "imagedata") and not image:
             target = doc.links.get(attr(sub, "embed") or attr(sub, "id"), ("", True))

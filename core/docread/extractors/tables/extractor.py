@@ -43,7 +43,7 @@ class TabularExtractor(Extractor):
         book: Book = opener(source, ctx, deadline)
         with book:
             units = _loader(book, ctx, deadline) if ctx.loader else _window(book, ctx)
-            yield from _with_properties(units, source, ctx)
+            yield from _with_properties(_with_charts(units, book, source, ctx), source, ctx)
 
 
 class TabularLoadExtractor(TabularExtractor):
@@ -65,6 +65,34 @@ def _with_properties(units: Iterator[Unit], source: Source, ctx: Context) -> Ite
         yield (
             Document(unit.text, {**props, **unit.metadata}) if isinstance(unit, Document) else unit
         )
+
+
+def _with_charts(units: Iterator[Unit], book: Book, source: Source, ctx: Context) -> Iterator[Unit]:
+    """An XLSX's charts named (title, kind, series; their data is the sheet's cells): in a
+    loader, a Document per sheet holding charts after the sheets' rows; in the agent view, a
+    ``Charts`` header line for the sheet shown."""
+    if ctx.info.format != "xlsx":
+        yield from units
+        return
+    from ..office.charts import workbook_charts
+    from ..office.package import OfficeZip
+
+    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
+        charts = workbook_charts(oz)
+    names = book.sheet_names or []
+    yield from units
+    if not ctx.loader:
+        shown = _sheet_indices(book, ctx, all_sheets=False)
+        if shown and names and (found := charts.get(names[shown[0]])):
+            ctx.set_header("Charts", "; ".join(line.removeprefix("Chart: ") for line in found))
+        return
+    for index, name in enumerate(names, 1):
+        if name in charts:
+            body = "\n".join(f"- {line}" for line in charts[name])
+            meta = {"sheet": name, "sheet_index": index, "sheet_count": len(names)}
+            yield Document(
+                f"## Sheet: {name}, charts\n\n{body}", {**meta, "charts": len(charts[name])}
+            )
 
 
 def _load_deadline(ctx: Context) -> Deadline:
