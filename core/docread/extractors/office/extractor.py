@@ -24,6 +24,7 @@ from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
+from ..html.tables import html_tables
 from ..markdown import TableCaps
 from ..properties import document_properties
 from .convert.marks import docx_marks, odt_marks
@@ -33,7 +34,6 @@ from .convert.rtf import RTF_MAX_DEPTH, rtf_markdown, rtf_too_deep
 from .convert.rtf_codepages import decode_codepages
 from .epub import epub_markdown, epub_spine, spine_once
 from .headers import docx_headers, odt_headers
-from .html_tables import html_tables
 from .meta import (
     docx_comments,
     epub_images,

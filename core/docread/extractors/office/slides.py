@@ -270,7 +270,7 @@ def _top_title(page: Any, caps: TableCaps) -> Any:
         if lines:
             top = _length(attr(el, "y"))
             shapes.append((top, top + _length(attr(el, "height")), lines, el))
-    if not shapes:
+    if len(shapes) < 2:  # a title stands above the slide's other text
         return None
     shapes.sort(key=lambda s: s[0])
     top, bottom, lines, el = shapes[0]
