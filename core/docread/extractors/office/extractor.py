@@ -29,7 +29,7 @@ from ..markdown import TableCaps
 from ..properties import document_properties
 from .convert.marks import docx_marks, odt_marks
 from .convert.pandoc import antiword, pandoc
-from .convert.parts import Part, split_chapters, split_pages, split_sections
+from .convert.parts import Part, blank_headers, split_chapters, split_pages, split_sections
 from .convert.rtf import RTF_MAX_DEPTH, rtf_markdown, rtf_too_deep
 from .convert.rtf_codepages import decode_codepages
 from .epub import epub_markdown, epub_spine, spine_once
@@ -164,7 +164,7 @@ def _units(
 ) -> Iterator[Unit]:
     """Split into the unit kind, select ``pages``, yield Documents (and Media when asked);
     HTML tables pandoc wrote become pipe tables first."""
-    markdown = html_tables(markdown, TableCaps.of(ctx))
+    markdown = blank_headers(html_tables(markdown, TableCaps.of(ctx)))
     pages = split_pages(markdown)
     if ctx.info.format == "epub":
         kind, parts = "chapter", split_chapters(markdown)

@@ -21,11 +21,17 @@ _PANDOC_READERS = {"docx": "docx", "odt": "odt", "rtf": "rtf", "epub": "epub"}
 # since pandoc moves them to metadata that gfm output drops (the title and subtitle as headings 1
 # and 2, as the in-process readers give them); inline emphasis is dropped (it costs
 # tokens and splits phrases); id-less spans are unwrapped (EPUB chapter anchors keep their ids);
-# section divs are unwrapped (gfm would keep them as raw <div> lines around every section).
+# section divs are unwrapped (gfm would keep them as raw <div> lines around every section);
+# display math in a table cell becomes inline math (a fenced block would break the row).
 _FILTER = """
 local function plain(e) return e.content end
 Strong, Emph, Underline, SmallCaps, Div = plain, plain, plain, plain, plain
 function Span(e) if e.identifier == "" then return e.content end end
+-- a pipe table's cell holds one line: display math there is written inline ($`...`$)
+local function inline_math(m)
+  if m.mathtype == "DisplayMath" then return pandoc.Math("InlineMath", m.text) end
+end
+function Table(t) return pandoc.walk_block(t, {Math = inline_math}) end
 function Pandoc(doc)
   if not doc.meta.docread_titleblock then return nil end
   local head = {}

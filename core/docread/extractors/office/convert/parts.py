@@ -134,6 +134,24 @@ def strip_anchors(markdown: str) -> str:
     return "\n".join(out)
 
 
+_BLANK_HEAD = re.compile(
+    r"^\|(?:[ \t]*\|)+[ \t]*\n\|(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*\n(\|.*\|)[ \t]*$", re.M
+)
+
+
+def blank_headers(markdown: str) -> str:
+    """A pipe table pandoc wrote with an empty header row (an ODT table without a header) gets
+    its first row as the header, as the in-process readers give it."""
+    if "|\n|" not in markdown:
+        return markdown
+
+    def promote(m: re.Match[str]) -> str:
+        row = m.group(1)
+        return row + "\n|" + "---|" * (row.count("|") - 1 - row.count("\\|"))
+
+    return _BLANK_HEAD.sub(promote, markdown)
+
+
 def _part(chunk: str) -> Part:
     text, images = image_placeholders(strip_anchors(chunk).strip())
     title = ""
