@@ -34,7 +34,9 @@ _FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
 _LONE = "\ud800-\udfff"
 _SURROGATE = re.compile(f"[{_LONE}]")
 _INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}{_LONE}]")
-_EITHER = re.compile(f"[{_CONTROLS}{_BODY_CLASS}{_LONE}]")  # one scan when there is nothing to strip
+_EITHER = re.compile(
+    f"[{_CONTROLS}{_BODY_CLASS}{_LONE}]"
+)  # one scan when there is nothing to strip
 # what a search types for typographic characters inside words: the hyphens U+2010 and U+2011 (a
 # non-breaking hyphen) as "-", no-break spaces (U+00A0, figure U+2007, narrow U+202F) as " ", a
 # soft hyphen (U+00AD, invisible unless a line breaks there) removed: "nicht\u2011englischer" is

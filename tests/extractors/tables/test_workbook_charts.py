@@ -39,11 +39,11 @@ def test_loader_names_each_sheets_charts(reader: docread.Reader, tmp_path: Path)
     docs = list(reader.iter_documents("b.xlsx"))
     charts = {d.metadata["sheet"]: d for d in docs if "charts" in d.metadata}
     assert charts["Data"].text == (
-        "## Sheet: Data, charts\n\n- Chart: Sales by region (bar; series: 'Data'!B1, 'Data'!C1)"
+        "## Sheet: Data, charts\n\nCharts:\n- Chart: Sales by region (bar; series: 'Data'!B1, 'Data'!C1)"
     )
     assert (
         charts["Trend"].text
-        == "## Sheet: Trend, charts\n\n- Chart: Cost trend (line; series: 'Data'!C1)"
+        == "## Sheet: Trend, charts\n\nCharts:\n- Chart: Cost trend (line; series: 'Data'!C1)"
     )
     assert charts["Trend"].metadata["sheet_index"] == 2
 

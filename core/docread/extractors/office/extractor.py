@@ -27,6 +27,7 @@ from ..base import Context, Extractor, load_object
 from ..html.tables import html_tables
 from ..markdown import TableCaps
 from ..properties import document_properties
+from .comments import docx_comments
 from .convert.marks import docx_marks, odt_marks
 from .convert.pandoc import antiword, pandoc
 from .convert.parts import Part, blank_headers, split_chapters, split_pages, split_sections
@@ -35,7 +36,6 @@ from .convert.rtf_codepages import decode_codepages
 from .epub import epub_markdown, epub_spine, spine_once
 from .headers import docx_headers, odt_headers
 from .meta import (
-    docx_comments,
     epub_images,
     epub_metadata,
     odf_metadata,

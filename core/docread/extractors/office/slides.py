@@ -12,6 +12,7 @@ from typing import Any
 
 from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
 from .charts import drawingml_grid, odf_chart_grid, odf_object
+from .comments import pptx_comments
 from .convert.parts import MAX_NESTING
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
@@ -26,13 +27,17 @@ class Slide:
     body: str = ""
     notes: str = ""
     images: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)  # review comments, one line each
 
     @property
     def text(self) -> str:
-        """Body then notes: what loaders index and the agent view shows under the heading."""
+        """Body, notes, then review comments: what loaders index and the agent view shows
+        under the heading."""
         parts = [self.body] if self.body else []
         if self.notes:
             parts.append(f"Notes: {self.notes}")
+        if self.comments:
+            parts.append("Comments:\n" + "\n".join(f"- {c}" for c in self.comments))
         return "\n\n".join(parts)
 
 
@@ -79,6 +84,7 @@ class PptxDeck:
         notes = next((t for t in links.values() if "notesSlides/" in t), None)
         if notes and self.oz.has(notes):
             slide.notes = self._notes(notes)
+        slide.comments = pptx_comments(self.oz, part)
         return slide
 
     def _shapes(self, tree: Any, links: dict[str, str], slide: Slide, lines: list[str]) -> None:
