@@ -459,6 +459,17 @@ def test_docx_headers_footers_notes_comments_and_text_boxes_each_once(
         assert "[^1]: Footnote words" in text  # pandoc marks notes as notes
 
 
+def test_docx_header_and_footer_tables_are_pipe_tables() -> None:
+    """docx-hdrftr.docx has a 2-cell table in its header and a table nesting another in its
+    footer: both read by the body's rules (a pipe table, the nested one flattened into its cell),
+    not as ``a | b`` lines."""
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        parts = _sections(reader.read("word/docx-hdrftr.docx").text)
+    assert "| Table cell1 | Table cell2 |\n|---|---|" in parts["Header"]
+    assert parts["Header"].startswith("First header para")
+    assert re.search(r"^\| cell1 \| a \[nested table: [^]]*\] f \|$", parts["Footer"], re.M)
+
+
 def test_odt_frames_tables_in_frames_headers_and_footers(
     reader: docread.Reader, tmp_path: Path
 ) -> None:

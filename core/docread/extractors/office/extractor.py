@@ -123,9 +123,11 @@ def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         _check_odf_encryption(oz, ctx)
         meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
         markdown = _body(oz, fmt, ctx, work)
-        margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
-        if margins is not None and (found := margins(oz)):
-            markdown += "\n\n" + found
+        margins = docx_headers(oz, TableCaps.of(ctx)) if fmt == "docx" else ""
+        if fmt == "odt":
+            margins = odt_headers(oz)
+        if margins:
+            markdown += "\n\n" + margins
         if fmt == "docx" and (comments := docx_comments(oz)):
             markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
         if fmt == "epub":

@@ -116,6 +116,15 @@ def docx_markdown(oz: OfficeZip, ctx: Context) -> str:
     return text + ("\n\n" + "\n\n".join(notes) if notes else "")
 
 
+def part_markdown(oz: OfficeZip, part: str, caps: TableCaps) -> str:
+    """A header or footer part as markdown by the body's rules (paragraphs, lists, tables through
+    the one renderer); its page breaks dropped."""
+    doc = _Doc(oz, _styles(oz), word_numbering(oz), _links(oz, part), {}, caps)
+    blocks: list[Block] = []
+    _blocks(oz.xml(part), doc, blocks)
+    return join_blocks([block for block in blocks if block[0] != "break"])
+
+
 def _blocks(parent: Any, doc: _Doc, out: list[Block]) -> None:
     for el in parent:
         kind = local(el.tag)
@@ -366,9 +375,10 @@ def _style_event(m: re.Match[bytes]) -> tuple[str, dict[str, str]]:
 _STYLE_TAGS = frozenset({"style", "name", "basedOn", "outlineLvl", "numId", "ilvl"})
 
 
-def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
-    """The body's relationships: id -> (target, external); internal targets as member names."""
-    name = "word/_rels/document.xml.rels"
+def _links(oz: OfficeZip, part: str = _DOCUMENT) -> dict[str, tuple[str, bool]]:
+    """A part's relationships: id -> (target, external); internal targets as member names."""
+    folder, base = posixpath.split(part)
+    name = f"{folder}/_rels/{base}.rels"
     if not oz.has(name):
         return {}
     out: dict[str, tuple[str, bool]] = {}
@@ -380,7 +390,7 @@ def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
             full = (
                 target.lstrip("/")
                 if target.startswith("/")
-                else posixpath.normpath(posixpath.join("word", target))
+                else posixpath.normpath(posixpath.join(folder, target))
             )
             out[rel.get("Id", "")] = (full, False)
     return out
