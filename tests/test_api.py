@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import factories
 import pytest
-from factories import notebook, pdf_bytes
+from conftest import MakeReader
+from docread.model import Media
+from factories import notebook, pdf, pdf_bytes
 
 HEAVY = (
     "pandas",
@@ -277,3 +280,32 @@ def test_simple_directory_reader_decides_by_its_raise_on_error(
         strict.load_data()
     cause = info.value.__cause__
     assert isinstance(cause, docread.ExtractionError) and "broken.ipynb" in str(cause)
+
+
+# -- position keys ---------------------------------------------------------------------------------
+def test_position_keys_survive_the_metadata_field_cap(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    red, blue = factories.image_bytes((40, 40), "red"), factories.image_bytes((40, 40), "blue")
+    factories.docx(tmp_path / "d.docx", ["one", red, "two", blue])
+    reader = make_reader(output={"max_metadata_fields": 1})
+    media = [u for u in reader.iter_units("d.docx", extract_images=True) if isinstance(u, Media)]
+    assert [m.metadata["image_index"] for m in media] == [1, 2]
+
+
+# -- ids from content and position: an edit rewrites only the units it touched ---------------------
+def test_unit_ids_survive_an_edit_elsewhere_in_the_file(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two", "chapter three"])
+    before = [d.id for d in reader.iter_documents("book.pdf")]
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two, revised", "chapter three"])
+    after = [d.id for d in reader.iter_documents("book.pdf")]
+    assert len(set(before)) == 3
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1] != before[1]
+    # a page read alone has the id it has in the whole read
+    assert [d.id for d in reader.iter_documents("book.pdf", pages="3")] == [after[2]]
+    # the same bytes at another path are another file
+    (tmp_path / "copy.pdf").write_bytes((tmp_path / "book.pdf").read_bytes())
+    assert not set(after) & {d.id for d in reader.iter_documents("copy.pdf")}

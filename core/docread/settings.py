@@ -119,6 +119,7 @@ class Timeouts:
     archive_list: float = 30
     archive_extract: float = 60
     pandoc: float = 60
+    antiword: float = 30
     tabular_load: float = 60
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..cache.private import make_folders
 from ..cache.store import ResultCache
 from ..errors import log_handled, logger
+from ..extractors.programs import PROGRAMS, Program
 from ..formats import FORMATS, Format, extensions
 from ..isolation.load import ErrorPolicy, OnError, check_on_error
 from ..model import unit_position
@@ -37,6 +38,7 @@ from ..views.media import (
     media_part,
     view_for_model,
 )
+from .filesystems import classify_filesystem
 
 __all__ = [
     "DEFAULT_MODEL_INPUTS",
@@ -44,6 +46,7 @@ __all__ = [
     "MODEL_INPUTS",
     "PARAMETERS",
     "PDF",
+    "PROGRAMS",
     "TOOL_DESCRIPTION",
     "Chunker",
     "ErrorPolicy",
@@ -52,6 +55,7 @@ __all__ = [
     "Parameter",
     "Part",
     "PathArg",
+    "Program",
     "ResultCache",
     "UnitHandler",
     "aiterate",
@@ -59,6 +63,7 @@ __all__ = [
     "arguments_model",
     "check_model_inputs",
     "check_on_error",
+    "classify_filesystem",
     "contextualize",
     "default_media_dir",
     "describe_invalid_arguments",

@@ -34,7 +34,7 @@ from .. import (
     Settings,
     Unit,
 )
-from .adapters import PathArg, glob_match, loader_workspace, log_handled
+from .adapters import PathArg, classify_filesystem, glob_match, loader_workspace, log_handled
 
 try:
     import pyarrow as pa
@@ -369,11 +369,11 @@ def _schema(include_media: bool) -> pa.Schema:
 def _local(given: list[str], filesystem: Any, remote: bool) -> tuple[list[str], str | None] | None:
     """These paths as this machine's paths, and the folder a subtree confines them to (None: no
     subtree), when they name local files: plain paths and ``file://`` URIs without a
-    filesystem, any path in a local one (``_classified``). None when they are remote; a mix is
+    filesystem, any path in a local one (``classify_filesystem``). None when they are remote; a mix is
     refused, and so is a filesystem of unknown kind unless ``remote`` names it remote."""
     base: str | None = None
     if filesystem is not None:
-        local, base = _classified(filesystem)
+        local, base = classify_filesystem(filesystem)
         if local is None and not remote:
             raise InvalidOptionError(
                 f"filesystem: docread cannot tell whether {type(filesystem).__name__} "
@@ -393,62 +393,6 @@ def _local(given: list[str], filesystem: Any, remote: bool) -> tuple[list[str], 
             "cannot be mixed in one read_documents call; read them in two"
         )
     return ([os.path.join(base, p.lstrip("/")) for p in paths] if base else paths), base
-
-
-# fsspec protocols of remote storage (object stores, HDFS, HTTP)
-_REMOTE_PROTOCOLS = frozenset({
-    "s3", "s3a", "gs", "gcs", "abfs", "abfss", "az", "adl", "hdfs", "webhdfs", "http", "https",
-})  # fmt: skip
-
-
-def _classified(filesystem: Any) -> tuple[bool | None, str | None]:
-    """Whether ``filesystem``'s files are this machine's (True), remote (False) or of a kind
-    docread cannot tell (None), and the folder a subtree of it confines paths to. Wrappers are
-    looked through, nested: pyarrow's ``SubTreeFileSystem`` and ``PyFileSystem`` (an
-    ``FSSpecHandler``'s fsspec filesystem, a handler's ``unwrap()``: Ray's retrying one) and
-    fsspec's ``DirFileSystem``. Local: pyarrow's ``LocalFileSystem``, fsspec's ``file`` /
-    ``local``; remote: pyarrow's S3, GCS, HDFS and Azure, fsspec's ``_REMOTE_PROTOCOLS``."""
-    import pyarrow.fs as pafs
-
-    base: str | None = None
-    fs = filesystem
-    while True:
-        protocols = _protocols(fs)
-        if isinstance(fs, pafs.SubTreeFileSystem):
-            sub, fs = fs.base_path, fs.base_fs
-        elif "dir" in protocols and hasattr(fs, "fs"):  # fsspec's DirFileSystem
-            sub, fs = str(fs.path), fs.fs
-        elif isinstance(fs, pafs.PyFileSystem):
-            handler = fs.handler
-            unwrap = getattr(handler, "unwrap", None)
-            fs = handler.fs if isinstance(handler, pafs.FSSpecHandler) else unwrap and unwrap()
-            if fs is None:
-                return None, base
-            continue
-        else:
-            break
-        sub = sub.rstrip("/") or "/"
-        base = sub if base is None else os.path.join(sub, base.lstrip("/"))
-    if isinstance(fs, pafs.LocalFileSystem) or protocols & {"file", "local"}:
-        return True, base
-    remote = tuple(
-        getattr(pafs, name)
-        for name in ("S3FileSystem", "GcsFileSystem", "HadoopFileSystem", "AzureFileSystem")
-        if hasattr(pafs, name)
-    )
-    if isinstance(fs, remote) or protocols & _REMOTE_PROTOCOLS:
-        return False, base
-    return None, base
-
-
-def _protocols(fs: Any) -> set[str]:
-    """An fsspec filesystem's protocol names (empty for anything else)."""
-    protocol = getattr(fs, "protocol", None)
-    if isinstance(protocol, str):
-        return {protocol}
-    return (
-        {p for p in protocol if isinstance(p, str)} if isinstance(protocol, tuple | list) else set()
-    )
 
 
 def _file_path(path: str) -> str | None:
