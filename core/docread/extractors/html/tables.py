@@ -16,9 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from ..markdown import (
+    MAX_NESTING,
+    Cell,
+    Grid,
+    TableCaps,
+    count_attr,
+    flatten_grid,
+    grid_table,
+)
 
-MAX_NESTING = 32  # tables in tables deeper than this give their words only
 #: Elements whose content stands apart from what is around it (a space at each end).
 _BLOCKS = frozenset({
     "p", "br", "div", "li", "ul", "ol", "dl", "dt", "dd", "tr", "h1", "h2", "h3", "h4", "h5",

@@ -11,9 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import MAX_TABLE_CELLS, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from ..markdown import (
+    MAX_NESTING,
+    MAX_TABLE_CELLS,
+    Cell,
+    Grid,
+    TableCaps,
+    count_attr,
+    flatten_grid,
+    grid_table,
+)
 from .charts import odf_chart_grid, odf_object
-from .convert.parts import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from .convert.parts import MARK, Block, join_blocks, plain_lines
 from .numbering import LEVELS, Counter, Level, odf_level, shown
 from .package import OfficeZip, attr, local
 

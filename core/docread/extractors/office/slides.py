@@ -10,10 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
+from ..markdown import MAX_NESTING, Cell, Grid, TableCaps, count_attr, grid_table
 from .charts import drawingml_grid, odf_chart_grid, odf_object
 from .comments import pptx_comments
-from .convert.parts import MAX_NESTING
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from ..markdown import MAX_NESTING, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
 from .charts import drawingml_grid
-from .convert.parts import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from .convert.parts import MARK, Block, join_blocks, plain_lines
 from .numbering import WordNumbering, word_numbering
 from .package import OfficeZip, attr, local
 

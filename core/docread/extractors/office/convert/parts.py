@@ -22,7 +22,6 @@ class Part:
 
 # -- markdown of the in-process readers (wordml, odfml) --------------------------------------------
 Block = tuple[str, str]  # (kind: "heading", "para", "item", "table", "break"; its markdown)
-MAX_NESTING = 32  # tables in tables (and inline elements) deeper than this give their words only
 _LINE_START = re.compile(r"^(\s*)([#>|+*-]|\d+[.)]|```|~~~)(?=\s|$)")
 
 
