@@ -15,7 +15,8 @@ their words, emphasis and code marks and HTML tags dropped, ``\\|`` as ``|``):
 - a cell is found when a cell of a pipe-table row (a line starting with ``|``; a list bullet at
   its start left out) is its text, or
   holds it as a whole word run (a long cell's text, a nested table's cells flattened into a
-  cell; a cell of 3 characters or fewer must be the cell);
+  cell), or is its text once a nested ``[nested table: ...]`` is left out; a cell of 3
+  characters or fewer must be a cell, or a word of a flattened nested table;
 - a paragraph (a list item of 8+ words too) is found when the text holds it whole;
 - a chart's cells (a truth table marked ``chart``) are scored as cells, in their own column;
 - a title (a ``Title``/``Subtitle`` paragraph) is found as a heading is;
@@ -58,6 +59,7 @@ _TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 _AUTOLINK = re.compile(r"<((?:https?|mailto):[^>\s]+)>")
 _BULLET = re.compile(r"^(?:[-*+\u2022\u25cf\u25e6\u25aa]\s*)+")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_NESTED = re.compile(r"\[nested table: ([^\]]*)\]")
 
 
 def _norm(text: str) -> str:
@@ -85,13 +87,16 @@ def score(text: str, truth: dict[str, Any]) -> dict[str, tuple[int, int]]:
     starts = [_norm(_LIST_MARK.sub("", line)) for line in lines]
     whole = _norm(text)
 
+    nested = [n for c in cells for n in _NESTED.findall(c)]
+    outer = [" ".join(_NESTED.sub(" ", c).split()) for c in cells]
+
     def cell_found(want: str) -> bool:
-        if want in cells:
+        if want in cells or want in outer:
             return True
         pattern = re.compile(rf"(?<![\w]){re.escape(want)}(?![\w])")
         if len(want) <= 3:
-            return any(c.startswith("[nested table") and pattern.search(c) for c in cells)
-        return any(pattern.search(c) for c in cells)
+            return any(pattern.search(n) for n in nested)
+        return any(pattern.search(c) for c in cells + outer)
 
     def table_cells(charts: bool) -> list[str]:
         return list(dict.fromkeys(
