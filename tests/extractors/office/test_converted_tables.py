@@ -4,10 +4,12 @@ its first row as header (as the in-process readers give it), every column kept."
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
 import docread
+from conftest import CORPUS
 
 _M = 'xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"'
 _OMML = (
@@ -75,3 +77,35 @@ def test_odt_tables_keep_every_column_and_their_first_row_as_header(
         rows = [line for line in reader.read(name).text.split("\n") if line.startswith("|")]
         assert rows[0] == "| " + " | ".join(f"Cell 1.{c}" for c in range(1, 8)) + " |", name
         assert rows[2].split(" | ")[-1] == "Cell 2.7 |"
+
+
+def test_rtf_rows_sharing_one_row_definition_stay_rows() -> None:
+    """fake-doc.rtf writes ``\\trowd`` once and three ``\\row``s (Word and LibreOffice show a
+    3x2 table); pandoc read it as one 6-cell row until each row got the definition again."""
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as corpus:
+        text = re.sub(r" {2,}", " ", corpus.read("word/fake-doc.rtf").text)  # pandoc pads cells
+    assert (
+        "| Column 1 | Column 2 |\n|---|---|\n| Row 1, Cell 1 | Row 1, Cell 2 |\n"
+        "| Row 2, Cell 1 | Row 2, Cell 2 |"
+    ) in text
+
+
+def test_rtf_rows_with_their_own_definitions_are_left_alone() -> None:
+    """Only a row without a ``\\trowd`` of its own gets one; a shared definition is copied
+    whole (up to its last ``\\cellx``)."""
+    from docread.extractors.office.convert.rtf import rtf_rows
+
+    data = (
+        rb"{\rtf1{\trowd\cellx100\cellx200\pard\intbl a\cell b\cell\row}"
+        rb"{\trowd\cellx300\pard\intbl c\cell\row}\pard after\par}"
+    )
+    assert rtf_rows(data) == data
+    word = rb"\pard\intbl a\cell\trowd\cellx100\row \pard\intbl b\cell\trowd\cellx100\row"
+    assert rtf_rows(word) == word  # Word's layout: each row defined at its end
+    shared = (
+        rb"{\rtf1\trowd\trgaph10\cellx100\cellx200 \pard\intbl a\cell b\cell\row "
+        rb"\pard\intbl c\cell d\cell\row \pard x\par}"
+    )
+    assert rtf_rows(shared) == shared.replace(
+        rb"\row \pard\intbl c", rb"\row\trowd\trgaph10\cellx100\cellx200 \pard\intbl c"
+    )

@@ -1,6 +1,7 @@
 """The RTF pre-pass before pandoc: groups nested too deep refused, embedded objects and pictures
-replaced by placeholders, ``\\'hh`` bytes decoded by their code page, ``\\page`` marked, and
-header/footer groups moved where pandoc reads them."""
+replaced by placeholders, ``\\'hh`` bytes decoded by their code page, ``\\page`` marked,
+header/footer groups moved where pandoc reads them, a row definition written once given to each
+row."""
 
 from __future__ import annotations
 
@@ -62,8 +63,41 @@ def rtf_prepare(data: bytes) -> bytes:
             out += b" DOCREADOBJECTMARK " if kind == b"object" else b" DOCREADIMAGEMARK "
         pos = end
     out += data[pos:]
-    text = rtf_margins(decode_codepages(bytes(out)))
+    text = rtf_rows(rtf_margins(decode_codepages(bytes(out))))
     return _RTF_PAGE.sub(rb"\\par " + MARK.encode() + rb"\\par ", text)
+
+
+_ROW_WORDS = re.compile(rb"\\(trowd|row)(?![a-z])")
+#: A row definition: ``\trowd`` up to its last ``\cellxN`` before the row's first paragraph (or
+#: the next definition), looked for in at most _ROW_DEF_MAX bytes: each byte is scanned once
+_ROW_DEF = re.compile(
+    rb"\\trowd(?:(?!\\(?:pard|intbl|cell|row|trowd)(?![a-z])).)*\\cellx-?\d+", re.S
+)
+_ROW_DEF_MAX = 1 << 16
+
+
+def rtf_rows(data: bytes) -> bytes:
+    """A row written without its own ``\\trowd`` (a writer may define the row once for the whole
+    table; Word and LibreOffice carry the definition on) gets the last definition again: pandoc
+    starts a row only at ``\\trowd`` and ran such rows into one. A row defining itself at its
+    end (Word's own layout) has one and is left alone."""
+    if b"\\row" not in data:
+        return data
+    out, pos = bytearray(), 0
+    defined, row_end, last = True, -1, -1  # last: where the last definition starts
+    definitions: dict[int, bytes] = {}
+    for tok in _ROW_WORDS.finditer(data):
+        if tok.group(1) == b"trowd":
+            defined, last = True, tok.start()
+            continue
+        if not defined and last >= 0 and row_end >= 0:
+            if last not in definitions:  # read once, and only when a row needs it
+                found = _ROW_DEF.match(data, last, last + _ROW_DEF_MAX)
+                definitions[last] = found.group() if found else b""
+            out += data[pos:row_end] + definitions[last]
+            pos = row_end
+        row_end, defined = tok.end(), False
+    return bytes(out + data[pos:])
 
 
 _RTF_MARGIN = re.compile(rb"\\(header|footer)[lrf]?(?![a-z])")
