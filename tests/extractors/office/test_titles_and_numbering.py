@@ -100,6 +100,18 @@ def test_corpus_title_style_is_a_heading(reader: docread.Reader) -> None:
     assert "# Test Document" in text.split("\n")
 
 
+def test_corpus_odt_title_and_subtitle_are_headings(reader: docread.Reader) -> None:
+    """text_document_01.odt opens with paragraphs styled after LibreOffice's Title and Subtitle
+    (centred, large), above "heading level 1.0"; its numbered list shows "1." and "2."."""
+    path = CORPUS / "word" / "text_document_01.odt"
+    if not path.exists():
+        pytest.skip("the shared corpus is not there")
+    with docread.Reader(path.parent, config={"cache": {"enabled": False}}) as r:
+        text = loaded(r, path.name)
+    assert text.startswith("# Title\n\n## Subtitle\n\n# heading level 1.0\n")
+    assert "1. numbered list 1\n2. numbered list 2\n" in text
+
+
 def test_corpus_numbered_list_keeps_its_parenthesis(reader: docread.Reader) -> None:
     """testWORD_various.docx's numbered list shows "1)" .. "3)" (lvlText "%1)")."""
     path = CORPUS / "word" / "testWORD_various.docx"
