@@ -14,6 +14,7 @@ from typing import Any
 import docread
 from docread.integrations.adapters import (
     ErrorPolicy,
+    check_keywords,
     check_on_error,
     classify_filesystem,
     extensions,
@@ -79,7 +80,8 @@ class DocReadReader(BasePydanticReader):
     A failing file follows docread's loader rule (``Reader.iter_units``): by default the path
     given raises a typed docread error (SimpleDirectoryReader, which names each file, then skips
     it and prints why, or re-raises with its ``raise_on_error=True``) and a file found in a
-    folder given is logged (a warning on the ``docread`` logger) and skipped; ``on_error=
+    folder given is logged (a warning on the ``docread`` logger) and skipped, the load saying at
+    its end how many (on stderr without logging set up); ``on_error=
     "raise"`` raises every failure, "warn" logs each as that warning, "skip" at info level,
     keeping what was read before. A missing dependency is raised as ``FileDependencyError``.
     ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
@@ -112,7 +114,7 @@ class DocReadReader(BasePydanticReader):
         show_progress: bool | None = None,
         **read_options: Any,
     ) -> None:
-        docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
+        check_keywords(type(self).__init__, read_options, reads=True)  # a typo fails now
         check_on_error(on_error)
         # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
         super().__init__(  # type: ignore[call-arg]

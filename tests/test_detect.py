@@ -147,6 +147,28 @@ def test_unknown_binary_names_its_mime_type_and_size(tmp_path: Path) -> None:
         docread.read("blob.dat", workspace=tmp_path)
 
 
+def test_an_unreadable_file_says_what_its_name_claims_it_is_not_and_where_the_formats_are(
+    tmp_path: Path,
+) -> None:
+    """An unknown format points to ``docread formats``; one whose name says a format says it is
+    not that ("not a DOCX: the file is not a zip package") and what its content is."""
+    import random
+
+    data = random.Random(7).randbytes(10240)
+    for name, said in [
+        ("blob.dat", "unsupported format (application/octet-stream, 10,240 bytes)"),
+        ("blob.docx", "not a DOCX: the file is not a zip package (its content is "
+                      "application/octet-stream, 10,240 bytes)"),
+        ("blob.pdf", "not a PDF (its content is application/octet-stream, 10,240 bytes)"),
+        ("blob.xlsx", "not an XLSX: the file is not a zip package (its content is "),
+    ]:  # fmt: skip
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(FormatNotSupportedError) as raised:
+            docread.read(name, workspace=tmp_path)
+        assert str(raised.value).startswith(f"{name}: {said}")
+        assert str(raised.value).endswith("(`docread formats` lists them all)")
+
+
 def test_file_info_facts(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# hi\n")
     info = docread.read("a.md", workspace=tmp_path).file

@@ -65,9 +65,10 @@ def test_a_failing_file_in_a_folder_load_is_logged_exactly_once(
     with caplog.at_level(logging.DEBUG, logger="docread"):
         docs = list(docread.iter_documents("data", workspace=tmp_path, config=NO_CACHE))
     assert [d.metadata["source"] for d in docs] == ["data/a.txt", "data/sub/b.md"]
-    [record] = docread_warnings(caplog)
+    record, summary = docread_warnings(caplog)  # the file's warning, the load's summary
     assert "ExtractionError" in record.getMessage() and "broken.ipynb" in record.getMessage()
     assert record.docread_path == "data/broken.ipynb"
+    assert "1 of 3 file(s) failed and were skipped: data/broken.ipynb" in summary.getMessage()
 
 
 def test_a_skipped_archive_member_is_only_the_note(

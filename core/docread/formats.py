@@ -135,6 +135,15 @@ OLE2_FORMATS = (
 )  # legacy Office files share one container; extension or libmagic decides
 
 
+def not_a(claimed: Format, why: str) -> str:
+    """What a file whose name says ``claimed`` is not: "not a DOCX: the file is not a zip
+    package (why)", said by detection and by the zip gate of the office readers."""
+    key = claimed.key.upper()
+    article = "an" if key[0] in "AEFHILMNORSX" else "a"  # letters read out: an XLSX, a DOCX
+    package = ": the file is not a zip package" if claimed.zip_marker else ""
+    return f"not {article} {key}{package} ({why})"
+
+
 def _longest_first(owners: dict[str, Format]) -> tuple[tuple[str, Format], ...]:
     return tuple(sorted(owners.items(), key=lambda item: -len(item[0])))
 

@@ -30,8 +30,9 @@ from .workspace import Workspace
 
 # What every unit's shape owes to the pipeline (ids, the properties header, sanitizing): part of
 # every cache key, so results cached by an older pipeline are never served. 2: ids from content
-# and position, the properties header. 3: one list of position keys (sheet_index in ids).
-UNITS_VERSION = 3
+# and position, the properties header. 3: one list of position keys (sheet_index in ids). 4:
+# metadata every store takes (no empty heading path, no NaN, no integer past 64 bits).
+UNITS_VERSION = 4
 
 
 class Pipeline:

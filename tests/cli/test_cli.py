@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 import docread
 import pytest
 from conftest import docread_warnings
+from docread.cli import main
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -76,3 +78,36 @@ def test_the_cli_logs_the_error_it_reports_once(
     assert "gone.txt" in capsys.readouterr().err
     [record] = docread_warnings(caplog)
     assert record.docread_path == "gone.txt"
+
+
+def test_load_reads_a_path_outside_the_cwd_as_the_python_loaders_do(tmp_path: Path) -> None:
+    """``docread load`` follows the loaders' workspace rule (a path the user names is read,
+    ``source`` absolute, the ids the Python loaders give); ``--workspace`` still sandboxes."""
+    (tmp_path / "here").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    outside = tmp_path / "elsewhere" / "o.txt"
+    outside.write_text("outside text\n")
+    proc = _run("load", str(outside), cwd=tmp_path / "here")
+    assert proc.returncode == 0, proc.stderr
+    [line] = [json.loads(x) for x in proc.stdout.splitlines()]
+    [doc] = docread.iter_documents(str(outside), config={"cache": {"enabled": False}})
+    assert line["metadata"]["source"] == str(outside) and line["id"] == doc.id
+    fenced = _run("load", str(outside), "--workspace", ".", cwd=tmp_path / "here")
+    assert fenced.returncode == 1 and "outside the workspace" in fenced.stderr
+
+
+def test_a_near_miss_flag_names_the_option_it_was_meant_to_be(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    for argv, meant in [
+        (["read", "a.txt", "--page", "1"], "--page 1 (did you mean --pages?)"),
+        (["a.txt", "--row", "1", "--offest", "2"], "(did you mean --rows, --offset?)"),
+        (["load", "a.txt", "--chunksize", "3"], "(did you mean --chunk-size?)"),
+        (["mcp", "--transprt", "http"], "(did you mean --transport?)"),
+        (["read", "a.txt", "--zzzz"], "unrecognized arguments: --zzzz\n"),
+    ]:
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == 2
+        assert meant in capsys.readouterr().err

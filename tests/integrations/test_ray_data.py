@@ -190,10 +190,20 @@ def test_a_bad_file_is_skipped_the_others_kept(
     assert failed == [str(tmp_path / "broken.pdf")]
     got = from_rows(read_documents(tmp_path, config=CONFIG).take_all())
     assert got == want and len(got) == 1  # broken.pdf logged on the worker, skipped
+    said = f"docread: 1 file(s) failed and were skipped: {tmp_path / 'broken.pdf'}: "
+    assert said in workers_stderr()  # the task's stderr, which Ray shows on the driver
     rows = ray.data.from_items([str(tmp_path / "broken.pdf"), str(tmp_path / "good.md")])
     assert from_rows(documents_from(rows, config=CONFIG).take_all()) == want
+    assert workers_stderr().count(said) == 2  # a row said alone
     with pytest.raises(docread.ExtractionError, match="broken.pdf"):  # named: fails, as loaders
         read_documents(tmp_path / "broken.pdf", config=CONFIG).materialize()
+
+
+def workers_stderr() -> str:
+    """What this cluster's worker processes wrote on stderr (Ray forwards it to the driver
+    with ``log_to_driver``, which this module turns off to keep its output quiet)."""
+    logs = Path(ray._private.worker._global_node.get_logs_dir_path())
+    return "".join(p.read_text(errors="replace") for p in sorted(logs.glob("worker-*.err")))
 
 
 def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(

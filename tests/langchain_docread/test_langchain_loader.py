@@ -87,11 +87,11 @@ def test_pdf_metadata_is_exactly_core_plus_langchain_names(tmp_path: Path) -> No
         doc.set_metadata({"title": "Q3 Report", "author": "Ann"})
         doc.saveIncr()
     first = DocReadLoader("q3.pdf", workspace=tmp_path).load()[0].metadata
-    pdf_keys = {"page_number", "page_count", "ocr", "encrypted", "title", "author", "headings"}
+    pdf_keys = {"page_number", "page_count", "ocr", "encrypted", "title", "author"}
     assert set(first) == BASE_KEYS | pdf_keys | {"page", "page_label", "total_pages"}
     assert (first["page"], first["page_label"], first["total_pages"]) == (0, "1", 2)
     assert (first["title"], first["author"], first["ocr"]) == ("Q3 Report", "Ann", False)
-    assert first["headings"] == []  # the heading path where the page starts (none here)
+    assert "headings" not in first  # no heading path where the page starts: no key (Chroma)
     assert first["mime_type"] == "application/pdf" and first["file_size"] == q3.stat().st_size
 
 
@@ -174,8 +174,9 @@ def test_failing_file_in_a_folder_is_logged_and_other_files_still_load(
     (corpus / "broken.ipynb").write_text("{not json", encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="docread"):
         docs = DocReadLoader(corpus).load()
-    [record] = caplog.records
+    [record, summary] = caplog.records  # the file's warning, then the load's summary
     assert record.docread_path.endswith("broken.ipynb") and "not a valid notebook" in record.message
+    assert summary.getMessage().startswith("docread: 1 of 4 file(s) failed and were skipped: ")
     assert sorted({d.metadata["file_name"] for d in docs}) == [
         "analysis.ipynb",
         "deep.md",
@@ -205,7 +206,7 @@ def test_missing_path_is_a_per_file_error(corpus: Path, caplog: pytest.LogCaptur
 def test_bad_options_fail_at_construction() -> None:
     with pytest.raises(docread.InvalidOptionError, match="pages"):
         DocReadLoader("x.pdf", pages="9-3")
-    with pytest.raises(docread.InvalidOptionError, match="unknown read option"):
+    with pytest.raises(docread.InvalidOptionError, match=r"page \(did you mean pages\?\)"):
         DocReadLoader("x.pdf", page="1")
     with pytest.raises(ValueError, match="on_error"):
         DocReadLoader("x.pdf", on_error="ignore")  # type: ignore[arg-type]  # InvalidOptionError
@@ -265,6 +266,16 @@ def test_langchain_loader_keeps_its_conventions_on_the_core_walk(
     data = folder_with_broken_notebook(tmp_path)
     with caplog.at_level(logging.DEBUG):
         docs = DocReadLoader(data, glob="**/*").load()
-    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]  # the core's one log
+    record, summary = [r for r in caplog.records if r.levelno >= logging.WARNING]  # the core's
     assert record.name == "docread" and "broken.ipynb" in record.getMessage()
+    assert summary.name == "docread" and "1 of 3 file(s) failed" in summary.getMessage()
     assert [d.metadata["source"] for d in docs] == [str(data / "a.txt"), str(data / "sub/b.md")]
+
+
+def test_pattern_is_the_glob_as_in_every_other_loader(corpus: Path) -> None:
+    """``pattern=`` (docread's name, iter_units' and DocReadReader's) was a read option here too
+    and met ``glob`` in the load: a TypeError at the first file. It is the glob."""
+    docs = DocReadLoader(corpus, pattern="**/*.md").load()
+    assert [d.metadata["file_name"] for d in docs] == ["deep.md"]
+    with pytest.raises(docread.InvalidOptionError, match="glob= or pattern=, not both"):
+        DocReadLoader(corpus, glob="*.txt", pattern="**/*.md")

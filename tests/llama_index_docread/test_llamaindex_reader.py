@@ -456,4 +456,5 @@ def test_llamaindex_warn_logs_a_failing_folder_file_once(
         docs = DocReadReader(on_error="warn", config=NO_CACHE).load_data(data)
     assert {d.metadata["file_name"] for d in docs} == {"a.txt", "b.md"}
     warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert len(warned) == 1 and "broken.ipynb" in warned[0].getMessage()
+    assert len(warned) == 2 and "broken.ipynb" in warned[0].getMessage()  # the file, then
+    assert "1 of 3 file(s) failed" in warned[1].getMessage()  # the load's summary

@@ -4,6 +4,7 @@ put, units never mixed; and the one ``source`` rule it hashes."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import docread
 import pytest
 from conftest import NO_CACHE
 from docread.rag.chunking import Chunker, chunk_id, chunk_units, contextualize
+from docread.sanitize import clean_metadata
 from factories import docx, pdf
 
 TEXT = (
@@ -197,6 +199,31 @@ def test_chunks_carry_their_heading_path_and_pages() -> None:
     assert [c.metadata["chunk_index"] for c in chunks[2:5]] == [1, 2, 3]  # within the section
     assert {c.metadata["chunk_count"] for c in chunks[2:5]} == {3}
     assert len({c.id for c in chunks}) == len(chunks)
+
+
+def test_a_section_without_a_heading_path_carries_no_headings_key() -> None:
+    """A table before any heading is a section with no path: its chunks carry no ``headings``
+    (Chroma refuses an empty list), and neither does a page that starts with none."""
+    table = "Before any heading.\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    chunks = _docs([_page(1, table, []), _page(2, "# Title\n\nBody.", [])])
+    assert [c.metadata.get("headings") for c in chunks] == [None, ["Title"]]
+    assert contextualize(chunks[0]) == chunks[0].text
+
+
+def test_unit_metadata_is_what_every_store_takes() -> None:
+    """The one rule of units and chunks (sanitize): no empty or blank heading path, no None, no
+    NaN or infinity (Chroma drops them, JSON has none), no integer past 64 bits (Chroma makes
+    it a float): those numbers as their decimal strings."""
+    out = docread.Settings().output
+    meta = clean_metadata(
+        {"headings": [], "title": None, "nan": math.nan, "inf": -math.inf, "big": 1 << 64,
+         "edge": (1 << 63) - 1, "ratio": 0.5},
+        out,
+    )  # fmt: skip
+    assert meta == {"nan": "nan", "inf": "-inf", "big": str(1 << 64), "edge": (1 << 63) - 1,
+                    "ratio": 0.5}  # fmt: skip
+    assert "headings" not in clean_metadata({"headings": ["", " \t"]}, out)
+    assert clean_metadata({"headings": ["A", " ", "B"]}, out)["headings"] == ["A", "B"]
 
 
 def test_table_rows_are_never_cut_and_the_header_comes_again() -> None:
@@ -405,13 +432,13 @@ def test_docx_and_html_chunks_know_their_section(reader: docread.Reader, tmp_pat
                    [(1, "Guide"), (2, "Install"), (3, "On Linux"), (2, "Use")])  # fmt: skip
     (tmp_path / "guide.html").write_text(f"<html><body>{html}</body></html>")
     for name, paths in [  # the DOCX's first section is its properties header: "Author: ..."
-        ("report.docx", [[], ["Annual report"], ["Annual report", "2 Results"],
+        ("report.docx", [None, ["Annual report"], ["Annual report", "2 Results"],
                          ["Annual report", "2 Results", "2.1 Revenue"]]),
         ("guide.html", [["Guide"], ["Guide", "Install"], ["Guide", "Install", "On Linux"],
                         ["Guide", "Use"]]),
     ]:  # fmt: skip
         chunks = _chunks(reader, name)
-        got = [c.metadata["headings"] for c in chunks]
+        got = [c.metadata.get("headings") for c in chunks]
         assert [p for i, p in enumerate(got) if p not in got[:i]] == paths
         for chunk in chunks:
             assert chunk.metadata["source"] == name and len(chunk.text) <= 120

@@ -3,13 +3,12 @@ extensions, and the optional tools it needs, present or missing on this machine.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
 
 from ..integrations.adapters import FORMATS, PROGRAMS, Format
-from .common import HelpFormatter
+from .common import HelpFormatter, Parser
 
 #: What each optional tool is for, and how to install it: libmagic (detection, for every format)
 #: and the programs docread runs (their one table, ``PROGRAMS``).
@@ -46,7 +45,7 @@ def tool_status() -> dict[str, bool]:
 
 
 def main(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread formats",
         description="List the formats docread reads and the optional tools each needs.",
         epilog=_EPILOG,

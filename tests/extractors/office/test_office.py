@@ -442,3 +442,22 @@ def test_strip_anchors_keeps_code_and_real_spans() -> None:
         '<span id="literal"></span> {#x}\n'
         "```"
     )
+
+
+def test_a_docx_that_is_not_a_zip_says_so_not_that_an_archive_is_truncated(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """A file named .docx whose bytes start like a zip but have no zip directory (a download cut
+    short, or a zip's first bytes and nothing after) was read as a zip archive: "the archive
+    is truncated or corrupt". It is the document its name says, and not a readable one."""
+    whole = docx(tmp_path / "whole.docx", ["A paragraph."]).read_bytes()
+    (tmp_path / "cut.docx").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "pk.docx").write_bytes(b"PK\x03\x04" + bytes(200))
+    for name in ("cut.docx", "pk.docx"):
+        with pytest.raises(ExtractionError) as raised:
+            reader.read(name)
+        assert str(raised.value).startswith(
+            f"{name}: not a DOCX: the file is not a zip package (it starts like one but is cut "
+            "short or corrupt: "
+        ), str(raised.value)
+        assert "archive" not in str(raised.value)

@@ -165,9 +165,9 @@ def test_a_scan_with_a_short_caption_is_still_ocrd(make_reader, tmp_path):
 def test_heading_path_metadata_across_pages_and_alone(reader, made):
     path, truth = made["report"]
     docs = pages_of(reader, path)
-    paths = [d.metadata["headings"] for d in docs]
+    paths = [d.metadata.get("headings") for d in docs]
     title = "Annual Report of the Northwind Cooperative"
-    assert paths[0] == []
+    assert paths[0] is None  # no heading before page 1: no key, never an empty list
     assert paths[1] == [title, "1 Introduction", "1.1 Scope of the review"]
     assert paths[2] == [
         title,
@@ -187,8 +187,8 @@ def test_heading_path_comes_from_the_outline_when_there_is_one(reader, tmp_path)
         doc.new_page().insert_text((72, 72), f"Body text of page {n + 1} " * 3, fontsize=11)
     doc.set_toc([[1, "Part One", 1], [2, "Chapter A", 2], [1, "Part Two", 3]])
     doc.save(tmp_path / "toc.pdf")
-    paths = [d.metadata["headings"] for d in pages_of(reader, tmp_path / "toc.pdf")]
-    assert paths == [[], ["Part One"], ["Part One", "Chapter A"]]
+    paths = [d.metadata.get("headings") for d in pages_of(reader, tmp_path / "toc.pdf")]
+    assert paths == [None, ["Part One"], ["Part One", "Chapter A"]]
 
 
 def test_structure_off_is_the_plain_text(make_reader, made):

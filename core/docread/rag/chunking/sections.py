@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ...model import FLOW_KEYS, Document, stable_id, unit_position
+from ...sanitize import string_list
 from .markdown import MAX_LEVEL, Heading, headings, tables
 from .splitter import Span, Splitter, stripped
 
@@ -171,6 +172,7 @@ class SectionStream:
         text = _join(section.parts)
         spans = self._spans(text)
         titles = [t for _, t in section.path]
+        path = string_list(titles)
         base = json.dumps([section.file[0], section.place, titles, rank], default=str)
         starts = [p.at for p in section.parts]
         for index, (span, header) in enumerate(spans, 1):
@@ -183,11 +185,13 @@ class SectionStream:
                     body = prefixed
             meta: dict[str, Any] = {
                 **first.unit.metadata,
-                "headings": titles,
                 "chunk_index": index,
                 "chunk_count": len(spans),
                 "char_start": first.start + span[0] - first.at,
             }
+            meta.pop("headings", None)
+            if path:  # no heading path: no key (the one list rule, sanitize.string_list)
+                meta["headings"] = path
             pages = first.unit.metadata.get("page_number"), last.unit.metadata.get("page_number")
             if isinstance(pages[0], int) and isinstance(pages[1], int):
                 meta["page_start"], meta["page_end"] = pages
