@@ -79,7 +79,7 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 5  # 5: tables bounded after spans, list levels 0-8
+    version: ClassVar[int] = 6  # 6: sections split by the outline's heading reading
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
