@@ -60,3 +60,17 @@ def test_workspace_option_sandboxes(tmp_path: Path) -> None:
         and "outside the workspace" in proc.stderr
         and "secret" not in proc.stdout
     )
+
+
+def test_outline_and_section_flags(tmp_path: Path) -> None:
+    """issue 36: ``--outline`` lists the sections, ``--section`` reads one (id or heading)."""
+    (tmp_path / "guide.md").write_text("# Guide\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n")
+    proc = _run("read", "guide.md", "--outline", cwd=tmp_path)
+    assert proc.returncode == 0 and "  s2  Install  (lines 3-6, ~" in proc.stdout
+    proc = _run("guide.md", "--section", "use", cwd=tmp_path)
+    assert proc.returncode == 0 and "## Use\n\nCall it." in proc.stdout
+    assert "Run it." not in proc.stdout and "**Section:** s3 Use (lines 7-9, ~" in proc.stdout
+    proc = _run("guide.md", "--outline", "--view", "visual", cwd=tmp_path)
+    assert proc.returncode == 2 and "--outline and --view visual" in proc.stderr
+    proc = _run("guide.md", "--section", "Nope", cwd=tmp_path)
+    assert proc.returncode == 2 and "no section of guide.md has that id or heading" in proc.stderr

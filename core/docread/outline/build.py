@@ -95,8 +95,8 @@ class TreeBuilder:
             )
             self._given(meta)
         out = UnitSections(self._top())
-        for level, key, title in self._natural(meta):
-            self._start(meta, text, 0, level, title, out, key=key)
+        for level, key, title in self._natural(meta):  # where its own content starts
+            self._start(meta, text, min(content, len(text)), level, title, out, key=key)
         read = _reader(meta)
         marks = read(text) if read is not None else []
         if (
@@ -337,18 +337,35 @@ def _places(meta: Mapping[str, Any]) -> tuple[tuple[int, str, str], ...]:
     if "attachment" not in meta and "member" in meta and "archive" in meta:
         member = str(meta["member"])
         out.append((_MEMBER, f"member:{meta['archive']}::{member}", member))
-    if isinstance(index := meta.get("message_index"), int):
-        subject = " ".join(str(meta.get("subject") or "").split())
-        out.append((_MESSAGE, f"message:{index}", subject or f"Message {index}"))
+    message = _message(meta)
+    if message is not None:
+        out.append((_MESSAGE, f"message:{message[0]}", message[1]))
     if "attachment" in meta:
         name = str(meta["attachment"])
-        out.append((_ATTACHMENT, f"attachment:{meta.get('member', name)}", name))
+        out.append((_ATTACHMENT, f"attachment:{name}", name.split("/", 1)[-1] if message else name))
     if meta.get("extractor") == "tabular" and "sheet" in meta:
         out.append((_SHEET, f"sheet:{meta.get('sheet_index', meta['sheet'])}", str(meta["sheet"])))
     if meta.get("extractor") == "sqlite":
         table = str(meta.get("table") or "")
         out.append((_SHEET, f"table:{table}", table or "Schema"))
     return tuple(out)
+
+
+def _message(meta: Mapping[str, Any]) -> tuple[int, str] | None:
+    """The e-mail message a unit is in (its index, its subject or else ``Message N``): a mail
+    file's message, an mbox's, or the one an attachment came with (``N/name`` in an mbox)."""
+    index = meta.get("message_index")
+    if "attachment" in meta:
+        head, slash, _ = str(meta["attachment"]).partition("/")
+        index = int(head) if slash and head.isdecimal() else 1
+        subject = meta.get("message")
+    elif meta.get("extractor") == "email":
+        index = index if isinstance(index, int) else 1
+        subject = meta.get("subject")
+    else:
+        return None
+    title = " ".join(str(subject or "").split())
+    return index, title or f"Message {index}"
 
 
 def _at_file_start(meta: Mapping[str, Any]) -> bool:

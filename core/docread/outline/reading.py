@@ -58,8 +58,8 @@ def read_outline(host: Host, opts: ReadOptions) -> ReadResult:
     chosen = tree.within(tree.resolve(opts.section, info.source)) if opts.section else list(tree)
     lines, depth, hidden = outline_lines(tree, chosen, host.settings.output)
     count = len(tree.headed)
-    origin = "the PDF's bookmarks" if tree.source == "bookmarks" else "its headings"
-    result.header["Sections"] = f"{count:,} (from {origin})" + (
+    origin = " (from the PDF's bookmarks)" if tree.source == "bookmarks" else ""
+    result.header["Sections"] = f"{count:,}{origin}" + (
         f"; {len(chosen):,} in {chosen[0].id}" if opts.section else ""
     )
     if hidden:
@@ -118,7 +118,9 @@ def read_section(host: Host, opts: ReadOptions) -> ReadResult:
         if isinstance(value, int):
             meta[key] = value
     place = section.place() if section.ordinal else "before the first section"
-    result.header["Section"] = f"{section.id} {shown_name(section.title, 120)} ({place})"
+    result.header["Section"] = (
+        f"{section.id} {shown_name(section.title, 120)} ({place}, ~{section.size:,} tokens)"
+    )
     if len(path) > 1:
         result.header["Path"] = " > ".join(shown_name(t, 80) for t in path)
     if start > len(lines) and lines:

@@ -175,8 +175,10 @@ class Tree:
         holding = [s for s in self.sections if key and key in title_key(s.title)]
         titles = {title_key(s.title): s for s in self.sections}
         alike = difflib.get_close_matches(key, list(titles), n=CANDIDATES, cutoff=0.5)
-        out = list(dict.fromkeys([*holding, *(titles[t] for t in alike)]))
-        return out[:CANDIDATES]
+        out: dict[int, Section] = {}
+        for section in [*holding, *(titles[t] for t in alike)]:
+            out.setdefault(section.ordinal, section)
+        return list(out.values())[:CANDIDATES]
 
     @staticmethod
     def _listed(sections: list[Section]) -> str:
