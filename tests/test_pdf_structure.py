@@ -208,7 +208,7 @@ def test_a_usable_outline_is_the_sections_and_its_pages_carry_them(make_reader, 
     """issue 36: a PDF's outline, when it can stand for its sections, is the outline view (no
     page read) and stamps each loaded page with its sections (structure on or off)."""
     toc = [[1, "Part One", 1], [2, "Chapter A", 2], [2, "Chapter B", 3], [1, "Part Two", 4]]
-    path = _toc_pdf(tmp_path / "toc.pdf", toc)
+    _toc_pdf(tmp_path / "toc.pdf", toc)
     for structure in ("auto", "off"):
         reader = make_reader(pdf={"structure": structure})
         outline = reader.read("toc.pdf", view="outline").render()

@@ -5,6 +5,7 @@ resolved by id, heading text or a unique start of it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import docread
@@ -178,3 +179,28 @@ def test_an_ambiguous_or_unknown_name_lists_the_closest_sections() -> None:
         tree.resolve("Orcs", "doc")
     assert "no section of doc has that id or heading" in str(exc.value)
     assert "s3 'Orc'" in str(exc.value) and "view='outline'" in str(exc.value)
+
+
+# -- hostile files: bounded work ---------------------------------------------------------------
+def test_a_huge_outline_and_a_flood_of_headings_stay_bounded(tmp_path: Path) -> None:
+    """20,000 bookmarks on one page and 25,000 heading lines: the outline and a load finish
+    within a short global timeout (no scan per entry), headings past MAX_SECTIONS stay text."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Entry 7", fontsize=12)
+    page.insert_text((72, 400), "body text", fontsize=12)
+    doc.set_toc([[1, f"Entry {i}", 1] for i in range(20_000)])
+    doc.save(tmp_path / "wide.pdf")
+    (tmp_path / "flood.md").write_text("# h\n" * 25_000)
+    config = {"cache": {"enabled": False}, "global_timeout": 30, "output": {"max_tokens": 4000}}
+    with docread.Reader(tmp_path, config, shared_pool=True) as reader:
+        outline = reader.read("wide.pdf", view="outline").render()
+        assert "**Sections:** 20,000 (from the PDF's bookmarks)" in outline
+        [unit] = reader.iter_documents("wide.pdf")  # entries 0-6 not found: at the page's top,
+        assert unit.metadata["section_id"] == "s8"  # "Entry 7" (s8) its first line, 8+ after
+        flood = reader.read("flood.md", view="outline")
+        assert flood.header["Sections"] == "20,000"
+        assert any("5,000 headings past the first 20,000 sections are read as text" in n
+                   for n in flood.notes)  # fmt: skip

@@ -19,8 +19,9 @@ the pages carry.
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,8 +35,11 @@ from .tree import MAX_SECTIONS, PREAMBLE, PREAMBLE_LEVEL, Section, Tree, ordinal
 _MEMBER, _MESSAGE, _ATTACHMENT, _SHEET = -4, -3, -2, -1
 #: Position keys along which one file's units follow each other.
 _ORDER = ("page_number", "slide_number", "chapter", "section_index", "message_index", "cell_index")
+_BREAK = re.compile("\n")
 _CELL_HEAD = re.compile(r"^## Cell \d+ \[[a-z]+\][^\n]*\n?")
 _ENTRY = re.compile(r"^(s\d+) (-?\d+) (.*)$")
+#: Words of a heading whose starts name a bookmark that is its beginning.
+_PREFIX_WORDS = 16
 
 Reader = Callable[[str], list[Heading]]
 
@@ -94,9 +98,10 @@ class TreeBuilder:
                 before is None and _at_file_start(meta) and meta.get("category") != "database"
             )
             self._given(meta)
+        here = _Here(meta, text)
         out = UnitSections(self._top())
         for level, key, title in self._natural(meta):  # where its own content starts
-            self._start(meta, text, min(content, len(text)), level, title, out, key=key)
+            self._start(here, min(content, len(text)), level, title, out, key=key)
         read = _reader(meta)
         marks = read(text) if read is not None else []
         if (
@@ -104,10 +109,10 @@ class TreeBuilder:
             and not self._path
             and _before(text, content, marks[0].at if marks else None)
         ):
-            self._preamble(meta, text, content, out)
+            self._preamble(here, content, out)
         for mark in marks:
-            self._start(meta, text, mark.at, mark.level, mark.title, out)
-        self._account(meta, text, out)
+            self._start(here, mark.at, mark.level, mark.title, out)
+        self._account(here, out)
         out.first = out.at(content)
         return out
 
@@ -119,8 +124,7 @@ class TreeBuilder:
     # -- heading lines and natural places ----------------------------------------------------
     def _start(
         self,
-        meta: Mapping[str, Any],
-        text: str,
+        here: _Here,
         at: int,
         level: int,
         title: str,
@@ -142,7 +146,7 @@ class TreeBuilder:
         titles = (*self.titles, title) if ordinal else ()
         section = Section(
             ordinal, level, title, parent if parent is not None and parent >= 0 else None,
-            start=_position(meta), end=_position(meta), line=_line(meta, text, at), found=found,
+            start=here.where, end=here.where, line=here.line(at), found=found,
             titles=titles,
         )  # fmt: skip
         self._path.append(section)
@@ -166,9 +170,9 @@ class TreeBuilder:
         self._places = self._places[:same]
         return list(places[same:])
 
-    def _preamble(self, meta: Mapping[str, Any], text: str, at: int, out: UnitSections) -> None:
+    def _preamble(self, here: _Here, at: int, out: UnitSections) -> None:
         """The text before the file's first section: ``s0``."""
-        self._start(meta, text, at, PREAMBLE_LEVEL, PREAMBLE, out, ordinal=0)
+        self._start(here, at, PREAMBLE_LEVEL, PREAMBLE, out, ordinal=0)
 
     def _given(self, meta: Mapping[str, Any]) -> None:
         """A read that starts past the file's start or skips units: the unit's own ``headings``
@@ -182,9 +186,10 @@ class TreeBuilder:
     def _top(self) -> Section | None:
         return self._path[-1] if self._path else None
 
-    def _account(self, meta: Mapping[str, Any], text: str, out: UnitSections) -> None:
+    def _account(self, here: _Here, out: UnitSections) -> None:
         """Each stretch of the unit's text counted to the section it belongs to (and where its
         ancestors end)."""
+        text = here.text
         bounds = [*(at for at, _ in out.starts), len(text)]
         owners = [out.start, *(s for _, s in out.starts)]
         stretches = zip([0, *bounds[:-1]], bounds, owners, strict=True)
@@ -193,9 +198,9 @@ class TreeBuilder:
                 continue
             owner.chars += end - begin
             if text[begin:end].strip():
-                line = _line(meta, text, max(begin, end - 1))
+                line = here.line(max(begin, end - 1))
                 for section in self.tree.path(owner):
-                    section.end, section.end_line = _position(meta), line
+                    section.end, section.end_line = here.where, line
 
     # -- a PDF's bookmarks ---------------------------------------------------------------------
     def _bookmarked(self, meta: Mapping[str, Any], text: str, content: int) -> UnitSections:
@@ -213,6 +218,7 @@ class TreeBuilder:
                     self._path[-1] = Section(
                         in_force, ghost.level, ghost.title, titles=ghost.titles
                     )
+        here = _Here(meta, text)
         out = UnitSections(self._top())
         entries = bookmark_entries(str(meta.get("bookmarks", "")))
         placed = place_bookmarks(text, [title for _, _, title in entries])
@@ -221,10 +227,10 @@ class TreeBuilder:
             and not self._path
             and _before(text, content, placed[0][0] if placed else None)
         ):
-            self._preamble(meta, text, content, out)
+            self._preamble(here, content, out)
         for (ordinal, level, title), (at, found) in zip(entries, placed, strict=True):
-            self._start(meta, text, at, level, title, out, ordinal=ordinal, found=found)
-        self._account(meta, text, out)
+            self._start(here, at, level, title, out, ordinal=ordinal, found=found)
+        self._account(here, out)
         out.first = out.at(content)
         return out
 
@@ -264,32 +270,47 @@ def place_bookmarks(text: str, titles: list[str]) -> list[tuple[int, bool]]:
     ``Armored Ogre``), else a line that is the title; (offset, True). Not found: the page's
     start for its first entry, else where the next found one starts, else the page's end (the
     section then starts with the next page); (offset, False)."""
-    marks = headings(text)
-    lines = _lines(text)
+    if not titles:
+        return []
+    marks = _Offsets((h.at, title_key(h.title)) for h in headings(text))
+    lines = _Offsets(_lines(text), prefixes=False)
     found: list[int | None] = []
     low = 0
     for title in titles:
         key = title_key(title)
-        at = next((h.at for h in marks if h.at >= low and _names(title_key(h.title), key)), None)
-        if at is None:
-            at = next((a for a, k in lines if a >= low and k == key), None)
+        at = marks.first(key, low)
+        at = lines.first(key, low) if at is None else at
         found.append(at)
         if at is not None:
             low = at + 1
-    out: list[tuple[int, bool]] = []
-    for i, at in enumerate(found):
-        if at is not None:
-            out.append((at, True))
-        elif not any(f is not None for f in found[:i]):
-            out.append((0, False))
-        else:
-            later = next((f for f in found[i + 1 :] if f is not None), len(text))
-            out.append((later, False))
+    first = next((i for i, at in enumerate(found) if at is not None), len(found))
+    later, out = len(text), [(0, False)] * len(found)
+    for i in range(len(found) - 1, -1, -1):  # one pass back: where the next found one starts
+        at = found[i]
+        out[i] = (at, True) if at is not None else (0 if i < first else later, False)
+        later = at if at is not None else later
     return out
 
 
-def _names(line: str, key: str) -> bool:
-    return bool(key) and (line == key or line.startswith(key + " "))
+class _Offsets:
+    """Lines by what they say (``title_key``), and with ``prefixes`` by each start of it of whole
+    words (at most _PREFIX_WORDS): the first at or after an offset, by bisection (a page of
+    thousands of entries is not scanned once per entry)."""
+
+    def __init__(self, lines: Iterable[tuple[int, str]], *, prefixes: bool = True) -> None:
+        self.at: dict[str, list[int]] = {}
+        for at, key in lines:
+            words = key.split(" ")
+            starts = {" ".join(words[:n]) for n in range(1, min(len(words), _PREFIX_WORDS) + 1)}
+            for start in {key, *(starts if prefixes else ())}:
+                self.at.setdefault(start, []).append(at)
+
+    def first(self, key: str, low: int) -> int | None:
+        found = self.at.get(key) if key else None
+        if not found:
+            return None
+        i = bisect.bisect_left(found, low)
+        return found[i] if i < len(found) else None
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -386,17 +407,28 @@ def _gap(before: Mapping[str, Any], meta: Mapping[str, Any]) -> bool:
     return isinstance(end, int) and isinstance(b, int) and b != end + 1
 
 
-def _position(meta: Mapping[str, Any]) -> dict[str, Any]:
-    """The metadata that says where a unit is (what an outline line shows)."""
-    keys = ("member", "page_number", "slide_number", "chapter", "section_index", "message_index",
-            "cell_index", "sheet", "table", "row_start", "row_end", "line_start", "line_end")  # fmt: skip
-    return {k: meta[k] for k in keys if k in meta}
+_WHERE = ("member", "page_number", "slide_number", "chapter", "section_index", "message_index",
+          "cell_index", "sheet", "table", "row_start", "row_end", "line_start", "line_end")  # fmt: skip
 
 
-def _line(meta: Mapping[str, Any], text: str, at: int) -> int | None:
-    """The file line of offset ``at`` in a unit that numbers its lines (text, HTML markdown)."""
-    start = meta.get("line_start")
-    return start + text.count("\n", 0, at) if isinstance(start, int) else None
+class _Here:
+    """One unit as the builder reads it: where it is (the position metadata an outline line
+    shows) and, in a unit that numbers its lines (text, HTML markdown), the line of an offset."""
+
+    __slots__ = ("meta", "text", "where", "_breaks")
+
+    def __init__(self, meta: Mapping[str, Any], text: str) -> None:
+        self.meta, self.text = meta, text
+        self.where = {k: meta[k] for k in _WHERE if k in meta}
+        self._breaks: list[int] | None = None
+
+    def line(self, at: int) -> int | None:
+        start = self.meta.get("line_start")
+        if not isinstance(start, int):
+            return None
+        if self._breaks is None:  # once per unit: a line per heading is a bisection
+            self._breaks = [m.start() for m in _BREAK.finditer(self.text)]
+        return start + bisect.bisect_left(self._breaks, at)
 
 
 def _content_start(meta: Mapping[str, Any], text: str, *, first: bool) -> int:

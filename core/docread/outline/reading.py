@@ -9,7 +9,6 @@ a section of such a PDF reads only its own pages.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -148,9 +147,9 @@ def file_tree(host: Host, source: Source, info: FileInfo, opts: ReadOptions) -> 
     base = _whole(opts)
     if info.format == "pdf":
         ctx = host.context(info, base.replace(view="outline"), loader=True)
-        entries = [u for u in host.units(source, info, ctx)[0] if isinstance(u, Document)]
-        if entries:
-            return Built(bookmark_tree(entries), notes=list(ctx.notes))
+        listing = [u.text for u in host.units(source, info, ctx)[0] if isinstance(u, Document)]
+        if listing:
+            return Built(bookmark_tree(listing[0]), notes=list(ctx.notes))
     ctx = host.context(info, base, loader=True)
     builder = TreeBuilder()
     built = Built()
@@ -169,27 +168,29 @@ def file_tree(host: Host, source: Source, info: FileInfo, opts: ReadOptions) -> 
     return built
 
 
-def bookmark_tree(entries: Iterable[Document]) -> Tree:
-    """The tree of a PDF's outline from ``view="outline"``'s units (one per entry)."""
+def bookmark_tree(listing: str) -> Tree:
+    """The tree of a PDF's outline from ``view="outline"``'s unit: one entry a line (rank,
+    level, page, last page, place on the page, tokens, title; tab-separated)."""
     tree = Tree(source="bookmarks")
     path: list[Section] = []
-    for unit in entries:
-        meta = unit.metadata
-        level, page = int(meta["level"]), int(meta["page_number"])
+    for line in listing.split("\n"):
+        fields = line.split("\t", 6)
+        numbers = fields[:6]
+        if len(fields) < 7 or not all(f.lstrip("-").replace(".", "", 1).isdigit() for f in numbers):
+            continue
+        ordinal, level, page, end = (int(f) for f in fields[:4])
         while path and path[-1].level >= level:
             path.pop()
+        parent = path[-1] if path and ordinal else None
+        title = fields[6] or PREAMBLE
         section = Section(
-            int(meta["ordinal"]), level, unit.text or PREAMBLE,
-            path[-1].ordinal if path and level > 0 else None,
-            start={"page_number": page}, end={"page_number": int(meta.get("end_page", page))},
-            tokens=int(meta.get("tokens", 0)),
+            ordinal, level, title, parent.ordinal if parent else None,
+            start={"page_number": page}, end={"page_number": end}, tokens=int(fields[5]),
+            titles=(*(parent.titles if parent else ()), title) if ordinal else (),
         )  # fmt: skip
         tree.add(section)
-        if section.ordinal:
+        if ordinal:
             path.append(section)
-    if tree.sections and tree.sections[0].ordinal == 0:
-        first = tree.sections[1] if len(tree.sections) > 1 else tree.sections[0]
-        tree.sections[0].end = {"page_number": max(1, int(first.start["page_number"]))}
     return tree
 
 

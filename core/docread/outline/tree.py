@@ -21,9 +21,11 @@ PREAMBLE = "(start)"
 PREAMBLE_LEVEL = 99
 #: Sections one document gives at most; headings past it are text (a hostile file's millions of
 #: "#" lines must not become millions of sections).
-MAX_SECTIONS = 100_000
+MAX_SECTIONS = 20_000
 #: Candidates an ambiguous or unknown ``section=`` names.
 CANDIDATES = 8
+#: Titles compared for the closest ones at most (difflib costs each title a comparison).
+_LIKENED = 20_000
 _ID = re.compile(r"^[sS](\d{1,7})$")
 
 
@@ -174,7 +176,11 @@ class Tree:
         """Sections whose title holds ``key``, then the ones most like it."""
         holding = [s for s in self.sections if key and key in title_key(s.title)]
         titles = {title_key(s.title): s for s in self.sections}
-        alike = difflib.get_close_matches(key, list(titles), n=CANDIDATES, cutoff=0.5)
+        alike = (  # difflib compares each title in turn: spared on a huge outline
+            difflib.get_close_matches(key, list(titles), n=CANDIDATES, cutoff=0.5)
+            if len(titles) <= _LIKENED
+            else []
+        )
         out: dict[int, Section] = {}
         for section in [*holding, *(titles[t] for t in alike)]:
             out.setdefault(section.ordinal, section)

@@ -11,6 +11,7 @@ manual in a tenth of a second, where reading every page's text takes three."""
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from .lines import outline
 if TYPE_CHECKING:
     import pymupdf
 
+#: The fields of an outline line (``outline_units``), tab-separated, in order.
+ENTRY_FIELDS = ("ordinal", "level", "page", "end_page", "top", "tokens", "title")
 #: Pages whose text measures the characters a content-stream byte gives.
 _CALIBRATION = 8
 #: Content streams of one page whose lengths are added up at most (a hostile page lists more).
@@ -67,10 +70,11 @@ def usable(doc: pymupdf.Document) -> list[Entry]:
         return []
     if count > 2 and pages[0] == pages[-1]:
         return []
-    out = []
+    out, heights = [], {}
     for rank, (level, title, page, top) in enumerate(raw, 1):
-        height = doc.page_cropbox(page - 1).height or 1.0
-        where = min(max(top / height, 0.0), 1.0) if top >= 0 else 0.0
+        if page not in heights:
+            heights[page] = doc.page_cropbox(page - 1).height or 1.0
+        where = min(max(top / heights[page], 0.0), 1.0) if top >= 0 else 0.0
         out.append(Entry(rank, level, " ".join(title.split())[:TITLE_CHARS], page, where))
     return out
 
@@ -94,41 +98,74 @@ class PageStamps:
 
 
 def outline_units(doc: pymupdf.Document, entries: list[Entry]) -> Iterator[Document]:
-    """``view="outline"``: one Document per entry (its title; ``page_number``, ``level``,
-    ``top`` and ``tokens``: about what reading it with its subsections costs), after one for the
-    pages before the first entry when it does not start the document (rank 0)."""
+    """``view="outline"``: one Document listing the entries, one a line (``ENTRY_FIELDS``,
+    tab-separated: rank, level, page, last page, how far down the page, tokens, title; its
+    ``tokens`` what reading it with its subsections costs), after a line of rank 0 for the
+    pages before the first entry when it does not start the document. One unit, not one per
+    entry: 1,372 entries cost the pipeline one unit's passage."""
     if not entries:
         return
     sizes = _page_tokens(doc)
+    lines: list[str] = []
     first = entries[0]
     if first.page > 1 or first.top > _TOP:
-        tokens = _span(sizes, (1, 0.0), (first.page, first.top))
-        yield Document("", {"page_number": 1, "level": 99, "ordinal": 0, "tokens": tokens})
+        end = first.page if first.top > _TOP else first.page - 1
+        tokens = sizes.between((1, 0.0), (first.page, first.top))
+        lines.append(f"0\t99\t1\t{max(end, 1)}\t0\t{tokens}\t")
+    for entry, after in zip(entries, _ends(entries), strict=True):
+        stop = (after.page, after.top) if after is not None else (doc.page_count, 1.0)
+        last = stop[0] if stop[1] > _TOP or stop[0] == entry.page else stop[0] - 1
+        tokens = sizes.between((entry.page, entry.top), stop)
+        lines.append(
+            f"{entry.ordinal}\t{entry.level}\t{entry.page}\t{last}\t{entry.top:.3f}\t"
+            f"{tokens}\t{entry.title}"
+        )
+    yield Document("\n".join(lines), {"page_count": doc.page_count, "bookmark_count": len(entries)})
+
+
+def _ends(entries: list[Entry]) -> list[Entry | None]:
+    """Each entry's end: the next entry of its level or a higher one (None: the document's
+    end), in one pass (a 50,000-entry outline must not cost 50,000 scans)."""
+    out: list[Entry | None] = [None] * len(entries)
+    open_: list[int] = []
     for i, entry in enumerate(entries):
-        end = next((e for e in entries[i + 1 :] if e.level <= entry.level), None)
-        stop = (end.page, end.top) if end is not None else (doc.page_count, 1.0)
-        meta = {
-            "page_number": entry.page,
-            "end_page": stop[0] if stop[1] > _TOP or stop[0] == entry.page else stop[0] - 1,
-            "level": entry.level,
-            "ordinal": entry.ordinal,
-            "top": round(entry.top, 3),
-            "tokens": _span(sizes, (entry.page, entry.top), stop),
-        }
-        yield Document(entry.title, meta)
+        while open_ and entries[open_[-1]].level >= entry.level:
+            out[open_.pop()] = entry
+        open_.append(i)
+    return out
 
 
-def _page_tokens(doc: pymupdf.Document) -> list[float]:
+class _Sizes:
     """Each page's text in tokens (4 characters a token), estimated from the length of its
-    content streams and the characters per stream byte of a few pages spread over the file."""
+    content streams and the characters per stream byte of a few pages spread over the file;
+    ``between`` adds up a stretch of pages by running sums."""
+
+    def __init__(self, pages: list[float]) -> None:
+        self.pages = pages
+        self.sums = list(itertools.accumulate(pages, initial=0.0))
+
+    def between(self, start: tuple[int, float], stop: tuple[int, float]) -> int:
+        """Tokens from (page, share of it down) to (page, share): the pages between whole,
+        parts of the first and last."""
+        (first, a), (last, b) = start, stop
+        if last < first or last == first and b <= a:
+            return 0
+        if last == first:
+            return round(self.pages[first - 1] * (b - a))
+        middle = self.sums[last - 1] - self.sums[first]
+        return round(self.pages[first - 1] * (1 - a) + middle + self.pages[last - 1] * b)
+
+
+def _page_tokens(doc: pymupdf.Document) -> _Sizes:
+    """The estimate of each page's tokens (``_Sizes``)."""
     lengths = [_stream_length(doc, n) for n in range(doc.page_count)]
-    sample = sorted({round(i * (doc.page_count - 1) / max(_CALIBRATION - 1, 1))
-                     for i in range(min(_CALIBRATION, doc.page_count))})  # fmt: skip
+    count = min(_CALIBRATION, doc.page_count)
+    sample = sorted({round(i * (doc.page_count - 1) / max(count - 1, 1)) for i in range(count)})
     chars = sum(len(doc[n].get_text()) for n in sample)
     stream = sum(lengths[n] for n in sample)
     per_byte = chars / stream if stream else 0.0
     fallback = chars / len(sample) if sample else 0.0
-    return [(length * per_byte if length else fallback) / 4 for length in lengths]
+    return _Sizes([(length * per_byte if length else fallback) / 4 for length in lengths])
 
 
 def _stream_length(doc: pymupdf.Document, number: int) -> int:
@@ -142,15 +179,3 @@ def _stream_length(doc: pymupdf.Document, number: int) -> int:
         kind, length = doc.xref_get_key(int(xref), "Length")
         total += int(length) if kind == "int" else 0
     return total
-
-
-def _span(sizes: list[float], start: tuple[int, float], stop: tuple[int, float]) -> int:
-    """Tokens from (page, share of it down) to (page, share): whole pages between, parts of the
-    first and last."""
-    (first, a), (last, b) = start, stop
-    if last < first or last == first and b <= a:
-        return 0
-    if last == first:
-        return round(sizes[first - 1] * (b - a))
-    total = sizes[first - 1] * (1 - a) + sum(sizes[first : last - 1]) + sizes[last - 1] * b
-    return round(total)

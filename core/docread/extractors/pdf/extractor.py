@@ -60,7 +60,7 @@ class PdfExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
-    version: ClassVar[int] = 4  # 4: loader pages carry the outline's sections (bookmarks.py)
+    version: ClassVar[int] = 5  # 5: view="outline" is one listing unit (bookmarks.py)
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

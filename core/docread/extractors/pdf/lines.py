@@ -26,6 +26,7 @@ _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
 )
+_SPOT = re.compile(r"[&#]zoom=[^,&]*,[^,&]*,(-?\d+(?:\.\d+)?)$")
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 
 
@@ -263,6 +264,9 @@ def _target(doc: pymupdf.Document, item: Any) -> tuple[int, float]:
     and how far down that page it points (points from the top; -1 when it does not say)."""
     if item.is_external or not item.uri:
         return -1, -1.0
-    target, _, top = doc.resolve_link(item.uri)
+    spot = _SPOT.search(item.uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
+    if item.page != -1 and spot is not None:
+        return int(item.page) + 1, float(spot.group(1))
+    target, _, top = doc.resolve_link(item.uri)  # a named destination
     page = int(target) + 1 if item.page == -1 else int(item.page) + 1
     return page, float(top) if top is not None else -1.0
