@@ -8,7 +8,13 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import docread
-from docread.integrations.adapters import OnError, aiterate, check_on_error, loader_workspace
+from docread.integrations.adapters import (
+    OnError,
+    aiterate,
+    check_keywords,
+    check_on_error,
+    loader_workspace,
+)
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
@@ -24,7 +30,8 @@ class DocReadLoader(BaseLoader):
     ``read_options`` are docread read options (``pages``, ``sheet``, ``rows``, ``ocr``, ...).
     A failing file follows docread's loader rule (``Reader.iter_units``): by default a path you
     named raises and a file found in a folder is logged (a warning on the ``docread`` logger)
-    and skipped; ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
+    and skipped, the load saying at its end how many (on stderr without logging set up);
+    ``on_error="raise"`` raises every failure, "warn" logs each as that warning and
     goes on, "skip" logs it at info level and goes on; a function ``(path, error)`` gets each.
     Without ``workspace`` the root is docread's one loader rule
     (``adapters.loader_workspace``): the current directory, or "/" when a path lies
@@ -63,6 +70,11 @@ class DocReadLoader(BaseLoader):
         **read_options: Any,
     ) -> None:
         check_on_error(on_error)  # a typo fails here, not at the first failing file
+        check_keywords(type(self).__init__, read_options, reads=True)  # a typo fails here too
+        if "pattern" in read_options:  # docread's name for the glob (iter_units, LlamaIndex)
+            if glob is not None:
+                raise docread.InvalidOptionError("DocReadLoader: give glob= or pattern=, not both")
+            glob = read_options.pop("pattern")
         paths = [path_or_paths] if isinstance(path_or_paths, str | os.PathLike) else path_or_paths
         self.paths = [os.fspath(p) for p in paths]
         self.glob = glob
@@ -74,7 +86,6 @@ class DocReadLoader(BaseLoader):
         self.workers = workers
         self.ordered = ordered
         self.read_options = read_options
-        docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not mid-load
         self.chunker = chunker_for(chunk_size, chunk_overlap, chunk_sections)
         self.contextualize = contextualize
         self.images = check_images(images)

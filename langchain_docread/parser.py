@@ -9,7 +9,7 @@ from pathlib import PurePath
 from typing import Any
 
 import docread
-from docread.integrations.adapters import loader_workspace
+from docread.integrations.adapters import check_keywords, loader_workspace
 from langchain_core.document_loaders import BaseBlobParser, Blob
 from langchain_core.documents import Document
 
@@ -39,7 +39,7 @@ class DocReadParser(BaseBlobParser):
         media_dir: PathLike | None = None,
         **read_options: Any,
     ) -> None:
-        docread.ReadOptions.from_kwargs("", **read_options)  # fail early on a typo
+        check_keywords(type(self).__init__, read_options, reads=True)  # fail early on a typo
         self.workspace = workspace
         self.config = config
         self.read_options = read_options

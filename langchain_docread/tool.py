@@ -12,6 +12,7 @@ import docread
 from docread.integrations.adapters import (
     TOOL_DESCRIPTION,
     arguments_model,
+    check_keywords,
     check_model_inputs,
     describe_invalid_arguments,
     tool_description,
@@ -69,6 +70,14 @@ class ReadDocumentTool(BaseTool):
     model_inputs: frozenset[str] = DEFAULT_MODEL_INPUTS
     dedupe: bool = False
     _reader: docread.Reader | None = PrivateAttr(default=None)
+
+    def __init__(self, **data: Any) -> None:
+        """A keyword that is no field (``workspce=``) is an InvalidOptionError naming the
+        fields, not ignored: pydantic's default would read the current folder instead."""
+        fields = type(self).model_fields
+        named = {*fields, *(f.alias for f in fields.values() if f.alias)}
+        check_keywords(type(self), {k: v for k, v in data.items() if k not in named}, reads=False)
+        super().__init__(**data)
 
     def model_post_init(self, context: Any) -> None:
         """Checks the settings and workspace now (by building the Reader) and puts the limits

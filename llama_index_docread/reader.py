@@ -14,7 +14,9 @@ from typing import Any
 import docread
 from docread.integrations.adapters import (
     ErrorPolicy,
+    check_keywords,
     check_on_error,
+    classify_filesystem,
     extensions,
     loader_workspace,
 )
@@ -78,7 +80,8 @@ class DocReadReader(BasePydanticReader):
     A failing file follows docread's loader rule (``Reader.iter_units``): by default the path
     given raises a typed docread error (SimpleDirectoryReader, which names each file, then skips
     it and prints why, or re-raises with its ``raise_on_error=True``) and a file found in a
-    folder given is logged (a warning on the ``docread`` logger) and skipped; ``on_error=
+    folder given is logged (a warning on the ``docread`` logger) and skipped, the load saying at
+    its end how many (on stderr without logging set up); ``on_error=
     "raise"`` raises every failure, "warn" logs each as that warning, "skip" at info level,
     keeping what was read before. A missing dependency is raised as ``FileDependencyError``.
     ``source`` is the path relative to the workspace (docread's one rule, the LangChain loader's
@@ -111,7 +114,7 @@ class DocReadReader(BasePydanticReader):
         show_progress: bool | None = None,
         **read_options: Any,
     ) -> None:
-        docread.ReadOptions.from_kwargs("", **read_options)  # a typo fails here, not per file
+        check_keywords(type(self).__init__, read_options, reads=True)  # a typo fails now
         check_on_error(on_error)
         # the fields are this class's: mypy types BaseModel.__init__ from the base's fields only
         super().__init__(  # type: ignore[call-arg]
@@ -142,11 +145,20 @@ class DocReadReader(BasePydanticReader):
         fs: Any = None,
     ) -> Iterator[Document]:
         """Stream one file's (or a directory's) units as Documents; ``extra_info`` (what
-        SimpleDirectoryReader passes) is merged into every unit's metadata and wins on clashes."""
-        if fs is not None and not _is_local(fs):
-            yield from self._load_remote(file, extra_info, fs)
-            return
-        root, paths = loader_workspace(file, self.workspace)
+        SimpleDirectoryReader passes) is merged into every unit's metadata and wins on clashes.
+        A file on an fsspec filesystem of this machine (``file``/``local``, or a ``DirFileSystem``
+        over one: its folder is then the default workspace) is read as a local file, inside the
+        workspace; any other filesystem's file is copied out by its bytes (``_load_remote``)."""
+        workspace = self.workspace
+        if fs is not None:
+            local, base = classify_filesystem(fs)
+            if not local:
+                yield from self._load_remote(file, extra_info, fs)
+                return
+            if base is not None:  # a path in the folder a DirFileSystem confines it to
+                file = os.path.join(base, os.fspath(file).lstrip("/"))
+                workspace = workspace if workspace is not None else base
+        root, paths = loader_workspace(file, workspace)
         created: dict[str, str | None] = {}  # per file: a directory yields many files' units
         with docread.Reader(root, self._settings, shared_pool=True) as reader:
             units = reader.iter_units(
@@ -273,9 +285,3 @@ def _relative_remote(path: str) -> str:
     the temp copy keeps the remote folders, so two files of one name get different ids."""
     parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".", "..")]
     return "/".join(parts) or "file"
-
-
-def _is_local(fs: Any) -> bool:
-    protocol = getattr(fs, "protocol", "file")
-    protocols = (protocol,) if isinstance(protocol, str) else tuple(protocol)
-    return "file" in protocols or "local" in protocols

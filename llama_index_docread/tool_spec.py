@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, cast
 
 import docread
-from docread.integrations.adapters import PARAMETERS, tool_description
+from docread.integrations.adapters import PARAMETERS, check_keywords, tool_description
 from docread.integrations.tool_call import tool_read
 from llama_index.core.base.llms.types import ContentBlock, TextBlock
 from llama_index.core.tools import FunctionTool, ToolMetadata, ToolOutput
@@ -54,7 +54,9 @@ class DocReadToolSpec(BaseToolSpec):
         *,
         model_inputs: Iterable[str] = DEFAULT_MODEL_INPUTS,
         dedupe: bool = False,
+        **unknown: Any,
     ) -> None:
+        check_keywords(type(self).__init__, unknown, reads=False)  # a typo names the parameters
         self.workspace = workspace
         self.config = config
         self.model_inputs = check_model_inputs(model_inputs)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
+import logging
 import os
 import re
 import threading
@@ -37,6 +38,7 @@ def _private_home(
 
 
 NO_CACHE: dict[str, Any] = {"cache": {"enabled": False}}
+IN_PROCESS: dict[str, Any] = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
 MakeReader = Callable[..., docread.Reader]  # the type of the make_reader fixture
 
 
@@ -135,6 +137,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             f"{CORPUS}; run them with DOCREAD_CORPUS=/path/to/corpus (README, Development)",
             yellow=True,
         )
+
+
+def docread_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """What the ``docread`` logger said at WARNING or above (an error logged where handled)."""
+    return [r for r in caplog.records if r.name == "docread" and r.levelno >= logging.WARNING]
 
 
 def _skip_reason(report: Any) -> str:

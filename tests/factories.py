@@ -381,3 +381,13 @@ def sevenz_archive(path: Path, members: Mapping[str, bytes], password: str | Non
         for name, data in members.items():
             zf.writestr(data, name)
     return path
+
+
+def folder_with_broken_notebook(root: Path) -> Path:
+    """data/a.txt, data/sub/b.md, data/broken.ipynb (invalid JSON: fails in the notebook reader)."""
+    data = root / "data"
+    (data / "sub").mkdir(parents=True)
+    (data / "a.txt").write_text("alpha\n")
+    (data / "sub" / "b.md").write_text("# B\nbeta\n")
+    (data / "broken.ipynb").write_text("{not json")
+    return data

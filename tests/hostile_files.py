@@ -1,4 +1,4 @@
-"""Generators of hostile files, small on disk and fast to make, shared by tests/test_hostile.py
+"""Generators of hostile files, small on disk and fast to make, shared by tests/extractors/test_hostile.py
 and bench/hostile.py (which makes them at full size)."""
 
 from __future__ import annotations

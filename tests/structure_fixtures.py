@@ -2,7 +2,7 @@
 unruled and merged-cell tables, lists, two- and three-column flows, running headers/footers,
 a word hyphenated at a line end. Each maker returns the PDF bytes and its ``Truth`` (the
 headings with their levels, the table cells, the paragraphs as they must read whole).
-Used by tests/test_pdf_structure.py and bench/structure.py."""
+Used by tests/extractors/pdf/test_pdf_structure.py and bench/structure.py."""
 
 from __future__ import annotations
 

@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import factories
 import pytest
-from factories import notebook, pdf_bytes
+from conftest import MakeReader
+from docread.model import Media
+from factories import notebook, pdf, pdf_bytes
 
 HEAVY = (
     "pandas",
@@ -217,11 +220,40 @@ def test_a_found_file_that_fails_is_logged_with_its_path_and_skipped(
 ) -> None:
     with caplog.at_level(logging.DEBUG):
         assert load("data") == ["alpha"]
-    [record] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    [record, summary] = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert record.name == "docread" and record.levelno == logging.WARNING
     assert record.docread_path == "data/broken.ipynb"  # type: ignore[attr-defined]
     assert "ExtractionError: data/broken.ipynb: " in record.getMessage()
+    assert summary.name == "docread" and summary.getMessage().startswith(SKIPPED)
     assert not [w for w in recwarn.list if issubclass(w.category, UserWarning)]
+
+
+SKIPPED = "docread: 1 of 2 file(s) failed and were skipped: data/broken.ipynb: "
+
+
+@pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__.strip("_"))
+def test_a_folder_load_that_skipped_files_says_so_on_stderr_without_logging_set_up(
+    load: Callable[..., list[str]],
+    mixed: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new user's script: no handler anywhere (pytest's own taken off the root logger), so the
+    ``docread`` logger's NullHandler kept each file's warning quiet; the load says, once at its
+    end, on stderr, how many it skipped and which. A logging line, not a warning: the suite's
+    ``filterwarnings = error`` leaves the load alone."""
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])
+    assert load("data") == ["alpha"]
+    err = capsys.readouterr().err
+    assert err.count("docread:") == 1 and err.startswith(SKIPPED)
+    assert "ExtractionError" in err and "on_error=" in err
+    assert load("data/a.txt") == ["alpha"] and capsys.readouterr().err == ""
+    assert load("data", on_error="skip") == ["alpha"] and capsys.readouterr().err == ""
+    logging.getLogger("docread").setLevel(logging.ERROR)  # silenced by the application
+    try:
+        assert load("data") == ["alpha"] and capsys.readouterr().err == ""
+    finally:
+        logging.getLogger("docread").setLevel(logging.NOTSET)
 
 
 @pytest.mark.parametrize("load", LOADERS, ids=lambda f: f.__name__.strip("_"))
@@ -235,8 +267,9 @@ def test_on_error_names_a_policy_for_named_and_found_files_alike(
         caplog.clear()
         with caplog.at_level(logging.DEBUG, logger="docread"):
             assert load(["data/broken.ipynb", "data/a.txt"], on_error=policy) == ["alpha"]
-        [record] = [r for r in caplog.records if r.name == "docread"]
+        record, *summary = [r for r in caplog.records if r.name == "docread"]
         assert record.levelno == level and "data/broken.ipynb" in record.getMessage()
+        assert len(summary) == (policy == "warn")  # "warn": said at the end too, "skip": not
     with pytest.raises(docread.InvalidOptionError, match="on_error='ignore'"):
         load("data", on_error="ignore")
 
@@ -277,3 +310,64 @@ def test_simple_directory_reader_decides_by_its_raise_on_error(
         strict.load_data()
     cause = info.value.__cause__
     assert isinstance(cause, docread.ExtractionError) and "broken.ipynb" in str(cause)
+
+
+# -- position keys ---------------------------------------------------------------------------------
+def test_position_keys_survive_the_metadata_field_cap(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    red, blue = factories.image_bytes((40, 40), "red"), factories.image_bytes((40, 40), "blue")
+    factories.docx(tmp_path / "d.docx", ["one", red, "two", blue])
+    reader = make_reader(output={"max_metadata_fields": 1})
+    media = [u for u in reader.iter_units("d.docx", extract_images=True) if isinstance(u, Media)]
+    assert [m.metadata["image_index"] for m in media] == [1, 2]
+
+
+# -- ids from content and position: an edit rewrites only the units it touched ---------------------
+def test_unit_ids_survive_an_edit_elsewhere_in_the_file(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two", "chapter three"])
+    before = [d.id for d in reader.iter_documents("book.pdf")]
+    pdf(tmp_path / "book.pdf", ["chapter one", "chapter two, revised", "chapter three"])
+    after = [d.id for d in reader.iter_documents("book.pdf")]
+    assert len(set(before)) == 3
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1] != before[1]
+    # a page read alone has the id it has in the whole read
+    assert [d.id for d in reader.iter_documents("book.pdf", pages="3")] == [after[2]]
+    # the same bytes at another path are another file
+    (tmp_path / "copy.pdf").write_bytes((tmp_path / "book.pdf").read_bytes())
+    assert not set(after) & {d.id for d in reader.iter_documents("copy.pdf")}
+
+
+# -- an unknown keyword names the wrapper's own parameters, not only the read options ----------
+def _wrappers() -> list[Any]:
+    from langchain_docread import DocReadLoader, DocReadParser, ReadDocumentTool
+    from llama_index_docread import DocReadReader, DocReadToolSpec
+
+    return [
+        pytest.param(lambda: DocReadLoader(".", glob_pattern="*.pdf"), "DocReadLoader",
+                     "glob_pattern (did you mean pattern?)", "glob, recursive", True, id="loader"),
+        pytest.param(lambda: DocReadParser(chunksize=80), "DocReadParser",
+                     "chunksize (did you mean chunk_size?)", "chunk_size", True, id="parser"),
+        pytest.param(lambda: DocReadReader(recursive=False), "DocReadReader", "recursive",
+                     "workspace, config, on_error", True, id="reader"),
+        pytest.param(lambda: DocReadToolSpec(workspce="."), "DocReadToolSpec",
+                     "workspce (did you mean workspace?)", "workspace, config", False, id="toolspec"),
+        pytest.param(lambda: ReadDocumentTool(workspce="."), "ReadDocumentTool",
+                     "workspce (did you mean workspace?)", "workspace, config", False, id="tool"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("make", "name", "unknown", "own", "reads"), _wrappers())
+def test_an_unknown_keyword_names_the_wrappers_own_parameters(
+    make: Callable[[], Any], name: str, unknown: str, own: str, reads: bool
+) -> None:
+    """``DocReadLoader(glob_pattern=...)`` listed only the read options, and
+    ``ReadDocumentTool(workspce=...)`` was silently a tool on the current folder."""
+    with pytest.raises(docread.InvalidOptionError) as raised:
+        make()
+    message = str(raised.value)
+    assert message.startswith(f"{name}: unknown parameter(s) {unknown}; its parameters: ")
+    assert own in message and ("read options: archive_path" in message) == reads

@@ -287,8 +287,8 @@ def test_skipped_corpus_tests_are_counted_at_the_end_of_the_run(tmp_path: Path) 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DOCREAD_"))}
     env["DOCREAD_CORPUS"] = str(tmp_path)  # an empty folder: no corpus there
     tests = [
-        "tests/test_tabular.py::test_xls_sheets_numbers_and_listing",  # a skipif on a file
-        "tests/test_rtf_codepages.py::test_corpus_japanese_rtf_body_is_read",
+        "tests/extractors/tables/test_tabular.py::test_xls_sheets_numbers_and_listing",  # a skipif on a file
+        "tests/extractors/office/test_rtf_codepages.py::test_corpus_japanese_rtf_body_is_read",
         "tests/test_api.py::test_public_names",  # no corpus needed: runs
     ]
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]

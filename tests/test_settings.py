@@ -97,3 +97,16 @@ def test_ocr_and_pdf_page_timeouts_align() -> None:
     )
     assert s.timeouts.ocr_per_page == s.pdf.ocr_per_page_timeout == 12
     assert s.pdf.per_page_timeout == s.timeouts.pdf_per_page == 2
+
+
+def test_an_unquoted_yaml_boolean_is_the_enum_choice_spelled_so(tmp_path: Path) -> None:
+    """YAML 1.1 reads ``structure: off`` as the boolean False: an enum-valued setting takes it as
+    the one choice so spelled ("off"), and says to quote a value no choice is spelled as."""
+    for written in ("off", "Off", "OFF", "no", "false", "on"):
+        config = tmp_path / f"{written}.yaml"  # a file each: files are parsed once per version
+        config.write_text(f"tools:\n  read_document:\n    pdf: {{structure: {written}}}\n")
+        if written == "on":
+            with pytest.raises(SettingsError, match=r'boolean True .*quote the value, e\.g\. "auto"'):
+                Settings.load(config)
+        else:
+            assert Settings.load(config).pdf.structure == "off"

@@ -49,9 +49,16 @@ def detect(
     size = source.size
     if fmt is None:
         mime = libmagic_mime(head) if head else "application/octet-stream"
+        claimed = None if hint else formats.by_extension(source.name)
+        content = f"{mime}, {size:,} bytes"
+        said = (
+            f"unsupported format ({content})"
+            if claimed is None
+            else formats.not_a(claimed, f"its content is {content}")
+        )
         raise FormatNotSupportedError(
-            f"{shown or source.name}: unsupported format ({mime}, {size:,} bytes); "
-            f"docread reads text, tables, office documents, PDF, archives, images, audio and SQLite",
+            f"{shown or source.name}: {said}; docread reads text, tables, office documents, PDF, "
+            "archives, images, audio and SQLite (`docread formats` lists them all)",
             path=shown or source.name,
         )
     info = _info(source, fmt, shown, modified, size)
@@ -235,6 +242,8 @@ def _zip_container(source: Source, by_ext: Format | None) -> Format | None:
         found = next((f for f in containers if f.zip_marker == mimetype), None)
         if found is not None:
             return found
+    if _ZIP_END not in tail and by_ext is not None and by_ext.zip_marker:
+        return by_ext  # no zip directory: the document its name says, cut short or corrupt
     from .extractors.office.package import CONTENT_TYPES, ooxml_main_part
 
     if not _central_entry(tail, CONTENT_TYPES.encode()):
@@ -266,6 +275,7 @@ _OOXML_FAMILIES = (
 
 
 _ZIP_TAIL = 4 * 1024 * 1024
+_ZIP_END = b"PK\x05\x06"  # the end of central directory record every readable zip ends with
 _LOCAL = struct.Struct("<4sHHHHHIIIHH")  # local file header, 30 bytes
 
 

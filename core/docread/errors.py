@@ -125,6 +125,30 @@ class WorkerCrashedError(ExtractionError):
     """The isolated worker process died while reading the file."""
 
 
+def log_shown(message: str, *, level: int = logging.WARNING) -> None:
+    """A record on the ``docread`` logger that shows even where the application set up no
+    logging: there the NullHandler above keeps it from Python's last-resort handler (stderr),
+    so that handler is given it directly. An application with a handler of its own (on
+    ``docread`` or an ancestor) gets it there only; one that silenced ``docread`` gets nothing."""
+    if not logger.isEnabledFor(level):
+        return
+    record = logger.makeRecord(logger.name, level, __name__, 0, message, (), None)
+    logger.handle(record)
+    last = logging.lastResort
+    if last is not None and level >= last.level and not _heard(level):
+        last.handle(record)
+
+
+def _heard(level: int) -> bool:
+    """Whether a ``docread`` record at ``level`` reaches a handler other than a NullHandler."""
+    node: logging.Logger | None = logger
+    while node is not None:
+        if any(not isinstance(h, logging.NullHandler) and level >= h.level for h in node.handlers):
+            return True
+        node = node.parent if node.propagate else None
+    return False
+
+
 def log_handled(error: ReadDocumentError, *, level: int = logging.WARNING) -> None:
     """Log a handled error once on the ``docread`` logger, with its file (``docread_path``)."""
     logger.log(

@@ -70,17 +70,17 @@ FORMATS: tuple[Format, ...] = (
            ((0, b"PAR1"),), extractor=_X + "tables.extractor:TabularExtractor", opener=_X + "tables.parquet:open_parquet"),
     # office and e-books
     Format("docx", "office", "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-           (".docx", ".docm", ".dotx"), zip_marker="word/document.xml", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_package"),
+           (".docx", ".docm", ".dotx"), zip_marker="word/document.xml", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_docx"),
     Format("doc", "office", "application/msword", (".doc", ".dot"), extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_doc"),
     Format("rtf", "office", "application/rtf", (".rtf",), ((0, b"{\\rtf"),), extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_rtf"),
     Format("odt", "office", "application/vnd.oasis.opendocument.text", (".odt",),
-           zip_marker="application/vnd.oasis.opendocument.text", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_package"),
+           zip_marker="application/vnd.oasis.opendocument.text", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_odt"),
     Format("pptx", "office", "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-           (".pptx", ".pptm"), zip_marker="ppt/presentation.xml", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_slides"),
+           (".pptx", ".pptm"), zip_marker="ppt/presentation.xml", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_pptx"),
     Format("odp", "office", "application/vnd.oasis.opendocument.presentation", (".odp",),
-           zip_marker="application/vnd.oasis.opendocument.presentation", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_slides"),
+           zip_marker="application/vnd.oasis.opendocument.presentation", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_odp"),
     Format("epub", "office", "application/epub+zip", (".epub",),
-           zip_marker="application/epub+zip", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_package"),
+           zip_marker="application/epub+zip", extractor=_X + "office.extractor:OfficeExtractor", opener=_X + "office.extractor:read_epub"),
     # e-mail
     Format("eml", "email", "message/rfc822", (".eml",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mime:open_eml"),
     Format("msg", "email", "application/vnd.ms-outlook", (".msg",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.outlook:open_msg"),
@@ -133,6 +133,15 @@ OLE2_FORMATS = (
     "xls",
     "msg",
 )  # legacy Office files share one container; extension or libmagic decides
+
+
+def not_a(claimed: Format, why: str) -> str:
+    """What a file whose name says ``claimed`` is not: "not a DOCX: the file is not a zip
+    package (why)", said by detection and by the zip gate of the office readers."""
+    key = claimed.key.upper()
+    article = "an" if key[0] in "AEFHILMNORSX" else "a"  # letters read out: an XLSX, a DOCX
+    package = ": the file is not a zip package" if claimed.zip_marker else ""
+    return f"not {article} {key}{package} ({why})"
 
 
 def _longest_first(owners: dict[str, Format]) -> tuple[tuple[str, Format], ...]:

@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
+from .cache.ocr import ocr_cache
 from .detect import detect, directory_info
 from .errors import ArchiveSecurityError, FileTooLargeError, translate_errors
 from .extractors.base import TEXT_CUT, Budget, Context, Extractor, extractor_class
@@ -29,8 +30,9 @@ from .workspace import Workspace
 
 # What every unit's shape owes to the pipeline (ids, the properties header, sanitizing): part of
 # every cache key, so results cached by an older pipeline are never served. 2: ids from content
-# and position, the properties header. 3: one list of position keys (sheet_index in ids).
-UNITS_VERSION = 3
+# and position, the properties header. 3: one list of position keys (sheet_index in ids). 4:
+# metadata every store takes (no empty heading path, no NaN, no integer past 64 bits).
+UNITS_VERSION = 4
 
 
 class Pipeline:
@@ -58,7 +60,7 @@ class Pipeline:
                 settings=self.settings, info=info, options=opts, loader=parent.loader,
                 workspace=parent.workspace, budget=parent.budget, depth=parent.depth + 1,
                 deadline=parent.deadline, header=parent.header, notes=parent.notes,
-                child_reader=self.child_units,
+                child_reader=self.child_units, ocr_cache=parent.ocr_cache,
             )  # fmt: skip
         budget = Budget()
         if not info.is_dir:  # a listing has caps of its own (and a folder has no size)
@@ -67,7 +69,7 @@ class Pipeline:
             settings=self.settings, info=info, options=opts, loader=loader,
             workspace=workspace, budget=budget,
             deadline=deadline or end_after(self.settings.global_timeout),
-            child_reader=self.child_units,
+            child_reader=self.child_units, ocr_cache=ocr_cache(self.settings.cache),
         )  # fmt: skip
 
     def open(self, workspace: Workspace, opts: ReadOptions) -> tuple[Source, FileInfo]:

@@ -28,6 +28,7 @@ from .isolation.load import (
     FileLoad,
     NoteHandler,
     OnError,
+    Skipped,
     check_on_error,
     failed,
     fan_out,
@@ -151,7 +152,9 @@ class Reader:
         "warn" (each is logged as a warning on the ``docread`` logger and skipped) or "skip"
         (logged at info level and skipped). Without it (None) a path you named raises, and a
         file found in a folder is logged once (a warning on the ``docread`` logger) and skipped:
-        its error never costs the other files their units. A file's notes
+        its error never costs the other files their units; the load says how many it skipped
+        (those and "warn"'s) once at its end, on stderr where no logging is set up
+        (``isolation.load.Skipped``). A file's notes
         (a skipped archive member, an OCR limit) go to ``on_note(path, note)`` once its units are
         out, by default as warnings on the ``docread`` logger. ``pattern`` on a named file is the
         read option (archive members).
@@ -201,9 +204,23 @@ class Reader:
             FileLoad(path, named, opts.replace(file_path=path, pattern=pattern if named else None), error)
             for path, named, error in found
         )  # fmt: skip
+        with Skipped() as skipped:  # the files skipped with a warning, said at the end
+            yield from self._loads(skipped.counted(loads), count, ordered, on_error, on_note, skipped)
+
+    def _loads(
+        self,
+        loads: Iterator[FileLoad],
+        count: int,
+        ordered: bool,
+        on_error: OnError,
+        on_note: NoteHandler | None,
+        skipped: Skipped,
+    ) -> Iterator[Unit]:
+        """The units of a load's files: one after another in this thread (``count`` 1), else
+        fanned out over ``count`` threads from the first file that needs a worker."""
         if count <= 1:
             for load in loads:
-                yield from self._load_one(load, on_error, on_note)
+                yield from self._load_one(load, on_error, on_note, skipped)
             return
         # Files read in this process (plain text, markdown) gain nothing from threads (the GIL)
         # and lose a hand-over each: they are read here, one after another, until a file that
@@ -213,13 +230,13 @@ class Reader:
             ahead.append(load)
             if not in_process(load.path):
                 yield from fan_out(
-                    self._host, chain(ahead, loads), count, ordered, on_error, on_note
+                    self._host, chain(ahead, loads), count, ordered, on_error, on_note, skipped
                 )
                 return
             if len(ahead) > LOCAL_AHEAD:
-                yield from self._load_one(ahead.popleft(), on_error, on_note)
+                yield from self._load_one(ahead.popleft(), on_error, on_note, skipped)
         for load in ahead:
-            yield from self._load_one(load, on_error, on_note)
+            yield from self._load_one(load, on_error, on_note, skipped)
 
     def files(
         self,
@@ -334,7 +351,11 @@ class Reader:
                 yield path, True, exc
 
     def _load_one(
-        self, load: FileLoad, on_error: OnError, on_note: NoteHandler | None
+        self,
+        load: FileLoad,
+        on_error: OnError,
+        on_note: NoteHandler | None,
+        skipped: Skipped,
     ) -> Iterator[Unit]:
         """One file of a load read in this thread; its notes, and its failure handled as every
         load's."""
@@ -348,7 +369,7 @@ class Reader:
                 else:
                     yield event
         except ReadDocumentError as exc:
-            failed(load.path, exc, load.named, on_error)
+            failed(load.path, exc, load.named, on_error, skipped)
 
 
 def _progress(found: list[_T], label: str) -> Iterable[_T]:

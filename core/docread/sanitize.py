@@ -5,8 +5,9 @@ invisible text reach a model, names are shown on one line, and metadata stays fl
 from __future__ import annotations
 
 import json
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ _NAME_ESCAPES = {
     **dict.fromkeys(range(0xD800, 0xE000), "\ufffd"),
 }
 MAX_SHOWN_NAME = 300
+_INT64 = 1 << 63  # Chroma and Qdrant hold signed 64-bit integers
 
 
 def readable(text: str) -> str:
@@ -136,9 +138,16 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
 
 
 def flat_value(value: Any) -> str | int | float | bool | None:
-    """A JSON scalar for a metadata value: dates as ISO 8601, containers as compact JSON."""
-    if value is None or isinstance(value, bool | int | float | str):
+    """A JSON scalar for a metadata value, as every common vector store keeps it: dates as ISO
+    8601, containers as compact JSON; a number no store holds as given (NaN or infinity, which
+    Chroma drops and JSON lacks; an integer past 64 bits, which Chroma turns into a float) as
+    its decimal string."""
+    if value is None or isinstance(value, bool | str):
         return value
+    if isinstance(value, int):
+        return value if -_INT64 <= value < _INT64 else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
     if isinstance(value, datetime | date):
         return value.isoformat()
     if isinstance(value, bytes):
@@ -177,18 +186,29 @@ _LISTS = frozenset({"headings"})
 _MAX_LIST = 8
 
 
+def string_list(items: Iterable[str]) -> list[str]:
+    """A list-valued metadata key (``headings``) as every common vector store takes it: its
+    non-blank strings; when none is left the key is left out, never an empty list (Chroma
+    refuses an empty list and one of mixed types; LlamaIndex's flat stores refuse any list, so
+    its wrapper joins this one into a string). Units (``clean_metadata``) and chunks (the
+    chunker's heading path) both go through it."""
+    return [item for item in items if item.strip()]
+
+
 def _string_list(raw: Any, output: OutputSettings) -> list[str] | None:
-    """A list of strings kept as one: at most _MAX_LIST, each cleaned and cut like a value."""
+    """A list of strings kept as one (``string_list``): at most _MAX_LIST, each cleaned and cut
+    like a value; None when ``raw`` is not a list of strings."""
     if not isinstance(raw, list | tuple) or not all(isinstance(v, str) for v in raw):
         return None
     limit = output.max_metadata_value_len
     items = [clean_text(" ".join(v.split()), output) for v in raw[:_MAX_LIST]]
-    return [v if len(v) <= limit else v[:limit] + "..." for v in items]
+    return string_list(v if len(v) <= limit else v[:limit] + "..." for v in items)
 
 
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
-    """Flat scalars only (and the list keys of _LISTS: short strings); ``PROTECTED_KEYS`` always
-    kept, the other keys capped at ``max_metadata_fields`` in all; values cut at
+    """Flat scalars only (``flat_value``; and the list keys of _LISTS: short strings, left out
+    when empty: ``string_list``), never None; ``PROTECTED_KEYS`` always kept, the other keys
+    capped at ``max_metadata_fields`` in all; values cut at
     ``max_metadata_value_len`` characters, paths and positions never; paths as given."""
     out: dict[str, Any] = {}
     for protected in (True, False):
@@ -198,7 +218,8 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
             if not protected and len(out) >= output.max_metadata_fields:
                 return out
             if key in _LISTS and (items := _string_list(raw, output)) is not None:
-                out[str(key)] = items
+                if items:  # else left out: Chroma refuses an empty list
+                    out[str(key)] = items
                 continue
             value = flat_value(raw)
             if value is None:

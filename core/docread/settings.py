@@ -119,6 +119,7 @@ class Timeouts:
     archive_list: float = 30
     archive_extract: float = 60
     pandoc: float = 60
+    antiword: float = 30
     tabular_load: float = 60
 
 
@@ -306,6 +307,24 @@ def _build(cls: type, raw: Any, where: str, origin: str) -> Any:
     return cls(**values)
 
 
+#: The words YAML 1.1 (PyYAML) reads as a boolean when unquoted, in either case.
+_YAML_BOOLS = {True: ("yes", "true", "on"), False: ("no", "false", "off")}
+
+
+def _unquoted(choices: tuple[Any, ...], value: bool, where: str, origin: str) -> Any:
+    """The choice of an enum-valued setting that YAML read as ``value`` (``structure: off`` is
+    the boolean False): the one choice spelled as such a word, else a SettingsError that says
+    to quote it."""
+    spelled = [c for c in choices if isinstance(c, str) and c.lower() in _YAML_BOOLS[value]]
+    if len(spelled) == 1:
+        return spelled[0]
+    words = "/".join(_YAML_BOOLS[value])
+    raise SettingsError(
+        f"{origin}: {where} must be {' | '.join(map(str, choices))}, got the boolean {value} "
+        f"(YAML reads an unquoted {words} as one): quote the value, e.g. \"{choices[0]}\""
+    )
+
+
 def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _build(tp, value or {}, where, origin)
@@ -322,9 +341,12 @@ def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
         if isinstance(value, str):
             return value
     elif typing.get_origin(tp) is Literal:
-        if value in typing.get_args(tp):
+        choices = typing.get_args(tp)
+        if isinstance(value, bool):  # YAML 1.1 read an unquoted off / on / yes / no as a bool
+            return _unquoted(choices, value, where, origin)
+        if value in choices:
             return value
-        tp = " | ".join(map(str, typing.get_args(tp)))
+        tp = " | ".join(map(str, choices))
     elif (typing.get_origin(tp) is tuple or isinstance(tp, types.GenericAlias)) and (
         isinstance(value, list) and all(isinstance(v, str) for v in value)
     ):

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-PHRASES = {  # script -> its sample phrase; tests/test_legacy_doc.py looks for each one
+PHRASES = {  # script -> its sample phrase; tests/extractors/office/test_legacy_doc.py looks for each one
     "german": "Größere Übungen für Mädchen und Jungen: Straße, Bäcker, Öl",
     "greek": "Η γρήγορη καφέ αλεπού πηδάει πάνω από τον τεμπέλη σκύλο",
     "russian": "Съешь же ещё этих мягких французских булок, да выпей чаю",

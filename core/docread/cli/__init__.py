@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import DependencyMissingError, __version__
-from .common import HelpFormatter
+from .common import HelpFormatter, Parser
 
 COMMANDS = ("read", "load", "formats", "mcp", "cache")
 
@@ -39,7 +39,7 @@ Run "docread COMMAND --help" for a command's options."""
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser: ``--version`` and the list of commands (each has its own parser)."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread",
         description="Read any file the way an LLM agent sees it: text, tables, office, PDF (with "
         "OCR), archives, images, audio, SQLite, notebooks, directories.",

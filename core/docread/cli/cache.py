@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from .. import Settings, SettingsError
 from ..integrations.adapters import ResultCache
-from .common import HelpFormatter
+from .common import HelpFormatter, Parser
 
 
 def main(argv: Sequence[str]) -> int:
     """``docread cache info|clear [--config FILE]``: where the cache is, how big, or empty it."""
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread cache",
         description="Inspect or empty the result cache.",
         formatter_class=HelpFormatter,

@@ -7,6 +7,22 @@ import argparse
 import copy
 import os
 import sys
+from typing import NoReturn
+
+from ..integrations.adapters import suggestion
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that names the option a mistyped one was meant to be: ``docread read x --page
+    1`` ends "unrecognized arguments: --page 1 (did you mean --pages?)"."""
+
+    def error(self, message: str) -> NoReturn:
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            flags = [w for w in message[len(prefix) :].split() if w.startswith("-")]
+            known = [o for o in self._option_string_actions if o.startswith("--")]
+            message += suggestion(flags, known)
+        super().error(message)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -29,12 +45,13 @@ def _unsaid_default(action: argparse.Action) -> bool:
     return bool(action.option_strings) and "default" not in (action.help or "")
 
 
-def add_workspace_options(p: argparse.ArgumentParser) -> None:
-    """``--workspace`` (the sandbox root) and ``--config`` (tools-security.yaml)."""
+def add_workspace_options(p: argparse.ArgumentParser, default: str = "the cwd") -> None:
+    """``--workspace`` (the sandbox root; ``default`` says what it is when not given) and
+    ``--config`` (tools-security.yaml)."""
     p.add_argument(
         "--workspace",
         type=_existing_folder,
-        help="sandbox root; no path may leave it (default: the cwd)",
+        help=f"sandbox root; no path may leave it (default: {default})",
     )
     p.add_argument(
         "--config", help="tools-security.yaml (default: $DOCREAD_CONFIG or ./tools-security.yaml)"

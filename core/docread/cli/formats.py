@@ -3,27 +3,18 @@ extensions, and the optional tools it needs, present or missing on this machine.
 
 from __future__ import annotations
 
-import argparse
 import json
-import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..integrations.adapters import FORMATS, Format
-from .common import HelpFormatter
+from ..integrations.adapters import FORMATS, PROGRAMS, Format
+from .common import HelpFormatter, Parser
 
-#: What each optional tool is for, and how to install it.
+#: What each optional tool is for, and how to install it: libmagic (detection, for every format)
+#: and the programs docread runs (their one table, ``PROGRAMS``).
 TOOLS: dict[str, tuple[str, str]] = {
     "libmagic": ("MIME detection of files without a known extension", "apt-get install libmagic1"),
-    "tesseract": ("OCR of scanned PDF pages and images", "apt-get install tesseract-ocr"),
-    "pandoc": ("DOCX, ODT, RTF, EPUB and RTF-only .msg bodies", "pip install pypandoc-binary"),
-    "antiword": ("legacy Word .doc", "apt-get install antiword"),
-}
-#: Formats by the tool they use (libmagic serves every format: detection).
-_USES = {
-    "tesseract": {"pdf", "png", "jpeg", "gif", "bmp", "tiff", "webp"},
-    "pandoc": {"docx", "odt", "rtf", "epub", "msg"},
-    "antiword": {"doc"},
+    **{name: (program.used_for, program.install) for name, program in PROGRAMS.items()},
 }
 
 _EPILOG = """\
@@ -34,7 +25,7 @@ examples:
 
 def tools_of(fmt: Format) -> list[str]:
     """The optional tools a format needs (besides libmagic, which detection uses for all)."""
-    return [tool for tool, keys in _USES.items() if fmt.key in keys]
+    return [name for name, program in PROGRAMS.items() if fmt.key in program.formats]
 
 
 def _has_libmagic() -> bool:
@@ -47,40 +38,14 @@ def _has_libmagic() -> bool:
     return True
 
 
-def _has_tesseract() -> bool:
-    try:
-        from pytesseract import pytesseract
-
-        return shutil.which(pytesseract.tesseract_cmd) is not None
-    except ImportError:
-        return shutil.which("tesseract") is not None
-
-
-def _has_pandoc() -> bool:
-    try:
-        import pypandoc
-
-        pypandoc.get_pandoc_path()
-    except (ImportError, OSError):
-        return False
-    return True
-
-
-_CHECKS: dict[str, Callable[[], bool]] = {
-    "libmagic": _has_libmagic,
-    "tesseract": _has_tesseract,
-    "pandoc": _has_pandoc,
-    "antiword": lambda: shutil.which("antiword") is not None,
-}
-
-
 def tool_status() -> dict[str, bool]:
     """Each optional tool: True when present on this machine."""
-    return {name: check() for name, check in _CHECKS.items()}
+    programs = {name: program.locate() is not None for name, program in PROGRAMS.items()}
+    return {"libmagic": _has_libmagic(), **programs}
 
 
 def main(argv: Sequence[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread formats",
         description="List the formats docread reads and the optional tools each needs.",
         epilog=_EPILOG,

@@ -32,11 +32,12 @@ from .. import (
 from ..integrations.adapters import (
     Chunker,
     describe_media,
+    loader_workspace,
     log_handled,
     make_folders,
     store_media,
 )
-from .common import HelpFormatter, add_workspace_options, fail
+from .common import HelpFormatter, Parser, add_workspace_options, fail
 
 _EPILOG = """\
 output:
@@ -55,7 +56,7 @@ exit status: 0 every file was read, 1 some failed (the count is on stderr), 2 ba
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread load",
         description="Read files and folders in loader mode: every Document as one JSON line, "
         "streamed; media parts written to files named by their digest.",
@@ -103,7 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="chunk each unit alone (default: chunks follow sections across pages)",
     )
-    add_workspace_options(p)
+    add_workspace_options(
+        p, "the cwd, or / when a PATH lies outside it: the Python loaders' rule, a path you "
+        "name is read"
+    )  # fmt: skip
     return p
 
 
@@ -115,7 +119,8 @@ def main(argv: Sequence[str]) -> int:
             isolation = dataclasses.replace(settings.isolation, workers=args.workers)
             settings = dataclasses.replace(settings, isolation=isolation)
         chunker = _chunker(args)
-        reader = Reader(args.workspace, settings)
+        root, paths = loader_workspace(args.paths, args.workspace)  # as every loader
+        reader = Reader(root, settings)
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
     except ReadDocumentError as exc:  # the workspace does not exist
@@ -125,7 +130,7 @@ def main(argv: Sequence[str]) -> int:
     with reader, _output(args.jsonl) as out:
         run = _Run(reader, out, media_dir, show)
         units: Iterable[Unit] = reader.iter_units(
-            args.paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
+            paths, pattern=args.pattern, on_error=run.error, on_note=run.note,
             show_progress=show, progress_label="docread load",
         )  # fmt: skip
         if chunker is not None:

@@ -13,7 +13,7 @@ from .. import InvalidOptionError, ReadDocumentError, SettingsError
 from ..integrations.adapters import DEFAULT_MODEL_INPUTS, MODEL_INPUTS
 from ..integrations.mcp_http import TOKEN_ENV, BearerAuth, announce, bearer_token, security_settings
 from ..integrations.mcp_server import ReadDocumentServer
-from .common import HelpFormatter, add_workspace_options, fail
+from .common import HelpFormatter, Parser, add_workspace_options, fail
 
 _EPILOG = """\
 examples:
@@ -25,7 +25,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread mcp",
         description="Serve the read_document tool over MCP. Every path is confined to the "
         "workspace; parsing runs in isolated worker processes.",

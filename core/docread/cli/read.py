@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import InvalidOptionError, ReadDocumentError, Reader, SettingsError
 from ..integrations.adapters import PARAMETERS, Parameter, log_handled
-from .common import HelpFormatter, add_workspace_options, fail
+from .common import HelpFormatter, Parser, add_workspace_options, fail
 
 #: Extra spellings kept for the command line: ``--format json``, ``--no-metadata``.
 _ALIASES = {"output_format": ("--format",), "include_metadata": ("--metadata",)}
@@ -35,7 +35,7 @@ exit status: 0 ok, 1 the file could not be read, 2 bad arguments"""
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="docread read",
         description="Print the agent view of a file or directory: a header, the requested "
         "window of content, and notes saying how to read on.",

@@ -3,7 +3,7 @@
 An extractor is one class with one sync method, ``extract(source, ctx)``, yielding Documents and
 Media as it goes (so loaders stream). Selection (pages, rows, sheet, member) is pushed down into
 it; the Context carries settings, the file's facts, the options, a shared limits budget, ``warn``,
-header facts for the agent view, and ``extract_child`` for archive members.
+header facts for the agent view, ``extract_child`` for archive members, and the OCR cache.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..errors import DependencyMissingError
 from ..model import FileInfo, Unit
@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 WINDOW_SHOWN, WINDOW_NEXT = "_window", "_next"
 #: The line an extractor that stopped early for the output budget ends its text with.
 TEXT_CUT = "[cut: the file's output budget is spent (output.max_text_ratio)]"
+
+
+class OcrStore(Protocol):
+    """Where OCR readings are kept between reads (``cache/ocr.py``'s store, handed to the
+    extractors in the Context: the cache package stands above them)."""
+
+    def get(self, key: str) -> str | None: ...
+
+    def put(self, key: str, value: str) -> None: ...
 
 
 class Extractor:
@@ -101,6 +110,7 @@ class Context:
     header: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     child_reader: Callable[[Context, bytes, str, ReadOptions | None], Iterator[Unit]] | None = None
+    ocr_cache: OcrStore | None = None  # one OCR per picture (None: cache.enabled is off)
     timer: Deadline = field(init=False, repr=False, compare=False)  # ``deadline`` as a Deadline
 
     def __post_init__(self) -> None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 from ..cache.private import make_folders
 from ..cache.store import ResultCache
 from ..errors import log_handled, logger
+from ..extractors.programs import PROGRAMS, Program
 from ..formats import FORMATS, Format, extensions
-from ..isolation.load import ErrorPolicy, OnError, check_on_error
+from ..isolation.load import ErrorPolicy, OnError, Skipped, check_on_error
 from ..model import unit_position
 from ..rag.async_iteration import aiterate
 from ..rag.chunking import Chunker, contextualize
 from ..rag.media_files import default_media_dir, media_path, store_media
 from ..reader import PathArg, UnitHandler, loader_workspace
+from ..request.options import check_keywords, suggestion
 from ..request.parameters import (
     PARAMETERS,
     TOOL_DESCRIPTION,
@@ -37,6 +39,7 @@ from ..views.media import (
     media_part,
     view_for_model,
 )
+from .filesystems import classify_filesystem
 
 __all__ = [
     "DEFAULT_MODEL_INPUTS",
@@ -44,6 +47,7 @@ __all__ = [
     "MODEL_INPUTS",
     "PARAMETERS",
     "PDF",
+    "PROGRAMS",
     "TOOL_DESCRIPTION",
     "Chunker",
     "ErrorPolicy",
@@ -52,13 +56,17 @@ __all__ = [
     "Parameter",
     "Part",
     "PathArg",
+    "Program",
     "ResultCache",
+    "Skipped",
     "UnitHandler",
     "aiterate",
     "answer_parts",
     "arguments_model",
+    "check_keywords",
     "check_model_inputs",
     "check_on_error",
+    "classify_filesystem",
     "contextualize",
     "default_media_dir",
     "describe_invalid_arguments",
@@ -73,6 +81,7 @@ __all__ = [
     "media_part",
     "media_path",
     "store_media",
+    "suggestion",
     "tool_description",
     "unit_position",
     "view_for_model",

@@ -34,7 +34,7 @@ from .. import (
     Settings,
     Unit,
 )
-from .adapters import PathArg, glob_match, loader_workspace, log_handled
+from .adapters import PathArg, Skipped, classify_filesystem, glob_match, loader_workspace
 
 try:
     import pyarrow as pa
@@ -53,6 +53,8 @@ __all__ = ["documents_from", "read_documents"]
 
 ROWS_PER_BLOCK = 64  # units per Arrow block: a 2,000-page PDF leaves its task in pieces
 FILE_WEIGHT = 64 * 1024  # bytes a file weighs in a read task beyond its size: its fixed cost
+#: What a read task's summary of the files it skipped ends with (Ray forwards it to the driver).
+SKIPPED_HINT = "a file named directly fails the Dataset instead"
 
 
 def read_documents(
@@ -84,8 +86,9 @@ def read_documents(
     path must lie under (``PathSecurityError`` otherwise). Any other ``filesystem`` is refused
     (``InvalidOptionError``) unless ``remote_filesystem=True`` says it is remote (a local one
     keeps the local rules whatever this says). A file found in a folder that fails is logged
-    (a warning on the ``docread`` logger, which Ray forwards to the driver) and skipped; a file
-    named directly fails the Dataset, as in the loader. The Ray knobs pass through to
+    (a warning on the ``docread`` logger) and skipped, and each read task says how many it
+    skipped at its end on stderr where no logging is set up, which Ray shows on the driver; a
+    file named directly fails the Dataset, as in the loader. The Ray knobs pass through to
     ``ray.data.read_datasource``; other keyword arguments are docread read options."""
     settings = Settings.load(config)
     options = _options(pattern, read_options)
@@ -134,7 +137,8 @@ def documents_from(
     (``ray.data.read_binary_files(..., include_paths=True)``) is read from its bytes under that
     path; a row with only a ``path`` or ``item`` string is a local file, resolved as the loaders
     resolve it from the driver's current directory. A file that fails is logged and skipped (one
-    bad row does not fail the Dataset)."""
+    bad row does not fail the Dataset), and said on the worker's stderr, which Ray shows on the
+    driver."""
     settings = Settings.load(config)
     rows = _RowReader(
         _Plan(settings, os.getcwd(), _options(None, read_options), None, include_media),
@@ -157,12 +161,13 @@ class _Plan:
     shown: dict[str, tuple[str, bool]] = dataclasses.field(default_factory=dict)
     roots: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
-    def local(self, path: str) -> Iterator[pa.Table]:
-        """The units of one local file, read by path in the plan's workspace (the loader's)."""
+    def local(self, path: str, skipped: Skipped) -> Iterator[pa.Table]:
+        """The units of one local file, read by path in the plan's workspace (the loader's); a
+        file found in a folder that fails is the task's ``skipped``."""
         shown, named = self.shown[os.path.normpath(path)]
         opts = {**self.options, "pattern": self.pattern} if named else self.options
         units = _reader(self.root, self.settings).iter_units(  # Ray's threads are the fan-out
-            shown, on_error=None if named else "warn", workers=1, **opts
+            shown, on_error=None if named else skipped.skip, workers=1, **opts
         )
         yield from _blocks(_rows(units, self.include_media), self.include_media)
 
@@ -179,7 +184,8 @@ class _Plan:
         except ReadDocumentError as exc:
             if not rel:  # named by the caller: fails the Dataset, as the loader raises
                 raise
-            log_handled(exc)
+            with Skipped(SKIPPED_HINT) as one:  # said at once: Ray shows the task's stderr
+                one.skip(shown, exc)
 
     def _shown(self, path: str) -> tuple[str, str]:
         """(the URI shown, the path below the root named: empty when the file itself was)."""
@@ -255,18 +261,19 @@ def _read_local(
     """One read task over local files: each opened by the plan's Reader in its workspace (Ray's
     stream is never opened), ``threads`` files at a time when the task has that many CPUs."""
     plan = _plan_of(plan_ref)
-    if threads > 1 and len(paths) > 1:
-        from ray.data._internal.util import make_async_gen
+    with Skipped(SKIPPED_HINT) as skipped:  # said at the task's end: Ray shows it on the driver
+        if threads > 1 and len(paths) > 1:
+            from ray.data._internal.util import make_async_gen
 
-        def read(names: Iterator[str]) -> Iterator[pa.Table]:
-            return (block for name in names for block in plan.local(name))
+            def read(names: Iterator[str]) -> Iterator[pa.Table]:
+                return (block for name in names for block in plan.local(name, skipped))
 
-        yield from make_async_gen(
-            iter(paths), read, preserve_ordering=True, num_workers=min(threads, len(paths))
-        )
-    else:
-        for path in paths:
-            yield from plan.local(path)
+            yield from make_async_gen(
+                iter(paths), read, preserve_ordering=True, num_workers=min(threads, len(paths))
+            )
+        else:
+            for path in paths:
+                yield from plan.local(path, skipped)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,7 +297,8 @@ class _RowReader:
                 )
             out.extend(_rows(units, self.plan.include_media))
         except ReadDocumentError as exc:
-            log_handled(exc)
+            with Skipped("") as one:
+                one.skip(path, exc)
         return out
 
 
@@ -369,11 +377,11 @@ def _schema(include_media: bool) -> pa.Schema:
 def _local(given: list[str], filesystem: Any, remote: bool) -> tuple[list[str], str | None] | None:
     """These paths as this machine's paths, and the folder a subtree confines them to (None: no
     subtree), when they name local files: plain paths and ``file://`` URIs without a
-    filesystem, any path in a local one (``_classified``). None when they are remote; a mix is
+    filesystem, any path in a local one (``classify_filesystem``). None when they are remote; a mix is
     refused, and so is a filesystem of unknown kind unless ``remote`` names it remote."""
     base: str | None = None
     if filesystem is not None:
-        local, base = _classified(filesystem)
+        local, base = classify_filesystem(filesystem)
         if local is None and not remote:
             raise InvalidOptionError(
                 f"filesystem: docread cannot tell whether {type(filesystem).__name__} "
@@ -393,62 +401,6 @@ def _local(given: list[str], filesystem: Any, remote: bool) -> tuple[list[str], 
             "cannot be mixed in one read_documents call; read them in two"
         )
     return ([os.path.join(base, p.lstrip("/")) for p in paths] if base else paths), base
-
-
-# fsspec protocols of remote storage (object stores, HDFS, HTTP)
-_REMOTE_PROTOCOLS = frozenset({
-    "s3", "s3a", "gs", "gcs", "abfs", "abfss", "az", "adl", "hdfs", "webhdfs", "http", "https",
-})  # fmt: skip
-
-
-def _classified(filesystem: Any) -> tuple[bool | None, str | None]:
-    """Whether ``filesystem``'s files are this machine's (True), remote (False) or of a kind
-    docread cannot tell (None), and the folder a subtree of it confines paths to. Wrappers are
-    looked through, nested: pyarrow's ``SubTreeFileSystem`` and ``PyFileSystem`` (an
-    ``FSSpecHandler``'s fsspec filesystem, a handler's ``unwrap()``: Ray's retrying one) and
-    fsspec's ``DirFileSystem``. Local: pyarrow's ``LocalFileSystem``, fsspec's ``file`` /
-    ``local``; remote: pyarrow's S3, GCS, HDFS and Azure, fsspec's ``_REMOTE_PROTOCOLS``."""
-    import pyarrow.fs as pafs
-
-    base: str | None = None
-    fs = filesystem
-    while True:
-        protocols = _protocols(fs)
-        if isinstance(fs, pafs.SubTreeFileSystem):
-            sub, fs = fs.base_path, fs.base_fs
-        elif "dir" in protocols and hasattr(fs, "fs"):  # fsspec's DirFileSystem
-            sub, fs = str(fs.path), fs.fs
-        elif isinstance(fs, pafs.PyFileSystem):
-            handler = fs.handler
-            unwrap = getattr(handler, "unwrap", None)
-            fs = handler.fs if isinstance(handler, pafs.FSSpecHandler) else unwrap and unwrap()
-            if fs is None:
-                return None, base
-            continue
-        else:
-            break
-        sub = sub.rstrip("/") or "/"
-        base = sub if base is None else os.path.join(sub, base.lstrip("/"))
-    if isinstance(fs, pafs.LocalFileSystem) or protocols & {"file", "local"}:
-        return True, base
-    remote = tuple(
-        getattr(pafs, name)
-        for name in ("S3FileSystem", "GcsFileSystem", "HadoopFileSystem", "AzureFileSystem")
-        if hasattr(pafs, name)
-    )
-    if isinstance(fs, remote) or protocols & _REMOTE_PROTOCOLS:
-        return False, base
-    return None, base
-
-
-def _protocols(fs: Any) -> set[str]:
-    """An fsspec filesystem's protocol names (empty for anything else)."""
-    protocol = getattr(fs, "protocol", None)
-    if isinstance(protocol, str):
-        return {protocol}
-    return (
-        {p for p in protocol if isinstance(p, str)} if isinstance(protocol, tuple | list) else set()
-    )
 
 
 def _file_path(path: str) -> str | None:

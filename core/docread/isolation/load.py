@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Literal, get_args
 
 from ..cache.store import PendingEntry
-from ..errors import InvalidOptionError, ReadDocumentError, log_handled, logger
+from ..errors import InvalidOptionError, ReadDocumentError, log_handled, log_shown, logger
 from ..extractors.base import extractor_class
 from ..formats import by_extension
 from ..model import Unit
@@ -65,6 +65,7 @@ def fan_out(
     ordered: bool,
     on_error: OnError,
     on_note: NoteHandler | None,
+    skipped: Skipped,
 ) -> Iterator[Unit]:
     """``Reader.iter_units`` over ``workers`` threads, each driving one worker job (isolated
     formats) or leaving an in-process read (plain text, markdown) to this thread; every event
@@ -83,7 +84,7 @@ def fan_out(
             if isinstance(event, FileFailed):
                 if not isinstance(event.error, ReadDocumentError):
                     raise event.error
-                failed(file.path, event.error, file.named, on_error)
+                failed(file.path, event.error, file.named, on_error, skipped)
             elif host.cache is not None:
                 file.entry.store(host.cache, event.header, event.notes)
             for note in event.notes:
@@ -212,16 +213,87 @@ def check_on_error(on_error: OnError) -> None:
         )
 
 
-def failed(path: str, error: ReadDocumentError, named: bool, on_error: OnError) -> None:
+def failed(
+    path: str,
+    error: ReadDocumentError,
+    named: bool,
+    on_error: OnError,
+    skipped: Skipped | None = None,
+) -> None:
     """A file of a load failed, the one rule of every loader: the caller's handler or policy;
     without one a path the caller named raises and a file found in a folder is logged (here,
-    once, with its path) and skipped."""
+    once, with its path) and skipped, and counted in the load's ``skipped`` (said at its end)."""
     if callable(on_error):
         on_error(path, error)
     elif on_error == "raise" or (on_error is None and named):
         raise error
+    elif on_error == "skip":
+        log_handled(error, level=logging.INFO)
+    elif skipped is not None:
+        skipped.skip(path, error)
     else:
-        log_handled(error, level=logging.INFO if on_error == "skip" else logging.WARNING)
+        log_handled(error)
+
+
+class Skipped:
+    """The files of a load skipped with a warning (the default rule for a file found in a
+    folder, or ``on_error="warn"``), said once at its end, on stderr where the application set
+    up no logging (``errors.log_shown``): each file's warning goes to the ``docread`` logger,
+    which shows nothing there, and a new user never learned that 2 of 3 files were dropped. A
+    logging line, not ``warnings.warn``: a test suite run with ``filterwarnings = error`` would
+    turn a load that read the other files into an exception, and an application that set up
+    logging already hears each file. As a context manager it says them on leaving, unless its
+    consumer abandoned the load (GeneratorExit); ``skip`` is an ``on_error`` handler of this
+    rule for a load made of several (a Ray read task's files)."""
+
+    SHOWN = 3  # files named in the summary
+
+    def __init__(self, hint: str = "on_error= handles them") -> None:
+        self.hint = hint  # what the caller can do, after the logger's
+        self.files = 0
+        self.count = 0
+        self.first: list[tuple[str, ReadDocumentError]] = []
+
+    def counted(self, loads: Iterable[FileLoad]) -> Iterator[FileLoad]:
+        """``loads``, each counted as a file of the load."""
+        for load in loads:
+            self.files += 1
+            yield load
+
+    def skip(self, path: str, error: ReadDocumentError) -> None:
+        """A file skipped: its warning logged now, and counted for the summary."""
+        log_handled(error)
+        self.count += 1
+        if len(self.first) < self.SHOWN:
+            self.first.append((path, error))
+
+    def say(self) -> None:
+        """The summary, once, when a file was skipped."""
+        if not self.count:
+            return
+        names = "; ".join(_described(path, error) for path, error in self.first)
+        more = f" and {self.count - len(self.first):,} more" if self.count > len(self.first) else ""
+        of = f" of {self.files:,}" if self.files >= self.count else ""
+        log_shown(
+            f"docread: {self.count:,}{of} file(s) failed and were skipped: {names}{more}. "
+            "Each is a warning on the 'docread' logger (set up logging to see them as they "
+            f"come){'; ' + self.hint if self.hint else ''}."
+        )
+        self.count, self.first = 0, []
+
+    def __enter__(self) -> Skipped:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        if kind is not GeneratorExit:
+            self.say()
+
+
+def _described(path: str, error: ReadDocumentError) -> str:
+    """A skipped file in the summary: its error's message (which names the file, else the file
+    first) and the error's type."""
+    said = error.message if path in error.message else f"{path}: {error.message}"
+    return f"{said} ({type(error).__name__})"
 
 
 def log_note(path: str, note: str) -> None:

@@ -1,7 +1,7 @@
 """The host side of isolation: a pool of worker processes, a hard timeout per file, crash containment.
 
-A worker is forked from the template (``processes.fork_worker``: a process that imported docread
-and the PDF engine once) in its own session, talking over a socketpair with pickled messages
+A worker (``processes.WorkerProcess``: forked from the template, a process that imported docread
+and the PDF engine once) runs in its own session, talking over a socketpair with pickled messages
 (``protocol``). The host sends a ``Job`` (one file or a batch of small ones) and the descriptors
 of the files it opened (SCM_RIGHTS); the worker opens the others under the workspace root's
 descriptor, runs the in-process pipeline on each and sends each finished unit as soon as it
@@ -16,23 +16,17 @@ import atexit
 import contextlib
 import dataclasses
 import os
-import signal
 import threading
 import time
 import weakref
 from collections.abc import Callable, Generator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import (
-    ExtractionTimeoutError,
-    ReadDocumentError,
-    WorkerCrashedError,
-)
+from ..errors import ExtractionTimeoutError
 from ..extractors.deadline import end_after
 from . import protocol
 from .events import FileDone, FileEnd, FileFailed, LoadEvent, Until
-from .processes import close_template, fork_worker
+from .processes import WorkerDied, WorkerProcess, close_template
 
 if TYPE_CHECKING:
     from ..model import Unit
@@ -51,79 +45,14 @@ CANCEL_WAIT = 5.0  # seconds to wait for a worker to acknowledge a cancelled job
 ACQUIRE_POLL = 0.25  # seconds between checks of a reader waiting for a worker
 
 
-class _Worker:
-    """One worker process (forked by the template: ``processes``) and its end of the socket."""
-
-    def __init__(self, max_mb: int) -> None:
-        self.proc, self.conn = fork_worker(max_mb)
-        self.roots: set[Path] = set()  # workspace roots whose descriptor it holds
-        self.jobs = 0
-        self.parked: float | None = None  # since when its reader holds it without reading
-
-    def data_bytes(self) -> int:
-        """The worker's data segment (what RLIMIT_DATA counts), from /proc; 0 when unknown."""
-        try:
-            with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as status:
-                for line in status:
-                    if line.startswith("VmData:"):
-                        return int(line.split()[1]) * 1024
-        except (OSError, ValueError, IndexError):
-            pass
-        return 0
-
-    @property
-    def alive(self) -> bool:
-        """True while the process runs (it may have died between jobs)."""
-        return not self.proc.poll()
-
-    def kill(self) -> None:
-        """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
-        if self.proc.poll():
-            return  # ended: its pid may belong to someone else now
-        self.proc.signal(signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
-        for pid in _descendants(self.proc.pid):
-            _kill_group_of(pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        _kill_group_of(self.proc.pid)  # frozen, so its pid is still its own
-        self.proc.signal(signal.SIGKILL)
-        self._reap(5)
-
-    def stop(self) -> None:
-        """Ask politely (EOF on its socket), then kill."""
-        with contextlib.suppress(OSError):
-            self.conn.close()
-        if not self._reap(0.5):
-            self.kill()
-
-    def _reap(self, timeout: float) -> bool:
-        if not self.proc.wait(timeout):
-            return False
-        with contextlib.suppress(OSError):
-            self.conn.close()
-        return True
-
-    def death(self) -> str:
-        """How the worker ended, for the error message."""
-        if not self._reap(2):
-            self.kill()
-        rc = self.proc.returncode
-        if rc is None:
-            return "ended, status unknown: its template died"
-        if rc < 0:
-            with contextlib.suppress(ValueError):
-                return f"killed by {signal.Signals(-rc).name}"
-        return f"exit status {rc}"
-
-
 class WorkerPool:
     """Up to ``size`` workers, started lazily on first use and reused; thread-safe."""
 
     def __init__(self, size: int, max_mb: int) -> None:
         self.size = max(1, size)
         self.max_mb = max_mb
-        self._idle: list[_Worker] = []
-        self._busy: set[_Worker] = set()
+        self._idle: list[WorkerProcess] = []
+        self._busy: set[WorkerProcess] = set()
         self._starting = 0
         self._started = 0  # workers started so far
         self._jobs = 0  # jobs run so far
@@ -183,7 +112,7 @@ class WorkerPool:
                         else:
                             skip += 1
                             yield event
-            except _WorkerDied as died:
+            except WorkerDied as died:
                 late = bool(file.deadline) and time.monotonic() >= file.deadline
                 if not (retried or late or self._closed):
                     notes.append(
@@ -237,7 +166,7 @@ class WorkerPool:
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
-                raise _WorkerDied(worker.death(), started=False) from None
+                raise WorkerDied(worker.death(), started=False) from None
             deadline = first.deadline or end_after(settings.global_timeout)  # a file's own
             while True:
                 file = job.files[min(index, len(job.files) - 1)]
@@ -304,7 +233,7 @@ class WorkerPool:
         _live_pools.discard(self)
 
     # -- internals --------------------------------------------------------------------------
-    def _acquire(self, deadline: float, source: str, settings: Settings) -> _Worker:
+    def _acquire(self, deadline: float, source: str, settings: Settings) -> WorkerProcess:
         with self._cond:
             if self._pid != os.getpid():  # forked: the inherited workers are the parent's
                 self._idle, self._busy, self._starting = [], set(), 0
@@ -344,10 +273,10 @@ class WorkerPool:
             spare = max(spare, 0)  # past the warm size: this one alone (a spare)
             self._warm = False
             self._starting += 1 + spare  # hold the slots while the processes start unlocked
-        started: list[_Worker] = []  # this job's worker, then the spares
+        started: list[WorkerProcess] = []  # this job's worker, then the spares
         try:
             for _ in range(1 + spare):  # forked at once: ready when their threads ask
-                started.append(_Worker(self.max_mb))
+                started.append(WorkerProcess(self.max_mb))
         finally:
             with self._cond:
                 self._starting -= 1 + spare
@@ -367,7 +296,7 @@ class WorkerPool:
         times = [w.parked for w in self._busy]
         return None if None in times else max(t for t in times if t is not None)
 
-    def _release(self, worker: _Worker) -> None:
+    def _release(self, worker: WorkerProcess) -> None:
         with self._cond:
             self._busy.discard(worker)
             keep = (
@@ -382,14 +311,14 @@ class WorkerPool:
         if not keep:
             worker.stop()
 
-    def _grown(self, worker: _Worker) -> bool:
+    def _grown(self, worker: WorkerProcess) -> bool:
         """Heaps of native parsers (MuPDF, Tesseract, pandas) grow and rarely shrink: a worker that
         holds over half its memory limit after a job is replaced, so the next file does not run
         out of memory because of the files before it."""
         return worker.data_bytes() > self.max_mb * MB * GROWN_SHARE
 
     def _recv(
-        self, worker: _Worker, deadline: float, source: str, settings: Settings, name: str
+        self, worker: WorkerProcess, deadline: float, source: str, settings: Settings, name: str
     ) -> Message:
         remaining = deadline + KILL_GRACE - time.monotonic()
         try:
@@ -397,7 +326,7 @@ class WorkerPool:
             if ready:
                 return worker.conn.recv()  # type: ignore[no-any-return]
         except (EOFError, OSError):
-            raise _WorkerDied(worker.death()) from None
+            raise WorkerDied(worker.death()) from None
         worker.kill()
         raise ExtractionTimeoutError(
             f"{source}: reading took longer than the global timeout of "
@@ -418,31 +347,7 @@ class PoolStats:
     jobs: int = 0
 
 
-class _WorkerDied(Exception):
-    """A worker died under a job (private: ``run`` retries once, then raises ``error()``)."""
-
-    def __init__(self, how: str, *, started: bool = True) -> None:
-        super().__init__(how)
-        self.how, self.started = how, started
-
-    def error(
-        self, source: str, name: str, max_mb: int, *, retried: bool = False
-    ) -> ReadDocumentError:
-        if not self.started:
-            return WorkerCrashedError(
-                f"{source}: the {name} worker process was gone before the read started "
-                f"({self.how}); read the file again",
-                path=source,
-            )
-        return WorkerCrashedError(
-            f"{source}: the {name} reader's worker process died ({self.how}) while reading"
-            f"{', also on a fresh worker' if retried else ''}; the file may be corrupt or need "
-            f"more than memory.max_worker_mb={max_mb} MB",
-            path=source,
-        )
-
-
-def _hand_out(worker: _Worker, units: list[Unit], skip: int) -> Generator[Unit, None, int]:
+def _hand_out(worker: WorkerProcess, units: list[Unit], skip: int) -> Generator[Unit, None, int]:
     """``units`` past the first ``skip`` (handed out by the attempt before), the worker marked
     parked while the consumer holds each; the skip still left."""
     for unit in units:
@@ -457,7 +362,7 @@ def _hand_out(worker: _Worker, units: list[Unit], skip: int) -> Generator[Unit, 
     return skip
 
 
-def _cancel(worker: _Worker, left: int) -> bool:
+def _cancel(worker: WorkerProcess, left: int) -> bool:
     """Tell the worker to drop the rest of a job the caller stopped reading (``left``: its files
     whose end has not come); True once it obeyed, or had finished them."""
     try:
@@ -500,35 +405,3 @@ def _close_all() -> None:
     for pool in list(_live_pools):
         pool.close()
     close_template()
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every descendant of ``pid`` (Linux /proc; psutil elsewhere when installed)."""
-    if not os.path.isdir("/proc"):
-        try:
-            import psutil
-        except ImportError:
-            return []
-        with contextlib.suppress(psutil.Error):
-            return [p.pid for p in psutil.Process(pid).children(recursive=True)]
-        return []
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                stat = Path(f"/proc/{entry}/stat").read_text()
-                ppid = int(stat.rsplit(")", 1)[1].split()[1])
-                children.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def _kill_group_of(pid: int) -> None:
-    """SIGKILL the process group led by ``pid`` (never our own group)."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if os.getpgid(pid) == pid and pid != os.getpgrp():
-            os.killpg(pid, signal.SIGKILL)

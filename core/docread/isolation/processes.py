@@ -1,5 +1,7 @@
-"""The host's side of the fork server (``template``): one template process per host process,
-started on first use and again when it died, and ``Forked``, a handle on a worker it forked.
+"""The host's side of the worker processes: the fork server (``template``), one template process
+per host process, started on first use and again when it died; ``Forked``, a handle on a worker
+it forked; ``WorkerProcess``, a worker as the pool holds it (its socket, its memory, how it is
+stopped or killed with every descendant) and ``WorkerDied``, how it ended under a job.
 
 A forked worker is the template's child, not ours: the host holds a pidfd of it (opened by the
 template, its parent, before it could be reaped, so it never names a reused pid), polls it for
@@ -20,8 +22,10 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import ReadDocumentError, WorkerCrashedError
+from ..extractors.deadline import end_after
+from ..extractors.programs import environment
 from . import protocol
-from .tools import environment
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -118,7 +122,7 @@ class _Template:
 
     def status(self, pid: int, timeout: float) -> int | None:
         """The wait status of an ended worker, as the template reports it (None: unknown)."""
-        until = time.monotonic() + timeout
+        until = end_after(timeout)
         with self._cond:
             while pid not in self._statuses and self.alive:
                 if not self._cond.wait(max(until - time.monotonic(), 0)):
@@ -205,3 +209,125 @@ def _python_path() -> str:
     here = str(Path(__file__).resolve().parents[1])
     entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
     return os.pathsep.join(dict.fromkeys(entries))
+
+
+class WorkerProcess:
+    """One worker process, forked by the template, and the host's end of its socket: its data
+    segment, whether it runs, and how it is stopped (politely, or killed with every descendant)."""
+
+    def __init__(self, max_mb: int) -> None:
+        self.proc, self.conn = fork_worker(max_mb)
+        self.roots: set[Path] = set()  # workspace roots whose descriptor it holds
+        self.jobs = 0
+        self.parked: float | None = None  # since when its reader holds it without reading
+
+    def data_bytes(self) -> int:
+        """The worker's data segment (what RLIMIT_DATA counts), from /proc; 0 when unknown."""
+        try:
+            with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as status:
+                for line in status:
+                    if line.startswith("VmData:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+        return 0
+
+    @property
+    def alive(self) -> bool:
+        """True while the process runs (it may have died between jobs)."""
+        return not self.proc.poll()
+
+    def kill(self) -> None:
+        """SIGKILL the worker, its process group and every descendant (tools in their own sessions)."""
+        if self.proc.poll():
+            return  # ended: its pid may belong to someone else now
+        self.proc.signal(signal.SIGSTOP)  # frozen: it cannot start a tool we would miss
+        for pid in _descendants(self.proc.pid):
+            _kill_group_of(pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        _kill_group_of(self.proc.pid)  # frozen, so its pid is still its own
+        self.proc.signal(signal.SIGKILL)
+        self._reap(5)
+
+    def stop(self) -> None:
+        """Ask politely (EOF on its socket), then kill."""
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        if not self._reap(0.5):
+            self.kill()
+
+    def _reap(self, timeout: float) -> bool:
+        if not self.proc.wait(timeout):
+            return False
+        with contextlib.suppress(OSError):
+            self.conn.close()
+        return True
+
+    def death(self) -> str:
+        """How the worker ended, for the error message."""
+        if not self._reap(2):
+            self.kill()
+        rc = self.proc.returncode
+        if rc is None:
+            return "ended, status unknown: its template died"
+        if rc < 0:
+            with contextlib.suppress(ValueError):
+                return f"killed by {signal.Signals(-rc).name}"
+        return f"exit status {rc}"
+
+
+class WorkerDied(Exception):
+    """A worker died under a job (the pool reads the file once more, then reports ``error()``)."""
+
+    def __init__(self, how: str, *, started: bool = True) -> None:
+        super().__init__(how)
+        self.how, self.started = how, started
+
+    def error(
+        self, source: str, name: str, max_mb: int, *, retried: bool = False
+    ) -> ReadDocumentError:
+        if not self.started:
+            return WorkerCrashedError(
+                f"{source}: the {name} worker process was gone before the read started "
+                f"({self.how}); read the file again",
+                path=source,
+            )
+        return WorkerCrashedError(
+            f"{source}: the {name} reader's worker process died ({self.how}) while reading"
+            f"{', also on a fresh worker' if retried else ''}; the file may be corrupt or need "
+            f"more than memory.max_worker_mb={max_mb} MB",
+            path=source,
+        )
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every descendant of ``pid`` (Linux /proc; psutil elsewhere when installed)."""
+    if not os.path.isdir("/proc"):
+        try:
+            import psutil
+        except ImportError:
+            return []
+        with contextlib.suppress(psutil.Error):
+            return [p.pid for p in psutil.Process(pid).children(recursive=True)]
+        return []
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _kill_group_of(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (never our own group)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        if os.getpgid(pid) == pid and pid != os.getpgrp():
+            os.killpg(pid, signal.SIGKILL)

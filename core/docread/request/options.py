@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import inspect
 import os
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,3 +197,40 @@ def _check_int(name: str, value: Any, *, minimum: int) -> None:
 def _check_choice(name: str, value: Any, choices: tuple[str, ...]) -> None:
     if value not in choices:
         raise InvalidOptionError(f"{name}={value!r}: must be one of {', '.join(choices)}")
+
+
+def check_keywords(owner: Callable[..., Any], given: Mapping[str, Any], *, reads: bool) -> None:
+    """The keywords a wrapper took beyond its own parameters (``owner``: its class or its
+    ``__init__``): docread read options when it ``reads`` (checked now, so a typo fails when the
+    wrapper is made, not mid-load), else none. Any other is an InvalidOptionError that names
+    the wrapper's own parameters as well as the read options, and what it may have meant:
+    ``DocReadLoader(glob_pattern=...)`` was told of the read options only."""
+    read = sorted(f.name for f in dataclasses.fields(ReadOptions) if f.name != "file_path")
+    allowed = set(read) if reads else set()
+    unknown = sorted(set(given) - allowed)
+    if unknown:
+        skip = (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
+        params = inspect.signature(owner).parameters.values()
+        own = [p.name for p in params if p.name != "self" and p.kind not in skip]
+        name = owner.__qualname__.split(".")[0]
+        lists = f"its parameters: {', '.join(own)}"
+        if reads:
+            lists += f"; read options: {', '.join(read)}"
+        raise InvalidOptionError(
+            f"{name}: unknown parameter(s) {', '.join(unknown)}"
+            f"{suggestion(unknown, [*own, *allowed])}; {lists}"
+        )
+    if reads:
+        ReadOptions.from_kwargs("", **given)
+
+
+def suggestion(given: Iterable[str], known: Iterable[str]) -> str:
+    """" (did you mean pattern?)" for the names given that look like a known one (a leading
+    "--" kept on both sides), else "": the CLI's flags and the wrappers' keywords."""
+    names = list(known)
+    meant = [
+        close
+        for word in given
+        for close in difflib.get_close_matches(word.split("=")[0], names, n=1, cutoff=0.6)
+    ]
+    return f" (did you mean {', '.join(dict.fromkeys(meant))}?)" if meant else ""

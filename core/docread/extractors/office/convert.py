@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...errors import DependencyMissingError, EncryptedDocumentError, ExtractionError
-from ...isolation.tools import run_tool
+from ...errors import EncryptedDocumentError, ExtractionError
 from ...outline.headings import headings
+from ..programs import find_program, run_tool
 from .rtf_codepages import decode_codepages
 
 if TYPE_CHECKING:
@@ -59,15 +59,7 @@ class Part:
 
 def pandoc(path: Path, fmt: str, ctx: Context, workdir: Path) -> str:
     """``pandoc --sandbox`` to GitHub-flavoured markdown; stdout capped, killed at the timeout."""
-    try:
-        import pypandoc
-
-        exe = pypandoc.get_pandoc_path()
-    except (ImportError, OSError) as exc:
-        raise DependencyMissingError(
-            f"{ctx.info.source}: pandoc is needed for {fmt} files: pip install pypandoc-binary",
-            path=ctx.info.source,
-        ) from exc
+    exe = find_program("pandoc", path=ctx.info.source, need=f"reading {fmt} files")
     lua = workdir / "docread.lua"
     lua.write_text(_FILTER, encoding="utf-8")
     argv = [
@@ -97,17 +89,9 @@ def antiword(path: Path, ctx: Context) -> str:
     """Legacy Word text through antiword (headings, lists and tables become plain text), always
     with its UTF-8 mapping: its default follows the locale, and under C/POSIX it turns Greek,
     Cyrillic, CJK and typographic quotes into '?' or ASCII look-alikes."""
-    import shutil
-
-    exe = shutil.which("antiword")
-    if exe is None:
-        raise DependencyMissingError(
-            f"{ctx.info.source}: reading legacy .doc files needs antiword "
-            f"(apt-get install antiword) or LibreOffice; or save the file as .docx",
-            path=ctx.info.source,
-        )
+    exe = find_program("antiword", path=ctx.info.source, need="reading legacy .doc files")
     result = run_tool(
-        [exe, "-w", "0", "-m", "UTF-8.txt", str(path)], timeout=ctx.settings.timeouts.pandoc,
+        [exe, "-w", "0", "-m", "UTF-8.txt", str(path)], timeout=ctx.settings.timeouts.antiword,
         what="antiword",
         path=ctx.info.source, check=False,
     )  # fmt: skip

@@ -1,5 +1,7 @@
-"""Office documents and e-books: DOCX, ODT, RTF, EPUB through pandoc; PPTX and ODP from their XML
-(slide boundaries and speaker notes kept); legacy DOC through antiword.
+"""Office documents and e-books, one opener per format (``Format.opener``): DOCX, ODT and EPUB
+read in-process from the package XML (``wordml``, ``odfml``, ``epub``), pandoc for what it alone
+renders well; every RTF through pandoc; PPTX and ODP from their XML (slide boundaries and speaker
+notes kept); legacy DOC through antiword.
 
 What pandoc drops is read from the package: headers and footers (``headers``), DOCX comments;
 RTF header/footer groups and ODT frames are moved where pandoc reads them first (``convert``).
@@ -11,6 +13,7 @@ was. Zip containers pass bomb and XML-entity checks before any parser sees them.
 
 from __future__ import annotations
 
+import contextlib
 import mimetypes
 import posixpath
 import tempfile
@@ -58,7 +61,6 @@ from .wordml import docx_markdown, needs_pandoc
 
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_PACKAGE = "EncryptedPackage".encode("utf-16-le")
-_MEDIA_FOLDERS = {"docx": "word/media/", "odt": "Pictures/"}
 _VISION_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "image/tiff")
 # unit kind -> (header label, number key, count key, title key)
 _KINDS = {
@@ -124,44 +126,90 @@ def read_rtf(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
     yield from _units(ctx, markdown, rtf_metadata(decode_codepages(data[:65536])), None, {})
 
 
-# -- DOCX, ODT, EPUB ------------------------------------------------------------------------
-def read_package(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
-    """DOCX, ODT and EPUB: metadata and images from the package, the text through pandoc."""
-    fmt = ctx.info.format
+# -- DOCX, ODT, EPUB: one opener each (Format.opener) ----------------------------------------
+def read_docx(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """DOCX: word/document.xml read in-process (pandoc for what it alone renders well:
+    equations, tracked changes, altChunk), then headers and footers, comments, word/media/."""
+    with _package(source, ctx) as oz:
+        meta = ooxml_metadata(oz)
+
+        def in_process() -> str | None:
+            return None if needs_pandoc(oz.read("word/document.xml")) else docx_markdown(oz, ctx)
+
+        markdown = _body(oz, ctx, work, "docx", in_process, docx_marks)
+        markdown += _section("", docx_headers(oz))
+        if comments := docx_comments(oz):
+            markdown += _section("## Comments\n\n", "\n".join(f"- {c}" for c in comments))
+        yield from _units(ctx, markdown, meta, oz, _named(oz, "word/media/"))
+
+
+def read_odt(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """ODT: content.xml read in-process (pandoc for formulas and embedded objects), then
+    headers and footers, Pictures/."""
+    with _package(source, ctx) as oz:
+        meta = odf_metadata(oz)
+
+        def in_process() -> str | None:
+            return None if needs_pandoc_odf(oz.read("content.xml")) else odt_markdown(oz, ctx)
+
+        markdown = _body(oz, ctx, work, "odt", in_process, odt_marks)
+        markdown += _section("", odt_headers(oz))
+        yield from _units(ctx, markdown, meta, oz, _named(oz, "Pictures/"))
+
+
+def read_epub(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """EPUB: the spine's chapters through the HTML converter, each read once (pandoc for
+    MathML, or a package without a spine), one unit per chapter; the manifest's images."""
+    with _package(source, ctx) as oz:
+        meta = epub_metadata(oz)
+
+        def in_process() -> str | None:
+            chapters = epub_spine(oz, ctx)
+            return None if chapters is None else epub_markdown(oz, chapters, ctx)
+
+        markdown = _body(oz, ctx, work, "epub", in_process, spine_once)
+        images = {posixpath.basename(m): m for m in epub_images(oz)}
+        yield from _units(ctx, markdown, meta, oz, images, chapters=True)
+
+
+@contextlib.contextmanager
+def _package(source: Source, ctx: Context) -> Iterator[OfficeZip]:
+    """The package through the one zip gate, refused when ODF marks it encrypted."""
     with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
         _check_odf_encryption(oz, ctx)
-        meta = {"docx": ooxml_metadata, "odt": odf_metadata, "epub": epub_metadata}[fmt](oz)
-        markdown = _body(oz, fmt, ctx, work)
-        margins = {"docx": docx_headers, "odt": odt_headers}.get(fmt)
-        if margins is not None and (found := margins(oz)):
-            markdown += "\n\n" + found
-        if fmt == "docx" and (comments := docx_comments(oz)):
-            markdown += "\n\n## Comments\n\n" + "\n".join(f"- {c}" for c in comments)
-        if fmt == "epub":
-            members = epub_images(oz)
-        else:
-            folder = _MEDIA_FOLDERS[fmt]
-            members = [n for n in oz.names if n.startswith(folder)]
-        lookup = {posixpath.basename(m): m for m in members}
-        yield from _units(ctx, markdown, meta, oz, lookup)
+        yield oz
 
 
-def _body(oz: OfficeZip, fmt: str, ctx: Context, work: Path) -> str:
-    """The document body as markdown: read in-process from the package XML (EPUB chapters
-    through the HTML converter), or through pandoc for what pandoc alone renders well
-    (equations, tracked changes, embedded objects)."""
+def _body(
+    oz: OfficeZip,
+    ctx: Context,
+    work: Path,
+    reader: str,
+    in_process: Callable[[], str | None],
+    transform: Callable[[str, bytes], bytes],
+) -> str:
+    """The document body as markdown: read in-process from the package XML (``in_process``),
+    or, when that says pandoc alone renders it well (None: equations, tracked changes,
+    embedded objects, MathML) or the elements nest past Python's stack, through pandoc's
+    ``reader`` on the package repacked by ``transform``."""
     try:
-        if fmt == "docx" and not needs_pandoc(oz.read("word/document.xml")):
-            return docx_markdown(oz, ctx)
-        if fmt == "odt" and not needs_pandoc_odf(oz.read("content.xml")):
-            return odt_markdown(oz, ctx)
-        if fmt == "epub" and (chapters := epub_spine(oz, ctx)) is not None:
-            return epub_markdown(oz, chapters, ctx)
+        markdown = in_process()
+        if markdown is not None:
+            return markdown
     except RecursionError:  # elements nested past Python's stack (a hostile file): pandoc
         ctx.warn("The document nests its elements too deeply to read in-process; pandoc read it.")
-    transform = {"docx": docx_marks, "odt": odt_marks, "epub": spine_once}[fmt]
-    packed = oz.repack(work / f"in.{fmt}", transform, tick=ctx.check_deadline)
-    return pandoc(packed, fmt, ctx, work)
+    packed = oz.repack(work / f"in.{reader}", transform, tick=ctx.check_deadline)
+    return pandoc(packed, reader, ctx, work)
+
+
+def _section(head: str, text: str) -> str:
+    """``text`` as a section after the body (nothing when it is empty)."""
+    return f"\n\n{head}{text}" if text else ""
+
+
+def _named(oz: OfficeZip, folder: str) -> dict[str, str]:
+    """The package's members under ``folder``, by base name (how the markdown names them)."""
+    return {posixpath.basename(n): n for n in oz.names if n.startswith(folder)}
 
 
 def _units(
@@ -170,12 +218,15 @@ def _units(
     meta: dict[str, Any],
     oz: OfficeZip | None,
     images: dict[str, str],
+    *,
+    chapters: bool = False,
 ) -> Iterator[Unit]:
-    """Split into the unit kind, select ``pages``, yield Documents (and Media when asked);
-    HTML tables pandoc wrote become pipe tables first."""
+    """Split into the unit kind (``chapters``: EPUB's; else pages, else sections), select
+    ``pages``, yield Documents (and Media when asked); HTML tables pandoc wrote become pipe
+    tables first."""
     markdown = html_tables(markdown, TableCaps.of(ctx))
     pages = split_pages(markdown)
-    if ctx.info.format == "epub":
+    if chapters:
         kind, parts = "chapter", split_chapters(markdown)
     elif pages and (not ctx.loader or ctx.options.pages):
         kind, parts = "page", pages
@@ -205,52 +256,58 @@ def _units(
 
 
 # -- PPTX, ODP ------------------------------------------------------------------------------
-def read_slides(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
-    """PPTX and ODP from their XML: one unit per slide, speaker notes kept."""
-    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
-        _check_odf_encryption(oz, ctx)
-        caps = TableCaps.of(ctx)
-        if ctx.info.format == "pptx":
-            deck: PptxDeck | OdpDeck = PptxDeck(oz, caps)
-            meta = ooxml_metadata(oz)
-        else:
-            deck, meta = OdpDeck(oz, caps), odf_metadata(oz)
-        numbers = select_units(
-            ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
-        )
-        props = document_properties(ctx, meta)
-        budget, image_index = ctx.settings.output.max_chars, 0
-        shown: list[int] = []
-        for n in numbers:
-            ctx.check_deadline(f"slide {n}")
-            if not ctx.loader and budget <= 0:
-                ctx.read_on(
-                    f"slides {compact_spans(shown) or 'none'} of {deck.count} (the rest is over the output "
-                    "limit)",
-                    f"pages={n}-",
-                )
-                break
-            slide = deck.slide(n)
-            unit_meta: dict[str, Any] = {"slide_number": n, "slide_count": deck.count, **props}
-            if slide.title:
-                unit_meta["slide_title"] = slide.title
-            if slide.notes:
-                unit_meta["notes"] = slide.notes
-            # the heading is part of the text, so a loader's Document keeps the slide title
-            yield Document(
-                _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
-                unit_meta,
+def read_pptx(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """PPTX from its XML: one unit per slide, speaker notes kept."""
+    with _package(source, ctx) as oz:
+        yield from _slides(oz, ctx, PptxDeck(oz, TableCaps.of(ctx)), ooxml_metadata(oz))
+
+
+def read_odp(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
+    """ODP from its XML: one unit per slide, speaker notes and footers kept."""
+    with _package(source, ctx) as oz:
+        yield from _slides(oz, ctx, OdpDeck(oz, TableCaps.of(ctx)), odf_metadata(oz))
+
+
+def _slides(
+    oz: OfficeZip, ctx: Context, deck: PptxDeck | OdpDeck, meta: dict[str, Any]
+) -> Iterator[Unit]:
+    """A deck's slides, those ``pages`` selects, each with its pictures when asked."""
+    numbers = select_units(
+        ctx.options.page_spec, deck.count, unit="slide", path=ctx.info.source, warn=ctx.warn
+    )
+    props = document_properties(ctx, meta)
+    budget, image_index = ctx.settings.output.max_chars, 0
+    shown: list[int] = []
+    for n in numbers:
+        ctx.check_deadline(f"slide {n}")
+        if not ctx.loader and budget <= 0:
+            ctx.read_on(
+                f"slides {compact_spans(shown) or 'none'} of {deck.count} (the rest is over the "
+                "output limit)",
+                f"pages={n}-",
             )
-            shown.append(n)
-            budget -= len(slide.text) + len(slide.title) + 20
-            if ctx.options.extract_images:
-                for media in _media(oz, slide.images, ctx, {"slide_number": n}, image_index):
-                    image_index += 1
-                    yield media
-        ctx.set_header(
-            "Slides",
-            f"{compact_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}",
+            break
+        slide = deck.slide(n)
+        unit_meta: dict[str, Any] = {"slide_number": n, "slide_count": deck.count, **props}
+        if slide.title:
+            unit_meta["slide_title"] = slide.title
+        if slide.notes:
+            unit_meta["notes"] = slide.notes
+        # the heading is part of the text, so a loader's Document keeps the slide title
+        yield Document(
+            _slide_heading(n, slide.title) + (f"\n\n{slide.text}" if slide.text else ""),
+            unit_meta,
         )
+        shown.append(n)
+        budget -= len(slide.text) + len(slide.title) + 20
+        if ctx.options.extract_images:
+            for media in _media(oz, slide.images, ctx, {"slide_number": n}, image_index):
+                image_index += 1
+                yield media
+    ctx.set_header(
+        "Slides",
+        f"{compact_spans(shown)} of {deck.count}" if shown else f"none of {deck.count}",
+    )
 
 
 def _slide_heading(number: int, title: str) -> str:

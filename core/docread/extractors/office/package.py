@@ -43,17 +43,28 @@ def open_package(file: BinaryIO, source: str, limits: ArchiveSettings) -> zipfil
     try:
         zf = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, EOFError, OSError) as exc:
-        raise ExtractionError(
-            f"{source}: not a readable document (the zip container is truncated or "
-            f"corrupt: {exc}); re-save or re-export it",
-            path=source,
-        ) from exc
+        raise _not_a_package(file, source, exc) from exc
     try:
         check_members(zf.infolist(), source, limits)
     except BaseException:
         zf.close()
         raise
     return zf
+
+
+def _not_a_package(file: BinaryIO, source: str, exc: Exception) -> ExtractionError:
+    """The error of a document that does not open as a zip: "not a DOCX: the file is not a zip
+    package", with what its bytes look like (a zip cut short, or something else)."""
+    from ...formats import BY_KEY, by_extension, not_a
+
+    try:
+        file.seek(0)
+        zip_start = file.read(4) in (b"PK\x03\x04", b"PK\x05\x06")
+    except OSError:
+        zip_start = False
+    why = f"it starts like one but is cut short or corrupt: {exc}" if zip_start else str(exc)
+    said = not_a(by_extension(source) or BY_KEY["docx"], why)
+    return ExtractionError(f"{source}: {said}; re-save or re-export it", path=source)
 
 
 def check_members(infos: list[zipfile.ZipInfo], source: str, limits: ArchiveSettings) -> None:

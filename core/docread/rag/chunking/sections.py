@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from ...model import FLOW_KEYS, Document, stable_id, unit_position
 from ...outline.build import TreeBuilder, UnitSections, file_key, glue
 from ...outline.tree import Section
+from ...sanitize import string_list
 from .markdown import tables
 from .splitter import Span, Splitter, stripped
 
@@ -223,8 +224,8 @@ def _keys(node: Section | None, ids: bool) -> dict[str, Any]:
     """A chunk's section: its heading path (``headings``, absent when it has none) and its id
     (``section_id``: when the file's ids are known, never for the text before any section)."""
     out: dict[str, Any] = {}
-    if node is not None and node.titles:
-        out["headings"] = list(node.titles)
+    if node is not None and (path := string_list(node.titles)):  # no empty list: every store
+        out["headings"] = path
     if node is not None and ids and node.ordinal > 0:
         out["section_id"] = node.id
     return out

@@ -1,0 +1,103 @@
+"""Images read in parallel, one tesseract per core, handed out in input order: a long document
+streams (at most two images per core, and 64 items, are held), and a failed image is its own
+error, so the caller goes on with the rest."""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, TypeVar
+
+from ...errors import DependencyMissingError, ReadDocumentError
+from .cached import reading
+from .engine import tesseract
+from .result import OcrResult
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from ..base import Context
+
+K = TypeVar("K")
+_MAX_HELD = 64  # items waiting behind a slow OCR page before the reader waits for it
+
+
+def workers() -> int:
+    """One tesseract per usable core."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def ocr_image(image: Image, ctx: Context, *, what: str) -> OcrResult:
+    """Read one image upright; ``what`` names it in errors ("OCR of page 3")."""
+    return reading(image, ctx, tesseract(ctx), what)
+
+
+def ocr_images(
+    images: Iterable[tuple[K, Image]], ctx: Context, *, what: str
+) -> Iterator[tuple[K, OcrResult]]:
+    """Many images in parallel (one tesseract per core), results in input order; errors raise."""
+    for key, result in ocr_stream(images, ctx, what=what):
+        if isinstance(result, ReadDocumentError):
+            raise result
+        assert result is not None  # every item carries an image
+        yield key, result
+
+
+def ocr_stream(
+    items: Iterable[tuple[K, Image | None]], ctx: Context, *, what: str
+) -> Iterator[tuple[K, OcrResult | ReadDocumentError | None]]:
+    """Items with an image are OCR'd in parallel, items without pass through (result None), in
+    input order. At most two images per core (and 64 items) are held, so a long document streams. A failed
+    image (timeout, tesseract error) yields its error, so the caller can go on with the rest."""
+    cmd: str | None = None
+    pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
+    window = 2 * workers()
+    with ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr") as pool:
+        try:
+            for key, image in items:
+                if image is not None:
+                    cmd = cmd or tesseract(ctx)
+                    pending.append((key, pool.submit(reading, image, ctx, cmd, f"{what} {key}")))
+                else:
+                    pending.append((key, None))
+                while pending and (
+                    _ready(pending[0][1]) or _busy(pending) >= window or len(pending) >= _MAX_HELD
+                ):
+                    yield _take(pending.popleft())
+            while pending:
+                ctx.check_deadline(what)
+                yield _take(pending.popleft())
+        finally:
+            for _, fut in pending:
+                if fut is not None:
+                    fut.cancel()
+
+
+def _ready(fut: Future[OcrResult] | None) -> bool:
+    """Nothing to wait for: a pass-through item or a finished OCR."""
+    return fut is None or fut.done()
+
+
+def _busy(pending: deque[tuple[K, Future[OcrResult] | None]]) -> int:
+    """Images submitted and not yet handed out (each holds a rendered page)."""
+    return sum(1 for _, fut in pending if fut is not None)
+
+
+def _take(
+    item: tuple[K, Future[OcrResult] | None],
+) -> tuple[K, OcrResult | ReadDocumentError | None]:
+    """Wait for one item; a per-image failure is returned, a missing program still raises."""
+    key, fut = item
+    if fut is None:
+        return key, None
+    try:
+        return key, fut.result()
+    except DependencyMissingError:
+        raise
+    except ReadDocumentError as exc:
+        return key, exc

@@ -1,0 +1,329 @@
+"""PDF extraction: page texts and metadata, reading order, automatic OCR of scanned pages only,
+page ranges and limits, tables, image listings, visual/pdf/auto views, encrypted and broken
+files (corpus conformance is in test_conformance.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docread
+import pymupdf
+import pytest
+from conftest import normalize
+from docread.errors import (
+    DependencyMissingError,
+    EncryptedDocumentError,
+    ExtractionError,
+    InvalidOptionError,
+)
+from factories import drawn, image_bytes, pdf, scan_page, table_page, text_page
+
+SCANS = {"pdf": {"ocr_dpi": 150}}  # fixture scans are 150 dpi: more dots add nothing
+
+
+def mixed_pdf(path: Path) -> Path:
+    """Page 1 text, page 2 scanned, page 3 text."""
+    scanned = scan_page("Quarterly revenue grew strongly\nwhile costs remained stable")
+    return pdf(path, ["Alpha text page " * 10, scanned, "Omega text page " * 10])
+
+
+# -- text ----------------------------------------------------------------------------------------
+def test_pages_are_documents_with_page_metadata_and_properties(reader, tmp_path):
+    pdf(
+        tmp_path / "r.pdf", ["first page words", "second page words", "third page words"],
+        metadata={"title": "Q4 Report", "author": "Finance Team",
+                  "creationDate": "D:20240115093000+01'00'"},
+    )  # fmt: skip
+    result = reader.read("r.pdf")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert "second page words" in result.documents[1].text
+    meta = result.documents[0].metadata
+    assert meta["page_count"] == 3 and meta["ocr"] is False and meta["encrypted"] is False
+    assert meta["title"] == "Q4 Report" and meta["author"] == "Finance Team"
+    assert meta["created"] == "2024-01-15T09:30:00+01:00"
+    view = result.render()
+    assert "**Pages:** 1-3 of 3" in view and "  - Title: Q4 Report" in view
+    assert "## Page 2\n\nsecond page words" in view and "[OCR]" not in view
+
+
+def test_two_column_page_reads_column_by_column(reader, tmp_path):
+    left = "\n".join(f"left line {i}" for i in range(8))
+    right = "\n".join(f"right line {i}" for i in range(8))
+
+    def columns(page: pymupdf.Page) -> None:
+        page.insert_textbox(pymupdf.Rect(50, 72, 290, 500), left)
+        page.insert_textbox(pymupdf.Rect(310, 72, 560, 500), right)
+
+    pdf(tmp_path / "cols.pdf", [drawn(columns)])
+    text = reader.read("cols.pdf").text
+    assert text.index("left line 7") < text.index("right line 0")
+    assert [ln for ln in text.splitlines() if ln.strip()][:2] == ["left line 0", "left line 1"]
+
+
+def test_page_selection_and_range_errors(reader, tmp_path):
+    pdf(tmp_path / "p.pdf", [f"content of page {i}" for i in range(1, 7)])
+    nums = lambda r: [d.metadata["page_number"] for d in r.documents]  # noqa: E731
+    assert nums(reader.read("p.pdf", pages="1,3,5-6")) == [1, 3, 5, 6]
+    tail = reader.read("p.pdf", pages="5-")
+    assert nums(tail) == [5, 6] and tail.header["Pages"] == "5-6 of 6"
+    clamped = reader.read("p.pdf", pages="4-9")  # clamped to the pages that exist, with a note
+    assert nums(clamped) == [4, 5, 6]
+    with pytest.raises(InvalidOptionError, match="has 6 pages"):
+        reader.read("p.pdf", pages="7-9")
+    with pytest.raises(InvalidOptionError):
+        reader.read("p.pdf", pages="x")
+
+
+def test_agent_view_page_limit_says_how_to_read_on(make_reader, tmp_path):
+    pdf(tmp_path / "long.pdf", [f"page body {i}" for i in range(1, 8)])
+    r = make_reader(pdf={"max_pages_text": 3})
+    result = r.read("long.pdf")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert "Use pages=4-6 to read more." in result.render()
+    # loader mode yields every page
+    assert len(list(r.iter_documents("long.pdf"))) == 7
+
+
+# -- OCR -----------------------------------------------------------------------------------------
+def test_mixed_pdf_ocrs_only_the_scanned_page(make_reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    result = make_reader(**SCANS).read("mixed.pdf")
+    p1, p2, p3 = result.documents
+    assert (p1.metadata["ocr"], p2.metadata["ocr"], p3.metadata["ocr"]) == (False, True, False)
+    assert "quarterly revenue grew" in normalize(p2.text)
+    assert "revenue" not in p1.text.lower() and "revenue" not in p3.text.lower()
+    assert p2.metadata["ocr_confidence"] > 70
+    assert result.header["OCR Applied"] == "Page 2 (scanned)"
+    assert "## Page 2 [OCR]" in result.render()
+
+
+def test_short_page_with_a_rule_line_or_logo_is_not_ocrd(reader, tmp_path):
+    def page(page: pymupdf.Page) -> None:
+        page.insert_text((72, 72), "Contents 2")
+        page.draw_line((72, 80), (540, 80))
+        page.insert_image(
+            pymupdf.Rect(500, 20, 530, 40), stream=image_bytes((30, 20), 90, mode="L")
+        )
+
+    pdf(tmp_path / "short.pdf", [drawn(page)])
+    result = reader.read("short.pdf")
+    assert result.documents[0].metadata["ocr"] is False and "OCR Applied" not in result.header
+    assert result.documents[0].text.strip() == "Contents 2"
+
+
+def test_scanned_pages_ocr_in_parallel_in_page_order(make_reader, tmp_path):
+    words = ["apple", "banana", "cherry", "damson"]
+    pdf(tmp_path / "scan.pdf", [scan_page(f"The fruit {w} is here") for w in words])
+    r = make_reader(**SCANS)
+    docs = list(r.iter_documents("scan.pdf"))
+    assert [d.metadata["page_number"] for d in docs] == [1, 2, 3, 4]
+    for d, w in zip(docs, words, strict=True):
+        assert w in d.text.lower() and d.metadata["ocr"] is True
+        assert all(other not in d.text.lower() for other in words if other != w)
+
+
+def test_rotated_scan_is_read_upright(make_reader, tmp_path):
+    text = "Docling bundles PDF document conversion\nto JSON and Markdown"
+    pdf(tmp_path / "rot.pdf", [scan_page(text, rotate=90)])
+    d = make_reader(**SCANS).read("rot.pdf").documents[0]
+    assert "document conversion" in normalize(d.text)
+    assert d.metadata["ocr_rotation"] == 90
+
+
+def test_ocr_limit_skips_pages_and_says_so(make_reader, tmp_path):
+    pdf(tmp_path / "two.pdf", [scan_page("first scanned words"), scan_page("second scanned words")])
+    r = make_reader(pdf={"max_pages_ocr": 1, "ocr_dpi": 150})
+    result = r.read("two.pdf")
+    assert result.documents[0].metadata["ocr"] is True
+    assert result.documents[1].text == "[OCR limit reached - page skipped]"
+    assert any("pages=2" in n and "max_pages_ocr" in n for n in result.notes)
+
+
+def test_ocr_timeout_kills_tesseract_and_keeps_going(make_reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = make_reader(timeouts={"ocr_per_page": 0.05})
+    result = r.read("mixed.pdf")
+    assert "[OCR failed - page not read]" in result.documents[1].text
+    assert "Alpha text page" in result.documents[0].text
+    assert any("Page 2: OCR failed" in n and "timeout" in n for n in result.notes)
+
+
+def test_ocr_off_and_forced(reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    off = reader.read("mixed.pdf", ocr=False)
+    assert off.documents[1].text == "" and any("ocr=false" in n for n in off.notes)
+    forced = reader.read("mixed.pdf", pages="1", ocr=True)
+    assert (
+        forced.documents[0].metadata["ocr"] is True and "alpha" in forced.documents[0].text.lower()
+    )
+    assert forced.header["OCR Applied"] == "Page 1 (forced by ocr=true)"
+
+
+def test_missing_tesseract_is_a_dependency_error(make_reader, tmp_path, monkeypatch):
+    from pytesseract import pytesseract as pt
+
+    mixed_pdf(tmp_path / "mixed.pdf")
+    monkeypatch.setattr(pt, "tesseract_cmd", "/nonexistent/tesseract")
+    r = make_reader(isolation={"enabled": False})
+    with pytest.raises(DependencyMissingError, match="apt-get install tesseract-ocr"):
+        r.read("mixed.pdf")
+    assert r.read("mixed.pdf", pages="1").documents[0].text  # text pages need no tesseract
+
+
+def test_missing_ocr_language_names_the_package(make_reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = make_reader(pdf={"ocr_languages": "eng+xyz"})
+    with pytest.raises(DependencyMissingError, match="tesseract-ocr-xyz"):
+        r.read("mixed.pdf")
+
+
+# -- tables and images ---------------------------------------------------------------------------
+def table_pdf(path: Path) -> Path:
+    """A caption line, a ruled 3x3 table, then a PNG and a JPEG picture."""
+    rows = [["Item", "Qty", "Price"], ["Widget", "4", "$10"], ["Gadget", "7", "$25"]]
+    caption = "Inventory below, counted on the first of the month by the team"
+    return pdf(path, [table_page(rows, caption=caption, images=("png", "jpeg"))])
+
+
+def test_tables_inline_in_view_and_separate_in_loader(reader, make_reader, tmp_path):
+    table_pdf(tmp_path / "t.pdf")
+    doc = reader.read("t.pdf", extract_tables=True).documents[0]
+    assert "| Item | Qty | Price |" in doc.text and "| Gadget | 7 | $25 |" in doc.text
+    assert doc.text.index("Inventory below") < doc.text.index("| Item |")
+    assert doc.text.count("| Item |") == 1  # in place (pdf.structure), not repeated after
+    assert doc.metadata["table_count"] == 1
+    units = list(reader.iter_documents("t.pdf", extract_tables=True))
+    assert [u.metadata.get("table_index") for u in units] == [None, 1]
+    assert units[1].text.startswith("| Item | Qty | Price |")
+    assert "| Item | Qty | Price |" in reader.read("t.pdf").text  # structure: tables in place
+    plain = make_reader(pdf={"structure": "off"})
+    assert "| Item" not in plain.read("t.pdf").text  # off: tables only on request, after
+    assert plain.read("t.pdf", extract_tables=True).text.count("| Item |") == 1
+
+
+def test_form_fields_and_their_values_are_listed(reader, tmp_path):
+    def form(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "Application form for the annual membership of the society")
+        for name, value, rect in (
+            ("applicant", "Ada Lovelace", (72, 80, 300, 100)),
+            ("city", "", (72, 110, 300, 130)),
+        ):
+            w = pymupdf.Widget()
+            w.field_name, w.field_type, w.field_value, w.rect = (
+                name,
+                pymupdf.PDF_WIDGET_TYPE_TEXT,
+                value,
+                pymupdf.Rect(rect),
+            )
+            page.add_widget(w)
+
+    pdf(tmp_path / "form.pdf", [drawn(form)])
+    text = reader.read("form.pdf").text
+    assert "[Field applicant (Text): Ada Lovelace]" in text and "[Field city (Text)]" in text
+
+
+def test_embedded_images_are_listed(reader, tmp_path):
+    table_pdf(tmp_path / "t.pdf")
+    doc = reader.read("t.pdf", extract_images=True).documents[0]
+    lines = [ln for ln in doc.text.splitlines() if ln.startswith("[Image")]
+    assert lines[0].startswith("[Image 1: 40x30 ") and lines[0].endswith(" bytes]")
+    assert lines[1].startswith("[Image 2: 40x30 jpeg, ") and doc.metadata["image_count"] == 2
+
+
+# -- views for vision models ---------------------------------------------------------------------
+def test_visual_view_gives_jpeg_pages_under_the_byte_limit(make_reader, tmp_path):
+    pdf(tmp_path / "v.pdf", ["one " * 200, "two " * 200, "three " * 200])
+    r = make_reader(pdf={"max_image_bytes": 30000, "render_dpi": 150})
+    result = r.read("v.pdf", view="visual", pages="2-3")
+    assert [m.metadata["page_number"] for m in result.media] == [2, 3]
+    for m in result.media:
+        assert m.mime_type == "image/jpeg" and m.data[:3] == b"\xff\xd8\xff"
+        assert len(m.data) <= 30000
+    assert result.documents == []
+
+
+def test_pdf_view_gives_the_raw_pdf_or_the_selected_pages(reader, make_reader, tmp_path):
+    path = pdf(tmp_path / "raw.pdf", ["a page", "b page", "c page"])
+    whole = reader.read("raw.pdf", view="pdf").media
+    assert len(whole) == 1 and whole[0].mime_type == "application/pdf"
+    assert whole[0].data == path.read_bytes()
+    part = reader.read("raw.pdf", view="pdf", pages="2").media[0]
+    with pymupdf.open(stream=part.data, filetype="pdf") as sub:
+        assert sub.page_count == 1 and "b page" in sub[0].get_text()
+    small = make_reader(pdf={"max_raw_bytes": 100})
+    over = small.read("raw.pdf", view="pdf")  # over the limit: the pages go as images
+    assert [m.mime_type for m in over.media] == ["image/jpeg"] * 3
+    assert any("pdf.max_raw_bytes=100" in n for n in over.notes)
+
+
+def test_auto_view_adds_images_of_scanned_pages_only(make_reader, tmp_path):
+    mixed_pdf(tmp_path / "mixed.pdf")
+    r = make_reader(**SCANS)
+    result = r.read("mixed.pdf", view="auto")
+    assert len(result.documents) == 3
+    assert [(m.mime_type, m.metadata["page_number"]) for m in result.media] == [("image/jpeg", 2)]
+
+
+# -- robustness ----------------------------------------------------------------------------------
+def test_password_protected_pdf_is_a_clear_error(reader, tmp_path):
+    locked = text_page("secret text", at=(72, 72))
+    pdf(tmp_path / "locked.pdf", [locked], encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw",
+        owner_pw="owner")  # fmt: skip
+    with pytest.raises(EncryptedDocumentError, match="password-protected"):
+        reader.read("locked.pdf")
+
+
+def test_owner_only_encryption_opens_with_empty_password(reader, tmp_path):
+    readable = text_page("readable secret text", at=(72, 72))
+    pdf(tmp_path / "owner.pdf", [readable], encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        owner_pw="owner", permissions=0)  # fmt: skip
+    d = reader.read("owner.pdf").documents[0]
+    assert "readable secret text" in d.text and d.metadata["encrypted"] is True
+
+
+def test_truncated_pdf_is_repaired_with_a_note(reader, tmp_path):
+    data = pdf(tmp_path / "full.pdf", ["survives the cut " * 5, "second " * 5]).read_bytes()
+    (tmp_path / "cut.pdf").write_bytes(data[: len(data) - 200])
+    result = reader.read("cut.pdf")
+    assert "survives the cut" in result.text
+    assert any("repaired" in n for n in result.notes)
+
+
+def test_garbage_after_pdf_magic_is_an_extraction_error(reader, tmp_path):
+    (tmp_path / "junk.pdf").write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+    with pytest.raises(ExtractionError, match="junk.pdf"):
+        reader.read("junk.pdf")
+
+
+def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> None:
+    pdf(
+        tmp_path / "slow.pdf",
+        [f"Page {n} has enough words to need no OCR at all here." for n in range(1, 4)],
+    )
+    config = {"cache": {"enabled": False}, "pdf": {"per_page_timeout": 0.0}}
+    result = docread.read("slow.pdf", workspace=tmp_path, config=config)
+    assert [d.metadata["page_number"] for d in result.documents] == [1]
+    assert "use pages=2- to go on" in result.render()
+
+
+# -- names in messages -----------------------------------------------------------------------------
+def test_pdf_error_names_the_file_not_a_descriptor(reader: docread.Reader, tmp_path: Path) -> None:
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
+    with pytest.raises(ExtractionError) as info:
+        reader.read("broken.pdf")
+    assert "/proc/self/fd" not in str(info.value) and "'broken.pdf'" in str(info.value)
+
+
+# -- pages past the end are clamped with a note ----------------------------------------------------
+def test_pages_past_the_end_are_clamped_with_a_note(reader: docread.Reader, tmp_path: Path) -> None:
+    pdf(tmp_path / "three.pdf", ["page one", "page two", "page three"])
+    result = reader.read("three.pdf", pages="1-5")
+    assert [d.metadata["page_number"] for d in result.documents] == [1, 2, 3]
+    assert "pages=1-5: the file has 3 pages; read 1-3" in result.notes
+    loaded = reader.read("three.pdf", pages="2,9")
+    assert [d.metadata["page_number"] for d in loaded.documents] == [2]
+    assert "pages=2,9: the file has 3 pages; read 2" in loaded.notes
+    # a window inside the document says nothing
+    assert not any("the file has" in n for n in reader.read("three.pdf", pages="2-3").notes)
+    with pytest.raises(InvalidOptionError, match=r"pages='4-5' is out of range.*has 3 pages"):
+        reader.read("three.pdf", pages="4-5")

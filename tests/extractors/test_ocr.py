@@ -1,0 +1,123 @@
+"""The shared OCR engine on PIL images: text and confidence, transparency, blank images,
+rotation, parallel order, and the typed errors (missing program, missing language, timeout)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+from docread.errors import DependencyMissingError, ExtractionTimeoutError
+from docread.extractors.base import Context
+from docread.extractors.ocr import OcrResult, ocr_image, ocr_images
+from docread.model import FileInfo
+from docread.request.options import ReadOptions
+from docread.settings import Settings
+from factories import rendered_text
+from PIL import Image
+
+
+def context(**settings: object) -> Context:
+    info = FileInfo(path="/x/scan.png", name="scan.png", format="png", category="image",
+                    mime_type="image/png", size=1, modified="2026-01-01T00:00:00", source="scan.png")  # fmt: skip
+    return Context(settings=Settings.from_mapping(settings), info=info, options=ReadOptions())
+
+
+def picture(text: str, mode: str = "L") -> Image.Image:
+    """``text`` drawn by PyMuPDF at 150 dpi, as a PIL image in ``mode``."""
+    img = rendered_text(text, page=(500, 160), box=pymupdf.Rect(20, 20, 480, 150), fontsize=18)
+    if mode == "RGBA":  # black text on a transparent background
+        rgba = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        rgba.putalpha(img.point(lambda v: 255 - v))
+        return rgba
+    return img.convert(mode)
+
+
+def test_reads_text_with_confidence():
+    result = ocr_image(picture("Invoice number 4711 is paid"), context(), what="OCR of test")
+    assert isinstance(result, OcrResult)
+    assert "invoice number 4711" in result.text.lower()
+    assert result.confidence is not None and result.confidence > 70 and result.rotation == 0
+
+
+def test_transparent_image_is_read_on_white():
+    result = ocr_image(picture("Transparent label text", "RGBA"), context(), what="OCR")
+    assert "transparent label" in result.text.lower()
+
+
+def test_blank_image_has_no_words_and_no_confidence():
+    result = ocr_image(Image.new("L", (600, 300), 255), context(), what="OCR")
+    assert result.text == "" and result.confidence is None
+
+
+def test_upside_down_image_is_turned_upright():
+    img = picture("Docling bundles PDF document conversion\nto JSON and Markdown in an easy way")
+    result = ocr_image(img.rotate(180, expand=True), context(), what="OCR")
+    assert result.rotation == 180 and "document conversion" in result.text.lower()
+
+
+def test_many_images_keep_their_order():
+    words = ["north", "south", "east", "west", "centre"]
+    out = list(ocr_images(((w, picture(f"Go {w} now")) for w in words), context(), what="OCR of"))
+    assert [k for k, _ in out] == words
+    assert all(k in r.text.lower() for k, r in out)
+
+
+def test_timeout_is_a_typed_error():
+    with pytest.raises(ExtractionTimeoutError, match="timeout"):
+        ocr_image(picture("slow"), context(timeouts={"ocr_per_page": 0.01}), what="OCR of slow")
+
+
+def test_missing_program_and_language(monkeypatch):
+    from pytesseract import pytesseract as pt
+
+    with pytest.raises(DependencyMissingError, match="tesseract-ocr-klingon"):
+        ocr_image(picture("x"), context(pdf={"ocr_languages": "klingon"}), what="OCR")
+    monkeypatch.setattr(pt, "tesseract_cmd", "no-such-tesseract")
+    with pytest.raises(DependencyMissingError, match="apt-get install tesseract-ocr"):
+        ocr_image(picture("x"), context(), what="OCR")
+
+
+class _Store:
+    """An OCR cache of one's own: the Context hands the engine whatever store it is given."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+        self.gets = 0
+
+    def get(self, key: str) -> str | None:
+        self.gets += 1
+        return self.values.get(key)
+
+    def put(self, key: str, value: str) -> None:
+        self.values[key] = value
+
+
+def test_the_ocr_cache_is_the_one_the_context_hands_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docread.extractors.ocr import engine
+
+    runs: list[str] = []
+    real = engine._read
+    monkeypatch.setattr(engine, "_read", lambda *a: runs.append(a[3]) or real(*a))
+    ctx = context()
+    ctx.ocr_cache = store = _Store()
+    first = ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    again = ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    assert len(store.values) == 1 and store.gets == 2 and len(runs) == 1
+    assert again == first and "4711" in again.text
+    ctx.ocr_cache = None  # cache.enabled off: every reading runs tesseract
+    ocr_image(picture("Invoice number 4711 is paid"), ctx, what="OCR of test")
+    assert len(runs) == 2
+
+
+def test_the_pipeline_opens_the_ocr_cache_for_every_context(tmp_path: Path) -> None:
+    from docread.cache.ocr import OcrCache
+    from docread.pipeline import Pipeline
+
+    info = context().info
+    on = Pipeline(Settings.from_mapping({"cache": {"directory": str(tmp_path)}}))
+    root = on.context(info, ReadOptions(), loader=False, workspace=None)
+    member = on.context(info, ReadOptions(), loader=False, workspace=None, parent=root)
+    assert isinstance(root.ocr_cache, OcrCache) and member.ocr_cache is root.ocr_cache
+    off = Pipeline(Settings.from_mapping({"cache": {"enabled": False}}))
+    assert off.context(info, ReadOptions(), loader=False, workspace=None).ocr_cache is None
