@@ -10,8 +10,9 @@ from typing import Any
 
 import docread
 import pytest
-from docread.outline.build import TreeBuilder, place_bookmarks
+from docread.outline.build import TreeBuilder
 from docread.outline.headings import headings, rst_headings, written_headings
+from docread.outline.stamps import place_bookmarks
 from docread.outline.tree import Tree
 
 

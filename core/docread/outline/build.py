@@ -6,11 +6,13 @@ the loaders' ``section_id`` and the chunker's sections all read a file through t
 Where a section starts:
 - heading lines (``headings``) in units read as markdown (PDF pages, office documents, HTML
   pages, ``.md``/``.rst`` files, notebooks' markdown cells);
-- natural places, above every heading: an archive member, an e-mail message of an mbox and its
-  attachments, a sheet, a database table (a slide is already its ``## Slide N`` heading);
+- natural places (``places``), above every heading: an archive member, an e-mail message of an
+  mbox and its attachments, a sheet, a database table (a slide is already its ``## Slide N``
+  heading);
 - a PDF with a usable outline: its bookmarks (``extractors.pdf.bookmarks`` stamps each page with
   the entries that start on it, ``bookmarks``, and the one in force where it starts,
-  ``page_section``); each is placed at the heading (or line) of its page with its title.
+  ``page_section``); each is placed at the heading (or line) of its page with its title
+  (``stamps``).
 
 Ids are ranks (``s12``) counted from the file's first unit; a read that starts past it, or skips
 units, knows the heading paths but not the ranks (``ids``), except under bookmarks, whose ranks
@@ -21,27 +23,20 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..extractors.properties import properties_header
 from ..model import Document, FileInfo, unit_position
 from ..sanitize import shown_name
-from .headings import Heading, headings, rst_headings, title_key, written_headings
+from .places import CELL_HEAD, natural_places, reader
+from .stamps import bookmark_entries, place_bookmarks
 from .tree import MAX_SECTIONS, PREAMBLE, PREAMBLE_LEVEL, Section, Tree, ordinal_of
 
-#: Natural places, outermost first, at levels above every heading (``#`` is 1).
-_MEMBER, _MESSAGE, _ATTACHMENT, _SHEET = -4, -3, -2, -1
 #: Position keys along which one file's units follow each other.
 _ORDER = ("page_number", "slide_number", "chapter", "section_index", "message_index", "cell_index")
 _BREAK = re.compile("\n")
-_CELL_HEAD = re.compile(r"^## Cell \d+ \[[a-z]+\][^\n]*\n?")
-_ENTRY = re.compile(r"^(s\d+) (-?\d+) (.*)$")
-#: Words of a heading whose starts name a bookmark that is its beginning.
-_PREFIX_WORDS = 16
-
-Reader = Callable[[str], list[Heading]]
 
 
 @dataclass(slots=True)
@@ -102,7 +97,7 @@ class TreeBuilder:
         out = UnitSections(self._top())
         for level, key, title in self._natural(meta):  # where its own content starts
             self._start(here, min(content, len(text)), level, title, out, key=key)
-        read = _reader(meta)
+        read = reader(meta)
         marks = read(text) if read is not None else []
         if (
             self._next == 1
@@ -159,7 +154,7 @@ class TreeBuilder:
     def _natural(self, meta: Mapping[str, Any]) -> list[tuple[int, str, str]]:
         """The natural places this unit opens: those past the ones it shares with the unit
         before (a new sheet in the same member, a new member...); the ones it left are closed."""
-        places = _places(meta)
+        places = natural_places(meta)
         same = 0
         while same < min(len(places), len(self._places)) and places[same] == self._places[same]:
             same += 1
@@ -254,141 +249,6 @@ def file_key(meta: Mapping[str, Any]) -> str:
     return str(meta.get("source", ""))
 
 
-def bookmark_entries(stamp: str) -> list[tuple[int, int, str]]:
-    """A page's ``bookmarks`` stamp (``s42 4 Title`` lines) as (rank, level, title)."""
-    out: list[tuple[int, int, str]] = []
-    for line in stamp.split("\n"):
-        m = _ENTRY.match(line.strip())
-        if m and (ordinal := ordinal_of(m.group(1))) is not None:
-            out.append((ordinal, int(m.group(2)), m.group(3)))
-    return out
-
-
-def place_bookmarks(text: str, titles: list[str]) -> list[tuple[int, bool]]:
-    """Where each of a page's outline entries starts in its text, in order: the first heading
-    line after the one before whose title starts with it (``Armored Ogre Creatures`` for
-    ``Armored Ogre``), else a line that is the title; (offset, True). Not found: the page's
-    start for its first entry, else where the next found one starts, else the page's end (the
-    section then starts with the next page); (offset, False)."""
-    if not titles:
-        return []
-    marks = _Offsets((h.at, title_key(h.title)) for h in headings(text))
-    lines = _Offsets(_lines(text), prefixes=False)
-    found: list[int | None] = []
-    low = 0
-    for title in titles:
-        key = title_key(title)
-        at = marks.first(key, low)
-        at = lines.first(key, low) if at is None else at
-        found.append(at)
-        if at is not None:
-            low = at + 1
-    first = next((i for i, at in enumerate(found) if at is not None), len(found))
-    later, out = len(text), [(0, False)] * len(found)
-    for i in range(len(found) - 1, -1, -1):  # one pass back: where the next found one starts
-        at = found[i]
-        out[i] = (at, True) if at is not None else (0 if i < first else later, False)
-        later = at if at is not None else later
-    return out
-
-
-class _Offsets:
-    """Lines by what they say (``title_key``), and with ``prefixes`` by each start of it of whole
-    words (at most _PREFIX_WORDS): the first at or after an offset, by bisection (a page of
-    thousands of entries is not scanned once per entry)."""
-
-    def __init__(self, lines: Iterable[tuple[int, str]], *, prefixes: bool = True) -> None:
-        self.at: dict[str, list[int]] = {}
-        for at, key in lines:
-            words = key.split(" ")
-            starts = {" ".join(words[:n]) for n in range(1, min(len(words), _PREFIX_WORDS) + 1)}
-            for start in {key, *(starts if prefixes else ())}:
-                self.at.setdefault(start, []).append(at)
-
-    def first(self, key: str, low: int) -> int | None:
-        found = self.at.get(key) if key else None
-        if not found:
-            return None
-        i = bisect.bisect_left(found, low)
-        return found[i] if i < len(found) else None
-
-
-def _lines(text: str) -> list[tuple[int, str]]:
-    out, at = [], 0
-    for line in text.split("\n"):
-        if line.strip():
-            out.append((at, title_key(line)))
-        at += len(line) + 1
-    return out
-
-
-def _reader(meta: Mapping[str, Any]) -> Reader | None:
-    """How a unit's heading lines are read, None when its text has none (code, tables, mail)."""
-    extractor = meta.get("extractor")
-    if extractor in ("tabular", "sqlite", "email", "archive"):
-        return None
-    if extractor == "notebook":
-        return _cell_headings if meta.get("cell_type") == "markdown" else None
-    if extractor in ("pdf", "office") or meta.get("markdown") is True or "headings" in meta:
-        return headings
-    name = str(meta.get("file_name") or meta.get("source") or "").lower()
-    if extractor == "text" and name.endswith((".md", ".markdown")):
-        return written_headings
-    if extractor == "text" and name.endswith((".rst", ".rest")):
-        return rst_headings
-    return None
-
-
-def _cell_headings(text: str) -> list[Heading]:
-    """A notebook's markdown cell as a loader gives it: its ``## Cell N [markdown]`` line, then
-    the cell's own markdown, whose headings count (one that opens the cell starts at the cell's
-    line: the cell is that section's)."""
-    head = _CELL_HEAD.match(text)
-    skip = head.end() if head else 0
-    body = text[skip:]
-    return [
-        Heading(0 if not body[: h.at].strip() else h.at + skip, h.level, h.title)
-        for h in written_headings(body)
-    ]
-
-
-def _places(meta: Mapping[str, Any]) -> tuple[tuple[int, str, str], ...]:
-    """The natural places a unit is in, outermost first: (level, identity, title)."""
-    out: list[tuple[int, str, str]] = []
-    if "attachment" not in meta and "member" in meta and "archive" in meta:
-        member = str(meta["member"])
-        out.append((_MEMBER, f"member:{meta['archive']}::{member}", member))
-    message = _message(meta)
-    if message is not None:
-        out.append((_MESSAGE, f"message:{message[0]}", message[1]))
-    if "attachment" in meta:
-        name = str(meta["attachment"])
-        out.append((_ATTACHMENT, f"attachment:{name}", name.split("/", 1)[-1] if message else name))
-    if meta.get("extractor") == "tabular" and "sheet" in meta:
-        out.append((_SHEET, f"sheet:{meta.get('sheet_index', meta['sheet'])}", str(meta["sheet"])))
-    if meta.get("extractor") == "sqlite":
-        table = str(meta.get("table") or "")
-        out.append((_SHEET, f"table:{table}", table or "Schema"))
-    return tuple(out)
-
-
-def _message(meta: Mapping[str, Any]) -> tuple[int, str] | None:
-    """The e-mail message a unit is in (its index, its subject or else ``Message N``): a mail
-    file's message, an mbox's, or the one an attachment came with (``N/name`` in an mbox)."""
-    index = meta.get("message_index")
-    if "attachment" in meta:
-        head, slash, _ = str(meta["attachment"]).partition("/")
-        index = int(head) if slash and head.isdecimal() else 1
-        subject = meta.get("message")
-    elif meta.get("extractor") == "email":
-        index = index if isinstance(index, int) else 1
-        subject = meta.get("subject")
-    else:
-        return None
-    title = " ".join(str(subject or "").split())
-    return index, title or f"Message {index}"
-
-
 def _at_file_start(meta: Mapping[str, Any]) -> bool:
     """A unit at the very start of its file (page, slide, line, cell... 1)."""
     keys = (*_ORDER, "sheet_index", "row_start", "line_start")
@@ -436,7 +296,7 @@ def _content_start(meta: Mapping[str, Any], text: str, *, first: bool) -> int:
     puts above a file's ``first`` unit and a notebook cell's ``## Cell N [kind]`` line, which
     are no section's content."""
     skip = 0
-    if meta.get("extractor") == "notebook" and (cell := _CELL_HEAD.match(text)):
+    if meta.get("extractor") == "notebook" and (cell := CELL_HEAD.match(text)):
         skip = cell.end()
     elif first:
         head, sep, rest = text.partition("\n\n")
