@@ -264,3 +264,38 @@ def test_a_chunk_s_section_id_reads_back_its_section(
 def test_a_load_refuses_section_and_outline(tmp_path: Path) -> None:
     with pytest.raises(docread.InvalidOptionError, match="agent-view reads"):
         list(docread.Reader(tmp_path).iter_units(tmp_path, section="s1"))
+
+
+@pytest.mark.parametrize(
+    ("path", "paths"),
+    [
+        pytest.param("tables/test.xlsx", [["Sheet1"], ["09060124-b5e7-4717-9d07-3c046eb"]],
+                     id="xlsx-sheet"),
+        pytest.param("slides/test.pptx", [
+            ["Slide 1: AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"],
+            ["Slide 3: A table to test parsing:"]], id="pptx-slide-title"),
+        pytest.param("email/testEML_embedded_xhtml_and_img.eml", [
+            ["This is the subject"], ["This is the subject", "testimage.jpeg"]], id="email-subject"),
+        pytest.param("archives/simple.zip", [["ideas-page.html"], ["stanley-cups.csv"]],
+                     id="archive-member"),
+        pytest.param("notebooks/simple.ipynb", [["Lorem ipsum"], ["Lorem ipsum", "Pyout"]],
+                     id="notebook-heading-cell"),
+    ],
+)  # fmt: skip
+def test_chunks_name_their_natural_place_in_headings(
+    corpus: Callable[..., docread.Reader], path: str, paths: list[list[str]]
+) -> None:
+    """issue 34: a chunk tells where it came from (sheet, slide title, subject, member, notebook
+    heading cell) in ``headings``, the same tree's path as its ``section_id``; a chunk before any
+    place (a properties header) carries neither key, never an empty list."""
+    reader = corpus()
+    chunks = [
+        c for c in chunk_units(reader.iter_units(path), chunk_size=800, chunk_overlap=100)
+        if isinstance(c, docread.Document)
+    ]  # fmt: skip
+    got = [c.metadata.get("headings") for c in chunks]
+    assert all(p in got for p in paths), got
+    for chunk in chunks:
+        headings = chunk.metadata.get("headings")
+        assert headings != [] and (headings is None) == ("section_id" not in chunk.metadata)
+    assert sum(h is not None for h in got) >= len(got) - 1  # at most the properties header
