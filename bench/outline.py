@@ -77,11 +77,11 @@ def questions() -> dict[str, object]:
             ranked = sorted(
                 lines, key=lambda g: -sum(w in g[1].lower() for w in subject)
             )  # stable: the first line wins a tie
-            spent, calls = 0, 0
+            spent, calls, found = 0, 0, False
             for sid, _title, _place in ranked[:10]:
                 text = reader.read(MANUAL, section=sid).render()
                 spent, calls = spent + estimate_tokens(text), calls + 1
-                if _found(answer, text):
+                if found := _found(answer, text):
                     break
             paged, pcalls, pages = 0, 0, "1-"
             while True:
@@ -95,7 +95,8 @@ def questions() -> dict[str, object]:
             right = reader.read(MANUAL, pages=f"{first}-{last or first}").render()
             rows.append({
                 "question": question, "where": where,
-                "outline_section": {"tokens": spent, "calls": calls, "with_outline": spent + outline_tokens},
+                "outline_section": {"tokens": spent, "calls": calls, "found": found,
+                                    "with_outline": spent + outline_tokens},
                 "paging": {"tokens": paged, "calls": pcalls, "found": _found(answer, text)},
                 "right_pages": {"tokens": estimate_tokens(right), "found": _found(answer, right)},
             })  # fmt: skip
@@ -176,6 +177,10 @@ def coverage(tree: Path) -> dict[str, list[int]]:
     return folders
 
 
+def _yes(run: dict[str, object]) -> str:
+    return "found" if run["found"] else "NOT found"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", nargs="*", default=["questions", "speed", "coverage"])
@@ -186,11 +191,13 @@ def main() -> None:
     if "questions" in args.what:
         report["questions"] = found = questions()
         print(f"outline of {MANUAL}: {found['outline_tokens']:,} tokens (read once)")  # type: ignore[index]
-        print(f"{'section of the answer':<52} {'outline+section':>16} {'paging':>16} {'right pages':>12}")
+        print(f"{'section of the answer':<52} {'outline+section':>22} {'paging':>24} "
+              f"{'right pages':>14}")  # fmt: skip
         for row in found["rows"]:  # type: ignore[index]
             o, p, r = row["outline_section"], row["paging"], row["right_pages"]
-            print(f"{row['where']:<52} {o['tokens']:>7,} ({o['calls']} call) {p['tokens']:>8,} "
-                  f"({p['calls']} call{'s' * (p['calls'] > 1)}) {r['tokens']:>8,}")  # fmt: skip
+            print(f"{row['where']:<52} {o['tokens']:>7,} ({o['calls']} call, {_yes(o)}) "
+                  f"{p['tokens']:>8,} ({p['calls']:>2} calls, {_yes(p)}) "
+                  f"{r['tokens']:>7,} ({_yes(r)})")  # fmt: skip
     if "speed" in args.what:
         report["speed"] = timed = speed(args.rounds)
         print("outline of DA-619p (median of", args.rounds, "rounds):", timed)
