@@ -271,6 +271,9 @@ def test_a_load_refuses_section_and_outline(tmp_path: Path) -> None:
     [
         pytest.param("tables/test.xlsx", [["Sheet1"], ["09060124-b5e7-4717-9d07-3c046eb"]],
                      id="xlsx-sheet"),
+        pytest.param("tables/2023-half-year-analyses-by-segment.xlsx", [
+            ["OS-Rev.and results 30 06 2023"], ["Reconciliation 30 06 2023"]],
+                     id="xlsx-sheet-from-row-2"),
         pytest.param("slides/test.pptx", [
             ["Slide 1: AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation"],
             ["Slide 3: A table to test parsing:"]], id="pptx-slide-title"),

@@ -104,8 +104,14 @@ def test_natural_places_sit_above_headings() -> None:
         docread.Document("## Sheet: Q2\n\n| b |\n|---|\n| 3 |", {
             "source": "b.xlsx", "extractor": "tabular", "sheet": "Q2", "sheet_index": 2}),
     ]  # fmt: skip
-    tree, _, _ = _tree(*sheets)
+    tree, builder, _ = _tree(*sheets)
     assert [(s.id, s.title) for s in tree] == [("s1", "Q1"), ("s2", "Q2")]  # windows go on
+    assert builder.ids
+    late = [docread.Document(d.text, {**d.metadata, "row_start": 2}) for d in sheets[::2]]
+    _, builder, _ = _tree(*late)  # the first sheet's table starts at row 2: still its start
+    assert builder.ids
+    _, builder, _ = _tree(sheets[2])  # a read of the second sheet alone: ranks unknown
+    assert not builder.ids
     member = {"source": "a.zip::doc.md", "archive": "a.zip", "member": "doc.md", "depth": 1,
               "extractor": "text", "file_name": "doc.md", "line_start": 1}  # fmt: skip
     mail = {"source": "a.mbox", "extractor": "email", "message_index": 2, "subject": "Re: hi"}
