@@ -184,8 +184,10 @@ PROTECTED_KEYS = frozenset({
     "source", "file_path", "file_name", "format", "category", "mime_type", "archive", "depth",
     "extractor", "page_count", "slide_count", "line_end", "row_end", "markdown", "headings",
     "ocr", "table_caption", "total_rows", "total_rows_note", "column_types", "file_count",
-    "width", "height", *POSITION_KEYS,
+    "width", "height", "section_id", "page_section", "bookmarks", *POSITION_KEYS,
 })  # fmt: skip
+# values never cut: a PDF page's outline entries (``bookmarks``) must all reach the section tree
+_WHOLE = frozenset({"bookmarks", *POSITION_KEYS})
 # the real path, so a loader can open it again (a name that is not UTF-8 with U+FFFD, which the
 # workspace reads back): a JSON or repr shows its escapes, views use shown_name
 _PATHS = frozenset({"source", "file_path", "file_name", "archive", "member"})
@@ -238,7 +240,7 @@ def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[
                 value = readable(value)  # valid UTF-8 for every consumer (JSON, Arrow, stores)
             elif isinstance(value, str):
                 value = clean_text(value, output)
-                if key not in POSITION_KEYS and len(value) > output.max_metadata_value_len:
+                if key not in _WHOLE and len(value) > output.max_metadata_value_len:
                     value = value[: output.max_metadata_value_len] + "..."
             out[str(key)] = value
     return out

@@ -99,3 +99,17 @@ def test_a_near_miss_flag_names_the_option_it_was_meant_to_be(
             main(argv)
         assert exited.value.code == 2
         assert meant in capsys.readouterr().err
+
+
+def test_outline_and_section_flags(tmp_path: Path) -> None:
+    """issue 36: ``--outline`` lists the sections, ``--section`` reads one (id or heading)."""
+    (tmp_path / "guide.md").write_text("# Guide\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n")
+    proc = run_cli("read", "guide.md", "--outline", cwd=tmp_path)
+    assert proc.returncode == 0 and "  s2  Install  (lines 3-6, ~" in proc.stdout
+    proc = run_cli("guide.md", "--section", "use", cwd=tmp_path)
+    assert proc.returncode == 0 and "## Use\n\nCall it." in proc.stdout
+    assert "Run it." not in proc.stdout and "**Section:** s3 Use (lines 7-9, ~" in proc.stdout
+    proc = run_cli("guide.md", "--outline", "--view", "visual", cwd=tmp_path)
+    assert proc.returncode == 2 and "--outline and --view visual" in proc.stderr
+    proc = run_cli("guide.md", "--section", "Nope", cwd=tmp_path)
+    assert proc.returncode == 2 and "no section of guide.md has that id or heading" in proc.stderr

@@ -72,7 +72,8 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 6  # 6: titles, numbering, charts, comments, header tables, RTF rows
+    version: ClassVar[int] = 7  # 6: titles, numbering, charts, comments, header tables, RTF rows;
+    # 7: sections split by the outline's heading reading
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

@@ -8,6 +8,8 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
+from ....outline.headings import headings
+
 MARK = "DOCREADPAGEBREAKMARK"
 
 
@@ -48,7 +50,6 @@ _MD_IMAGE = re.compile(r"!\[((?:[^\]\\]|\\.)*)\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\"
 _HTML_IMAGE = re.compile(r"<img\b[^>]*?\bsrc=\"([^\"]+)\"[^>]*>", re.I)
 _HTML_ALT = re.compile(r"\balt=\"([^\"]*)\"", re.I)
 _CHAPTER = re.compile(r"^<span id=\"([^\"]+\.(?:xhtml|html|htm|xml))\"></span>$", re.M)
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -95,18 +96,16 @@ def split_chapters(markdown: str) -> list[Part]:
 
 
 def split_sections(markdown: str) -> list[Part]:
-    """Parts starting at each level-1/2 heading (outside code fences); text before the first one
-    is its own part."""
-    chunks: list[list[str]] = [[]]
-    fenced = False
-    for line in markdown.replace(MARK, "").split("\n"):
-        if _FENCE.match(line):
-            fenced = not fenced
-        heading = None if fenced else _HEADING.match(line)
-        if heading and len(heading.group(1)) <= 2 and any(s.strip() for s in chunks[-1]):
-            chunks.append([])
-        chunks[-1].append(line)
-    parts = [_part("\n".join(c)) for c in chunks]
+    """Parts starting at each level-1/2 heading, as the outline reads headings
+    (``outline.headings``: the sections' own tree, so a part is a top section and its
+    ``section_title`` that section's title); text before the first one is its own part."""
+    text = markdown.replace(MARK, "")
+    cuts = [0]
+    for heading in headings(text):
+        if heading.level <= 2 and text[cuts[-1] : heading.at].strip():
+            cuts.append(heading.at)
+    bounds = [*cuts, len(text)]
+    parts = [_part(text[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
     return [p for p in parts if p.text] or [Part("")]
 
 
@@ -152,11 +151,7 @@ def blank_headers(markdown: str) -> str:
 
 
 def _part(chunk: str) -> Part:
+    """A slice as a unit: its text, its first heading's title (the outline's reading)."""
     text, images = image_placeholders(strip_anchors(chunk).strip())
-    title = ""
-    for line in text.split("\n"):
-        heading = _HEADING.match(line)
-        if heading:
-            title = heading.group(2)
-            break
-    return Part(text, title, images)
+    found = headings(text)
+    return Part(text, found[0].title if found else "", images)
