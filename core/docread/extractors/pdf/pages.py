@@ -5,17 +5,22 @@ Every page is read once: the survey's readings serve the pages it sampled (all o
 40 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
 read, or the heading path of a later page), and the heading path comes from the headings of
 pages already analysed, never by reading earlier pages again. The parts of a split read in one
-process share this (``_Document``, kept for the last few documents)."""
+process share this (``_Document``, kept for the last few documents). ``pdf.structure: layout``
+reads each page through PyMuPDF's layout model instead (``_layout_page``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .lines import PageText, read_page
+from .library import layout_model
+from .lines import PageText, read_page, visible
 from .structure import PageMarkdown, PageModel, analyse, fold
 from .survey import Survey, survey
 
@@ -24,6 +29,8 @@ if TYPE_CHECKING:
 
     from ...settings import OutputSettings, PdfSettings
 
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
+_EMPHASIS = re.compile(r"\*\*|__")
 _KEPT = 8  # documents whose survey and page headings a process keeps
 _LOCK = threading.Lock()
 
@@ -85,9 +92,7 @@ class PageMarkdowns:
     def page(self, page: pymupdf.Page) -> PageMarkdown:
         """One page's markdown and its headings."""
         if self.mode == "layout":
-            from .layout import layout_page
-
-            return layout_page(self.doc, page)
+            return _layout_page(self.doc, page)
         with _LOCK:
             model = self.state.models.pop(page.number, None)
             reading = self.survey.read.pop(page.number, None) if model is None else None
@@ -164,3 +169,22 @@ def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> _Docum
             while len(_DOCUMENTS) > _KEPT:
                 _DOCUMENTS.popitem(last=False)
     return state
+
+
+def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
+    """The page through ``pymupdf4llm.to_markdown`` with PyMuPDF's layout model (ONNX weights
+    shipped with ``pymupdf_layout``, loaded on the first page that needs it; no OCR: docread's
+    own OCR decides that; running headers/footers left out), its headings read back from its
+    ``#`` lines."""
+    model = layout_model()
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints parser messages
+        text = model.to_markdown(
+            doc, pages=[page.number], use_ocr=False, header=False, footer=False,
+            show_progress=False,
+        )  # fmt: skip
+    text = text.strip()
+    headings = [
+        (min(len(m.group(1)), 4), " ".join(_EMPHASIS.sub("", m.group(2)).split()))
+        for m in _HEADING.finditer(text)
+    ]
+    return PageMarkdown(text, headings, visible(page.get_text()))
