@@ -2,7 +2,7 @@
 in force where a page starts (the ``headings`` metadata).
 
 Every page is read once: the survey's readings serve the pages it sampled (all of a document of
-40 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
+20 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
 read, or the heading path of a later page), and the heading path comes from the headings of
 pages already analysed, never by reading earlier pages again. The parts of a split read in one
 process share this (``_Document``, kept for the last few documents). ``pdf.structure: layout``
