@@ -8,7 +8,7 @@ import functools
 import re
 import time
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -115,12 +115,12 @@ def over_paths(textpage: Any, limit: int) -> bool:
     return count > limit
 
 
-def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
+def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
     """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
-    its rectilinear paths and pictures, from one ``dict`` extraction; a page of more than
-    ``max_paths`` blocks is read again without its paths (converting 100,000 paths to Python
-    costs 5-10x the page's text). Right-to-left pages get their characters' order repaired
-    (``right_to_left_lines``)."""
+    its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
+    adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
+    again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
+    Right-to-left pages get their characters' order repaired (``right_to_left_lines``)."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
@@ -143,12 +143,20 @@ def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
                 rtl = rtl or (not made.text.isascii() and bool(_RTL.search(made.text)))
     if rtl:
         out = right_to_left_lines(page, textpage, out)
-    pictures = _pictures(page) if out and page.get_images() else []
+    drawn = _pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
-        joined_rows(out, rtl), rects, pictures, rect.width, rect.height, chars,
+        joined_rows(out, rtl), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
+
+
+def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
+    """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
+    makes it: a run of the page's content that the survey spares the pages it only samples."""
+    start = time.perf_counter()
+    drawn = _pictures(page) if text.lines and page.get_images() else []
+    return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
 
 
 def _pictures(page: pymupdf.Page) -> list[Box]:

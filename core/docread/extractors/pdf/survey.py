@@ -60,6 +60,8 @@ class Survey:
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     headed: bool = False  # a sampled page has a line in a heading style
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
+    # read without their pictures (lines.with_pictures adds them if the page is analysed)
+    unpictured: set[int] = field(default_factory=set)
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
     outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
     # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
@@ -135,7 +137,8 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
         page = doc[n]
         if bound_content(doc, page, cap):
             found.cut.add(n)
-        found.read[n] = text = read_page(page, max_paths)
+        found.read[n] = text = read_page(page, max_paths, pictures=False)
+        found.unpictured.add(n)
         seen = {running_key(ln.text) for ln in text.lines if in_band(ln, text.height)}
         for key in seen:
             first.setdefault(key, n)
