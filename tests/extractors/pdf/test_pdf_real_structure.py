@@ -142,3 +142,26 @@ def test_a_header_wrapped_over_two_lines_heads_its_table():
     header = next(line for line in text.splitlines() if "enc-layers" in line)
     assert header.startswith("| # enc-layers | # dec-layers | Language |")
     assert "| mAP (0.75) | Inference time (secs) |" in header
+
+
+def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_reading():
+    from docread.extractors.pdf.library import load_pymupdf
+    from docread.extractors.pdf.lines import read_page, with_pictures
+    from docread.extractors.pdf.survey import sample
+
+    path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with load_pymupdf().open(path) as doc:
+        pictured = [n for n in sample(doc.page_count) if doc[n].get_images()]
+        assert pictured  # the survey samples pages that draw pictures
+        for n in pictured:
+            full = read_page(doc[n], 5000)
+            bare = read_page(doc[n], 5000, pictures=False)
+            assert full.pictures and not bare.pictures
+            again = with_pictures(doc[n], bare)
+            assert (again.lines, again.pictures, again.rects) == (
+                full.lines,
+                full.pictures,
+                full.rects,
+            )

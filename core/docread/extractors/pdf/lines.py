@@ -8,8 +8,7 @@ import functools
 import re
 import time
 import unicodedata
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -116,12 +115,12 @@ def over_paths(textpage: Any, limit: int) -> bool:
     return count > limit
 
 
-def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
+def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
     """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
-    its rectilinear paths and pictures, from one ``dict`` extraction; a page of more than
-    ``max_paths`` blocks is read again without its paths (converting 100,000 paths to Python
-    costs 5-10x the page's text). Right-to-left pages get their characters' order repaired
-    (``right_to_left_lines``)."""
+    its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
+    adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
+    again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
+    Right-to-left pages get their characters' order repaired (``right_to_left_lines``)."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
@@ -144,12 +143,20 @@ def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
                 rtl = rtl or (not made.text.isascii() and bool(_RTL.search(made.text)))
     if rtl:
         out = right_to_left_lines(page, textpage, out)
-    pictures = _pictures(page) if out and page.get_images() else []
+    drawn = _pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
-        joined_rows(out, rtl), rects, pictures, rect.width, rect.height, chars,
+        joined_rows(out, rtl), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
+
+
+def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
+    """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
+    makes it: a run of the page's content that the survey spares the pages it only samples."""
+    start = time.perf_counter()
+    drawn = _pictures(page) if text.lines and page.get_images() else []
+    return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
 
 
 def _pictures(page: pymupdf.Page) -> list[Box]:
@@ -174,57 +181,60 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         font, flags_ = span["font"], span["flags"]
         family, weight, bold, italic = font_style(font, flags_)
         size = span["size"]
-        mono = bool(flags_ & 8)
     else:
-        text, size, font, flags_ = _joined_spans(spans)
+        text, size, font, flags_, bold, italic = _joined_spans(
+            [(s["text"], s["size"], s["font"], s["flags"]) for s in spans]
+        )
         if not text.strip():
             return None
         family, weight, _, _ = font_style(font, flags_)
-        mono = bool(flags_ & 8)
-        bold_chars = italic_chars = total = 0
-        for s in spans:
-            if _weighs(s, size):
-                n = len(s["text"].strip())
-                _, _, b, i = font_style(s["font"], s["flags"])
-                total += n
-                bold_chars += n if b else 0
-                italic_chars += n if i else 0
-        bold = bold_chars >= _MOSTLY * total > 0
-        italic = italic_chars >= _MOSTLY * total > 0
     x0, y0, x1, y1 = line["bbox"]
     return Line(
-        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, mono, family, weight, number,
-        rotated,
+        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, bool(flags_ & 8), family,
+        weight, number, rotated,
     )  # fmt: skip
 
 
-def _weighs(span: dict[str, Any], size: float) -> bool:
-    """A span that counts for its line's style: visible, not a raised mark."""
-    return bool(span["text"].strip()) and not (span["flags"] & 1 and span["size"] < size)
+Span = tuple[str, float, str, int]  # a MuPDF span's text, size, font and flags
 
 
-def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int]:
-    """A multi-span line's text (raised marks glued to a word spaced off) and the size, font
-    and flags most of its visible characters have."""
-    weights: Counter[tuple[float, str, int]] = Counter()
-    for s in spans:
-        n = len(s["text"].strip())
-        if n and not s["flags"] & 1:
-            weights[(s["size"], s["font"], s["flags"] & ~1)] += n
+def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
+    """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
+    flags most of its visible characters have, and whether most of the characters that count
+    (visible, not a raised mark smaller than that size) are bold / italic (60 %)."""
+    counts = [len(t.strip()) for t, _, _, _ in spans]
+    weights: dict[tuple[float, str, int], int] = {}
+    for (_, size, font, flags_), n in zip(spans, counts, strict=True):
+        if n and not flags_ & 1:
+            key = (size, font, flags_ & ~1)
+            weights[key] = weights.get(key, 0) + n
     if not weights:  # only raised text
-        for s in spans:
-            weights[(s["size"], s["font"], s["flags"])] += len(s["text"].strip())
-    (size, font, flags_), _ = weights.most_common(1)[0]
+        for (_, size, font, flags_), n in zip(spans, counts, strict=True):
+            key = (size, font, flags_)
+            weights[key] = weights.get(key, 0) + n
+    size, font, flags_ = max(weights.items(), key=_second)[0]  # the first of the most
     parts: list[str] = []
-    for s in spans:
-        text = s["text"]
+    bold_chars = italic_chars = total = 0
+    for (text, s_size, s_font, s_flags), n in zip(spans, counts, strict=True):
+        raised = s_flags & 1 and s_size < size
+        if n and not raised:  # it counts for the line's style
+            _, _, b, i = font_style(s_font, s_flags)
+            total += n
+            bold_chars += n if b else 0
+            italic_chars += n if i else 0
         if (
-            s["flags"] & 1 and s["size"] < size and parts and _MARK.match(text.strip())
+            raised and parts and _MARK.match(text.strip())
             and parts[-1][-1:].isalnum() and text[:1].strip()
         ):  # fmt: skip
             text = " " + text
         parts.append(text)
-    return "".join(parts), size, font, flags_
+    bold = bold_chars >= _MOSTLY * total > 0
+    italic = italic_chars >= _MOSTLY * total > 0
+    return "".join(parts), size, font, flags_, bold, italic
+
+
+def _second(item: tuple[Any, int]) -> int:
+    return item[1]
 
 
 @functools.lru_cache(maxsize=512)

@@ -2,7 +2,7 @@
 in force where a page starts (the ``headings`` metadata).
 
 Every page is read once: the survey's readings serve the pages it sampled (all of a document of
-40 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
+20 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
 read, or the heading path of a later page), and the heading path comes from the headings of
 pages already analysed, never by reading earlier pages again. The parts of a split read in one
 process share this (``_Document``, kept for the last few documents). ``pdf.structure: layout``
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .library import layout_model
-from .lines import PageText, read_page, visible
+from .lines import PageText, read_page, visible, with_pictures
 from .structure import PageMarkdown, PageModel, analyse, fold
 from .survey import Survey, survey
 
@@ -83,6 +83,7 @@ class PageMarkdowns:
             self.state.users -= 1
             if self.state.users <= 0:
                 self.state.survey.read.clear()
+                self.state.survey.unpictured.clear()
                 self.state.models.clear()
 
     def was_cut(self, page: pymupdf.Page) -> bool:
@@ -97,10 +98,18 @@ class PageMarkdowns:
             model = self.state.models.pop(page.number, None)
             reading = self.survey.read.pop(page.number, None) if model is None else None
         if model is None:
-            model = self._analysed(page.number, reading or read_page(page, self.survey.max_paths))
+            model = self._analysed(
+                page.number, reading or read_page(page, self.survey.max_paths), page
+            )
         return model.markdown(lines_kept=self.lines_kept)
 
-    def _analysed(self, number: int, text: PageText) -> PageModel:
+    def _analysed(self, number: int, text: PageText, page: pymupdf.Page | None = None) -> PageModel:
+        """The page's model, from its reading (a survey's reading gets its pictures first)."""
+        with _LOCK:
+            unpictured = number in self.survey.unpictured
+            self.survey.unpictured.discard(number)
+        if unpictured:
+            text = with_pictures(page if page is not None else self.doc[number], text)
         model = analyse(text, number, self.survey, self.output)
         with _LOCK:
             self.state.heads[number] = model.headings

@@ -1,7 +1,7 @@
 """What the whole document says about its pages, before any page's structure: the body text's
 style, the styles its headings are set in (and their rank: the heading levels), the running
 headers/footers (and the first page each is printed on), and the outline. A fixed sample of
-pages is read (all of a document of 40 pages or fewer), never chosen by the pages asked for,
+pages is read (all of a document of 20 pages or fewer), never chosen by the pages asked for,
 so a page reads the same alone, in a split read or whole; the pages it reads are kept for the
 read (a page is read once)."""
 
@@ -18,7 +18,7 @@ from .lines import Line, PageText, read_page
 if TYPE_CHECKING:
     import pymupdf
 
-SAMPLE = 40  # pages surveyed at most (spread over the document)
+SAMPLE = 20  # pages surveyed at most (spread over the document; 40 read 2x the pages for the same real_pdf.py scores)
 OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostile or broken
 OUTLINE_ITEMS = 50_000  # outline entries read at most
 BAND = 0.1  # top and bottom share of the page where running lines live
@@ -60,6 +60,8 @@ class Survey:
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     headed: bool = False  # a sampled page has a line in a heading style
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
+    # read without their pictures (lines.with_pictures adds them if the page is analysed)
+    unpictured: set[int] = field(default_factory=set)
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
     outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
     # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
@@ -135,7 +137,8 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
         page = doc[n]
         if bound_content(doc, page, cap):
             found.cut.add(n)
-        found.read[n] = text = read_page(page, max_paths)
+        found.read[n] = text = read_page(page, max_paths, pictures=False)
+        found.unpictured.add(n)
         seen = {running_key(ln.text) for ln in text.lines if in_band(ln, text.height)}
         for key in seen:
             first.setdefault(key, n)
