@@ -68,11 +68,6 @@ class Survey:
     max_paths: int = 5000  # paths a page's reading collects at most
     max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules
 
-    def page(self, page: pymupdf.Page) -> PageText:
-        """The page's text: the survey's reading, else read now."""
-        known = self.read.get(page.number)
-        return known if known is not None else read_page(page, self.max_paths)
-
     def bigger(self, line: Line) -> bool:
         """Set clearly larger than the body."""
         return line.size >= self.body * BIGGER
