@@ -444,3 +444,28 @@ def test_docx_and_html_chunks_know_their_section(reader: docread.Reader, tmp_pat
             assert chunk.metadata["source"] == name and len(chunk.text) <= 120
     rows = [c for c in _chunks(reader, "report.docx") if "Q1" in c.text or "Q12" in c.text]
     assert rows and all(re.search(r"\| *Quarter *\| *Revenue *\|\n\|-", c.text) for c in rows)
+
+
+def test_units_chunked_alone_get_distinct_ids_when_two_sections_share_a_path(
+    tmp_path: Path,
+) -> None:
+    """A DOCX whose Title and first Heading 1 say the same words (pandoc's
+    ``--metadata=title`` writes both) has two sections with one heading path. Chunked a unit at
+    a time (Ray's rows), each section ranked first of its path and their '# Quarterly Report'
+    chunks shared an id; the section id tells them apart."""
+    import pypandoc
+
+    pypandoc.convert_text(
+        "# Quarterly Report\n\n## Summary\n\nRevenue grew.\n",
+        "docx", format="md", outputfile=str(tmp_path / "r.docx"),
+        extra_args=["--metadata=title:Quarterly Report"],
+    )  # fmt: skip
+    units = list(docread.iter_documents("r.docx", workspace=tmp_path, config=NO_CACHE))
+    assert [(u.text, u.metadata["section_id"]) for u in units[:2]] == [
+        ("# Quarterly Report", "s1"),
+        ("# Quarterly Report", "s2"),
+    ]
+    chunker = Chunker(chunk_size=1000, chunk_overlap=100)
+    ids = [chunk.id for unit in units for chunk in chunker.split(unit)]
+    assert len(ids) == len(set(ids)) >= 3
+    assert ids == [chunk.id for unit in units for chunk in chunker.split(unit)]  # stable

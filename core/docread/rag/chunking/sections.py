@@ -168,7 +168,10 @@ class SectionStream:
         spans = self._spans(text)
         titles = list(section.path)
         source = section.parts[0].unit.metadata.get("source")
-        base = json.dumps([source, section.place, titles, rank], default=str)
+        # the section's id where the file's ids are known: a unit chunked alone (Ray's rows)
+        # cannot rank its section among the file's others, and two sections may share a path
+        known = section.node.id if section.ids and section.node is not None else None
+        base = json.dumps([source, section.place, titles, rank, known], default=str)
         starts = [p.at for p in section.parts]
         for index, (span, header) in enumerate(spans, 1):
             first = section.parts[_bisect(starts, span[0])]
@@ -237,8 +240,8 @@ def _headed(node: Section | None) -> Section | None:
 
 
 def chunk_id(unit_id: str, index: int, text: str) -> str:
-    """A chunk's id: a UUID from its unit's id (for a section: its file, place, heading path and
-    rank among sections of that path), its 1-based index and a hash of its text."""
+    """A chunk's id: a UUID from its unit's id (for a section: its file, place, heading path,
+    rank among sections of that path and section id), its 1-based index and a hash of its text."""
     return stable_id(unit_id, index, content=text.encode())
 
 
