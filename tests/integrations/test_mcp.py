@@ -532,6 +532,9 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
 async def test_read_document_offers_the_outline_and_section(app: ReadDocumentServer) -> None:
     """issue 36: the MCP schema lists view="outline" and a described ``section``; a call reads by
     them (the PDF's found headings here)."""
+    from docread.integrations.mcp_server import TOOL_NAME
+    from mcp import Client
+
     async with Client(app.server) as client:
         [tool] = (await client.list_tools()).tools
         props = tool.input_schema["properties"]
