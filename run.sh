@@ -52,6 +52,29 @@ python_env() {
   fi
 }
 
+run_tests() {
+  echo "==> ruff check ."
+  "$VENV/bin/ruff" check .
+  # mypy (one core; ~40 s of CPU from a clean cache, as in CI) runs beside pytest rather than
+  # before it, where the other core would idle; its report follows pytest's, either failing fails
+  echo "==> mypy: strict on core/docread, defaults on the wrappers ([tool.mypy] in pyproject.toml)"
+  local typed mypy status=0 mypy_status=0
+  typed=$(mktemp)
+  "$VENV/bin/mypy" >"$typed" 2>&1 &
+  mypy=$!
+  trap "kill $mypy 2>/dev/null || true; rm -f '$typed'" EXIT
+  # one pytest worker per core; a test module runs on one worker (the corpus conformance
+  # module's framework loaders reuse its core loader's cache), the longest modules handed out
+  # first (tests/conftest.py, LONGEST_FIRST); a dot per test, the slowest listed
+  echo "==> pytest -n auto --dist loadscope $*"
+  "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder \
+    --durations=10 "$@" || status=$?
+  wait "$mypy" || mypy_status=$?
+  echo "==> mypy (ran beside pytest)"
+  cat "$typed"
+  return $((status ? status : mypy_status))
+}
+
 case "${1:-}" in
   demo)
     check_python; system_packages; python_env
@@ -59,16 +82,7 @@ case "${1:-}" in
     ;;
   test)
     check_python; system_packages; python_env
-    echo "==> ruff check ."
-    "$VENV/bin/ruff" check .
-    echo "==> mypy: strict on core/docread, defaults on the wrappers ([tool.mypy] in pyproject.toml)"
-    "$VENV/bin/mypy"
-    # one pytest worker per core; a test module runs on one worker (the corpus conformance
-    # module's framework loaders reuse its core loader's cache), the longest modules handed out
-    # first (tests/conftest.py, LONGEST_FIRST); a dot per test, the slowest listed
-    echo "==> pytest -n auto --dist loadscope ${*:2}"
-    exec "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder \
-      --durations=10 "${@:2}"
+    run_tests "${@:2}"
     ;;
   "" | -h | --help)
     echo "usage: bash run.sh demo|test [args], or bash run.sh COMMAND [args] (run in .venv)" >&2

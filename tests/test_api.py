@@ -342,25 +342,36 @@ def test_unit_ids_survive_an_edit_elsewhere_in_the_file(
 
 
 # -- an unknown keyword names the wrapper's own parameters, not only the read options ----------
-def _wrappers() -> list[Any]:
-    from langchain_docread import DocReadLoader, DocReadParser, ReadDocumentTool
-    from llama_index_docread import DocReadReader, DocReadToolSpec
+def _wrapper(name: str, *args: Any, **kw: Any) -> Callable[[], Any]:
+    """Makes ``name`` (a wrapper class) with these arguments when called: its framework is imported by the
+    test, not when the module is collected (LlamaIndex and LangChain take ~3 s of CPU to import,
+    in every pytest process, each xdist worker and each nested run)."""
 
-    return [
-        pytest.param(lambda: DocReadLoader(".", glob_pattern="*.pdf"), "DocReadLoader",
-                     "glob_pattern (did you mean pattern?)", "glob, recursive", True, id="loader"),
-        pytest.param(lambda: DocReadParser(chunksize=80), "DocReadParser",
-                     "chunksize (did you mean chunk_size?)", "chunk_size", True, id="parser"),
-        pytest.param(lambda: DocReadReader(recursive=False), "DocReadReader", "recursive",
-                     "workspace, config, on_error", True, id="reader"),
-        pytest.param(lambda: DocReadToolSpec(workspce="."), "DocReadToolSpec",
-                     "workspce (did you mean workspace?)", "workspace, config", False, id="toolspec"),
-        pytest.param(lambda: ReadDocumentTool(workspce="."), "ReadDocumentTool",
-                     "workspce (did you mean workspace?)", "workspace, config", False, id="tool"),
-    ]  # fmt: skip
+    def make() -> Any:
+        import langchain_docread
+        import llama_index_docread
+
+        wrappers = {**vars(langchain_docread), **vars(llama_index_docread)}
+        return wrappers[name](*args, **kw)
+
+    return make
 
 
-@pytest.mark.parametrize(("make", "name", "unknown", "own", "reads"), _wrappers())
+WRAPPERS = [
+    pytest.param(_wrapper("DocReadLoader", ".", glob_pattern="*.pdf"), "DocReadLoader",
+                 "glob_pattern (did you mean pattern?)", "glob, recursive", True, id="loader"),
+    pytest.param(_wrapper("DocReadParser", chunksize=80), "DocReadParser",
+                 "chunksize (did you mean chunk_size?)", "chunk_size", True, id="parser"),
+    pytest.param(_wrapper("DocReadReader", recursive=False), "DocReadReader", "recursive",
+                 "workspace, config, on_error", True, id="reader"),
+    pytest.param(_wrapper("DocReadToolSpec", workspce="."), "DocReadToolSpec",
+                 "workspce (did you mean workspace?)", "workspace, config", False, id="toolspec"),
+    pytest.param(_wrapper("ReadDocumentTool", workspce="."), "ReadDocumentTool",
+                 "workspce (did you mean workspace?)", "workspace, config", False, id="tool"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("make", "name", "unknown", "own", "reads"), WRAPPERS)
 def test_an_unknown_keyword_names_the_wrappers_own_parameters(
     make: Callable[[], Any], name: str, unknown: str, own: str, reads: bool
 ) -> None:

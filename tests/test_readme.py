@@ -180,6 +180,22 @@ def check_output(block: Block, printed: str) -> None:
         rest = rest[at + len(want) :]
 
 
+def check_written(block: Block, root: Path) -> None:
+    """What a block writes, beyond what it prints: the Ray example's Parquet (the suite's one run
+    of examples/ray_ingest.py) holds the samples' chunks, with docread's unique chunk ids, the
+    columns its docstring names and one embedding size."""
+    if "examples/ray_ingest.py" not in block.code:
+        return
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(root / "out.parquet")
+    assert {"id", "chunk_index", "text", "source", "embedding"} <= set(table.column_names)
+    rows = table.to_pylist()
+    assert len({r["id"] for r in rows}) == len(rows), block.where  # unique and stable ids
+    assert any(r["source"].endswith("report.pdf") and "Revenue grew" in r["text"] for r in rows)
+    assert all(len(r["embedding"]) == len(rows[0]["embedding"]) > 0 for r in rows)
+
+
 def skip_if_marked(block: Block) -> None:
     if block.not_run:
         pytest.skip(f"{block.where}: not run: {block.not_run}")
@@ -216,6 +232,7 @@ def test_shell_block_runs(block: Block, workdir: Path, home: Path) -> None:
     skip_if_marked(block)
     root = workdir.parents[1]
     check_output(block, run(block, ["bash", "-e", "-o", "pipefail", "-c", block.code], root, home))
+    check_written(block, root)
 
 
 def mcp_servers(config: object) -> list[dict[str, object]]:

@@ -6,6 +6,7 @@ its node, and wholly by a cache folder the nodes share."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sqlite3
@@ -20,9 +21,11 @@ import pymupdf
 import pytest
 from factories import pdf
 
-ray = pytest.importorskip("ray")  # the [ray] extra; installed in the dev environment
-import pyarrow as pa  # noqa: E402
-from docread.integrations.ray_data import read_documents  # noqa: E402
+# the [ray] extra (installed in the dev environment); Ray itself is imported by the tests that
+# use it, not at collection (2 s of CPU in every pytest process)
+if importlib.util.find_spec("ray") is None:
+    pytest.skip("Ray is not installed: pip install 'docread[ray]'", allow_module_level=True)
+
 
 STORE = 96 * 1024 * 1024  # object store per node (Ray's floor is 75 MiB)
 CACHED: dict[str, Any] = {"cache": {"enabled": True}}  # ~/.cache/docread of each node's HOME
@@ -31,6 +34,7 @@ CACHED: dict[str, Any] = {"cache": {"enabled": True}}  # ~/.cache/docread of eac
 @pytest.fixture(scope="module")
 def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
     """A 2-node cluster for the module, the driver connected: node id -> that node's HOME."""
+    import ray
     from ray.cluster_utils import Cluster
 
     homes = [tmp_path_factory.mktemp(f"node{i}") for i in range(2)]
@@ -52,6 +56,9 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
 def read(folder: Path, config: dict[str, Any] = CACHED) -> list[dict[str, Any]]:
     """The Dataset's rows, each with the node and the task that read it (fused into the read
     task; defined here so Ray pickles it by value: workers cannot import this module)."""
+    import pyarrow as pa
+    import ray
+    from docread.integrations.ray_data import read_documents
 
     def where(batch: pa.Table) -> pa.Table:
         here = ray.get_runtime_context()

@@ -1,40 +1,48 @@
 """docread.integrations.ray_data on a real local Ray cluster (2 CPUs, one per module): the Dataset holds the
 loader's units (ids, texts, metadata) for a folder, a file through a pyarrow filesystem, the
 ``documents_from`` transform, per-file errors, the workspace (links, file:// URIs, local pyarrow
-filesystems, a remote prefix), the missing-Ray message, and the example."""
+filesystems, a remote prefix) and the missing-Ray message. The example (examples/ray_ingest.py)
+runs once in the suite: as the README's block, in tests/test_readme.py, which checks its Parquet."""
 
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import docread
-import pyarrow.fs as pafs
 import pytest
 from factories import image_bytes, pdf
 
-ray = pytest.importorskip("ray")  # the [ray] extra; installed in the dev environment
-from docread.integrations.ray_data import documents_from, read_documents  # noqa: E402
+if TYPE_CHECKING:
+    import pyarrow.fs as pafs
 
-ROOT = Path(__file__).resolve().parents[2]
+
+# the [ray] extra (installed in the dev environment); Ray itself is imported by the tests that
+# use it, not at collection (2 s of CPU in every pytest process)
+if importlib.util.find_spec("ray") is None:
+    pytest.skip("Ray is not installed: pip install 'docread[ray]'", allow_module_level=True)
+
+
 CONFIG: dict[str, Any] = {"cache": {"enabled": False}}  # Ray workers keep the real HOME
 Units = dict[str, tuple[str | None, dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[dict[str, str]]:
-    """One local Ray cluster for the module (starting one costs seconds): the environment a
-    subprocess needs to join it (the GCS address, and the real HOME, where Ray keeps its token;
-    the test reads the cluster with the docread cache off, so nothing is written there)."""
+def cluster() -> Iterator[None]:
+    """One local Ray cluster for the module (starting one costs seconds), this process its
+    driver."""
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=False, log_to_driver=False)
     try:
-        yield {"RAY_ADDRESS": ray.get_runtime_context().gcs_address, "HOME": os.environ["HOME"]}
+        yield
     finally:
         ray.shutdown()
 
@@ -64,7 +72,9 @@ def from_units(units: Iterable[docread.Unit], media: bool = False) -> Units:
     }
 
 
-def test_folder_equals_the_loader(cluster: dict[str, str], docs: Path) -> None:
+def test_folder_equals_the_loader(cluster: None, docs: Path) -> None:
+    from docread.integrations.ray_data import read_documents
+
     rows = read_documents(docs, config=CONFIG).take_all()
     assert set(rows[0]) == {"id", "text", "metadata"}
     got, want = from_rows(rows), from_units(docread.iter_units(docs, config=CONFIG))
@@ -78,8 +88,10 @@ def test_folder_equals_the_loader(cluster: dict[str, str], docs: Path) -> None:
 
 
 def test_relative_paths_keep_the_loaders_source(
-    cluster: dict[str, str], docs: Path, monkeypatch: pytest.MonkeyPatch
+    cluster: None, docs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from docread.integrations.ray_data import read_documents
+
     monkeypatch.chdir(docs.parent)
     ds = read_documents([f"{docs.name}/sub", f"{docs.name}/notes.md"], config=CONFIG)
     got = from_rows(ds.take_all())
@@ -92,9 +104,10 @@ def test_relative_paths_keep_the_loaders_source(
     }  # fmt: skip
 
 
-def test_one_docread_worker_per_cpu_of_the_task(cluster: dict[str, str], docs: Path) -> None:
+def test_one_docread_worker_per_cpu_of_the_task(cluster: None, docs: Path) -> None:
     """A task given 2 CPUs reads 2 files at a time with a pool of 2; a default task has 1."""
-    from docread.integrations.ray_data import _reader
+    import ray
+    from docread.integrations.ray_data import _reader, read_documents
 
     def workers() -> int:
         return _reader(None, docread.Settings.load(CONFIG)).settings.isolation.workers
@@ -105,7 +118,9 @@ def test_one_docread_worker_per_cpu_of_the_task(cluster: dict[str, str], docs: P
     assert got == from_units(docread.iter_units(docs, config=CONFIG))
 
 
-def test_media_rows_and_pattern(cluster: dict[str, str], docs: Path) -> None:
+def test_media_rows_and_pattern(cluster: None, docs: Path) -> None:
+    from docread.integrations.ray_data import read_documents
+
     rows = read_documents(docs, pattern="*.png", include_media=True, config=CONFIG).take_all()
     want = from_units(docread.iter_units(docs, pattern="*.png", config=CONFIG), media=True)
     assert from_rows(rows) == want
@@ -114,9 +129,12 @@ def test_media_rows_and_pattern(cluster: dict[str, str], docs: Path) -> None:
     assert all(json.loads(r["metadata"])["file_name"] == "logo.png" for r in rows)
 
 
-def test_a_file_through_a_local_pyarrow_filesystem(cluster: dict[str, str], docs: Path) -> None:
+def test_a_file_through_a_local_pyarrow_filesystem(cluster: None, docs: Path) -> None:
     """A local pyarrow filesystem is read as plain paths are: by the Reader, in the workspace
     (a SubTreeFileSystem's folder by default), with the loader's units."""
+    import pyarrow.fs as pafs
+    from docread.integrations.ray_data import read_documents
+
     subtree = pafs.SubTreeFileSystem(str(docs), pafs.LocalFileSystem())
     got = from_rows(read_documents("sub/table.csv", filesystem=subtree, config=CONFIG).take_all())
     with docread.Reader(docs, CONFIG) as reader:
@@ -137,6 +155,7 @@ def remote_filesystem(folder: Path, zip_path: Path) -> pafs.FileSystem:
     stands in for S3 here, its files listed by Ray and their bytes read through pyarrow."""
     import zipfile
 
+    import pyarrow.fs as pafs
     from fsspec.implementations.zip import ZipFileSystem
 
     with zipfile.ZipFile(zip_path, "w") as archive:
@@ -146,10 +165,12 @@ def remote_filesystem(folder: Path, zip_path: Path) -> pafs.FileSystem:
 
 
 def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
-    cluster: dict[str, str], docs: Path, tmp_path: Path
+    cluster: None, docs: Path, tmp_path: Path
 ) -> None:
     """Bytes of a remote file are capped at the largest size limit: in a folder it is logged
     and skipped, named it fails with FileTooLargeError naming the file."""
+    from docread.integrations.ray_data import read_documents
+
     limits = {f.name: 28 for f in dataclasses.fields(docread.Settings().limits)}
     small = {**CONFIG, "limits": limits}  # notes.md has 26 bytes, sub/table.csv 31
     remote = {
@@ -162,7 +183,10 @@ def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
         read_documents("sub/table.csv", config=small, **remote).materialize()
 
 
-def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Path) -> None:
+def test_documents_from_binary_files_and_paths(cluster: None, docs: Path) -> None:
+    import ray
+    from docread.integrations.ray_data import documents_from
+
     binary = ray.data.read_binary_files(str(docs), include_paths=True)
     got = from_rows(documents_from(binary, include_media=True, config=CONFIG).take_all())
     want: Units = {}
@@ -178,9 +202,10 @@ def test_documents_from_binary_files_and_paths(cluster: dict[str, str], docs: Pa
     )
 
 
-def test_a_bad_file_is_skipped_the_others_kept(
-    cluster: dict[str, str], tmp_path: Path, docs: Path
-) -> None:
+def test_a_bad_file_is_skipped_the_others_kept(cluster: None, tmp_path: Path, docs: Path) -> None:
+    import ray
+    from docread.integrations.ray_data import documents_from, read_documents
+
     (tmp_path / "good.md").write_text("# Good\nkept\n", encoding="utf-8")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <<\ntruncated")
     failed: list[str] = []
@@ -202,13 +227,17 @@ def test_a_bad_file_is_skipped_the_others_kept(
 def workers_stderr() -> str:
     """What this cluster's worker processes wrote on stderr (Ray forwards it to the driver
     with ``log_to_driver``, which this module turns off to keep its output quiet)."""
+    import ray
+
     logs = Path(ray._private.worker._global_node.get_logs_dir_path())
     return "".join(p.read_text(errors="replace") for p in sorted(logs.glob("worker-*.err")))
 
 
 def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(
-    cluster: dict[str, str], tmp_path: Path
+    cluster: None, tmp_path: Path
 ) -> None:
+    from docread.integrations.ray_data import read_documents
+
     (tmp_path / "empty").mkdir()
     ds = read_documents(tmp_path / "empty", config=CONFIG)
     assert ds.take_all() == [] and ds.columns() == ["id", "text", "metadata"]
@@ -216,7 +245,9 @@ def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(
         read_documents(tmp_path / "nothing.pdf", config=CONFIG)  # on the driver, no task
 
 
-def test_options_are_checked_before_any_task(cluster: dict[str, str], docs: Path) -> None:
+def test_options_are_checked_before_any_task(cluster: None, docs: Path) -> None:
+    from docread.integrations.ray_data import read_documents
+
     with pytest.raises(docread.InvalidOptionError, match="pagez"):
         read_documents(docs, pagez="1", config=CONFIG)
 
@@ -235,27 +266,6 @@ def test_missing_ray_names_the_extra() -> None:
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
     )  # fmt: skip
     assert "pip install 'docread[ray]'" in out.stdout
-
-
-def test_example_writes_parquet(cluster: dict[str, str], docs: Path, tmp_path: Path) -> None:
-    """examples/ray_ingest.py on the module's cluster (RAY_ADDRESS, as ``ray job submit`` sets)."""
-    import pyarrow.parquet as pq
-
-    out = tmp_path / "chunks.parquet"
-    settings = tmp_path / "docread.yaml"
-    settings.write_text("tools:\n  read_document:\n    cache:\n      enabled: false\n")
-    env = {**os.environ, **cluster, "DOCREAD_CONFIG": str(settings)}
-    subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "ray_ingest.py"), str(docs), str(out)],
-        check=True, capture_output=True, timeout=300, cwd=tmp_path,
-        env={**env, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )  # fmt: skip
-    table = pq.read_table(out)
-    assert {"id", "chunk_index", "text", "source", "embedding"} <= set(table.column_names)
-    rows = table.to_pylist()
-    assert len({r["id"] for r in rows}) == len(rows)  # docread's chunk ids: unique and stable
-    assert any("revenue grew" in r["text"] for r in rows)
-    assert all(len(r["embedding"]) == len(rows[0]["embedding"]) > 0 for r in rows)
 
 
 @pytest.fixture(scope="module")
@@ -277,7 +287,9 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ws
 
 
-def test_a_file_uri_outside_the_workspace_is_refused(cluster: dict[str, str], linked: Path) -> None:
+def test_a_file_uri_outside_the_workspace_is_refused(cluster: None, linked: Path) -> None:
+    from docread.integrations.ray_data import read_documents
+
     secret = (linked.parent / "elsewhere" / "secret.txt").as_uri()
     with pytest.raises(docread.PathSecurityError, match="outside the workspace"):
         read_documents(secret, workspace=linked, config=CONFIG).take_all()
@@ -289,10 +301,13 @@ def test_a_file_uri_outside_the_workspace_is_refused(cluster: dict[str, str], li
 
 @pytest.mark.parametrize("how", ["local", "subtree"])
 def test_a_walk_in_a_local_pyarrow_filesystem_keeps_to_the_workspace(
-    cluster: dict[str, str], linked: Path, how: str
+    cluster: None, linked: Path, how: str
 ) -> None:
     """Local pyarrow filesystems go through the workspace like plain paths: no symlink, linked
     folder or hard link leads out (a SubTreeFileSystem's folder is the default workspace)."""
+    import pyarrow.fs as pafs
+    from docread.integrations.ray_data import read_documents
+
     if how == "local":
         dataset = read_documents(
             str(linked), filesystem=pafs.LocalFileSystem(), workspace=linked, config=CONFIG
@@ -309,6 +324,8 @@ def test_remote_paths_keep_to_a_workspace_prefix_and_do_not_mix_with_local_ones(
     linked: Path, tmp_path: Path
 ) -> None:
     """Checked on the driver, before any listing: nothing is fetched."""
+    from docread.integrations.ray_data import read_documents
+
     with pytest.raises(docread.PathSecurityError, match="outside the workspace s3://bucket/docs"):
         read_documents("s3://bucket/other/a.pdf", workspace="s3://bucket/docs")
     with pytest.raises(docread.PathSecurityError):
@@ -324,6 +341,7 @@ def local_filesystem(how: str, root: Path) -> Any:
     """A filesystem whose files are this machine's, in one of the forms docread looks through
     (the subtree and dir forms confined to ``root``)."""
     import fsspec
+    import pyarrow.fs as pafs
     from fsspec.implementations.dirfs import DirFileSystem
 
     local = fsspec.filesystem("file")
@@ -345,12 +363,14 @@ def local_filesystem(how: str, root: Path) -> Any:
      "subtree over dir"],
 )  # fmt: skip
 def test_a_local_disk_behind_any_filesystem_keeps_to_the_workspace(
-    cluster: dict[str, str], linked: Path, how: str
+    cluster: None, linked: Path, how: str
 ) -> None:
     """Local files in any filesystem docread can see through (fsspec's own, behind pyarrow's
     PyFileSystem, in a subtree or fsspec dir, nested) get the local rules: opened inside the
     workspace (a subtree's folder by default) by the Reader, so no link leads out, in a walk or
     named."""
+    from docread.integrations.ray_data import read_documents
+
     fs = local_filesystem(how, linked)
     confined = "subtree" in how or "dir" in how  # paths are relative to the workspace
     options: dict[str, Any] = {"filesystem": fs, "config": CONFIG}
@@ -365,12 +385,14 @@ def test_a_local_disk_behind_any_filesystem_keeps_to_the_workspace(
 
 
 def test_a_filesystem_of_unknown_kind_is_refused_unless_named_remote(
-    cluster: dict[str, str], docs: Path, tmp_path: Path
+    cluster: None, docs: Path, tmp_path: Path
 ) -> None:
     """docread cannot tell where an fsspec memory or zip filesystem keeps its files: refused on
     the driver, with what to do; named remote, read by its bytes. A known remote one (S3) is
     remote without being named (its workspace a prefix)."""
     import fsspec
+    import pyarrow.fs as pafs
+    from docread.integrations.ray_data import read_documents
 
     for unknown in (fsspec.filesystem("memory"), remote_filesystem(docs, tmp_path / "d.zip")):
         with pytest.raises(docread.InvalidOptionError, match="remote_filesystem=True"):
