@@ -68,6 +68,41 @@ def test_timeout_is_a_typed_error():
         ocr_image(picture("slow"), context(timeouts={"ocr_per_page": 0.01}), what="OCR of slow")
 
 
+def test_a_process_reads_its_share_of_images_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``set_share(n)``: at most n images read at once (a worker of a busy pool); 0: one per
+    usable core."""
+    import threading
+    import time
+
+    from docread.extractors.ocr import set_share, share, stream, workers
+
+    running, most, lock = 0, 0, threading.Lock()
+
+    def slow(image: Image.Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.1)
+        with lock:
+            running -= 1
+        return OcrResult("", None, 0)
+
+    monkeypatch.setattr(stream, "reading", slow)
+    images = [(n, Image.new("L", (10, 10))) for n in range(6)]
+    try:
+        set_share(1)
+        assert share() == 1
+        assert len(list(ocr_images(images, context(), what="OCR"))) == 6 and most == 1
+        set_share(0)
+        most = 0
+        assert share() == workers()
+        assert len(list(ocr_images(images, context(), what="OCR"))) == 6
+        assert most == min(workers(), 6)
+    finally:
+        set_share(0)
+
+
 def test_missing_program_and_language(monkeypatch):
     from pytesseract import pytesseract as pt
 

@@ -3,7 +3,8 @@
 
 host -> worker    ``root(path)`` then the workspace root's descriptor, once per worker and root
                   (before a job with files the worker opens); ``job(Job)`` then the descriptor
-                  of each file the host opened (SCM_RIGHTS); ``until(page)``; ``cancel()``
+                  of each file the host opened (SCM_RIGHTS); ``until(page)``; ``share(cores)``;
+                  ``cancel()``
 worker -> host    per file: ``units([unit, ...])`` (in order), then ``file_done(header, notes)``
                   or ``file_error(exc, recycle)``; the last file's end ends the job, ``done()``
                   one broken off (a cancel, or memory exhausted)
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 Message = tuple[Any, ...]
 
-JOB, UNTIL, CANCEL, ROOT = "job", "until", "cancel", "root"
+JOB, UNTIL, SHARE, CANCEL, ROOT = "job", "until", "share", "cancel", "root"
 UNITS, DONE, FILE_DONE, FILE_ERROR = "units", "done", "file_done", "file_error"
 FORK, FORKED, EXITED = "fork", "forked", "exited"
 
@@ -61,6 +62,7 @@ class Job:
     settings: Settings
     loader: bool
     workspace: Path | None  # the root's real path (its descriptor came with ``root``)
+    share: int = 0  # images the worker OCRs at once: its share of the cores (0: one per core)
 
     @property
     def opens(self) -> bool:
@@ -107,6 +109,11 @@ def file_error(exc: ReadDocumentError, recycle: bool) -> Message:
 
 def until(page: int) -> Message:
     return (UNTIL, page)
+
+
+def share(cores: int) -> Message:
+    """The worker's share of the cores changed (others of its pool became busy or idle)."""
+    return (SHARE, cores)
 
 
 def cancel() -> Message:
