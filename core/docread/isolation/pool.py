@@ -61,6 +61,7 @@ class WorkerPool:
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
+        self._cores = usable_cores()
         _live_pools.add(self)
 
     def grow(self, size: int, *, spare: int = 0) -> None:
@@ -163,8 +164,7 @@ class WorkerPool:
                         os.close(fd)
                     worker.roots.add(job.workspace)
                 # the same files on a retry too
-                sent = dataclasses.replace(job, share=share)
-                protocol.send_job(worker.conn, sent, [fd for fd in fds if fd is not None])
+                protocol.send_job(worker.conn, job, [fd for fd in fds if fd is not None], share)
             except (OSError, EOFError, ValueError):  # the idle worker had died
                 finished = True
                 worker.kill()
@@ -298,10 +298,8 @@ class WorkerPool:
         """How many images a busy worker OCRs at once: the usable cores shared by the busy
         workers, all of them for a worker alone (the scanned corpus on 2 workers, 2 cores: two
         tesseracts each took ~10 % more CPU and 50 MB more peak RSS than one each)."""
-        from ..extractors.ocr import workers
-
         with self._cond:
-            return max(1, workers() // max(1, len(self._busy)))
+            return max(1, self._cores // max(1, len(self._busy)))
 
     def _held_since(self) -> float | None:
         """When every busy worker became held by a reader that is not reading (the latest of
@@ -400,9 +398,14 @@ _shared_lock = threading.Lock()
 
 def pool_size(settings: Settings) -> int:
     """Workers per pool: ``isolation.workers``, or one per usable CPU when it is 0."""
+    return settings.isolation.workers or usable_cores()
+
+
+def usable_cores() -> int:
+    """The CPUs this process may run on (what ``ocr.workers`` counts)."""
     from ..extractors.ocr import workers
 
-    return settings.isolation.workers or workers()
+    return workers()
 
 
 def shared_pool(settings: Settings) -> WorkerPool:

@@ -2,7 +2,7 @@
 (pickled tuples on a ``multiprocessing.connection.Connection``, a kind first) and the Job.
 
 host -> worker    ``root(path)`` then the workspace root's descriptor, once per worker and root
-                  (before a job with files the worker opens); ``job(Job)`` then the descriptor
+                  (before a job with files the worker opens); ``job(Job, share)`` then the descriptor
                   of each file the host opened (SCM_RIGHTS); ``until(page)``; ``share(cores)``;
                   ``cancel()``
 worker -> host    per file: ``units([unit, ...])`` (in order), then ``file_done(header, notes)``
@@ -62,7 +62,6 @@ class Job:
     settings: Settings
     loader: bool
     workspace: Path | None  # the root's real path (its descriptor came with ``root``)
-    share: int = 0  # images the worker OCRs at once: its share of the cores (0: one per core)
 
     @property
     def opens(self) -> bool:
@@ -70,9 +69,10 @@ class Job:
         return any(file.info is None for file in self.files)
 
 
-def send_job(conn: Connection, job: Job, fds: Sequence[int]) -> None:
-    """The Job, then the open files it reads (those the host opened, in order)."""
-    conn.send((JOB, job))
+def send_job(conn: Connection, job: Job, fds: Sequence[int], share: int) -> None:
+    """The Job with the worker's share of the cores (the images it OCRs at once; 0: one per
+    core), then the open files it reads (those the host opened, in order)."""
+    conn.send((JOB, job, share))
     for fd in fds:
         send_fd(conn, fd)
 

@@ -143,6 +143,7 @@ def _serve(conn: Connection) -> None:
                 job: Job = message[1]
                 fds = [protocol.recv_fd(conn) for file in job.files if file.info is not None]
                 root = roots[job.workspace] if job.opens and job.workspace else None
+                set_share(message[2])
                 _run(conn, outbox, job, fds, root)
             elif message[0] == protocol.ROOT:
                 roots[message[1]] = protocol.recv_fd(conn)
@@ -158,7 +159,6 @@ def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int 
     detection, size limits). Each file ends with its notes or its error, under its own global
     deadline; a job broken off (cancelled, or out of memory) with ``done``."""
     settings = job.settings
-    set_share(job.share)
     pipeline = Pipeline(settings)
     workspace = None
     if root is not None and job.workspace is not None:
