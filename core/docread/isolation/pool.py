@@ -56,8 +56,7 @@ class WorkerPool:
         self._starting = 0
         self._started = 0  # workers started so far
         self._jobs = 0  # jobs run so far
-        self._warm = False  # the next worker started brings the pool to its size (``grow``)
-        self._warm_size = self.size  # how many ``grow`` starts at once
+        self._warm_size = self.size  # the size ``grow`` asked for, without spares
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
@@ -65,15 +64,14 @@ class WorkerPool:
         _live_pools.add(self)
 
     def grow(self, size: int, *, spare: int = 0) -> None:
-        """At least ``size`` workers from now on, all started by the first job that needs one
-        (they import while it runs): a parallel load runs one job per thread, its threads must
-        never wait for each other's workers, and a thread that takes half of a big PDF finds
-        one warm. A load of plain text never needs one, and starts none. ``spare`` more may be
-        started when needed (the consumer of a load running a read of its own)."""
+        """At least ``size`` workers from now on: a parallel load runs one job per thread, and
+        its threads must never wait for each other's workers. Each is forked when a job first
+        needs it (a fork of the warm template, milliseconds: forking them all for the first job
+        put every fork before its first unit); a load of plain text starts none. ``spare`` more
+        may be started when needed (the consumer of a load running a read of its own)."""
         with self._cond:
             self._warm_size = max(self._warm_size, size)
             self.size = max(self.size, self._warm_size + spare)
-            self._warm = True
             self._cond.notify_all()
 
     def run(
@@ -275,22 +273,15 @@ class WorkerPool:
                         path=source,
                     )
                 self._cond.wait(min(remaining, ACQUIRE_POLL))
-            spare = self._warm_size - len(self._busy) - self._starting - 1 if self._warm else 0
-            spare = max(spare, 0)  # past the warm size: this one alone (a spare)
-            self._warm = False
-            self._starting += 1 + spare  # hold the slots while the processes start unlocked
-        started: list[WorkerProcess] = []  # this job's worker, then the spares
+            self._starting += 1  # hold the slot while the process starts unlocked
         try:
-            for _ in range(1 + spare):  # forked at once: ready when their threads ask
-                started.append(WorkerProcess(self.max_mb))
+            worker = WorkerProcess(self.max_mb)
         finally:
             with self._cond:
-                self._starting -= 1 + spare
-                self._started += len(started)
-                self._idle.extend(started[1:])
+                self._starting -= 1
                 self._cond.notify_all()
-        worker = started[0]
         with self._cond:
+            self._started += 1
             self._busy.add(worker)
         return worker
 
