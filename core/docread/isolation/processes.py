@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReadDocumentError, WorkerCrashedError
 from ..extractors.deadline import end_after
-from ..extractors.programs import environment
+from ..extractors.environ import environment
 from . import protocol, template
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ start and PyMuPDF's import (the host side is ``processes``).
 
 The template runs as ``python -c 'from docread.isolation.template import main; ...'`` in its own
 session, one thread only (a fork copies just the calling thread), with the allow-listed part of
-the host's environment only (``extractors.programs.environment``: no tokens or keys). A request brings that
+the host's environment only (``extractors.environ.environment``: no tokens or keys). A request brings that
 part of the host's environment of the moment, its import path and directory and the worker's
 end of a socketpair (SCM_RIGHTS); the child starts its own session, and the template answers
 with the child's pid and a pidfd of it (opened by its parent, so the host's handle can never
@@ -29,7 +29,7 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..extractors.programs import environment
+from ..extractors.environ import environment
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
