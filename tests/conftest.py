@@ -9,6 +9,8 @@ import json
 import logging
 import os
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -181,3 +183,18 @@ def gate_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[docread.Reader], Ca
         return ticker
 
     return gate
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``docread ARGS`` as a user runs it: a subprocess of this interpreter, this checkout's core
+    first on the path, no stdin, its output captured as text."""
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run(
+        [sys.executable, "-m", "docread.cli", *args],
+        cwd=cwd,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": f"{root / 'core'}:{root}"},
+    )

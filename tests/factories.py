@@ -391,3 +391,37 @@ def folder_with_broken_notebook(root: Path) -> Path:
     (data / "sub" / "b.md").write_text("# B\nbeta\n")
     (data / "broken.ipynb").write_text("{not json")
     return data
+
+
+def camera_exif(orientation: int = 1) -> Image.Exif:
+    """Camera, software, orientation, an Exif sub-IFD (exposure, lens, date) and GPS."""
+    exif = Image.Exif()
+    exif[271], exif[272], exif[305], exif[274] = (
+        "Canon",
+        "Canon EOS 5D Mark IV",
+        "darktable 4.6",
+        orientation,
+    )
+    sub = exif.get_ifd(0x8769)
+    sub.update(
+        {
+            33434: 1 / 250,
+            33437: 2.8,
+            34855: 200,
+            36867: "2024:01:15 14:30:22",
+            42036: "EF24-70mm f/2.8L",
+        }
+    )
+    gps = exif.get_ifd(0x8825)
+    gps.update({1: "S", 2: (33.0, 51.0, 54.0), 3: "E", 4: (151.0, 12.0, 36.0)})
+    return exif
+
+
+def jpeg_with_exif(
+    path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)
+) -> Path:
+    """A JPEG carrying ``camera_exif``: a blue block in the top-left corner shows its rotation."""
+    img = Image.new("RGB", size, (200, 30, 30))
+    ImageDraw.Draw(img).rectangle((0, 0, size[0] // 2, size[1] // 4), fill=(0, 0, 255))
+    img.save(path, "JPEG", exif=camera_exif(orientation).tobytes(), quality=90)
+    return path

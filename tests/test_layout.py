@@ -197,11 +197,6 @@ def test_arrows_point_down_from_the_extractors() -> None:
     assert not any(_under(d, ("docread.views",)) for d in graph["docread.model"])
 
 
-#: Modules over the line limit, each with the branch that splits it (the lead drops the line at
-#: that branch's merge).
-LONG_MODULES = {
-    "extractors/office/convert.py",  # split by the `shapes` branch (pandoc runner, RTF, parts)
-}
 MAX_LINES = 450
 
 
@@ -212,7 +207,7 @@ def test_no_module_is_over_450_lines() -> None:
         for path in CORE.rglob("*.py")
         if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
-    assert {name: n for name, n in long.items() if name not in LONG_MODULES} == {}
+    assert long == {}
 
 
 def test_no_folder_holds_more_than_twelve_modules() -> None:

@@ -37,6 +37,8 @@ from .isolation.load import (
 )
 from .isolation.pool import pool_size
 from .model import Document, FileInfo, Unit
+from .outline.marking import with_sections
+from .outline.reading import read_outline, read_section
 from .request.options import ReadOptions
 from .result import ReadResult
 from .settings import Settings
@@ -85,11 +87,16 @@ class Reader:
     ) -> ReadResult:
         """The agent view's read: the requested window of one file (or a directory listing).
 
-        ``dedupe=True`` (what agent tools ask for) answers a repeat of an earlier read of the
-        unchanged file with a short stub. ``on_unit(unit)`` is called as each unit arrives
-        (progress reports); when it raises, the read stops there: the unit stream is closed, which
-        cancels a worker's job, and the exception propagates."""
+        ``view="outline"`` lists the document's sections (``outline.reading``), ``section=``
+        reads one whole. ``dedupe=True`` (what agent tools ask for) answers a repeat of an
+        earlier read of the unchanged file with a short stub. ``on_unit(unit)`` is called as
+        each unit arrives (progress reports); when it raises, the read stops there: the unit
+        stream is closed, which cancels a worker's job, and the exception propagates."""
         opts = ReadOptions.from_kwargs(os.fspath(file_path), **options)
+        if opts.section is not None and opts.view != "outline":
+            return read_section(self._host, opts)  # one section whole, across its pages
+        if opts.view == "outline":
+            return read_outline(self._host, opts)  # the sections, one line each
         source, info = self._host.open(opts)
         ctx = self._host.context(info, opts, loader=False)
         result = ReadResult(
@@ -163,9 +170,31 @@ class Reader:
         count them.
         """
         opts = ReadOptions.from_kwargs("", pattern=pattern, **options)  # fails before any file
+        if opts.section is not None or opts.view == "outline":
+            raise InvalidOptionError(
+                "section= and view='outline' are agent-view reads (Reader.read, the tools, "
+                "docread read); a load gives every unit its section_id, which section= reads"
+            )
         check_on_error(on_error)
         if workers is not None and workers < 0:
             raise InvalidOptionError(f"workers={workers}: must be 0 (one per CPU) or more")
+        return with_sections(self._load(paths, opts, pattern, recursive, on_error, on_note,
+                                        workers, ordered, show_progress, progress_label))  # fmt: skip
+
+    def _load(
+        self,
+        paths: PathArg | Iterable[PathArg],
+        opts: ReadOptions,
+        pattern: str | None,
+        recursive: bool,
+        on_error: OnError,
+        on_note: NoteHandler | None,
+        workers: int | None,
+        ordered: bool,
+        show_progress: bool | None,
+        progress_label: str,
+    ) -> Iterator[Unit]:
+        """``iter_units``' units, before their sections are stamped."""
         count = workers or pool_size(self.settings)
         found: Iterable[tuple[str, bool, ReadDocumentError | None]]
         found = self._expand(paths, pattern, recursive)
@@ -237,7 +266,7 @@ class Reader:
             info = detect(source, hint=opts.format_hint, shown=name)
             self._host.pipeline.admit(info)
             ctx = self._host.context(info, opts, loader=True)
-            yield from self._host.units(source, info, ctx)[0]
+            yield from with_sections(self._host.units(source, info, ctx)[0])
         for note in ctx.notes:
             (on_note or log_note)(name, note)
 

@@ -18,24 +18,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
 from factories import image_file, pdf, scan_page, text_image, xlsx, zip_archive, zip_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def docread(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env_path = f"{ROOT / 'core'}:{ROOT}"
-    return subprocess.run(
-        [sys.executable, "-m", "docread.cli", *args],
-        cwd=cwd,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        timeout=120,
-        env={**os.environ, "PYTHONPATH": env_path},
-    )
 
 
 @pytest.fixture
@@ -55,7 +43,7 @@ def lines(text: str) -> list[dict[str, object]]:
 
 
 def test_load_streams_json_lines_and_reports_the_corrupt_file(folder: Path) -> None:
-    proc = docread("load", "docs", "--media-dir", "media", cwd=folder)
+    proc = run_cli("load", "docs", "--media-dir", "media", cwd=folder)
     assert proc.returncode == 1
     out = lines(proc.stdout)
     assert all(set(line) == {"id", "text", "metadata"} for line in out)
@@ -78,12 +66,12 @@ def test_load_streams_json_lines_and_reports_the_corrupt_file(folder: Path) -> N
 
 
 def test_load_all_good_exits_0_with_pattern_to_a_file(folder: Path) -> None:
-    proc = docread(
+    proc = run_cli(
         "load", "docs", "docs/notes.txt", "--pattern", "**/*.pdf", "--jsonl", "out.jsonl",
         "--no-progress", "--workers", "1", cwd=folder,
     )  # fmt: skip
     assert proc.returncode == 1  # broken.pdf matches the pattern
-    proc = docread("load", "docs/report.pdf", "docs/notes.txt", "--jsonl", "out.jsonl", cwd=folder)
+    proc = run_cli("load", "docs/report.pdf", "docs/notes.txt", "--jsonl", "out.jsonl", cwd=folder)
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
     sources = [line["metadata"]["source"] for line in lines((folder / "out.jsonl").read_text())]  # type: ignore[index]
     assert sources == ["docs/report.pdf", "docs/report.pdf", "docs/notes.txt"]
@@ -123,7 +111,7 @@ def test_load_counts_each_file_once(folder: Path) -> None:
     half_broken_workbook(folder / "mid.xlsx")
     inner = zip_bytes({"c.txt": b"gamma"})
     zip_archive(folder / "a.zip", {"a.txt": b"alpha", "in.zip": inner, "sub/b.txt": b"beta"})
-    proc = docread("load", "./mid.xlsx", "a.zip", "--no-progress", cwd=folder)
+    proc = run_cli("load", "./mid.xlsx", "a.zip", "--no-progress", cwd=folder)
     assert proc.returncode == 1
     sources = [line["metadata"]["source"] for line in lines(proc.stdout)]  # type: ignore[index]
     assert sources == ["mid.xlsx", "a.zip::a.txt", "a.zip::in.zip::c.txt", "a.zip::sub/b.txt"]
@@ -192,7 +180,7 @@ def test_help_shows_every_default() -> None:
 
 
 def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:
-    proc = docread("load", "nope.txt", "docs/notes.txt", cwd=folder)
+    proc = run_cli("load", "nope.txt", "docs/notes.txt", cwd=folder)
     assert proc.returncode == 1
     [error] = lines(proc.stderr.split("docread:")[0])
     assert error["path"] == "nope.txt" and error["error"] == "DocumentNotFoundError"
@@ -215,19 +203,19 @@ def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:
     ],
 )
 def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...]) -> None:
-    proc = docread(*args, cwd=folder)
+    proc = run_cli(*args, cwd=folder)
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == ""
 
 
 def test_read_pages(folder: Path) -> None:
-    proc = docread("read", "docs/report.pdf", "--pages", "2", cwd=folder)
+    proc = run_cli("read", "docs/report.pdf", "--pages", "2", cwd=folder)
     assert proc.returncode == 0
     assert "Annual report page 2" in proc.stdout and "Annual report page 1" not in proc.stdout
 
 
 def test_read_format_json_is_the_whole_result(folder: Path) -> None:
-    proc = docread("read", "docs/report.pdf", "--format", "json", cwd=folder)
+    proc = run_cli("read", "docs/report.pdf", "--format", "json", cwd=folder)
     assert proc.returncode == 0
     result = json.loads(proc.stdout)
     assert result["file"]["format"] == "pdf"
@@ -239,7 +227,7 @@ def test_read_format_json_is_the_whole_result(folder: Path) -> None:
 
 
 def test_read_has_a_flag_per_parameter(folder: Path) -> None:
-    proc = docread("read", "--help", cwd=folder)
+    proc = run_cli("read", "--help", cwd=folder)
     assert proc.returncode == 0 and "examples:" in proc.stdout
     for param in PARAMETERS:
         if param.name != "file_path":
@@ -248,20 +236,20 @@ def test_read_has_a_flag_per_parameter(folder: Path) -> None:
 
 
 def test_formats_lists_formats_and_tool_status(folder: Path) -> None:
-    proc = docread("formats", cwd=folder)
+    proc = run_cli("formats", cwd=folder)
     assert proc.returncode == 0
     [pdf] = [line for line in proc.stdout.splitlines() if line.startswith("pdf ")]
     state = "present" if tool_status()["tesseract"] else "MISSING"
     assert f"tesseract: {state}" in pdf and ".pdf" in pdf
     assert any(line.split()[:1] == ["tesseract"] for line in proc.stdout.splitlines())
-    data = json.loads(docread("formats", "--json", cwd=folder).stdout)
+    data = json.loads(run_cli("formats", "--json", cwd=folder).stdout)
     assert {"pdf", "xlsx", "zip", "png", "sqlite"} <= {f["key"] for f in data["formats"]}
     assert set(data["tools"]) == {"libmagic", "tesseract", "pandoc", "antiword"}
 
 
 def test_help_for_every_command(folder: Path) -> None:
     for command in ("load", "formats", "mcp"):
-        proc = docread(command, "--help", cwd=folder)
+        proc = run_cli(command, "--help", cwd=folder)
         assert proc.returncode == 0 and "examples:" in proc.stdout, command
-    top = docread("--help", cwd=folder)
+    top = run_cli("--help", cwd=folder)
     assert top.returncode == 0 and "load PATH..." in top.stdout

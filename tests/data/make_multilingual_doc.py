@@ -17,6 +17,9 @@ PHRASES = {  # script -> its sample phrase; tests/extractors/office/test_legacy_
     "japanese": "東京の古書店で処刑記録が見つかった",
     "chinese": "中华人民共和国的首都是北京",
 }
+#: a heading with a non-breaking hyphen (U+2011) and a no-break space (U+00A0), as Word writes
+#: them: a search types "nicht-englischer" and "10 km"
+TYPOGRAPHIC = "Texte nicht\u2011englischer Sprache auf 10\u00a0km"
 
 INTRO = (
     "This legacy Word 97 document holds one paragraph in each of five scripts, so that a reader "
@@ -35,6 +38,7 @@ def main(out: Path) -> None:
     doc = Document()
     doc.add_heading("Multilingual legacy document", level=1)
     doc.add_paragraph(INTRO)  # antiword refuses a text stream under about 1 KB as "too small"
+    doc.add_heading(TYPOGRAPHIC, level=2)
     for script, phrase in PHRASES.items():
         run = doc.add_paragraph().add_run(phrase)
         if script in ("japanese", "chinese"):  # the East Asian font Word would pick

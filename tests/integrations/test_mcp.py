@@ -483,3 +483,20 @@ def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path)
         assert post(url, Host=f"proxy.example:{port}", **auth).status_code == 421
     assert "(bearer token required)" in log.read_text()
     assert secret not in log.read_text()
+
+
+async def test_read_document_offers_the_outline_and_section(app: ReadDocumentServer) -> None:
+    """issue 36: the MCP schema lists view="outline" and a described ``section``; a call reads by
+    them (the PDF's found headings here)."""
+    async with Client(app.server) as client:
+        [tool] = (await client.list_tools()).tools
+        props = tool.input_schema["properties"]
+        assert (
+            "outline" in str(props["view"]) and 'view="outline"' in props["section"]["description"]
+        )
+        outline = text_of(
+            await client.call_tool(TOOL_NAME, {"file_path": "notes.txt", "view": "outline"})
+        )
+        assert "notes.txt is plain text: it has no sections; read it by lines" in outline
+        missing = await client.call_tool(TOOL_NAME, {"file_path": "notes.txt", "section": "s1"})
+        assert missing.is_error and "no sections" in text_of(missing)

@@ -293,6 +293,26 @@ def test_tool_and_toolkit_pickle_and_read_after(tmp_path: Path) -> None:
     assert "hello" in call(kit.get_tools()[0], file_path="a.txt").content[0]["text"]
 
 
+def test_the_schema_offers_the_outline_and_section_reads(
+    tool: ReadDocumentTool, tmp_path: Path
+) -> None:
+    """issue 36: ``view`` lists "outline", a ``section`` parameter says what it takes, and a
+    model reads a long file by its sections: the outline, then one section by id."""
+    spec = convert_to_openai_tool(tool)["function"]
+    params = spec["parameters"]["properties"]
+    assert "outline" in params["view"]["enum"] and "section=" in params["view"]["description"]
+    assert 'view="outline"' in params["section"]["description"]
+    assert "heading text" in params["section"]["description"]
+    assert 'view="outline"' in spec["description"] and 'section="s12"' in spec["description"]
+    (tmp_path / "guide.md").write_text(
+        "# Guide\n\nIntro.\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n"
+    )
+    outline = call(tool, file_path="guide.md", view="outline").content[0]["text"]
+    assert "s2  Install  (lines 5-8, ~" in outline
+    section = call(tool, file_path="guide.md", section="s2").content[0]["text"]
+    assert "## Install" in section and "Run it." in section and "## Use" not in section
+
+
 # -- validation errors -----------------------------------------------------------------------------
 def test_validation_error_text_takes_pydantic_v1_errors_as_base_tool_may_pass() -> None:
     # BaseTool.handle_validation_error is called with v2 or v1 ValidationErrors

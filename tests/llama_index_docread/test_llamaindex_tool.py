@@ -264,3 +264,18 @@ def test_examples_run_offline(script: str, tmp_path: Path) -> None:
         assert "Revenue grew" in proc.stdout
         assert "1,250 EUR" in proc.stdout and "[report.pdf p.3]" in proc.stdout  # OCR'd page, cited
         assert "[sales.xlsx sheet Q4_Sales rows 1-4]" in proc.stdout
+
+
+def test_the_schema_offers_the_outline_and_section_reads(tmp_path: Path) -> None:
+    """issue 36: ``view`` lists "outline", ``section`` is described, and the tool reads by them."""
+    tool = read_tool(tmp_path)
+    props = tool.metadata.get_parameters_dict()["properties"]
+    view = props["view"]
+    assert "outline" in str(view) and "section=" in view["description"]
+    assert 'view="outline"' in props["section"]["description"]
+    (tmp_path / "guide.md").write_text("# Guide\n\n## Install\n\nRun it.\n\n## Use\n\nCall it.\n")
+    assert "s2  Install" in tool.call(file_path="guide.md", view="outline").content
+    out = tool.call(file_path="guide.md", section="install")
+    assert not out.is_error and "Run it." in out.content and "Call it." not in out.content
+    bad = tool.call(file_path="guide.md", section="Nothing like it")
+    assert bad.is_error and "view='outline' lists them all" in bad.content

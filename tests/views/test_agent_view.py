@@ -560,15 +560,36 @@ def test_a_small_metadata_field_cap_never_changes_how_units_render(
 def test_an_images_exif_block_holds_max_metadata_fields(tmp_path: Path) -> None:
     """The EXIF list of an image's header is a header block like the view's Metadata: at most
     ``max_metadata_fields`` lines, the rest counted."""
-    from test_image import _jpeg_with_exif
+    from factories import jpeg_with_exif
 
-    _jpeg_with_exif(tmp_path / "photo.jpg")
+    jpeg_with_exif(tmp_path / "photo.jpg")
     full = docread.read("photo.jpg", workspace=tmp_path, config=NO_CACHE).render()
     text = docread.read("photo.jpg", workspace=tmp_path, config=_config(max_metadata_fields=3))
     block = text.render().split("**EXIF Metadata:**\n", 1)[1].split("\n\n", 1)[0].splitlines()
     exif = full.split("**EXIF Metadata:**\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert len(exif) == 6  # camera, lens, exposure, date, software, GPS
     assert block == [*exif[:3], "  - ... 3 more (output.max_metadata_fields=3)"]
+
+
+# -- issue 36: a cut read of a long document names the outline -----------------------------------------
+def test_a_cut_document_read_names_the_outline_and_a_cut_table_does_not(tmp_path: Path) -> None:
+    from docread.views import OUTLINE_TIP
+
+    _pdf(tmp_path / "long.pdf", 12)
+    text = docread.read("long.pdf", workspace=tmp_path, config=_config(max_chars=1500)).render()
+    assert _hints(text) and f"[{OUTLINE_TIP}]" in text  # beside the one continuation hint
+    windowed = docread.read("long.pdf", workspace=tmp_path, config={**NO_CACHE, "pdf": {
+        "max_pages_text": 2}}).render()  # fmt: skip
+    assert "Use pages=3-4 to read more." in windowed and OUTLINE_TIP in windowed
+    whole = docread.read("long.pdf", workspace=tmp_path, pages="1", config=NO_CACHE).render()
+    assert OUTLINE_TIP not in whole  # nothing was cut
+    _csv(tmp_path / "big.csv", 3000)
+    table = docread.read("big.csv", workspace=tmp_path, config=_config(max_chars=700)).render()
+    assert _hints(table) and OUTLINE_TIP not in table  # a table has no sections
+    data = json.loads(docread.read(
+        "long.pdf", workspace=tmp_path, output_format="json", config=_config(max_chars=1500)
+    ).render())  # fmt: skip
+    assert data["truncated"] and OUTLINE_TIP in data["notes"]
 
 
 # -- one header layout -----------------------------------------------------------------------------

@@ -24,6 +24,8 @@ _EPILOG = """\
 examples:
   docread read notes.txt --offset 100 --limit 50
   docread read report.pdf --pages 1-5 --extract-tables
+  docread read manual.pdf --outline              # its sections: id, heading, pages, size
+  docread read manual.pdf --section s12          # one section whole (or --section "Safety")
   docread read data.xlsx --sheet Q4 --rows head:20 --columns A-C
   docread read bundle.zip --mode read --archive-path src/main.py
   docread read report.pdf --format json        # the whole result as JSON
@@ -42,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     p.add_argument("path", help="file or directory to read (relative to the workspace)")
+    p.add_argument(
+        "--outline",
+        action="store_true",
+        help="list the document's sections (the same as --view outline); with --section, "
+        "that section's subsections",
+    )
     add_read_options(p)
     add_workspace_options(p)
     return p
@@ -87,14 +95,19 @@ def read_options(args: argparse.Namespace) -> dict[str, Any]:
     sheet = options.get("sheet")
     if isinstance(sheet, str) and sheet.isdigit():
         options["sheet"] = int(sheet)
+    if getattr(args, "outline", False):
+        if options.get("view", "outline") != "outline":
+            raise InvalidOptionError(f"--outline and --view {options['view']}: give one of them")
+        options["view"] = "outline"
     return options
 
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     try:
+        options = read_options(args)
         with Reader(args.workspace, args.config) as reader:
-            text = reader.read(args.path, **read_options(args)).render()
+            text = reader.read(args.path, **options).render()
     except (InvalidOptionError, SettingsError) as exc:
         return fail(exc, 2)
     except ReadDocumentError as exc:

@@ -80,6 +80,7 @@ def markdown_table(
 
 
 # -- the one table renderer: a grid of cells with spans -> a pipe table ----------------------------
+MAX_NESTING = 32  # tables in tables (and office inline elements) past this: their words only
 MAX_SPAN = 1000  # columns one cell may span (browsers' colspan limit); a hostile 10**9 is cut
 MAX_TABLE_CELLS = 1_000_000  # the default of output.max_table_cells
 #: How a cut table ends: a line under it, which also marks its unit ``truncated`` (the pipeline).

@@ -16,7 +16,9 @@ from .ranges import ColumnSpec, PageSpec, RowSpec, check_number, compile_glob, n
 
 OUTPUT_FORMATS = ("text", "markdown", "json")
 ARCHIVE_MODES = ("list", "read", "extract")
-VIEWS = ("text", "visual", "pdf", "auto")
+VIEWS = ("text", "visual", "pdf", "auto", "outline")
+#: Longest ``section=`` name taken (an id, or a heading's text or its start).
+SECTION_CHARS = 500
 #: The options that select or shape content, with their defaults; each extractor says which it
 #: honours (``Extractor.options``) and the others are named in a note.
 _CONTENT_DEFAULTS: dict[str, Any] = {
@@ -32,17 +34,19 @@ class ReadOptions:
 
     ``offset``/``limit`` window text lines (1-based; ``None`` is the default of 2,000 lines in the
     agent view, ``limit=0`` no line limit: the view still stops at ``output.max_lines``),
-    ``pages`` PDF pages or slides or sections, ``rows`` /
+    ``pages`` PDF pages or slides or sections, ``section`` one section whole (its id from
+    ``view="outline"``, or its heading text or a unique start of it), ``rows`` /
     ``columns`` / ``sheet`` (or ``table`` for SQLite) window tables, ``mode`` / ``archive_path`` /
     ``pattern`` drive archives (``pattern`` also filters directory walks). ``view`` picks text,
-    rendered page images ("visual"), the raw PDF ("pdf") or text plus images of scanned pages
-    ("auto").
+    rendered page images ("visual"), the raw PDF ("pdf"), text plus images of scanned pages
+    ("auto") or the document's sections, one line each ("outline").
     """
 
     file_path: str = ""
     offset: int | None = None
     limit: int | None = None
     pages: str | None = None
+    section: str | None = None
     rows: str | None = None
     columns: str | None = None
     sheet: str | int | None = None
@@ -84,12 +88,23 @@ class ReadOptions:
                 )
         elif isinstance(self.sheet, str) and self.sheet.isdecimal():  # may be read as an index
             number(self.sheet, "sheet", self.sheet)
-        for name in ("pages", "rows", "columns", "table", "archive_path", "pattern", "format_hint"):
+        for name in (
+            "pages",
+            "section",
+            "rows",
+            "columns",
+            "table",
+            "archive_path",
+            "pattern",
+            "format_hint",
+        ):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise InvalidOptionError(f"{name}={value!r}: must be a string")
         if self.pages is not None:
             PageSpec.parse(self.pages)
+        if self.section is not None:
+            self._check_section()
         if self.rows is not None:
             RowSpec.parse(self.rows)
         if self.columns is not None:
@@ -100,6 +115,26 @@ class ReadOptions:
             from ..formats import lookup_hint
 
             lookup_hint(self.format_hint)  # raises InvalidOptionError naming the known formats
+
+    def _check_section(self) -> None:
+        """``section=`` names one section of a document's text: not blank, not a novel, and
+        with the text view or the outline (its subsections), never beside ``pages``."""
+        name = str(self.section)
+        if not name.strip() or len(name) > SECTION_CHARS:
+            raise InvalidOptionError(
+                f"section={shown_name(repr(name), 40)}: give a section id from view='outline' "
+                f"(e.g. 's3') or its heading text, at most {SECTION_CHARS} characters"
+            )
+        if self.view not in ("text", "outline"):
+            raise InvalidOptionError(
+                f"section={shown_name(repr(name), 40)} reads a section's text: it does not go "
+                f"with view={self.view!r} (use pages= for page images)"
+            )
+        if self.pages is not None:
+            raise InvalidOptionError(
+                f"section={shown_name(repr(name), 40)} and pages={self.pages!r}: give one of "
+                "them (a section reads on across its pages)"
+            )
 
     @classmethod
     def from_kwargs(

@@ -51,9 +51,13 @@ class Parameter:
 
 _DESCRIPTIONS: dict[str, str] = {
     "file_path": "Path of the file or directory, relative to the workspace (or /workspace/...).",
-    "offset": "Text files: first line to read, 1-based.",
-    "limit": "Text files: number of lines to read (default 2000; 0 = up to the output cap).",
+    "offset": "Text files (and a section or an outline): first line to read, 1-based.",
+    "limit": "Text files (and a section or an outline): number of lines to read (text files: "
+    "default 2000; 0 = up to the output cap).",
     "pages": 'PDF/slides/documents: page range, e.g. "1-5" or "1,3,7-9".',
+    "section": "Long documents: read one section whole, with its subsections, across pages: its "
+    'id from view="outline" (e.g. "s12") or its heading text (a unique start of it is enough). '
+    "A long section is cut; the note gives the offset that reads on inside it.",
     "rows": 'Tables: row range, e.g. "1-100", "head:50", "tail:20".',
     "columns": 'Tables: columns by letter or name, e.g. "A,C" or "name,age".',
     "sheet": "Spreadsheets: sheet name or 0-based index.",
@@ -64,8 +68,10 @@ _DESCRIPTIONS: dict[str, str] = {
     "include_metadata": "Include file metadata in the header.",
     "format_hint": 'Force a format when detection is wrong, e.g. "csv".',
     "output_format": '"text" (default), "markdown" or "json".',
-    "view": 'PDFs: "text" (default), "visual" (page images), "pdf" (the raw PDF, if the model '
-    'takes files), "auto" (text plus images of scanned pages).',
+    "view": '"outline": the document\'s sections (id, heading, pages or lines, size in tokens), '
+    "to pick one to read with section=; with section=, that section's subsections. PDFs: "
+    '"text" (default), "visual" (page images), "pdf" (the raw PDF, if the model takes files), '
+    '"auto" (text plus images of scanned pages).',
     "extract_images": "PDF/documents: also list embedded images.",
     "extract_tables": "PDF: also extract tables as markdown.",
     "ocr": "PDF/images: force OCR on (true) or off (false); default: OCR when needed.",
@@ -99,6 +105,9 @@ spreadsheets and tables (CSV, TSV, Excel, ODS, Parquet, JSON, JSONL), Jupyter no
 archives (zip, tar, 7z), images (metadata, EXIF), audio (tags, duration), SQLite databases, and \
 directories (a listing).
 Windows keep the output small; read in steps instead of all at once:
+- long documents (PDF, Word, EPUB, HTML, Markdown, slides, sheets): view="outline" lists the \
+sections with their ids, pages and sizes; then section="s12" (or the heading text) reads one \
+section whole, its subsections included.
 - text/code: offset (1-based first line) and limit (number of lines; default 2000). Lines are \
 numbered like cat -n.
 - PDF, slides, documents: pages like "1-5" or "1,3,7-9"; view="visual" returns page images \

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..extractors.properties import DOCUMENT_CATEGORIES
 from ..model import Document
+from ..outline.build import no_structure
 from ..request.ranges import compact_spans
 from ..sanitize import capped, capped_lines, shown_name, shown_text
 from ..settings import OutputSettings, Settings
@@ -27,6 +28,11 @@ if TYPE_CHECKING:
 
 #: Room kept for the continuation note, so the whole view stays within the budget.
 HINT_ROOM = " " * 160
+#: The note a cut read of a document with sections adds (``_outline_tip``).
+OUTLINE_TIP = (
+    "A long document: view='outline' lists its sections (ids, pages, sizes); read the one you "
+    "need whole with section='<id>'."
+)
 
 
 @dataclass(slots=True)
@@ -47,15 +53,18 @@ def render(
     budget = OutputBudget(out)
     if output_format == "json":
         return _render_json(result, header, notes, budget)
+    tip = _outline_tip(result)
     budget.spend(_head(result, header, output_format), "max_chars", "max_tokens", "max_bytes")
-    budget.spend("\n".join([*notes, out.truncation_marker, HINT_ROOM]), "max_tokens", "max_bytes")
+    budget.spend(
+        "\n".join([*notes, tip, out.truncation_marker, HINT_ROOM]), "max_tokens", "max_bytes"
+    )
     shown = _fit(result, budget, rendered=True)
     head = _head(result, _shown_header(header, shown), output_format)
     body = "".join(text for _, text in shown.parts)
     if shown.cut:
         body += out.truncation_marker
     if shown.continuation:
-        notes.append(shown.continuation)
+        notes += [shown.continuation, tip] if tip else [shown.continuation]
     tail = "\n\n" + "\n".join(f"[{n}]" for n in notes) if notes else ""
     return (head + "\n" if head else "") + body + tail
 
@@ -106,6 +115,20 @@ def _fit(result: ReadResult, budget: OutputBudget, *, rendered: bool) -> Shown:
         shown_window = result.header.get(WINDOW_SHOWN, "")
         shown.continuation = shown_text(f"Showing {shown_window}. Use {window} to read more.")
     return shown
+
+
+def _outline_tip(result: ReadResult) -> str:
+    """The note beside the continuation of a long document's read: how to find the part that
+    matters instead of reading on page by page ("" for a file without sections, an outline or
+    a section read)."""
+    docs = result.documents
+    if (
+        result.file.is_dir
+        or no_structure(result.file)
+        or (docs and docs[0].metadata.get("extractor") in ("outline", "section"))
+    ):
+        return ""
+    return OUTLINE_TIP
 
 
 def _cut_unit(doc: Document, window: Window | None, lines: int) -> Document:
@@ -204,8 +227,11 @@ def _render_json(
     """The same truth as the text view: the documents that fit, and ``truncated`` /
     ``continuation`` saying how to read on (an output cap's cut or the extractor's window; it is
     not repeated in ``notes``)."""
-    budget.spend("\n".join([*header.values(), *notes, HINT_ROOM]), "max_tokens", "max_bytes")
+    tip = _outline_tip(result)
+    budget.spend("\n".join([*header.values(), *notes, tip, HINT_ROOM]), "max_tokens", "max_bytes")
     shown = _fit(result, budget, rendered=False)
+    if shown.continuation and tip:
+        notes = [*notes, tip]
     header = _shown_header(header, shown)
     payload = {
         "file": {

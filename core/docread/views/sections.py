@@ -169,6 +169,26 @@ def _sqlite_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
     return "" if start is None else f"use table={meta['table']!r} rows={start}- to continue"
 
 
+# -- outlines and sections: lines of their own, read on by offset ------------------------------------
+def _outline_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    next_line = LINES.next(meta, shown_lines)
+    return (
+        ""
+        if next_line is None
+        else (
+            f"use view='outline' offset={next_line} to list more, or view='outline' "
+            "section='<id>' for one section's subsections"
+        )
+    )
+
+
+def _section_hint(meta: Mapping[str, Any], shown_lines: int) -> str:
+    next_line = LINES.next(meta, shown_lines)
+    if next_line is None:
+        return ""
+    return f"use section={meta.get('section_id', 's0')!r} offset={next_line} to continue"
+
+
 DEFAULT = Section()
 SECTIONS: dict[str, Section] = {
     "text": Section(_numbered, _offset_hint, window=LINES),
@@ -180,6 +200,8 @@ SECTIONS: dict[str, Section] = {
     "archive": Section(hint=_archive_hint),
     "sqlite": Section(hint=_sqlite_hint, window=SQL_ROWS),
     "email": Section(separator="\n\n---\n\n"),  # one unit per message (an mbox has many)
+    "outline": Section(hint=_outline_hint, window=LINES),
+    "section": Section(hint=_section_hint, window=LINES),
 }
 
 

@@ -139,6 +139,17 @@ def test_loader_reads_markdown_with_title_and_description(
     assert "truncated" not in meta
 
 
+def test_a_long_paragraph_reaches_a_loader_whole(reader: docread.Reader, tmp_path: Path) -> None:
+    """A 2,201-character paragraph is one markdown line: a loader keeps it (the agent view's
+    line cap is the view's), and the agent's markdown view cuts it with its length."""
+    para = ("lorem ipsum " * 184)[:2200] + "Z"
+    (tmp_path / "long.html").write_text(f"<html><body><p>{para}</p></body></html>")
+    (doc,) = reader.iter_documents("long.html")
+    assert doc.text == para and "truncated" not in doc.metadata
+    shown = reader.read("long.html", output_format="markdown").documents[0].text
+    assert shown.endswith("... [line truncated: 2,201 chars]")
+
+
 @pytest.mark.parametrize("name", ["page.htm", "page.xhtml", "page"])
 def test_other_names_and_content_detection(
     reader: docread.Reader, tmp_path: Path, name: str

@@ -19,39 +19,6 @@ from PIL import Image, ImageCms, ImageDraw
 MB = 1024 * 1024
 
 
-def _exif(orientation: int = 1) -> Image.Exif:
-    """Camera, software, orientation, an Exif sub-IFD (exposure, lens, date) and GPS."""
-    exif = Image.Exif()
-    exif[271], exif[272], exif[305], exif[274] = (
-        "Canon",
-        "Canon EOS 5D Mark IV",
-        "darktable 4.6",
-        orientation,
-    )
-    sub = exif.get_ifd(0x8769)
-    sub.update(
-        {
-            33434: 1 / 250,
-            33437: 2.8,
-            34855: 200,
-            36867: "2024:01:15 14:30:22",
-            42036: "EF24-70mm f/2.8L",
-        }
-    )
-    gps = exif.get_ifd(0x8825)
-    gps.update({1: "S", 2: (33.0, 51.0, 54.0), 3: "E", 4: (151.0, 12.0, 36.0)})
-    return exif
-
-
-def _jpeg_with_exif(
-    path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)
-) -> Path:
-    img = Image.new("RGB", size, (200, 30, 30))
-    ImageDraw.Draw(img).rectangle((0, 0, size[0] // 2, size[1] // 4), fill=(0, 0, 255))
-    img.save(path, "JPEG", exif=_exif(orientation).tobytes(), quality=90)
-    return path
-
-
 def _png_bomb(path: Path, width: int, height: int) -> Path:
     """A valid PNG header claiming huge dimensions, with a tiny data chunk (never decoded)."""
 
@@ -71,7 +38,7 @@ def _png_bomb(path: Path, width: int, height: int) -> Path:
 
 
 def test_jpeg_exif_and_gps_block_and_metadata(reader: docread.Reader, tmp_path: Path) -> None:
-    _jpeg_with_exif(tmp_path / "photo.jpg")
+    factories.jpeg_with_exif(tmp_path / "photo.jpg")
     result = reader.read("photo.jpg")
     text = result.render()
     assert "**Image:** photo.jpg" in text
@@ -97,7 +64,7 @@ def test_jpeg_exif_and_gps_block_and_metadata(reader: docread.Reader, tmp_path: 
 
 
 def test_loader_yields_metadata_document_then_media(reader: docread.Reader, tmp_path: Path) -> None:
-    _jpeg_with_exif(tmp_path / "photo.jpg")
+    factories.jpeg_with_exif(tmp_path / "photo.jpg")
     units = list(reader.iter_units("photo.jpg"))
     assert [type(u) for u in units] == [Document, Media]
     assert "Canon EOS 5D Mark IV" in units[0].text and units[1].metadata["width"] == 320
@@ -106,7 +73,7 @@ def test_loader_yields_metadata_document_then_media(reader: docread.Reader, tmp_
 
 
 def test_exif_orientation_is_applied_to_the_picture(reader: docread.Reader, tmp_path: Path) -> None:
-    _jpeg_with_exif(tmp_path / "rotated.jpg", orientation=6)
+    factories.jpeg_with_exif(tmp_path / "rotated.jpg", orientation=6)
     result = reader.read("rotated.jpg")
     assert "  - Orientation: rotated 90° CW" in result.render()
     assert result.documents[0].metadata["width"] == 320  # as stored
@@ -123,7 +90,7 @@ def test_exif_orientation_is_applied_to_the_picture(reader: docread.Reader, tmp_
 def test_exif_is_read_from_png_webp_and_tiff(
     reader: docread.Reader, tmp_path: Path, name: str, fmt: str
 ) -> None:
-    Image.new("RGB", (64, 48), (10, 120, 200)).save(tmp_path / name, fmt, exif=_exif().tobytes())
+    Image.new("RGB", (64, 48), (10, 120, 200)).save(tmp_path / name, fmt, exif=factories.camera_exif().tobytes())
     result = reader.read(name)
     text = result.render()
     assert "  - Camera: Canon EOS 5D Mark IV" in text
@@ -146,7 +113,7 @@ def test_exif_is_read_by_exifread_once_per_read(
         return real(stream, **kwargs)
 
     monkeypatch.setattr(exifread, "process_file", spy)
-    _jpeg_with_exif(tmp_path / "photo.jpg")
+    factories.jpeg_with_exif(tmp_path / "photo.jpg")
     config = {"isolation": {"enabled": False}, "cache": {"enabled": False}}
     result = docread.read("photo.jpg", workspace=tmp_path, config=config)
     assert calls == [{"details": False, "extract_thumbnail": False}]

@@ -424,7 +424,7 @@ def test_odt_heading_anchors_are_stripped(reader: docread.Reader, tmp_path: Path
 
 
 def test_strip_anchors_keeps_code_and_real_spans() -> None:
-    from docread.extractors.office.convert import strip_anchors
+    from docread.extractors.office.convert.parts import strip_anchors
 
     text = (
         '# <span id="anchor"></span>Summary\n'

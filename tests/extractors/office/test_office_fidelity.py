@@ -5,6 +5,7 @@ python-docx, odfpy, literal RTF) or are the small public files noted in tests/da
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -351,7 +352,7 @@ def test_legacy_doc_keeps_non_ascii_under_a_c_locale(
 def test_short_doc_scan_keeps_greek_and_cyrillic() -> None:
     """antiword refuses very short documents; the UTF-16 scan that recovers their text keeps
     Greek, Cyrillic and typographic punctuation, not only Latin-1."""
-    from docread.extractors.office.convert import _utf16_runs
+    from docread.extractors.office.convert.pandoc import _utf16_runs
 
     words = "Καλημέρα κόσμε, Привет мир — “quoted”"
     data = b"\xd0\xcf\x11\xe0\x00\x05" + f"{words}\r".encode("utf-16-le") + b"\x00\x00"
@@ -454,8 +455,19 @@ def test_docx_headers_footers_notes_comments_and_text_boxes_each_once(
         parts = _sections(text)
         assert parts["Header"] == "Running head words"
         assert parts["Footer"] == "Page foot words"
-        assert parts["Comments"] == "- Rev: A reviewer remark"
+        assert re.fullmatch(r"- Rev \(\d{4}-\d\d-\d\d\): A reviewer remark", parts["Comments"])
         assert "[^1]: Footnote words" in text  # pandoc marks notes as notes
+
+
+def test_docx_header_and_footer_tables_are_pipe_tables() -> None:
+    """docx-hdrftr.docx has a 2-cell table in its header and a table nesting another in its
+    footer: both read by the body's rules (a pipe table, the nested one flattened into its cell),
+    not as ``a | b`` lines."""
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        parts = _sections(reader.read("word/docx-hdrftr.docx").text)
+    assert "| Table cell1 | Table cell2 |\n|---|---|" in parts["Header"]
+    assert parts["Header"].startswith("First header para")
+    assert re.search(r"^\| cell1 \| a \[nested table: [^]]*\] f \|$", parts["Footer"], re.M)
 
 
 def test_odt_frames_tables_in_frames_headers_and_footers(

@@ -345,7 +345,8 @@ def test_odt_numbered_headings_in_a_list_stay_headings(
         doc.text.addElement(text.P(text=body))
     doc.save(str(tmp_path / "o.odt"))
     text_out = _text(reader, "o.odt")
-    assert "# 1. Intro\n\nWhy we went.\n\n# 2. Methods\n\nHow we went." in text_out
+    # LibreOffice numbers headings by the outline style (none here), not by the list around them
+    assert "# Intro\n\nWhy we went.\n\n# Methods\n\nHow we went." in text_out
 
 
 def test_a_cut_sheet_view_names_the_next_row_after_its_heading_and_caption(
@@ -356,3 +357,23 @@ def test_a_cut_sheet_view_names_the_next_row_after_its_heading_and_caption(
     text = make_reader(output={"max_lines": 16}).read("c.xlsx").render()
     last = max(int(m) for m in re.findall(r"^\| (\d+) \| i\d+ \|", text, re.M))
     assert f"use rows={last + 1}- (or fewer columns) to continue" in text
+
+
+def test_docx_section_units_are_the_outline_s_top_sections(
+    reader: docread.Reader, tmp_path: Path
+) -> None:
+    """issue 36: without page breaks a DOCX's units are its heading 1/2 sections as the outline
+    reads them: each unit's ``section_title`` is its section's heading and its ``section_id``
+    the id ``section=`` reads (a heading 3 stays inside its part)."""
+    from factories import docx
+
+    docx(tmp_path / "r.docx", [(1, "Intro"), "Why.", (2, "Scope"), "What.", (3, "Detail"),
+                               "Small.", (1, "Results"), "Good."])  # fmt: skip
+    units = list(reader.iter_documents("r.docx"))
+    assert [u.metadata.get("section_title") for u in units] == ["Intro", "Scope", "Results"]
+    assert [u.metadata["section_id"] for u in units] == ["s1", "s2", "s4"]
+    outline = reader.read("r.docx", view="outline").render()
+    assert "s1  Intro  (parts 1-2, ~" in outline and "    s3  Detail  (part 2, ~" in outline
+    part = reader.read("r.docx", pages="2", output_format="markdown").documents[0].text
+    section = reader.read("r.docx", section="s2").documents[0].text
+    assert section == part == "## Scope\n\nWhat.\n\n### Detail\n\nSmall."

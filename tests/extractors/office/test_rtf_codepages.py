@@ -9,7 +9,7 @@ from pathlib import Path
 import docread
 import pytest
 from conftest import CORPUS, normalize
-from docread.extractors.office.rtf_codepages import decode_codepages
+from docread.extractors.office.convert.rtf_codepages import decode_codepages
 
 FONTS = (
     rb"{\fonttbl{\f0\froman\fcharset0 Times New Roman;}"

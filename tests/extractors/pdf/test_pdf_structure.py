@@ -191,6 +191,57 @@ def test_heading_path_comes_from_the_outline_when_there_is_one(reader, tmp_path)
     assert paths == [None, ["Part One"], ["Part One", "Chapter A"]]
 
 
+def _toc_pdf(path: Path, toc: list[list[object]], pages: int = 4) -> Path:
+    doc = pymupdf.open()
+    titles = {int(str(page)): str(title) for _, title, page in toc}
+    for n in range(1, pages + 1):
+        page = doc.new_page()
+        if n in titles:
+            page.insert_text((72, 72), titles[n], fontsize=18)
+        page.insert_text((72, 120), f"Body text of page {n} " * 3, fontsize=11)
+    doc.set_toc(toc)
+    doc.save(path)
+    return path
+
+
+def test_a_usable_outline_is_the_sections_and_its_pages_carry_them(make_reader, tmp_path):
+    """issue 36: a PDF's outline, when it can stand for its sections, is the outline view (no
+    page read) and stamps each loaded page with its sections (structure on or off)."""
+    toc = [[1, "Part One", 1], [2, "Chapter A", 2], [2, "Chapter B", 3], [1, "Part Two", 4]]
+    _toc_pdf(tmp_path / "toc.pdf", toc)
+    for structure in ("auto", "off"):
+        reader = make_reader(pdf={"structure": structure})
+        outline = reader.read("toc.pdf", view="outline").render()
+        assert "**Sections:** 4 (from the PDF's bookmarks)" in outline
+        assert "  s3  Chapter B  (page 3, ~" in outline and "s4  Part Two  (page 4, ~" in outline
+        pages = [d.metadata for d in reader.iter_documents("toc.pdf")]
+        assert [m["page_section"] for m in pages] == ["s0", "s1", "s2", "s3"]
+        assert [m.get("bookmarks") for m in pages] == [
+            "s1 1 Part One", "s2 2 Chapter A", "s3 2 Chapter B", "s4 1 Part Two",
+        ]  # fmt: skip
+        assert [m["section_id"] for m in pages] == ["s1", "s2", "s3", "s4"]
+        section = reader.read("toc.pdf", section="chapter b").documents[0]
+        assert "Body text of page 3" in section.text and "page 4" not in section.text
+    assert "page_section" not in reader.read("toc.pdf").documents[0].metadata  # the agent view
+
+
+@pytest.mark.parametrize(
+    "toc",
+    [
+        pytest.param([[1, "Only", 1]], id="one-entry"),
+        pytest.param([[1, "Late", 3], [1, "Early", 1]], id="out-of-page-order"),
+        pytest.param([[1, "A", 1], [1, "B", 1], [1, "C", 1]], id="all-on-one-page"),
+    ],
+)
+def test_an_outline_that_cannot_stand_for_the_sections_is_left_to_the_headings(
+    reader, tmp_path, toc
+):
+    _toc_pdf(tmp_path / "odd.pdf", toc)
+    outline = reader.read("odd.pdf", view="outline").render()
+    assert "from the PDF's bookmarks" not in outline
+    assert all("page_section" not in d.metadata for d in reader.iter_documents("odd.pdf"))
+
+
 def test_structure_off_is_the_plain_text(make_reader, made):
     path, _ = made["report"]
     plain = pages_of(make_reader(pdf={"structure": "off"}), path)

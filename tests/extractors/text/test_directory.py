@@ -126,8 +126,8 @@ def test_two_names_that_show_alike_are_refused_by_the_shown_name(tmp_path: Path)
 def test_the_agent_tool_and_the_cli_take_a_name_that_is_not_utf8(tmp_path: Path) -> None:
     """tool_read (LangChain, LlamaIndex, MCP) lists and reads it; ``docread load --jsonl`` writes
     valid UTF-8 JSON Lines for it."""
+    from conftest import run_cli as cli
     from docread.integrations.tool_call import tool_read
-    from test_cli_pipeline import docread as cli
 
     ws = tmp_path / "ws"
     ws.mkdir()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import docread
 import pytest
+from conftest import MakeReader
 
 
 def test_cat_n_numbering_offset_and_limit(tmp_path: Path) -> None:
@@ -88,6 +89,28 @@ def test_long_lines_are_cut_with_their_length(tmp_path: Path) -> None:
     first, second = doc.text.split("\n")
     assert first == "a" * 2000 + "... [line truncated: 5,000 chars]"
     assert second == "short"
+
+
+def test_loaders_keep_long_lines_whole(tmp_path: Path) -> None:
+    """The line cap is the agent view's: a loader's Document holds a 5,000-character line whole."""
+    (tmp_path / "min.js").write_text("a" * 5000 + "\nshort\n")
+    (doc,) = docread.iter_documents(tmp_path / "min.js")
+    assert doc.text == "a" * 5000 + "\nshort"
+    assert "truncated" not in doc.text
+
+
+def test_a_line_past_a_documents_size_runs_on_into_the_next(
+    make_reader: MakeReader, tmp_path: Path
+) -> None:
+    """A line longer than lines_per_document x max_line_length characters is handed out in
+    pieces, each a Document at that line: all of its text kept, memory bounded."""
+    reader = make_reader(text={"lines_per_document": 2, "max_line_length": 10})
+    long = "b" * (5 << 19)  # 2.5 MiB: read in pieces of 1 MiB
+    (tmp_path / "one.txt").write_text(f"first\n{long}\nlast\n")
+    docs = list(reader.iter_units(["one.txt"]))
+    assert "".join(d.text for d in docs) == f"first\n{long}last"
+    spans = [(d.metadata["line_start"], d.metadata["line_end"]) for d in docs]
+    assert spans == [(1, 2), (2, 2), (2, 2), (3, 3)]
 
 
 def test_empty_file_gives_an_explicit_notice(tmp_path: Path) -> None:

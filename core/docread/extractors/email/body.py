@@ -31,7 +31,8 @@ def html_text(html: str, ctx: Context) -> str:
 def rtf_text(rtf: bytes, ctx: Context) -> str:
     """An RTF body as markdown through the office family's conversion (the same depth guard,
     headers and footers), page marks dropped and pictures as ``[image]``."""
-    from ..office.convert import MARK, RTF_MAX_DEPTH, image_placeholders, rtf_markdown, rtf_too_deep
+    from ..office.convert.parts import MARK, image_placeholders
+    from ..office.convert.rtf import RTF_MAX_DEPTH, rtf_markdown, rtf_too_deep
 
     if rtf_too_deep(rtf):
         ctx.warn(

@@ -27,7 +27,7 @@ class EmailExtractor(Extractor):
     """One Document per message (an mbox has many), attachments listed, read or loaded."""
 
     name: ClassVar[str] = "email"
-    version: ClassVar[int] = 2  # 2: mbox window and pages, charset and code page notes
+    version: ClassVar[int] = 3  # 3: HTML bodies' tables through html/tables.py
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
     options: ClassVar[frozenset[str]] = frozenset({"archive_path", "pages"})

@@ -1,6 +1,6 @@
 """One streaming pass over the page with the standard library's tokenizer, before BeautifulSoup
-builds a tree: tables become markdown row by row through docread's one table renderer (a
-placeholder line stands in for each), and elements nested deeper than ``max_depth`` are flattened
+builds a tree: tables are read by the one HTML table parser (``tables.TableBuilder``) and
+rendered by the one table renderer (a placeholder line stands in for each), and elements nested deeper than ``max_depth`` are flattened
 to their text; so the tree markdownify converts is small and shallow whatever the page holds."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Callable
 from html import escape
 from html.parser import HTMLParser
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
+from ..markdown import Grid, TableCaps, grid_table
+from .tables import TableBuilder
 
 #: Elements that never hold content (the tokenizer gives no end tag for them).
 _VOID = frozenset({
@@ -37,11 +38,7 @@ class Prepass(HTMLParser):
         self._stack: list[str] = []  # open elements outside tables, as the tree builder nests
         self._shallow = 0  # how many of them were emitted (the rest flattened)
         self._prefix = "DOCREADTABLE" + os.urandom(6).hex().upper() + "N"
-        self._table_depth = 0  # >0: inside a table being collected (nested ones counted)
-        self._rows: list[list[Cell]] = []
-        self._heads: list[bool] = []  # per row: every cell a <th> (a header row)
-        self._cell: list[str] | None = None
-        self._open = Cell("")  # the open cell's spans (its text comes at its end)
+        self._table: TableBuilder | None = None  # the table being read (nested ones in it)
         self._seen = 0
         self._placeholder = re.compile(self._prefix + r"\d+")
 
@@ -57,11 +54,10 @@ class Prepass(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._count()
-        if self._table_depth:
-            self._table_start(tag, attrs)
-            return
-        if tag == "table":
-            self._table_depth, self._rows, self._heads, self._cell = 1, [], [], None
+        if self._table is None and tag == "table":
+            self._table = TableBuilder(self.caps)
+        if self._table is not None:
+            self._table.start(tag, attrs)
             return
         if tag in _VOID:
             if len(self._stack) < self.max_depth:
@@ -81,8 +77,10 @@ class Prepass(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self._count()
-        if self._table_depth:
-            self._table_end(tag)
+        if self._table is not None:
+            done = self._table.end(tag)
+            if done is not None:
+                self._table_done(done)
             return
         if tag not in self._stack:
             return  # a stray end tag: the tree builder ignores it too
@@ -95,66 +93,25 @@ class Prepass(HTMLParser):
                 break
 
     def handle_data(self, data: str) -> None:
-        if self._table_depth:
-            if self._cell is not None:
-                self._cell.append(data)
+        if self._table is not None:
+            self._table.data(data)
         else:
             self.out.append(escape(data, quote=False))
 
     def close(self) -> None:
         super().close()
-        if self._table_depth:  # a table never closed ends with the page
-            self._table_done()
+        if self._table is not None:  # a table never closed ends with the page
+            done = self._table.finish()
+            if done is not None:
+                self._table_done(done)
 
-    # -- tables: rows of cell texts, rendered when the table ends ---------------------------
-    def _table_start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "table":
-            self._table_depth += 1  # a table in a cell: its text joins the cell
-        elif self._table_depth > 1:
-            pass
-        elif tag == "tr":
-            self._end_cell()
-            self._rows.append([])
-            self._heads.append(True)
-        elif tag in ("td", "th"):
-            self._end_cell()
-            if not self._rows:
-                self._rows.append([])
-                self._heads.append(True)
-            self._cell = []
-            self._heads[-1] = self._heads[-1] and tag == "th"
-            found = dict(attrs)
-            self._open = Cell(
-                "", count_attr(found.get("rowspan")), count_attr(found.get("colspan"))
-            )
-        elif tag == "br" and self._cell is not None:
-            self._cell.append(" ")
-
-    def _table_end(self, tag: str) -> None:
-        if tag != "table":
-            if tag in ("td", "th", "tr") and self._table_depth == 1:
-                self._end_cell()
-            return
-        self._table_depth -= 1
-        if not self._table_depth:
-            self._table_done()
-
-    def _end_cell(self) -> None:
-        if self._cell is not None:
-            self._open.text = " ".join("".join(self._cell).split())
-            self._rows[-1].append(self._open)
-            self._cell = None
-
-    def _table_done(self) -> None:
-        self._end_cell()
-        self._table_depth = 0
-        kept = [(row, head) for row, head in zip(self._rows, self._heads, strict=True) if row]
-        self._rows, self._heads = [], []
-        if kept:
-            heads = next((n for n, (_, head) in enumerate(kept) if not head), len(kept))
-            grid = Grid([row for row, _ in kept], header_rows=heads)
+    def _table_done(self, grid: Grid) -> None:
+        """The outer table read: rendered now, a placeholder paragraph in its place."""
+        self._table = None
+        table = grid_table(grid, self.caps)
+        if table:
             key = f"{self._prefix}{len(self.tables)}"
-            self.tables[key] = grid_table(grid, self.caps)
+            self.tables[key] = table
             self.out.append(f"<p>{key}</p>")
 
     def _count(self) -> None:

@@ -1,6 +1,6 @@
 """EPUB chapters to markdown in-process: the spine's XHTML files in reading order, each through
-the HTML converter (``html.convert.html_to_markdown``), its tables through the one table
-renderer (spans repeated). Each chapter opens with the anchor line pandoc writes
+the HTML converter (``html.convert.html_to_markdown``: its tables by the one HTML table parser
+and the one table renderer, spans repeated). Each chapter opens with the anchor line pandoc writes
 (``<span id="file.xhtml"></span>``), so ``convert.split_chapters`` splits both paths alike.
 
 ``epub_spine`` returns None when a chapter holds MathML: pandoc's job, as before. A chapter the
@@ -14,7 +14,6 @@ import re
 from typing import TYPE_CHECKING
 
 from ..markdown import TableCaps
-from .html_tables import replace_tables, table_markdown
 from .meta import opf_path
 from .package import OfficeZip, local
 
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
     from ..base import Context
 
 _XHTML = ("application/xhtml+xml", "text/html")
-_MARK = "DOCREADTABLE{}MARK"
 
 
 def epub_spine(oz: OfficeZip, ctx: Context) -> list[str] | None:
@@ -91,21 +89,11 @@ def epub_markdown(oz: OfficeZip, members: list[str], ctx: Context) -> str:
             out.append(ctx.out_of_text())
             break
         page = oz.read(name).decode("utf-8", "replace")
-        tables: list[str] = []
-
-        def keep(html: str, tables: list[str] = tables) -> str:
-            tables.append(table_markdown(html, caps))  # the HTML converter never sees a table
-            return f"<p>{_MARK.format(len(tables) - 1)}</p>"
-
-        page = replace_tables(page, keep)
         converted = html_to_markdown(
             page, limit_chars=cap, tick=lambda: ctx.check_deadline("EPUB"), tables=caps
         )
         for note in converted.notes:
             ctx.warn(f"{posixpath.basename(name)}: {note}")
-        text = converted.markdown
-        for n, table in enumerate(tables):
-            text = text.replace(_MARK.format(n), "\n\n" + table + "\n\n")
-        out.append(f'<span id="{posixpath.basename(name)}"></span>\n\n{text}')
+        out.append(f'<span id="{posixpath.basename(name)}"></span>\n\n{converted.markdown}')
         size += len(out[-1])
     return "\n\n".join(out)

@@ -27,26 +27,18 @@ from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
 from ...source import Source
 from ..base import Context, Extractor, load_object
+from ..html.tables import html_tables
 from ..markdown import TableCaps
 from ..properties import document_properties
-from .convert import (
-    RTF_MAX_DEPTH,
-    Part,
-    antiword,
-    docx_marks,
-    odt_marks,
-    pandoc,
-    rtf_markdown,
-    rtf_too_deep,
-    split_chapters,
-    split_pages,
-    split_sections,
-)  # fmt: skip
+from .comments import docx_comments
+from .convert.marks import docx_marks, odt_marks
+from .convert.pandoc import antiword, pandoc
+from .convert.parts import Part, blank_headers, split_chapters, split_pages, split_sections
+from .convert.rtf import RTF_MAX_DEPTH, rtf_markdown, rtf_too_deep
+from .convert.rtf_codepages import decode_codepages
 from .epub import epub_markdown, epub_spine, spine_once
 from .headers import docx_headers, odt_headers
-from .html_tables import html_tables
 from .meta import (
-    docx_comments,
     epub_images,
     epub_metadata,
     odf_metadata,
@@ -55,7 +47,6 @@ from .meta import (
 )  # fmt: skip
 from .odfml import needs_pandoc_odf, odt_markdown
 from .package import OfficeZip
-from .rtf_codepages import decode_codepages
 from .slides import OdpDeck, PptxDeck
 from .wordml import docx_markdown, needs_pandoc
 
@@ -81,7 +72,8 @@ class OfficeExtractor(Extractor):
 
     name: ClassVar[str] = "office"
     options: ClassVar[frozenset[str]] = frozenset({"pages", "extract_images"})
-    version: ClassVar[int] = 5  # 5: tables bounded after spans, list levels 0-8
+    version: ClassVar[int] = 7  # 6: titles, numbering, charts, comments, header tables, RTF rows;
+    # 7: sections split by the outline's heading reading
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
@@ -137,7 +129,7 @@ def read_docx(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
             return None if needs_pandoc(oz.read("word/document.xml")) else docx_markdown(oz, ctx)
 
         markdown = _body(oz, ctx, work, "docx", in_process, docx_marks)
-        markdown += _section("", docx_headers(oz))
+        markdown += _section("", docx_headers(oz, TableCaps.of(ctx)))
         if comments := docx_comments(oz):
             markdown += _section("## Comments\n\n", "\n".join(f"- {c}" for c in comments))
         yield from _units(ctx, markdown, meta, oz, _named(oz, "word/media/"))
@@ -150,7 +142,7 @@ def read_odt(source: Source, ctx: Context, work: Path) -> Iterator[Unit]:
         meta = odf_metadata(oz)
 
         def in_process() -> str | None:
-            return None if needs_pandoc_odf(oz.read("content.xml")) else odt_markdown(oz, ctx)
+            return None if needs_pandoc_odf(oz) else odt_markdown(oz, ctx)
 
         markdown = _body(oz, ctx, work, "odt", in_process, odt_marks)
         markdown += _section("", odt_headers(oz))
@@ -224,7 +216,7 @@ def _units(
     """Split into the unit kind (``chapters``: EPUB's; else pages, else sections), select
     ``pages``, yield Documents (and Media when asked); HTML tables pandoc wrote become pipe
     tables first."""
-    markdown = html_tables(markdown, TableCaps.of(ctx))
+    markdown = blank_headers(html_tables(markdown, TableCaps.of(ctx)))
     pages = split_pages(markdown)
     if chapters:
         kind, parts = "chapter", split_chapters(markdown)

@@ -1,5 +1,5 @@
 """Document properties of office files as flat values: OOXML core.xml/app.xml, ODF meta.xml,
-the EPUB OPF package, the RTF info group; ``workbook_properties`` for XLSX/ODS; ``docx_comments``."""
+the EPUB OPF package, the RTF info group; ``workbook_properties`` for XLSX/ODS."""
 
 from __future__ import annotations
 
@@ -181,23 +181,3 @@ def _rtf_unescape(raw: bytes, codepage: str) -> str:
     if pending:
         out.append(pending.decode(codepage, "replace"))
     return "".join(out)
-
-
-def docx_comments(oz: OfficeZip) -> list[str]:
-    """DOCX review comments as 'author: text' lines (pandoc drops them when accepting changes)."""
-    if not oz.has("word/comments.xml"):
-        return []
-    out = []
-    for el in oz.xml("word/comments.xml"):
-        if local(el.tag) != "comment":
-            continue
-        author = next((v for k, v in el.attrib.items() if local(k) == "author"), "")
-        paras = [
-            "".join(t.text or "" for t in p.iter() if local(t.tag) == "t")
-            for p in el.iter()
-            if local(p.tag) == "p"
-        ]
-        text = " ".join(p for p in paras if p).strip()
-        if text:
-            out.append(f"{author}: {text}" if author else text)
-    return out

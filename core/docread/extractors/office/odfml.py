@@ -5,12 +5,25 @@ of frames and drawn shapes after the paragraph that anchors them."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import MAX_TABLE_CELLS, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
-from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from ..markdown import (
+    MAX_NESTING,
+    MAX_TABLE_CELLS,
+    Cell,
+    Grid,
+    TableCaps,
+    count_attr,
+    flatten_grid,
+    grid_table,
+)
+from .charts import odf_chart_grid, odf_object
+from .convert.parts import MARK, Block, join_blocks, plain_lines
+from .numbering import LEVELS, Counter, Level, odf_level, shown
 from .package import OfficeZip, attr, local
 
 if TYPE_CHECKING:
@@ -28,31 +41,60 @@ _SPACES_CAP = 100  # text:s c="N": a run of spaces
 _SHAPES = {"frame", "custom-shape", "rect", "ellipse", "circle", "polygon", "g"}
 
 
-def needs_pandoc_odf(content_xml: bytes) -> bool:
-    """True when the text holds formulas (embedded MathML objects): pandoc's job."""
-    return b"<math:math" in content_xml or b"ObjectReplacements/" in content_xml
+def needs_pandoc_odf(oz: OfficeZip) -> bool:
+    """True when the text holds formulas (MathML, inline or an embedded formula object):
+    pandoc's job. Chart objects are read here."""
+    content = oz.read("content.xml")
+    if b"<math:math" in content:
+        return True
+    for href in _OBJECT_HREF.findall(content):
+        name = html.unescape(href.decode("utf-8", "replace")).removeprefix("./").rstrip("/")
+        part = f"{name}/content.xml"
+        if oz.has(part) and b"office:chart" not in oz.read(part):
+            return True  # a formula (or another object pandoc renders)
+    return False
+
+
+_OBJECT_HREF = re.compile(rb'<draw:object\b[^>]*?xlink:href="([^"]+)"')
+
+
+_TITLES = {"title": 1, "subtitle": 2}  # LibreOffice's title styles: headings, never numbered
+
+
+@dataclass(slots=True)
+class _Styles:
+    """What the walk needs from the styles: page breaks, headings, list and outline numbering."""
+
+    breaks: set[str] = field(default_factory=set)  # paragraph styles that start a new page
+    outline: dict[str, int] = field(default_factory=dict)  # heading styles of text:p -> level
+    titles: dict[str, int] = field(default_factory=dict)  # Title/Subtitle styles -> level
+    lists: dict[str, dict[int, Level]] = field(default_factory=dict)  # numbered list levels
+    numbers: dict[int, Level] = field(default_factory=dict)  # the outline's numbered levels
 
 
 @dataclass(slots=True)
 class _Doc:
-    breaks: set[str]  # paragraph styles that start a new page
-    numbered: set[tuple[str, int]]  # (list style, 1-based level) numbered, not bulleted
-    outline: dict[str, int]  # paragraph styles that make a text:p a heading -> its level
+    oz: OfficeZip
+    styles: _Styles
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # list style -> its last top number
     style: str = ""  # the list style in force (a nested list inherits its parent's)
+    path: dict[int, int] = field(default_factory=dict)  # numbers of the items around (by level)
+    headings: Counter = field(default_factory=Counter)  # the outline's numbers
     depth: int = 0  # tables open around the cell being read
     caps: TableCaps = field(default_factory=TableCaps)  # the read's table and output budgets
 
 
-def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str, int]]:
+def _styles(roots: list[Any]) -> _Styles:
     """From content.xml's automatic styles and styles.xml: the paragraph styles that break the
-    page before them, the numbered list levels, and the paragraph styles with an outline level
-    (a heading written as ``text:p`` in "Heading 2"), each through its parent styles."""
+    page before them, the paragraph styles with an outline level (a heading written as
+    ``text:p`` in "Heading 2") or a title style, each through its parent styles; the numbered
+    levels of list styles and of the outline style (num-format, prefix, suffix, display levels,
+    start value)."""
     parent: dict[str, str] = {}
     level: dict[str, int] = {}
-    breaking: set[str] = set()
-    numbered: set[tuple[str, int]] = set()
+    titled: dict[str, int] = {}
+    out = _Styles()
     for root in roots:
         for el in root.iter():
             kind = local(el.tag)
@@ -62,31 +104,53 @@ def _styles(roots: list[Any]) -> tuple[set[str], set[tuple[str, int]], dict[str,
                 declared = count_attr(attr(el, "default-outline-level"), 0, 10)
                 if declared > 0:
                     level[name] = declared
+                shown_name = (attr(el, "display-name") or name).strip().lower()
+                if shown_name in _TITLES:
+                    titled[name] = _TITLES[shown_name]
                 if any(attr(sub, "break-before") == "page" for sub in el):
-                    breaking.add(name)
-            elif kind == "list-style":
-                numbered |= {
-                    (attr(el, "name"), count_attr(attr(sub, "level"), 1, 10))
-                    for sub in el
-                    if local(sub.tag) == "list-level-style-number"
-                }
+                    out.breaks.add(name)
+            elif kind in ("list-style", "outline-style"):
+                levels = _levels(el)
+                if kind == "outline-style":
+                    out.numbers = levels
+                elif levels:
+                    out.lists[attr(el, "name")] = levels
 
-    def inherited(name: str, found: Callable[[str], bool]) -> str:
+    def inherited(name: str, found: dict[str, int]) -> int:
         seen: set[str] = set()
         while name and name not in seen:
-            if found(name):
-                return name
+            if name in found:
+                return found[name]
             seen.add(name)
             name = parent.get(name, "")
-        return ""
+        return 0
 
-    outline: dict[str, int] = {}
     for name in parent:
-        owner = inherited(name, lambda n: n in level)
-        if owner:
-            outline[name] = level[owner]
-    breaks = {name for name in parent if inherited(name, lambda n: n in breaking)}
-    return breaks, numbered, outline
+        if title := inherited(name, titled):
+            out.titles[name] = title
+        elif heading := inherited(name, level):
+            out.outline[name] = heading
+    breaking = dict.fromkeys(out.breaks, 1)
+    out.breaks = {name for name in parent if inherited(name, breaking)}
+    return out
+
+
+def _levels(style: Any) -> dict[int, Level]:
+    """The numbered levels (0-based) of a text:list-style or text:outline-style."""
+    out: dict[int, Level] = {}
+    for sub in style:
+        if local(sub.tag) not in ("list-level-style-number", "outline-level-style"):
+            continue
+        fmt = attr(sub, "num-format")
+        if not fmt:
+            continue  # an outline level that shows no number
+        at = count_attr(attr(sub, "level"), 1, LEVELS) - 1
+        out[at] = odf_level(
+            at, fmt, attr(sub, "num-prefix"), attr(sub, "num-suffix"),
+            count_attr(attr(sub, "display-levels"), 1, LEVELS),
+            count_attr(attr(sub, "start-value"), 1),
+        )  # fmt: skip
+    return out
 
 
 def odt_markdown(oz: OfficeZip, ctx: Context) -> str:
@@ -95,7 +159,7 @@ def odt_markdown(oz: OfficeZip, ctx: Context) -> str:
     read's output budget (``Context.text_left``)."""
     root = oz.xml("content.xml")
     roots = [root] + ([oz.xml("styles.xml")] if oz.has("styles.xml") else [])
-    doc = _Doc(*_styles(roots), caps=TableCaps.of(ctx))
+    doc = _Doc(oz, _styles(roots), caps=TableCaps.of(ctx))
     blocks: list[Block] = []
     body = next((el for el in root if local(el.tag) == "body"), None)
     texts = [part for part in body if local(part.tag) == "text"] if body is not None else []
@@ -130,34 +194,46 @@ def _blocks(parent: Any, doc: _Doc, out: list[Block], depth: int) -> None:
 
 
 def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
-    """List items as ``- text`` / ``1. text`` lines, nested lists indented below their item, a
-    heading in a list a heading (``# 2. Methods``); a list that continues an earlier one
-    continues its numbers."""
+    """List items as ``- text`` / ``1. text`` lines (the label as the list style shows it:
+    ``a)``, ``1.2.``), nested lists indented below their item, a heading in a list a heading
+    (numbered by the outline style, as LibreOffice shows it); a list that continues an earlier
+    one continues its numbers."""
     outer = doc.style
     doc.style = attr(el, "style-name") or outer
-    numbered = (doc.style, depth + 1) in doc.numbered
+    levels = doc.styles.lists.get(doc.style, {})
+    at = min(depth, LEVELS - 1)
     proceed = attr(el, "continue-numbering") == "true" or attr(el, "continue-list")
-    number = doc.counts.get(doc.style, 0) if depth == 0 and proceed else 0
+    start = levels[at].start - 1 if at in levels else 0
+    number = doc.counts.get(doc.style, start) if depth == 0 and proceed else start
     for item in el:
         if local(item.tag) not in ("list-item", "list-header"):
             continue
+        restart = attr(item, "start-value")
+        if restart:
+            number = count_attr(restart, 1) - 1
+        number += 1
+        doc.path[at] = number
+        for deeper in [k for k in doc.path if k > at]:
+            del doc.path[deeper]
+        label = shown(levels, doc.path, at) if at in levels else None
         inner: list[Block] = []
         _blocks(item, doc, inner, depth + 1)
         marked = False
         for kind, text in inner:
-            if kind == "heading" and not marked:  # a numbered heading stays a heading
-                number += 1
-                hashes, _, title = text.partition(" ")
-                out.append((kind, f"{hashes} {number}. {title}" if numbered else text))
+            if kind == "heading" and not marked:  # numbered by the outline, as LibreOffice does
+                out.append((kind, text))
                 marked = True
             elif kind == "para":
                 if not marked:
-                    number += 1
-                    text = (f"{number}." if numbered else "-") + " " + text
+                    text = (label or "-") + " " + text
                     marked = True
                 out.append(("item", "   " * depth + text))
             else:
                 out.append((kind, text))
+        if not marked:
+            number -= 1  # an item without a paragraph shows no number
+    for done in [k for k in doc.path if k >= at]:
+        del doc.path[done]
     if depth == 0:
         doc.counts[doc.style] = number
     doc.style = outer
@@ -165,16 +241,24 @@ def _list(el: Any, doc: _Doc, out: list[Block], depth: int) -> None:
 
 def _paragraph(p: Any, doc: _Doc, out: list[Block], heading: bool) -> None:
     style = attr(p, "style-name")
-    if style in doc.breaks:
+    styles = doc.styles
+    if style in styles.breaks:
         out.append(("break", MARK))
     after: list[Block] = []
     text = " ".join(
         " ".join(line.split()) for line in _inline(p, doc, after).split("\n") if line.strip()
     )
     level = attr(p, "outline-level")
-    if text and (heading or style in doc.outline):
-        depth = count_attr(level, doc.outline.get(style, 1), 6)
-        out.append(("heading", "#" * min(max(depth, 1), 6) + " " + text))
+    if text and style in styles.titles and not (heading and level):
+        out.append(("heading", "#" * styles.titles[style] + " " + text))
+    elif text and (heading or style in styles.outline):
+        depth = min(max(count_attr(level, styles.outline.get(style, 1), 10), 1), LEVELS)
+        label = None
+        cached = any(local(sub.tag) == "number" for sub in p)  # the label, as written
+        if depth - 1 in styles.numbers and attr(p, "is-list-header") != "true" and not cached:
+            label = doc.headings.label(styles.numbers, depth - 1)
+        text = f"{label} {text}" if label else text
+        out.append(("heading", "#" * min(depth, 6) + " " + text))
     elif text:
         out.append(("para", plain_lines(text)))
     out += after
@@ -194,6 +278,8 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
             parts.append("\t")
         elif kind == "line-break":
             parts.append("\n")
+        elif kind == "number":  # a list or heading label as its writer cached it
+            parts.append("".join(sub.itertext()).strip() + " ")
         elif kind == "note":
             body = next((b for b in sub if local(b.tag) == "note-body"), None)
             inner: list[Block] = []
@@ -205,6 +291,8 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
             words = " ".join(_inline(sub, doc, after, depth + 1).split())
             href = attr(sub, "href")
             parts.append(f"[{words}]({href})" if words and href and "://" in href else words)
+        elif kind in _SHAPES and (chart := _chart(sub, doc)):
+            after.append(("table", chart))
         elif kind in _SHAPES:
             image = _image(sub)
             if image:
@@ -214,6 +302,18 @@ def _inline(el: Any, doc: _Doc, after: list[Block], depth: int = 0) -> str:
             parts.append(_inline(sub, doc, after, depth + 1))
         parts.append(sub.tail or "")
     return "".join(parts)
+
+
+def _chart(frame: Any, doc: _Doc) -> str:
+    """The table of the chart object a frame embeds ("" when it embeds none)."""
+    obj = next((sub for sub in frame if local(sub.tag) == "object"), None)
+    root = odf_object(doc.oz, attr(obj, "href")) if obj is not None else None
+    if root is None:
+        return ""
+    grid = odf_chart_grid(
+        root, lambda table: odf_grid(table, lambda c: _cell_text(c, doc), doc.caps.max_cells)
+    )
+    return grid_table(grid, doc.caps) if grid is not None else ""
 
 
 def _box(shape: Any) -> list[Any]:

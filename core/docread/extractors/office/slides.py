@@ -1,6 +1,6 @@
 """Slide decks from their XML: PPTX (PresentationML) and ODP (ODF). One Slide per slide, in
-deck order, with its title, body text (bullets, tables as markdown, image and chart placeholders)
-and speaker notes. Only the slides asked for are parsed, so a 5,000-slide deck reads a window fast.
+deck order, with its title, body text (bullets, tables and charts as markdown tables, image
+placeholders) and speaker notes. Only the slides asked for are parsed, so a 5,000-slide deck reads a window fast.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, grid_table
-from .convert import MAX_NESTING
+from ..markdown import MAX_NESTING, Cell, Grid, TableCaps, count_attr, grid_table
+from .charts import drawingml_grid, odf_chart_grid, odf_object
+from .comments import pptx_comments
 from .odfml import odf_grid
 from .package import OfficeZip, attr, local, rels
 
@@ -25,13 +26,17 @@ class Slide:
     body: str = ""
     notes: str = ""
     images: list[str] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)  # review comments, one line each
 
     @property
     def text(self) -> str:
-        """Body then notes: what loaders index and the agent view shows under the heading."""
+        """Body, notes, then review comments: what loaders index and the agent view shows
+        under the heading."""
         parts = [self.body] if self.body else []
         if self.notes:
             parts.append(f"Notes: {self.notes}")
+        if self.comments:
+            parts.append("Comments:\n" + "\n".join(f"- {c}" for c in self.comments))
         return "\n\n".join(parts)
 
 
@@ -78,6 +83,7 @@ class PptxDeck:
         notes = next((t for t in links.values() if "notesSlides/" in t), None)
         if notes and self.oz.has(notes):
             slide.notes = self._notes(notes)
+        slide.comments = pptx_comments(self.oz, part)
         return slide
 
     def _shapes(self, tree: Any, links: dict[str, str], slide: Slide, lines: list[str]) -> None:
@@ -125,7 +131,7 @@ class PptxDeck:
         chart = _child(frame, "chart")
         target = links.get(attr(chart, "id")) if chart is not None else None
         if target and self.oz.has(target):
-            lines += [_chart_text(self.oz.xml(target)), ""]
+            lines += [grid_table(drawingml_grid(self.oz.xml(target)), self.caps), ""]
 
     def _notes(self, part: str) -> str:
         out = []
@@ -176,40 +182,13 @@ def _pptx_para(p: Any) -> str:
     return "".join(parts).strip()
 
 
-def _chart_text(root: Any) -> str:
-    """A chart placeholder with its title, series and categories (the words an agent needs)."""
-    title_el = _child(root, "title")
-    title = (
-        " ".join(t.text or "" for t in title_el.iter() if local(t.tag) == "t")
-        if title_el is not None
-        else ""
-    )
-    series: list[str] = []
-    cats: list[str] = []
-    for ser in root.iter():
-        if local(ser.tag) != "ser":
-            continue
-        tx = _child(ser, "tx")
-        if tx is not None:
-            series += [v.text for v in tx.iter() if local(v.tag) == "v" and v.text]
-        cat = _child(ser, "cat")
-        if cat is not None and not cats:
-            cats = [v.text for v in cat.iter() if local(v.tag) == "v" and v.text]
-    out = [f"[chart: {' '.join(title.split()) or 'untitled'}]"]
-    if series:
-        out.append("Series: " + ", ".join(series))
-    if cats:
-        out.append("Categories: " + ", ".join(cats[:50]))
-    return "\n".join(out)
-
-
 # -- ODP -----------------------------------------------------------------------------------------
 class OdpDeck:
     """An ODP's draw:page elements from content.xml (one parse; ODP keeps every slide in it);
     tables rendered under ``caps`` (the read's)."""
 
     def __init__(self, oz: OfficeZip, caps: TableCaps | None = None) -> None:
-        self.caps = caps or TableCaps()
+        self.oz, self.caps = oz, caps or TableCaps()
         root = oz.xml("content.xml")
         self.pages = [el for el in root.iter() if local(el.tag) == "page"]
         # footer/header texts a page names (presentation:use-footer-name), and master-page words
@@ -231,11 +210,14 @@ class OdpDeck:
         page = self.pages[number - 1]
         slide = Slide(number)
         lines: list[str] = []
+        top = _top_title(page, self.caps)
         for el in page:
             if local(el.tag) == "notes":
                 slide.notes = "\n".join(_odf_block(el, 0, self.caps)).strip()
+            elif el is top:
+                slide.title = " ".join(" ".join(_odf_block(el, 0, self.caps)).split())
             else:
-                _odf_shape(el, slide, lines, self.caps)
+                _odf_shape(el, slide, lines, self.caps, self.oz)
         master = attr(page, "master-page-name")
         if self.master_first.get(master) == number and self.masters.get(master):
             lines.append(f"Master page: {self.masters[master]}")  # once, on its first slide
@@ -276,15 +258,57 @@ def _master_texts(oz: OfficeZip, caps: TableCaps) -> dict[str, str]:
     return out
 
 
-def _odf_shape(el: Any, slide: Slide, lines: list[str], caps: TableCaps) -> None:
+_TITLE_MOST = 150  # characters: a longer single paragraph is body text, not a title
+
+
+def _top_title(page: Any, caps: TableCaps) -> Any:
+    """On a slide without a title placeholder, the text shape that is its title as a reader
+    sees it: one short paragraph in an unclassed shape above every other shape holding text
+    (a converter's text box at the top); None when there is no such shape."""
+    if any(attr(el, "class") == "title" for el in page):
+        return None
+    shapes = []
+    for el in page:
+        if local(el.tag) in ("notes", "g") or attr(el, "class") not in ("", "text"):
+            continue
+        lines = [line for line in _odf_block(el, 0, caps) if line.strip()]
+        if lines:
+            top = _length(attr(el, "y"))
+            shapes.append((top, top + _length(attr(el, "height")), lines, el))
+    if len(shapes) < 2:  # a title stands above the slide's other text
+        return None
+    shapes.sort(key=lambda s: s[0])
+    top, bottom, lines, el = shapes[0]
+    if len(lines) != 1 or len(lines[0]) > _TITLE_MOST or lines[0].lstrip().startswith(("-", "|")):
+        return None
+    return el if all(bottom <= other[0] for other in shapes[1:]) else None
+
+
+def _length(value: str) -> float:
+    """An ODF length (``6.7cm``, ``2in``, ``12pt``) in centimetres (0 when unreadable)."""
+    units = {"cm": 1.0, "mm": 0.1, "in": 2.54, "pt": 2.54 / 72, "pc": 2.54 / 6}
+    for unit, scale in units.items():
+        if value.endswith(unit):
+            try:
+                return float(value[: -len(unit)]) * scale
+            except ValueError:
+                return 0.0
+    return 0.0
+
+
+def _odf_shape(el: Any, slide: Slide, lines: list[str], caps: TableCaps, oz: OfficeZip) -> None:
     kind = local(el.tag)
     if kind == "g":
         for sub in el:
-            _odf_shape(sub, slide, lines, caps)
+            _odf_shape(sub, slide, lines, caps, oz)
         return
     role = attr(el, "class")
     if role == "title" and not slide.title:
         slide.title = " ".join(" ".join(_odf_block(el, 0, caps)).split())
+        return
+    chart = odf_chart(oz, el, caps)
+    if chart is not None:
+        lines += [chart, ""]
         return
     image = _child(el, "image")
     if image is not None and _child(el, "table", "text-box") is None:
@@ -321,6 +345,19 @@ def _odf_block(el: Any, depth: int, caps: TableCaps) -> list[str]:
         elif kind not in ("image", "title", "desc"):
             out += _odf_block(sub, depth, caps)
     return out
+
+
+def odf_chart(oz: OfficeZip, frame: Any, caps: TableCaps) -> str | None:
+    """The table of the chart object a ``draw:frame`` embeds (None when it embeds no chart)."""
+    obj = next((sub for sub in frame if local(sub.tag) == "object"), None)
+    root = odf_object(oz, attr(obj, "href")) if obj is not None else None
+    if root is None:
+        return None
+    grid = odf_chart_grid(
+        root,
+        lambda table: odf_grid(table, lambda c: " ".join(_odf_block(c, 0, caps)), caps.max_cells),
+    )
+    return grid_table(grid, caps) if grid is not None else None
 
 
 _ODF_SPECIAL: dict[str, Callable[[Any], str]] = {

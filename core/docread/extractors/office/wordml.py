@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..markdown import Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
-from .convert import MARK, MAX_NESTING, Block, join_blocks, plain_lines
+from ..markdown import MAX_NESTING, Cell, Grid, TableCaps, count_attr, flatten_grid, grid_table
+from .charts import drawingml_grid
+from .convert.parts import MARK, Block, join_blocks, plain_lines
+from .numbering import WordNumbering, word_numbering
 from .package import OfficeZip, attr, local
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ _PANDOC_ONLY = re.compile(
     rb"<(?:\w+:)?(?:oMath|oMathPara|ins|del|moveFrom|moveTo|altChunk|subDoc)\b"
 )
 _HEADING_NAME = re.compile(r"^heading\s*([1-9])$", re.I)
+_TITLES = {"title": 1, "subtitle": 2}  # Word's title styles: headings as Word shows them
 _SKIPPED = {"del", "delText", "moveFrom", "instrText", "commentReference", "Fallback", "rPr", "pPr"}
 
 
@@ -63,13 +66,12 @@ class _Doc:
 
     oz: OfficeZip
     styles: dict[str, _Style]
-    formats: dict[tuple[str, int], str]  # (numId, ilvl) -> numFmt
+    numbering: WordNumbering  # list and heading numbers, with their counters
     links: dict[str, tuple[str, bool]]  # r:id -> (target, external)
     notes: dict[str, dict[str, Any]]  # "footnote"/"endnote" -> id -> element
     caps: TableCaps  # the read's table and output budgets
     refs: dict[tuple[str, str], int] = field(default_factory=dict)  # (kind, id) -> its number
     cited: list[tuple[str, str]] = field(default_factory=list)  # (kind, id) by number
-    counters: dict[tuple[str, int], int] = field(default_factory=dict)
     depth: int = 0  # tables open around the cell being read
 
     def style(self, sid: str) -> _Style:
@@ -89,7 +91,7 @@ def docx_markdown(oz: OfficeZip, ctx: Context) -> str:
     """word/document.xml as markdown (page breaks as MARK lines, notes at the end); tables under
     the read's caps, and the body's walk stops once its text is past what is left of the read's
     output budget (``Context.text_left``)."""
-    doc = _Doc(oz, _styles(oz), _numbering(oz), _links(oz), _notes(oz), TableCaps.of(ctx))
+    doc = _Doc(oz, _styles(oz), word_numbering(oz), _links(oz), _notes(oz), TableCaps.of(ctx))
     body = _first(oz.xml(_DOCUMENT), "body")
     blocks: list[Block] = []
     size = 0
@@ -112,6 +114,15 @@ def docx_markdown(oz: OfficeZip, ctx: Context) -> str:
             _blocks(note, doc, inner)
         notes.append(f"[^{done}]: " + " ".join(t for _, t in inner if t != MARK))
     return text + ("\n\n" + "\n\n".join(notes) if notes else "")
+
+
+def part_markdown(oz: OfficeZip, part: str, caps: TableCaps) -> str:
+    """A header or footer part as markdown by the body's rules (paragraphs, lists, tables through
+    the one renderer); its page breaks dropped."""
+    doc = _Doc(oz, _styles(oz), word_numbering(oz), _links(oz, part), {}, caps)
+    blocks: list[Block] = []
+    _blocks(oz.xml(part), doc, blocks)
+    return join_blocks([block for block in blocks if block[0] != "break"])
 
 
 def _blocks(parent: Any, doc: _Doc, out: list[Block]) -> None:
@@ -162,25 +173,17 @@ def _paragraph(p: Any, doc: _Doc, out: list[Block]) -> None:
 
 
 def _shape(text: str, heading: int, num: tuple[str, int] | None, doc: _Doc) -> Block:
-    """A paragraph's block: a heading line, a list item, or a paragraph (a line that would
-    read as markdown structure escaped)."""
+    """A paragraph's block: a heading line (its number as Word shows it: ``## 2.1 Methods``), a
+    list item (``   a) text``, ``- text`` for a bullet), or a paragraph (a line that would read
+    as markdown structure escaped)."""
+    label = None if num is None or num[0] in ("", "0") else doc.numbering.label(*num)
     if heading:
-        return "heading", "#" * min(heading, 6) + " " + text.replace("\n", " ")
+        shown = text.replace("\n", " ")
+        return "heading", "#" * min(heading, 6) + " " + (f"{label} {shown}" if label else shown)
     text = plain_lines(text)
-    if num is None or num[0] in ("", "0"):
+    if num is None or num[0] in ("", "0") or label == "":
         return "para", text
-    fmt = doc.formats.get(num, "bullet")
-    if fmt == "none":
-        return "para", text
-    level = num[1]
-    for key in [k for k in doc.counters if k[0] == num[0] and k[1] > level]:
-        del doc.counters[key]  # a shallower item restarts the deeper levels
-    if fmt == "bullet":
-        marker = "-"
-    else:
-        doc.counters[num] = doc.counters.get(num, 0) + 1
-        marker = f"{doc.counters[num]}."
-    return "item", "   " * level + marker + " " + text.replace("\n", " ")
+    return "item", "   " * num[1] + (label or "-") + " " + text.replace("\n", " ")
 
 
 def _inline(el: Any, doc: _Doc, boxes: list[Block], depth: int = 0) -> str:
@@ -221,13 +224,18 @@ def _inline(el: Any, doc: _Doc, boxes: list[Block], depth: int = 0) -> str:
 
 
 def _picture(el: Any, doc: _Doc, boxes: list[Block]) -> str:
-    """An image as ``![alt](media/name)``; a text box's paragraphs as blocks after the
-    paragraph that anchors it."""
+    """An image as ``![alt](media/name)``; a text box's paragraphs and a chart's table as
+    blocks after the paragraph that anchors it."""
     image = ""
     for sub in el.iter():
         kind = local(sub.tag)
         if kind == "txbxContent":
             _blocks(sub, doc, boxes)
+            return ""
+        if kind == "chart":  # the values its series cache, as a table after the paragraph
+            part, external = doc.links.get(attr(sub, "id"), ("", True))
+            if part and not external and doc.oz.has(part):
+                boxes.append(("table", grid_table(drawingml_grid(doc.oz.xml(part)), doc.caps)))
             return ""
         if kind in ("blip", "imagedata") and not image:
             target = doc.links.get(attr(sub, "embed") or attr(sub, "id"), ("", True))
@@ -335,6 +343,8 @@ def _styles(oz: OfficeZip) -> dict[str, _Style]:
             continue
         elif tag == "name" and (found := _HEADING_NAME.match(value.strip())):
             style.heading = int(found.group(1))
+        elif tag == "name" and value.strip().lower() in _TITLES:
+            style.heading = _TITLES[value.strip().lower()]
         elif tag == "basedOn":
             style.based_on = value
         elif tag == "outlineLvl" and not style.heading and value.isdigit() and int(value) < 9:
@@ -367,36 +377,12 @@ def _unescaped(value: bytes) -> str:
 
 
 _STYLE_TAGS = frozenset({"style", "name", "basedOn", "outlineLvl", "numId", "ilvl"})
-_NUMBERING_TAGS = frozenset({"abstractNum", "lvl", "numFmt", "num", "abstractNumId"})
 
 
-def _numbering(oz: OfficeZip) -> dict[tuple[str, int], str]:
-    """(numId, level) -> the level's number format ("bullet", "decimal", "none", ...)."""
-    if not oz.has("word/numbering.xml"):
-        return {}
-    abstract: dict[str, dict[int, str]] = {}
-    nums: dict[str, str] = {}
-    levels: dict[int, str] = {}
-    level, num = 0, ""
-    for tag, attrs in oz.start_tags("word/numbering.xml", _NUMBERING_TAGS):
-        if tag == "abstractNum":
-            levels, num = abstract.setdefault(attrs.get("abstractNumId", ""), {}), ""
-        elif tag == "lvl":
-            level = _level(attrs.get("ilvl", "0"))
-        elif tag == "numFmt" and not num:
-            levels.setdefault(level, attrs.get("val", ""))
-        elif tag == "num":
-            num = attrs.get("numId", "")
-        elif tag == "abstractNumId" and num:
-            nums[num] = attrs.get("val", "")
-    return {
-        (nid, lvl): fmt for nid, aid in nums.items() for lvl, fmt in abstract.get(aid, {}).items()
-    }
-
-
-def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
-    """The body's relationships: id -> (target, external); internal targets as member names."""
-    name = "word/_rels/document.xml.rels"
+def _links(oz: OfficeZip, part: str = _DOCUMENT) -> dict[str, tuple[str, bool]]:
+    """A part's relationships: id -> (target, external); internal targets as member names."""
+    folder, base = posixpath.split(part)
+    name = f"{folder}/_rels/{base}.rels"
     if not oz.has(name):
         return {}
     out: dict[str, tuple[str, bool]] = {}
@@ -408,7 +394,7 @@ def _links(oz: OfficeZip) -> dict[str, tuple[str, bool]]:
             full = (
                 target.lstrip("/")
                 if target.startswith("/")
-                else posixpath.normpath(posixpath.join("word", target))
+                else posixpath.normpath(posixpath.join(folder, target))
             )
             out[rel.get("Id", "")] = (full, False)
     return out

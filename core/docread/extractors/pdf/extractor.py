@@ -19,6 +19,7 @@ from ..base import Context, Extractor
 from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
+from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
 from .library import load_pymupdf
 from .lines import visible
@@ -59,13 +60,16 @@ class PdfExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
-    version: ClassVar[int] = 3
+    version: ClassVar[int] = 5  # 5: view="outline" is one listing unit (bookmarks.py)
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
     def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
         doc = _open(source, ctx)
         try:
+            if ctx.options.view == "outline":  # the bookmarks alone, no page read
+                yield from outline_units(doc, usable(doc))
+                return
             numbers = _select(doc.page_count, ctx)
             ctx.set_header("Document", ctx.info.name)
             ctx.set_header("Pages", f"{compact_spans(numbers)} of {doc.page_count}")
@@ -187,6 +191,7 @@ def _pages(
             )
     skipped: list[int] = []
     unsearched: list[int] = []  # pages over the table budget: their text only
+    stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc)) else None
 
     def items() -> Iterator[tuple[int, Image | None]]:
         # timed, not interrupted: a page over it stops the read after that page, with a hint
@@ -237,6 +242,8 @@ def _pages(
         meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
         if marked is not None:
             meta["headings"] = marked.headings_at(n, found)
+        if stamps is not None:
+            meta.update(stamps.of(n))
         if isinstance(result, OcrResult) and result.skipped:
             pass  # noise, not text: the OCR engine said so in a note; the text layer stays
         elif isinstance(result, OcrResult):

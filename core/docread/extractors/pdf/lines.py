@@ -26,6 +26,7 @@ _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(
     r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
 )
+_SPOT = re.compile(r"[&#]zoom=[^,&]*,[^,&]*,(-?\d+(?:\.\d+)?)$")
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 
 
@@ -229,17 +230,18 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
     except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
         found.outline_lost = str(exc)
         entries = []
-    for level, title, number in entries:
+    for level, title, number, _ in entries:
         if number >= 1 and title.strip():
             found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
     return found
 
 
-def outline(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
-    """The outline as (level, title, 1-based page or -1), in order, walked without recursion
-    (PyMuPDF's ``get_toc`` recurses once per level: a 1,500-deep outline failed the read);
-    ValueError past OUTLINE_DEPTH levels or OUTLINE_ITEMS entries."""
-    out: list[tuple[int, str, int]] = []
+def outline(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
+    """The outline as (level, title, 1-based page or -1, the point it shows on that page from
+    the top or -1), in order, walked without recursion (PyMuPDF's ``get_toc`` recurses once per
+    level: a 1,500-deep outline failed the read); ValueError past OUTLINE_DEPTH levels or
+    OUTLINE_ITEMS entries."""
+    out: list[tuple[int, str, int, float]] = []
     stack = [(doc.outline, 1)]
     while stack:
         item, level = stack.pop()
@@ -250,16 +252,21 @@ def outline(doc: pymupdf.Document) -> list[tuple[int, str, int]]:
                 f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
                 else f"over {OUTLINE_ITEMS:,} entries"
             )  # fmt: skip
-        out.append((level, item.title or " ", _target(doc, item)))
+        page, top = _target(doc, item)
+        out.append((level, item.title or " ", page, top))
         stack.append((item.next, level))
         stack.append((item.down, level + 1))  # popped first: children before siblings
     return out
 
 
-def _target(doc: pymupdf.Document, item: Any) -> int:
-    """An outline item's 1-based page, -1 when it points outside the document (as get_toc)."""
+def _target(doc: pymupdf.Document, item: Any) -> tuple[int, float]:
+    """An outline item's 1-based page, -1 when it points outside the document (as get_toc),
+    and how far down that page it points (points from the top; -1 when it does not say)."""
     if item.is_external or not item.uri:
-        return -1
-    if item.page == -1:
-        return int(doc.resolve_link(item.uri)[0]) + 1
-    return int(item.page) + 1
+        return -1, -1.0
+    spot = _SPOT.search(item.uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
+    if item.page != -1 and spot is not None:
+        return int(item.page) + 1, float(spot.group(1))
+    target, _, top = doc.resolve_link(item.uri)  # a named destination
+    page = int(target) + 1 if item.page == -1 else int(item.page) + 1
+    return page, float(top) if top is not None else -1.0

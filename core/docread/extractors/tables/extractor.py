@@ -43,7 +43,7 @@ class TabularExtractor(Extractor):
         book: Book = opener(source, ctx, deadline)
         with book:
             units = _loader(book, ctx, deadline) if ctx.loader else _window(book, ctx)
-            yield from _with_properties(units, source, ctx)
+            yield from _with_properties(_with_sheet_notes(units, book, source, ctx), source, ctx)
 
 
 class TabularLoadExtractor(TabularExtractor):
@@ -65,6 +65,43 @@ def _with_properties(units: Iterator[Unit], source: Source, ctx: Context) -> Ite
         yield (
             Document(unit.text, {**props, **unit.metadata}) if isinstance(unit, Document) else unit
         )
+
+
+def _with_sheet_notes(
+    units: Iterator[Unit], book: Book, source: Source, ctx: Context
+) -> Iterator[Unit]:
+    """An XLSX's charts (title, kind, series; their data is the sheet's cells) and review
+    comments (threaded and notes: cell, author, date, text): in a loader, a Document per sheet
+    holding any, after the sheets' rows; in the agent view, ``Charts`` and ``Comments`` header
+    lines for the sheet shown."""
+    if ctx.info.format != "xlsx":
+        yield from units
+        return
+    from ..office.charts import workbook_charts
+    from ..office.comments import workbook_comments
+    from ..office.package import OfficeZip
+
+    with OfficeZip(source.fd_path(), ctx.info.source, ctx.settings.archive) as oz:
+        found = {"charts": workbook_charts(oz), "comments": workbook_comments(oz)}
+    names = book.sheet_names or []
+    yield from units
+    if not ctx.loader:
+        shown = _sheet_indices(book, ctx, all_sheets=False)
+        for key, by_sheet in found.items():
+            if shown and names and (lines := by_sheet.get(names[shown[0]])):
+                ctx.set_header(
+                    key.capitalize(), "; ".join(x.removeprefix("Chart: ") for x in lines)
+                )
+        return
+    for index, name in enumerate(names, 1):
+        kinds = {key: by_sheet[name] for key, by_sheet in found.items() if name in by_sheet}
+        if not kinds:
+            continue
+        blocks = [f"{key.capitalize()}:\n" + "\n".join(f"- {x}" for x in lines)
+                  for key, lines in kinds.items()]  # fmt: skip
+        text = f"## Sheet: {name}, {' and '.join(kinds)}\n\n" + "\n\n".join(blocks)
+        meta = {"sheet": name, "sheet_index": index, "sheet_count": len(names)}
+        yield Document(text, {**meta, **{key: len(lines) for key, lines in kinds.items()}})
 
 
 def _load_deadline(ctx: Context) -> Deadline:

@@ -173,34 +173,52 @@ class TextExtractor(Extractor):
         yield Document("\n".join(lines), meta)
 
     def _chunks(self, source: Source, ctx: Context, encoding: str) -> Iterator[Document]:
+        """Loader mode: every line whole (``text.max_line_length`` is the agent view's cut, never
+        a loader's), ``text.lines_per_document`` lines a Document; a Document holding more than
+        that many lines of ``max_line_length`` characters is handed out where it stands, so a
+        line longer than that (a minified file) runs on into the next Document, its text
+        kept and memory bounded."""
         text = ctx.settings.text
-        per_doc, max_len = text.lines_per_document, text.max_line_length
+        per_doc, most = text.lines_per_document, text.lines_per_document * text.max_line_length
         offset = ctx.options.offset or 1
         remaining = ctx.options.limit or None
-        lines: list[str] = []
+        parts: list[str] = []  # the open Document's text, pieces of lines
+        size = lines = 0  # its characters, and the lines it holds ended
         start, n, replaced = offset, 0, 0
+        inside = False  # a line is open: its start was read, its end not yet
         with open_text(source, encoding) as stream:
-            while remaining is None or remaining > 0:
+            while True:
                 before = replaced_bytes()
-                line, length = read_line(stream, max_len)
+                piece = stream.readline(_COUNT_CHUNK)
                 replaced += replaced_bytes() - before
-                if line is None:
+                if not piece:
                     break
-                n += 1
-                if n % _DEADLINE_EVERY == 0:
-                    ctx.check_deadline(f"line {n:,}")
+                if not inside:
+                    if remaining is not None and remaining <= 0:
+                        break
+                    n += 1
+                    if n % _DEADLINE_EVERY == 0:
+                        ctx.check_deadline(f"line {n:,}")
+                    if n >= offset and remaining is not None:
+                        remaining -= 1
+                inside = not piece.endswith("\n")
                 if n < offset:
                     continue
-                lines.append(cut_line(line, length, max_len))
-                if remaining is not None:
-                    remaining -= 1
-                if len(lines) >= per_doc:
+                parts.append(piece)
+                size += len(piece)
+                lines += not inside
+                if lines >= per_doc or size >= most:
+                    body = "".join(parts)
                     yield Document(
-                        "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+                        body[:-1] if body.endswith("\n") else body,
+                        {"line_start": start, "line_end": n, "encoding": encoding},
                     )
-                    start, lines = n + 1, []
-        if lines:
+                    start = n if inside else n + 1
+                    parts, size, lines = [], 0, 0
+        if parts:
+            body = "".join(parts)
             yield Document(
-                "\n".join(lines), {"line_start": start, "line_end": n, "encoding": encoding}
+                body[:-1] if body.endswith("\n") else body,
+                {"line_start": start, "line_end": n, "encoding": encoding},
             )
         note_replaced(ctx, replaced, encoding)

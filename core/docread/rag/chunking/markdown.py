@@ -1,31 +1,15 @@
-"""The structure the chunker reads in a unit's markdown: ATX heading lines (``#`` to ``####``,
-not inside a fenced code block) and pipe tables (a header row, a ``|---|`` separator, rows)."""
+"""The tables the chunker reads in a unit's markdown: pipe tables (a header row, a ``|---|``
+separator, rows). Where sections start is the outline's (``docread.outline``)."""
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
 
 from .splitter import Span
 
-#: Heading levels that start a section; deeper ones (#####) stay text, as in docling's chunker.
-MAX_LEVEL = 4
-#: A heading title is cut to this many characters in ``headings`` (short strings: metadata).
-TITLE_CHARS = 200
-
-_HEADING = re.compile(r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M)  # levels 1 to MAX_LEVEL
-_CLOSING = re.compile(r"[ \t]#+$")  # an optional closing sequence: "## Title ##"
-_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 _ROW = re.compile(r"^ {0,3}\|[^\n]*", re.M)  # a line that starts with "|"
 _SEPARATOR_CHARS = frozenset("|-: \t")
-
-
-@dataclass(frozen=True, slots=True)
-class Heading:
-    at: int  # offset of the heading line in the text
-    level: int  # 1 for "#", ... 4 for "####"
-    title: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,21 +20,6 @@ class Table:
     @property
     def end(self) -> int:
         return self.rows[-1][1] if self.rows else self.header[1]
-
-
-def headings(text: str) -> list[Heading]:
-    """The heading lines of ``text``, in order, outside fenced code (``# comment`` in a
-    fenced Python block is code, not a section)."""
-    if "#" not in text:
-        return []
-    fences = [m.start() for m in _FENCE.finditer(text)]
-    out: list[Heading] = []
-    for m in _HEADING.finditer(text):
-        inside = bisect_left(fences, m.start()) % 2  # an odd count of fences before it
-        title = _CLOSING.sub("", m.group(2).strip()).strip().strip("*_").strip()[:TITLE_CHARS]
-        if not inside and title:
-            out.append(Heading(m.start(), len(m.group(1)), title))
-    return out
 
 
 def tables(text: str) -> list[Table]:

@@ -1,10 +1,13 @@
-"""Sections across units: the units of one file read as markdown are cut at their heading
-lines into sections, a section runs on over the next page (section, line window) of the same
-file, and each section is chunked on its own, tables row by row with their header repeated.
+"""Sections across units: a file's units are cut where its sections start (the outline's one
+reading of a file, ``outline.build.TreeBuilder``: heading lines, natural places such as sheets
+and messages, a PDF's bookmarks), a section runs on over the next page (section, line window)
+of the same file, and each section is chunked on its own, tables row by row with their header
+repeated. A chunk carries its section's heading path (``headings``) and id (``section_id``, what
+``section=`` reads; none before a file's first section).
 
-A unit's ``headings`` metadata, when present, is the heading path in force at its start; else
-the path runs on from the unit before it in the same file. A unit with no heading path, no
-heading line and no table has no structure: it is chunked alone, as before (same ids).
+A unit outside any section, with no table, has no structure: it is chunked alone, as before
+(same ids); one in a natural place that is not markdown (a mail, a text member) too, with that
+place's ``headings`` and ``section_id``.
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ...model import FLOW_KEYS, Document, stable_id, unit_position
+from ...outline.build import TreeBuilder, UnitSections, file_key, glue
+from ...outline.tree import Section
 from ...sanitize import string_list
-from .markdown import MAX_LEVEL, Heading, headings, tables
+from .markdown import tables
 from .splitter import Span, Splitter, stripped
 
 T = TypeVar("T")
-Path = tuple[tuple[int, str], ...]  # (level, title) from the top
 Chunks = Iterator[tuple[Document, Document]]  # (a chunk, the unit it starts in)
 
 #: Extractors whose text is markdown (headings, pipe tables); any unit with a ``headings`` key or
@@ -45,19 +49,6 @@ def is_markdown(meta: Mapping[str, Any]) -> bool:
     return extractor == "text" and name.endswith(_MARKDOWN_NAMES)
 
 
-def start_path(meta: Mapping[str, Any]) -> Path | None:
-    """The unit's own ``headings`` metadata as a path (levels 1, 2, ...), None without it."""
-    given = meta.get("headings")
-    if not isinstance(given, list | tuple):
-        return None
-    return tuple((i, str(t)) for i, t in enumerate(given[:MAX_LEVEL], 1) if str(t))
-
-
-def _under(path: Path, heading: Heading) -> Path:
-    """The path after a heading line: the headings above its level, then it."""
-    return (*(h for h in path if h[0] < heading.level), (heading.level, heading.title))
-
-
 @dataclass(slots=True)
 class _Part:
     """One unit's share of a section: ``unit.text[start:end]`` at ``at`` in the section text."""
@@ -70,11 +61,16 @@ class _Part:
 
 @dataclass(slots=True)
 class _Section:
-    file: tuple[Any, Any]  # (source, member)
+    file: str  # the file (an archive: the archive)
     place: str  # the first unit's position without its flow keys (a sheet, a slide...)
-    path: Path
+    node: Section | None  # the outline's section (None: text before any)
+    ids: bool  # the file's section ids are known (``TreeBuilder.ids``)
     parts: list[_Part] = field(default_factory=list)
     chars: int = 0
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.node.titles if self.node is not None else ()
 
     def add(self, unit: Document, start: int, end: int) -> None:
         self.parts.append(_Part(unit, start, end))
@@ -83,9 +79,9 @@ class _Section:
 
 @dataclass(slots=True)
 class _File:
-    path: Path = ()
+    sections: TreeBuilder = field(default_factory=TreeBuilder)
     last: Mapping[str, Any] | None = None  # the metadata of its last unit
-    ranks: dict[tuple[str, Path], int] = field(default_factory=dict)
+    ranks: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
 
 
 class SectionStream:
@@ -97,7 +93,7 @@ class SectionStream:
         self.plain = plain  # the chunks of an unstructured unit on its own
         self.open: _Section | None = None
         self.held: list[Any] = []
-        self.files: OrderedDict[tuple[Any, Any], _File] = OrderedDict()
+        self.files: OrderedDict[str, _File] = OrderedDict()
 
     def feed(self, unit: T) -> Iterator[tuple[Document | T, Document | T]]:
         if not isinstance(unit, Document):
@@ -107,44 +103,43 @@ class SectionStream:
                 self.held.append(unit)
             return
         meta = unit.metadata
-        if not is_markdown(meta):
-            yield from self._alone(unit)
-            return
-        key = (meta.get("source"), meta.get("member"))
+        key = file_key(meta)
         info = self._file(key)
+        marks = info.sections.feed(unit)
         follows = info.last is not None and _follows(info.last, meta)
-        given = start_path(meta)
-        path = given if given is not None else info.path if follows else ()
-        marks = headings(unit.text)
         info.last = meta
-        if not path and not marks and not tables(unit.text):
-            info.path = ()
-            yield from self._alone(unit)
+        start = _headed(marks.start)
+        starts = [(at, node) for at, node in marks.starts if node.ordinal]  # s0: before any
+        structured = is_markdown(meta) and (starts or start is not None)
+        if not structured and not (is_markdown(meta) and tables(unit.text)):
+            yield from self._alone(unit, marks, info.sections.ids)
             return
         section = self.open
-        if not (section and follows and section.file == key and section.path == path):
+        if not (section and follows and section.file == key and section.node is start):
             yield from self.close()
             section = None
-        cuts = [h.at for h in marks]
-        ends = [*cuts[1:], len(unit.text)] if marks else []
+        cuts = [at for at, _ in starts]
+        ends = [*cuts[1:], len(unit.text)] if cuts else []
         if section is not None:
             section.add(unit, 0, cuts[0] if cuts else len(unit.text))
         elif not cuts or unit.text[: cuts[0]].strip():
-            section = self.open = _Section(key, _place(meta), path)
+            section = self.open = _Section(key, _place(meta), start, info.sections.ids)
             section.add(unit, 0, cuts[0] if cuts else len(unit.text))
-        for mark, end in zip(marks, ends, strict=True):
+        for (at, node), end in zip(starts, ends, strict=True):
             yield from self.close()
-            path = _under(path, mark)
-            section = self.open = _Section(key, _place(meta), path)
-            section.add(unit, mark.at, end)
-        info.path = path
+            section = self.open = _Section(key, _place(meta), node, info.sections.ids)
+            section.add(unit, at, end)
         if section is not None and section.chars > SECTION_CHARS:
             yield from self.close()
 
-    def _alone(self, unit: Document) -> Chunks:
-        """A unit without structure: the open section ends, the unit is chunked on its own."""
+    def _alone(self, unit: Document, marks: UnitSections, ids: bool) -> Chunks:
+        """A unit without structure: the open section ends, the unit is chunked on its own
+        (with the natural place it is in, if any: a message, an archive member)."""
         yield from self.close()
+        where = _keys(marks.first, ids)
         for chunk in self.plain(unit):
+            if where:
+                chunk = Document(chunk.text, {**chunk.metadata, **where}, chunk.id)
             yield chunk, unit
 
     def close(self) -> Iterator[tuple[Any, Any]]:
@@ -159,7 +154,7 @@ class SectionStream:
         for item in held:
             yield item, item
 
-    def _file(self, key: tuple[Any, Any]) -> _File:
+    def _file(self, key: str) -> _File:
         info = self.files.get(key)
         if info is None:
             info = self.files[key] = _File()
@@ -171,9 +166,9 @@ class SectionStream:
     def _chunks(self, section: _Section, rank: int) -> Chunks:
         text = _join(section.parts)
         spans = self._spans(text)
-        titles = [t for _, t in section.path]
-        path = string_list(titles)
-        base = json.dumps([section.file[0], section.place, titles, rank], default=str)
+        titles = list(section.path)
+        source = section.parts[0].unit.metadata.get("source")
+        base = json.dumps([source, section.place, titles, rank], default=str)
         starts = [p.at for p in section.parts]
         for index, (span, header) in enumerate(spans, 1):
             first = section.parts[_bisect(starts, span[0])]
@@ -184,14 +179,12 @@ class SectionStream:
                 if self.splitter.length(prefixed, 0, len(prefixed)) <= self.splitter.chunk_size:
                     body = prefixed
             meta: dict[str, Any] = {
-                **first.unit.metadata,
+                **{k: v for k, v in first.unit.metadata.items() if k not in _SECTION_KEYS},
+                **_keys(section.node, section.ids),
                 "chunk_index": index,
                 "chunk_count": len(spans),
                 "char_start": first.start + span[0] - first.at,
             }
-            meta.pop("headings", None)
-            if path:  # no heading path: no key (the one list rule, sanitize.string_list)
-                meta["headings"] = path
             pages = first.unit.metadata.get("page_number"), last.unit.metadata.get("page_number")
             if isinstance(pages[0], int) and isinstance(pages[1], int):
                 meta["page_start"], meta["page_end"] = pages
@@ -221,6 +214,26 @@ class SectionStream:
             if span[1] > span[0]:
                 out.append((span, headers.get(start)))
         return out
+
+
+#: What a unit says of its own section, which a chunk's own section replaces.
+_SECTION_KEYS = ("headings", "section_id")
+
+
+def _keys(node: Section | None, ids: bool) -> dict[str, Any]:
+    """A chunk's section: its heading path (``headings``, absent when it has none) and its id
+    (``section_id``: when the file's ids are known, never for the text before any section)."""
+    out: dict[str, Any] = {}
+    if node is not None and (path := string_list(node.titles)):  # no empty list: every store
+        out["headings"] = path
+    if node is not None and ids and node.ordinal > 0:
+        out["section_id"] = node.id
+    return out
+
+
+def _headed(node: Section | None) -> Section | None:
+    """The section a unit starts in, None before the file's first one (``s0`` too)."""
+    return node if node is not None and node.ordinal != 0 else None
 
 
 def chunk_id(unit_id: str, index: int, text: str) -> str:
@@ -257,10 +270,9 @@ def _join(parts: list[_Part]) -> str:
         piece = part.unit.text[part.start : part.end]
         if out:
             previous = out[-1].rstrip("\n")
-            row = previous.rsplit("\n", 1)[-1].lstrip(" ").startswith("|")
-            glue = "\n" if row and piece.lstrip(" \n").startswith("|") else "\n\n"
-            at += len(previous) + len(glue) - len(out[-1])
-            out[-1] = previous + glue
+            between = glue(previous, piece)
+            at += len(previous) + len(between) - len(out[-1])
+            out[-1] = previous + between
         part.at = at
         out.append(piece)
         at += len(piece)

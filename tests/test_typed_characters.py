@@ -1,0 +1,75 @@
+"""Typographic characters inside words become what a search types, in every family (one place:
+the body sanitizer, ``sanitize.clean_body``): the hyphens U+2010 and U+2011 as "-", no-break
+spaces as " ", a soft hyphen removed; so "nicht-englischer" finds a heading Word wrote with a
+non-breaking hyphen."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import docread
+import factories
+import pytest
+from data.make_multilingual_doc import TYPOGRAPHIC
+from docread.sanitize import clean_text
+from docread.settings import Settings
+
+HEADING = "Texte nicht\u2011englischer Sprache"  # a non-breaking hyphen
+BODY = "Ein Weg von 10\u00a0km, ein schma\u00adler Pfad und ein Hoch\u2010haus."
+TYPED = ("nicht-englischer", "10 km", "schmaler", "Hoch-haus")
+
+
+def _docx(path: Path) -> None:
+    factories.docx(path, [(1, HEADING), BODY])
+
+
+def _pptx(path: Path) -> None:
+    factories.pptx(path, [(HEADING, BODY, "")])
+
+
+def _xlsx(path: Path) -> None:
+    factories.xlsx(path, {"Sheet": [["Titel"], [HEADING], [BODY]]})
+
+
+def _html(path: Path) -> None:
+    path.write_text(f"<html><body><h1>{HEADING}</h1><p>{BODY}</p></body></html>", "utf-8")
+
+
+def _text(path: Path) -> None:
+    path.write_text(f"{HEADING}\n{BODY}\n", "utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "make"),
+    [("a.docx", _docx), ("a.pptx", _pptx), ("a.xlsx", _xlsx), ("a.html", _html),
+     ("a.txt", _text), ("a.md", _text)],
+)  # fmt: skip
+def test_every_family_gives_typed_hyphens_and_spaces(
+    reader: docread.Reader, tmp_path: Path, name: str, make: Callable[[Path], None]
+) -> None:
+    make(tmp_path / name)
+    for text in (
+        "\n".join(d.text for d in reader.iter_documents(name)),
+        reader.read(name).text,
+    ):
+        for typed in TYPED:
+            assert typed in text, (name, typed)
+        assert not {"\u2010", "\u2011", "\u00a0", "\u00ad"} & set(text)
+
+
+def test_a_legacy_doc_heading_is_found_as_typed(reader: docread.Reader, tmp_path: Path) -> None:
+    """tests/data/multilingual.doc has a heading with a non-breaking hyphen and a no-break
+    space (as LibreOffice wrote them from U+2011 and U+00A0)."""
+    shutil.copy(Path(__file__).parent / "data" / "multilingual.doc", tmp_path / "m.doc")
+    assert "\u00a0" in TYPOGRAPHIC
+    text = "\n".join(d.text for d in reader.iter_documents("m.doc"))
+    assert "Texte nicht-englischer Sprache auf 10 km" in text
+
+
+def test_the_rule_keeps_other_text() -> None:
+    out = Settings().output
+    assert clean_text("a\u2011b \u00a0c\u00ad d \u2013 e \u2014 f \u2212 1", out) == (
+        "a-b  c d \u2013 e \u2014 f \u2212 1"
+    )
