@@ -20,7 +20,8 @@ interleaved, median of ``--rounds``. ``docread:auto+pymupdf``: auto in a process
 checkout, e.g. main's) in the same rounds, labelled ``@before``: a before/after table from one
 run on the same machine.
 
-    python bench/structure.py [--rounds 3] [--sets corpus,papers] [--before /work/main] [--json out.json]
+    python bench/structure.py [--rounds 3] [--sets corpus,papers] [--before /work/main]
+        [--cases docread:auto] [--json out.json]
 """
 
 from __future__ import annotations
@@ -174,6 +175,11 @@ def main() -> None:
     )
     parser.add_argument("--before", type=Path, help="another checkout: its docread as @before")
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument(
+        "--cases",
+        help="comma-separated: only these cases (raw and docread:off "
+        "are always run: the ratios' floors)",
+    )
     args = parser.parse_args()
     truths = structure_set()
     sys.path.insert(0, str(ROOT / "tests"))
@@ -189,6 +195,9 @@ def main() -> None:
     cases = [*CASES, "docread:auto+pymupdf"]
     if args.before:
         cases += [f"{c}@before" for c in cases if c.startswith("docread")]
+    if args.cases:
+        wanted = {"raw", "docread:off", *args.cases.split(",")}
+        cases = [c for c in cases if c.split("@")[0] in wanted]
     times: dict[tuple[str, str], list[dict[str, float]]] = {}
     recall: dict[str, dict[str, dict[str, tuple[int, int]]]] = {}
     for r in range(args.rounds):

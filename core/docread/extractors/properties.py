@@ -27,6 +27,11 @@ _META_LABELS = (
     "last_modified_by",
 )  # fmt: skip
 _MARKUP = re.compile(r"[#*_`>|]+")
+# what writers put where a property was never set (ReportLab's "(anonymous)", "untitled"):
+# saying it in the text only makes a first chunk of noise
+_PLACEHOLDERS = frozenset(
+    {"anonymous", "unspecified", "untitled", "unknown", "none", "null", "n/a"}
+)
 
 
 def is_first_unit(meta: Mapping[str, Any]) -> bool:
@@ -38,16 +43,23 @@ def is_first_unit(meta: Mapping[str, Any]) -> bool:
 def properties_header(meta: Mapping[str, Any], text: str) -> str:
     """``Title: ...`` / ``Author: ...`` lines for the properties ``meta`` holds (values already
     sanitized and capped by ``clean_metadata``); the title is left out when the text's first line
-    already holds it. Empty when there is nothing to say."""
+    already holds it, a placeholder (``(anonymous)``, ``untitled``) always. Empty when there is
+    nothing to say."""
     first_line = next((line for line in text.splitlines() if line.strip()), "")
     shown = _plain(first_line)
     lines = []
     for key, label in PROPERTY_LABELS:
         value = " ".join(str(meta.get(key) or "").split())
-        if not value or (key == "title" and _plain(value) in shown):
+        if not value or _placeholder(value) or (key == "title" and _plain(value) in shown):
             continue
         lines.append(f"{label}: {value}")
     return "\n".join(lines)
+
+
+def _placeholder(value: str) -> bool:
+    """A value that says the property was not set: ``(anonymous)``, ``(unspecified)``,
+    ``Untitled``, ``unknown``, ``n/a`` (brackets and case aside)."""
+    return value.strip(" ()[]<>").casefold() in _PLACEHOLDERS
 
 
 def _plain(text: str) -> str:

@@ -94,15 +94,42 @@ def test_columns_read_in_order_and_paragraphs_whole(reader, made, name):
     assert sum(flat(p) in raw for p in truth.paragraphs) < len(truth.paragraphs)  # not trivial
 
 
-def test_running_headers_footers_and_page_numbers_are_removed(reader, made):
+def test_running_headers_are_out_of_the_flow_but_kept_once(reader, made):
+    """A running header is printed on every page: it is taken out of each page's text but
+    kept once, as a block of the first page that prints it (a search for it still finds the
+    document); page numbers go."""
     path, truth = made["report"]
     docs = pages_of(reader, path)
+    header = "Northwind Cooperative - Annual Report 2024"
     assert len(docs) == 4
+    assert [d.text.count(header) for d in docs] == [1, 0, 0, 0]
+    assert docs[0].text.startswith("# Annual Report of the Northwind Cooperative")
+    assert docs[0].text.endswith(f"\n\n{header}")  # a block of its own, after the page's text
     for doc in docs:
-        assert "Northwind Cooperative - Annual Report 2024" not in doc.text
         assert not re.search(r"Page \d of \d", doc.text)
+    alone = pages_of(reader, path, pages="2")[0]  # a page read alone: not its header
+    assert header not in alone.text and alone.text == docs[1].text
     raw = pymupdf.open(path)[1].get_text()
     assert "Annual Report 2024" in raw and "Page 2 of 4" in raw  # they are on the pages
+
+
+def test_a_running_header_is_found_in_the_document_that_prints_it(reader, tmp_path):
+    body = "Ordinary body text of a page that goes on for a while. " * 12
+    pages = []
+    for n in range(3):
+
+        def page(p: pymupdf.Page, n: int = n) -> None:
+            p.insert_text((72, 40), "This is the header text.", fontsize=9)
+            p.insert_textbox(pymupdf.Rect(72, 90, 520, 400), f"Page {n + 1} says: {body}")
+            p.insert_text((290, 800), str(n + 1), fontsize=9)
+
+        pages.append(drawn(page))
+    pdf(tmp_path / "headed.pdf", pages)
+    texts = [d.text for d in pages_of(reader, tmp_path / "headed.pdf")]
+    assert [t.count("This is the header text.") for t in texts] == [1, 0, 0]
+    assert texts[0].startswith("Page 1 says:")  # out of the flow: after the page's text
+    chunks = reader.read("headed.pdf", output_format="markdown").text
+    assert chunks.count("This is the header text.") == 1
 
 
 def test_a_title_set_on_two_lines_is_one_heading(reader, tmp_path):
@@ -365,7 +392,7 @@ def test_corpus_two_column_paper_with_table():
 
 def test_corpus_borderless_table():
     text = corpus_text("SPARSE-2024-INV-1234_borderless_table.pdf")
-    assert "\n# INVENTORY RECONCILIATION REPORT\n" in text
+    assert text.startswith("# INVENTORY RECONCILIATION REPORT\n")  # no "Title: (anonymous)"
     assert "| SKU-8847 | A-12 | 450 |" in text and "| SKU-4563 | D-22 |" in text
 
 

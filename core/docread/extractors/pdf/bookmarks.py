@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ...model import Document
 from ...outline.headings import TITLE_CHARS
 from ...outline.tree import section_id
-from .lines import outline
+from .survey import outline
 
 if TYPE_CHECKING:
     import pymupdf

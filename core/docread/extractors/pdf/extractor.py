@@ -31,7 +31,6 @@ from .parts import (
     ocr_dpi,
     page_text,
     properties,
-    right_to_left,
     scan_image,
     table_markdowns,
 )
@@ -214,7 +213,7 @@ def _pages(
                 )
             page_time.restart()
             md = marked.page(page) if marked is not None else None
-            if md is None or right_to_left(md.text):  # page_text repairs RTL ligatures
+            if md is None:
                 text, found = page_text(page), None
                 chars = visible(text)
             else:  # the text layer's characters, not the markdown's marks and placeholders
@@ -237,31 +236,39 @@ def _pages(
     ocr_pages: list[int] = []
     no_layer: list[int] = []
     form = bool(doc.is_form_pdf)  # a document property MuPDF works out anew on each call
-    for n, result in ocr_stream(items(), ctx, what="OCR of page"):
-        page, text, scanned, found = held.pop(n)
-        meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
-        if marked is not None:
-            meta["headings"] = marked.headings_at(n, found)
-        if stamps is not None:
-            meta.update(stamps.of(n))
-        if isinstance(result, OcrResult) and result.skipped:
-            pass  # noise, not text: the OCR engine said so in a note; the text layer stays
-        elif isinstance(result, OcrResult):
-            text = _with_ocr(
-                n, text, result, meta, ctx, joined=marked is not None and not lines_kept
+    try:
+        for n, result in ocr_stream(items(), ctx, what="OCR of page"):
+            page, text, scanned, found = held.pop(n)
+            meta: dict[str, Any] = {"page_number": n, **base, "ocr": False}
+            if marked is not None:
+                meta["headings"] = marked.headings_at(n, found)
+            if stamps is not None:
+                meta.update(stamps.of(n))
+            if isinstance(result, OcrResult) and result.skipped:
+                pass  # noise, not text: the OCR engine said so in a note; the text layer stays
+            elif isinstance(result, OcrResult):
+                text = _with_ocr(
+                    n, text, result, meta, ctx, joined=marked is not None and not lines_kept
+                )
+                if meta["ocr"]:
+                    ocr_pages.append(n)
+            elif isinstance(result, ReadDocumentError):
+                ctx.warn(
+                    f"Page {n}: OCR failed ({result.message}); its text layer is shown instead."
+                )
+                text = f"{text.strip()}\n\n[OCR failed - page not read]".strip()
+            elif n in skipped:
+                text = f"{text.strip()}\n\n{_SKIPPED}".strip()
+            elif scanned and opts.ocr is False:
+                no_layer.append(n)
+            yield from _page_units(
+                doc, page, text, meta, ctx, in_place=found is not None, form=form
             )
-            if meta["ocr"]:
-                ocr_pages.append(n)
-        elif isinstance(result, ReadDocumentError):
-            ctx.warn(f"Page {n}: OCR failed ({result.message}); its text layer is shown instead.")
-            text = f"{text.strip()}\n\n[OCR failed - page not read]".strip()
-        elif n in skipped:
-            text = f"{text.strip()}\n\n{_SKIPPED}".strip()
-        elif scanned and opts.ocr is False:
-            no_layer.append(n)
-        yield from _page_units(doc, page, text, meta, ctx, in_place=found is not None, form=form)
-        if scanned and opts.view == "auto":
-            yield _visual_part(page, ctx, base)
+            if scanned and opts.view == "auto":
+                yield _visual_part(page, ctx, base)
+    finally:
+        if marked is not None:
+            marked.close()
     if ocr_pages:
         why = "forced by ocr=true" if opts.ocr else "scanned"
         ctx.set_header(

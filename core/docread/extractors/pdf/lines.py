@@ -1,39 +1,54 @@
-"""A PDF page's text lines with their geometry and font (size, bold), from one ``dict`` extraction,
-and the document survey the structure pass needs before any page: the body font size, the
-sizes that mark headings, the running headers/footers. The survey reads a fixed sample of
-pages, never the pages asked for, so a page reads the same alone, in a split read or whole."""
+"""A PDF page's text lines with their geometry and font (size, weight, slant, family), from one
+``dict`` extraction, with the drawn rules and pictures the structure pass needs: the page read
+once, everything after works on what it returns (``PageText``), never on the page again."""
 
 from __future__ import annotations
 
 import functools
 import re
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
-
-from .content import bound_content
 
 if TYPE_CHECKING:
     import pymupdf
 
-SAMPLE = 40  # pages surveyed at most (spread over the document)
-OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostile or broken
-OUTLINE_ITEMS = 50_000  # outline entries read at most
-BAND = 0.1  # top and bottom share of the page where running lines live
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
-_DIGITS = re.compile(r"\d+")
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE
+_SUBSET = re.compile(r"^[A-Z]{6}\+")
+# weight words in font names, heaviest first where one contains another ("semibold" > "bold")
+_WEIGHTS = (
+    ("hairline", 100), ("thin", 100), ("extralight", 200), ("ultralight", 200),
+    ("semilight", 350), ("light", 300), ("book", 400), ("regular", 400), ("normal", 400),
+    ("roman", 400), ("medium", 500), ("semibold", 600), ("demibold", 600), ("demi", 600),
+    ("extrabold", 800), ("ultrabold", 800), ("heavy", 900), ("black", 900), ("bold", 700),
+    ("bd", 700), ("medi", 500),
+)  # fmt: skip
+_TRAILING = re.compile(
+    r"(?:Thin|Hairline|ExtraLight|UltraLight|SemiLight|Light|Book|Regular|Regu|Normal|Roman"
+    r"|Medium|Medi|SemiBold|DemiBold|Demi|ExtraBold|UltraBold|Bold|Bd|Heavy|Black|Italic|Ital"
+    r"|Oblique|It|MT|PS|Std|Pro|\d+)$"
 )
-_SPOT = re.compile(r"[&#]zoom=[^,&]*,[^,&]*,(-?\d+(?:\.\d+)?)$")
-_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+_CODE_WEIGHT = re.compile(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
+_MARK = re.compile(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
+_MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
+_SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
+_SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
+_LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
+_PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
+_MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
+
+
+Box = tuple[float, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One text line: its box, text, dominant font size (rounded to 0.5 pt), whether all of it is
-    bold, and the MuPDF block it came from."""
+    """One printed line: its box, text, dominant font size (rounded to 0.5 pt), whether most
+    of it (60 %) is bold / italic, whether it is monospaced, its font family and weight (100-900, or the family's own
+    weight code), the MuPDF block it came from, and whether it runs other than left to right
+    (rotated or vertical: margin stamps, table heads set sideways)."""
 
     x0: float
     y0: float
@@ -41,22 +56,40 @@ class Line:
     y1: float
     text: str
     size: float
-    bold: bool
-    block: int
+    bold: bool = False
+    italic: bool = False
+    mono: bool = False
+    family: str = ""
+    weight: int = 400
+    block: int = 0
+    rotated: bool = False
 
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
 
-Box = tuple[float, float, float, float]
+    @property
+    def style(self) -> tuple[float, bool, bool, str]:
+        """What tells headings from body text: size, weight, slant, family."""
+        return (self.size, self.bold, self.italic, self.family)
 
 
 @dataclass(frozen=True, slots=True)
 class PageText:
     """A page's text lines in content order, the boxes of the rectilinear paths it draws (rules,
     cell frames and backgrounds: what a ruled table is made of; None when the page draws more
-    paths than the budget, which are then not collected), and the seconds its pass took."""
+    paths than the budget, which are then not collected) and of its other paths (curves,
+    shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
+    its text layer (spaces aside) and the seconds its reading took."""
 
     lines: list[Line]
     rects: list[Box] | None
+    pictures: list[Box]
+    width: float
+    height: float
+    chars: int
     seconds: float = 0.0
+    paths: list[Box] = field(default_factory=list)
 
 
 def flags(*, vectors: bool = True) -> int:
@@ -82,60 +115,269 @@ def over_paths(textpage: Any, limit: int) -> bool:
     return count > limit
 
 
-def read_page(page: pymupdf.Page, max_paths: int) -> PageText:
-    """The page's non-blank text lines and rectilinear paths, from one ``dict`` extraction;
-    a page of more than ``max_paths`` blocks is read again without its paths (converting
-    100,000 paths to Python costs 5-10x the page's text)."""
+def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
+    """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
+    its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
+    adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
+    again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
+    Right-to-left pages get their characters' order repaired (``right_to_left_lines``)."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
+    paths: list[Box] = []
     if over_paths(textpage, max_paths):
         textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
     data = page.get_text("dict", textpage=textpage)
     out: list[Line] = []
+    chars = 0
+    rtl = False
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
-            if block["isrect"] and rects is not None:
-                rects.append(block["bbox"])
+            (rects if block["isrect"] else paths).append(block["bbox"])  # type: ignore[union-attr]
             continue
-        for line in block["lines"]:
-            spans = line["spans"]
-            if len(spans) == 1:  # most lines: no weighing
-                span = spans[0]
-                text = span["text"]
-                if not text.strip():
+        for line in block.get("lines", ()):
+            made = _line(line, number)
+            if made is not None:
+                out.append(made)
+                chars += visible(made.text)
+                rtl = rtl or (not made.text.isascii() and bool(_RTL.search(made.text)))
+    if rtl:
+        out = right_to_left_lines(page, textpage, out)
+    drawn = _pictures(page) if pictures and out and page.get_images() else []
+    rect = page.rect
+    return PageText(
+        joined_rows(out, rtl), rects, drawn, rect.width, rect.height, chars,
+        time.perf_counter() - start, paths,
+    )  # fmt: skip
+
+
+def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
+    """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
+    makes it: a run of the page's content that the survey spares the pages it only samples."""
+    start = time.perf_counter()
+    drawn = _pictures(page) if text.lines and page.get_images() else []
+    return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
+
+
+def _pictures(page: pymupdf.Page) -> list[Box]:
+    """Where the page's pictures are drawn (a run of the page's content: only when its
+    resources list pictures), from MuPDF's log of what it draws: ``get_image_info`` would
+    make a text page of its own and decode every picture (6x the time)."""
+    return [tuple(box) for kind, box in page.get_bboxlog() if kind in _PICTURE_KINDS]
+
+
+def _line(line: dict[str, Any], number: int) -> Line | None:
+    """A MuPDF line as a Line (None when blank): footnote marks set as superscripts get a
+    space before them when glued to a word ("Center1" -> "Center 1"); the line's style is
+    that of most of its visible characters, marks aside."""
+    spans = line["spans"]
+    dx, dy = line["dir"]
+    rotated = abs(dy) > 0.05 or dx < 0
+    if len(spans) == 1:  # most lines: no weighing
+        span = spans[0]
+        text = span["text"]
+        if not text.strip():
+            return None
+        font, flags_ = span["font"], span["flags"]
+        family, weight, bold, italic = font_style(font, flags_)
+        size = span["size"]
+    else:
+        text, size, font, flags_, bold, italic = _joined_spans(
+            [(s["text"], s["size"], s["font"], s["flags"]) for s in spans]
+        )
+        if not text.strip():
+            return None
+        family, weight, _, _ = font_style(font, flags_)
+    x0, y0, x1, y1 = line["bbox"]
+    return Line(
+        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, bool(flags_ & 8), family,
+        weight, number, rotated,
+    )  # fmt: skip
+
+
+Span = tuple[str, float, str, int]  # a MuPDF span's text, size, font and flags
+
+
+def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
+    """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
+    flags most of its visible characters have, and whether most of the characters that count
+    (visible, not a raised mark smaller than that size) are bold / italic (60 %)."""
+    counts = [len(t.strip()) for t, _, _, _ in spans]
+    weights: dict[tuple[float, str, int], int] = {}
+    for (_, size, font, flags_), n in zip(spans, counts, strict=True):
+        if n and not flags_ & 1:
+            key = (size, font, flags_ & ~1)
+            weights[key] = weights.get(key, 0) + n
+    if not weights:  # only raised text
+        for (_, size, font, flags_), n in zip(spans, counts, strict=True):
+            key = (size, font, flags_)
+            weights[key] = weights.get(key, 0) + n
+    size, font, flags_ = max(weights.items(), key=_second)[0]  # the first of the most
+    parts: list[str] = []
+    bold_chars = italic_chars = total = 0
+    for (text, s_size, s_font, s_flags), n in zip(spans, counts, strict=True):
+        raised = s_flags & 1 and s_size < size
+        if n and not raised:  # it counts for the line's style
+            _, _, b, i = font_style(s_font, s_flags)
+            total += n
+            bold_chars += n if b else 0
+            italic_chars += n if i else 0
+        if (
+            raised and parts and _MARK.match(text.strip())
+            and parts[-1][-1:].isalnum() and text[:1].strip()
+        ):  # fmt: skip
+            text = " " + text
+        parts.append(text)
+    bold = bold_chars >= _MOSTLY * total > 0
+    italic = italic_chars >= _MOSTLY * total > 0
+    return "".join(parts), size, font, flags_, bold, italic
+
+
+def _second(item: tuple[Any, int]) -> int:
+    return item[1]
+
+
+@functools.lru_cache(maxsize=512)
+def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
+    """A font's (family, weight, bold, italic): the family is its name without the subset
+    prefix and the weight, slant and vendor words it ends with (``Times-BoldItalic`` and
+    ``Times-Roman`` are ``Times``); the weight from those words (``Light`` 300, ``Medium``
+    500, ``Demi`` 600, ``Bold``/``Bd`` 700, ...) or a family's own three-digit code
+    (``YoonGothicPro780``: compared within the family only), else 400; bold from 600 up or
+    by MuPDF's flag (then 700)."""
+    name = _SUBSET.sub("", font)
+    family = re.split(r"[-,+ ]", name, maxsplit=1)[0]
+    while (shorter := _TRAILING.sub("", family)) != family and shorter:
+        family = shorter
+    suffix = name[len(family) :]
+    low = suffix.casefold()
+    weight = next((w for word, w in _WEIGHTS if word in low), 0)
+    code = None if weight else _CODE_WEIGHT.search(suffix)
+    if code:
+        weight = int(code.group(1))
+    bold = bool(flags_ & 16) or (not code and weight >= 600)
+    if not weight:
+        weight = 700 if bold else 400
+    italic = bool(flags_ & 2) or "ital" in low or "oblique" in low
+    return family or name, weight, bold, italic
+
+
+def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
+    """Fragments of one printed line joined into one Line: pieces side by side on the same
+    baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
+    split into blocks, a subscript), and a number or bullet up to 2.5 ems before its text
+    ("1" in a box before a heading). Right to left pages join from the right. Table cells,
+    columns and right-aligned labels stay apart (wider gaps)."""
+    if len(lines) < 2:
+        return lines
+    out: list[Line] = []
+    pending = sorted(lines, key=lambda ln: ln.y0)
+    active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
+    for ln in pending:
+        active = [i for i in active if out[i].y1 > ln.y0]
+        merged = False
+        if not ln.rotated:
+            for i in active:
+                other = out[i]
+                if other.rotated or not _same_row(other, ln):
                     continue
-                size, bold = span["size"], _bold(span)
-            else:
-                text = "".join(s["text"] for s in spans)
-                if not text.strip():
-                    continue
-                size, bold = _style(spans)
-            x0, y0, x1, y1 = line["bbox"]
-            out.append(Line(x0, y0, x1, y1, text, round(size * 2) / 2, bold, number))
-    return PageText(out, rects, time.perf_counter() - start)
+                joined = _join_fragments(other, ln, rtl)
+                if joined is not None:
+                    out[i] = joined
+                    merged = True
+                    break
+        if not merged:
+            active.append(len(out))
+            out.append(ln)
+    # back to content order (MuPDF's order of blocks: columns read one after the other)
+    out.sort(key=lambda ln: (ln.block, ln.y0))
+    return out
 
 
-def _bold(span: dict[str, Any]) -> bool:
-    return bool(span["flags"] & 16) or _bold_font(span["font"])
+def _same_row(a: Line, b: Line) -> bool:
+    """Two lines that share most of the smaller one's height (a raised mark or a subscript
+    sits inside its line's band)."""
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
-@functools.lru_cache(maxsize=256)
-def _bold_font(name: str) -> bool:
-    """A font named bold (``Arial-BoldMT``, ``Foo-Black``): not all set the bold flag."""
-    return bool(_BOLD_FONT.search(name))
+def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
+    """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``), else None."""
+    first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
+    gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
+    em = max(first.size, second.size, 1.0)
+    if gap < -0.5 * em:
+        return None  # overlapping: text printed over text, not one line
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
+        label = first.text.strip()
+        if gap > _LABEL_GAP * em or not (len(label) <= 3 and not _is_letters(label)):
+            return None
+    big = first if visible(first.text) >= visible(second.text) else second
+    space = (
+        "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
+    )
+    return Line(
+        min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
+        first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
+        big.size, first.bold and second.bold, first.italic and second.italic,
+        first.mono and second.mono, big.family, big.weight, min(a.block, b.block),
+    )  # fmt: skip
 
 
-def _style(spans: list[dict[str, Any]]) -> tuple[float, bool]:
-    """The size most visible characters of a line have, and whether all of them are bold."""
-    weights: Counter[float] = Counter()
-    bold = True
-    for s in spans:
-        visible = len(s["text"].strip())
-        if visible:
-            weights[s["size"]] += visible
-            bold = bold and _bold(s)
-    return weights.most_common(1)[0][0], bold
+def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
+    """The wide space after a sentence's end in a justified line (MuPDF splits the line
+    there): a word and its full stop, then a capital, in one size and style, at most 1.5
+    ems apart (a table's cells are not sentences)."""
+    return (
+        ems <= _SENTENCE_GAP
+        and first.size == second.size
+        and first.style == second.style
+        and bool(_SENTENCE_END.search(first.text.rstrip()))
+        and second.text.lstrip()[:1].isupper()
+    )
+
+
+def _is_letters(text: str) -> bool:
+    """Two or more letters: a word, not a label such as "1", "a)" or "•"."""
+    return sum(c.isalpha() for c in text) >= 2
+
+
+def right_to_left_lines(page: pymupdf.Page, textpage: Any, lines: list[Line]) -> list[Line]:
+    """The page's lines with their characters as printed (``repaired``; the text again from
+    ``rawdict``, only on pages with right-to-left script)."""
+    fixed: dict[tuple[int, float, float], str] = {}
+    raw = page.get_text("rawdict", textpage=textpage)
+    for number, block in enumerate(raw["blocks"]):
+        for line in block.get("lines", ()):
+            x0, y0 = line["bbox"][:2]
+            fixed[(number, round(x0, 1), round(y0, 1))] = repaired(line)
+    out = []
+    for ln in lines:
+        text = fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)))
+        out.append(_with_text(ln, text) if text and text.strip() else ln)
+    return out
+
+
+def repaired(line: dict[str, Any]) -> str:
+    """A ``rawdict`` line's text with right-to-left ligatures as printed: MuPDF reverses a
+    ligature's characters with the line (Arabic lam-alef "لإ" comes out as "إل"); its
+    zero-width second character gives it away and is put back."""
+    chars = [c for span in line["spans"] for c in span["chars"]]
+    i = 0
+    while i < len(chars) - 1:
+        a, b = chars[i], chars[i + 1]
+        if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
+            chars[i], chars[i + 1] = b, a
+            i += 1
+        i += 1
+    return "".join(c["c"] for c in chars)
+
+
+def _with_text(ln: Line, text: str) -> Line:
+    return Line(
+        ln.x0, ln.y0, ln.x1, ln.y1, unicodedata.normalize("NFC", text), ln.size, ln.bold,
+        ln.italic, ln.mono, ln.family, ln.weight, ln.block, ln.rotated,
+    )  # fmt: skip
 
 
 def visible(text: str) -> int:
@@ -143,130 +385,6 @@ def visible(text: str) -> int:
     return len(text) - sum(map(text.count, _SPACES))
 
 
-def running_key(text: str) -> str:
-    """A running line's identity: digits stand for any number (``Page 3 of 9``)."""
-    return _DIGITS.sub("#", " ".join(text.split()).casefold())
-
-
-def is_page_number(text: str) -> bool:
-    """``7``, ``vii``, ``Page 7``, ``7 of 12``, ``7/12``."""
-    return len(text) <= 24 and bool(_PAGE_NUMBER.match(text.strip()))
-
-
-@dataclass
-class Survey:
-    """What the whole document says about its pages: body size, heading sizes (largest first),
-    running line keys, and its outline's headings by page."""
-
-    body: float = 10.0
-    sizes: list[float] = field(default_factory=list)
-    running: set[str] = field(default_factory=set)
-    toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
-    headed: bool = False  # a sampled page has a line in a heading size or all bold
-    read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
-    cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
-    outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
-    # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
-    max_paths: int = 5000  # paths a page's reading collects at most
-    max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules
-
-    def page(self, page: pymupdf.Page) -> PageText:
-        """The page's text: the survey's reading (handed out once), else read now."""
-        return self.read.pop(page.number, None) or read_page(page, self.max_paths)
-
-    def level(self, line: Line) -> int:
-        """0 when ``line`` is body text, else its heading level from its size (1 for the
-        largest heading size, ...; a bold line at body size after them), at most 4."""
-        if line.size >= self.body * 1.15:
-            return min(1 + sum(s > line.size for s in self.sizes), 4)
-        if line.bold and line.size >= self.body - 0.5:
-            return min(1 + len(self.sizes), 4)
-        return 0
-
-    def in_band(self, line: Line, height: float) -> bool:
-        return line.y1 <= height * BAND or line.y0 >= height * (1 - BAND)
-
-
-def sample(count: int) -> list[int]:
-    """0-based pages spread evenly over the document, at most SAMPLE."""
-    if count <= SAMPLE:
-        return list(range(count))
-    return sorted({round(i * (count - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
-
-
-def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) -> Survey:
-    """The body size (the size most characters have), heading sizes (larger sizes that start
-    short lines), running lines (a line in the top/bottom band whose text, numbers aside,
-    repeats on half the sampled pages and at least two) and the outline. Sampled pages have
-    their content cut at ``cap`` bytes first (``pdf.max_page_content``, content.bound_content);
-    ``max_paths`` and ``max_seconds`` are the pages' table budget (tables.page_tables)."""
-
-    sizes: Counter[float] = Counter()
-    heads: Counter[float] = Counter()
-    bands: Counter[str] = Counter()
-    pages = sample(doc.page_count)
-    found = Survey(max_paths=max_paths, max_seconds=max_seconds)
-    for n in pages:
-        page = doc[n]
-        if bound_content(doc, page, cap):
-            found.cut.add(n)
-        height = page.rect.height
-        seen = set()
-        found.read[n] = text = read_page(page, max_paths)
-        for line in text.lines:
-            chars = len(line.text.strip())
-            sizes[line.size] += chars
-            heads[line.size] += 1
-            if line.y1 <= height * BAND or line.y0 >= height * (1 - BAND):
-                seen.add(running_key(line.text))
-        bands.update(seen)
-    body = found.body = sizes.most_common(1)[0][0] if sizes else 10.0
-    found.sizes = sorted((s for s in heads if s >= body * 1.15), reverse=True)
-    found.headed = any(found.level(ln) for text in found.read.values() for ln in text.lines)
-    need = max(2, (len(pages) + 1) // 2)
-    found.running = {key for key, n in bands.items() if n >= need}
-    try:
-        entries = outline(doc)
-    except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
-        found.outline_lost = str(exc)
-        entries = []
-    for level, title, number, _ in entries:
-        if number >= 1 and title.strip():
-            found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
-    return found
-
-
-def outline(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
-    """The outline as (level, title, 1-based page or -1, the point it shows on that page from
-    the top or -1), in order, walked without recursion (PyMuPDF's ``get_toc`` recurses once per
-    level: a 1,500-deep outline failed the read); ValueError past OUTLINE_DEPTH levels or
-    OUTLINE_ITEMS entries."""
-    out: list[tuple[int, str, int, float]] = []
-    stack = [(doc.outline, 1)]
-    while stack:
-        item, level = stack.pop()
-        if not item or not item.this.m_internal:  # the end of a chain
-            continue
-        if level > OUTLINE_DEPTH or len(out) >= OUTLINE_ITEMS:
-            raise ValueError(
-                f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
-                else f"over {OUTLINE_ITEMS:,} entries"
-            )  # fmt: skip
-        page, top = _target(doc, item)
-        out.append((level, item.title or " ", page, top))
-        stack.append((item.next, level))
-        stack.append((item.down, level + 1))  # popped first: children before siblings
-    return out
-
-
-def _target(doc: pymupdf.Document, item: Any) -> tuple[int, float]:
-    """An outline item's 1-based page, -1 when it points outside the document (as get_toc),
-    and how far down that page it points (points from the top; -1 when it does not say)."""
-    if item.is_external or not item.uri:
-        return -1, -1.0
-    spot = _SPOT.search(item.uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
-    if item.page != -1 and spot is not None:
-        return int(item.page) + 1, float(spot.group(1))
-    target, _, top = doc.resolve_link(item.uri)  # a named destination
-    page = int(target) + 1 if item.page == -1 else int(item.page) + 1
-    return page, float(top) if top is not None else -1.0
+def right_to_left(text: str) -> bool:
+    """Whether the text has Hebrew or Arabic letters."""
+    return not text.isascii() and bool(_RTL.search(text))

@@ -1,33 +1,59 @@
 """The structure pass over one PDF (``pdf.structure``): each page's markdown and the heading path
-in force where a page starts (the ``headings`` metadata), the same whether the page is read
-alone, in a split read or with the whole file."""
+in force where a page starts (the ``headings`` metadata).
+
+Every page is read once: the survey's readings serve the pages it sampled (all of a document of
+20 pages or fewer), a page is analysed once (``structure.analyse``) whoever needs it first (its
+read, or the heading path of a later page), and the heading path comes from the headings of
+pages already analysed, never by reading earlier pages again. The parts of a split read in one
+process share this (``_Document``, kept for the last few documents). ``pdf.structure: layout``
+reads each page through PyMuPDF's layout model instead (``_layout_page``)."""
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
+import io
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .content import bound_content
-from .lines import Survey, survey
-from .structure import PageMarkdown, fold, page_markdown
+from .library import layout_model
+from .lines import PageText, read_page, visible, with_pictures
+from .structure import PageMarkdown, PageModel, analyse, fold
+from .survey import Survey, survey
 
 if TYPE_CHECKING:
     import pymupdf
 
     from ...settings import OutputSettings, PdfSettings
 
-_SURVEYS: OrderedDict[Hashable, Survey] = OrderedDict()  # the last few documents' surveys
-_KEPT = 8
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
+_EMPHASIS = re.compile(r"\*\*|__")
+_KEPT = 8  # documents whose survey and page headings a process keeps
 _LOCK = threading.Lock()
+
+
+@dataclass
+class _Document:
+    """One document's shared state: its survey, the readings and page models not handed out
+    yet, the headings of every page analysed, and how many reads use it (the readings are
+    dropped when the last one ends)."""
+
+    survey: Survey
+    models: dict[int, PageModel] = field(default_factory=dict)
+    heads: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    users: int = 0
+
+
+_DOCUMENTS: OrderedDict[Hashable, _Document] = OrderedDict()
 
 
 class PageMarkdowns:
     """Markdown pages of ``doc`` by ``mode`` ("auto": text geometry; "layout": the layout model);
     ``lines_kept``: paragraphs keep the page's line breaks (the agent's text view); ``file``:
-    what names the file and its version (the parts of a split read share its survey)."""
+    what names the file and its version (the parts of a split read share its state)."""
 
     def __init__(
         self,
@@ -40,34 +66,62 @@ class PageMarkdowns:
         file: Hashable = None,
     ) -> None:
         self.doc, self.mode, self.output, self.lines_kept = doc, mode, output, lines_kept
-        self.cap = pdf.max_page_content
-        self.survey = _survey(doc, pdf, file)
+        self.state = _document(doc, pdf, file)
+        self.survey = self.state.survey
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
         self.outline: list[list[str]] = []  # with an outline: the path where each page starts
         path: list[tuple[int, str]] = []
-        for n in range(doc.page_count if self.survey.toc else 0):
+        entries = sum(len(found) for found in self.survey.toc.values())
+        for n in range(doc.page_count if entries > 1 else 0):  # one entry: the title, no sections
             self.outline.append([t for _, t in path])
             path = fold(path, self.survey.toc.get(n, ()))
 
+    def close(self) -> None:
+        """This read is done: the last read of the document drops its unused readings."""
+        with _LOCK:
+            self.state.users -= 1
+            if self.state.users <= 0:
+                self.state.survey.read.clear()
+                self.state.survey.unpictured.clear()
+                self.state.models.clear()
+
     def was_cut(self, page: pymupdf.Page) -> bool:
-        """Whether the survey cut the page's content (at ``content_cap``)."""
+        """Whether the survey cut the page's content (at ``pdf.max_page_content``)."""
         return page.number in self.survey.cut
 
     def page(self, page: pymupdf.Page) -> PageMarkdown:
         """One page's markdown and its headings."""
         if self.mode == "layout":
-            from .layout import layout_page
+            return _layout_page(self.doc, page)
+        with _LOCK:
+            model = self.state.models.pop(page.number, None)
+            reading = self.survey.read.pop(page.number, None) if model is None else None
+        if model is None:
+            model = self._analysed(
+                page.number, reading or read_page(page, self.survey.max_paths), page
+            )
+        return model.markdown(lines_kept=self.lines_kept)
 
-            return layout_page(self.doc, page)
-        return page_markdown(page, self.survey, self.output, lines_kept=self.lines_kept)
+    def _analysed(self, number: int, text: PageText, page: pymupdf.Page | None = None) -> PageModel:
+        """The page's model, from its reading (a survey's reading gets its pictures first)."""
+        with _LOCK:
+            unpictured = number in self.survey.unpictured
+            self.survey.unpictured.discard(number)
+        if unpictured:
+            text = with_pictures(page if page is not None else self.doc[number], text)
+        model = analyse(text, number, self.survey, self.output)
+        with _LOCK:
+            self.state.heads[number] = model.headings
+        return model
 
     def headings_at(self, number: int, found: list[tuple[int, str]] | None) -> list[str]:
         """The heading path at the start of page ``number`` (1-based), then moved past the
-        page's own ``found`` headings. From the outline when the PDF has one; else from the
-        headings of the pages before, which a read that did not start at page 1 reads here,
-        backwards, down to a page with a level-1 heading (it resets the path); none when the
-        survey saw no heading style at all."""
+        page's own ``found`` headings. From the outline when the PDF has one (more than its
+        title: an outline of one entry says nothing of the sections); else from the
+        headings of the pages before, as far as they were analysed (by this read, another
+        part of it, or from the survey's readings: never read again), back to a page with a
+        level-1 heading (it resets the path); none when the survey saw no heading style."""
         if self.outline:
             return self.outline[number - 1]
         if number < self.next:
@@ -80,36 +134,66 @@ class PageMarkdowns:
         return start
 
     def _path_before(self, number: int) -> list[tuple[int, str]]:
-        """The path at page ``number`` from the path at ``self.next`` and the pages between."""
+        """The path at page ``number`` from the path at ``self.next`` and the pages between
+        that were analysed (the survey's readings are analysed here, for their read)."""
         pages: list[list[tuple[int, str]]] = []
         base = self.path
-        for n in range(number - 1, self.next - 1, -1):
-            page = self.doc[n - 1]
-            bound_content(self.doc, page, self.cap)  # not a page of this read: not cut yet
-            pages.append(self.page(page).headings)
-            if any(level == 1 for level, _ in pages[-1]):
+        for n in range(number - 2, self.next - 2, -1):  # 0-based, backwards
+            with _LOCK:
+                heads = self.state.heads.get(n)
+                reading = self.survey.read.pop(n, None) if heads is None else None
+            if heads is None and reading is not None:
+                model = self._analysed(n, reading)
+                with _LOCK:
+                    self.state.models[n] = model  # its own read takes it from here
+                heads = model.headings
+            if heads is None:
+                continue  # not read by anyone: not read now either
+            pages.append(heads)
+            if any(level == 1 for level, _ in heads):
                 base = []  # everything before a level-1 heading is replaced by it
                 break
         return fold(base, (h for found in reversed(pages) for h in found))
 
 
-def _survey(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> Survey:
-    """The document's survey, made once per process for ``file`` (and its page and object
-    counts): the parts of a split read in one process would each read its 40 sampled pages
-    again. The pages it read are handed out to the read that made it only."""
+def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> _Document:
+    """The document's shared state, made once per process for ``file`` (and its page and
+    object counts): the parts of a split read in one process would each survey it again."""
     key = (
         None if file is None
         else (file, doc.page_count, doc.xref_length(), pdf.max_page_content,
               pdf.table_max_paths, pdf.table_max_seconds)
     )  # fmt: skip
     with _LOCK:
-        known = _SURVEYS.get(key) if key is not None else None
-    if known is not None:
-        return dataclasses.replace(known, read={})
-    found = survey(doc, pdf.max_page_content, pdf.table_max_paths, pdf.table_max_seconds)
+        known = _DOCUMENTS.get(key) if key is not None else None
+        if known is not None:
+            known.users += 1
+            _DOCUMENTS.move_to_end(key)
+            return known
+    state = _Document(survey(doc, pdf.max_page_content, pdf.table_max_paths, pdf.table_max_seconds))
+    state.users = 1
     if key is not None:
         with _LOCK:
-            _SURVEYS[key] = dataclasses.replace(found, read={})
-            while len(_SURVEYS) > _KEPT:
-                _SURVEYS.popitem(last=False)
-    return found
+            _DOCUMENTS[key] = state
+            while len(_DOCUMENTS) > _KEPT:
+                _DOCUMENTS.popitem(last=False)
+    return state
+
+
+def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
+    """The page through ``pymupdf4llm.to_markdown`` with PyMuPDF's layout model (ONNX weights
+    shipped with ``pymupdf_layout``, loaded on the first page that needs it; no OCR: docread's
+    own OCR decides that; running headers/footers left out), its headings read back from its
+    ``#`` lines."""
+    model = layout_model()
+    with contextlib.redirect_stdout(io.StringIO()):  # it prints parser messages
+        text = model.to_markdown(
+            doc, pages=[page.number], use_ocr=False, header=False, footer=False,
+            show_progress=False,
+        )  # fmt: skip
+    text = text.strip()
+    headings = [
+        (min(len(m.group(1)), 4), " ".join(_EMPHASIS.sub("", m.group(2)).split()))
+        for m in _HEADING.finditer(text)
+    ]
+    return PageMarkdown(text, headings, visible(page.get_text()))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .lines import read_page
-from .tables import over_budget, pipe_table, table_rows
+from .lines import read_page, repaired, right_to_left
+from .tables.cells import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:
     import pymupdf
@@ -26,7 +26,6 @@ _FILTERS = {
     "DCTDecode": "jpeg", "JPXDecode": "jpeg2000", "JBIG2Decode": "jbig2",
     "CCITTFaxDecode": "ccitt", "FlateDecode": "flate", "LZWDecode": "lzw", "RunLengthDecode": "rle",
 }  # fmt: skip
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 _MAX_RENDER_PIXELS = 40_000_000  # a poster-sized page is rendered at a lower dpi, not into GBs
 _GRAY_SPACES = ("DeviceGray", "CalGray", "")  # "" = 1-bit masks (CCITT, JBIG2)
 _JPEG_QUALITIES = (85, 70, 50, 35)
@@ -63,31 +62,17 @@ def properties(doc: pymupdf.Document) -> dict[str, Any]:
     return out
 
 
-def right_to_left(text: str) -> bool:
-    """Whether the text has Hebrew or Arabic letters."""
-    return not text.isascii() and bool(_RTL.search(text))
-
-
 def page_text(page: pymupdf.Page) -> str:
-    """The page's text in content order. Right-to-left lines are rebuilt from the characters:
-    MuPDF reverses a ligature's characters with the line (Arabic lam-alef "لإ" comes
-    out as "إل"); its zero-width second character gives it away and is put back."""
+    """The page's text in content order; right-to-left lines rebuilt from the characters with
+    their ligatures as printed (lines.repaired)."""
     text: str = page.get_text()
     if not right_to_left(text):
         return text
-    out = []
-    for block in page.get_text("rawdict")["blocks"]:
-        for line in block.get("lines", ()):
-            chars = [c for span in line["spans"] for c in span["chars"]]
-            i = 0
-            while i < len(chars) - 1:
-                a, b = chars[i], chars[i + 1]
-                if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
-                    chars[i], chars[i + 1] = b, a
-                    i += 1
-                i += 1
-            out.append("".join(c["c"] for c in chars) + "\n")
-    return "".join(out)
+    return "".join(
+        repaired(line) + "\n"
+        for block in page.get_text("rawdict")["blocks"]
+        for line in block.get("lines", ())
+    )
 
 
 def table_markdowns(

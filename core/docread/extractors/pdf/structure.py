@@ -1,52 +1,53 @@
-"""A PDF page as markdown from its text geometry: headings (``#``..``####``, from the outline when
-it names a line of the page, else from font size and weight against the document's body size),
-tables as pipe tables where they stand, lists as ``-`` items, columns read one after the other,
-running headers/footers and page numbers left out, pictures as a ``[Figure]`` line, words
-hyphenated at a line end joined, a paragraph's lines joined into one.
+"""A PDF page as markdown from its text geometry (lines.PageText, the page read once): headings
+(``#``..``####``, from the outline when it names a line of the page, else from the document's
+heading styles: survey.py), tables as pipe tables where they stand (tables.py), lists as ``-``
+items, columns in reading order (order.py), pictures as a ``[Figure]`` line with their caption
+and the labels printed on them, footnotes after the page's text, running headers/footers and
+page numbers out of the flow (each running line once, on the first page that prints it),
+rotated margin text as plain lines at the end, words hyphenated at a line end joined, a
+paragraph's lines joined into one, a paragraph that runs on into the next column whole.
 
-One ``dict`` text extraction a page (about what plain text costs); ``find_tables`` only where
-tables.py sees ruled cells around text, within the page's table budget."""
+``analyse`` makes a page's ``PageModel`` (its blocks); ``PageModel.markdown`` writes it, with
+each paragraph's lines joined or kept (the agent's line-oriented text view)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .lines import Line, PageText, Survey, is_page_number, running_key, visible
-from .tables import inside, page_tables
+from .blocks import (
+    CAPTION,
+    ENDS,
+    Block,
+    Item,
+    bulleted,
+    column_blocks,
+    ended,
+    hyphenated,
+    join,
+    joined,
+    norm,
+    runs_to_edge,
+)
+from .figures import figure_boxes
+from .lines import Line, PageText, right_to_left
+from .order import reading_order
+from .survey import Survey, in_band, is_page_number, running_key
+from .tables.cells import PageTable, inside, left_over
+from .tables.ruled import drawn_tables
+from .tables.unruled import aligned_tables
 
 if TYPE_CHECKING:
-    import pymupdf
-
     from ...settings import OutputSettings
 
-_BULLETS = "•◦▪▫‣⁃∙●○■□–-*·"
-_NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s+\S")
-_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
-_HYPHEN_END = re.compile(r"[^\W\d_]-$")
-_GUTTER = 8.0  # points of empty width between columns at least
-_COLUMN_CHARS = 200  # text each side of a gutter needs to be a column (not a label/value form)
-_FIGURE_SHARE = 0.02  # pictures over this share of the page get a [Figure] line
-_BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
-_MAX_HEADING = 160  # characters: a longer line is text, whatever its font
-_FIGURE = "[Figure]"
-_CAPTION = re.compile(
-    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.)\s*[\dIVX]", re.IGNORECASE
+_FIGURE_CAPTION = re.compile(
+    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|그림|\[그림)\s*[\dIVX]", re.IGNORECASE
 )
-
-
-@dataclass
-class Item:
-    """A piece of the page to place in reading order: a text block's lines, a table or a figure."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    lines: list[Line] = field(default_factory=list)
-    markdown: str = ""
+_LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
+_AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
+_FIGURE = "[Figure]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,292 +62,230 @@ class PageMarkdown:
     tables_skipped: bool = False
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
+@dataclass(frozen=True, slots=True)
+class PageModel:
+    """A page's blocks in reading order (with what it holds for the heading path), before it
+    is written: the same model writes the joined and the line-oriented text."""
+
+    blocks: list[Block]
+    headings: list[tuple[int, str]]
+    chars: int
+    tables_skipped: bool = False
+
+    def markdown(self, *, lines_kept: bool = False) -> PageMarkdown:
+        parts = [_written(b, lines_kept) for b in self.blocks]
+        text = "\n\n".join(p for p in parts if p)
+        return PageMarkdown(text, self.headings, self.chars, self.tables_skipped)
 
 
-def kept_lines(page: pymupdf.Page, text: PageText, survey: Survey) -> list[Line]:
-    """The page's lines without running headers/footers (in the top/bottom band) and page
-    numbers (in the band, or alone above or below everything else); all of them when that
-    would leave nothing (a page that only holds its number still says so)."""
-    height, lines = page.rect.height, text.lines
-    ends = (min(lines, key=lambda ln: ln.y0), max(lines, key=lambda ln: ln.y1)) if lines else ()
-
-    def alone(ln: Line) -> bool:
-        """The top line, above every other line, or the bottom one, below them."""
-        if ln not in ends:
-            return False
-        others = [o for o in lines if o is not ln]
-        return bool(others) and (
-            all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
-        )
-
-    kept = [
-        ln
-        for ln in lines
-        if not (
-            is_page_number(ln.text)
-            and (survey.in_band(ln, height) or alone(ln))
-            or survey.in_band(ln, height)
-            and running_key(ln.text) in survey.running
-        )
-    ]
-    return kept or lines
-
-
-def page_markdown(
-    page: pymupdf.Page, survey: Survey, output: OutputSettings, *, lines_kept: bool = False
-) -> PageMarkdown:
-    """The page as markdown (see the module docstring); ``lines_kept`` (the agent's text view):
-    a paragraph keeps the page's line breaks, all else (headings, tables, order) the same."""
-    text = survey.page(page)
-    lines = kept_lines(page, text, survey)
-    tables, skipped = page_tables(page, text, lines, output, survey.max_seconds)
-    items = [Item(*t.bbox, markdown=t.markdown) for t in tables]
-    blocks: dict[int, list[Line]] = {}
-    for ln in lines:
-        if not any(inside(ln, t.bbox) for t in tables):
-            blocks.setdefault(ln.block, []).append(ln)
-    text_items = [
-        Item(min(b.x0 for b in bl), min(b.y0 for b in bl), max(b.x1 for b in bl),
-             max(b.y1 for b in bl), bl)
-        for bl in blocks.values()
-    ]  # fmt: skip
-    area = abs(page.rect) or 1.0
-    pictures = lines and page.get_images()  # (cheap: the resources) a page that is a picture: OCR's
-    for info in page.get_image_info() if pictures else ():
-        x0, y0, x1, y1 = info["bbox"]
-        if _FIGURE_SHARE * area <= (x1 - x0) * (y1 - y0) <= _BACKGROUND * area:
-            items.append(Item(x0, y0, x1, y1, markdown=_FIGURE))
-    gutters = _gutters(text_items, page.rect.width)
-    ordered = _titles_joined(_reading_order(text_items, items, gutters), survey)
-    rights: dict[int, float] = {}  # each column's right edge: where a wrapped line ends
-    for item in text_items:
-        col = _column(item, gutters)
-        rights[col] = max(rights.get(col, 0.0), item.x1)
-    toc = {_norm(title): level for level, title in survey.toc.get(page.number, ())}
-    parts: list[str] = []
-    headings: list[tuple[int, str]] = []
-    for i, item in enumerate(ordered):
-        caption = (
-            _caption(ordered[i + 1]) if item.markdown == _FIGURE and i + 1 < len(ordered) else ""
-        )
-        if caption:  # the caption under a picture goes into its placeholder
-            parts.append(f"[Figure: {caption}]")
-            ordered[i + 1].lines = []
-        elif item.markdown:
-            parts.append(item.markdown)
-        elif item.lines:
-            right = rights.get(_column(item, gutters), item.x1)
-            parts.extend(_block(item.lines, survey, toc, headings, right, lines_kept))
-    chars = sum(visible(ln.text) for ln in text.lines)
-    return PageMarkdown("\n\n".join(parts), headings, chars, skipped)
-
-
-def _titles_joined(items: list[Item], survey: Survey) -> list[Item]:
-    """Blocks that are each a line or two of one heading style, right under each other, as
-    one block: a title set on two lines MuPDF put in two blocks is one heading."""
-    out: list[Item] = []
-    for item in items:
-        prev = out[-1] if out else None
-        if prev is not None and _title(prev, survey) and _title(item, survey):
-            last, first = prev.lines[-1], item.lines[0]
-            same = (last.size, last.bold) == (first.size, first.bold)
-            if same and 0 <= first.y0 - last.y1 < last.y1 - last.y0:
-                prev.lines = [*prev.lines, *item.lines]
-                prev.y1 = max(prev.y1, item.y1)
-                continue
-        out.append(item)
-    return out
-
-
-def _title(item: Item, survey: Survey) -> bool:
-    """A text block of one or two lines in a heading style."""
-    return 0 < len(item.lines) <= 2 and all(survey.level(ln) for ln in item.lines)
-
-
-def _caption(item: Item) -> str:
-    """A text block's text when it is a caption ("Figure 3: ..."), else ""."""
-    if item.markdown or not item.lines or not _CAPTION.match(item.lines[0].text.lstrip()):
-        return ""
-    return _joined(item.lines)
-
-
-def _column(item: Item, gutters: list[float]) -> int:
-    """The column an item is in (-1: it crosses a gutter)."""
-    if any(item.x0 < g < item.x1 for g in gutters):
-        return -1
-    return sum(g < item.x0 for g in gutters)
-
-
-def _reading_order(text: list[Item], placed: list[Item], gutters: list[float]) -> list[Item]:
-    """Columns one after the other when the page has them (bands between items that cross a
-    gutter are read column by column); otherwise the content order, with tables and figures
-    put before the first text block below their top."""
-    if not gutters:
-        out = list(text)
-        for item in sorted(placed, key=lambda it: it.y0):
-            at = next(
-                (i for i, t in enumerate(out) if t.y0 >= item.y0 and not t.markdown), len(out)
-            )
-            out.insert(at, item)
-        return out
-    ordered: list[Item] = []
-    band: list[Item] = []
-    for item in sorted([*text, *placed], key=lambda it: (it.y0, it.x0)):
-        if _column(item, gutters) < 0:
-            ordered.extend(sorted(band, key=lambda it: (_column(it, gutters), it.y0)))
-            ordered.append(item)
-            band = []
+def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings) -> PageModel:
+    """Page ``number`` (0-based) as blocks (see the module docstring)."""
+    height = text.height
+    lines: list[Line] = []
+    margin: list[Line] = []
+    running: list[Line] = []
+    for ln in text.lines:
+        if ln.rotated:
+            margin.append(ln)
+        elif is_page_number(ln.text) and (in_band(ln, height) or _alone(ln, text.lines)):
+            continue
+        elif survey.running_at(ln, height):
+            if survey.running.get(running_key(ln.text)) == number:
+                running.append(ln)
         else:
-            band.append(item)
-    ordered.extend(sorted(band, key=lambda it: (_column(it, gutters), it.y0)))
-    return ordered
+            lines.append(ln)
+    if not lines and not margin and not running and text.lines:
+        lines = list(text.lines)  # a page that only holds its number still says so
+        margin = []
+    tables, skipped = drawn_tables(text, lines, output, survey.max_seconds)
+    lines = left_over(lines, tables)
+    drawn = figure_boxes(text, [t.bbox for t in tables])
+    figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
+    axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
+    free: list[Line] = []
+    for ln in lines:
+        box = next((f for f in figures if _label(ln, f, id(f) in axes, survey)), None)
+        if box is not None:
+            box.block.lines.append(ln)  # a label printed on the figure or at its axes
+        else:
+            free.append(ln)
+    more = aligned_tables(text, free, output)
+    tables += more
+    items: list[Item | Line] = [_table_item(t) for t in tables]
+    items.extend(figures)
+    items.extend(left_over(free, more))
+    rtl = right_to_left("".join(ln.text for ln in lines[:20]))
+    leaves = reading_order(items, _chars, rtl=rtl)
+    toc = {norm(title): level for level, title in survey.toc.get(number, ())}
+    columns = [column_blocks(leaf, survey, toc, rtl) for leaf in leaves]
+    _run_on(columns, rtl)
+    blocks: list[Block] = []
+    notes: list[Block] = []
+    for column in columns:
+        for block in column:
+            (notes if block.kind == "note" else blocks).append(block)
+    blocks = _captioned(blocks)
+    aside = notes
+    if margin:
+        aside.append(Block("lines", sorted(margin, key=lambda ln: (ln.x0, ln.y0))))
+    if running:
+        aside.append(Block("lines", sorted(running, key=lambda ln: (ln.y0, ln.x0))))
+    at = len(blocks)
+    if blocks and blocks[-1].kind == "text" and not ended(blocks[-1]) and len(blocks) > 1:
+        at -= 1  # the page's last paragraph runs on to the next page: the asides before it
+    blocks[at:at] = aside
+    headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
+    return PageModel(blocks, headings, text.chars, skipped)
 
 
-def _gutters(items: list[Item], width: float) -> list[float]:
-    """x positions of empty vertical strips between text columns: runs of at least _GUTTER
-    points that under a fifth of the page's text height covers (a title or a full-width
-    paragraph across them does not fill them), with enough text (and a paragraph of 3+
-    lines) on each side; a form's labels and values, side by side one line at a time, are
-    not columns."""
-    if len(items) < 2:
-        return []
-    # the cover (sum of item heights) along x, piecewise constant between item edges
-    edges = sorted({x for it in items for x in (it.x0, it.x1)})
-    cover = [0.0] * len(edges)
-    index = {x: i for i, x in enumerate(edges)}
-    for it in items:
-        for i in range(index[it.x0], index[it.x1]):
-            cover[i] += it.y1 - it.y0
-    low = 0.2 * max(cover)
-    gaps, start = [], None
-    for i, c in enumerate(cover[:-1]):
-        if c <= low and start is None:
-            start = edges[i]
-        elif c > low and start is not None:
-            if edges[i] - start >= _GUTTER:
-                gaps.append((start + edges[i]) / 2)
-            start = None
-    kept = []
-    for g in gaps:
-        sides = ([it for it in items if it.x1 <= g], [it for it in items if it.x0 >= g])
-        if all(
-            sum(len(ln.text) for it in side for ln in it.lines) >= _COLUMN_CHARS
-            and any(len(it.lines) >= 3 for it in side)
-            for side in sides
-        ):
-            kept.append(g)
-    return kept
+def _label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
+    """A figure's label: a short line on it (``_LABEL_WORDS``), or, by a drawing (``axes``),
+    a word or three just outside it (a plot's tick labels and axis titles); never a caption,
+    nor a heading's line beside it."""
+    words = len(ln.text.split())
+    if words > _LABEL_WORDS or CAPTION.match(ln.text.lstrip()):
+        return False
+    if inside(ln, (figure.x0, figure.y0, figure.x1, figure.y1)):
+        return True
+    if not axes or survey.bigger(ln):
+        return False
+    m = _AXES
+    near = (figure.x0 - m, figure.y0 - m / 3, figure.x1 + m / 2, figure.y1 + m)
+    return words <= 3 and not ENDS.search(ln.text.rstrip()) and _within(ln, near)
 
 
-def _block(
-    lines: list[Line],
-    survey: Survey,
-    toc: dict[str, int],
-    headings: list[tuple[int, str]],
-    right: float,
-    lines_kept: bool = False,
-) -> Iterable[str]:
-    """A text block's markdown: headings, list items and paragraphs (a paragraph's lines that
-    wrap at the column's ``right`` edge joined, a line that ends short keeps its break; with
-    ``lines_kept`` every line keeps its break)."""
-    whole = _norm(" ".join(ln.text for ln in lines)) if toc else ""
-    if whole in toc:
-        title, level = _joined(lines), min(toc[whole], 4)
-        headings.append((level, title))
-        return [f"{'#' * level} {title}"]
-    big = survey.body * 1.15
-    all_bold = all(ln.bold for ln in lines)
-    headed = toc or all_bold or any(ln.size >= big for ln in lines)
-    out: list[str] = []
-    para: list[Line] = []
-    head: list[Line] = []
-    level = 0
+def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
+    return box[0] <= ln.x0 and ln.x1 <= box[2] and box[1] <= ln.y0 and ln.y1 <= box[3]
 
-    def flush() -> None:
-        nonlocal para, head, level
-        if head:
-            title = _joined(head)
-            out.append(f"{'#' * level} {title}")
-            headings.append((level, title))
-        elif para and lines_kept:
-            out.append("\n".join(" ".join(ln.text.split()) for ln in para))
-        elif para:
-            out.append(_wrapped(para, right))
-        para, head, level = [], [], 0
 
-    for i, ln in enumerate(lines):
-        lv = 0
-        if headed and len(ln.text) <= _MAX_HEADING:
-            lv = (toc and toc.get(_norm(ln.text))) or survey.level(ln)
-            if lv and ln.size < big and not all_bold:
-                lv = 0  # a bold phrase inside a paragraph is not a heading
-        stripped = ln.text.lstrip()
-        bullet = stripped[:1] in _BULLETS and stripped[1:2] in (" ", "\t", "\xa0")
-        numbered = not bullet and stripped[:1] in _LIST_START and bool(_NUMBERED.match(stripped))
-        gap = i and ln.y0 - lines[i - 1].y1 > 0.8 * (ln.y1 - ln.y0)
-        if lv:
-            if head and lv == level and not gap:
-                head.append(ln)
+def _chars(piece: Item | Line) -> int:
+    return 0 if isinstance(piece, Item) else max(1, len(piece.text.strip()))
+
+
+def _alone(ln: Line, lines: list[Line]) -> bool:
+    """The top line, above every other line, or the bottom one, below them."""
+    others = [o for o in lines if o is not ln]
+    return bool(others) and (
+        all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
+    )
+
+
+def _table_item(table: PageTable) -> Item:
+    return Item(table.x0, table.y0, table.x1, table.y1, Block("table", markdown=table.markdown))
+
+
+def _run_on(columns: list[list[Block]], rtl: bool) -> None:
+    """A paragraph that ends a column without ending its sentence and the paragraph that
+    opens a later column (above it: the next column), lower-case or without a first-line
+    indent, are one paragraph (tables, figures, captions and notes between them aside)."""
+    for i, column in enumerate(columns):
+        last = next((b for b in reversed(column) if b.kind in ("text", "item", "heading")), None)
+        if last is None or last.kind == "heading":
+            continue
+        if ended(last):
+            continue
+        for later in columns[i + 1 :]:
+            first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
+            if first is None:
                 continue
-            flush()
-            head, level = [ln], min(lv, 4)
+            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl):
+                break
+            last.lines = [*last.lines, *first.lines]
+            later.remove(first)
+            break
+
+
+def _continues(block: Block, rtl: bool) -> bool:
+    """A paragraph that continues one before it: it opens lower-case, or (a script without
+    case, or any) with its first line not indented against its next."""
+    start = block.lines[0].text.lstrip()[:1]
+    if start.islower():
+        return True
+    if start.isupper() or not start or rtl:
+        return False
+    if len(block.lines) < 2:
+        return False
+    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * block.lines[0].size
+
+
+def _captioned(blocks: list[Block]) -> list[Block]:
+    """A figure's caption (the caption block right after or before it) into its placeholder."""
+    out: list[Block] = []
+    skip = False
+    for i, block in enumerate(blocks):
+        if skip:
+            skip = False
             continue
-        if head or bullet or numbered or gap:
-            flush()
-        if bullet:
-            para = [replace(ln, text="- " + stripped[1:].lstrip())]
-            continue
-        para.append(ln)
-    flush()
+        if block.kind == "figure":
+            after = blocks[i + 1] if i + 1 < len(blocks) else None
+            if (
+                after is not None
+                and after.kind in ("caption", "text")
+                and _FIGURE_CAPTION.match(after.lines[0].text.lstrip())
+            ):
+                block.markdown = f"[Figure: {joined(after.lines)}]"
+                skip = True
+        out.append(block)
     return out
 
 
-def _joined(lines: list[Line]) -> str:
-    return _join(ln.text for ln in lines)
+# -- writing --------------------------------------------------------------------------------------
+def _written(block: Block, lines_kept: bool) -> str:
+    if block.kind == "heading":
+        return f"{'#' * block.level} {joined(block.lines)}"
+    if block.kind in ("table",):
+        return block.markdown
+    if block.kind == "figure":
+        labels = "\n".join(" ".join(ln.text.split()) for ln in _read(block.lines))
+        return f"{block.markdown}\n\n{labels}" if labels else block.markdown
+    if block.kind == "lines":
+        return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
+    lines = block.lines
+    if block.kind == "item" and bulleted(lines[0].text):
+        text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")
+        lines = [_retexted(lines[0], "- " + text), *lines[1:]]
+    if lines_kept:
+        return "\n".join(" ".join(ln.text.split()) for ln in lines)
+    return _wrapped(lines, block.right or max(ln.x1 for ln in lines))
+
+
+def _read(lines: list[Line]) -> list[Line]:
+    return sorted(lines, key=lambda ln: (round(ln.y0 / 4), ln.x0))
+
+
+def _retexted(ln: Line, text: str) -> Line:
+    return Line(
+        ln.x0, ln.y0, ln.x1, ln.y1, text, ln.size, ln.bold, ln.italic, ln.mono, ln.family,
+        ln.weight, ln.block, ln.rotated,
+    )  # fmt: skip
 
 
 def _wrapped(lines: list[Line], right: float) -> str:
-    """A paragraph: runs of lines that wrap joined (``_join``), a line break kept after a line
-    whose end leaves room for the next line's first word."""
+    """A paragraph: runs of lines that wrap joined (``join``), a line break kept after a line
+    whose end leaves room for the next line's first word (and no sentence ends there: a
+    short line inside a paragraph is a poem's or an address's)."""
     runs: list[list[str]] = [[]]
-    for ln, nxt in zip(lines, [*lines[1:], None], strict=True):
+    for ln, nxt in zip(lines, [*lines[1:], None], strict=False):
         runs[-1].append(ln.text)
         if nxt is None:
             break
         text = ln.text.strip()
-        per_char = (ln.x1 - ln.x0) / max(len(text), 1)
-        word = len(nxt.text.split()[0]) if nxt.text.split() else 0
-        if ln.x1 + (word + 2) * per_char < right and not _hyphenated(text):
+        words = nxt.text.split()
+        if (
+            not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
+            and not hyphenated(text)
+            and nxt.y0 >= ln.y1 - 0.5 * ln.height  # not a piece beside it
+            and not right_to_left(text)
+        ):
             runs.append([])
-    return "\n".join(_join(run) for run in runs)
-
-
-def _hyphenated(text: str) -> bool:
-    """Ends in a letter and a hyphen."""
-    return text.endswith("-") and bool(_HYPHEN_END.search(text))
-
-
-def _join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
-    out = ""
-    for line in lines:
-        text = " ".join(line.split())
-        if not out:
-            out = text
-        elif _hyphenated(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out
+    return "\n".join(join(run) for run in runs)
 
 
 def paragraphs(text: str) -> str:
     """Plain text with blank lines between paragraphs (an OCR reading) with each paragraph's
     lines joined into one, hyphenated words made whole."""
     return "\n\n".join(
-        _join(chunk.splitlines()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()
+        join(chunk.splitlines()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()
     )
 
 

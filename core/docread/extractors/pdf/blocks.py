@@ -1,0 +1,338 @@
+"""A column's lines as blocks (structure.py lays out the page and writes them): paragraphs split
+at line gaps, first-line indents and sentence ends after a short line; list items from
+bullets and numbers; headings from the outline, the document's heading styles (survey.py)
+and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
+paragraph it opens split from it; footnotes at a column's foot marked. And the joining of a
+block's lines (a word hyphenated at a line end made whole)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .lines import Line
+
+if TYPE_CHECKING:
+    from .survey import Survey
+
+_STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
+_WEAK_BULLETS = "-–—*·∙"
+_NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
+_HYPHEN_END = re.compile(r"[^\W\d_]-$")
+_HEAD_NUMBER = re.compile(
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
+    r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
+    r"|제\s*\d+\s*[장절조편])(?:\s|$)",
+    re.IGNORECASE,
+)
+CAPTION = re.compile(
+    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
+    r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
+    re.IGNORECASE,
+)
+ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
+_FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
+_MAX_HEADING = 160  # characters: a longer block is text, whatever its font
+_WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
+_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
+
+
+@dataclass
+class Block:
+    """A piece of the page in reading order. ``kind``: "text" (a paragraph), "item" (a list
+    item), "heading" (``level``), "table" and "figure" (``markdown``), "caption", "note" (a
+    footnote), "lines" (kept line by line: figure labels, margin text, running lines)."""
+
+    kind: str
+    lines: list[Line] = field(default_factory=list)
+    markdown: str = ""
+    level: int = 0
+    right: float = 0.0  # the column's right edge: where a wrapped line ends
+
+    @property
+    def x0(self) -> float:
+        return min(ln.x0 for ln in self.lines)
+
+    @property
+    def y0(self) -> float:
+        return min(ln.y0 for ln in self.lines)
+
+    @property
+    def y1(self) -> float:
+        return max(ln.y1 for ln in self.lines)
+
+
+@dataclass
+class Item:
+    """A table or a figure to place in reading order."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    block: Block
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def column_blocks(
+    leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
+) -> list[Block]:
+    """A column's pieces as blocks: its lines split into paragraphs, list items and headings;
+    its tables and figures as they stand; its footnotes marked."""
+    lines = [p for p in leaf if isinstance(p, Line)]
+    if not lines:
+        return [p.block for p in leaf if isinstance(p, Item)]
+    left = min(ln.x0 for ln in lines)
+    right = max(ln.x1 for ln in lines)
+    gap = _line_gap(lines)
+    out: list[Block] = []
+    current: list[Line] = []
+    kind = "text"
+    beside = False  # the block being made sits beside the one before (a label on its row)
+
+    def flush() -> None:
+        nonlocal current, kind
+        if current:
+            edge = max(ln.x1 for ln in current) if len(current) > 1 else right
+            indented = current[0].x0 > left + 0.5 * current[0].size
+            strong = kind == "item" and (indented or len(current) > 1)
+            out.extend(_typed(current, kind, survey, toc, edge, beside=beside, strong=strong))
+        current, kind = [], "text"
+
+    prev: Line | None = None
+    for piece in leaf:
+        if isinstance(piece, Item):
+            flush()
+            out.append(piece.block)
+            prev = None
+            continue
+        ln = piece
+        start = _starts_item(ln, prev, right, rtl)
+        if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
+            flush()
+            kind = "item" if start else "text"
+            beside = prev is not None and _beside(prev, ln)
+        current.append(ln)
+        prev = ln
+    flush()
+    _footnotes(out, survey)
+    return out
+
+
+def _line_gap(lines: list[Line]) -> float:
+    """The usual space between two lines of a paragraph in this column (the median of the
+    gaps between lines one under the other), 0.3 of a line when it has too few."""
+    gaps = sorted(
+        b.y0 - a.y1
+        for a, b in zip(lines, lines[1:], strict=False)
+        if b.y0 >= a.y1 - 0.5 * a.height and a.size == b.size and b.y0 - a.y1 < 2 * a.height
+    )
+    if len(gaps) < 2:
+        return 0.3 * (lines[0].height if lines else 10.0)
+    return max(gaps[len(gaps) // 2], 0.0)
+
+
+def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
+    """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
+    after a line that did not run to the column's edge."""
+    stripped = ln.text.lstrip()
+    first, second = stripped[:1], stripped[1:2]
+    if first in _STRONG_BULLETS:
+        return True
+    weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
+    numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+    if not (weak or numbered):
+        return False
+    return prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+
+
+def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
+    """Whether the line reaches the column's edge (no room left there for a word)."""
+    per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
+    if rtl:
+        return True  # right-aligned starts: the left end tells nothing of a wrap
+    return ln.x1 + (word + 1) * per_char >= right
+
+
+def _breaks(
+    prev: Line, ln: Line, current: list[Line], kind: str, gap: float, left: float,
+    right: float, survey: Survey, rtl: bool,
+) -> bool:  # fmt: skip
+    """Whether ``ln`` starts a new block after ``prev``: it sits beside it, or more space is
+    above it than between a paragraph's lines, or the font size changes; after a line that
+    runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
+    short line, a change between a heading style and another, or the end of a sentence."""
+    if _beside(prev, ln):
+        return True  # a label or a value on the same row: its own block
+    if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
+        return True
+    if abs(ln.size - prev.size) >= 1.0:
+        return True
+    words = ln.text.split()
+    edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
+    wraps = runs_to_edge(prev, edge, rtl, len(words[0]) if words else 4)
+    if not wraps:
+        heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
+        if heady_prev != heady or (heady and prev.style != ln.style):
+            return True
+        if ENDS.search(prev.text.rstrip()):
+            return True
+    if rtl or kind == "item":
+        return False
+    em = ln.size
+    indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
+    if indented and prev.x0 <= left + 0.6 * em:
+        first = current[0]
+        return first is prev or first.x0 <= left + 0.6 * em  # not a hanging indent
+    return False
+
+
+def _beside(prev: Line, ln: Line) -> bool:
+    """The line sits on the row of the one before, apart from it."""
+    return ln.y0 < prev.y1 - 0.5 * min(ln.height, prev.height) and ln.y1 > prev.y0
+
+
+def _typed(
+    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], right: float,
+    *, beside: bool = False, strong: bool = False,
+) -> list[Block]:  # fmt: skip
+    """A run of lines as its blocks: a heading (the outline names it, or its style and shape
+    say so: ``_heading_level``), a heading run into the paragraph it opens (its first
+    lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
+    label, a value) is never a heading, a list item (``strong``: indented, or of several
+    lines) only when it is larger than the body or bold."""
+    whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
+    if whole in toc:
+        return [Block("heading", lines, level=min(toc[whole], 4))]
+    if kind == "text" and CAPTION.match(lines[0].text.lstrip()):
+        return [Block("caption", lines, right=right)]
+    if beside:
+        return [Block(kind, lines, right=right)]
+    level = _heading_level(lines, survey, toc, strong=strong)
+    if level:
+        return [Block("heading", lines, level=level)]
+    head = _lead(lines, survey)
+    if head:
+        level = _heading_level(lines[:head], survey, toc, strong=strong)
+        if level:
+            return [
+                Block("heading", lines[:head], level=level),
+                Block(kind, lines[head:], right=right),
+            ]
+    return [Block(kind, lines, right=right)]
+
+
+def _heading_level(
+    lines: list[Line], survey: Survey, toc: dict[str, int], *, strong: bool = False
+) -> int:
+    """The level of a block that is a heading, else 0: at most three lines of one size and
+    weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
+    not a caption, a bullet or sentences, and either larger than the body or bold, or (unless
+    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
+    (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
+    first = lines[0]
+    if len(lines) > 3 or any(
+        abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines
+    ):
+        return 0
+    text = joined(lines)
+    if not text or len(text) > _MAX_HEADING or not survey.distinct(first):
+        return 0
+    if toc and norm(text) in toc:
+        return min(toc[norm(text)], 4)
+    stripped = text.lstrip()
+    if (
+        stripped[:1] in _STRONG_BULLETS
+        or CAPTION.match(stripped)
+        or not _WORD.search(text)
+        or _MATH_FONT.search(first.family)
+        or _SENTENCES.search(text)
+    ):
+        return 0
+    words = len(text.split())
+    numbered = bool(_HEAD_NUMBER.match(stripped))
+    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
+    if survey.bigger(first) or (first.bold and not survey.body_style[1]):
+        if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
+            return 0
+        return survey.level(first)
+    if strong or words > _WEAK_WORDS or sentence:
+        return 0
+    if stripped[:1] in "—–-\"“'‘(" and not numbered:
+        return 0
+    if first.style in survey.heading_styles or numbered:
+        return survey.level(first)
+    return 0
+
+
+def _lead(lines: list[Line], survey: Survey) -> int:
+    """How many first lines of a block are a heading run into its paragraph: whole lines in
+    one style apart from the body's, the next line not in it."""
+    if len(lines) < 2 or not survey.distinct(lines[0]):
+        return 0
+    n = 1
+    while n < min(3, len(lines)) and lines[n].style == lines[0].style:
+        n += 1
+    return n if n < len(lines) and not survey.distinct(lines[n]) else 0
+
+
+def _footnotes(blocks: list[Block], survey: Survey) -> None:
+    """Mark the column's footnotes: the blocks at its foot set smaller than the body, the
+    first of them opening with a mark (``1``, ``*``, ``†``, ``3)``)."""
+    i = len(blocks)
+    while i > 0:
+        block = blocks[i - 1]
+        if block.kind not in ("text", "item") or not block.lines:
+            break
+        if max(ln.size for ln in block.lines) > survey.body - 1.0:
+            break
+        i -= 1
+    tail = blocks[i:]
+    if tail and _FOOT_MARK.match(tail[0].lines[0].text):
+        for block in tail:
+            block.kind = "note"
+
+
+def ended(block: Block) -> bool:
+    """The block's text ends a sentence."""
+    end = block.lines[-1].text.rstrip() if block.lines else ""
+    return bool(ENDS.search(end)) and not hyphenated(end)
+
+
+def bulleted(text: str) -> bool:
+    """The line opens with a bullet glyph (a weak one, ``-``, followed by a space)."""
+    stripped = text.lstrip()
+    return stripped[:1] in _STRONG_BULLETS or (
+        stripped[:1] in _WEAK_BULLETS and stripped[1:2].isspace()
+    )
+
+
+def joined(lines: list[Line]) -> str:
+    return join(ln.text for ln in lines)
+
+
+def hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
+
+
+def join(lines: Iterable[str]) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    out = ""
+    for line in lines:
+        text = " ".join(line.split())
+        if not out:
+            out = text
+        elif hyphenated(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out

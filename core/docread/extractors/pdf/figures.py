@@ -1,0 +1,128 @@
+"""Where a PDF page draws a figure, from its one reading (lines.PageText): its pictures, and
+its drawings (clusters of paths: a plot's curves and bars, a diagram's shapes), so that the
+labels printed on them stay with the figure instead of running into the text around it, and
+a plot's tick labels are not taken for a table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .lines import Box, Line, PageText
+
+PICTURE = 0.02  # pictures over this share of the page are figures
+_SMALL = 0.005  # smaller pictures with text printed on them too
+_COVERED = 0.15  # text covering this share of a picture or drawing: it is a background
+BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
+_NEAR = 4.0  # points: paths this close belong to one drawing
+_SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
+_BARS = 10  # or small filled rectangles (a bar chart's bars)
+_THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
+
+
+def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
+    """The page's figures, each once, and whether it is drawn (not a picture): pictures
+    between 2 % and 70 % of the page (from 0.5 % when text is printed on them: a diagram's
+    labels), and drawings (paths within 4 points of one another, with 4 curves or one over 2 %
+    of the page, or 10 small filled rectangles, over 2 % of the page, not a table's)."""
+    area = text.width * text.height or 1.0
+    out: list[tuple[Box, bool]] = []
+    for box in text.pictures:
+        share = _area(box) / area
+        small = _SMALL <= share < PICTURE and any(_holds(box, ln) for ln in text.lines)
+        if (
+            (small or PICTURE <= share <= BACKGROUND)
+            and not any(_same(box, b) for b, _ in out)
+            and not _behind_text(box, text.lines)
+        ):
+            out.append((box, False))
+    if text.rects is not None and text.paths:
+        for box in _drawings(text.paths, text.rects, area):
+            if (
+                not any(_overlap(box, t) > 0.5 * _area(box) for t in tables)
+                and not any(_overlap(box, b) > 0.5 * _area(box) for b, _ in out)
+                and not _behind_text(box, text.lines)
+            ):
+                out.append((box, True))
+    return out
+
+
+def _behind_text(box: Box, lines: list[Line]) -> bool:
+    """A background: the text printed on it covers a good part of it (a heading's bar, a
+    shaded box around a paragraph), where a figure's labels are sparse."""
+    covered = sum((ln.x1 - ln.x0) * (ln.y1 - ln.y0) for ln in lines if _holds(box, ln))
+    return covered > _COVERED * _area(box)
+
+
+def _holds(box: Box, ln: Line) -> bool:
+    x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def _drawings(paths: list[Box], rects: list[Box], area: float) -> list[Box]:
+    """Clusters of paths and rectangles that hold a drawing (see ``figure_boxes``)."""
+    clusters: list[list[float]] = []  # x0, y0, x1, y1, curves, bars
+    shapes = [(b, _SHAPES if _area(b) >= PICTURE * area else 1, 0) for b in paths]
+    shapes += [
+        (r, 0, 1 if _area(r) < 0.05 * area and min(r[2] - r[0], r[3] - r[1]) > _THIN else 0)
+        for r in rects
+        if _area(r) < 0.5 * area
+    ]
+    for (x0, y0, x1, y1), curve, bar in sorted(shapes, key=lambda s: s[0][1]):
+        hit = [
+            c for c in clusters
+            if x0 - _NEAR <= c[2] and c[0] <= x1 + _NEAR and y0 - _NEAR <= c[3] and c[1] <= y1 + _NEAR
+        ]  # fmt: skip
+        if not hit:
+            clusters.append([x0, y0, x1, y1, curve, bar])
+            continue
+        keep = hit[0]
+        for c in hit[1:]:
+            keep[:4] = [
+                min(keep[0], c[0]),
+                min(keep[1], c[1]),
+                max(keep[2], c[2]),
+                max(keep[3], c[3]),
+            ]
+            keep[4] += c[4]
+            keep[5] += c[5]
+            clusters.remove(c)
+        keep[:4] = [min(keep[0], x0), min(keep[1], y0), max(keep[2], x1), max(keep[3], y1)]
+        keep[4] += curve
+        keep[5] += bar
+    merged = True
+    while merged:  # clusters that grew into one another
+        merged = False
+        for i, a in enumerate(clusters):
+            for b in clusters[i + 1 :]:
+                if (
+                    a[0] <= b[2] + _NEAR
+                    and b[0] <= a[2] + _NEAR
+                    and a[1] <= b[3] + _NEAR
+                    and b[1] <= a[3] + _NEAR
+                ):
+                    a[:4] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    a[4] += b[4]
+                    a[5] += b[5]
+                    clusters.remove(b)
+                    merged = True
+                    break
+            if merged:
+                break
+    return [
+        (c[0], c[1], c[2], c[3])
+        for c in clusters
+        if (c[4] >= _SHAPES or c[5] >= _BARS) and _area((c[0], c[1], c[2], c[3])) >= PICTURE * area
+    ]
+
+
+def _area(box: Box) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _same(a: Box, b: Box) -> bool:
+    return abs(a[0] - b[0]) < 1 and abs(a[1] - b[1]) < 1 and abs(a[2] - b[2]) < 1

@@ -1,0 +1,210 @@
+"""Reading order of a page's pieces (text lines, tables, figures) by their geometry: columns
+one after the other, bands across the page between them, by recursive cuts along empty
+strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
+the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
+
+GUTTER = 6.0  # points of empty width between columns at least
+_COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
+_FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
+_FORM_CHARS = 25  # a form's label or value: shorter than this
+_FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
+
+
+class Piece(Protocol):
+    @property
+    def x0(self) -> float: ...
+    @property
+    def y0(self) -> float: ...
+    @property
+    def x1(self) -> float: ...
+    @property
+    def y1(self) -> float: ...
+
+
+P = TypeVar("P", bound=Piece)
+Interval = tuple[float, float]
+
+
+def reading_order(
+    pieces: Sequence[P], chars: Callable[[P], int], *, rtl: bool = False
+) -> list[list[P]]:
+    """The pieces as runs that read top to bottom (a column, or a band of one), in reading
+    order; ``chars``: a piece's visible characters (0 for a table or figure: it counts as
+    content enough for a column); ``rtl``: columns right to left."""
+    if not pieces:
+        return []
+    out: list[list[P]] = []
+    _cut(list(pieces), chars, rtl, out)
+    return out
+
+
+def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P]]) -> None:
+    if len(pieces) == 1:
+        out.append(pieces)
+        return
+    gap = _column_gap(pieces, chars)
+    if gap is not None:
+        left = [p for p in pieces if p.x1 <= gap]
+        right = [p for p in pieces if p.x1 > gap]
+        for side in (right, left) if rtl else (left, right):
+            _cut(side, chars, rtl, out)
+        return
+    bands = _bands(pieces)
+    if len(bands) == 1:
+        out.append(_rows(pieces, rtl))
+        return
+    groups = _joined(bands, min(p.x0 for p in pieces), max(p.x1 for p in pieces))
+    if len(groups) == 1:  # their gutter did not pass as columns: band by band
+        groups = bands
+    single = False  # the last run out came from a band that did not split: one column
+    for group in groups:
+        runs: list[list[P]] = []
+        _cut(group, chars, rtl, runs)
+        if len(runs) == 1 and single:
+            out[-1].extend(runs[0])  # bands of one column read on as one run
+            continue
+        out.extend(runs)
+        single = len(runs) == 1
+
+
+def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
+    """The empty x intervals between ``lo`` and ``hi`` no piece covers."""
+    free: list[Interval] = []
+    edge = lo
+    for p in sorted(pieces, key=lambda p: p.x0):
+        if p.x0 > edge:
+            free.append((edge, p.x0))
+        edge = max(edge, p.x1)
+    if edge < hi:
+        free.append((edge, hi))
+    return free
+
+
+def _column_gap(pieces: list[P], chars: Callable[[P], int]) -> float | None:
+    """The middle of the widest empty vertical strip through all the pieces that splits them
+    into columns: GUTTER wide or more, with content each side (``_COLUMN_CHARS``, a table or
+    figure, or three lines), and not a form (short labels left, short values right, paired
+    line by line)."""
+    lo, hi = min(p.x0 for p in pieces), max(p.x1 for p in pieces)
+    inner = [(a, b) for a, b in _free(pieces, lo, hi) if a > lo and b < hi and b - a >= GUTTER]
+    for a, b in sorted(inner, key=lambda g: g[0] - g[1]):  # widest first
+        mid = (a + b) / 2
+        left = [p for p in pieces if p.x1 <= mid]
+        right = [p for p in pieces if p.x1 > mid]
+        if (
+            _substantial(left, chars)
+            and _substantial(right, chars)
+            and not _form(left, right, chars)
+        ):
+            return mid
+    return None
+
+
+def _substantial(side: list[P], chars: Callable[[P], int]) -> bool:
+    total = 0
+    for p in side:
+        n = chars(p)
+        if n == 0:
+            return True  # a table or a figure
+        total += n
+    return total >= _COLUMN_CHARS or len(side) >= 3
+
+
+def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
+    """Short lines on both sides, most of them side by side with one across and close to it
+    (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text."""
+    if min(p.x0 for p in right) - max(p.x1 for p in left) >= _FORM_GAP:
+        return False
+    short = [p for p in left if 0 < chars(p) < _FORM_CHARS]
+    if len(short) < _FORM_SHARE * len(left) or not short:
+        return False
+    across = [p for p in right if 0 < chars(p) < _FORM_CHARS]
+    if len(across) < _FORM_SHARE * len(right):
+        return False
+    paired = sum(any(min(p.y1, q.y1) - max(p.y0, q.y0) > 0 for q in across) for p in short)
+    return paired >= _FORM_SHARE * len(left)
+
+
+def _bands(pieces: list[P]) -> list[list[P]]:
+    """The pieces split where an empty horizontal strip runs across all of them."""
+    bands: list[list[P]] = []
+    bottom = float("-inf")
+    for p in sorted(pieces, key=lambda p: p.y0):
+        if bands and p.y0 < bottom:
+            bands[-1].append(p)
+        else:
+            bands.append([p])
+        bottom = max(bottom, p.y1) if len(bands[-1]) > 1 else p.y1
+    return bands
+
+
+def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
+    """Neighbouring bands joined while an empty vertical strip (GUTTER wide) runs through
+    all of them: lines of two columns that happen to leave a gap at the same height stay
+    columns. A band that shares a strip with the band below it but not with the group above
+    (the row of a heading and the right column's first line, under a centred author block)
+    opens a group of its own."""
+    groups: list[list[P]] = []
+    free: list[Interval] = []
+    frees = [_free(band, lo, hi) for band in bands]
+    for i, band in enumerate(bands):
+        here = frees[i]
+        common = _intersect(free, here) if groups else []
+        after = frees[i + 1] if i + 1 < len(bands) else None
+        if (
+            groups
+            and _gutter(common, lo, hi)
+            and not (
+                after is not None
+                and _gutter(_intersect(here, after), lo, hi)
+                and not _gutter(_intersect(common, after), lo, hi)
+            )  # it shares its gutter with the band below, not the one above: a column's top
+        ):
+            groups[-1].extend(band)
+            free = common
+        else:
+            groups.append(list(band))
+            free = here
+    return groups
+
+
+def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
+    return any(b - a >= GUTTER and lo < a and b < hi for a, b in free)
+
+
+def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
+    out: list[Interval] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if lo < hi:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _rows(pieces: list[P], rtl: bool) -> list[P]:
+    """Pieces top to bottom, side by side ones (sharing half the smaller height) left to right
+    (right to left on ``rtl`` pages)."""
+    ordered = sorted(pieces, key=lambda p: p.y0)
+    out: list[P] = []
+    row: list[P] = []
+    for p in ordered:
+        if row:
+            first = row[0]
+            overlap = min(first.y1, p.y1) - max(first.y0, p.y0)
+            if overlap >= 0.5 * min(first.y1 - first.y0, p.y1 - p.y0):
+                row.append(p)
+                continue
+            out.extend(sorted(row, key=lambda q: -q.x1 if rtl else q.x0))
+        row = [p]
+    out.extend(sorted(row, key=lambda q: -q.x1 if rtl else q.x0))
+    return out

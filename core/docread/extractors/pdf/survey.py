@@ -1,0 +1,238 @@
+"""What the whole document says about its pages, before any page's structure: the body text's
+style, the styles its headings are set in (and their rank: the heading levels), the running
+headers/footers (and the first page each is printed on), and the outline. A fixed sample of
+pages is read (all of a document of 20 pages or fewer), never chosen by the pages asked for,
+so a page reads the same alone, in a split read or whole; the pages it reads are kept for the
+read (a page is read once)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .content import bound_content
+from .lines import Line, PageText, read_page
+
+if TYPE_CHECKING:
+    import pymupdf
+
+SAMPLE = 20  # pages surveyed at most (spread over the document; 40 read 2x the pages for the same real_pdf.py scores)
+OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostile or broken
+OUTLINE_ITEMS = 50_000  # outline entries read at most
+BAND = 0.1  # top and bottom share of the page where running lines live
+_WIDE_BAND = 0.2  # a line known to run on other pages is taken out this far in (a masthead)
+_DIGITS = re.compile(r"\d+")
+_SPOT = re.compile(r"[&#]zoom=[^,&]*,[^,&]*,(-?\d+(?:\.\d+)?)$")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s*|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-)?$",
+    re.IGNORECASE,
+)
+BIGGER = 1.15  # a size this many times the body's marks a heading by itself
+_ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
+
+Style = tuple[float, bool, bool, str]  # Line.style: size, bold, italic, family
+
+
+def running_key(text: str) -> str:
+    """A running line's identity: digits stand for any number (``Page 3 of 9``)."""
+    return _DIGITS.sub("#", " ".join(text.split()).casefold())
+
+
+def is_page_number(text: str) -> bool:
+    """``7``, ``vii``, ``Page 7``, ``7 of 12``, ``7/12``, ``- 7 -``."""
+    return len(text) <= 24 and bool(_PAGE_NUMBER.match(text.strip()))
+
+
+@dataclass
+class Survey:
+    """The document's body style (``body`` size, ``body_style``, its weight), the styles that
+    stand alone the way headings do (``heading_styles``, largest and heaviest first: their
+    rank is the heading level), the running lines (their keys, each with the first sampled
+    page that prints it), the outline's headings by page, and the pages it read."""
+
+    body: float = 10.0
+    body_style: Style = (10.0, False, False, "")
+    body_weight: int = 400
+    heading_styles: list[Style] = field(default_factory=list)
+    running: dict[str, int] = field(default_factory=dict)
+    toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    headed: bool = False  # a sampled page has a line in a heading style
+    read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
+    # read without their pictures (lines.with_pictures adds them if the page is analysed)
+    unpictured: set[int] = field(default_factory=set)
+    cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
+    outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
+    # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
+    max_paths: int = 5000  # paths a page's reading collects at most
+    max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules
+
+    def bigger(self, line: Line) -> bool:
+        """Set clearly larger than the body."""
+        return line.size >= self.body * BIGGER
+
+    def distinct(self, line: Line) -> bool:
+        """Set apart from the body by size (half a point or more), weight (bold, or heavier in
+        the body's family), slant, or family (at body size or larger)."""
+        size, bold, italic, family = self.body_style
+        if line.size >= size + 0.5:
+            return True
+        if line.size < size - 0.5:
+            return False
+        return (
+            (line.bold and not bold)
+            or (line.italic and not italic)
+            or (line.family == family and line.weight > self.body_weight)
+            or (line.family != family and line.size >= size and not line.mono)
+        )
+
+    def level(self, line: Line) -> int:
+        """A heading line's level: 1 + the heading styles ranked above its own (larger, then
+        heavier, then upright before italic), at most 4."""
+        key = _rank(line.style, line.weight)
+        return min(1 + sum(_rank(s, 700 if s[1] else 400) > key for s in self.heading_styles), 4)
+
+    def running_at(self, line: Line, height: float) -> bool:
+        """A running header/footer line: its text (numbers aside) runs on other pages, and it
+        is in the top/bottom band (a fifth of the page for one seen elsewhere in the band)."""
+        if running_key(line.text) not in self.running:
+            return False
+        return line.y1 <= height * _WIDE_BAND or line.y0 >= height * (1 - _WIDE_BAND)
+
+
+def _rank(style: Style, weight: int) -> tuple[float, int, bool]:
+    size, bold, italic, _ = style
+    return (size, 700 if bold else min(weight, 650), not italic)
+
+
+def in_band(line: Line, height: float) -> bool:
+    return line.y1 <= height * BAND or line.y0 >= height * (1 - BAND)
+
+
+def sample(count: int) -> list[int]:
+    """0-based pages spread evenly over the document, at most SAMPLE."""
+    if count <= SAMPLE:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (SAMPLE - 1)) for i in range(SAMPLE)})
+
+
+def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) -> Survey:
+    """Read the sample: the body style (the style most characters have), the heading styles
+    (``_heading_styles``), running lines (a line in the top/bottom band whose text, numbers
+    aside, repeats on a quarter of the sampled pages and at least two) and the outline.
+    Sampled pages have their content cut at ``cap`` bytes first (``pdf.max_page_content``,
+    content.bound_content); ``max_paths`` and ``max_seconds`` are the pages' table budget
+    (tables.page_tables)."""
+    pages = sample(doc.page_count)
+    found = Survey(max_paths=max_paths, max_seconds=max_seconds)
+    bands: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for n in pages:
+        page = doc[n]
+        if bound_content(doc, page, cap):
+            found.cut.add(n)
+        found.read[n] = text = read_page(page, max_paths, pictures=False)
+        found.unpictured.add(n)
+        seen = {running_key(ln.text) for ln in text.lines if in_band(ln, text.height)}
+        for key in seen:
+            first.setdefault(key, n)
+        bands.update(seen)
+    need = max(2, (len(pages) + 3) // 4)
+    found.running = {key: first[key] for key, n in bands.items() if n >= need}
+    _styles(found)
+    try:
+        entries = outline(doc)
+    except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
+        found.outline_lost = str(exc)
+        entries = []
+    for level, title, number, _ in entries:
+        if number >= 1 and title.strip():
+            found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
+    return found
+
+
+def _styles(found: Survey) -> None:
+    """The body style and the heading styles from the sampled pages (running lines aside):
+    a style other than the body's (``Survey.distinct``) whose lines mostly stand alone, in
+    runs of one or two lines of few words between lines of other styles, with fewer
+    characters in all than the body; or any style clearly larger than the body."""
+    chars: Counter[Style] = Counter()
+    weights: dict[Style, Counter[int]] = {}
+    lines_of: Counter[Style] = Counter()
+    alone: Counter[Style] = Counter()
+    for text in found.read.values():
+        lines = [
+            ln for ln in text.lines if not ln.rotated and not found.running_at(ln, text.height)
+        ]
+        for ln in lines:
+            n = len(ln.text.strip())
+            chars[ln.style] += n
+            weights.setdefault(ln.style, Counter())[ln.weight] += n
+            lines_of[ln.style] += 1
+        for run in _runs(lines):
+            if len(run) <= 2 and sum(len(ln.text.split()) for ln in run) <= _ALONE_WORDS:
+                alone[run[0].style] += len(run)
+    if not chars:
+        return
+    body = found.body_style = chars.most_common(1)[0][0]
+    found.body = body[0]
+    found.body_weight = weights[body].most_common(1)[0][0]
+    heads = []
+    for style, count in lines_of.items():
+        probe = Line(0, 0, 0, 0, "", style[0], style[1], style[2], False, style[3],
+                     weights[style].most_common(1)[0][0])  # fmt: skip
+        if style == body or not found.distinct(probe) or chars[style] >= chars[body]:
+            continue
+        if style[0] >= found.body * BIGGER or alone[style] >= 0.5 * count:
+            heads.append((style, probe.weight))
+    heads.sort(key=lambda s: _rank(*s), reverse=True)
+    found.heading_styles = [s for s, _ in heads]
+    found.headed = bool(heads)
+
+
+def _runs(lines: list[Line]) -> list[list[Line]]:
+    """Consecutive lines (content order) of one style."""
+    runs: list[list[Line]] = []
+    for ln in lines:
+        if runs and runs[-1][-1].style == ln.style:
+            runs[-1].append(ln)
+        else:
+            runs.append([ln])
+    return runs
+
+
+def outline(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
+    """The outline as (level, title, 1-based page or -1, the point it shows on that page from
+    the top or -1), in order, walked without recursion (PyMuPDF's ``get_toc`` recurses once per
+    level: a 1,500-deep outline failed the read); ValueError past OUTLINE_DEPTH levels or
+    OUTLINE_ITEMS entries."""
+    out: list[tuple[int, str, int, float]] = []
+    stack = [(doc.outline, 1)]
+    while stack:
+        item, level = stack.pop()
+        if not item or not item.this.m_internal:  # the end of a chain
+            continue
+        if level > OUTLINE_DEPTH or len(out) >= OUTLINE_ITEMS:
+            raise ValueError(
+                f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
+                else f"over {OUTLINE_ITEMS:,} entries"
+            )  # fmt: skip
+        page, top = _target(doc, item)
+        out.append((level, item.title or " ", page, top))
+        stack.append((item.next, level))
+        stack.append((item.down, level + 1))  # popped first: children before siblings
+    return out
+
+
+def _target(doc: pymupdf.Document, item: Any) -> tuple[int, float]:
+    """An outline item's 1-based page, -1 when it points outside the document (as get_toc),
+    and how far down that page it points (points from the top; -1 when it does not say)."""
+    if item.is_external or not item.uri:
+        return -1, -1.0
+    spot = _SPOT.search(item.uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
+    if item.page != -1 and spot is not None:
+        return int(item.page) + 1, float(spot.group(1))
+    target, _, top = doc.resolve_link(item.uri)  # a named destination
+    page = int(target) + 1 if item.page == -1 else int(item.page) + 1
+    return page, float(top) if top is not None else -1.0

@@ -1,0 +1,127 @@
+"""What every kind of PDF table shares: its box and markdown on the page (PageTable), rows
+cleaned of empty rows and columns and of stacked numbers, the one table renderer, the lines
+no table took, a page's table budget, and rows of lines side by side."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...markdown import Cell, Grid, grid_table
+
+if TYPE_CHECKING:
+    from ....settings import OutputSettings
+    from ..lines import Box, Line, PageText
+
+TOL = 2.0  # points: rules and text edges this close meet
+ALIGN = 4.0  # points: left edges this close are one column
+NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
+_HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
+_CELL_BULLET = re.compile(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class PageTable:
+    """A table's box on the page, its markdown, and the lines it took."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    markdown: str
+    lines: frozenset[int] = frozenset()  # ids of the Line objects it holds
+
+    @property
+    def bbox(self) -> Box:
+        return (self.x0, self.y0, self.x1, self.y1)
+
+
+def table_rows(table: Any) -> list[list[str]]:
+    """A PyMuPDF table's cells as text rows (``extract_tables``): merged (None) cells empty,
+    rows and columns empty throughout dropped (split-line ghosts)."""
+    return clean_rows([["" if c is None else str(c) for c in row] for row in table.extract()])
+
+
+def clean_rows(rows: list[list[str]]) -> list[list[str]]:
+    """Rows without the rows and columns empty throughout; a row whose cells stack the same
+    number of numbers (a table ruled only between groups of rows) split into that many rows;
+    a word broken after its hyphen inside a cell ("umbrella-" / "A50") made whole; a bullet
+    glyph opening a cell left out (the cell's text is what it says)."""
+    rows = [[_CELL_BULLET.sub("", _HYPHEN_BREAK.sub(r"\1", c)) for c in r] for r in rows]
+    rows = [part for r in rows for part in _unstacked(r) if any(c.strip() for c in part)]
+    if not rows:
+        return []
+    width = max(len(r) for r in rows)
+    keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in rows)]
+    return [[r[c] if c < len(r) else "" for c in keep] for r in rows]
+
+
+def _unstacked(row: list[str]) -> list[list[str]]:
+    """``row`` as k rows when 2+ of its cells hold k > 1 lines that are all numbers and every
+    cell holds 1 or k lines (a single-line cell stays in the first row); else ``[row]``."""
+    parts = [c.split("\n") for c in row]
+    counts = {len(p) for p in parts if len(p) > 1}
+    numeric = sum(len(p) > 1 and all(NUMBER.match(x.strip()) for x in p) for p in parts)
+    if len(counts) != 1 or numeric < 2:
+        return [row]
+    k = counts.pop()
+    return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
+
+
+def left_over(lines: list[Line], tables: Iterable[PageTable]) -> list[Line]:
+    """The lines no table took."""
+    taken = set().union(*(t.lines for t in tables))
+    return [ln for ln in lines if id(ln) not in taken] if taken else lines
+
+
+def over_budget(text: PageText, max_seconds: float) -> bool:
+    """Whether a page is over its table budget: it drew more paths than its reading collects
+    (``text.rects`` is None) or that reading alone took over ``max_seconds``."""
+    return text.rects is None or text.seconds > max_seconds
+
+
+def make_table(
+    box: Box, rows: list[list[str]], output: OutputSettings, lines: list[Line], *, toc: bool = False
+) -> PageTable | None:
+    if len(rows) < 2 or max(len(r) for r in rows) < 2:
+        return None  # one row or one column: text in a box, not a table
+    markdown = pipe_table(rows, output)
+    return PageTable(*box, markdown, frozenset(id(ln) for ln in lines))
+
+
+def pipe_table(rows: list[list[str]], output: OutputSettings) -> str:
+    """A PDF table's rows (the first is the header) through the one table renderer."""
+    return grid_table(Grid([[Cell(text) for text in row] for row in rows], 1), output=output)
+
+
+def inside(line: Line, box: Box) -> bool:
+    """The line's middle is in the box."""
+    x, y = (line.x0 + line.x1) / 2, (line.y0 + line.y1) / 2
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
+def box_of(lines: Iterable[Line]) -> Box:
+    ls = list(lines)
+    return (
+        min(ln.x0 for ln in ls), min(ln.y0 for ln in ls),
+        max(ln.x1 for ln in ls), max(ln.y1 for ln in ls),
+    )  # fmt: skip
+
+
+def rows_of(lines: list[Line]) -> list[list[Line]]:
+    """Lines grouped into rows, left to right: lines whose vertical middles are within half a
+    line of the row's first (a cell's wrapped line is a row of its own: ``grid`` joins it)."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.y0 + ln.y1) / 2):
+        mid = (line.y0 + line.y1) / 2
+        if rows:
+            first = rows[-1][0]
+            if abs(mid - (first.y0 + first.y1) / 2) <= (first.y1 - first.y0) / 2:
+                rows[-1].append(line)
+                continue
+        rows.append([line])
+    for row in rows:
+        row.sort(key=lambda ln: ln.x0)
+    return rows

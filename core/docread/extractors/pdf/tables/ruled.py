@@ -1,0 +1,307 @@
+"""Tables a PDF page draws, from the lines and rules its one reading collected (lines.PageText):
+no second pass over the page.
+
+- Tables of contents: entries with dot leaders and a page number (``Notices . . . vii``), one
+  row per entry (title | page), an entry wrapped over two lines one row.
+- Ruled tables: the cells rules make around text lines (across above and below, down on one
+  side at least), neighbouring cells grouped into a table, its grid from the cells' edges (a
+  cell over several columns or rows is one cell: its text in the first, the others empty)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .cells import (
+    ALIGN,
+    TOL,
+    PageTable,
+    box_of,
+    clean_rows,
+    left_over,
+    make_table,
+    over_budget,
+    rows_of,
+)
+
+if TYPE_CHECKING:
+    from ....settings import OutputSettings
+    from ..lines import Box, Line, PageText
+
+_THIN = 2.0  # points: a stroke or filled rect this thin is a rule
+_MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
+_SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
+_LEADER = re.compile(
+    r"^(?P<title>.*?\S)\s*(?:[.·•…‥_∙]\s*){3,}\s*(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$",
+    re.IGNORECASE,
+)
+_TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
+
+
+def drawn_tables(
+    text: PageText, lines: list[Line], output: OutputSettings, max_seconds: float
+) -> tuple[list[PageTable], bool]:
+    """The page's tables of contents and ruled tables among ``lines`` (its text without
+    running lines), and whether ruled ones were not looked for (``over_budget``)."""
+    found = _toc_tables(lines, output)
+    over = over_budget(text, max_seconds)
+    if not over and text.rects:
+        free = left_over(lines, found)
+        found += _ruled_tables(text.rects, free, (0.0, 0.0, text.width, text.height), output)
+    return found, over
+
+
+# -- tables of contents ---------------------------------------------------------------------------
+def _toc_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
+    """Entries with dot leaders and a page number, one table per column of them: a line
+    without leaders right above an entry (the start of a wrapped title) joins its title."""
+    entries: list[tuple[Line, str, str]] = []
+    for ln in lines:
+        m = _LEADER.match(ln.text) if not ln.rotated and "." in ln.text or "…" in ln.text else None
+        if m is not None and len(m.group("title")) <= 200:
+            entries.append((ln, m.group("title").rstrip(" .·•…‥_∙"), m.group("page")))
+    if len(entries) < _TOC_ROWS:
+        return []
+    taken = {id(e[0]) for e in entries}
+    columns: list[list[tuple[list[Line], str, str]]] = []
+    for ln, title, page in sorted(entries, key=lambda e: (e[0].x1, e[0].y0)):
+        start = _wrapped_start(ln, lines, taken)
+        parts = [start, ln] if start is not None else [ln]
+        if start is not None:
+            taken.add(id(start))
+            title = " ".join(start.text.split()) + " " + title
+        if not title.strip():
+            continue
+        row = (parts, " ".join(title.split()), page)
+        col = next((c for c in columns if abs(c[-1][0][-1].x1 - ln.x1) <= 2 * TOL), None)
+        if col is None:
+            columns.append([row])
+        else:
+            col.append(row)
+    out = []
+    for col in columns:
+        if len(col) < 2:
+            continue
+        col.sort(key=lambda r: r[0][0].y0)
+        used = [ln for parts, _, _ in col for ln in parts]
+        table = make_table(box_of(used), [[t, p] for _, t, p in col], output, used, toc=True)
+        if table is not None:
+            out.append(table)
+    return out
+
+
+def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | None:
+    """The line right above a leader line that starts its title (no leaders, same column,
+    starts at or left of it, less than a line apart)."""
+    best = None
+    for ln in lines:
+        if id(ln) in taken or ln.rotated or ln.y1 > entry.y0 + TOL or ln.size != entry.size:
+            continue
+        if entry.y0 - ln.y1 > 0.4 * (entry.y1 - entry.y0):
+            continue
+        near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
+        if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
+            best = ln
+    return best
+
+
+# -- ruled tables ---------------------------------------------------------------------------------
+Rule = tuple[float, float, float]  # (position, start, end): a rule across (y, x0, x1) or down
+
+
+def _ruled_tables(
+    rects: list[Box], lines: list[Line], page: Box, output: OutputSettings
+) -> list[PageTable]:
+    """Tables of cells ruled around text lines (see the module docstring)."""
+    across: list[Rule] = []
+    down: list[Rule] = []
+    big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
+    for x0, y0, x1, y1 in rects:
+        width, height = x1 - x0, y1 - y0
+        if height <= _THIN and width >= _MIN_EDGE:
+            across.append(((y0 + y1) / 2, x0, x1))
+        elif width <= _THIN and height >= _MIN_EDGE:
+            down.append(((x0 + x1) / 2, y0, y1))
+        elif width > _THIN and height > _THIN and width * height < big:
+            across += [(y0, x0, x1), (y1, x0, x1)]
+            down += [(x0, y0, y1), (x1, y0, y1)]
+    if len(across) < 2 or len(down) < 2:
+        return []
+    across.sort()
+    down.sort()
+    ys = [a[0] for a in across]
+    xs = [d[0] for d in down]
+    cells: dict[Box, list[Line]] = {}
+    for ln in lines:
+        cell = _cell(ln, across, ys, down, xs)
+        if cell is not None:
+            cells.setdefault(cell, []).append(ln)
+    groups = _neighbour_groups(list(cells))
+    out = []
+    for group in groups:
+        if len(group) < 2 or any(_container(cells[c]) for c in group):
+            continue  # a frame around text laid out in rows of its own: not cells of a grid
+        table = _lattice(group, cells, output)
+        if table is not None:
+            out.append(table)
+    return out
+
+
+def _nearest(
+    rules: list[Rule], at: list[float], edge: float, mid: float, *, before: bool
+) -> Rule | None:
+    """The rule nearest to ``edge`` on one side (``rules`` sorted by position, ``at`` their
+    positions) whose span covers ``mid``, or None."""
+    i = bisect.bisect_right(at, edge)
+    for rule in reversed(rules[:i]) if before else rules[i:]:
+        if rule[1] - TOL <= mid <= rule[2] + TOL:
+            return rule
+    return None
+
+
+def _cell(
+    ln: Line, across: list[Rule], ys: list[float], down: list[Rule], xs: list[float]
+) -> Box | None:
+    """The cell (left, top, right, bottom) that rules make around a text line: the nearest
+    rules above and below it, reaching over its width, and the nearest rule down on at
+    least one side, from the rule above to the one below, which both reach; an open side
+    (a table without outer walls) ends where the rules across end. None when there is none."""
+    x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
+    top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
+    bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
+    if top is None or bottom is None:
+        return None
+    start, end = max(top[1], bottom[1]), min(top[2], bottom[2])  # where both rules reach
+    if start > ln.x0 + TOL or end < ln.x1 - TOL:
+        return None
+    walls = [
+        wall
+        for wall in (
+            _nearest(down, xs, ln.x0 + TOL, y, before=True),
+            _nearest(down, xs, ln.x1 - TOL, y, before=False),
+        )
+        if wall is not None
+        and wall[1] - TOL <= top[0]
+        and wall[2] + TOL >= bottom[0]
+        and start - TOL <= wall[0] <= end + TOL
+    ]
+    if not walls:
+        return None
+    left = max((w[0] for w in walls if w[0] <= ln.x0 + TOL), default=start)
+    right = min((w[0] for w in walls if w[0] >= ln.x1 - TOL), default=end)
+    return (round(left, 1), round(top[0], 1), round(right, 1), round(bottom[0], 1))
+
+
+def _neighbours(a: Box, b: Box) -> bool:
+    """Two cells (left, top, right, bottom) side by side or stacked: overlapping along the
+    shared side, and a wall of one on, or within _SPACING of, the facing wall of the other
+    (cells framed one by one)."""
+
+    def near(p: float, q: float, tol: float = TOL) -> bool:
+        return abs(p - q) <= tol
+
+    row = min(a[3], b[3]) - max(a[1], b[1]) > TOL
+    column = min(a[2], b[2]) - max(a[0], b[0]) > TOL
+    return (row and (near(a[2], b[0], _SPACING) or near(b[2], a[0], _SPACING))) or (
+        column and (near(a[3], b[1], _SPACING) or near(b[3], a[1], _SPACING))
+    )
+
+
+def _neighbour_groups(cells: list[Box]) -> list[list[Box]]:
+    """Cells joined into tables by neighbourhood (union-find; a page holds few cells)."""
+    parent = list(range(len(cells)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            if _neighbours(a, cells[j]):
+                parent[root(j)] = root(i)
+    groups: dict[int, list[Box]] = {}
+    for i, cell in enumerate(cells):
+        groups.setdefault(root(i), []).append(cell)
+    return list(groups.values())
+
+
+def _edges(values: Iterable[float]) -> list[float]:
+    """Positions merged within TOL."""
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > TOL:
+            out.append(v)
+    return out
+
+
+def _lattice(
+    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings
+) -> PageTable | None:
+    """A table from its cells: columns and rows between the cells' edges; each cell's text
+    (its lines top to bottom, one text) in the first slot it covers."""
+    xs = _edges(x for c in group for x in (c[0], c[2]))
+    ys = _edges(y for c in group for y in (c[1], c[3]))
+    if len(xs) < 3 or len(ys) < 2:
+        return None
+    rows = [["" for _ in xs[:-1]] for _ in ys[:-1]]
+    used: list[Line] = []
+    for cell in group:
+        col = _slot(xs, cell[0])
+        row = _slot(ys, cell[1])
+        lines = sorted(cells[cell], key=lambda ln: (round(ln.y0), ln.x0))
+        used.extend(lines)
+        rows[row][col] = _cell_text(lines)
+    if _banded(group, cells):
+        return None  # each "cell" is a row band holding several columns: not a grid
+    box = (xs[0], ys[0], xs[-1], ys[-1])
+    return make_table(box, clean_rows(rows), output, used)
+
+
+def _slot(edges: list[float], at: float) -> int:
+    i = bisect.bisect_right(edges, at + TOL) - 1
+    return max(0, min(i, len(edges) - 2))
+
+
+def _container(lines: list[Line]) -> bool:
+    """A "cell" holding two or more rows, one of them of pieces side by side far apart: a
+    frame or a band around a form or a table without rules, not one cell of a grid."""
+    rows = rows_of(lines)
+    return len(rows) >= 2 and any(
+        b.x0 - a.x1 > 2 * a.size for row in rows for a, b in zip(row, row[1:], strict=False)
+    )
+
+
+def _banded(group: list[Box], cells: dict[Box, list[Line]]) -> bool:
+    """Cells whose lines sit side by side far apart: bands of a striped table (a background
+    per row), not cells; their text is left to the unruled tables."""
+    split = 0
+    for cell in group:
+        lines = cells[cell]
+        for a in lines:
+            if any(b is not a and b.x0 > a.x1 + 3 * a.size and _same_line(a, b) for b in lines):
+                split += 1
+                break
+    return split * 2 > len(group)
+
+
+def _same_line(a: Line, b: Line) -> bool:
+    return min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5 * min(a.y1 - a.y0, b.y1 - b.y0)
+
+
+def _cell_text(lines: list[Line]) -> str:
+    """A cell's lines as its text: a line break where the cell's text breaks a word after a
+    hyphen (joined by clean_rows), else a space; lines side by side left to right."""
+    parts = [" ".join(ln.text.split()) for ln in lines]
+    out = ""
+    for part in parts:
+        if not out:
+            out = part
+        elif out.endswith("-"):
+            out = f"{out}\n{part}"
+        else:
+            out = f"{out} {part}"
+    return out

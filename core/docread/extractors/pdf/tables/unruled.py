@@ -1,0 +1,189 @@
+"""Tables without rules on a PDF page: rows of short lines side by side whose left edges line
+up in columns over three or more rows (key/value grids in two pairs of columns too; a row may
+hold one cell between rows of cells: a group label), with the row just above as the header."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .cells import ALIGN, NUMBER, PageTable, box_of, clean_rows, make_table, rows_of
+
+if TYPE_CHECKING:
+    from ....settings import OutputSettings
+    from ..lines import Box, Line, PageText
+
+_FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
+_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+
+
+def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
+    """The page's tables without rules among ``lines`` (rows of short cells side by side)."""
+    width = text.width
+    short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
+    if short < 6:  # two rows of three cells at least
+        return []
+    found = []
+    for run in unruled_runs(lines, width):
+        used = [ln for row in run for ln in row]
+        if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
+            continue  # no words: a display formula's array or a diagram's labels
+        if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
+            continue  # lines that carry on a sentence: narrow columns of text
+        table = make_table(run_box(run), clean_rows(grid(run)), output, used)
+        if table is not None:
+            found.append(table)
+    return found
+
+
+def _fits(row: list[Line], cols: list[list[float]]) -> int:
+    """How many of the row's lines overlap (or start at) a column of the run so far."""
+    return sum(
+        any(c[0] - ALIGN <= ln.x0 <= c[1] or (ln.x0 < c[1] and c[0] < ln.x1) for c in cols)
+        for ln in row
+    )
+
+
+def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
+    """The run's columns with the row's lines added (overlapping ranges merged)."""
+    spans = sorted([*([c[0], c[1]] for c in cols), *([ln.x0, ln.x1] for ln in row)])
+    out: list[list[float]] = []
+    for x0, x1 in spans:
+        if out and x0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], x1)
+        else:
+            out.append([x0, x1])
+    return out
+
+
+def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
+    """Runs of 3+ rows of short side-by-side cells (a few words each) whose cells fall in the
+    same columns (a row may leave cells empty, or hold one cell between two rows of cells: a
+    group label), starting with a row of 2+ cells (two columns no further apart than 2.5 times
+    the wider one), with the row of cells just above (a header centred over its columns), or
+    the two rows of a header wrapped over two lines. Text in columns does not qualify: its rows
+    have one long line per column."""
+    runs: list[list[list[Line]]] = []
+    run: list[list[Line]] = []
+    cols: list[list[float]] = []
+    before: list[list[Line]] = []  # the header: the row of cells above, or a two-row start
+    held: list[list[Line]] = []  # one-cell rows waiting for a row of cells after them
+
+    def short(ln: Line) -> bool:
+        return ln.x1 - ln.x0 < width * 0.3 and not ln.rotated and len(ln.text.split()) <= 6
+
+    def cells(row: list[Line]) -> bool:
+        return (
+            len(row) >= 2
+            and all(short(ln) for ln in row)
+            and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
+        )
+
+    def close() -> None:
+        if len(run) < 3 or len(cols) < 2:
+            return
+        widest = max(c[1] - c[0] for c in cols)
+        if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
+            return  # two columns of short lines far apart: text columns, not a table
+        head = before if before and _near(before[-1], run[0]) and _fits(before[-1], cols) else []
+        runs.append(head + run)
+
+    last: list[Line] = []
+    for row in rows_of(lines):
+        if (
+            run
+            and cells(row)
+            and _fits(row, cols) >= max(1, len(row) - 1)
+            and _near(run[-1], row, 3)
+        ):
+            for part in (*held, row):
+                run.append(part)
+                cols = _widened(cols, part)
+            held = []
+            last = row
+            continue
+        if run and len(row) == 1 and short(row[0]) and _fits(row, cols) and not held:
+            held = [row]  # a group label, if a row of cells follows
+            continue
+        close()
+        held = []
+        # two rows of cells: a header wrapped over two lines ("#" / "enc-layers")
+        before = run if len(run) == 2 else [last] if last and cells(last) else []
+        run = [row] if cells(row) else []
+        cols = _widened([], row) if run else []
+        last = row
+    close()
+    return runs
+
+
+def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
+    """Two rows no more than ``lines`` line heights apart."""
+    height = max(ln.y1 - ln.y0 for ln in lower)
+    return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
+
+
+def run_box(run: list[list[Line]]) -> Box:
+    box = box_of(ln for row in run for ln in row)
+    return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
+
+
+def grid(run: list[list[Line]]) -> list[list[str]]:
+    """A run of rows as a table's rows: columns are the x ranges the lines of its rows of
+    cells cover (overlapping ranges merged; a header or a group label goes to the column it
+    starts in, or the one it overlaps most); a row right under the one before (closer than
+    half the gap between its rows usually is) with fewer cells continues its cells (wrapped
+    text)."""
+    body = [row for row in run[1:] if len(row) >= 2] or run
+    gaps = sorted(
+        min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
+    )
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    cols: list[list[float]] = []
+    for x0, x1 in sorted((ln.x0, ln.x1) for row in body for ln in row):
+        if cols and x0 <= cols[-1][1] + 1:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    rows: list[list[str]] = []
+    bottom = 0.0
+    for row in run:
+        cells = [""] * len(cols)
+        for ln in row:
+            i = _column_of(ln, cols)
+            cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
+        top = min(ln.y0 for ln in row)
+        if rows and (usual <= 0.5 or top - bottom < 0.6 * usual) and _continued(rows[-1], cells):
+            rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
+        else:
+            rows.append(cells)
+        bottom = max(ln.y1 for ln in row)
+    return rows
+
+
+def _glued(a: str, b: str) -> str:
+    """A cell's text and its wrapped line: no space after a hyphen ("enc-" "layers")."""
+    if not a or not b:
+        return a or b
+    return f"{a}{b}" if a.endswith("-") else f"{a} {b}"
+
+
+def _continued(above: list[str], cells: list[str]) -> bool:
+    """A row that carries on the cells of the row above (wrapped text): fewer cells, each
+    under a filled one, no number under a number (a header's unit under its name is text:
+    "mAP" / "(0.75)")."""
+    filled = [i for i, c in enumerate(cells) if c]
+    return len(filled) < sum(bool(c) for c in above) and all(
+        above[i] and not (NUMBER.match(cells[i]) and NUMBER.match(above[i])) for i in filled
+    )
+
+
+def _column_of(ln: Line, cols: list[list[float]]) -> int:
+    """The column a line starts in, else the one it overlaps most, else the nearest."""
+    for i, (x0, x1) in enumerate(cols):
+        if x0 - 1 <= ln.x0 <= x1:
+            return i
+    overlaps = [min(ln.x1, x1) - max(ln.x0, x0) for x0, x1 in cols]
+    best = max(range(len(cols)), key=lambda i: overlaps[i])
+    if overlaps[best] > 0:
+        return best
+    return min(range(len(cols)), key=lambda i: abs(cols[i][0] - ln.x0))

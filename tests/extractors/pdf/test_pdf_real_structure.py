@@ -1,0 +1,167 @@
+"""PDF structure (``pdf.structure: auto``) on real documents of the shared corpus: each test is
+one of the ways real PDFs lost their shape (tables of contents, quiet headings, right-to-left
+pages, footnote marks, boxes that take in too much, running lines, the heading path across a
+page end, rotated margin stamps, justified lines split at a sentence's end, a column's top
+read with the heading beside it). bench/real_pdf.py scores the same engine against pages
+looked at by eye (bench/pdf_truth/)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import docread
+import pytest
+from conftest import CORPUS
+
+HEADING = re.compile(r"^(#{1,4}) (.+)$", re.MULTILINE)
+
+
+@cache
+def _read(name: str, pages: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents(str(Path("pdf") / name), pages=pages)
+        return tuple(
+            (d.text, tuple(d.metadata.get("headings") or ()))
+            for d in docs
+            if "table_index" not in d.metadata
+        )
+
+
+def pages(name: str, pages: str | None = None) -> list[tuple[str, list[str]]]:
+    """(text, heading path) of each page of a corpus PDF, read once per test session."""
+    if not (CORPUS / "pdf" / name).is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    return [(text, list(path)) for text, path in _read(name, pages)]
+
+
+def headings(text: str) -> list[str]:
+    return [m.group(2) for m in HEADING.finditer(text)]
+
+
+def test_a_table_of_contents_with_dot_leaders_is_a_table():
+    """Item 1: one row per entry (title | page), the leaders gone, no entries joined."""
+    text = pages("redp5110_sampled.pdf")[1][0]
+    assert "| Notices | vii |" in text and "| Trademarks | viii |" in text
+    assert "| 1.3.1 Existing row and column control | 4 |" in text
+    assert "| Chapter 2. Roles and separation of duties | 7 |" in text
+    assert ". . . ." not in text
+
+
+def test_headings_a_little_larger_or_numbered_or_semi_bold_are_found():
+    """Item 2: section headings set 12.5 pt over an 11.5 pt body, not bold (Korean report),
+    numbered ``(1)`` sub-headings, and semi-bold standalone lines (a handbook)."""
+    report = [headings(text) for text, _ in pages("normal_4pages.pdf")]
+    assert "1 들어가며" in report[0] and "2 코로나-19 관련 보험 현황" in report[1]
+    assert "(1) 「감염병의 예방 및 관리에 관한 법률」 개정" in report[1]
+    assert "4 개선과제" in report[3]
+    handbook = headings(pages("amt_handbook_sample.pdf")[0][0])
+    assert {"Boots Self-Locking Nut", "Stainless Steel Self-Locking Nut"} <= set(handbook)
+    assert "Elastic Stop Nut" in handbook
+
+
+def test_a_right_to_left_page_has_its_structure():
+    """Item 3: an Arabic page goes through the structure path: its title is a heading."""
+    text = pages("right_to_left_01.pdf")[0][0]
+    assert headings(text)[:1] == ["تحسين الإنتاجية وحل المشكلات من خلال البرمجة بلغة R وPython"]
+
+
+def test_footnote_marks_are_not_glued_to_the_word_before():
+    """Item 4: ``Center1 reports`` and ``상해1)나`` keep the mark apart from the word."""
+    paper = "\n".join(text for text, _ in pages("redp5110_sampled.pdf"))
+    assert "Identity Theft Resource Center 1 reports" in paper
+    assert "Ponemon Institute 2 revealed" in paper and "Center1" not in paper
+    report = pages("normal_4pages.pdf")[0][0]
+    assert "상해 1)나 재해 2)로" in report and "상해1)" not in report
+
+
+def test_an_underscore_in_a_table_cell_stays_in_its_word():
+    """Item 5: ``FUNCTION_ID`` (its underscore drawn apart from the letters) is one cell's
+    word, not ``FUNCTION ID _``."""
+    text = "\n".join(text for text, _ in pages("redp5110_sampled.pdf"))
+    assert "| FUNCTION_ID | VARCHAR(30) | ID of the function. |" in text
+    assert "FUNCTION ID _" not in text
+
+
+def test_a_running_line_is_kept_once_out_of_the_flow():
+    """Item 6: the report's running title, printed on every other page, is in the document
+    once (a search still finds it) and not in the flow of each page that prints it."""
+    texts = [text for text, _ in pages("redp5110_sampled.pdf")]
+    running = "Row and Column Access Control Support in IBM DB2 for i"
+    holding = [
+        n for n, text in enumerate(texts, 1) if any(
+            running in line and not line.startswith("#") for line in text.splitlines()
+        )
+    ]  # fmt: skip
+    assert len(holding) == 1, holding
+
+
+def test_the_heading_path_runs_on_past_the_page_end():
+    """Item 7: page 2 of a paper is still in ``1 Introduction`` (page 1 opens it); its
+    outline holds only the title, which says nothing of its sections. The same alone."""
+    paper = "layout-parser-paper-fast.pdf"
+    title = "LayoutParser: A Unified Toolkit for Deep Learning Based Document Image Analysis"
+    assert pages(paper)[1][1] == [title, "1 Introduction"]
+    assert pages(paper, "2")[0][1] == [title, "1 Introduction"]
+
+
+def test_a_rotated_margin_stamp_is_a_line_not_a_heading():
+    """Item 8: arXiv's rotated stamp in the margin is a plain line at the page's end, never a
+    heading that opens a section of its own."""
+    text = pages("layout-parser-paper-fast.pdf")[0][0]
+    stamp = "arXiv:2103.15348v2 [cs.CV] 21 Jun 2021"
+    assert stamp in text.splitlines()
+    assert not any("arXiv" in h for h in headings(text))
+    assert headings(text)[-1] == "1 Introduction"
+
+
+def test_a_justified_line_split_at_a_sentence_end_is_one_line():
+    """MuPDF splits a justified line at the wide space after a full stop (``facto method.``
+    | ``In this work, we show that``): the abstract stays one paragraph."""
+    text = pages("multi-column-2p.pdf", "1")[0][0]
+    assert (
+        "are the de facto method. In this work, we show that retrieval can be practically"
+        " implemented using dense representations alone" in text
+    )
+
+
+def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
+    """The right column's first line sits on the row of the left column's ``Abstract``
+    heading, under a centred author block: it opens the right column, not the abstract."""
+    text = pages("multi-column-2p.pdf", "1")[0][0]
+    assert "Retrieval in open-domain QA is usually implemented using TF-IDF or BM25" in text
+    assert text.index("## Abstract") < text.index("Open-domain question answering relies")
+    assert text.index("1 Introduction") < text.index("Retrieval in open-domain QA is usually")
+
+
+def test_a_header_wrapped_over_two_lines_heads_its_table():
+    """A booktabs table whose header cells wrap (``#`` over ``enc-layers``, ``mAP`` over
+    ``(0.75)``): both header lines head the table, each cell's lines in one cell."""
+    text = pages("2305.03393v1-pg9.pdf")[0][0]
+    header = next(line for line in text.splitlines() if "enc-layers" in line)
+    assert header.startswith("| # enc-layers | # dec-layers | Language |")
+    assert "| mAP (0.75) | Inference time (secs) |" in header
+
+
+def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_reading():
+    from docread.extractors.pdf.library import load_pymupdf
+    from docread.extractors.pdf.lines import read_page, with_pictures
+    from docread.extractors.pdf.survey import sample
+
+    path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with load_pymupdf().open(path) as doc:
+        pictured = [n for n in sample(doc.page_count) if doc[n].get_images()]
+        assert pictured  # the survey samples pages that draw pictures
+        for n in pictured:
+            full = read_page(doc[n], 5000)
+            bare = read_page(doc[n], 5000, pictures=False)
+            assert full.pictures and not bare.pictures
+            again = with_pictures(doc[n], bare)
+            assert (again.lines, again.pictures, again.rects) == (
+                full.lines,
+                full.pictures,
+                full.rects,
+            )
