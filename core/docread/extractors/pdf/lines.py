@@ -262,19 +262,24 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
     return family or name, weight, bold, italic
 
 
+_OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
+# over itself thousands of times (a content bomb) made the join quadratic
+_JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
+
+
 def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), and a number or bullet up to 2.5 ems before its text
     ("1" in a box before a heading). Right to left pages join from the right. Table cells,
     columns and right-aligned labels stay apart (wider gaps)."""
-    if len(lines) < 2:
+    if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
     pending = sorted(lines, key=lambda ln: ln.y0)
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
     for ln in pending:
-        active = [i for i in active if out[i].y1 > ln.y0]
+        active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0]
         merged = False
         if not ln.rotated:
             for i in active:

@@ -120,7 +120,8 @@ def sample(count: int) -> list[int]:
 def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) -> Survey:
     """Read the sample: the body style (the style most characters have), the heading styles
     (``_heading_styles``), running lines (a line in the top/bottom band whose text, numbers
-    aside, repeats on a quarter of the sampled pages and at least two) and the outline.
+    aside, repeats on a quarter of the sampled pages and at least two, once on each: lines alike
+    but for their numbers on one page are the page's own, a list or a table) and the outline.
     Sampled pages have their content cut at ``cap`` bytes first (``pdf.max_page_content``,
     content.bound_content); ``max_paths`` and ``max_seconds`` are the pages' table budget
     (tables.page_tables)."""
@@ -134,7 +135,12 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
             found.cut.add(n)
         found.read[n] = text = read_page(page, max_paths, pictures=False)
         found.unpictured.add(n)
-        seen = {running_key(ln.text) for ln in text.lines if in_band(ln, text.height)}
+        keys = Counter(running_key(ln.text) for ln in text.lines)  # a running line is one a page
+        seen = {
+            k
+            for ln in text.lines
+            if in_band(ln, text.height) and keys[k := running_key(ln.text)] == 1
+        }
         for key in seen:
             first.setdefault(key, n)
         bands.update(seen)
