@@ -14,6 +14,7 @@ Ray Data's row is ``bench/ray_data.py --cluster``.
     .venv/bin/python bench/scale.py            # full size, 3 repeats, both tables
     .venv/bin/python bench/scale.py --quick    # smaller inputs, 2 repeats (a few minutes)
     .venv/bin/python bench/scale.py --table 27 # issue 27's rows only
+    .venv/bin/python bench/scale.py --table 35 --before 601ec3e  # issue 35's (bench/load_path.py)
 """
 
 from __future__ import annotations
@@ -400,9 +401,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller inputs, 2 repeats")
     parser.add_argument("--repeats", type=int, help="runs per case (default 3, quick 2)")
-    parser.add_argument("--before", help="a checkout to compare with: small files and the tail")
-    parser.add_argument("--table", choices=("16", "27"), help="only this issue's rows")
+    parser.add_argument(
+        "--before",
+        help="a checkout to compare with: small files and the tail; with --table 35, a checkout "
+        "or a git ref, every row",
+    )
+    parser.add_argument("--table", choices=("16", "27", "35"), help="only this issue's rows")
     args = parser.parse_args()
+    if args.table == "35":  # the load path's table: its own script, every row before and after
+        from load_path import ROWS, table35
+
+        table35(args.before, args.repeats or 3, ROWS, 2000 if args.quick else 10000)
+        return
     if args.before:
         against(args.before, 2000 if args.quick else 10000, args.repeats or 3)
         return

@@ -40,7 +40,7 @@ FANCY = formats.Format(
 @pytest.fixture
 def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Whatever a test registers is gone afterwards (the table is process-wide)."""
-    for name in ("_ordered", "_by_ext", "_plugins"):
+    for name in ("_ordered", "_by_suffix", "_plugins"):
         monkeypatch.setattr(formats, name, getattr(formats, name))
     monkeypatch.setattr(formats, "_ext_owner", dict(formats._ext_owner))
     keys = set(formats.BY_KEY)

@@ -68,6 +68,41 @@ def test_timeout_is_a_typed_error():
         ocr_image(picture("slow"), context(timeouts={"ocr_per_page": 0.01}), what="OCR of slow")
 
 
+def test_a_process_reads_its_share_of_images_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``set_share(n)``: at most n images read at once (a worker of a busy pool); 0: one per
+    usable core."""
+    import threading
+    import time
+
+    from docread.extractors.ocr import set_share, share, stream, workers
+
+    running, most, lock = 0, 0, threading.Lock()
+
+    def slow(image: Image.Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.1)
+        with lock:
+            running -= 1
+        return OcrResult("", None, 0)
+
+    monkeypatch.setattr(stream, "reading", slow)
+    images = [(n, Image.new("L", (10, 10))) for n in range(6)]
+    try:
+        set_share(1)
+        assert share() == 1
+        assert len(list(ocr_images(images, context(), what="OCR"))) == 6 and most == 1
+        set_share(0)
+        most = 0
+        assert share() == workers()
+        assert len(list(ocr_images(images, context(), what="OCR"))) == 6
+        assert most == min(workers(), 6)
+    finally:
+        set_share(0)
+
+
 def test_missing_program_and_language(monkeypatch):
     from pytesseract import pytesseract as pt
 
@@ -121,3 +156,28 @@ def test_the_pipeline_opens_the_ocr_cache_for_every_context(tmp_path: Path) -> N
     assert isinstance(root.ocr_cache, OcrCache) and member.ocr_cache is root.ocr_cache
     off = Pipeline(Settings.from_mapping({"cache": {"enabled": False}}))
     assert off.context(info, ReadOptions(), loader=False, workspace=None).ocr_cache is None
+
+
+def test_reading_pdfs_and_ocr_imports_neither_pytesseract_nor_pandas(tmp_path: Path) -> None:
+    """pytesseract imports pandas (0.26 s a process): a PDF's cache key (is tesseract here?) and
+    an OCR'd scan, read in-process with the cache on, import neither; the upside-down scan is
+    still turned upright (OSD parsed here)."""
+    import subprocess
+    import sys
+
+    text = "Docling bundles PDF document conversion\nto JSON and Markdown in an easy way"
+    picture(text).rotate(180, expand=True).save(tmp_path / "scan.png")
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "A text page")
+    doc.save(tmp_path / "text.pdf")
+    code = (
+        "import sys, docread\n"
+        f"config = {{'isolation': {{'enabled': False}}, 'cache': {{'directory': {str(tmp_path / 'c')!r}}}}}\n"
+        f"with docread.Reader({str(tmp_path)!r}, config) as r:\n"
+        "    pdf = r.read('text.pdf').text\n"
+        "    scan = r.read('scan.png', ocr=True).text\n"
+        "print(sorted({'pytesseract', 'pandas'} & set(sys.modules)), 'text page' in pdf.lower(),"
+        " 'document conversion' in scan.lower())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[-2] == "[] True True"

@@ -133,13 +133,25 @@ class Environment(_Fake):
         yield Document(repr(found))
 
 
+class Share(_Fake):
+    """The images this worker OCRs at once: its share of the cores, as its pool told it."""
+
+    name = "fake_share"
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        from docread.extractors.ocr import share
+
+        yield Document(str(share()))
+
+
 class EchoInProcess(Echo):
     name = "fake_echo_inproc"
     isolated = False
 
 
 FAKES = (
-    SleepForever, AllocateForever, Abort, StubbornTool, Echo, Hoard, Environment, EchoInProcess
+    SleepForever, AllocateForever, Abort, StubbornTool, Echo, Hoard, Environment, Share,
+    EchoInProcess,
 )  # fmt: skip
 # the global timeout covers starting a worker (a Python importing docread and this module): on a
 # loaded machine (the suite on every core) that alone can take seconds, so only the tests about
@@ -276,6 +288,24 @@ def test_units_stream_before_the_extractor_finishes(iso: docread.Reader, tmp_pat
     assert time.monotonic() - start < 15  # without streaming it would wait the full 20 s
     (tmp_path / "f.go").touch()
     assert [d.text.split()[0] for d in units] == ["wait", "last"]
+
+
+def test_a_busy_worker_ocrs_with_its_share_of_the_cores(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    """A worker alone OCRs one image per usable core; while another worker of its pool is busy,
+    the cores are shared (two workers on two cores: one tesseract each, not two)."""
+    from docread.extractors.ocr import workers
+
+    probe = _file(tmp_path, "", "probe.bin")
+    assert iso.read(probe, format_hint="fake_share").text == str(workers())
+    held = iso.iter_documents(_file(tmp_path, "first\nwait"), format_hint="fake_echo")
+    next(held)  # its worker waits for f.go: busy
+    shared = iso.read(probe, format_hint="fake_share", dedupe=False).text
+    assert shared == str(max(1, workers() // 2))
+    (tmp_path / "f.go").touch()
+    assert len(list(held)) == 1
+    assert iso.read(probe, format_hint="fake_share", dedupe=False).text == str(workers())
 
 
 def test_abandoned_iterator_frees_its_worker_for_reuse(iso: docread.Reader, tmp_path: Path) -> None:
@@ -450,6 +480,36 @@ def test_workers_are_forked_warm_from_a_template_with_the_hosts_environment(
     assert found["session"]
     template = psutil.Process(found["parent"])
     assert template.ppid() == os.getpid() and "docread.isolation.template" in template.cmdline()[-1]
+
+
+def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path: Path) -> None:
+    """``import docread`` starts the worker template, so its imports run beside the host's: the
+    first Reader's worker is its child. A host that reads nothing leaves none behind (killed at
+    exit, even while it is still importing)."""
+    import subprocess
+
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "one page")
+    doc.save(tmp_path / "one.pdf")
+    find = (
+        "import docread, psutil\n"
+        "[template] = [p.pid for p in psutil.Process().children()\n"
+        "              if 'docread.isolation.template' in ' '.join(p.cmdline())]\n"
+    )
+    read = (
+        f"with docread.Reader({str(tmp_path)!r}, {CONFIG!r}) as r:\n"
+        "    r.read('one.pdf')\n"
+        "    [worker] = r.stats().workers\n"
+        "    print(template, psutil.Process(worker).ppid() == template)\n"
+    )
+    run = [sys.executable, "-c", find + read]
+    pid, forked = subprocess.run(run, capture_output=True, text=True, check=True).stdout.split()
+    assert forked == "True" and _gone(int(pid))
+    run = [sys.executable, "-c", find + "print(template)"]
+    pid = subprocess.run(run, capture_output=True, text=True, check=True, timeout=30).stdout
+    assert _gone(int(pid), within=1)
 
 
 def test_a_template_that_died_is_started_again(iso: docread.Reader, tmp_path: Path) -> None:

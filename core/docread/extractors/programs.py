@@ -1,7 +1,7 @@
 """The programs docread runs (tesseract, pandoc, antiword): ``PROGRAMS``, the one table of what
 each is for, which formats need it, how to install it and how it is found (``find_program``);
-``run_tool``, the one way to run one; ``environment()``, the environment of every process docread
-starts (the worker template, its workers, every tool).
+``run_tool``, the one way to run one, in ``environ.environment()``, the environment of every
+process docread starts (the worker template, its workers, every tool).
 
 ``run_tool``: fixed argv (never a shell), a timeout, output capped in memory, and on timeout the
 whole process group is killed with SIGKILL, so a child that ignores SIGTERM or forks helpers
@@ -15,25 +15,16 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
 from ..errors import DependencyMissingError, ExtractionError, ExtractionTimeoutError
+from .environ import environment
 
 DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
-# What of the caller's environment the processes docread starts get (the worker template, so its
-# workers, and every tool): what a program and Python need to start (PATH, HOME, the loader and
-# Python's own paths), the locale, temp folders, Tesseract's data and thread variables, libmagic's
-# database, a pandoc named by pypandoc's variable. Never the rest: tokens and cloud keys
-# (DOCREAD_MCP_TOKEN, AWS_SECRET_ACCESS_KEY...) stay out of the processes that parse hostile files.
-ENVIRONMENT = frozenset({
-    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TEMP", "TMP",
-    "LD_LIBRARY_PATH", "PYTHONHOME", "PYTHONPATH", "PYTHONHASHSEED", "PYTHONUTF8",
-    "PYTHONIOENCODING", "TESSDATA_PREFIX", "OMP_THREAD_LIMIT", "OMP_NUM_THREADS", "MAGIC",
-    "PYPANDOC_PANDOC",
-})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +40,11 @@ class Program:
 
 
 def _tesseract() -> str | None:
-    """pytesseract's ``tesseract_cmd`` (the knob users already set) on PATH."""
-    from pytesseract import pytesseract as pt
-
-    command: str = pt.tesseract_cmd
-    return shutil.which(command)
+    """pytesseract's ``tesseract_cmd`` (the knob users already set, by importing it) on PATH,
+    else ``tesseract``. Read, never imported: pytesseract imports pandas (0.26 s a process), and
+    every PDF's cache key asks whether tesseract is here."""
+    module = sys.modules.get("pytesseract.pytesseract")
+    return shutil.which(str(getattr(module, "tesseract_cmd", "tesseract")))
 
 
 def _pandoc() -> str | None:
@@ -110,12 +101,6 @@ class ToolResult:
     stdout: bytes
     stderr: bytes
     truncated: bool
-
-
-def environment() -> dict[str, str]:
-    """This process's environment cut to ``ENVIRONMENT`` and the locale (``LC_*``): the whole
-    environment of every process docread starts."""
-    return {k: v for k, v in os.environ.items() if k in ENVIRONMENT or k.startswith("LC_")}
 
 
 def run_tool(

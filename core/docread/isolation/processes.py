@@ -15,7 +15,6 @@ import select
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -24,8 +23,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import ReadDocumentError, WorkerCrashedError
 from ..extractors.deadline import end_after
-from ..extractors.programs import environment
-from . import protocol
+from ..extractors.environ import environment
+from . import protocol, template
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -73,24 +72,14 @@ class Forked:
 class _Template:
     """The template process and the thread that reads its messages (replies, exit reports)."""
 
-    def __init__(self) -> None:
+    def __init__(self, started: template.Started | None = None) -> None:
+        """``started``: the template ``template.prestart`` started (else a new one)."""
         from multiprocessing.connection import Connection
 
-        ours, theirs = socket.socketpair()
-        code = f"from docread.isolation.template import main; main({theirs.fileno()})"
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", code],
-                pass_fds=(theirs.fileno(),),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
-                env={**environment(), "PYTHONPATH": _python_path()},  # no tokens, no keys
-                start_new_session=True,  # its own process group: a Ctrl-C in our terminal is ours
-            )
-        finally:
-            theirs.close()
+        self.proc, ours = started or template.launch()
         self.conn = Connection(ours.detach())
         self.alive = True
+        self.forks = 0  # fork requests sent (a template never asked is killed at close)
         self._request = threading.Lock()  # one fork request at a time
         self._cond = threading.Condition()
         self._replies: list[tuple[int, int]] = []  # (pid, pidfd) of the last request
@@ -104,9 +93,10 @@ class _Template:
             cwd = os.getcwd()
         except OSError:  # the host's folder was removed: the worker starts at the root
             cwd = "/"
-        path = _python_path().split(os.pathsep)
+        path = template.python_path().split(os.pathsep)
         request = protocol.fork(environment(), path, cwd, max_mb)
         with self._request:
+            self.forks += 1
             try:
                 self.conn.send(request)
                 protocol.send_fd(self.conn, sock)
@@ -130,9 +120,12 @@ class _Template:
             return self._statuses.pop(pid, None)
 
     def close(self) -> None:
-        """EOF on its socket: the template exits (its workers stay until their pools stop)."""
+        """EOF on its socket: the template exits (its workers stay until their pools stop); one
+        never asked for a worker is killed (it may still be importing: no wait for that)."""
         with contextlib.suppress(OSError):
             self.conn.close()
+        if not self.forks:
+            self.proc.kill()
         try:
             self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -188,27 +181,33 @@ def fork_worker(max_mb: int) -> tuple[Forked, Connection]:
 
 def _template(*, fresh: bool) -> _Template:
     with _lock:
-        template = _templates.get(os.getpid())
-        if fresh or template is None or not template.alive or template.proc.poll() is not None:
-            if template is not None:
-                template.close()
-            template = _templates[os.getpid()] = _Template()
-        return template
+        current = _templates.get(os.getpid())
+        if fresh or current is None or not current.alive or current.proc.poll() is not None:
+            if current is not None:
+                current.close()
+            early = template.take()
+            if early is not None and (fresh or early[0].poll() is not None):
+                template.discard(early)  # one that ended (idle, or failed): a new one
+                early = None
+            current = _templates[os.getpid()] = _Template(early)
+        return current
+
+
+def warm_template() -> None:
+    """Make sure this process's template runs (a new Reader's worker then forks from a template
+    that imported while the Reader opened its first file)."""
+    _template(fresh=False)
 
 
 def close_template() -> None:
-    """Stop this process's template (at exit)."""
+    """Stop this process's template (at exit), and one ``prestart`` started and nothing took."""
     with _lock:
-        template = _templates.pop(os.getpid(), None)
-    if template is not None:
-        template.close()
-
-
-def _python_path() -> str:
-    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
-    here = str(Path(__file__).resolve().parents[1])
-    entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
-    return os.pathsep.join(dict.fromkeys(entries))
+        current = _templates.pop(os.getpid(), None)
+        early = template.take()
+    if current is not None:
+        current.close()
+    if early is not None:
+        template.discard(early)
 
 
 class WorkerProcess:

@@ -2,8 +2,9 @@
 (pickled tuples on a ``multiprocessing.connection.Connection``, a kind first) and the Job.
 
 host -> worker    ``root(path)`` then the workspace root's descriptor, once per worker and root
-                  (before a job with files the worker opens); ``job(Job)`` then the descriptor
-                  of each file the host opened (SCM_RIGHTS); ``until(page)``; ``cancel()``
+                  (before a job with files the worker opens); ``job(Job, share)`` then the descriptor
+                  of each file the host opened (SCM_RIGHTS); ``until(page)``; ``share(cores)``;
+                  ``cancel()``
 worker -> host    per file: ``units([unit, ...])`` (in order), then ``file_done(header, notes)``
                   or ``file_error(exc, recycle)``; the last file's end ends the job, ``done()``
                   one broken off (a cancel, or memory exhausted)
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 Message = tuple[Any, ...]
 
-JOB, UNTIL, CANCEL, ROOT = "job", "until", "cancel", "root"
+JOB, UNTIL, SHARE, CANCEL, ROOT = "job", "until", "share", "cancel", "root"
 UNITS, DONE, FILE_DONE, FILE_ERROR = "units", "done", "file_done", "file_error"
 FORK, FORKED, EXITED = "fork", "forked", "exited"
 
@@ -68,9 +69,10 @@ class Job:
         return any(file.info is None for file in self.files)
 
 
-def send_job(conn: Connection, job: Job, fds: Sequence[int]) -> None:
-    """The Job, then the open files it reads (those the host opened, in order)."""
-    conn.send((JOB, job))
+def send_job(conn: Connection, job: Job, fds: Sequence[int], share: int) -> None:
+    """The Job with the worker's share of the cores (the images it OCRs at once; 0: one per
+    core), then the open files it reads (those the host opened, in order)."""
+    conn.send((JOB, job, share))
     for fd in fds:
         send_fd(conn, fd)
 
@@ -107,6 +109,11 @@ def file_error(exc: ReadDocumentError, recycle: bool) -> Message:
 
 def until(page: int) -> Message:
     return (UNTIL, page)
+
+
+def share(cores: int) -> Message:
+    """The worker's share of the cores changed (others of its pool became busy or idle)."""
+    return (SHARE, cores)
 
 
 def cancel() -> Message:

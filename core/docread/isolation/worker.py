@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, logger
 from ..extractors.base import extractor_class
+from ..extractors.ocr import set_share
 from ..pipeline import Pipeline, extractor_of
 from ..source import Source
 from ..workspace import Workspace
@@ -142,6 +143,7 @@ def _serve(conn: Connection) -> None:
                 job: Job = message[1]
                 fds = [protocol.recv_fd(conn) for file in job.files if file.info is not None]
                 root = roots[job.workspace] if job.opens and job.workspace else None
+                set_share(message[2])
                 _run(conn, outbox, job, fds, root)
             elif message[0] == protocol.ROOT:
                 roots[message[1]] = protocol.recv_fd(conn)
@@ -201,16 +203,19 @@ def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int 
 
 def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
     """Hand each unit to the outbox as soon as it exists (the first at once), obeying the
-    host's ``until`` and ``cancel`` between units; True when the host cancelled."""
+    host's ``until``, ``share`` and ``cancel`` between units; True when the host cancelled."""
     try:
         until: int | None = None  # a last page the host set while the job ran
         for n, unit in enumerate(units):
             outbox.unit(unit, now=not n)
             cancel = False
             while not cancel and conn.poll():
-                message = conn.recv()
-                cancel = message[0] == protocol.CANCEL
-                until = until if cancel else message[1]
+                kind, *rest = conn.recv()
+                cancel = kind == protocol.CANCEL
+                if kind == protocol.SHARE:
+                    set_share(rest[0])
+                elif kind == protocol.UNTIL:
+                    until = rest[0]
             if cancel:
                 return True
             if past(unit, until):

@@ -7,7 +7,8 @@ process per core, one reading per picture.
 - ``images``: an image made ready (reading size, noise, skew, PGM/PPM for stdin).
 - ``engine``: tesseract itself (the program and its languages, one image read upright).
 - ``cached``: one image's reading through the OCR cache the pipeline hands in.
-- ``stream``: many images in parallel, in input order (``ocr_stream``, ``ocr_image``).
+- ``stream``: many images in parallel, in input order (``ocr_stream``, ``ocr_image``), at most
+  this process's share of the cores at once (``set_share``).
 
 The names below are what PDF and image extraction use.
 """
@@ -15,7 +16,7 @@ The names below are what PDF and image extraction use.
 from .engine import available, tesseract
 from .images import at_reading_size, noise_correlation, skew_angle
 from .result import OcrLine, OcrResult, kept_reading
-from .stream import ocr_image, ocr_images, ocr_stream, workers
+from .stream import ocr_image, ocr_images, ocr_stream, set_share, share, workers
 
 __all__ = [
     "OcrLine",
@@ -27,6 +28,8 @@ __all__ = [
     "ocr_image",
     "ocr_images",
     "ocr_stream",
+    "set_share",
+    "share",
     "skew_angle",
     "tesseract",
     "workers",

@@ -3,11 +3,12 @@ installed), and one image read upright.
 
 Every tesseract run goes through ``extractors.programs.run_tool`` (fixed argv, no shell, the
 ``timeouts.ocr_per_page`` timeout that kills the whole process group, capped output) with
-``OMP_THREAD_LIMIT=1``, the image piped on stdin as PGM/PPM. pytesseract is used where it
-genuinely helps and nowhere else: ``tesseract_cmd`` locates the binary (the knob users already
-set), ``file_to_dict`` / ``osd_to_dict`` / ``LANG_PATTERN`` parse the TSV, OSD and
-``--list-langs`` output. Its own runners are not used: they start the process without a
-process-group kill, go through temp files and cannot share docread's output cap.
+``OMP_THREAD_LIMIT=1``, the image piped on stdin as PGM/PPM; its TSV, OSD and ``--list-langs``
+output are parsed here. pytesseract is never imported by docread (it imports pandas, 0.26 s a
+process, on the path of every PDF's cache key): its ``tesseract_cmd``, the knob users already
+set, is read when the caller imported it (``programs``). Its runners would not do anyway: they
+start the process without a process-group kill, go through temp files and cannot share
+docread's output cap.
 
 Rotation: a page is read as is; only when that reading looks poor (no words, or mean confidence
 under 60) Tesseract's orientation detection (OSD) runs, and the upright reading is kept if it
@@ -21,6 +22,7 @@ skewed or rotated scans for two or three, a skewed scan that still reads poorly 
 from __future__ import annotations
 
 import dataclasses
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -39,6 +41,7 @@ PSM = 3  # Tesseract's page segmentation: its default, full-page automatic (not 
 _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
+_LANGUAGE = re.compile(r"^[a-z_]+$")  # a language line of --list-langs (pytesseract's rule)
 
 
 def tesseract(ctx: Context) -> str:
@@ -71,11 +74,9 @@ def available(ctx: Context) -> bool:
 @lru_cache(maxsize=8)
 def _languages(path: str) -> frozenset[str]:
     """Languages this tesseract has (``--list-langs``), asked once per binary."""
-    from pytesseract import pytesseract as pt
-
     out = run_tool([path, "--list-langs"], timeout=30, what="tesseract --list-langs", env=_ENV)
     lines = out.stdout.decode("utf-8", "replace").splitlines()[1:]  # first line is a title
-    return frozenset(line.strip() for line in lines if pt.LANG_PATTERN.match(line.strip()))
+    return frozenset(line.strip() for line in lines if _LANGUAGE.match(line.strip()))
 
 
 @lru_cache(maxsize=8)
@@ -115,8 +116,6 @@ def _score(result: OcrResult) -> float:
 
 def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     """One tesseract run, TSV out: text by line and paragraph, mean word confidence."""
-    from pytesseract import pytesseract as pt
-
     argv = [cmd, "stdin", "stdout", *dpi_args(image), "-l", ctx.settings.pdf.ocr_languages, "tsv"]
     out = run_tool(
         argv, timeout=ctx.settings.timeouts.ocr_per_page, what=what, path=ctx.info.source,
@@ -124,19 +123,12 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     )  # fmt: skip
     if out.truncated:
         raise ExtractionError(f"{ctx.info.source}: {what} produced more than {_MAX_OUTPUT:,} bytes")
-    data = pt.file_to_dict(out.stdout.decode("utf-8", "replace"), "\t", -1)
-    lines: list[tuple[tuple[int, int, int], list[str], list[float]]] = []
-    rows = zip(data.get("level", []), data.get("block_num", []), data.get("par_num", []),
-               data.get("line_num", []), data.get("conf", []), data.get("text", []), strict=False)  # fmt: skip
-    for level, block, par, line, conf, word in rows:
-        word = str(word).strip()
-        if level != 5 or not word:
-            continue
-        here = (block, par, line)
+    lines: list[tuple[tuple[str, str, str], list[str], list[float]]] = []
+    for here, word, conf in _words(out.stdout.decode("utf-8", "replace")):
         if not lines or lines[-1][0] != here:
             lines.append((here, [], []))
         lines[-1][1].append(word)
-        lines[-1][2].append(float(conf) if isinstance(conf, int | float) and conf >= 0 else -1.0)
+        lines[-1][2].append(conf)
     read = [
         OcrLine(tuple(words), tuple(confs), i == 0 or key[:2] != lines[i - 1][0][:2])
         for i, (key, words, confs) in enumerate(lines)
@@ -144,10 +136,32 @@ def _read(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
     return OcrResult.of(read)
 
 
+def _words(tsv: str) -> list[tuple[tuple[str, str, str], str, float]]:
+    """The words of Tesseract's TSV: (block, paragraph, line), the word, its confidence (whole
+    numbers, as pytesseract's parser gave them; -1 when Tesseract gives none)."""
+    rows = [row.split("\t") for row in tsv.strip().split("\n")]
+    column = {name: i for i, name in enumerate(rows[0])} if rows else {}
+    need = ("level", "block_num", "par_num", "line_num", "conf", "text")
+    if not all(name in column for name in need):
+        return []
+    level, block, par, line, conf, text = (column[name] for name in need)
+    words = []
+    for row in rows[1:]:
+        word = row[text].strip() if len(row) > text else ""
+        if not word or row[level] != "5":
+            continue
+        try:
+            whole = int(float(row[conf]))
+        except (ValueError, IndexError):
+            whole = -1
+        words.append(
+            ((row[block], row[par], row[line]), word, float(whole) if whole >= 0 else -1.0)
+        )
+    return words
+
+
 def _orientation(image: Image, ctx: Context, cmd: str, what: str) -> int:
     """Clockwise degrees that make the image upright per Tesseract OSD; 0 when unsure or no osd."""
-    from pytesseract import pytesseract as pt
-
     if "osd" not in _languages(cmd):
         return 0
     out = run_tool(
@@ -157,6 +171,7 @@ def _orientation(image: Image, ctx: Context, cmd: str, what: str) -> int:
     )  # fmt: skip
     if out.returncode != 0:  # too few characters to tell
         return 0
-    osd = pt.osd_to_dict(out.stdout.decode("utf-8", "replace"))
-    rotate = int(osd.get("rotate", 0)) % 360
+    text = out.stdout.decode("utf-8", "replace")
+    said = dict(line.partition(": ")[::2] for line in text.splitlines())
+    rotate = int(said["Rotate"]) % 360 if said.get("Rotate", "").isdigit() else 0
     return rotate if rotate in (90, 180, 270) else 0

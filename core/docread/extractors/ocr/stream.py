@@ -1,13 +1,19 @@
 """Images read in parallel, one tesseract per core, handed out in input order: a long document
 streams (at most two images per core, and 64 items, are held), and a failed image is its own
-error, so the caller goes on with the rest."""
+error, so the caller goes on with the rest.
+
+A process reads at most ``share`` images at once (``set_share``): one per usable core, or a
+worker's share of the cores while others of its pool are busy (the host says so with each job
+and as its pool's busy workers change), so two workers of a parallel load on two cores run two
+tesseracts, not four."""
 
 from __future__ import annotations
 
 import os
+import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar
 
 from ...errors import DependencyMissingError, ReadDocumentError
@@ -32,9 +38,56 @@ def workers() -> int:
         return os.cpu_count() or 1
 
 
+class _Share:
+    """How many images this process reads at once, and a slot to read one in."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._running = 0
+        self.cores = 0  # 0: one per usable core
+
+    def now(self) -> int:
+        return self.cores or workers()
+
+    def set(self, cores: int) -> None:
+        with self._cond:
+            self.cores = max(cores, 0)
+            self._cond.notify_all()
+
+    def read(
+        self, image: Image, ctx: Context, cmd: str, what: str, stop: threading.Event
+    ) -> OcrResult:
+        """``reading`` in a free slot; CancelledError when the stream closed meanwhile."""
+        with self._cond:
+            while self._running >= self.now():
+                self._cond.wait()
+            self._running += 1
+        try:
+            if stop.is_set():
+                raise CancelledError
+            return reading(image, ctx, cmd, what)
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
+
+
+_SHARE = _Share()
+
+
+def set_share(cores: int) -> None:
+    """Read at most ``cores`` images at once in this process (0: one per usable core)."""
+    _SHARE.set(cores)
+
+
+def share() -> int:
+    """How many images this process reads at once now."""
+    return _SHARE.now()
+
+
 def ocr_image(image: Image, ctx: Context, *, what: str) -> OcrResult:
     """Read one image upright; ``what`` names it in errors ("OCR of page 3")."""
-    return reading(image, ctx, tesseract(ctx), what)
+    return _SHARE.read(image, ctx, tesseract(ctx), what, threading.Event())
 
 
 def ocr_images(
@@ -56,23 +109,27 @@ def ocr_stream(
     image (timeout, tesseract error) yields its error, so the caller can go on with the rest."""
     cmd: str | None = None
     pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
-    window = 2 * workers()
+    stop = threading.Event()  # set when the stream closes: an image waiting for a slot is dropped
     with ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr") as pool:
         try:
             for key, image in items:
                 if image is not None:
                     cmd = cmd or tesseract(ctx)
-                    pending.append((key, pool.submit(reading, image, ctx, cmd, f"{what} {key}")))
+                    name = f"{what} {key}"
+                    pending.append((key, pool.submit(_SHARE.read, image, ctx, cmd, name, stop)))
                 else:
                     pending.append((key, None))
                 while pending and (
-                    _ready(pending[0][1]) or _busy(pending) >= window or len(pending) >= _MAX_HELD
+                    _ready(pending[0][1])
+                    or _busy(pending) >= 2 * _SHARE.now()  # rendered pages held: two a slot
+                    or len(pending) >= _MAX_HELD
                 ):
                     yield _take(pending.popleft())
             while pending:
                 ctx.check_deadline(what)
                 yield _take(pending.popleft())
         finally:
+            stop.set()
             for _, fut in pending:
                 if fut is not None:
                     fut.cancel()

@@ -326,8 +326,9 @@ def _styles(oz: OfficeZip) -> dict[str, _Style]:
     if not oz.has("word/styles.xml"):
         return {}
     data = oz.read("word/styles.xml")
-    if b"<w:style " in data:
-        events = [_style_event(m) for m in _STYLE_SCAN.finditer(data)]
+    first = data.find(b"<w:style ")
+    if first >= 0:  # from the first style on: the latent styles before it are most of the part
+        events = [_style_event(m) for m in _STYLE_SCAN.finditer(data, first)]
     else:
         events = oz.start_tags("word/styles.xml", _STYLE_TAGS)
     out: dict[str, _Style] = {}
@@ -363,13 +364,16 @@ _STYLE_ATTR = re.compile(rb'\bw:(type|styleId)="([^"]*)"')
 
 
 def _style_event(m: re.Match[bytes]) -> tuple[str, dict[str, str]]:
-    if m.group(1) is not None:
-        attrs = {
-            k.decode(): html.unescape(v.decode("utf-8", "replace"))
-            for k, v in _STYLE_ATTR.findall(m.group(1))
-        }
-        return "style", attrs
-    return m.group(2).decode(), {"val": html.unescape(m.group(3).decode("utf-8", "replace"))}
+    start, tag, value = m.groups()
+    if start is not None:
+        return "style", {k.decode(): _unescaped(v) for k, v in _STYLE_ATTR.findall(start)}
+    return tag.decode(), {"val": _unescaped(value)}
+
+
+def _unescaped(value: bytes) -> str:
+    """An attribute's text (entities resolved only where there is one: most values have none)."""
+    text = value.decode("utf-8", "replace")
+    return html.unescape(text) if "&" in text else text
 
 
 _STYLE_TAGS = frozenset({"style", "name", "basedOn", "outlineLvl", "numId", "ilvl"})

@@ -23,21 +23,19 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
         streams = [_Stream(doc, xref) for xref in xrefs]
     except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
         return False
-    sizes = {s.xref: s.bound for s in streams}  # None: unknown until decoded
-
-    def under() -> bool:
-        return (
-            all(v is not None for v in sizes.values()) and sum(filter(None, sizes.values())) <= cap
-        )
-
+    # the most all streams can decode to, kept as each is decoded (a sum per step was
+    # quadratic: a page of 500 form XObjects); ``unknown``: streams no bound is known for yet
+    unknown = sum(1 for s in streams if s.bound is None)
+    most = sum(s.bound or 0 for s in streams)
     for stream in sorted(streams, key=lambda s: -1 if s.bound is None else -s.bound):
-        if under():
+        if not unknown and most <= cap:
             return False  # cannot decode past the cap (most pages: no inflating at all)
         head, whole = stream.head(cap + 1)
         if not whole:
             break  # this one alone passes the cap
-        sizes[stream.xref] = len(head)
-    if under():
+        unknown -= stream.bound is None
+        most += len(head) - (stream.bound or 0)
+    if not unknown and most <= cap:
         return False
     left, cut = cap, False
     for stream in streams:
