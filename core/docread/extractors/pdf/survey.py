@@ -135,12 +135,9 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
             found.cut.add(n)
         found.read[n] = text = read_page(page, max_paths, pictures=False)
         found.unpictured.add(n)
-        keys = Counter(running_key(ln.text) for ln in text.lines)  # a running line is one a page
-        seen = {
-            k
-            for ln in text.lines
-            if in_band(ln, text.height) and keys[k := running_key(ln.text)] == 1
-        }
+        keyed = [(running_key(ln.text), ln) for ln in text.lines]
+        counts = Counter(key for key, _ in keyed)  # a running line is printed once a page
+        seen = {key for key, ln in keyed if counts[key] == 1 and in_band(ln, text.height)}
         for key in seen:
             first.setdefault(key, n)
         bands.update(seen)
