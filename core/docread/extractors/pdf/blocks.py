@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .lines import Line
@@ -39,6 +39,10 @@ _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
+_WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
+_CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
+_TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 
 
@@ -119,12 +123,18 @@ def column_blocks(
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln)
+            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
         current.append(ln)
         prev = ln
     flush()
     _footnotes(out, survey)
     return out
+
+
+def _towers(ln: Line, other: Line, survey: Survey) -> bool:
+    """A title set far larger than the small line beside it (a chapter's title beside a tag):
+    still a heading."""
+    return survey.bigger(ln) and ln.size >= 1.5 * other.size
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -171,14 +181,13 @@ def _breaks(
     runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
     short line, a change between a heading style and another, or the end of a sentence."""
     if _beside(prev, ln):
-        return True  # a label or a value on the same row: its own block
+        return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
     if abs(ln.size - prev.size) >= 1.0:
         return True
-    words = ln.text.split()
     edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
-    wraps = runs_to_edge(prev, edge, rtl, len(words[0]) if words else 4)
+    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
         if heady_prev != heady or (heady and prev.style != ln.style):
@@ -190,9 +199,38 @@ def _breaks(
     em = ln.size
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
-        first = current[0]
-        return first is prev or first.x0 <= left + 0.6 * em  # not a hanging indent
+        first = current[0]  # not a hanging indent: the block opened at the left or as indented
+        return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _script(prev: Line, ln: Line) -> bool:
+    """``ln`` is a piece of ``prev``'s row that runs on from it, overlapping its second half or
+    just after it (inline math: a subscript, a symbol in its own font, set apart by MuPDF)."""
+    return (
+        max(ln.size, prev.size) <= 1.6 * min(ln.size, prev.size)
+        and ln.x0 > (prev.x0 + prev.x1) / 2
+        and ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+    )
+
+
+def first_word(text: str) -> int:
+    """The length of the text's first word, as wrapping sees it: one character for a script
+    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
+    words = text.split()
+    if not words:
+        return 4
+    return 1 if _WRAPS_ANYWHERE.match(words[0]) else len(words[0])
+
+
+def run_in(prev: Line, ln: Line) -> bool:
+    """``ln`` runs on from ``prev`` on the same row, a space or so after it (a run-in label's
+    text, ``Satz 4.1`` then its statement), not a value set apart in a column of its own."""
+    return (
+        _beside(prev, ln)
+        and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+        and abs(ln.size - prev.size) < 1.0
+    )
 
 
 def _beside(prev: Line, ln: Line) -> bool:
@@ -216,6 +254,9 @@ def _typed(
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
+    lines = _lead_split(lines)
+    if len(lines) > 1 and run_in(lines[0], lines[1]):
+        return _run_in_label(lines, kind, survey, right)
     level = _heading_level(lines, survey, toc, strong=strong)
     if level:
         return [Block("heading", lines, level=level)]
@@ -227,6 +268,37 @@ def _typed(
                 Block("heading", lines[:head], level=level),
                 Block(kind, lines[head:], right=right),
             ]
+    return [Block(kind, lines, right=right)]
+
+
+def _lead_split(lines: list[Line]) -> list[Line]:
+    """A first line that opens with a label in another style (``Line.lead``) as two pieces,
+    the label and its text after it on the row."""
+    first = lines[0]
+    if not first.lead or first.lead >= len(first.text):
+        return lines
+    cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
+    label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
+    rest = replace(first, x0=cut, text=first.text[first.lead :].lstrip(), lead=0)
+    return [label, rest, *lines[1:]] if rest.text else lines
+
+
+def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) -> list[Block]:
+    """A block that opens with a label run into its text on the same row: a numbered one
+    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
+    (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
+    label = lines[0]
+    text = label.text.strip()
+    if (
+        _HEAD_NUMBER.match(text)
+        and survey.distinct(label)
+        and len(text.split()) <= _CAPS_HEAD
+        and _WORD.search(text)
+    ):
+        return [
+            Block("heading", [label], level=survey.level(label)),
+            Block(kind, lines[1:], right=right),
+        ]
     return [Block(kind, lines, right=right)]
 
 
@@ -244,7 +316,9 @@ def _heading_level(
     ):
         return 0
     text = joined(lines)
-    if not text or len(text) > _MAX_HEADING or not survey.distinct(first):
+    if not text or len(text) > _MAX_HEADING:
+        return 0
+    if not survey.distinct(first) and not (len(lines) == 1 and _caps_numbered(text)):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
@@ -258,7 +332,14 @@ def _heading_level(
     ):
         return 0
     words = len(text.split())
-    numbered = bool(_HEAD_NUMBER.match(stripped))
+    number = _HEAD_NUMBER.match(stripped)
+    numbered = number is not None
+    if (
+        number
+        and _TOC_ENTRY.search(stripped[number.end() :])
+        and _WORD.search(stripped[number.end() :])
+    ):
+        return 0  # a table of contents' entry: its page number after its title
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     if survey.bigger(first) or (first.bold and not survey.body_style[1]):
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
@@ -271,6 +352,19 @@ def _heading_level(
     if first.style in survey.heading_styles or numbered:
         return survey.level(first)
     return 0
+
+
+def _caps_numbered(text: str) -> bool:
+    """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
+    stripped = text.strip()
+    letters = [c for c in stripped if c.isalpha()]
+    return (
+        bool(_HEAD_NUMBER.match(stripped))
+        and len(letters) >= 3
+        and all(c.isupper() for c in letters)
+        and len(stripped.split()) <= _CAPS_HEAD
+        and not stripped.endswith((",", ";"))
+    )
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:

@@ -48,6 +48,13 @@ _FIGURE_CAPTION = re.compile(
 _LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
 _AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
+_PAGE_NO = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
+_TITLE_LABEL = re.compile(
+    r"^(?:(?:chapter|kapitel|part|teil|appendix|anhang|lecture|vorlesung|chapitre)\s+)?"
+    r"(?:\d{1,3}|[IVXLC]{1,6})\.?$",
+    re.IGNORECASE,
+)  # a chapter's number set on a line of its own above its title
+_DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +125,10 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     leaves = reading_order(items, _chars, rtl=rtl)
     toc = {norm(title): level for level, title in survey.toc.get(number, ())}
     columns = [column_blocks(leaf, survey, toc, rtl) for leaf in leaves]
+    paged = _paged(free)
+    for column in columns:
+        _titled(column, paged)
+        _displayed(column)
     _run_on(columns, rtl)
     blocks: list[Block] = []
     notes: list[Block] = []
@@ -136,6 +147,83 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     blocks[at:at] = aside
     headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
     return PageModel(blocks, headings, text.chars, skipped)
+
+
+def _paged(lines: list[Line]) -> set[int]:
+    """The ids of the lines with a page number on their row, well to their right: the
+    entries of a table of contents (set without leaders), never headings."""
+    numbers = [ln for ln in lines if _PAGE_NO.match(ln.text.strip())]
+    out: set[int] = set()
+    for number in numbers:
+        for ln in lines:
+            if (
+                ln is not number
+                and number.x0 > ln.x1 + 2 * ln.size
+                and min(ln.y1, number.y1) - max(ln.y0, number.y0) > 0.5 * number.height
+            ):
+                out.add(id(ln))
+    return out
+
+
+def _titled(column: list[Block], paged: set[int]) -> None:
+    """A column's headings made right: a table of contents' entry (``paged``) is no heading;
+    a chapter's number on a line of its own (``Kapitel 4``, ``II``) and the title under it
+    are one heading."""
+    for block in column:
+        if block.kind == "heading" and any(id(ln) in paged for ln in block.lines):
+            block.kind, block.level = "text", 0
+    i = 0
+    while i + 1 < len(column):
+        label, title = column[i], column[i + 1]
+        if (
+            label.kind == title.kind == "heading"
+            and _TITLE_LABEL.match(joined(label.lines).strip())
+            and title.y0 >= label.y1 - 1
+        ):
+            label.lines = [*label.lines, *title.lines]
+            label.level = min(label.level, title.level)
+            del column[i + 1]
+        i += 1
+
+
+def _displayed(column: list[Block]) -> None:
+    """A paragraph broken at a display (a formula, a short line centred under it) is one: a
+    paragraph that does not end a sentence, up to two short blocks indented on both sides,
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``)."""
+    i = 0
+    while i < len(column):
+        head = column[i]
+        if (
+            head.kind != "text"
+            or not head.lines
+            or ended(head)
+            and head.lines[-1].text.rstrip()[-1:] != ":"
+        ):
+            i += 1
+            continue
+        left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
+        j = i + 1
+        while j < len(column) and j - i <= 2 and _display(column[j], left, right):
+            j += 1
+        if (
+            j < len(column)
+            and column[j].kind == "text"
+            and column[j].lines
+            and column[j].lines[0].text.lstrip()[:1].islower()
+        ):
+            for block in column[i + 1 : j + 1]:
+                head.lines = [*head.lines, *block.lines]
+            del column[i + 1 : j + 1]
+            continue
+        i += 1
+
+
+def _display(block: Block, left: float, right: float) -> bool:
+    """A short block set in from both sides of its column (a centred formula)."""
+    if block.kind != "text" or not block.lines or len(block.lines) > _DISPLAY_LINES:
+        return False
+    em = block.lines[0].size
+    return all(ln.x0 > left + 2 * em and ln.x1 < right - 2 * em for ln in block.lines)
 
 
 def _label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
