@@ -164,3 +164,38 @@ def test_a_paragraph_broken_at_a_display_formula_is_one(reader, tmp_path):
     text = _read(reader, "formula.pdf")[0]
     block = next(b for b in blocks(text) if b.startswith("The parties agree"))
     assert "so that we have" in block and "f(x) = a x + b" in block and "where a and b" in block
+
+
+def test_a_caption_label_on_its_own_line_keeps_its_text(reader, tmp_path):
+    """A bold "Table 1." on a line of its own, its text under it in italics at body size: one
+    caption, not a label and a heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 160), BODY * 2, fontsize=10)
+        p.insert_text((72, 190), "Table 1.", fontsize=10, fontname="hebo")
+        p.insert_text((72, 204), "Results of the three models on the test set", fontsize=10,
+                      fontname="heit")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 230, 520, 320), BODY * 2, fontsize=10)
+
+    pdf(tmp_path / "caption.pdf", [drawn(page)])
+    text = _read(reader, "caption.pdf")[0]
+    assert headings(text) == []
+    assert "Table 1. Results of the three models on the test set" in blocks(text)
+
+
+def test_a_one_page_papers_running_title_beside_its_page_number_is_no_heading(reader, tmp_path):
+    """A page of a paper read alone: its running title, beside the page number at the top,
+    cannot be seen to repeat; it is a running line (kept once, out of the flow), not a
+    heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 40), "Optimized Table Tokenization for Structure Recognition",
+                      fontsize=11, fontname="heit")  # fmt: skip
+        p.insert_text((510, 40), "9", fontsize=10)
+        p.insert_text((72, 100), "4 Experiments", fontsize=14, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 110, 520, 300), BODY * 4, fontsize=10)
+
+    pdf(tmp_path / "paper.pdf", [drawn(page)])
+    text = _read(reader, "paper.pdf")[0]
+    assert headings(text) == ["4 Experiments"]
+    assert text.count("Optimized Table Tokenization for Structure Recognition") == 1

@@ -33,6 +33,8 @@ CAPTION = re.compile(
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
     re.IGNORECASE,
 )
+_CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
+_CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
@@ -184,6 +186,8 @@ def _breaks(
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
+    if current and _captioning(current[0], prev, ln):
+        return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
     edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
@@ -212,6 +216,18 @@ def _script(prev: Line, ln: Line) -> bool:
         and ln.x0 > (prev.x0 + prev.x1) / 2
         and ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
     )
+
+
+def _captioning(first: Line, prev: Line, ln: Line) -> bool:
+    """``ln`` goes on with the caption ``first`` opens: after its bare label (``Table 1.``,
+    or ``Table`` then the number) or a line of it that ends no sentence, at the caption's size."""
+    opened = first.text.lstrip()
+    if not (CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev):
+        return False
+    if abs(ln.size - prev.size) >= 1.0:
+        return False
+    label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
+    return bool(label) or not ENDS.search(prev.text.rstrip())
 
 
 def first_word(text: str) -> int:
@@ -250,7 +266,7 @@ def _typed(
     whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
-    if kind == "text" and CAPTION.match(lines[0].text.lstrip()):
+    if kind == "text" and CAPTION.match(joined(lines[:2])):
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
@@ -345,7 +361,7 @@ def _heading_level(
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
-    if strong or words > _WEAK_WORDS or sentence:
+    if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
     if stripped[:1] in "—–-\"“'‘(" and not numbered:
         return 0

@@ -91,6 +91,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
+    numbers = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
@@ -99,6 +100,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif survey.running_at(ln, height):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
+        elif numbers and in_band(ln, height) and any(_paired(ln, n) for n in numbers):
+            running.append(ln)  # a running title on its page number's row (one page: no repeats)
         else:
             lines.append(ln)
     if not lines and not margin and not running and text.lines:
@@ -153,16 +156,14 @@ def _paged(lines: list[Line]) -> set[int]:
     """The ids of the lines with a page number on their row, well to their right: the
     entries of a table of contents (set without leaders), never headings."""
     numbers = [ln for ln in lines if _PAGE_NO.match(ln.text.strip())]
-    out: set[int] = set()
-    for number in numbers:
-        for ln in lines:
-            if (
-                ln is not number
-                and number.x0 > ln.x1 + 2 * ln.size
-                and min(ln.y1, number.y1) - max(ln.y0, number.y0) > 0.5 * number.height
-            ):
-                out.add(id(ln))
-    return out
+    return {id(ln) for number in numbers for ln in lines if _paired(ln, number, right=True)}
+
+
+def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
+    """``number`` is on ``ln``'s row, two ems or more apart from it (after it: ``right``)."""
+    apart = number.x0 > ln.x1 + 2 * ln.size or (not right and ln.x0 > number.x1 + 2 * ln.size)
+    overlap = min(ln.y1, number.y1) - max(ln.y0, number.y0)
+    return ln is not number and apart and overlap > 0.5 * min(number.height, ln.height)
 
 
 def _titled(column: list[Block], paged: set[int]) -> None:
