@@ -199,3 +199,21 @@ def test_a_one_page_papers_running_title_beside_its_page_number_is_no_heading(re
     text = _read(reader, "paper.pdf")[0]
     assert headings(text) == ["4 Experiments"]
     assert text.count("Optimized Table Tokenization for Structure Recognition") == 1
+
+
+def test_a_theorems_label_on_a_line_of_its_own_is_no_heading(reader, tmp_path):
+    """A math course's bold "Satz 4.1" and "Definition 4.2" standing over their statements:
+    labels of the paragraph under them, not sections."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), "4.1 Kompakte Räume", fontsize=14, fontname="hebo")
+        y = 110
+        for label in ("Satz 4.1", "Definition 4.2"):
+            p.insert_text((72, y), label, fontsize=10, fontname="hebo")
+            p.insert_textbox(pymupdf.Rect(72, y + 4, 520, y + 60), BODY, fontsize=10,
+                             fontname="heit")  # fmt: skip
+            p.insert_textbox(pymupdf.Rect(72, y + 60, 520, y + 120), BODY * 2, fontsize=10)
+            y += 140
+
+    pdf(tmp_path / "satz.pdf", [drawn(page)])
+    assert headings(_read(reader, "satz.pdf")[0]) == ["4.1 Kompakte Räume"]

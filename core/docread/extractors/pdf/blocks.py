@@ -33,6 +33,10 @@ CAPTION = re.compile(
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
     re.IGNORECASE,
 )
+_THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
+    r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
+    r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
+)
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
@@ -342,6 +346,7 @@ def _heading_level(
     if (
         stripped[:1] in _STRONG_BULLETS
         or CAPTION.match(stripped)
+        or _THEOREM.match(stripped)
         or not _WORD.search(text)
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
