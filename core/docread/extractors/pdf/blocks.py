@@ -129,18 +129,13 @@ def column_blocks(
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
+            beside = prev is not None and _beside(prev, ln)  # (a title far larger than a tag
+            beside = beside and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)  # is not)
         current.append(ln)
         prev = ln
     flush()
     _footnotes(out, survey)
     return out
-
-
-def _towers(ln: Line, other: Line, survey: Survey) -> bool:
-    """A title set far larger than the small line beside it (a chapter's title beside a tag):
-    still a heading."""
-    return survey.bigger(ln) and ln.size >= 1.5 * other.size
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -309,12 +304,7 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
     label = lines[0]
     text = label.text.strip()
-    if (
-        _HEAD_NUMBER.match(text)
-        and survey.distinct(label)
-        and len(text.split()) <= _CAPS_HEAD
-        and _WORD.search(text)
-    ):
+    if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
         return [
             Block("heading", [label], level=survey.level(label)),
             Block(kind, lines[1:], right=right),
@@ -354,12 +344,8 @@ def _heading_level(
         return 0
     words = len(text.split())
     number = _HEAD_NUMBER.match(stripped)
-    numbered = number is not None
-    if (
-        number
-        and _TOC_ENTRY.search(stripped[number.end() :])
-        and _WORD.search(stripped[number.end() :])
-    ):
+    numbered, rest = number is not None, stripped[number.end() :] if number else ""
+    if _TOC_ENTRY.search(rest) and _WORD.search(rest):
         return 0  # a table of contents' entry: its page number after its title
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     if survey.bigger(first) or (first.bold and not survey.body_style[1]):
