@@ -129,13 +129,17 @@ def column_blocks(
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln)  # (a title far larger than a tag
-            beside = beside and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)  # is not)
+            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
         current.append(ln)
         prev = ln
     flush()
     _footnotes(out, survey)
     return out
+
+
+def _towers(ln: Line, other: Line, survey: Survey) -> bool:
+    """A title far larger than the tag beside it: still a heading."""
+    return survey.bigger(ln) and ln.size >= 1.5 * other.size
 
 
 def _line_gap(lines: list[Line]) -> float:
