@@ -217,3 +217,14 @@ def test_a_theorems_label_on_a_line_of_its_own_is_no_heading(reader, tmp_path):
 
     pdf(tmp_path / "satz.pdf", [drawn(page)])
     assert headings(_read(reader, "satz.pdf")[0]) == ["4.1 Kompakte Räume"]
+
+
+def test_a_wrapped_line_opening_with_a_middle_dot_is_no_list_item():
+    """layout-parser p1: the keywords wrap onto a line that opens with "·" (their separator);
+    the abstract they close is narrower than the body, so the line before ran to the
+    abstract's edge: the same paragraph, not a list item."""
+    text = pages("layout-parser-paper-fast.pdf", "1")[0][0]
+    assert any(
+        b.startswith("Keywords: Document Image Analysis") and b.endswith("Toolkit.")
+        for b in blocks(text)
+    )

@@ -103,6 +103,9 @@ def column_blocks(
     left = min(ln.x0 for ln in lines)
     right = max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
+    reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
+    for ln in lines:
+        reach[round(ln.x0 / 4)] = max(reach.get(round(ln.x0 / 4), 0.0), ln.x1)
     out: list[Block] = []
     current: list[Line] = []
     kind = "text"
@@ -125,7 +128,9 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, right, rtl)
+        at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
+        edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+        start = _starts_item(ln, prev, edge if prev else right, rtl)
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
