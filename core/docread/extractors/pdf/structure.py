@@ -91,7 +91,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
-    numbers = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
+    folios = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
@@ -100,7 +100,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif survey.running_at(ln, height):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
-        elif numbers and in_band(ln, height) and any(_paired(ln, n) for n in numbers):
+        elif folios and in_band(ln, height) and any(_paired(ln, n) for n in folios):
             running.append(ln)  # a running title on its page number's row (one page: no repeats)
         else:
             lines.append(ln)
@@ -128,9 +128,9 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     leaves = reading_order(items, _chars, rtl=rtl)
     toc = {norm(title): level for level, title in survey.toc.get(number, ())}
     columns = [column_blocks(leaf, survey, toc, rtl) for leaf in leaves]
-    paged = _paged(free)
+    numbers = [ln for ln in free if _PAGE_NO.match(ln.text.strip())]
     for column in columns:
-        _titled(column, paged)
+        _titled(column, numbers)
         _displayed(column)
     _run_on(columns, rtl)
     blocks: list[Block] = []
@@ -152,13 +152,6 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     return PageModel(blocks, headings, text.chars, skipped)
 
 
-def _paged(lines: list[Line]) -> set[int]:
-    """The ids of the lines with a page number on their row, well to their right: the
-    entries of a table of contents (set without leaders), never headings."""
-    numbers = [ln for ln in lines if _PAGE_NO.match(ln.text.strip())]
-    return {id(ln) for number in numbers for ln in lines if _paired(ln, number, right=True)}
-
-
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
     """``number`` is on ``ln``'s row, two ems or more apart from it (after it: ``right``)."""
     apart = number.x0 > ln.x1 + 2 * ln.size or (not right and ln.x0 > number.x1 + 2 * ln.size)
@@ -166,12 +159,15 @@ def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
     return ln is not number and apart and overlap > 0.5 * min(number.height, ln.height)
 
 
-def _titled(column: list[Block], paged: set[int]) -> None:
-    """A column's headings made right: a table of contents' entry (``paged``) is no heading;
+def _titled(column: list[Block], numbers: list[Line]) -> None:
+    """A column's headings made right: a table of contents' entry (a page number well to the
+    right on its row: one of ``numbers``, set without leaders) is no heading;
     a chapter's number on a line of its own (``Kapitel 4``, ``II``) and the title under it
     are one heading."""
     for block in column:
-        if block.kind == "heading" and any(id(ln) in paged for ln in block.lines):
+        if block.kind == "heading" and any(
+            _paired(ln, n, right=True) for ln in block.lines for n in numbers
+        ):
             block.kind, block.level = "text", 0
     i = 0
     while i + 1 < len(column):
