@@ -228,3 +228,19 @@ def test_a_wrapped_line_opening_with_a_middle_dot_is_no_list_item():
         b.startswith("Keywords: Document Image Analysis") and b.endswith("Toolkit.")
         for b in blocks(text)
     )
+
+
+def test_a_bold_field_and_its_value_at_body_size_is_no_heading(reader, tmp_path):
+    """A receipt's bold "Booking ID: MTB-2024-1234" and "Total Paid $45.00" lines are fields
+    with their values, not sections; its larger title stays a heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 70), "Booking Confirmation", fontsize=16, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 140), BODY, fontsize=10)
+        p.insert_text((72, 170), "Booking ID: MTB-2024-1234", fontsize=10, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 180, 520, 240), BODY, fontsize=10)
+        p.insert_text((72, 270), "Total Paid $45.00", fontsize=10, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 280, 520, 340), BODY, fontsize=10)
+
+    pdf(tmp_path / "receipt.pdf", [drawn(page)])
+    assert headings(_read(reader, "receipt.pdf")[0]) == ["Booking Confirmation"]

@@ -37,6 +37,7 @@ _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, 
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
 )
+_FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
@@ -354,8 +355,9 @@ def _heading_level(
     words = len(text.split())
     number = _HEAD_NUMBER.match(stripped)
     numbered, rest = number is not None, stripped[number.end() :] if number else ""
-    if _TOC_ENTRY.search(rest) and _WORD.search(rest):
-        return 0  # a table of contents' entry: its page number after its title
+    field = not number and not survey.bigger(first) and _FIELD.search(stripped)
+    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field:
+        return 0  # a table of contents' entry (its page number after it), a field and its value
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     if survey.bigger(first) or (first.bold and not survey.body_style[1]):
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
