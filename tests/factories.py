@@ -417,7 +417,9 @@ def camera_exif(orientation: int = 1) -> Image.Exif:
     return exif
 
 
-def jpeg_with_exif(path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)) -> Path:
+def jpeg_with_exif(
+    path: Path, *, orientation: int = 1, size: tuple[int, int] = (320, 200)
+) -> Path:
     """A JPEG carrying ``camera_exif``: a blue block in the top-left corner shows its rotation."""
     img = Image.new("RGB", size, (200, 30, 30))
     ImageDraw.Draw(img).rectangle((0, 0, size[0] // 2, size[1] // 4), fill=(0, 0, 255))

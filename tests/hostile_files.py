@@ -112,12 +112,8 @@ def pdf_vector_grid(path: Path, *, pages: int = 90, lines: int = 120_000) -> Pat
     with a word in some of its cells: about 300 KB of Flate."""
     half = lines // 2
     ops = [b"0.1 w\n"]
-    ops += [
-        b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))
-    ]
-    ops += [
-        b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))
-    ]
+    ops += [b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))]
+    ops += [b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))]
     ops += [
         b"BT /F1 11 Tf %d %d Td (cell) Tj ET\n" % (40 + 60 * (i % 9), 100 + 60 * (i // 9))
         for i in range(90)

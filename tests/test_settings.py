@@ -106,9 +106,7 @@ def test_an_unquoted_yaml_boolean_is_the_enum_choice_spelled_so(tmp_path: Path) 
         config = tmp_path / f"{written}.yaml"  # a file each: files are parsed once per version
         config.write_text(f"tools:\n  read_document:\n    pdf: {{structure: {written}}}\n")
         if written == "on":
-            with pytest.raises(
-                SettingsError, match=r'boolean True .*quote the value, e\.g\. "auto"'
-            ):
+            with pytest.raises(SettingsError, match=r'boolean True .*quote the value, e\.g\. "auto"'):
                 Settings.load(config)
         else:
             assert Settings.load(config).pdf.structure == "off"

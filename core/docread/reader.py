@@ -205,9 +205,7 @@ class Reader:
             for path, named, error in found
         )  # fmt: skip
         with Skipped() as skipped:  # the files skipped with a warning, said at the end
-            yield from self._loads(
-                skipped.counted(loads), count, ordered, on_error, on_note, skipped
-            )
+            yield from self._loads(skipped.counted(loads), count, ordered, on_error, on_note, skipped)
 
     def _loads(
         self,

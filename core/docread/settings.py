@@ -321,7 +321,7 @@ def _unquoted(choices: tuple[Any, ...], value: bool, where: str, origin: str) ->
     words = "/".join(_YAML_BOOLS[value])
     raise SettingsError(
         f"{origin}: {where} must be {' | '.join(map(str, choices))}, got the boolean {value} "
-        f'(YAML reads an unquoted {words} as one): quote the value, e.g. "{choices[0]}"'
+        f"(YAML reads an unquoted {words} as one): quote the value, e.g. \"{choices[0]}\""
     )
 
 

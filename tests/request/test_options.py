@@ -31,16 +31,11 @@ from docread.request.ranges import ColumnSpec, PageSpec, RowSpec, glob_match
         pytest.param({"include_metadata": "yes"}, "include_metadata='yes'", id="include-metadata"),
         pytest.param({"format_hint": "klingon"}, "format_hint='klingon'", id="format-hint"),
         pytest.param({"bogus": 1}, "unknown read option(s): bogus", id="unknown-option"),
-        pytest.param(
-            {"section": "  "}, "give a section id from view='outline'", id="section-blank"
-        ),
+        pytest.param({"section": "  "}, "give a section id from view='outline'", id="section-blank"),
         pytest.param({"section": "x" * 501}, "at most 500 characters", id="section-long"),
         pytest.param({"section": 3}, "section=3: must be a string", id="section-number"),
-        pytest.param(
-            {"section": "s1", "view": "visual"},
-            "does not go with view='visual'",
-            id="section-visual",
-        ),
+        pytest.param({"section": "s1", "view": "visual"}, "does not go with view='visual'",
+                     id="section-visual"),
         pytest.param({"section": "s1", "pages": "2"}, "give one of them", id="section-pages"),
     ],
 )

@@ -253,12 +253,7 @@ def _at_file_start(meta: Mapping[str, Any]) -> bool:
     """A unit at the very start of its file (page, slide, line, cell... 1). A sheet's rows do
     not count: its sections are its sheets (a first sheet whose table starts at row 2, or a
     rows= window of every sheet, still has them all)."""
-    keys = (
-        *_ORDER,
-        "sheet_index",
-        "line_start",
-        *(() if "sheet_index" in meta else ("row_start",)),
-    )
+    keys = (*_ORDER, "sheet_index", "line_start", *(() if "sheet_index" in meta else ("row_start",)))
     return all(meta.get(key, 1) == 1 for key in keys)
 
 

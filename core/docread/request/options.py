@@ -225,7 +225,7 @@ def check_keywords(owner: Callable[..., Any], given: Mapping[str, Any], *, reads
 
 
 def suggestion(given: Iterable[str], known: Iterable[str]) -> str:
-    """ " (did you mean pattern?)" for the names given that look like a known one (a leading
+    """" (did you mean pattern?)" for the names given that look like a known one (a leading
     "--" kept on both sides), else "": the CLI's flags and the wrappers' keywords."""
     names = list(known)
     meant = [

@@ -90,9 +90,7 @@ def test_exif_orientation_is_applied_to_the_picture(reader: docread.Reader, tmp_
 def test_exif_is_read_from_png_webp_and_tiff(
     reader: docread.Reader, tmp_path: Path, name: str, fmt: str
 ) -> None:
-    Image.new("RGB", (64, 48), (10, 120, 200)).save(
-        tmp_path / name, fmt, exif=factories.camera_exif().tobytes()
-    )
+    Image.new("RGB", (64, 48), (10, 120, 200)).save(tmp_path / name, fmt, exif=factories.camera_exif().tobytes())
     result = reader.read(name)
     text = result.render()
     assert "  - Camera: Canon EOS 5D Mark IV" in text

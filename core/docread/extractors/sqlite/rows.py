@@ -94,9 +94,7 @@ class Rows:
         opts, ctx = self.ctx.options, self.ctx
         if not rel.columns and not rel.costly:  # not described within the budget
             count, capped = row_count(self.db, rel.name, rel.kind)
-            rel = Relation(
-                rel.kind, rel.name, columns(self.db, rel.name), rel.indexes, count, capped
-            )
+            rel = Relation(rel.kind, rel.name, columns(self.db, rel.name), rel.indexes, count, capped)
         total = self.settings.max_rows if rel.rows is None else rel.rows  # uncounted: try the cap
         names = [c.name for c in rel.columns]
         cols = select_columns(opts.column_spec, names, path=ctx.info.source)
