@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .lines import Line
@@ -33,12 +33,23 @@ CAPTION = re.compile(
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
     re.IGNORECASE,
 )
+_THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
+    r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
+    r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
+)
+_FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
+_CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
+_WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
+_CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
+_TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 
 
@@ -93,6 +104,9 @@ def column_blocks(
     left = min(ln.x0 for ln in lines)
     right = max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
+    reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
+    for ln in lines:
+        reach[round(ln.x0 / 4)] = max(reach.get(round(ln.x0 / 4), 0.0), ln.x1)
     out: list[Block] = []
     current: list[Line] = []
     kind = "text"
@@ -115,16 +129,23 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, right, rtl)
+        at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
+        edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+        start = _starts_item(ln, prev, edge if prev else right, rtl)
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln)
+            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
         current.append(ln)
         prev = ln
     flush()
     _footnotes(out, survey)
     return out
+
+
+def _towers(ln: Line, other: Line, survey: Survey) -> bool:
+    """A title far larger than the tag beside it: still a heading."""
+    return survey.bigger(ln) and ln.size >= 1.5 * other.size
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -171,14 +192,15 @@ def _breaks(
     runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
     short line, a change between a heading style and another, or the end of a sentence."""
     if _beside(prev, ln):
-        return True  # a label or a value on the same row: its own block
+        return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
+    if current and _captioning(current[0], prev, ln):
+        return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
-    words = ln.text.split()
     edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
-    wraps = runs_to_edge(prev, edge, rtl, len(words[0]) if words else 4)
+    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
         if heady_prev != heady or (heady and prev.style != ln.style):
@@ -190,9 +212,50 @@ def _breaks(
     em = ln.size
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
-        first = current[0]
-        return first is prev or first.x0 <= left + 0.6 * em  # not a hanging indent
+        first = current[0]  # not a hanging indent: the block opened at the left or as indented
+        return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _script(prev: Line, ln: Line) -> bool:
+    """``ln`` is a piece of ``prev``'s row that runs on from it, overlapping its second half or
+    just after it (inline math: a subscript, a symbol in its own font, set apart by MuPDF)."""
+    return (
+        max(ln.size, prev.size) <= 1.6 * min(ln.size, prev.size)
+        and ln.x0 > (prev.x0 + prev.x1) / 2
+        and ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+    )
+
+
+def _captioning(first: Line, prev: Line, ln: Line) -> bool:
+    """``ln`` goes on with the caption ``first`` opens: after its bare label (``Table 1.``,
+    or ``Table`` then the number) or a line of it that ends no sentence, at the caption's size."""
+    opened = first.text.lstrip()
+    if not (CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev):
+        return False
+    if abs(ln.size - prev.size) >= 1.0:
+        return False
+    label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
+    return bool(label) or not ENDS.search(prev.text.rstrip())
+
+
+def first_word(text: str) -> int:
+    """The length of the text's first word, as wrapping sees it: one character for a script
+    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
+    words = text.split()
+    if not words:
+        return 4
+    return 1 if _WRAPS_ANYWHERE.match(words[0]) else len(words[0])
+
+
+def run_in(prev: Line, ln: Line) -> bool:
+    """``ln`` runs on from ``prev`` on the same row, a space or so after it (a run-in label's
+    text, ``Satz 4.1`` then its statement), not a value set apart in a column of its own."""
+    return (
+        _beside(prev, ln)
+        and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+        and abs(ln.size - prev.size) < 1.0
+    )
 
 
 def _beside(prev: Line, ln: Line) -> bool:
@@ -212,10 +275,13 @@ def _typed(
     whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
-    if kind == "text" and CAPTION.match(lines[0].text.lstrip()):
+    if kind == "text" and CAPTION.match(joined(lines[:2])):
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
+    lines = _lead_split(lines)
+    if len(lines) > 1 and run_in(lines[0], lines[1]):
+        return _run_in_label(lines, kind, survey, right)
     level = _heading_level(lines, survey, toc, strong=strong)
     if level:
         return [Block("heading", lines, level=level)]
@@ -227,6 +293,32 @@ def _typed(
                 Block("heading", lines[:head], level=level),
                 Block(kind, lines[head:], right=right),
             ]
+    return [Block(kind, lines, right=right)]
+
+
+def _lead_split(lines: list[Line]) -> list[Line]:
+    """A first line that opens with a label in another style (``Line.lead``) as two pieces,
+    the label and its text after it on the row."""
+    first = lines[0]
+    if not first.lead or first.lead >= len(first.text):
+        return lines
+    cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
+    label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
+    rest = replace(first, x0=cut, text=first.text[first.lead :].lstrip(), lead=0)
+    return [label, rest, *lines[1:]] if rest.text else lines
+
+
+def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) -> list[Block]:
+    """A block that opens with a label run into its text on the same row: a numbered one
+    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
+    (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
+    label = lines[0]
+    text = label.text.strip()
+    if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
+        return [
+            Block("heading", [label], level=survey.level(label)),
+            Block(kind, lines[1:], right=right),
+        ]
     return [Block(kind, lines, right=right)]
 
 
@@ -244,7 +336,9 @@ def _heading_level(
     ):
         return 0
     text = joined(lines)
-    if not text or len(text) > _MAX_HEADING or not survey.distinct(first):
+    if not text or len(text) > _MAX_HEADING:
+        return 0
+    if not survey.distinct(first) and not (len(lines) == 1 and _caps_numbered(text)):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
@@ -252,25 +346,43 @@ def _heading_level(
     if (
         stripped[:1] in _STRONG_BULLETS
         or CAPTION.match(stripped)
+        or _THEOREM.match(stripped)
         or not _WORD.search(text)
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
     ):
         return 0
     words = len(text.split())
-    numbered = bool(_HEAD_NUMBER.match(stripped))
+    number = _HEAD_NUMBER.match(stripped)
+    numbered, rest = number is not None, stripped[number.end() :] if number else ""
+    field = not number and not survey.bigger(first) and _FIELD.search(stripped)
+    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field:
+        return 0  # a table of contents' entry (its page number after it), a field and its value
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     if survey.bigger(first) or (first.bold and not survey.body_style[1]):
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
-    if strong or words > _WEAK_WORDS or sentence:
+    if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
     if stripped[:1] in "—–-\"“'‘(" and not numbered:
         return 0
     if first.style in survey.heading_styles or numbered:
         return survey.level(first)
     return 0
+
+
+def _caps_numbered(text: str) -> bool:
+    """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
+    stripped = text.strip()
+    letters = [c for c in stripped if c.isalpha()]
+    return (
+        bool(_HEAD_NUMBER.match(stripped))
+        and len(letters) >= 3
+        and all(c.isupper() for c in letters)
+        and len(stripped.split()) <= _CAPS_HEAD
+        and not stripped.endswith((",", ";"))
+    )
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:

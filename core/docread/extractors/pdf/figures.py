@@ -22,14 +22,14 @@ _THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
 
 def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
     """The page's figures, each once, and whether it is drawn (not a picture): pictures
-    between 2 % and 70 % of the page (from 0.5 % when text is printed on them: a diagram's
-    labels), and drawings (paths within 4 points of one another, with 4 curves or one over 2 %
+    between 2 % and 70 % of the page (from 0.5 % when lines of text are printed on them: a
+    diagram's labels, where one line is a heading's or a label's plate), and drawings (paths within 4 points of one another, with 4 curves or one over 2 %
     of the page, or 10 small filled rectangles, over 2 % of the page, not a table's)."""
     area = text.width * text.height or 1.0
     out: list[tuple[Box, bool]] = []
     for box in text.pictures:
         share = _area(box) / area
-        small = _SMALL <= share < PICTURE and any(_holds(box, ln) for ln in text.lines)
+        small = _SMALL <= share < PICTURE and sum(_holds(box, ln) for ln in text.lines) > 1
         if (
             (small or PICTURE <= share <= BACKGROUND)
             and not any(_same(box, b) for b, _ in out)

@@ -48,7 +48,9 @@ class Line:
     """One printed line: its box, text, dominant font size (rounded to 0.5 pt), whether most
     of it (60 %) is bold / italic, whether it is monospaced, its font family and weight (100-900, or the family's own
     weight code), the MuPDF block it came from, and whether it runs other than left to right
-    (rotated or vertical: margin stamps, table heads set sideways)."""
+    (rotated or vertical: margin stamps, table heads set sideways), and how many characters of
+    a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run into its
+    clause)."""
 
     x0: float
     y0: float
@@ -63,6 +65,7 @@ class Line:
     weight: int = 400
     block: int = 0
     rotated: bool = False
+    lead: int = 0  # characters of a bold label the line opens with, the rest not bold
 
     @property
     def height(self) -> float:
@@ -173,6 +176,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     spans = line["spans"]
     dx, dy = line["dir"]
     rotated = abs(dy) > 0.05 or dx < 0
+    lead = 0
     if len(spans) == 1:  # most lines: no weighing
         span = spans[0]
         text = span["text"]
@@ -182,7 +186,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         family, weight, bold, italic = font_style(font, flags_)
         size = span["size"]
     else:
-        text, size, font, flags_, bold, italic = _joined_spans(
+        text, size, font, flags_, bold, italic, lead = _joined_spans(
             [(s["text"], s["size"], s["font"], s["flags"]) for s in spans]
         )
         if not text.strip():
@@ -191,17 +195,18 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     x0, y0, x1, y1 = line["bbox"]
     return Line(
         x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, bool(flags_ & 8), family,
-        weight, number, rotated,
+        weight, number, rotated, lead,
     )  # fmt: skip
 
 
 Span = tuple[str, float, str, int]  # a MuPDF span's text, size, font and flags
 
 
-def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
+def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool, int]:
     """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
-    flags most of its visible characters have, and whether most of the characters that count
-    (visible, not a raised mark smaller than that size) are bold / italic (60 %)."""
+    flags most of its visible characters have, whether most of the characters that count
+    (visible, not a raised mark smaller than that size) are bold / italic (60 %), and the
+    length of the bold label it opens with (``Line.lead``; 0 when the line is bold)."""
     counts = [len(t.strip()) for t, _, _, _ in spans]
     weights: dict[tuple[float, str, int], int] = {}
     for (_, size, font, flags_), n in zip(spans, counts, strict=True):
@@ -215,6 +220,7 @@ def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
     size, font, flags_ = max(weights.items(), key=_second)[0]  # the first of the most
     parts: list[str] = []
     bold_chars = italic_chars = total = 0
+    lead, labelled = 0, True  # the bold label's length; still reading it
     for (text, s_size, s_font, s_flags), n in zip(spans, counts, strict=True):
         raised = s_flags & 1 and s_size < size
         if n and not raised:  # it counts for the line's style
@@ -222,6 +228,9 @@ def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
             total += n
             bold_chars += n if b else 0
             italic_chars += n if i else 0
+            if labelled and b:
+                lead = sum(len(p) for p in parts) + len(text)
+            labelled = labelled and b
         if (
             raised and parts and _MARK.match(text.strip())
             and parts[-1][-1:].isalnum() and text[:1].strip()
@@ -230,7 +239,7 @@ def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool]:
         parts.append(text)
     bold = bold_chars >= _MOSTLY * total > 0
     italic = italic_chars >= _MOSTLY * total > 0
-    return "".join(parts), size, font, flags_, bold, italic
+    return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead
 
 
 def _second(item: tuple[Any, int]) -> int:
@@ -326,6 +335,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
         first.mono and second.mono, big.family, big.weight, min(a.block, b.block),
+        lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
     )  # fmt: skip
 
 

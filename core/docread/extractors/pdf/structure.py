@@ -48,6 +48,13 @@ _FIGURE_CAPTION = re.compile(
 _LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
 _AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
+_PAGE_NO = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
+_TITLE_LABEL = re.compile(
+    r"^(?:(?:chapter|kapitel|part|teil|appendix|anhang|lecture|vorlesung|chapitre)\s+)?"
+    r"(?:\d{1,3}|[IVXLC]{1,6})\.?$",
+    re.IGNORECASE,
+)  # a chapter's number set on a line of its own above its title
+_DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +91,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
+    folios = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
@@ -92,6 +100,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif survey.running_at(ln, height):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
+        elif folios and in_band(ln, height) and any(_paired(ln, n) for n in folios):
+            running.append(ln)  # a running title on its page number's row (one page: no repeats)
         else:
             lines.append(ln)
     if not lines and not margin and not running and text.lines:
@@ -118,6 +128,10 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     leaves = reading_order(items, _chars, rtl=rtl)
     toc = {norm(title): level for level, title in survey.toc.get(number, ())}
     columns = [column_blocks(leaf, survey, toc, rtl) for leaf in leaves]
+    numbers = [ln for ln in free if _PAGE_NO.match(ln.text.strip())]
+    for column in columns:
+        _titled(column, numbers)
+        _displayed(column)
     _run_on(columns, rtl)
     blocks: list[Block] = []
     notes: list[Block] = []
@@ -136,6 +150,77 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     blocks[at:at] = aside
     headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
     return PageModel(blocks, headings, text.chars, skipped)
+
+
+def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
+    """``number`` is on ``ln``'s row, two ems or more apart from it (after it: ``right``)."""
+    apart = number.x0 > ln.x1 + 2 * ln.size or (not right and ln.x0 > number.x1 + 2 * ln.size)
+    overlap = min(ln.y1, number.y1) - max(ln.y0, number.y0)
+    return ln is not number and apart and overlap > 0.5 * min(number.height, ln.height)
+
+
+def _titled(column: list[Block], numbers: list[Line]) -> None:
+    """A column's headings made right: a table of contents' entry (a page number well to the
+    right on its row: one of ``numbers``, set without leaders) is no heading;
+    a chapter's number on a line of its own (``Kapitel 4``, ``II``) and the title under it
+    are one heading."""
+    for block in column:
+        if block.kind == "heading" and any(
+            _paired(ln, n, right=True) for ln in block.lines for n in numbers
+        ):
+            block.kind, block.level = "text", 0
+    i = 0
+    while i + 1 < len(column):
+        label, title = column[i], column[i + 1]
+        if (
+            label.kind == title.kind == "heading"
+            and _TITLE_LABEL.match(joined(label.lines).strip())
+            and title.y0 >= label.y1 - 1
+        ):
+            label.lines = [*label.lines, *title.lines]
+            label.level = min(label.level, title.level)
+            del column[i + 1]
+        i += 1
+
+
+def _displayed(column: list[Block]) -> None:
+    """A paragraph broken at a display (a formula, a short line centred under it) is one: a
+    paragraph that does not end a sentence, up to two short blocks indented on both sides,
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``)."""
+    i = 0
+    while i < len(column):
+        head = column[i]
+        if (
+            head.kind != "text"
+            or not head.lines
+            or ended(head)
+            and head.lines[-1].text.rstrip()[-1:] != ":"
+        ):
+            i += 1
+            continue
+        left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
+        j = i + 1
+        while j < len(column) and j - i <= 2 and _display(column[j], left, right):
+            j += 1
+        if (
+            j < len(column)
+            and column[j].kind == "text"
+            and column[j].lines
+            and column[j].lines[0].text.lstrip()[:1].islower()
+        ):
+            for block in column[i + 1 : j + 1]:
+                head.lines = [*head.lines, *block.lines]
+            del column[i + 1 : j + 1]
+            continue
+        i += 1
+
+
+def _display(block: Block, left: float, right: float) -> bool:
+    """A short block set in from both sides of its column (a centred formula)."""
+    if block.kind != "text" or not block.lines or len(block.lines) > _DISPLAY_LINES:
+        return False
+    em = block.lines[0].size
+    return all(ln.x0 > left + 2 * em and ln.x1 < right - 2 * em for ln in block.lines)
 
 
 def _label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:

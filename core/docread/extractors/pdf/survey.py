@@ -110,6 +110,28 @@ def in_band(line: Line, height: float) -> bool:
     return line.y1 <= height * BAND or line.y0 >= height * (1 - BAND)
 
 
+def band_stack(lines: list[Line], height: float) -> set[int]:
+    """The ids of the lines in the top/bottom band and of those stacked onto them (each within
+    a line's height of the last one taken, up to a fifth of the page in): a header of six
+    lines runs past the band."""
+    out: set[int] = set()
+    for down in (True, False):
+        band, wide = (BAND, _WIDE_BAND) if down else (1 - BAND, 1 - _WIDE_BAND)
+        last: float | None = None  # the inner edge of the lines taken
+        for ln in sorted(lines, key=lambda ln: ln.y0 if down else -ln.y1):
+            top, bottom = (ln.y0, ln.y1) if down else (-ln.y1, -ln.y0)  # read from the edge in
+            if bottom <= height * band * (1 if down else -1) or (
+                last is not None
+                and top <= last + ln.height
+                and bottom <= height * wide * (1 if down else -1)
+            ):
+                out.add(id(ln))
+                last = bottom if last is None else max(last, bottom)
+            else:
+                break
+    return out
+
+
 def sample(count: int) -> list[int]:
     """0-based pages spread evenly over the document, at most SAMPLE."""
     if count <= SAMPLE:
@@ -137,7 +159,8 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
         found.unpictured.add(n)
         keyed = [(running_key(ln.text), ln) for ln in text.lines]
         counts = Counter(key for key, _ in keyed)  # a running line is printed once a page
-        seen = {key for key, ln in keyed if counts[key] == 1 and in_band(ln, text.height)}
+        banded = band_stack(text.lines, text.height)
+        seen = {key for key, ln in keyed if counts[key] == 1 and id(ln) in banded}
         for key in seen:
             first.setdefault(key, n)
         bands.update(seen)

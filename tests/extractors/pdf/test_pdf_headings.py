@@ -1,0 +1,246 @@
+"""PDF headings and whole paragraphs (``pdf.structure: auto``), issue 33's second round: real
+corpus pages of the tune half (bench/pdf_truth/) and generated pages that print what the
+held-out pages fail on (a clause heading run into its clause, a theorem's label run into its
+statement, a numbered heading in capitals at body size, a header of six lines, a table of
+contents without leaders, a chapter's number above its title, a formula inside a sentence)."""
+
+from __future__ import annotations
+
+import re
+
+import docread
+import pymupdf
+from factories import drawn, pdf
+from test_pdf_real_structure import headings, pages
+
+BODY = (
+    "The parties agree to the terms set out in this agreement and to the schedules attached "
+    "to it, which form part of the agreement as if written into it. "
+)
+
+
+def blocks(text: str) -> list[str]:
+    return [" ".join(b.split()) for b in re.split(r"\n\s*\n", text)]
+
+
+def test_a_chapter_title_beside_a_small_tag_is_one_heading():
+    """redp5110 p5: a 26 pt title on two lines with a 7 pt tag ("Chapter 1.") between its
+    lines on the left; the tag beside it no longer makes the title a plain paragraph."""
+    text = pages("redp5110_sampled.pdf", "5")[0][0]
+    assert "Securing and protecting IBM DB2 data" in headings(text)
+
+
+def test_paragraphs_opened_by_a_first_line_indent_are_apart():
+    """normal_4pages p4 (Korean): each paragraph opens indented and its last line leaves room
+    for a character (Hangul wraps inside words), so each is its own block."""
+    text = pages("normal_4pages.pdf", "4")[0][0]
+    first = next(b for b in blocks(text) if b.startswith("보험약관 분쟁 시"))
+    assert first.endswith("사유가 발생한다.")
+    assert any(b.startswith("생명보험 재해분류표에서는") for b in blocks(text))
+
+
+def test_a_heading_on_a_small_picture_plate_is_a_heading():
+    """normal_4pages p4: "5 맺으며" is printed on a small picture (a coloured bar): one line on
+    a picture is the plate's text, not a figure's label."""
+    assert "5 맺으며" in headings(pages("normal_4pages.pdf", "4")[0][0])
+
+
+def test_inline_math_pieces_stay_in_their_paragraph():
+    """multi-column-2p p2: subscripts set in their own size on a paragraph's row ("w(i)" then
+    "1 , w(i)") run on in the paragraph instead of breaking it into pieces."""
+    text = pages("multi-column-2p.pdf", "2")[0][0]
+    block = next(b for b in blocks(text) if b.startswith("The problem of open-domain QA"))
+    assert "|pi|. Given a question q" in block
+
+
+def _read(reader: docread.Reader, name: str) -> list[str]:
+    return [d.text for d in reader.read(name).documents]
+
+
+def test_a_numbered_clause_heading_run_into_its_clause_is_a_heading(reader, tmp_path):
+    """A contract's bold "2. COMPENSATION." followed on its line by the clause: the label is
+    a heading, the clause a paragraph; a bold unnumbered label run into its statement
+    ("Satz 4.1.") stays in its paragraph."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = 80
+        for label, font in (
+            ("1. TERM.", "hebo"),
+            ("2. COMPENSATION.", "hebo"),
+            ("Satz 4.1.", "hebo"),
+        ):
+            p.insert_text((72, y), label, fontsize=10, fontname=font)
+            width = pymupdf.get_text_length(label, fontname=font, fontsize=10)
+            p.insert_text((72 + width + 6, y), "The Employer shall pay the Employee", fontsize=10)
+            p.insert_textbox(pymupdf.Rect(72, y + 4, 520, y + 80), BODY * 2, fontsize=10)
+            y += 100
+
+    pdf(tmp_path / "contract.pdf", [drawn(page)])
+    text = _read(reader, "contract.pdf")[0]
+    assert headings(text) == ["1. TERM.", "2. COMPENSATION."]
+    assert any(b.startswith("Satz 4.1. The Employer shall pay") for b in blocks(text))
+
+
+def test_a_numbered_heading_in_capitals_at_body_size_is_a_heading(reader, tmp_path):
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), "1. INTENT", fontsize=10)
+        p.insert_textbox(pymupdf.Rect(72, 90, 520, 200), BODY * 3, fontsize=10)
+        p.insert_text((72, 220), "2. SCOPE", fontsize=10)
+        p.insert_textbox(pymupdf.Rect(72, 230, 520, 340), BODY * 3, fontsize=10)
+
+    pdf(tmp_path / "caps.pdf", [drawn(page)])
+    assert headings(_read(reader, "caps.pdf")[0]) == ["1. INTENT", "2. SCOPE"]
+
+
+def test_a_header_of_six_lines_is_a_running_header(reader, tmp_path):
+    """Six lines at the top of every page, past the top tenth of it: out of the flow, kept
+    once; the page's own heading stays."""
+    header = [
+        "Project Manual",
+        "Division 01 General Requirements",
+        "Summary of Work",
+        "Issued for Construction",
+        "Northwind Architects",
+        "Seattle, Washington",
+    ]
+    made = []
+    for n in range(3):
+
+        def page(p: pymupdf.Page, n: int = n) -> None:
+            for i, line in enumerate(header):
+                p.insert_text((72, 40 + 13 * i), line, fontsize=10, fontname="hebo")
+            p.insert_text((72, 150), f"Part {n + 1} of the work", fontsize=14, fontname="hebo")
+            p.insert_textbox(pymupdf.Rect(72, 160, 520, 400), BODY * 4, fontsize=10)
+
+        made.append(drawn(page))
+    pdf(tmp_path / "six.pdf", made)
+    texts = _read(reader, "six.pdf")
+    assert [headings(t) for t in texts] == [[f"Part {n} of the work"] for n in (1, 2, 3)]
+    assert [sum(t.count(line) for line in header) for t in texts] == [6, 0, 0]
+
+
+def test_the_entries_of_a_table_of_contents_without_leaders_are_not_headings(reader, tmp_path):
+    """A chapter's entry in a table of contents is set bold and numbered like a heading, with
+    its page number far to its right and no leaders (its sections' entries have them): not
+    a heading."""
+    chapters = (("1 Topologische Räume", 5), ("2 Stetigkeit", 17), ("3 Kompaktheit", 29))
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 60), "Inhaltsverzeichnis", fontsize=18, fontname="hebo")
+        y = 100
+        for n, (entry, at) in enumerate(chapters, 1):
+            p.insert_text((72, y), entry, fontsize=10, fontname="hebo")
+            p.insert_text((510, y), str(at), fontsize=10, fontname="hebo")
+            for k, name in enumerate(("Definitionen und Beispiele", "Erste Eigenschaften"), 1):
+                y += 16
+                p.insert_text((90, y), f"{n}.{k} {name} " + ". " * 40, fontsize=10)
+                p.insert_text((510, y), str(at + k), fontsize=10)
+            y += 24
+        p.insert_textbox(pymupdf.Rect(72, y, 520, y + 200), BODY * 3, fontsize=10)
+
+    pdf(tmp_path / "toc.pdf", [drawn(page)])
+    assert headings(_read(reader, "toc.pdf")[0]) == ["Inhaltsverzeichnis"]
+
+
+def test_a_chapter_number_above_its_title_is_one_heading(reader, tmp_path):
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 90), "Kapitel 4", fontsize=20, fontname="hebo")
+        p.insert_text((72, 140), "Kompaktheit", fontsize=24, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 170, 520, 400), BODY * 3, fontsize=10)
+
+    pdf(tmp_path / "chapter.pdf", [drawn(page)])
+    assert headings(_read(reader, "chapter.pdf")[0]) == ["Kapitel 4 Kompaktheit"]
+
+
+def test_a_paragraph_broken_at_a_display_formula_is_one(reader, tmp_path):
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 150), BODY * 2 + "so that we have", fontsize=10)
+        p.insert_text((250, 175), "f(x) = a x + b", fontsize=10)
+        p.insert_textbox(
+            pymupdf.Rect(72, 190, 520, 300), "where a and b are real. " + BODY, fontsize=10
+        )
+
+    pdf(tmp_path / "formula.pdf", [drawn(page)])
+    text = _read(reader, "formula.pdf")[0]
+    block = next(b for b in blocks(text) if b.startswith("The parties agree"))
+    assert "so that we have" in block and "f(x) = a x + b" in block and "where a and b" in block
+
+
+def test_a_caption_label_on_its_own_line_keeps_its_text(reader, tmp_path):
+    """A bold "Table 1." on a line of its own, its text under it in italics at body size: one
+    caption, not a label and a heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 160), BODY * 2, fontsize=10)
+        p.insert_text((72, 190), "Table 1.", fontsize=10, fontname="hebo")
+        p.insert_text((72, 204), "Results of the three models on the test set", fontsize=10,
+                      fontname="heit")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 230, 520, 320), BODY * 2, fontsize=10)
+
+    pdf(tmp_path / "caption.pdf", [drawn(page)])
+    text = _read(reader, "caption.pdf")[0]
+    assert headings(text) == []
+    assert "Table 1. Results of the three models on the test set" in blocks(text)
+
+
+def test_a_one_page_papers_running_title_beside_its_page_number_is_no_heading(reader, tmp_path):
+    """A page of a paper read alone: its running title, beside the page number at the top,
+    cannot be seen to repeat; it is a running line (kept once, out of the flow), not a
+    heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 40), "Optimized Table Tokenization for Structure Recognition",
+                      fontsize=11, fontname="heit")  # fmt: skip
+        p.insert_text((510, 40), "9", fontsize=10)
+        p.insert_text((72, 100), "4 Experiments", fontsize=14, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 110, 520, 300), BODY * 4, fontsize=10)
+
+    pdf(tmp_path / "paper.pdf", [drawn(page)])
+    text = _read(reader, "paper.pdf")[0]
+    assert headings(text) == ["4 Experiments"]
+    assert text.count("Optimized Table Tokenization for Structure Recognition") == 1
+
+
+def test_a_theorems_label_on_a_line_of_its_own_is_no_heading(reader, tmp_path):
+    """A math course's bold "Satz 4.1" and "Definition 4.2" standing over their statements:
+    labels of the paragraph under them, not sections."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), "4.1 Kompakte Räume", fontsize=14, fontname="hebo")
+        y = 110
+        for label in ("Satz 4.1", "Definition 4.2"):
+            p.insert_text((72, y), label, fontsize=10, fontname="hebo")
+            p.insert_textbox(pymupdf.Rect(72, y + 4, 520, y + 60), BODY, fontsize=10,
+                             fontname="heit")  # fmt: skip
+            p.insert_textbox(pymupdf.Rect(72, y + 60, 520, y + 120), BODY * 2, fontsize=10)
+            y += 140
+
+    pdf(tmp_path / "satz.pdf", [drawn(page)])
+    assert headings(_read(reader, "satz.pdf")[0]) == ["4.1 Kompakte Räume"]
+
+
+def test_a_wrapped_line_opening_with_a_middle_dot_is_no_list_item():
+    """layout-parser p1: the keywords wrap onto a line that opens with "·" (their separator);
+    the abstract they close is narrower than the body, so the line before ran to the
+    abstract's edge: the same paragraph, not a list item."""
+    text = pages("layout-parser-paper-fast.pdf", "1")[0][0]
+    assert any(
+        b.startswith("Keywords: Document Image Analysis") and b.endswith("Toolkit.")
+        for b in blocks(text)
+    )
+
+
+def test_a_bold_field_and_its_value_at_body_size_is_no_heading(reader, tmp_path):
+    """A receipt's bold "Booking ID: MTB-2024-1234" and "Total Paid $45.00" lines are fields
+    with their values, not sections; its larger title stays a heading."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 70), "Booking Confirmation", fontsize=16, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 140), BODY, fontsize=10)
+        p.insert_text((72, 170), "Booking ID: MTB-2024-1234", fontsize=10, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 180, 520, 240), BODY, fontsize=10)
+        p.insert_text((72, 270), "Total Paid $45.00", fontsize=10, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 280, 520, 340), BODY, fontsize=10)
+
+    pdf(tmp_path / "receipt.pdf", [drawn(page)])
+    assert headings(_read(reader, "receipt.pdf")[0]) == ["Booking Confirmation"]
