@@ -5,6 +5,7 @@ hold one cell between rows of cells: a group label), with the row just above as 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .cells import ALIGN, NUMBER, PageTable, box_of, clean_rows, make_table, rows_of
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
 
 _FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
+_LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
@@ -24,13 +27,13 @@ def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) ->
     if short < 6:  # two rows of three cells at least
         return []
     found = []
-    for run in unruled_runs(lines, width):
+    for heads, run in unruled_runs(lines, width):
         used = [ln for row in run for ln in row]
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
         if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
-        table = make_table(run_box(run), clean_rows(grid(run)), output, used)
+        table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
             found.append(table)
     return found
@@ -56,40 +59,42 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
     return out
 
 
-def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
-    """Runs of 3+ rows of short side-by-side cells (a few words each) whose cells fall in the
-    same columns (a row may leave cells empty, or hold one cell between two rows of cells: a
-    group label), starting with a row of 2+ cells (two columns no further apart than 2.5 times
-    the wider one), with the row of cells just above (a header centred over its columns), or
-    the two rows of a header wrapped over two lines. Text in columns does not qualify: its rows
-    have one long line per column."""
-    runs: list[list[list[Line]]] = []
+def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
+    """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
+    pairs) whose cells fall in the same columns (a row may leave cells empty, or hold one cell
+    between two rows of cells: a group label), starting with a row of 2+ cells (two columns no
+    further apart than 2.5 times the wider one), each with its header rows (``_head``: how many
+    rows of the run head it). Text in columns does not qualify: its rows have one long line
+    per column."""
+    rows = rows_of(lines)
+    runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
     cols: list[list[float]] = []
-    before: list[list[Line]] = []  # the header: the row of cells above, or a two-row start
     held: list[list[Line]] = []  # one-cell rows waiting for a row of cells after them
+    start = floor = 0  # the run's first row; the first row no emitted run holds
 
     def short(ln: Line) -> bool:
         return ln.x1 - ln.x0 < width * 0.3 and not ln.rotated and len(ln.text.split()) <= 6
 
     def cells(row: list[Line]) -> bool:
-        return (
-            len(row) >= 2
-            and all(short(ln) for ln in row)
+        return len(row) >= 2 and (
+            all(short(ln) for ln in row)
             and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
+            or _labelled(row, width)
         )
 
-    def close() -> None:
+    def close(end: int) -> None:
+        nonlocal floor
         if len(run) < 3 or len(cols) < 2:
             return
         widest = max(c[1] - c[0] for c in cols)
         if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
-        head = before if before and _near(before[-1], run[0]) and _fits(before[-1], cols) else []
-        runs.append(head + run)
+        head = _head(rows[floor:start], run[0], cols, short)
+        runs.append((len(head), head + run))
+        floor = end
 
-    last: list[Line] = []
-    for row in rows_of(lines):
+    for i, row in enumerate(rows):
         if (
             run
             and cells(row)
@@ -100,20 +105,53 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
                 run.append(part)
                 cols = _widened(cols, part)
             held = []
-            last = row
             continue
         if run and len(row) == 1 and short(row[0]) and _fits(row, cols) and not held:
             held = [row]  # a group label, if a row of cells follows
             continue
-        close()
+        close(i - len(held))
         held = []
-        # two rows of cells: a header wrapped over two lines ("#" / "enc-layers")
-        before = run if len(run) == 2 else [last] if last and cells(last) else []
         run = [row] if cells(row) else []
         cols = _widened([], row) if run else []
-        last = row
-    close()
+        start = i
+    close(len(rows))
     return runs
+
+
+def _head(
+    above: list[list[Line]],
+    first: list[Line],
+    cols: list[list[float]],
+    short: Callable[[Line], bool],
+) -> list[list[Line]]:
+    """The header rows right above a run (up to three, top first): rows of short lines over
+    its columns, each close to the row under it (two lines' height); a row of one line only
+    when it is a group label over later columns (right of the first) or the first column's
+    head set between two header rows (touching them); never a caption."""
+    head: list[list[Line]] = []
+    below = first
+    for row in reversed(above[-3:]):
+        if not all(short(ln) for ln in row) or any(_CAPTION.match(ln.text) for ln in row):
+            break
+        if not _fits(row, cols) or not _near(row, below):
+            break
+        if len(row) == 1 and not (row[0].x0 > cols[0][1] or _near(row, below, 0.3)):
+            break
+        head.insert(0, row)
+        below = row
+    return head
+
+
+def _labelled(row: list[Line], width: float) -> bool:
+    """A row of ``label: value`` pairs (a form's fields side by side): every other line a
+    label of a few words ending in a colon, each followed by its value, a value of one line
+    (up to 12 words) whatever its length."""
+    return len(row) % 2 == 0 and all(
+        _LABEL.match(label.text)
+        and len(value.text.split()) <= 12
+        and value.x1 - value.x0 < 0.6 * width
+        for label, value in zip(row[::2], row[1::2], strict=True)
+    )
 
 
 def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
@@ -127,13 +165,13 @@ def run_box(run: list[list[Line]]) -> Box:
     return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
 
 
-def grid(run: list[list[Line]]) -> list[list[str]]:
+def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     """A run of rows as a table's rows: columns are the x ranges the lines of its rows of
     cells cover (overlapping ranges merged; a header or a group label goes to the column it
     starts in, or the one it overlaps most); a row right under the one before (closer than
     half the gap between its rows usually is) with fewer cells continues its cells (wrapped
     text)."""
-    body = [row for row in run[1:] if len(row) >= 2] or run
+    body = [row for row in run[max(1, heads) :] if len(row) >= 2] or run
     gaps = sorted(
         min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
