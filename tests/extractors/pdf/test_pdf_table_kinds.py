@@ -12,6 +12,7 @@ from pathlib import Path
 
 import docread
 import pymupdf
+import pytest
 
 Page = Callable[[pymupdf.Page], None]
 ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
@@ -84,18 +85,19 @@ def test_numbers_at_the_right_that_go_down_are_not_a_table_of_contents(tmp_path:
     assert "Metrische Räume" in text
 
 
-def _form(page: pymupdf.Page) -> None:
-    """A booking form: a section of ``label: value`` fields whose values run long."""
+def _form(page: pymupdf.Page, colon: str) -> None:
+    """A booking form: a section of ``label: value`` fields whose values run long, the labels
+    in bold (and with a colon, or without one)."""
     page.insert_text((72, 72), "Show Details", fontsize=13, fontname="hebo")
     page.draw_line((72, 78), (540, 78), width=0.5)
     fields = [
-        ("Movie:", "The Grand Adventure Returns"),
-        ("Theater:", "Cineplex Downtown, Screen 7"),
-        ("Showtime:", "Saturday, March 16, 2024 at 7:30 PM"),
-        ("Seats:", "G12, G13, G14"),
+        ("Movie", "The Grand Adventure Returns"),
+        ("Theater", "Cineplex Downtown, Screen 7"),
+        ("Showtime", "Saturday, March 16, 2024 at 7:30 PM"),
+        ("Seats", "G12, G13, G14"),
     ]
     for i, (label, value) in enumerate(fields):
-        page.insert_text((72, 96 + 16 * i), label, fontsize=10, fontname="hebo")
+        page.insert_text((72, 96 + 16 * i), label + colon, fontsize=10, fontname="hebo")
         page.insert_text((140, 96 + 16 * i), value, fontsize=10)
     page.insert_text(
         (72, 190),
@@ -104,10 +106,11 @@ def _form(page: pymupdf.Page) -> None:
     )
 
 
-def test_label_value_fields_with_long_values_are_a_table(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _form))
-    assert ["Showtime:", "Saturday, March 16, 2024 at 7:30 PM"] in rows
-    assert ["Movie:", "The Grand Adventure Returns"] in rows
+@pytest.mark.parametrize("colon", [":", ""])
+def test_label_value_fields_with_long_values_are_a_table(tmp_path: Path, colon: str) -> None:
+    rows = _rows(_markdown(tmp_path, lambda page: _form(page, colon)))
+    assert [f"Showtime{colon}", "Saturday, March 16, 2024 at 7:30 PM"] in rows
+    assert [f"Movie{colon}", "The Grand Adventure Returns"] in rows
     assert len(rows) == 4
 
 

@@ -144,13 +144,25 @@ def _head(
 
 def _labelled(row: list[Line], width: float) -> bool:
     """A row of ``label: value`` pairs (a form's fields side by side): every other line a
-    label of a few words ending in a colon, each followed by its value, a value of one line
-    (up to 12 words) whatever its length."""
+    label of a few words ending in a colon, or set in bold before a value that is not, each
+    followed by its value, a value of one line (up to 12 words) whatever its length."""
     return len(row) % 2 == 0 and all(
-        _LABEL.match(label.text)
+        (_LABEL.match(label.text) or _bold_label(label, value))
         and len(value.text.split()) <= 12
         and value.x1 - value.x0 < 0.6 * width
         for label, value in zip(row[::2], row[1::2], strict=True)
+    )
+
+
+def _bold_label(label: Line, value: Line) -> bool:
+    """A form's label set in bold before its value in the body weight: a few words, no
+    sentence's end."""
+    text = label.text.strip()
+    return (
+        label.bold
+        and not value.bold
+        and len(text.split()) <= 4
+        and not text.endswith((".", "!", "?"))
     )
 
 
