@@ -151,3 +151,53 @@ def test_a_two_level_booktabs_header_heads_its_table_and_numbers_stay_apart(
     assert cells.count("dev") == 2 and cells.count("test") == 2
     assert ["Baseline", "71.2", "70.8", "0.0", "0.0"] in rows
     assert ["No pretraining", "66.4", "65.1", "-4.8", "-5.7"] in rows
+
+
+def _wrapped_heads(page: pymupdf.Page) -> None:
+    """A table of numbers whose column heads are centred and wrapped over up to three lines
+    (the first column's head set on the middle one)."""
+
+    def centred(x: float, y: float, text: str, font: str = "tiro") -> None:
+        width = pymupdf.get_text_length(text, fontname=font, fontsize=9)
+        page.insert_text((x - width / 2, y), text, fontsize=9, fontname=font)
+
+    page.insert_text(
+        (72, 80), "Table 1. Effect of the training set size on each model.", fontsize=9
+    )
+    page.draw_line((72, 88), (400, 88), width=0.6)
+    heads = [
+        (110, ["Model"]),
+        (190, ["Training", "images"]),
+        (260, ["Mean average", "precision", "(mAP)"]),
+        (340, ["Inference", "time (ms)"]),
+    ]
+    for x, parts in heads:
+        for i, part in enumerate(parts):
+            centred(x, 100 + 10 * i + 5 * (3 - len(parts)), part, "tibo")
+    page.draw_line((72, 128), (400, 128), width=0.4)
+    data = [
+        ("Faster R-CNN", "5,000", "0.412", "85"),
+        ("Mask R-CNN", "5,000", "0.437", "97"),
+        ("YOLOv3", "10,000", "0.395", "-22"),
+        ("DETR", "10,000", "0.451", "120"),
+    ]
+    for j, row in enumerate(data):
+        for (x, _), value in zip(heads, row, strict=True):
+            centred(x, 140 + 11 * j, value)
+    page.draw_line((72, 182), (400, 182), width=0.6)
+
+
+def test_column_heads_wrapped_over_lines_are_one_cell_each(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _wrapped_heads))
+    assert rows[0] == [
+        "Model",
+        "Training images",
+        "Mean average precision (mAP)",
+        "Inference time (ms)",
+    ]
+    assert rows[1:] == [
+        ["Faster R-CNN", "5,000", "0.412", "85"],
+        ["Mask R-CNN", "5,000", "0.437", "97"],
+        ["YOLOv3", "10,000", "0.395", "-22"],
+        ["DETR", "10,000", "0.451", "120"],
+    ]

@@ -182,8 +182,10 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     cells cover (overlapping ranges merged; a header or a group label goes to the column it
     starts in, or the one it overlaps most); a row right under the one before (closer than
     half the gap between its rows usually is) with fewer cells continues its cells (wrapped
-    text)."""
-    body = [row for row in run[max(1, heads) :] if len(row) >= 2] or run
+    text). The header rows (``heads``, or the rows without a number that open a table of
+    numbers) are read by ``_header`` and left out of the columns."""
+    top = max(1, heads, _lead(run))
+    body = [row for row in run[top:] if len(row) >= 2] or run
     gaps = sorted(
         min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
@@ -194,20 +196,50 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
             cols[-1][1] = max(cols[-1][1], x1)
         else:
             cols.append([x0, x1])
-    rows: list[list[str]] = []
-    bottom = 0.0
-    for row in run:
+    rows = _header(run[:top], cols) if top > 1 else []
+    bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
+    for row in run[top:] if top > 1 else run:
         cells = [""] * len(cols)
         for ln in row:
             i = _column_of(ln, cols)
             cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
-        top = min(ln.y0 for ln in row)
-        if rows and (usual <= 0.5 or top - bottom < 0.6 * usual) and _continued(rows[-1], cells):
+        gap = min(ln.y0 for ln in row) - bottom
+        if rows and (usual <= 0.5 or gap < 0.6 * usual) and _continued(rows[-1], cells):
             rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
     return rows
+
+
+def _lead(run: list[list[Line]]) -> int:
+    """How many rows open a table of numbers without a number in them (its header rows, up
+    to three), else 0."""
+    for i, row in enumerate(run):
+        if any(NUMBER.match(ln.text.strip()) for ln in row):
+            return i if i <= 3 else 0
+    return 0
+
+
+def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
+    """A table's header rows as cells: a line over two or more columns, or centred over the gap
+    between two (a group label), keeps its row; the other lines of each column, top to bottom, are one cell of the last row (a
+    head wrapped over lines, or set between two header rows)."""
+    out: list[list[str]] = []
+    stacked = [""] * len(cols)
+    for row in rows:
+        groups = [""] * len(cols)
+        for ln in row:
+            i = _column_of(ln, cols)
+            mid = (ln.x0 + ln.x1) / 2
+            over = sum(min(ln.x1, x1) - max(ln.x0, x0) > 1 for x0, x1 in cols)
+            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols):
+                groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
+            else:
+                stacked[i] = _glued(stacked[i], ln.text.strip())
+        if any(groups):
+            out.append(groups)
+    return [*out, stacked] if any(stacked) else out
 
 
 def _glued(a: str, b: str) -> str:
