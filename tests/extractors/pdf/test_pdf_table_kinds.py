@@ -13,6 +13,7 @@ from pathlib import Path
 import docread
 import pymupdf
 import pytest
+from conftest import CORPUS
 
 Page = Callable[[pymupdf.Page], None]
 ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
@@ -83,6 +84,43 @@ def test_numbers_at_the_right_that_go_down_are_not_a_table_of_contents(tmp_path:
     text = _markdown(tmp_path, lambda page: _contents(page, [31, 27, 25, 20, 12, 9, 3]))
     assert not _rows(text)
     assert "Metrische Räume" in text
+
+
+def _mixed_contents(page: pymupdf.Page) -> None:
+    """A thesis's table of contents: bold chapter lines without leaders over section lines
+    with dot leaders, one section's number printed apart from its leaders."""
+    page.insert_text((72, 90), "Contents", fontsize=20, fontname="hebo")
+    entries = [
+        ("1", "Introduction", 1),
+        ("1.1", "Motivation", 1),
+        ("1.2", "Outline of the thesis", 3),
+        ("2", "Background", 5),
+        ("2.1", "Metric spaces", 5),
+        ("2.2", "Topological spaces", 9),
+        ("3", "Results", 15),
+    ]
+    y = 130.0
+    for num, title, number in entries:
+        chapter = "." not in num
+        font, x = ("hebo", 72) if chapter else ("helv", 90)
+        y += 8 if chapter else 0
+        page.insert_text((x, y), f"{num}  {title}", fontsize=10.5, fontname=font)
+        width = pymupdf.get_text_length(str(number), fontname=font, fontsize=10.5)
+        if not chapter:
+            end = 523 - width - (20 if num == "2.1" else 3)
+            dot = x + pymupdf.get_text_length(f"{num}  {title}", fontsize=10.5) + 6
+            while dot + 3 < end:
+                page.insert_text((dot, y), ".", fontsize=10.5)
+                dot += 5
+        _right(page, 523, y, str(number), font)
+        y += 15
+
+
+def test_chapter_lines_without_leaders_join_their_sections_with_leaders(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _mixed_contents))
+    assert [r[1] for r in rows] == ["1", "1", "3", "5", "5", "9", "15"]
+    assert rows[0][0].endswith("Introduction") and rows[6][0].endswith("Results")
+    assert rows[4][0].endswith("Metric spaces")
 
 
 def _form(page: pymupdf.Page, colon: str) -> None:
@@ -201,3 +239,16 @@ def test_column_heads_wrapped_over_lines_are_one_cell_each(tmp_path: Path) -> No
         ["YOLOv3", "10,000", "0.395", "-22"],
         ["DETR", "10,000", "0.451", "120"],
     ]
+
+
+def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
+    """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
+    ruled table it is, its header row included ("X" is a mark, not page ten)."""
+    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="9")
+        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    assert "| User action |" in text
+    assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]

@@ -3,9 +3,11 @@ lines one row):
 
 - with dot leaders (``Notices . . . vii``): the leaders and the number in the entry's line;
 - without leaders: each entry's page number set apart at the right, the numbers of a column
-  right-aligned on one edge and never decreasing down the page (what tells a TOC from a table
-  whose last column holds numbers), the title the text left of it on its row (a section
-  number printed apart from its title included)."""
+  right-aligned on one edge, not all the same and never decreasing down the page (what tells a
+  TOC from a table whose last column holds numbers or marks), the title the text left of it on its row (a section
+  number printed apart from its title included, leaders printed apart from the number
+  dropped); entries of both kinds whose numbers end on one edge are one table (chapter lines
+  without leaders over section lines with them)."""
 
 from __future__ import annotations
 
@@ -24,22 +26,36 @@ _LEADER = re.compile(
     r"^(?P<title>.*?\S)\s*(?:[.·•…‥_∙]\s*){3,}\s*(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$",
     re.IGNORECASE,
 )
-_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.IGNORECASE)
+_DOTS = re.compile(r"\s*(?:[.·•…‥_∙]\s*){3,}$")  # leaders at a line's end
+_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
 _BARE_ROWS = 5  # entries without leaders: a column of numbers needs more to be a TOC
 
 
 def contents_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """The page's tables of contents among ``lines``: with leaders, then without them among
-    the lines those did not take."""
-    found = _leader_tables(lines, output)
-    taken = {i for t in found for i in t.lines}
-    return found + _bare_tables([ln for ln in lines if id(ln) not in taken], output)
+    """The page's tables of contents among ``lines``: entries with leaders, then entries
+    without them among the lines those did not take; entries without leaders whose numbers
+    end where a column of leader entries' numbers end are rows of that table (a chapter's
+    line set without leaders over its sections' lines with them)."""
+    columns = _leader_columns(lines)
+    taken = {id(ln) for col in columns for parts, _, _ in col for ln in parts}
+    free = [ln for ln in lines if id(ln) not in taken]
+    edges = [col[-1][0][-1].x1 for col in columns]
+    for col in _bare_columns(free, edges):
+        edge = col[-1][0][-1].x1
+        near = next(
+            (c for c, e in zip(columns, edges, strict=True) if abs(e - edge) <= 2 * TOL), None
+        )
+        if near is None:
+            columns.append(col)
+        else:
+            near += col
+    return [t for col in columns if len(col) >= 2 and (t := _table(col, output)) is not None]
 
 
-def _leader_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """Entries with dot leaders and a page number, one table per column of them: a line
+def _leader_columns(lines: list[Line]) -> list[list[Entry]]:
+    """Entries with dot leaders and a page number, one list per column of them: a line
     without leaders right above an entry (the start of a wrapped title) joins its title."""
     entries: list[tuple[Line, str, str]] = []
     for ln in lines:
@@ -64,13 +80,15 @@ def _leader_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]
             columns.append([row])
         else:
             col.append(row)
-    return [t for col in columns if len(col) >= 2 and (t := _table(col, output)) is not None]
+    return [col for col in columns if len(col) >= 2]
 
 
-def _bare_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """Entries whose page number stands apart at the right without leaders (module doc)."""
+def _bare_columns(lines: list[Line], edges: list[float]) -> list[list[Entry]]:
+    """Entries whose page number stands apart at the right without leaders (module doc), one
+    list per column: five or more whose numbers never go down, or any number of them when
+    their numbers end on one of ``edges`` (a column of entries with leaders)."""
     numbers = [ln for ln in lines if not ln.rotated and _PAGE.match(ln.text.strip())]
-    if len(numbers) < _BARE_ROWS:
+    if not numbers:
         return []
     taken: set[int] = set()  # lines an entry of an earlier column took
     columns: list[list[Line]] = []
@@ -82,7 +100,8 @@ def _bare_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
             col.append(ln)
     out = []
     for col in columns:
-        if len(col) < _BARE_ROWS:
+        joins = any(abs(col[-1].x1 - e) <= 2 * TOL for e in edges)
+        if len(col) < _BARE_ROWS and not joins:
             continue
         held = taken | {id(n) for n in col}
         entries = []
@@ -92,19 +111,23 @@ def _bare_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
                 entries.append(entry)
                 held.update(id(ln) for ln in entry[0])
         pages = [_page_value(p) for _, _, p in entries]
-        if len(entries) < _BARE_ROWS or any(b < a for a, b in zip(pages, pages[1:], strict=False)):
-            continue  # too few entries, or numbers that go down: a column of a table's values
-        taken = held
-        table = _table(entries, output)
-        if table is not None:
-            out.append(table)
+        if not joins and (
+            len(entries) < _BARE_ROWS
+            or len(set(pages)) < 2
+            or any(b < a for a, b in zip(pages, pages[1:], strict=False))
+        ):
+            continue  # too few entries, one number or numbers that go down: a table's values
+        if entries:
+            taken = held
+            out.append(entries)
     return out
 
 
 def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | None:
     """The entry a page number at the right closes: the lines left of it on its row (one to
-    three: a section number and its title) with a line right above joined when it starts the
-    title; None when the row holds other numbers or nothing with a letter."""
+    three: a section number and its title; leaders at its end dropped) with a line right
+    above joined when it starts the title; None when the row holds other numbers or nothing
+    with a letter, or its title ends less than an em before the number without leaders."""
     mid = (number.y0 + number.y1) / 2
     row = sorted(
         (
@@ -114,7 +137,10 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
         ),
         key=lambda ln: ln.x0,
     )
-    if not 1 <= len(row) <= 3 or number.x0 - row[-1].x1 < number.size:
+    if not row or len(row) > 3:
+        return None
+    dotted = bool(_DOTS.search(row[-1].text))  # leaders printed apart from their number
+    if number.x0 - row[-1].x1 < (0 if dotted else number.size):
         return None
     if any(_PAGE.match(ln.text.strip()) and ln.text.strip().isdigit() for ln in row[1:]):
         return None  # a number inside the row: a table's values, not a title
@@ -126,7 +152,7 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
     for ln in (*above, *row):
         part = " ".join(ln.text.split())
         title = f"{title}{part}" if title.endswith("-") else f"{title} {part}".strip()
-    return parts, title, number.text.strip()
+    return parts, _DOTS.sub("", title), number.text.strip()
 
 
 def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[int]) -> list[Line]:
@@ -145,6 +171,7 @@ def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[in
             and ln.x1 < number.x0
             and ln.x0 >= row[0].x0 - 3 * number.size
             and -TOL <= top - ln.y1 <= 0.4 * height
+            and not _DOTS.search(ln.text)
         ),
         key=lambda ln: ln.x0,
     )
@@ -171,6 +198,8 @@ def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | No
     for ln in lines:
         if id(ln) in taken or ln.rotated or ln.y1 > entry.y0 + TOL or ln.size != entry.size:
             continue
+        if _DOTS.search(ln.text):
+            continue  # an entry of its own, its number printed apart
         if entry.y0 - ln.y1 > 0.4 * (entry.y1 - entry.y0):
             continue
         near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
