@@ -152,6 +152,26 @@ def test_label_value_fields_with_long_values_are_a_table(tmp_path: Path, colon: 
     assert len(rows) == 4
 
 
+def _two_rows_of_fields(page: pymupdf.Page) -> None:
+    """A receipt's header: two rows of two ``label: value`` fields side by side."""
+    page.insert_text((72, 72), "Order Summary", fontsize=13, fontname="hebo")
+    fields = [("Order:", "A-1029", "Date:", "2024-05-02"), ("Cashier:", "Maria", "Register:", "4")]
+    for i, row in enumerate(fields):
+        for x, text, font in zip((72, 130, 300, 360), row, ("hebo", "helv") * 2, strict=True):
+            page.insert_text((x, 96 + 16 * i), text, fontsize=10, fontname=font)
+    page.insert_text(
+        (72, 150), "Thank you for shopping with us, we hope to see you again.", fontsize=10
+    )
+
+
+def test_two_rows_of_fields_side_by_side_are_a_table(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _two_rows_of_fields))
+    assert rows == [
+        ["Order:", "A-1029", "Date:", "2024-05-02"],
+        ["Cashier:", "Maria", "Register:", "4"],
+    ]
+
+
 def _booktabs(page: pymupdf.Page) -> None:
     """A paper's booktabs table: a group header over sub-columns (a short rule under each
     group), the first column's head set between the two header rows, numbers close together."""

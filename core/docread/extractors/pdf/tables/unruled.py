@@ -61,7 +61,7 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
-    pairs) whose cells fall in the same columns (a row may leave cells empty, or hold one cell
+    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns (a row may leave cells empty, or hold one cell
     between two rows of cells: a group label), starting with a row of 2+ cells (two columns no
     further apart than 2.5 times the wider one), each with its header rows (``_head``: how many
     rows of the run head it). Text in columns does not qualify: its rows have one long line
@@ -85,8 +85,9 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
 
     def close(end: int) -> None:
         nonlocal floor
-        if len(run) < 3 or len(cols) < 2:
-            return
+        pairs = len(run) == 2 and all(len(r) >= 4 and _labelled(r, width) for r in run)
+        if len(run) < 3 and not pairs or len(cols) < 2:
+            return  # fewer than three rows, unless two rows of two fields or more each
         widest = max(c[1] - c[0] for c in cols)
         if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
