@@ -3,11 +3,11 @@ lines one row):
 
 - with dot leaders (``Notices . . . vii``): the leaders and the number in the entry's line;
 - without leaders: each entry's page number set apart at the right, the numbers of a column
-  right-aligned on one edge, not all the same and never decreasing down the page (what tells a
-  TOC from a table whose last column holds numbers or marks), the title the text left of it on its row (a section
-  number printed apart from its title included, leaders printed apart from the number
-  dropped); entries of both kinds whose numbers end on one edge are one table (chapter lines
-  without leaders over section lines with them)."""
+  right-aligned on one edge, not all the same and never decreasing down the page (what tells
+  a TOC from a table whose last column holds numbers or marks), the title the text left of it
+  on its row (a section number printed apart from its title included, leaders printed apart
+  from the number dropped); entries of both kinds whose numbers end on one edge are one
+  table (chapter lines without leaders over section lines with them)."""
 
 from __future__ import annotations
 

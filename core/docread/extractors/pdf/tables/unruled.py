@@ -61,11 +61,11 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
-    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns (a row may leave cells empty, or hold one cell
-    between two rows of cells: a group label), starting with a row of 2+ cells (two columns no
-    further apart than 2.5 times the wider one), each with its header rows (``_head``: how many
-    rows of the run head it). Text in columns does not qualify: its rows have one long line
-    per column."""
+    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns
+    (a row may leave cells empty, or hold one cell between two rows of cells: a group label),
+    starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
+    one), each with its header rows (``_head``: how many rows of the run head it). Text in
+    columns does not qualify: its rows have one long line per column."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
@@ -224,8 +224,9 @@ def _lead(run: list[list[Line]]) -> int:
 
 def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
     """A table's header rows as cells: a line over two or more columns, or centred over the gap
-    between two (a group label), keeps its row; the other lines of each column, top to bottom, are one cell of the last row (a
-    head wrapped over lines, or set between two header rows)."""
+    between two (a group label), keeps its row; the other lines of each column, top to
+    bottom, are one cell of the last row (a head wrapped over lines, or set between two
+    header rows)."""
     out: list[list[str]] = []
     stacked = [""] * len(cols)
     for row in rows:
