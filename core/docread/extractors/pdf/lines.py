@@ -36,6 +36,7 @@ _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
+_FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 
@@ -326,6 +327,8 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
         label = first.text.strip()
         if gap > _LABEL_GAP * em or not (len(label) <= 3 and not _is_letters(label)):
             return None
+        if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
+            return None  # a number beside a number: a table's cells ("0.0" "0.0")
     big = first if visible(first.text) >= visible(second.text) else second
     space = (
         "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "

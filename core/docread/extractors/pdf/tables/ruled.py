@@ -1,8 +1,7 @@
 """Tables a PDF page draws, from the lines and rules its one reading collected (lines.PageText):
 no second pass over the page.
 
-- Tables of contents: entries with dot leaders and a page number (``Notices . . . vii``), one
-  row per entry (title | page), an entry wrapped over two lines one row.
+- Tables of contents (contents.py).
 - Ruled tables: the cells rules make around text lines (across above and below, down on one
   side at least), neighbouring cells grouped into a table, its grid from the cells' edges (a
   cell over several columns or rows is one cell: its text in the first, the others empty)."""
@@ -10,21 +9,19 @@ no second pass over the page.
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .cells import (
-    ALIGN,
     TOL,
     PageTable,
-    box_of,
     clean_rows,
     left_over,
     make_table,
     over_budget,
     rows_of,
 )
+from .contents import contents_tables
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -33,11 +30,6 @@ if TYPE_CHECKING:
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
 _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
 _SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
-_LEADER = re.compile(
-    r"^(?P<title>.*?\S)\s*(?:[.·•…‥_∙]\s*){3,}\s*(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$",
-    re.IGNORECASE,
-)
-_TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
 
 
 def drawn_tables(
@@ -45,66 +37,12 @@ def drawn_tables(
 ) -> tuple[list[PageTable], bool]:
     """The page's tables of contents and ruled tables among ``lines`` (its text without
     running lines), and whether ruled ones were not looked for (``over_budget``)."""
-    found = _toc_tables(lines, output)
+    found = contents_tables(lines, output)
     over = over_budget(text, max_seconds)
     if not over and text.rects:
         free = left_over(lines, found)
         found += _ruled_tables(text.rects, free, (0.0, 0.0, text.width, text.height), output)
     return found, over
-
-
-# -- tables of contents ---------------------------------------------------------------------------
-def _toc_tables(lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """Entries with dot leaders and a page number, one table per column of them: a line
-    without leaders right above an entry (the start of a wrapped title) joins its title."""
-    entries: list[tuple[Line, str, str]] = []
-    for ln in lines:
-        m = _LEADER.match(ln.text) if not ln.rotated and "." in ln.text or "…" in ln.text else None
-        if m is not None and len(m.group("title")) <= 200:
-            entries.append((ln, m.group("title").rstrip(" .·•…‥_∙"), m.group("page")))
-    if len(entries) < _TOC_ROWS:
-        return []
-    taken = {id(e[0]) for e in entries}
-    columns: list[list[tuple[list[Line], str, str]]] = []
-    for ln, title, page in sorted(entries, key=lambda e: (e[0].x1, e[0].y0)):
-        start = _wrapped_start(ln, lines, taken)
-        parts = [start, ln] if start is not None else [ln]
-        if start is not None:
-            taken.add(id(start))
-            title = " ".join(start.text.split()) + " " + title
-        if not title.strip():
-            continue
-        row = (parts, " ".join(title.split()), page)
-        col = next((c for c in columns if abs(c[-1][0][-1].x1 - ln.x1) <= 2 * TOL), None)
-        if col is None:
-            columns.append([row])
-        else:
-            col.append(row)
-    out = []
-    for col in columns:
-        if len(col) < 2:
-            continue
-        col.sort(key=lambda r: r[0][0].y0)
-        used = [ln for parts, _, _ in col for ln in parts]
-        table = make_table(box_of(used), [[t, p] for _, t, p in col], output, used, toc=True)
-        if table is not None:
-            out.append(table)
-    return out
-
-
-def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | None:
-    """The line right above a leader line that starts its title (no leaders, same column,
-    starts at or left of it, less than a line apart)."""
-    best = None
-    for ln in lines:
-        if id(ln) in taken or ln.rotated or ln.y1 > entry.y0 + TOL or ln.size != entry.size:
-            continue
-        if entry.y0 - ln.y1 > 0.4 * (entry.y1 - entry.y0):
-            continue
-        near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
-        if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
-            best = ln
-    return best
 
 
 # -- ruled tables ---------------------------------------------------------------------------------

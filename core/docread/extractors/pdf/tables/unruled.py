@@ -5,6 +5,7 @@ hold one cell between rows of cells: a group label), with the row just above as 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .cells import ALIGN, NUMBER, PageTable, box_of, clean_rows, make_table, rows_of
@@ -15,6 +16,8 @@ if TYPE_CHECKING:
 
 _FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
+_LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
@@ -24,13 +27,13 @@ def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) ->
     if short < 6:  # two rows of three cells at least
         return []
     found = []
-    for run in unruled_runs(lines, width):
+    for heads, run in unruled_runs(lines, width):
         used = [ln for row in run for ln in row]
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
         if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
-        table = make_table(run_box(run), clean_rows(grid(run)), output, used)
+        table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
             found.append(table)
     return found
@@ -56,40 +59,43 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
     return out
 
 
-def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
-    """Runs of 3+ rows of short side-by-side cells (a few words each) whose cells fall in the
-    same columns (a row may leave cells empty, or hold one cell between two rows of cells: a
-    group label), starting with a row of 2+ cells (two columns no further apart than 2.5 times
-    the wider one), with the row of cells just above (a header centred over its columns), or
-    the two rows of a header wrapped over two lines. Text in columns does not qualify: its rows
-    have one long line per column."""
-    runs: list[list[list[Line]]] = []
+def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
+    """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
+    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns
+    (a row may leave cells empty, or hold one cell between two rows of cells: a group label),
+    starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
+    one), each with its header rows (``_head``: how many rows of the run head it). Text in
+    columns does not qualify: its rows have one long line per column."""
+    rows = rows_of(lines)
+    runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
     cols: list[list[float]] = []
-    before: list[list[Line]] = []  # the header: the row of cells above, or a two-row start
     held: list[list[Line]] = []  # one-cell rows waiting for a row of cells after them
+    start = floor = 0  # the run's first row; the first row no emitted run holds
 
     def short(ln: Line) -> bool:
         return ln.x1 - ln.x0 < width * 0.3 and not ln.rotated and len(ln.text.split()) <= 6
 
     def cells(row: list[Line]) -> bool:
-        return (
-            len(row) >= 2
-            and all(short(ln) for ln in row)
+        return len(row) >= 2 and (
+            all(short(ln) for ln in row)
             and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
+            or _labelled(row, width)
         )
 
-    def close() -> None:
-        if len(run) < 3 or len(cols) < 2:
-            return
+    def close(end: int) -> None:
+        nonlocal floor
+        pairs = len(run) == 2 and all(len(r) >= 4 and _labelled(r, width) for r in run)
+        if len(run) < 3 and not pairs or len(cols) < 2:
+            return  # fewer than three rows, unless two rows of two fields or more each
         widest = max(c[1] - c[0] for c in cols)
         if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
-        head = before if before and _near(before[-1], run[0]) and _fits(before[-1], cols) else []
-        runs.append(head + run)
+        head = _head(rows[floor:start], run[0], cols, short)
+        runs.append((len(head), head + run))
+        floor = end
 
-    last: list[Line] = []
-    for row in rows_of(lines):
+    for i, row in enumerate(rows):
         if (
             run
             and cells(row)
@@ -100,20 +106,65 @@ def unruled_runs(lines: list[Line], width: float) -> list[list[list[Line]]]:
                 run.append(part)
                 cols = _widened(cols, part)
             held = []
-            last = row
             continue
         if run and len(row) == 1 and short(row[0]) and _fits(row, cols) and not held:
             held = [row]  # a group label, if a row of cells follows
             continue
-        close()
+        close(i - len(held))
         held = []
-        # two rows of cells: a header wrapped over two lines ("#" / "enc-layers")
-        before = run if len(run) == 2 else [last] if last and cells(last) else []
         run = [row] if cells(row) else []
         cols = _widened([], row) if run else []
-        last = row
-    close()
+        start = i
+    close(len(rows))
     return runs
+
+
+def _head(
+    above: list[list[Line]],
+    first: list[Line],
+    cols: list[list[float]],
+    short: Callable[[Line], bool],
+) -> list[list[Line]]:
+    """The header rows right above a run (up to three, top first): rows of short lines over
+    its columns, each close to the row under it (two lines' height); a row of one line only
+    when it is a group label over later columns (right of the first) or the first column's
+    head set between two header rows (touching them); never a caption."""
+    head: list[list[Line]] = []
+    below = first
+    for row in reversed(above[-3:]):
+        if not all(short(ln) for ln in row) or any(_CAPTION.match(ln.text) for ln in row):
+            break
+        if not _fits(row, cols) or not _near(row, below):
+            break
+        if len(row) == 1 and not (row[0].x0 > cols[0][1] or _near(row, below, 0.3)):
+            break
+        head.insert(0, row)
+        below = row
+    return head
+
+
+def _labelled(row: list[Line], width: float) -> bool:
+    """A row of ``label: value`` pairs (a form's fields side by side): every other line a
+    label of a few words ending in a colon, or set in bold before a value that is not, each
+    followed by its value, a value of one line (up to 12 words) whatever its length."""
+    return len(row) % 2 == 0 and all(
+        (_LABEL.match(label.text) or _bold_label(label, value))
+        and len(value.text.split()) <= 12
+        and value.x1 - value.x0 < 0.6 * width
+        for label, value in zip(row[::2], row[1::2], strict=True)
+    )
+
+
+def _bold_label(label: Line, value: Line) -> bool:
+    """A form's label set in bold before its value in the body weight: a few words, no
+    sentence's end."""
+    text = label.text.strip()
+    return (
+        label.bold
+        and not value.bold
+        and len(text.split()) <= 4
+        and not text.endswith((".", "!", "?"))
+    )
 
 
 def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
@@ -127,13 +178,15 @@ def run_box(run: list[list[Line]]) -> Box:
     return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
 
 
-def grid(run: list[list[Line]]) -> list[list[str]]:
+def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     """A run of rows as a table's rows: columns are the x ranges the lines of its rows of
     cells cover (overlapping ranges merged; a header or a group label goes to the column it
     starts in, or the one it overlaps most); a row right under the one before (closer than
     half the gap between its rows usually is) with fewer cells continues its cells (wrapped
-    text)."""
-    body = [row for row in run[1:] if len(row) >= 2] or run
+    text). The header rows (``heads``, or the rows without a number that open a table of
+    numbers) are read by ``_header`` and left out of the columns."""
+    top = max(1, heads, _lead(run))
+    body = [row for row in run[top:] if len(row) >= 2] or run
     gaps = sorted(
         min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
@@ -144,20 +197,51 @@ def grid(run: list[list[Line]]) -> list[list[str]]:
             cols[-1][1] = max(cols[-1][1], x1)
         else:
             cols.append([x0, x1])
-    rows: list[list[str]] = []
-    bottom = 0.0
-    for row in run:
+    rows = _header(run[:top], cols) if top > 1 else []
+    bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
+    for row in run[top:] if top > 1 else run:
         cells = [""] * len(cols)
         for ln in row:
             i = _column_of(ln, cols)
             cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
-        top = min(ln.y0 for ln in row)
-        if rows and (usual <= 0.5 or top - bottom < 0.6 * usual) and _continued(rows[-1], cells):
+        gap = min(ln.y0 for ln in row) - bottom
+        if rows and (usual <= 0.5 or gap < 0.6 * usual) and _continued(rows[-1], cells):
             rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
     return rows
+
+
+def _lead(run: list[list[Line]]) -> int:
+    """How many rows open a table of numbers without a number in them (its header rows, up
+    to three), else 0."""
+    for i, row in enumerate(run):
+        if any(NUMBER.match(ln.text.strip()) for ln in row):
+            return i if i <= 3 else 0
+    return 0
+
+
+def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
+    """A table's header rows as cells: a line over two or more columns, or centred over the gap
+    between two (a group label), keeps its row; the other lines of each column, top to
+    bottom, are one cell of the last row (a head wrapped over lines, or set between two
+    header rows)."""
+    out: list[list[str]] = []
+    stacked = [""] * len(cols)
+    for row in rows:
+        groups = [""] * len(cols)
+        for ln in row:
+            i = _column_of(ln, cols)
+            mid = (ln.x0 + ln.x1) / 2
+            over = sum(min(ln.x1, x1) - max(ln.x0, x0) > 1 for x0, x1 in cols)
+            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols):
+                groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
+            else:
+                stacked[i] = _glued(stacked[i], ln.text.strip())
+        if any(groups):
+            out.append(groups)
+    return [*out, stacked] if any(stacked) else out
 
 
 def _glued(a: str, b: str) -> str:
