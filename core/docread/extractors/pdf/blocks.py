@@ -2,7 +2,7 @@
 at line gaps, first-line indents and sentence ends after a short line; list items from
 bullets and numbers; headings from the outline, the document's heading styles (survey.py)
 and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
-paragraph it opens split from it; footnotes at a column's foot marked. And the joining of a
+paragraph it opens split from it. And the joining of a
 block's lines (a word hyphenated at a line end made whole)."""
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
-_FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
@@ -97,7 +96,7 @@ def column_blocks(
     leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
 ) -> list[Block]:
     """A column's pieces as blocks: its lines split into paragraphs, list items and headings;
-    its tables and figures as they stand; its footnotes marked."""
+    its tables and figures as they stand."""
     lines = [p for p in leaf if isinstance(p, Line)]
     if not lines:
         return [p.block for p in leaf if isinstance(p, Item)]
@@ -139,7 +138,6 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
-    _footnotes(out, survey)
     return out
 
 
@@ -394,23 +392,6 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:
         n += 1
     return n if n < len(lines) and not survey.distinct(lines[n]) else 0
-
-
-def _footnotes(blocks: list[Block], survey: Survey) -> None:
-    """Mark the column's footnotes: the blocks at its foot set smaller than the body, the
-    first of them opening with a mark (``1``, ``*``, ``†``, ``3)``)."""
-    i = len(blocks)
-    while i > 0:
-        block = blocks[i - 1]
-        if block.kind not in ("text", "item") or not block.lines:
-            break
-        if max(ln.size for ln in block.lines) > survey.body - 1.0:
-            break
-        i -= 1
-    tail = blocks[i:]
-    if tail and _FOOT_MARK.match(tail[0].lines[0].text):
-        for block in tail:
-            block.kind = "note"
 
 
 def ended(block: Block) -> bool:
