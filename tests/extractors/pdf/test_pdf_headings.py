@@ -244,3 +244,22 @@ def test_a_bold_field_and_its_value_at_body_size_is_no_heading(reader, tmp_path)
 
     pdf(tmp_path / "receipt.pdf", [drawn(page)])
     assert headings(_read(reader, "receipt.pdf")[0]) == ["Booking Confirmation"]
+
+
+def test_a_letterheads_address_and_phone_block_is_no_heading():
+    """REPAIR-2022-INV-001 p1 and p2: under the company's name, its tagline, street address
+    and phone number stacked in a larger type are the letterhead's contact block, not a
+    heading; the name and the form's title still are."""
+    for text, _ in pages("REPAIR-2022-INV-001_multipage.pdf", "1,2"):
+        found = headings(text)
+        assert not [h for h in found if "Phone" in h or "Main Street" in h], found
+        assert "ZAVA AUTO REPAIR" in found and "Preliminary Estimate (ID: EST-1008)" in found
+
+
+def test_a_poem_line_ending_in_a_colon_does_not_split_the_poem():
+    """DA-619p p7: a quoted poem set line by line, none of its lines running to the column's
+    edge; its fourth line ends in a colon ("Their god, their betrayer:") and the verse goes
+    on: one block."""
+    text = pages("DA-619p.pdf", "7")[0][0]
+    block = next(b for b in blocks(text) if b.startswith('"In Darkness eternal'))
+    assert block.endswith('The first Blight."'), block

@@ -38,6 +38,10 @@ _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, 
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
 )
 _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
+    r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
+    r"|[\w.+-]+@[\w-]+\.\w|\bwww\.\w|https?://"
+)
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
@@ -203,7 +207,7 @@ def _breaks(
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
         if heady_prev != heady or (heady and prev.style != ln.style):
             return True
-        if ENDS.search(prev.text.rstrip()):
+        if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":
         return False
@@ -213,6 +217,13 @@ def _breaks(
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
+    """A colon after a short line in a block set line by line (two of its earlier lines stop
+    short of the column's edge ``right``: verse, a quotation's lines): the lines go on."""
+    short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
+    return prev.text.rstrip().endswith(":") and short >= 2
 
 
 def _script(prev: Line, ln: Line) -> bool:
@@ -325,7 +336,8 @@ def _heading_level(
 ) -> int:
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
-    not a caption, a bullet or sentences, and either larger than the body or bold, or (unless
+    not a caption, a bullet, sentences or contact data (a letterhead's phone, e-mail or web
+    address), and either larger than the body or bold, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
@@ -348,6 +360,7 @@ def _heading_level(
         or not _WORD.search(text)
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
+        or _CONTACT.search(text)
     ):
         return 0
     words = len(text.split())
