@@ -263,3 +263,10 @@ def test_a_poem_line_ending_in_a_colon_does_not_split_the_poem():
     text = pages("DA-619p.pdf", "7")[0][0]
     block = next(b for b in blocks(text) if b.startswith('"In Darkness eternal'))
     assert block.endswith('The first Blight."'), block
+
+
+def test_a_diagrams_lines_under_the_table_taken_from_it_are_no_headings():
+    """redp5110 p10: a boxed diagram of a statement with callouts, whose upper half the ruled
+    pass reads as a table; its lower half is still the figure, and its bold keywords
+    (``ENFORCED FOR ALL ACCESS``, ``ENABLE``) are its labels, not headings."""
+    assert headings(pages("redp5110_sampled.pdf", "10")[0][0]) == ["Column mask"]
