@@ -25,7 +25,8 @@ def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
     """The page's figures, each once, and whether it is drawn (not a picture): pictures
     between 2 % and 70 % of the page (from 0.5 % when lines of text are printed on them: a
     diagram's labels, where one line is a heading's or a label's plate), and drawings (paths within 4 points of one another, with 4 curves or one over 2 %
-    of the page, or 10 small filled rectangles, over 2 % of the page, not a table's)."""
+    of the page, or 10 small filled rectangles, over 2 % of the page, not a table's: its part
+    beside a table that covers half of it, ``_beyond``)."""
     area = text.width * text.height or 1.0
     out: list[tuple[Box, bool]] = []
     for box in text.pictures:
@@ -39,14 +40,14 @@ def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
             out.append((box, False))
     if text.rects is not None and text.paths:
         for drawing in _drawings(text.paths, text.rects, area):
-            box = _beyond(drawing, tables)
+            part = _beyond(drawing, tables)
             if (
-                box is not None
-                and _area(box) >= PICTURE * area
-                and not any(_overlap(box, b) > 0.5 * _area(box) for b, _ in out)
-                and (box != drawing or not _behind_text(box, text.lines))
+                part is not None
+                and _area(part) >= PICTURE * area
+                and not any(_overlap(part, b) > 0.5 * _area(part) for b, _ in out)
+                and (part != drawing or not _behind_text(part, text.lines))
             ):
-                out.append((box, True))
+                out.append((part, True))
     return out
 
 
