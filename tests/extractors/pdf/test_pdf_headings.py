@@ -270,3 +270,13 @@ def test_a_diagrams_lines_under_the_table_taken_from_it_are_no_headings():
     pass reads as a table; its lower half is still the figure, and its bold keywords
     (``ENFORCED FOR ALL ACCESS``, ``ENABLE``) are its labels, not headings."""
     assert headings(pages("redp5110_sampled.pdf", "10")[0][0]) == ["Column mask"]
+
+
+def test_headings_set_in_a_heavier_cut_of_the_body_font_are_headings():
+    """korean-text-with-tables p1: the shaded notes under the tables head their parts with
+    lines in YoonGothicPro780, the body in 740 (same size, no bold flag), words of two
+    Hangul syllables (``기타``); the 770 paragraph of three lines under one is no heading."""
+    found = headings(pages("korean-text-with-tables.pdf", "1")[0][0])
+    for title in ("전월 이용금액 제외 대상", "적립 제외 대상", "기타"):
+        assert title in found, found
+    assert not [h for h in found if h.startswith("무이자할부")], found

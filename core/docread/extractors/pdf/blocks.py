@@ -47,7 +47,7 @@ _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECAS
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
-_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
@@ -205,7 +205,7 @@ def _breaks(
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
-        if heady_prev != heady or (heady and prev.style != ln.style):
+        if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
@@ -370,7 +370,9 @@ def _heading_level(
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field:
         return 0  # a table of contents' entry (its page number after it), a field and its value
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
-    if survey.bigger(first) or (first.bold and not survey.body_style[1]):
+    heavier = len(lines) == 1 and first.family == survey.body_style[3]
+    heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
+    if survey.bigger(first) or (first.bold or heavier) and not survey.body_style[1]:
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
