@@ -244,3 +244,39 @@ def test_a_bold_field_and_its_value_at_body_size_is_no_heading(reader, tmp_path)
 
     pdf(tmp_path / "receipt.pdf", [drawn(page)])
     assert headings(_read(reader, "receipt.pdf")[0]) == ["Booking Confirmation"]
+
+
+def test_a_letterheads_address_and_phone_block_is_no_heading():
+    """REPAIR-2022-INV-001 p1 and p2: under the company's name, its tagline, street address
+    and phone number stacked in a larger type are the letterhead's contact block, not a
+    heading; the name and the form's title still are."""
+    for text, _ in pages("REPAIR-2022-INV-001_multipage.pdf", "1,2"):
+        found = headings(text)
+        assert not [h for h in found if "Phone" in h or "Main Street" in h], found
+        assert "ZAVA AUTO REPAIR" in found and "Preliminary Estimate (ID: EST-1008)" in found
+
+
+def test_a_poem_line_ending_in_a_colon_does_not_split_the_poem():
+    """DA-619p p7: a quoted poem set line by line, none of its lines running to the column's
+    edge; its fourth line ends in a colon ("Their god, their betrayer:") and the verse goes
+    on: one block."""
+    text = pages("DA-619p.pdf", "7")[0][0]
+    block = next(b for b in blocks(text) if b.startswith('"In Darkness eternal'))
+    assert block.endswith('The first Blight."'), block
+
+
+def test_a_diagrams_lines_under_the_table_taken_from_it_are_no_headings():
+    """redp5110 p10: a boxed diagram of a statement with callouts, whose upper half the ruled
+    pass reads as a table; its lower half is still the figure, and its bold keywords
+    (``ENFORCED FOR ALL ACCESS``, ``ENABLE``) are its labels, not headings."""
+    assert headings(pages("redp5110_sampled.pdf", "10")[0][0]) == ["Column mask"]
+
+
+def test_headings_set_in_a_heavier_cut_of_the_body_font_are_headings():
+    """korean-text-with-tables p1: the shaded notes under the tables head their parts with
+    lines in YoonGothicPro780, the body in 740 (same size, no bold flag), words of two
+    Hangul syllables (``기타``); the 770 paragraph of three lines under one is no heading."""
+    found = headings(pages("korean-text-with-tables.pdf", "1")[0][0])
+    for title in ("전월 이용금액 제외 대상", "적립 제외 대상", "기타"):
+        assert title in found, found
+    assert not [h for h in found if h.startswith("무이자할부")], found

@@ -2,7 +2,7 @@
 at line gaps, first-line indents and sentence ends after a short line; list items from
 bullets and numbers; headings from the outline, the document's heading styles (survey.py)
 and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
-paragraph it opens split from it; footnotes at a column's foot marked. And the joining of a
+paragraph it opens split from it. And the joining of a
 block's lines (a word hyphenated at a line end made whole)."""
 
 from __future__ import annotations
@@ -38,13 +38,16 @@ _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, 
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
 )
 _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
+    r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
+    r"|[\w.+-]+@[\w-]+\.\w|\bwww\.\w|https?://"
+)
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
-_FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
-_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
@@ -97,7 +100,7 @@ def column_blocks(
     leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
 ) -> list[Block]:
     """A column's pieces as blocks: its lines split into paragraphs, list items and headings;
-    its tables and figures as they stand; its footnotes marked."""
+    its tables and figures as they stand."""
     lines = [p for p in leaf if isinstance(p, Line)]
     if not lines:
         return [p.block for p in leaf if isinstance(p, Item)]
@@ -139,7 +142,6 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
-    _footnotes(out, survey)
     return out
 
 
@@ -203,9 +205,9 @@ def _breaks(
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
-        if heady_prev != heady or (heady and prev.style != ln.style):
+        if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
-        if ENDS.search(prev.text.rstrip()):
+        if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":
         return False
@@ -215,6 +217,13 @@ def _breaks(
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
+    """A colon after a short line in a block set line by line (two of its earlier lines stop
+    short of the column's edge ``right``: verse, a quotation's lines): the lines go on."""
+    short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
+    return prev.text.rstrip().endswith(":") and short >= 2
 
 
 def _script(prev: Line, ln: Line) -> bool:
@@ -327,7 +336,8 @@ def _heading_level(
 ) -> int:
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
-    not a caption, a bullet or sentences, and either larger than the body or bold, or (unless
+    not a caption, a bullet, sentences or contact data (a letterhead's phone, e-mail or web
+    address), and either larger than the body or bold, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
@@ -350,6 +360,7 @@ def _heading_level(
         or not _WORD.search(text)
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
+        or _CONTACT.search(text)
     ):
         return 0
     words = len(text.split())
@@ -359,7 +370,9 @@ def _heading_level(
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field:
         return 0  # a table of contents' entry (its page number after it), a field and its value
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
-    if survey.bigger(first) or (first.bold and not survey.body_style[1]):
+    heavier = len(lines) == 1 and first.family == survey.body_style[3]
+    heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
+    if survey.bigger(first) or (first.bold or heavier) and not survey.body_style[1]:
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
@@ -394,23 +407,6 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:
         n += 1
     return n if n < len(lines) and not survey.distinct(lines[n]) else 0
-
-
-def _footnotes(blocks: list[Block], survey: Survey) -> None:
-    """Mark the column's footnotes: the blocks at its foot set smaller than the body, the
-    first of them opening with a mark (``1``, ``*``, ``†``, ``3)``)."""
-    i = len(blocks)
-    while i > 0:
-        block = blocks[i - 1]
-        if block.kind not in ("text", "item") or not block.lines:
-            break
-        if max(ln.size for ln in block.lines) > survey.body - 1.0:
-            break
-        i -= 1
-    tail = blocks[i:]
-    if tail and _FOOT_MARK.match(tail[0].lines[0].text):
-        for block in tail:
-            block.kind = "note"
 
 
 def ended(block: Block) -> bool:

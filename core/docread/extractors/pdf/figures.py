@@ -17,6 +17,7 @@ BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a f
 _NEAR = 4.0  # points: paths this close belong to one drawing
 _SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
 _BARS = 10  # or small filled rectangles (a bar chart's bars)
+_TABLED = 0.8  # a table covering this share of a drawing: the drawing is the table's
 _THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
 
 
@@ -24,7 +25,8 @@ def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
     """The page's figures, each once, and whether it is drawn (not a picture): pictures
     between 2 % and 70 % of the page (from 0.5 % when lines of text are printed on them: a
     diagram's labels, where one line is a heading's or a label's plate), and drawings (paths within 4 points of one another, with 4 curves or one over 2 %
-    of the page, or 10 small filled rectangles, over 2 % of the page, not a table's)."""
+    of the page, or 10 small filled rectangles, over 2 % of the page, not a table's: its part
+    beside a table that covers half of it, ``_beyond``)."""
     area = text.width * text.height or 1.0
     out: list[tuple[Box, bool]] = []
     for box in text.pictures:
@@ -37,14 +39,31 @@ def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
         ):
             out.append((box, False))
     if text.rects is not None and text.paths:
-        for box in _drawings(text.paths, text.rects, area):
+        for drawing in _drawings(text.paths, text.rects, area):
+            part = _beyond(drawing, tables)
             if (
-                not any(_overlap(box, t) > 0.5 * _area(box) for t in tables)
-                and not any(_overlap(box, b) > 0.5 * _area(box) for b, _ in out)
-                and not _behind_text(box, text.lines)
+                part is not None
+                and _area(part) >= PICTURE * area
+                and not any(_overlap(part, b) > 0.5 * _area(part) for b, _ in out)
+                and (part != drawing or not _behind_text(part, text.lines))
             ):
-                out.append((box, True))
+                out.append((part, True))
     return out
+
+
+def _beyond(box: Box, tables: list[Box]) -> Box | None:
+    """A drawing as a figure beside the tables found on it: none where a table covers most of
+    it (``_TABLED``: the table's own rules); where one covers half of it or more, the part
+    above or below that table (the larger: a diagram whose upper boxes the ruled pass took
+    for a table, its lower labels still the figure's, no heading)."""
+    for t in tables:
+        share = _overlap(box, t) / (_area(box) or 1.0)
+        if share > _TABLED:
+            return None
+        if share > 0.5:
+            above, below = (*box[:3], t[1]), (box[0], t[3], *box[2:])
+            box = max(above, below, key=_area)
+    return box
 
 
 def _behind_text(box: Box, lines: list[Line]) -> bool:

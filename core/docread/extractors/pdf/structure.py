@@ -54,6 +54,7 @@ _TITLE_LABEL = re.compile(
     r"(?:\d{1,3}|[IVXLC]{1,6})\.?$",
     re.IGNORECASE,
 )  # a chapter's number set on a line of its own above its title
+_FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 
@@ -130,6 +131,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     columns = [column_blocks(leaf, survey, toc, rtl) for leaf in leaves]
     numbers = [ln for ln in free if _PAGE_NO.match(ln.text.strip())]
     for column in columns:
+        _footnotes(column, survey)
         _titled(column, numbers)
         _displayed(column)
     _run_on(columns, rtl)
@@ -150,6 +152,23 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     blocks[at:at] = aside
     headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
     return PageModel(blocks, headings, text.chars, skipped)
+
+
+def _footnotes(blocks: list[Block], survey: Survey) -> None:
+    """Mark the column's footnotes: the blocks at its foot set smaller than the body, the
+    first of them opening with a mark (``1``, ``*``, ``†``, ``3)``)."""
+    i = len(blocks)
+    while i > 0:
+        block = blocks[i - 1]
+        if block.kind not in ("text", "item") or not block.lines:
+            break
+        if max(ln.size for ln in block.lines) > survey.body - 1.0:
+            break
+        i -= 1
+    tail = blocks[i:]
+    if tail and _FOOT_MARK.match(tail[0].lines[0].text):
+        for block in tail:
+            block.kind = "note"
 
 
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
