@@ -82,15 +82,37 @@ class _Offsets:
 
 
 def _lines(text: str, keys: list[str]) -> list[tuple[int, str]]:
-    """The lines of ``text`` that may say one of ``keys`` (offset, title_key): a line can only
-    if its casefolded text holds the key's first word (``title_key`` casefolds character by
-    character and only takes markup and spaces out), which spares the others' ``title_key``."""
-    firsts = {key.split(" ", 1)[0] for key in keys if key}
+    """The lines of ``text`` that may say one of ``keys``, as (offset, title_key): a line can
+    only if its casefolded text holds each word of the key (``title_key`` casefolds character
+    by character and only takes markup and spaces out), so the lines holding its longest word
+    are found by ``str.find`` over the whole page rather than a ``title_key`` of every line."""
+    words = {max(key.split(" "), key=len) for key in keys if key}
+    folded = text.casefold()
+    if len(folded) != len(text):  # a character that folds to several (ß): line by line
+        starts = [at for at, line in _spans(text) if any(w in line.casefold() for w in words)]
+    else:
+        found: set[int] = set()
+        for word in words:
+            at = folded.find(word)
+            while at >= 0:
+                line_start = text.rfind("\n", 0, at) + 1
+                found.add(line_start)
+                end = text.find("\n", at)
+                at = folded.find(word, end) if end >= 0 else -1
+        starts = sorted(found)
+    out = []
+    for at in starts:
+        end = text.find("\n", at)
+        line = text[at:] if end < 0 else text[at:end]
+        if line.strip():
+            out.append((at, title_key(line)))
+    return out
+
+
+def _spans(text: str) -> list[tuple[int, str]]:
+    """The lines of ``text`` with their offsets."""
     out, at = [], 0
     for line in text.split("\n"):
-        if line.strip():
-            folded = line.casefold()
-            if any(first in folded for first in firsts):
-                out.append((at, title_key(line)))
+        out.append((at, line))
         at += len(line) + 1
     return out
