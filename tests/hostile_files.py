@@ -53,6 +53,49 @@ def pdf_operator_bomb(path: Path, *, megabytes: int = 128) -> Path:
     return _write_pdf(path, objects)
 
 
+def pdf_hidden_bomb(
+    path: Path, *, megabytes: int = 12, where: str = "form", filters: bytes = b"/FlateDecode"
+) -> Path:
+    """A one-page PDF whose text operators (``megabytes`` MB inflated) hide where a look at
+    the page's /Contents misses them: ``where`` "form": in a form XObject drawn by another form
+    drawn by the page; "split": over 8 content streams, each under the default cap but not
+    all of them together. ``filters``: the streams' /Filter (and parameters) as written."""
+    op = b"BT /F1 1 Tf 10 10 Td (xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx) Tj ET\n"
+    parts = 8 if where == "split" else 1
+    body = op * (megabytes * 1024 * 1024 // len(op) // parts)
+    packed = zlib.compress(body, 9)
+    if b"ASCIIHex" in filters:
+        packed = packed.hex().encode() + b">"
+
+    def stream(head: bytes) -> bytes:
+        return b"<< %s /Length %d /Filter %s >>\nstream\n" % (head, len(packed), filters) + (
+            packed + b"\nendstream"
+        )
+
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"]
+    if where == "split":
+        contents = b" ".join(b"%d 0 R" % (5 + i) for i in range(parts))
+        objects += [
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents [%s] "
+            b"/Resources << /Font << /F1 4 0 R >> >> >>" % contents,
+            font,
+            *(stream(b"") for _ in range(parts)),
+        ]
+    else:  # page -> /Fx1 (draws /Fx2) -> /Fx2 (the operators)
+        form = b"/Type /XObject /Subtype /Form /BBox [0 0 612 792]"
+        objects += [
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << /XObject << /Fx1 5 0 R >> >> >>",
+            b"<< /Length 8 >>\nstream\n/Fx1 Do\nendstream",
+            b"<< %s /Resources << /XObject << /Fx2 6 0 R >> >> /Length 8 >>\nstream\n"
+            b"/Fx2 Do\nendstream" % form,
+            stream(form + b" /Resources << /Font << /F1 7 0 R >> >>"),
+            font,
+        ]
+    return _write_pdf(path, objects)
+
+
 def _write_pdf(path: Path, objects: list[bytes]) -> Path:
     """A PDF of ``objects`` (object n is ``objects[n - 1]``, 1 the catalog) with its xref table."""
     out = bytearray(b"%PDF-1.7\n")
@@ -112,8 +155,12 @@ def pdf_vector_grid(path: Path, *, pages: int = 90, lines: int = 120_000) -> Pat
     with a word in some of its cells: about 300 KB of Flate."""
     half = lines // 2
     ops = [b"0.1 w\n"]
-    ops += [b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))]
-    ops += [b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))]
+    ops += [
+        b"36 %.3f m 576 %.3f l S\n" % (y, y) for y in (36 + 720 * i / half for i in range(half))
+    ]
+    ops += [
+        b"%.3f 36 m %.3f 756 l S\n" % (x, x) for x in (36 + 540 * i / half for i in range(half))
+    ]
     ops += [
         b"BT /F1 11 Tf %d %d Td (cell) Tj ET\n" % (40 + 60 * (i % 9), 100 + 60 * (i // 9))
         for i in range(90)

@@ -124,6 +124,31 @@ def test_a_content_bomb_lying_about_its_length_is_still_cut(tmp_path: Path) -> N
     assert 0 < len(result.text) < 4_000_000
 
 
+@pytest.mark.parametrize(
+    ("where", "filters"),
+    [
+        ("form", b"/FlateDecode"),  # two forms deep: not in the page's /Contents
+        ("form", b"[/FlateDecode]"),  # a chain of one Flate
+        ("form", b"[/ASCIIHexDecode /FlateDecode]"),  # a chain only MuPDF decodes
+        ("form", b"/FlateDecode /DecodeParms << /Predictor 1 >>"),  # Flate with parameters
+        ("split", b"/FlateDecode"),  # 8 streams, each under the cap, not together
+    ],
+)
+def test_a_content_bomb_out_of_the_pages_contents_is_cut_too(
+    tmp_path: Path, where: str, filters: bytes
+) -> None:
+    """The guard bounds every stream MuPDF may interpret for the page: its content streams
+    together and the form XObjects its resources reach, nested ones included, whatever their
+    filter chain."""
+    hostile_files.pdf_hidden_bomb(
+        tmp_path / "hidden.pdf", megabytes=6, where=where, filters=filters
+    )
+    result, seconds = _read(tmp_path, "hidden.pdf")
+    assert any("pdf.max_page_content=4,194,304" in n for n in result.notes)
+    assert 0 < len(result.text) < 4_000_000
+    assert seconds < 30
+
+
 def test_an_outline_nested_1500_deep_costs_the_outline_not_the_text(tmp_path: Path) -> None:
     """``get_toc`` recursed once per level: the whole read failed ("structure nested too
     deeply"). The outline is dropped with a note; the headings come from the fonts."""

@@ -147,6 +147,24 @@ def test_bookmarks_are_placed_at_their_heading_lines_or_a_line_of_their_title() 
     assert place_bookmarks("body", ["Nowhere"]) == [(0, False)]  # first on its page: its top
 
 
+def test_bookmarks_on_a_plain_text_page_are_placed_at_the_line_that_says_them() -> None:
+    # an off read's page has no heading lines: each entry is the first line after the one
+    # before that says its title (case, spaces and markup aside), not a line that only
+    # mentions its words; a character that folds to several (ß) does not shift the offsets
+    for lead in ("", "Straße und Maß\n"):
+        text = (
+            f"{lead}Combat rules follow.\n  COMBAT   Rules \nbody\n*Combat* rules\n"
+            "Spells\nthe spells list\n  Spells  "
+        )
+        placed = place_bookmarks(text, ["Combat rules", "Combat Rules", "spells", "Spells"])
+        assert placed == [
+            (text.index("  COMBAT"), True),
+            (text.index("*Combat*"), True),
+            (text.index("Spells\n"), True),
+            (text.rindex("  Spells"), True),
+        ]
+
+
 def test_bookmarked_pages_take_ids_from_their_stamps() -> None:
     pages = [
         _unit("Title page", page_number=1, page_section="s0", bookmarks="s1 1 Guide"),

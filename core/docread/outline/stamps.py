@@ -35,14 +35,16 @@ def place_bookmarks(text: str, titles: list[str]) -> list[tuple[int, bool]]:
     section then starts with the next page); (offset, False)."""
     if not titles:
         return []
+    keys = [title_key(title) for title in titles]
     marks = _Offsets((h.at, title_key(h.title)) for h in headings(text))
-    lines = _Offsets(_lines(text), prefixes=False)
+    lines: _Offsets | None = None  # built when a title is no heading (most pages of an off read)
     found: list[int | None] = []
     low = 0
-    for title in titles:
-        key = title_key(title)
+    for key in keys:
         at = marks.first(key, low)
-        at = lines.first(key, low) if at is None else at
+        if at is None:
+            lines = _Offsets(_lines(text, keys), prefixes=False) if lines is None else lines
+            at = lines.first(key, low)
         found.append(at)
         if at is not None:
             low = at + 1
@@ -63,9 +65,12 @@ class _Offsets:
     def __init__(self, lines: Iterable[tuple[int, str]], *, prefixes: bool = True) -> None:
         self.at: dict[str, list[int]] = {}
         for at, key in lines:
+            if not prefixes:
+                self.at.setdefault(key, []).append(at)
+                continue
             words = key.split(" ")
             starts = {" ".join(words[:n]) for n in range(1, min(len(words), _PREFIX_WORDS) + 1)}
-            for start in {key, *(starts if prefixes else ())}:
+            for start in {key, *starts}:
                 self.at.setdefault(start, []).append(at)
 
     def first(self, key: str, low: int) -> int | None:
@@ -76,10 +81,38 @@ class _Offsets:
         return found[i] if i < len(found) else None
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
-    out, at = [], 0
-    for line in text.split("\n"):
+def _lines(text: str, keys: list[str]) -> list[tuple[int, str]]:
+    """The lines of ``text`` that may say one of ``keys``, as (offset, title_key): a line can
+    only if its casefolded text holds each word of the key (``title_key`` casefolds character
+    by character and only takes markup and spaces out), so the lines holding its longest word
+    are found by ``str.find`` over the whole page rather than a ``title_key`` of every line."""
+    words = {max(key.split(" "), key=len) for key in keys if key}
+    folded = text.casefold()
+    if len(folded) != len(text):  # a character that folds to several (ß): line by line
+        starts = [at for at, line in _spans(text) if any(w in line.casefold() for w in words)]
+    else:
+        found: set[int] = set()
+        for word in words:
+            at = folded.find(word)
+            while at >= 0:
+                line_start = text.rfind("\n", 0, at) + 1
+                found.add(line_start)
+                end = text.find("\n", at)
+                at = folded.find(word, end) if end >= 0 else -1
+        starts = sorted(found)
+    out = []
+    for at in starts:
+        end = text.find("\n", at)
+        line = text[at:] if end < 0 else text[at:end]
         if line.strip():
             out.append((at, title_key(line)))
+    return out
+
+
+def _spans(text: str) -> list[tuple[int, str]]:
+    """The lines of ``text`` with their offsets."""
+    out, at = [], 0
+    for line in text.split("\n"):
+        out.append((at, line))
         at += len(line) + 1
     return out

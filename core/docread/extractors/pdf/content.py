@@ -1,11 +1,12 @@
 """The content-bomb guard: a PDF page's content streams cut to ``pdf.max_page_content`` decoded
 bytes before MuPDF interprets them (a few KB of Flate can inflate into GBs of text operators),
-at the cost of reading each stream's raw bytes once on most pages."""
+at the cost of a look at each stream's raw length and filter on every page (MuPDF's own
+objects, read through its low-level bindings: PyMuPDF's ``get_contents``, ``get_xobjects`` and
+``xref_stream_raw`` cost 3x as much in Python around the same calls)."""
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pymupdf
@@ -14,15 +15,16 @@ if TYPE_CHECKING:
 def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     """Cut the page's content streams (and its form XObjects') to ``cap`` decoded bytes in
     total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
-    text operators. True when something was cut. Each stream's raw bytes are read once; what
-    they can decode to at most (``_Stream.bound``) clears most pages without inflating
-    anything, and only the streams that could pass the cap are inflated (at most ``cap`` + 1
-    bytes each, so the check itself stays bounded)."""
+    text operators. True when something was cut. What each stream can decode to at most
+    (``_Stream.bound``, from the length of the raw bytes MuPDF reads) clears most pages without
+    inflating anything, and only the streams that could pass the cap are inflated (at most
+    ``cap`` + 1 bytes each, so the check itself stays bounded)."""
+    from pymupdf import mupdf
+
     try:
-        xrefs = dict.fromkeys([*page.get_contents(), *(x[0] for x in page.get_xobjects())])
-        streams = [_Stream(doc, xref) for xref in xrefs]
-    except (RuntimeError, ValueError):  # damaged: MuPDF's own repair decides what is read
-        return False
+        streams = [_Stream(doc, xref, obj) for xref, obj in _stream_objects(page).items()]
+    except (RuntimeError, ValueError, mupdf.FzErrorBase):
+        return False  # damaged: MuPDF's own repair decides what is read
     # the most all streams can decode to, kept as each is decoded (a sum per step was
     # quadratic: a page of 500 form XObjects); ``unknown``: streams no bound is known for yet
     unknown = sum(1 for s in streams if s.bound is None)
@@ -54,28 +56,74 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
 
 
 _FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
-_ONE_FLATE = re.compile(
-    r"/Filter\s*(?:/(?:FlateDecode|Fl)(?=[\s/>])|\[\s*/(?:FlateDecode|Fl)\s*\])"
-)
+
+
+def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
+    """The page's content streams and every form XObject its resources reach (nested forms
+    too, each once) by xref, in that order: what MuPDF may interpret for the page."""
+    from pymupdf import mupdf
+
+    obj = mupdf.pdf_page_from_fz_page(page.this).obj()
+    found: dict[int, Any] = {}
+    contents = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Contents)
+    if mupdf.pdf_is_array(contents):
+        for i in range(mupdf.pdf_array_len(contents)):
+            part = mupdf.pdf_array_get(contents, i)
+            found.setdefault(mupdf.pdf_to_num(part), part)
+    elif contents.m_internal:
+        found[mupdf.pdf_to_num(contents)] = contents
+    seen: set[int] = set()
+    todo = [mupdf.pdf_dict_get_inheritable(obj, mupdf.PDF_ENUM_NAME_Resources)]
+    while todo:  # resources, then the resources of each form they list (a cycle ends at seen)
+        xobjects = mupdf.pdf_dict_get(todo.pop(), mupdf.PDF_ENUM_NAME_XObject)
+        for i in range(mupdf.pdf_dict_len(xobjects)):
+            xobject = mupdf.pdf_dict_get_val(xobjects, i)
+            xref = mupdf.pdf_to_num(xobject)
+            subtype = mupdf.pdf_dict_get(xobject, mupdf.PDF_ENUM_NAME_Subtype)
+            if xref in seen or not mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Form):
+                continue
+            seen.add(xref)
+            found.setdefault(xref, xobject)
+            resources = mupdf.pdf_dict_get(xobject, mupdf.PDF_ENUM_NAME_Resources)
+            if resources.m_internal:
+                todo.append(resources)
+    return found
+
+
+def _filter(obj: Any) -> str:
+    """A stream's filter: "none", "flate" (one Flate without parameters) or "other" (another
+    chain, or parameters: only MuPDF decodes it)."""
+    from pymupdf import mupdf
+
+    chain = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Filter)
+    if not chain.m_internal:
+        return "none"
+    if (
+        mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DecodeParms).m_internal
+        or mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DP).m_internal
+    ):
+        return "other"
+    if mupdf.pdf_is_array(chain):
+        if mupdf.pdf_array_len(chain) != 1:
+            return "other"
+        chain = mupdf.pdf_array_get(chain, 0)
+    flate = mupdf.pdf_is_name(chain) and mupdf.pdf_to_name(chain) in ("FlateDecode", "Fl")
+    return "flate" if flate else "other"
 
 
 class _Stream:
-    """A content stream's raw bytes as MuPDF reads them (not its /Length, which may lie) and
-    its filter: none, one Flate without parameters, or another chain (only MuPDF decodes)."""
+    """A content stream: the length of its raw bytes as MuPDF reads them (not its /Length,
+    which may lie; the bytes themselves are fetched only to be inflated) and its filter."""
 
-    def __init__(self, doc: pymupdf.Document, xref: int) -> None:
+    def __init__(self, doc: pymupdf.Document, xref: int, obj: Any) -> None:
+        from pymupdf import mupdf
+
         self.doc, self.xref = doc, xref
-        self.raw: bytes = doc.xref_stream_raw(xref) or b""
-        head = doc.xref_object(xref, compressed=True)
-        if "/Filter" not in head:
-            self.filter = "none"
-        elif (
-            head.count("/Filter") == 1 and "/DecodeParms" not in head and "/DP" not in head
-            and _ONE_FLATE.search(head)
-        ):  # fmt: skip
-            self.filter = "flate"
-        else:
-            self.filter = "other"
+        if mupdf.pdf_is_stream(obj):
+            self.length: int = mupdf.pdf_load_raw_stream(obj).m_internal.len
+            self.filter = _filter(obj)
+        else:  # nothing MuPDF would interpret
+            self.length, self.filter = 0, "none"
         self._decoded: tuple[bytes, bool] | None = None  # the longest head decoded so far
 
     @property
@@ -83,8 +131,8 @@ class _Stream:
         """The most the stream can decode to: its raw size unfiltered, 1032x it under one
         Flate; None under another filter chain."""
         if self.filter == "none":
-            return len(self.raw)
-        return len(self.raw) * _FLATE_MAX_RATIO if self.filter == "flate" else None
+            return self.length
+        return self.length * _FLATE_MAX_RATIO if self.filter == "flate" else None
 
     def head(self, limit: int) -> tuple[bytes, bool]:
         """(the first ``limit`` decoded bytes, True when that is all of it); decoded once."""
@@ -98,18 +146,21 @@ class _Stream:
     def _decode(self, limit: int) -> tuple[bytes, bool]:
         import zlib
 
-        if self.filter == "none":
-            return self.raw[:limit], len(self.raw) <= limit
-        if self.filter == "flate":
-            inflater = zlib.decompressobj()
-            try:
-                data = inflater.decompress(self.raw, limit)
-            except zlib.error:
-                pass  # damaged: MuPDF decodes what it can below
-            else:
-                return data, not inflater.unconsumed_tail
+        from pymupdf import mupdf
+
         try:
+            if self.filter != "other":
+                raw: bytes = self.doc.xref_stream_raw(self.xref) or b""
+                if self.filter == "none":
+                    return raw[:limit], len(raw) <= limit
+                inflater = zlib.decompressobj()
+                try:
+                    data = inflater.decompress(raw, limit)
+                except zlib.error:
+                    pass  # damaged: MuPDF decodes what it can below
+                else:
+                    return data, not inflater.unconsumed_tail
             data = self.doc.xref_stream(self.xref) or b""  # another filter chain
-        except (RuntimeError, ValueError):
+        except (RuntimeError, ValueError, mupdf.FzErrorBase):
             return b"", True  # undecodable: MuPDF will not read it either
         return data[:limit], len(data) <= limit
