@@ -20,7 +20,7 @@ _CLOSING = re.compile(r"[ \t]#+$")  # an optional closing sequence: "## Title ##
 _FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")  # 3+ of one punctuation char
-_MARKUP = re.compile(r"[*_`\[\]()#]+")
+MARKUP = re.compile(r"[*_`\[\]()#]+")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url), ![alt](src): the text
 
 
@@ -111,7 +111,7 @@ def clean_title(text: str) -> str:
 
 def title_key(text: str) -> str:
     """What two spellings of one title share: case, spaces and markup aside."""
-    return " ".join(_MARKUP.sub(" ", text).casefold().split())
+    return " ".join(MARKUP.sub(" ", text).casefold().split())
 
 
 def _fences(text: str) -> list[int]:

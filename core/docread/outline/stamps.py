@@ -9,7 +9,7 @@ import bisect
 import re
 from collections.abc import Iterable
 
-from .headings import headings, title_key
+from .headings import MARKUP, headings, title_key
 from .tree import ordinal_of
 
 _ENTRY = re.compile(r"^(s\d+) (-?\d+) (.*)$")
@@ -36,13 +36,15 @@ def place_bookmarks(text: str, titles: list[str]) -> list[tuple[int, bool]]:
     if not titles:
         return []
     marks = _Offsets((h.at, title_key(h.title)) for h in headings(text))
-    lines = _Offsets(_lines(text), prefixes=False)
+    keys = [title_key(title) for title in titles]
+    lines: _Offsets | None = None  # indexed when a title is not a heading's
     found: list[int | None] = []
     low = 0
-    for title in titles:
-        key = title_key(title)
+    for key in keys:
         at = marks.first(key, low)
-        at = lines.first(key, low) if at is None else at
+        if at is None:
+            lines = lines or _Offsets(_lines(text, keys), prefixes=False)
+            at = lines.first(key, low)
         found.append(at)
         if at is not None:
             low = at + 1
@@ -63,10 +65,13 @@ class _Offsets:
     def __init__(self, lines: Iterable[tuple[int, str]], *, prefixes: bool = True) -> None:
         self.at: dict[str, list[int]] = {}
         for at, key in lines:
-            words = key.split(" ")
-            starts = {" ".join(words[:n]) for n in range(1, min(len(words), _PREFIX_WORDS) + 1)}
-            for start in {key, *(starts if prefixes else ())}:
-                self.at.setdefault(start, []).append(at)
+            self.at.setdefault(key, []).append(at)
+            space = -1
+            for _ in range(_PREFIX_WORDS if prefixes else 0):  # the key's first words, 1 to 16
+                space = key.find(" ", space + 1)
+                if space < 0:
+                    break
+                self.at.setdefault(key[:space], []).append(at)
 
     def first(self, key: str, low: int) -> int | None:
         found = self.at.get(key) if key else None
@@ -76,10 +81,15 @@ class _Offsets:
         return found[i] if i < len(found) else None
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
+def _lines(text: str, keys: list[str]) -> list[tuple[int, str]]:
+    """The offset and ``title_key`` of each line that may be one of ``keys`` (it starts with the
+    first word of one): the page's markup dropped and its case folded in one pass (neither
+    touches a line break), the other lines skipped before they are split."""
+    firsts = tuple({key.split(" ", 1)[0] for key in keys if key})
+    folded = MARKUP.sub(" ", text).casefold().split("\n")
     out, at = [], 0
-    for line in text.split("\n"):
-        if line.strip():
-            out.append((at, title_key(line)))
+    for line, key in zip(text.split("\n"), folded, strict=True):
+        if firsts and key.lstrip().startswith(firsts):
+            out.append((at, " ".join(key.split())))
         at += len(line) + 1
     return out
