@@ -308,6 +308,26 @@ def test_a_busy_worker_ocrs_with_its_share_of_the_cores(
     assert iso.read(probe, format_hint="fake_share", dedupe=False).text == str(workers())
 
 
+def test_a_load_of_one_worker_ocrs_one_image_at_a_time(iso: docread.Reader, tmp_path: Path) -> None:
+    """``workers`` is a load's core budget: one worker OCRs one image at a time (on every core
+    it left a second worker of another load no idle core), even where the pool has more."""
+    probe = _file(tmp_path, "", "probe.bin")
+    units = list(iso.iter_units([probe], format_hint="fake_share", workers=1))
+    assert [u.text for u in units] == ["1"]
+
+
+def test_a_load_of_two_workers_with_one_busy_ocrs_two_images_at_once(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    """A busy worker alone in a 2-worker load OCRs with both of the load's cores (as many as
+    are usable)."""
+    from docread.extractors.ocr import workers
+
+    probe = _file(tmp_path, "", "probe.bin")
+    units = list(iso.iter_units([probe], format_hint="fake_share", workers=2))
+    assert [u.text for u in units] == [str(min(2, workers()))]
+
+
 def test_abandoned_iterator_frees_its_worker_for_reuse(iso: docread.Reader, tmp_path: Path) -> None:
     name = _file(tmp_path, "\n".join(f"line {i}" for i in range(5000)))
     pids = set()
