@@ -502,6 +502,28 @@ def test_workers_are_forked_warm_from_a_template_with_the_hosts_environment(
     assert template.ppid() == os.getpid() and "docread.isolation.template" in template.cmdline()[-1]
 
 
+def test_the_template_imports_what_a_worker_runs_and_not_the_public_api() -> None:
+    """``import docread`` imports its public names on first use, so the template (whose imports
+    run this package first) imports PyMuPDF and the worker's modules, not the Reader, the
+    outline or asyncio: its imports are the cold start's longer path."""
+    import subprocess
+
+    preload = (
+        "import sys\n"
+        "from docread.isolation.template import FIRST\n"
+        "from docread.extractors.pdf.library import load_pymupdf\n"
+        "load_pymupdf()\n"
+        "for name in FIRST: __import__(name)\n"
+        "print(sorted({'docread.reader', 'docread.outline.reading', 'asyncio'} & set(sys.modules)))"
+    )
+    env = {**os.environ, "DOCREAD_TEMPLATE": "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", preload]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
+    assert docread.Reader.__module__ == "docread.reader" and "Reader" in dir(docread)
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        docread.Nothing  # noqa: B018
+
+
 def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path: Path) -> None:
     """``import docread`` starts the worker template, so its imports run beside the host's: the
     first Reader's worker is its child. A host that reads nothing leaves none behind (killed at
