@@ -15,33 +15,35 @@ from .isolation.template import prestart
 
 prestart()  # its imports (docread, PyMuPDF: 0.22 s) run beside ours, not after them
 
+import importlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .errors import (
-    ArchiveSecurityError,
-    BannedExtensionError,
-    CacheError,
-    DependencyMissingError,
-    DocumentNotFoundError,
-    EncryptedDocumentError,
-    ExtractionError,
-    ExtractionTimeoutError,
-    FileTooLargeError,
-    FormatNotSupportedError,
-    InvalidOptionError,
-    PathSecurityError,
-    ReadDocumentError,
-    ResourceLimitError,
-    SettingsError,
-    WorkerCrashedError,
-)
-from .model import Document, FileInfo, Media, Unit
-from .reader import Reader, loader_workspace
-from .request.options import ReadOptions
-from .result import ReadResult
-from .settings import Settings
+if TYPE_CHECKING:
+    from .errors import (
+        ArchiveSecurityError,
+        BannedExtensionError,
+        CacheError,
+        DependencyMissingError,
+        DocumentNotFoundError,
+        EncryptedDocumentError,
+        ExtractionError,
+        ExtractionTimeoutError,
+        FileTooLargeError,
+        FormatNotSupportedError,
+        InvalidOptionError,
+        PathSecurityError,
+        ReadDocumentError,
+        ResourceLimitError,
+        SettingsError,
+        WorkerCrashedError,
+    )
+    from .model import Document, FileInfo, Media, Unit
+    from .reader import Reader
+    from .request.options import ReadOptions
+    from .result import ReadResult
+    from .settings import Settings
 
 __version__ = "0.1.0"
 
@@ -77,6 +79,34 @@ __all__ = [
     "read",
 ]
 
+# The public names, imported on first use (PEP 562): ``import docread`` itself imports only the
+# template's start, so the template (whose ``docread.*`` imports run this package first) imports
+# only what a worker runs and reaches PyMuPDF sooner: the cold start's longer path.
+_MODULES = {
+    ".errors": [name for name in __all__ if name.endswith("Error")],
+    ".model": ["Document", "FileInfo", "Media", "Unit"],
+    ".reader": ["Reader"],
+    ".request.options": ["ReadOptions"],
+    ".result": ["ReadResult"],
+    ".settings": ["Settings"],
+}
+_PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module the first time it is asked for."""
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'docread' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
+
+
 PathLike = str | os.PathLike[str]
 # The functions below share one process-wide worker pool (started on first use, stopped at exit),
 # so calling docread.read in a loop does not start new worker processes for every file.
@@ -86,6 +116,8 @@ def read(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """Read one file (or list a directory) as the agent view sees it; see ReadOptions."""
+    from .reader import Reader
+
     with Reader(workspace, config, shared_pool=True) as reader:
         return reader.read(file_path, **options)
 
@@ -94,6 +126,8 @@ async def aread(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """``read`` without blocking the event loop."""
+    from .reader import Reader
+
     with Reader(workspace, config, shared_pool=True) as reader:
         return await reader.aread(file_path, **options)
 
@@ -107,6 +141,8 @@ def iter_units(
 ) -> Iterator[Unit]:
     """Loader mode: every Document and Media of files and folders, streamed (``Reader.iter_units``
     has the options); without ``workspace`` the root is ``loader_workspace``'s, as every loader's."""
+    from .reader import Reader
+
     yield from _loading(Reader.iter_units, paths, workspace, config, options)
 
 
@@ -118,6 +154,8 @@ def iter_documents(
     **options: Any,
 ) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
+    from .reader import Reader
+
     yield from _loading(Reader.iter_documents, paths, workspace, config, options)
 
 
@@ -128,6 +166,8 @@ def _loading(
     config: Any,
     options: dict[str, Any],
 ) -> Iterator[Any]:
+    from .reader import Reader, loader_workspace
+
     root, given = loader_workspace(paths, workspace)
     with Reader(root, config, shared_pool=True) as reader:
         yield from method(reader, given, **options)

@@ -220,7 +220,7 @@ class Reader:
         fanned out over ``count`` threads from the first file that needs a worker."""
         if count <= 1:
             for load in loads:
-                yield from self._load_one(load, on_error, on_note, skipped)
+                yield from self._load_one(load, count, on_error, on_note, skipped)
             return
         # Files read in this process (plain text, markdown) gain nothing from threads (the GIL)
         # and lose a hand-over each: they are read here, one after another, until a file that
@@ -234,9 +234,9 @@ class Reader:
                 )
                 return
             if len(ahead) > LOCAL_AHEAD:
-                yield from self._load_one(ahead.popleft(), on_error, on_note, skipped)
+                yield from self._load_one(ahead.popleft(), count, on_error, on_note, skipped)
         for load in ahead:
-            yield from self._load_one(load, on_error, on_note, skipped)
+            yield from self._load_one(load, count, on_error, on_note, skipped)
 
     def files(
         self,
@@ -353,16 +353,17 @@ class Reader:
     def _load_one(
         self,
         load: FileLoad,
+        cores: int,
         on_error: OnError,
         on_note: NoteHandler | None,
         skipped: Skipped,
     ) -> Iterator[Unit]:
-        """One file of a load read in this thread; its notes, and its failure handled as every
-        load's."""
+        """One file of a load read in this thread (``cores``: the load's core budget, its
+        workers); its notes, and its failure handled as every load's."""
         try:
             if load.error is not None:
                 raise load.error
-            for event in self._host.load(load.opts):
+            for event in self._host.load(load.opts, cores=cores):
                 if isinstance(event, FileDone):
                     for note in event.notes:
                         (on_note or log_note)(load.path, note)

@@ -308,6 +308,26 @@ def test_a_busy_worker_ocrs_with_its_share_of_the_cores(
     assert iso.read(probe, format_hint="fake_share", dedupe=False).text == str(workers())
 
 
+def test_a_load_of_one_worker_ocrs_one_image_at_a_time(iso: docread.Reader, tmp_path: Path) -> None:
+    """``workers`` is a load's core budget: one worker OCRs one image at a time (on every core
+    it left a second worker of another load no idle core), even where the pool has more."""
+    probe = _file(tmp_path, "", "probe.bin")
+    units = list(iso.iter_units([probe], format_hint="fake_share", workers=1))
+    assert [u.text for u in units] == ["1"]
+
+
+def test_a_load_of_two_workers_with_one_busy_ocrs_two_images_at_once(
+    iso: docread.Reader, tmp_path: Path
+) -> None:
+    """A busy worker alone in a 2-worker load OCRs with both of the load's cores (as many as
+    are usable)."""
+    from docread.extractors.ocr import workers
+
+    probe = _file(tmp_path, "", "probe.bin")
+    units = list(iso.iter_units([probe], format_hint="fake_share", workers=2))
+    assert [u.text for u in units] == [str(min(2, workers()))]
+
+
 def test_abandoned_iterator_frees_its_worker_for_reuse(iso: docread.Reader, tmp_path: Path) -> None:
     name = _file(tmp_path, "\n".join(f"line {i}" for i in range(5000)))
     pids = set()
@@ -480,6 +500,28 @@ def test_workers_are_forked_warm_from_a_template_with_the_hosts_environment(
     assert found["session"]
     template = psutil.Process(found["parent"])
     assert template.ppid() == os.getpid() and "docread.isolation.template" in template.cmdline()[-1]
+
+
+def test_the_template_imports_what_a_worker_runs_and_not_the_public_api() -> None:
+    """``import docread`` imports its public names on first use, so the template (whose imports
+    run this package first) imports PyMuPDF and the worker's modules, not the Reader, the
+    outline or asyncio: its imports are the cold start's longer path."""
+    import subprocess
+
+    preload = (
+        "import sys\n"
+        "from docread.isolation.template import FIRST\n"
+        "from docread.extractors.pdf.library import load_pymupdf\n"
+        "load_pymupdf()\n"
+        "for name in FIRST: __import__(name)\n"
+        "print(sorted({'docread.reader', 'docread.outline.reading', 'asyncio'} & set(sys.modules)))"
+    )
+    env = {**os.environ, "DOCREAD_TEMPLATE": "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", preload]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
+    assert docread.Reader.__module__ == "docread.reader" and "Reader" in dir(docread)
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        docread.Nothing  # noqa: B018
 
 
 def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path: Path) -> None:

@@ -165,6 +165,18 @@ def test_bookmarks_on_a_plain_text_page_are_placed_at_the_line_that_says_them() 
         ]
 
 
+def test_bookmark_titles_match_lines_at_their_offsets_whatever_their_case_and_markup() -> None:
+    """Lines are matched on a folded copy of the page (``ß`` folds to two letters, markup runs to
+    one space): the offsets found are still the page's own."""
+    text = "GROSSE STRASSE Straße\n\n  **Einführung**  in\u2003`Docread`\nbody\nEinführung\nend"
+    placed = place_bookmarks(text, ["Einführung in Docread", "einführung", "Große Straße"])
+    assert placed == [
+        (text.index("  **Einf"), True),
+        (text.index("Einführung\nend"), True),
+        (len(text), False),  # a line that says more than the title is not it
+    ]
+
+
 def test_bookmarked_pages_take_ids_from_their_stamps() -> None:
     pages = [
         _unit("Title page", page_number=1, page_section="s0", bookmarks="s1 1 Guide"),

@@ -75,11 +75,12 @@ class Host:
         *,
         until: Until | None = None,
         entry: PendingEntry | None = None,
+        cores: int = 0,
     ) -> tuple[Iterator[Unit], bool]:
         """The units from the cache, or from the extractor (in a worker when it is isolated);
         True when cached. A read not served from the cache is stored once it completes, unless
         ``entry`` is given: it gets the key, and its consumer stores the file (a parallel load's,
-        once every part of a split PDF came). ``until``: see ``WorkerPool.run``."""
+        once every part of a split PDF came). ``until`` and ``cores``: see ``WorkerPool.run``."""
         ext = extractor_of(info)
         key = cache_key(source, ctx, ext) if self.cache is not None else None
         hit = self.cache.get(key) if key is not None and self.cache is not None else None
@@ -91,7 +92,7 @@ class Host:
             ctx.notes.extend(n for n in hit.notes if n not in ctx.notes)
             return iter(hit.units), True
         if ext.isolated and self.settings.isolation.enabled:
-            units = self._isolated(source, info, ctx, ext, until)
+            units = self._isolated(source, info, ctx, ext, until, cores)
         else:
             units = self.pipeline.units(source, info, ctx, ext_cls=ext)
         if entry is not None:
@@ -101,14 +102,19 @@ class Host:
         return units, False
 
     def load(
-        self, opts: ReadOptions, *, until: Until | None = None, entry: PendingEntry | None = None
+        self,
+        opts: ReadOptions,
+        *,
+        until: Until | None = None,
+        entry: PendingEntry | None = None,
+        cores: int = 0,
     ) -> Iterator[Unit | FileDone]:
         """One file in loader mode: its units, then its ``FileDone`` (header, notes); a failure
-        is raised. ``until`` and ``entry``: see ``units``."""
+        is raised. ``until``, ``entry`` and ``cores``: see ``units``."""
         source, info = self.open(opts)
         ctx = self.context(info, opts, loader=True)
         with source:
-            yield from self.units(source, info, ctx, until=until, entry=entry)[0]
+            yield from self.units(source, info, ctx, until=until, entry=entry, cores=cores)[0]
         yield FileDone(0, ctx.header, ctx.notes)
 
     def pool(self) -> WorkerPool:
@@ -149,6 +155,7 @@ class Host:
         ctx: Context,
         ext: type[Extractor],
         until: Until | None,
+        cores: int,
     ) -> Iterator[Unit]:
         """The file's units from a worker: a job of one file, its open descriptor sent with it;
         its end goes to ``ctx`` (header, notes) or is raised."""
@@ -157,7 +164,7 @@ class Host:
             path=str(source.path or ""), deadline=ctx.deadline,
         )  # fmt: skip
         job = Job((file,), self.settings, ctx.loader, ctx.workspace)
-        run = self.pool().run(job, (source.handoff(),), until=until)
+        run = self.pool().run(job, (source.handoff(),), until=until, cores=cores)
         with contextlib.closing(run):  # closed early: the worker's job is cancelled
             for event in run:
                 if isinstance(event, FileDone | FileFailed):

@@ -72,7 +72,7 @@ def fan_out(
     is handled here, in the caller's thread, in order."""
     if host.settings.isolation.enabled:  # spare: a local read may turn out a PDF
         host.pool().grow(workers, spare=1)
-    plan = _Plan(host)
+    plan = _Plan(host, workers)
     fanout = Fanout(
         plan.batched(loads), plan.read, workers=workers, ordered=ordered, part=_part,
         size=plan.size, local=_local,
@@ -97,8 +97,9 @@ def fan_out(
 class _Plan:
     """What the fan-out is handed: the groups, how to read one, how big one is."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, cores: int) -> None:
         self.host = host
+        self.cores = cores  # the load's core budget: its workers
 
     def read(self, group: _Group, until: Until) -> Iterator[LoadEvent]:
         """One read of a parallel load: a batch is one worker's job; a file (or a page range of
@@ -107,12 +108,12 @@ class _Plan:
         host = self.host
         if group.batch:
             job = Job(group.batch, host.settings, True, host.workspace.root)
-            return host.pool().run(job, root=host.workspace.root_descriptor)
+            return host.pool().run(job, root=host.workspace.root_descriptor, cores=self.cores)
         file = group.files[0]
         if file.error is not None:
             raise file.error
         whole = file.entry if file.opts.pages is None else None
-        return host.load(file.opts, until=until, entry=whole)
+        return host.load(file.opts, until=until, entry=whole, cores=self.cores)
 
     def size(self, group: _Group) -> int:
         """The group's size, to start big files first (0 when unknown)."""

@@ -61,6 +61,7 @@ class WorkerPool:
         self._closed = False
         self._pid = os.getpid()  # a forked child must not use (or stop) its parent's workers
         self._cores = usable_cores()
+        self._budget = self.size  # the cores a read that names none may use in all
         _live_pools.add(self)
 
     def grow(self, size: int, *, spare: int = 0) -> None:
@@ -80,6 +81,7 @@ class WorkerPool:
         fds: Sequence[int | None] = (),
         root: Callable[[], int] | None = None,
         until: Until | None = None,
+        cores: int = 0,
     ) -> Generator[LoadEvent]:
         """Stream the job's files from a worker: each file's units, then its ``FileDone``
         (header, notes) or ``FileFailed`` (index: its place in the job). ``fds[i]`` is the open
@@ -87,7 +89,8 @@ class WorkerPool:
         never opens a path); ``root()`` a new descriptor of the workspace root, sent once to
         each worker that opens files under it. ``until()``, checked as units arrive, is a last
         page decided while the job runs (a split): the worker is told, and stops after the first
-        unit past it.
+        unit past it. ``cores``: the read's core budget (its load's workers; 0: the pool's size),
+        which the pool's busy workers share for OCR (``_share``).
 
         Files fail alone. A file whose worker dies (a crash, a kill) is read once more on a
         fresh worker, skipping the units already handed out (units come in a fixed order), so
@@ -100,7 +103,8 @@ class WorkerPool:
             file = job.files[index]
             rest = dataclasses.replace(job, files=job.files[index:]) if index else job
             try:
-                with contextlib.closing(self._once(rest, fds[index:], root, skip, until)) as once:
+                once = self._once(rest, fds[index:], root, skip, until, cores or self._budget)
+                with contextlib.closing(once):
                     for event in once:
                         if isinstance(event, FileDone | FileFailed):  # indexes into ``rest``
                             if event.index != index or notes:
@@ -134,6 +138,7 @@ class WorkerPool:
         root: Callable[[], int] | None,
         skip: int,
         until: Until | None,
+        cores: int,
     ) -> Generator[LoadEvent]:
         """One worker's pass over ``job``: its units (past the first ``skip``) and an end per
         file (indexes into ``job``), until the job ends or the worker must go. The worker is
@@ -149,7 +154,7 @@ class WorkerPool:
         finished = False
         index = 0
         told: int | None = None  # the last page the worker was told
-        share = self._share()  # its share of the cores for OCR, told again when it changes
+        share = self._share(cores)  # its share of the budget for OCR, told again as it changes
         last: FileEnd | None = None
         try:
             try:
@@ -173,7 +178,7 @@ class WorkerPool:
                 kind, *rest = self._recv(worker, deadline, file.source, settings, file.reader)
                 if kind == protocol.UNITS:  # the units made while the socket was busy, in order
                     page = until() if until is not None else None
-                    now = self._share()
+                    now = self._share(cores)
                     with contextlib.suppress(OSError):  # a dead worker shows at the next recv
                         if page is not None and page != told:
                             told = page
@@ -285,12 +290,14 @@ class WorkerPool:
             self._busy.add(worker)
         return worker
 
-    def _share(self) -> int:
-        """How many images a busy worker OCRs at once: the usable cores shared by the busy
-        workers, all of them for a worker alone (the scanned corpus on 2 workers, 2 cores: two
-        tesseracts each took ~10 % more CPU and 50 MB more peak RSS than one each)."""
+    def _share(self, cores: int) -> int:
+        """How many images a busy worker OCRs at once: the read's budget of ``cores`` (at most
+        the usable ones) shared by the pool's busy workers, at least one. A load of N workers
+        uses N cores in all: ``workers=1`` OCRs one image at a time, so a second worker finds an
+        idle core (on 2 cores one worker OCRing on both left it none); a worker alone in a load
+        of 2 OCRs two."""
         with self._cond:
-            return max(1, self._cores // max(1, len(self._busy)))
+            return max(1, min(cores, self._cores) // max(1, len(self._busy)))
 
     def _held_since(self) -> float | None:
         """When every busy worker became held by a reader that is not reading (the latest of

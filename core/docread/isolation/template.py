@@ -40,7 +40,8 @@ Started = tuple[subprocess.Popen[bytes], socket.socket]  # a template, the host'
 _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` started, not yet taken
 
 # Imported once here (measured, per process: docread 0.12 s with this module, PyMuPDF without
-# its layout packages and the PDF engine 0.11 s, before the first fork; the others 0.05 s, one
+# its layout packages and the PDF engine 0.11 s, before the first fork; docread's public API is
+# not among them: the package imports its names on first use; the others 0.05 s, one
 # module at a time while no request waits). Not pandas: 0.28 s, and 130 MB of data segment
 # that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
 FIRST = ("docread.isolation.worker", "docread.extractors.pdf.extractor")

@@ -2,10 +2,10 @@
 streams (at most two images per core, and 64 items, are held), and a failed image is its own
 error, so the caller goes on with the rest.
 
-A process reads at most ``share`` images at once (``set_share``): one per usable core, or a
-worker's share of the cores while others of its pool are busy (the host says so with each job
-and as its pool's busy workers change), so two workers of a parallel load on two cores run two
-tesseracts, not four."""
+A process reads at most ``share`` images at once (``set_share``): one per usable core (a read
+in-process), or in a worker its share of its read's core budget (a load's ``workers``) among
+its pool's busy workers (the host says so with each job and as they change), so a 1-worker load
+runs one tesseract and two workers of a load on two cores one each, not two each."""
 
 from __future__ import annotations
 
