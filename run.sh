@@ -53,11 +53,10 @@ python_env() {
 }
 
 run_tests() {
-  # compiled and assertion-rewritten bytecode is kept between runs in .venv/pycache, outside the
-  # tree, even where PYTHONDONTWRITEBYTECODE is set: otherwise each of the suite's Python
-  # processes (the xdist workers, nested pytest runs, CLI and README subprocesses) compiles and
-  # rewrites again what it imports (~6 s of CPU per pytest process for the test modules alone)
-  export PYTHONPYCACHEPREFIX="$VENV/pycache"
+  # bytecode is written (to the __pycache__ folders git ignores) even where PYTHONDONTWRITEBYTECODE
+  # is set: otherwise each pytest process (each xdist worker, each nested run) compiles and
+  # assertion-rewrites every test module again, ~6 s of CPU each. (Not PYTHONPYCACHEPREFIX: it
+  # would ignore the virtualenv's precompiled packages and compile Ray and the rest once more.)
   unset PYTHONDONTWRITEBYTECODE
   echo "==> ruff check ."
   "$VENV/bin/ruff" check .
