@@ -81,16 +81,20 @@ def reader(make_reader: MakeReader) -> docread.Reader:
     return make_reader()
 
 
-# The modules that take longest, longest first (summed test times of a full run, issue 28). run.sh
-# runs pytest-xdist with --dist loadscope --no-loadscope-reorder: modules go to the workers in
-# collection order, so these start first and no long module is left to run alone at the end.
+# The modules that take longest, longest first (summed test times of a full run, issue 35's suite
+# measurement). run.sh runs pytest-xdist with --dist loadscope --no-loadscope-reorder: modules go
+# to the workers in collection order, so these start first and no long module is left to run
+# alone at the end.
 LONGEST_FIRST = (
     # first of all: its 2-node cluster cannot start in a process an earlier ray.init ran in
     # (Ray leaves state behind: RAY_AUTH_MODE=token, a driver id the new nodes see as gone)
     "test_ray_cluster.py",
     "test_conformance.py", "test_readme.py", "test_cli_pipeline.py", "test_hostile.py",
-    "test_ray_data.py", "test_isolation.py", "test_llamaindex_tool.py", "test_parallel.py",
-    "test_pdf.py", "test_faults.py", "test_mcp.py", "test_demo.py",
+    "test_parallel.py", "test_mcp.py", "test_ray_data.py", "test_llamaindex_tool.py",
+    "test_isolation.py", "test_pdf.py", "test_outline_corpus.py", "test_pdf_structure.py",
+    "test_ocr_fidelity.py", "test_llamaindex_reader.py", "test_demo.py", "test_langchain_tool.py",
+    "test_html.py", "test_ocr.py", "test_email.py", "test_faults.py", "test_cli.py",
+    "test_workspace_races.py", "test_langchain_loader.py",
 )  # fmt: skip
 
 

@@ -4,8 +4,8 @@ and DocReadNodeParser into their Chroma and Qdrant vector stores. Embedded store
 ephemeral Chroma client with telemetry off, Qdrant ``:memory:``), deterministic fake embeddings
 (the store is what is tested), and no socket to the network. The corpus is read once for the
 module: one file of each format (the smallest), LangChain first, LlamaIndex from the cache. The
-stores are imported by the tests that use them (~3 s of imports every test process would pay
-when collecting the suite)."""
+stores and the frameworks are imported by the fixtures and tests that use them (LlamaIndex alone
+is seconds of imports every test process would pay when collecting the suite)."""
 
 from __future__ import annotations
 
@@ -15,19 +15,15 @@ import socket
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from conftest import CORPUS, corpus_rows
-from langchain_core.documents import Document
-from langchain_core.embeddings import DeterministicFakeEmbedding
-from llama_index.core import StorageContext, VectorStoreIndex
-from llama_index.core.embeddings import MockEmbedding
-from llama_index.core.schema import BaseNode, ImageNode
-from llama_index.core.vector_stores import MetadataFilter, MetadataFilters
 
-from langchain_docread import DocReadLoader
-from llama_index_docread import DocReadNodeParser, DocReadReader
+if TYPE_CHECKING:
+    from langchain_core.documents import Document
+    from llama_index.core import VectorStoreIndex
+    from llama_index.core.schema import BaseNode
 
 pytestmark = pytest.mark.corpus
 
@@ -82,12 +78,16 @@ def config(folder: Path) -> dict[str, Any]:
 def lc_docs(folder: Path, config: dict[str, Any]) -> list[Document]:
     """The LangChain chunks of every file (OCR off: pictures OCR'd cost seconds and test no
     store)."""
+    from langchain_docread import DocReadLoader
+
     return DocReadLoader("corpus", workspace=folder, config=config, ocr=False, **CHUNK).load()
 
 
 @pytest.fixture(scope="module")
 def li_nodes(folder: Path, config: dict[str, Any], lc_docs: list[Document]) -> list[BaseNode]:
     """The LlamaIndex nodes of the same files (after ``lc_docs``: read from its cache)."""
+    from llama_index_docread import DocReadNodeParser, DocReadReader
+
     reader = DocReadReader(workspace=folder, config=config, ocr=False)
     return DocReadNodeParser(**CHUNK).get_nodes_from_documents(reader.load_data("corpus"))
 
@@ -110,6 +110,8 @@ def with_headings(docs: list[Any]) -> Any:
 
 def text_of(doc: Any) -> str:
     """A LangChain Document's or a LlamaIndex node's text."""
+    from langchain_core.documents import Document
+
     return doc.page_content if isinstance(doc, Document) else doc.get_content()
 
 
@@ -161,6 +163,7 @@ def chroma_client() -> Any:
 
 def test_langchain_chroma_takes_every_chunk_and_finds_one_by_its_heading_path(folder, lc_docs):
     from langchain_chroma import Chroma
+    from langchain_core.embeddings import DeterministicFakeEmbedding
 
     client = chroma_client()
     embedding = DeterministicFakeEmbedding(size=DIM)
@@ -177,6 +180,7 @@ def test_langchain_chroma_takes_every_chunk_and_finds_one_by_its_heading_path(fo
 
 
 def test_langchain_qdrant_takes_every_chunk_and_finds_one_by_its_heading_path(folder, lc_docs):
+    from langchain_core.embeddings import DeterministicFakeEmbedding
     from langchain_qdrant import QdrantVectorStore
     from qdrant_client import models
 
@@ -201,6 +205,10 @@ def llama_index_of(store: Any, nodes: list[BaseNode]) -> VectorStoreIndex:
     given (``as_retriever``: ``node_ids`` from the index struct, which holds just those), so a
     Qdrant index of a folder with one picture finds nothing else; they go to a multimodal
     index."""
+    from llama_index.core import StorageContext, VectorStoreIndex
+    from llama_index.core.embeddings import MockEmbedding
+    from llama_index.core.schema import ImageNode
+
     texts = [n for n in nodes if not isinstance(n, ImageNode)]
     assert len(texts) < len(nodes)  # the corpus has pictures
     context = StorageContext.from_defaults(vector_store=store)
@@ -211,6 +219,8 @@ def llama_index_of(store: Any, nodes: list[BaseNode]) -> VectorStoreIndex:
 
 def heading_search(index: VectorStoreIndex, nodes: list[BaseNode]) -> None:
     """Every node under one heading path, found by it (MockEmbedding: the filter decides)."""
+    from llama_index.core.vector_stores import MetadataFilter, MetadataFilters
+
     path = with_headings(nodes).metadata["headings"]
     wanted = {n.node_id for n in nodes if n.metadata.get("headings") == path}
     filters = MetadataFilters(filters=[MetadataFilter(key="headings", value=path)])
@@ -220,6 +230,7 @@ def heading_search(index: VectorStoreIndex, nodes: list[BaseNode]) -> None:
 
 
 def test_llamaindex_chroma_takes_every_node_and_finds_one_by_its_heading_path(folder, li_nodes):
+    from llama_index.core.schema import ImageNode
     from llama_index.vector_stores.chroma import ChromaVectorStore
 
     collection = chroma_client().create_collection("li-docread")
@@ -233,6 +244,7 @@ def test_llamaindex_chroma_takes_every_node_and_finds_one_by_its_heading_path(fo
 
 @pytest.mark.filterwarnings("ignore:Payload indexes have no effect in the local Qdrant")
 def test_llamaindex_qdrant_takes_every_node_and_finds_one_by_its_heading_path(li_nodes):
+    from llama_index.core.schema import ImageNode
     from llama_index.vector_stores.qdrant import QdrantVectorStore
     from qdrant_client import QdrantClient
 
