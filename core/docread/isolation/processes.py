@@ -84,7 +84,8 @@ class _Template:
         self._cond = threading.Condition()
         self._replies: list[tuple[int, int]] = []  # (pid, pidfd) of the last request
         self._statuses: dict[int, int] = {}  # pid -> wait status of the workers that ended
-        threading.Thread(target=self._read, daemon=True, name="docread-template").start()
+        self._reader = threading.Thread(target=self._read, daemon=True, name="docread-template")
+        self._reader.start()
 
     def fork(self, sock: int, max_mb: int) -> Forked:
         """A worker on ``sock`` (its end of a socketpair) forked from the template; OSError
@@ -121,7 +122,13 @@ class _Template:
 
     def close(self) -> None:
         """EOF on its socket: the template exits (its workers stay until their pools stop); one
-        never asked for a worker is killed (it may still be importing: no wait for that)."""
+        never asked for a worker is killed (it may still be importing: no wait for that). The
+        socket is shut down before it is closed: the reading thread sees EOF, never a
+        Connection closed under its ``recv`` (a TypeError at interpreter exit)."""
+        with contextlib.suppress(OSError), socket.socket(fileno=os.dup(self.conn.fileno())) as end:
+            end.shutdown(socket.SHUT_RDWR)
+        if self._reader is not threading.current_thread():
+            self._reader.join(timeout=1)
         with contextlib.suppress(OSError):
             self.conn.close()
         if not self.forks:
