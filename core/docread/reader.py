@@ -162,7 +162,8 @@ class Reader:
         ``workers`` files are read at once, each in a worker process (default
         ``isolation.workers``: one per CPU; 1 reads one file at a time from this thread as before),
         and a big PDF is read in page ranges by idle workers; files read in-process (plain text,
-        markdown) stay in this thread until one that needs a worker is near. Units come in walk
+        markdown) stay in this thread until one that needs a worker is near; with
+        ``isolation.enabled: false`` every file is read in this thread. Units come in walk
         order, the same units and ids as ``workers=1`` (a few files read ahead, bounded), or as
         each is ready with ``ordered=False``. Handlers run in the caller's thread.
         ``show_progress`` puts a tqdm bar over the files on stderr when there are several (None:
@@ -195,7 +196,9 @@ class Reader:
         progress_label: str,
     ) -> Iterator[Unit]:
         """``iter_units``' units, before their sections are stamped."""
-        count = workers or pool_size(self.settings)
+        # in-process (isolation off) every file is read in this thread: threads of one
+        # interpreter gain nothing under the GIL, and a PDF split over them cost 1.5x the CPU
+        count = (workers or pool_size(self.settings)) if self.settings.isolation.enabled else 1
         found: Iterable[tuple[str, bool, ReadDocumentError | None]]
         found = self._expand(paths, pattern, recursive)
         if show_progress or (show_progress is None and sys.stderr.isatty()):

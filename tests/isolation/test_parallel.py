@@ -190,6 +190,18 @@ def test_isolated_batched_units_equal_the_in_process_read(folder: Path) -> None:
     assert isolated == local
 
 
+def test_an_in_process_load_reads_every_file_in_the_callers_thread(folder: Path) -> None:
+    """With isolation off, ``workers=2`` starts no load threads (they would only take turns
+    under the GIL: a PDF split over two cost 1.5x the CPU) and gives the one-thread units."""
+    with docread.Reader(folder, {**NO_CACHE, "isolation": {"enabled": False}}) as r:
+        one = [_unit(u) for u in r.iter_units(["big.pdf", "docs"], workers=1)]
+        units = r.iter_units(["big.pdf", "docs"], workers=2)
+        two = [_unit(next(units))]
+        loading = [t.name for t in threading.enumerate() if t.name.startswith("docread-load")]
+        two += [_unit(u) for u in units]
+    assert loading == [] and two == one
+
+
 def test_in_process_files_read_by_the_consumer_keep_order_ids_and_errors(
     tmp_path: Path, folder: Path
 ) -> None:
