@@ -86,7 +86,7 @@ FORMATS: tuple[Format, ...] = (
     Format("msg", "email", "application/vnd.ms-outlook", (".msg",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.outlook:open_msg"),
     Format("mbox", "email", "application/mbox", (".mbox",), extractor=_X + "email.extractor:EmailExtractor", opener=_X + "email.mbox:open_mbox"),
     # pdf
-    Format("pdf", "pdf", "application/pdf", (".pdf",), ((0, b"%PDF-"),), extractor=_X + "pdf.extractor:PdfExtractor"),
+    Format("pdf", "pdf", "application/pdf", (".pdf",), ((0, b"%PDF-"),), extractor=_X + "pdf:PdfExtractor"),
     # archives (compound extensions are matched before simple ones)
     Format("zip", "archive", "application/zip", (".zip", ".jar"),
            ((0, b"PK\x03\x04"), (0, b"PK\x05\x06")), extractor=_X + "archives.extractor:ArchiveExtractor", opener=_X + "archives.backends:ZipBackend"),

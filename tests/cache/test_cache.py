@@ -239,6 +239,22 @@ def test_real_pdf_is_cached_across_readers(tmp_path: Path) -> None:
     assert warm.render() == cold.render()
 
 
+def test_a_new_pdf_extractor_version_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key names the extractor's version as the host reads it (the class facts in
+    ``extractors/pdf/__init__.py``, not the engine): a bumped version reads the PDF again."""
+    from docread.extractors.pdf import PdfExtractor
+
+    pdf(tmp_path / "doc.pdf", ["Versioned page"])
+    cached = []
+    for version in (PdfExtractor.version, PdfExtractor.version, PdfExtractor.version + 1):
+        monkeypatch.setattr(PdfExtractor, "version", version)
+        with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+            cached.append(reader.read("doc.pdf").cached)
+    assert cached == [False, True, False]
+
+
 def test_processes_share_one_cache_directory(tmp_path: Path) -> None:
     names = [f"doc{i}.bin" for i in range(6)]
     for name in names:

@@ -524,6 +524,32 @@ def test_the_template_imports_what_a_worker_runs_and_not_the_public_api() -> Non
         docread.Nothing  # noqa: B018
 
 
+def test_a_pdf_read_in_a_worker_imports_neither_pymupdf_nor_the_engine_nor_asyncio_in_the_host(
+    tmp_path: Path,
+) -> None:
+    """The host learns that a PDF is isolated, and its extractor's version for the cache key,
+    from the class in ``extractors/pdf/__init__.py``: the engine (``pdf.document``: PyMuPDF,
+    OCR, the structure passes) is the worker's import, not on the cold start's host path; nor
+    is asyncio (``Reader.aread``'s, 0.1 s with ssl) for a caller that never awaits."""
+    import subprocess
+
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "one page of text")
+    doc.save(tmp_path / "one.pdf")
+    read = (
+        "import sys, docread\n"
+        f"with docread.Reader({str(tmp_path)!r}, {{'cache': {{'directory': {str(tmp_path / 'c')!r}}}}}) as r:\n"
+        "    unit = next(iter(r.iter_units('one.pdf')))\n"
+        "print(unit.text.strip())\n"
+        "print(sorted(m for m in sys.modules\n"
+        "             if m in ('pymupdf', 'asyncio') or m.startswith('docread.extractors.pdf.')))"
+    )
+    run = subprocess.run([sys.executable, "-c", read], capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines() == ["one page of text", "[]"], run.stdout
+
+
 def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path: Path) -> None:
     """``import docread`` starts the worker template, so its imports run beside the host's: the
     first Reader's worker is its child. A host that reads nothing leaves none behind (killed at

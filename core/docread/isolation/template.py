@@ -44,7 +44,7 @@ _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` starte
 # not among them: the package imports its names on first use; the others 0.05 s, one
 # module at a time while no request waits). Not pandas: 0.28 s, and 130 MB of data segment
 # that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
-FIRST = ("docread.isolation.worker", "docread.extractors.pdf.extractor")
+FIRST = ("docread.isolation.worker", "docread.extractors.pdf.document")
 IDLE = (
     "docread.extractors.office.extractor",
     "docread.extractors.html.extractor",

@@ -1,1 +1,33 @@
-"""PDF: page text, tables, OCR of scanned pages, page images and raw PDF parts."""
+"""PDF: page text, tables, OCR of scanned pages, page images and raw PDF parts.
+
+The extractor's facts live here, apart from the engine (``document.py``: PyMuPDF, OCR, the
+structure passes), so the host learns that a PDF is read in a worker, and the version its cache
+key names, without importing the engine (0.1-0.2 s of a cold start's critical path)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, ClassVar
+
+from ..base import Context, Extractor
+
+if TYPE_CHECKING:
+    from ...model import Unit
+    from ...source import Source
+
+
+class PdfExtractor(Extractor):
+    """PDF pages as Documents (text or OCR), plus Media parts for the visual and pdf views."""
+
+    name: ClassVar[str] = "pdf"
+    options: ClassVar[frozenset[str]] = frozenset(
+        {"pages", "view", "extract_images", "extract_tables", "ocr"}
+    )
+    version: ClassVar[int] = 5  # 5: view="outline" is one listing unit (bookmarks.py)
+    cacheable: ClassVar[bool] = True
+    isolated: ClassVar[bool] = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
+        from .document import extract
+
+        return extract(source, ctx)

@@ -10,12 +10,12 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from ...errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
 from ...model import Document, Media, Unit
 from ...request.ranges import compact_spans, select_units
-from ..base import Context, Extractor
+from ..base import Context
 from ..deadline import Deadline
 from ..markdown import human_size
 from ..ocr import OcrResult, kept_reading, ocr_stream
@@ -52,47 +52,37 @@ _SKIPPED = "[OCR limit reached - page skipped]"
 _OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
 
 
-class PdfExtractor(Extractor):
-    """PDF pages as Documents (text or OCR), plus Media parts for the visual and pdf views."""
-
-    name: ClassVar[str] = "pdf"
-    options: ClassVar[frozenset[str]] = frozenset(
-        {"pages", "view", "extract_images", "extract_tables", "ocr"}
-    )
-    version: ClassVar[int] = 5  # 5: view="outline" is one listing unit (bookmarks.py)
-    cacheable: ClassVar[bool] = True
-    isolated: ClassVar[bool] = True
-
-    def extract(self, source: Source, ctx: Context) -> Iterator[Unit]:
-        doc = _open(source, ctx)
-        try:
-            if ctx.options.view == "outline":  # the bookmarks alone, no page read
-                yield from outline_units(doc, usable(doc))
-                return
-            numbers = _select(doc.page_count, ctx)
-            ctx.set_header("Document", ctx.info.name)
-            ctx.set_header("Pages", f"{compact_spans(numbers)} of {doc.page_count}")
-            props = properties(doc) if ctx.options.include_metadata else {}
-            base = {
-                "page_count": doc.page_count,
-                "encrypted": bool((doc.metadata or {}).get("encryption")),
-                **props,
-            }
-            raw = _raw(doc, source, numbers, ctx) if ctx.options.view == "pdf" else None
-            if raw is not None:
-                yield raw
-                return
-            if ctx.options.view in ("visual", "pdf"):
-                yield from _visual(doc, numbers, ctx, base)
-            else:
-                yield from _pages(doc, numbers, ctx, base)
-            if props and not ctx.loader:
-                lines = [
-                    f"\n  - {label}: {props[key]}" for key, label in _HEADER_LABELS if key in props
-                ]
-                ctx.set_header("Metadata", "".join(lines))
-        finally:
-            doc.close()
+def extract(source: Source, ctx: Context) -> Iterator[Unit]:
+    """The units of a PDF: ``PdfExtractor.extract``'s body, imported on a worker's first PDF."""
+    doc = _open(source, ctx)
+    try:
+        if ctx.options.view == "outline":  # the bookmarks alone, no page read
+            yield from outline_units(doc, usable(doc))
+            return
+        numbers = _select(doc.page_count, ctx)
+        ctx.set_header("Document", ctx.info.name)
+        ctx.set_header("Pages", f"{compact_spans(numbers)} of {doc.page_count}")
+        props = properties(doc) if ctx.options.include_metadata else {}
+        base = {
+            "page_count": doc.page_count,
+            "encrypted": bool((doc.metadata or {}).get("encryption")),
+            **props,
+        }
+        raw = _raw(doc, source, numbers, ctx) if ctx.options.view == "pdf" else None
+        if raw is not None:
+            yield raw
+            return
+        if ctx.options.view in ("visual", "pdf"):
+            yield from _visual(doc, numbers, ctx, base)
+        else:
+            yield from _pages(doc, numbers, ctx, base)
+        if props and not ctx.loader:
+            lines = [
+                f"\n  - {label}: {props[key]}" for key, label in _HEADER_LABELS if key in props
+            ]
+            ctx.set_header("Metadata", "".join(lines))
+    finally:
+        doc.close()
 
 
 def _open(source: Source, ctx: Context) -> pymupdf.Document:
