@@ -205,33 +205,45 @@ def _titled(column: list[Block], numbers: list[Line]) -> None:
 def _displayed(column: list[Block]) -> None:
     """A paragraph broken at a display (a formula, a short line centred under it) is one: a
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
-    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``)."""
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``). One
+    pass, the paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
+    kept: list[Block] = []
     i = 0
     while i < len(column):
         head = column[i]
-        if (
-            head.kind != "text"
-            or not head.lines
-            or ended(head)
-            and head.lines[-1].text.rstrip()[-1:] != ":"
-        ):
-            i += 1
+        kept.append(head)
+        i += 1
+        if not _open(head):
             continue
         left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
-        j = i + 1
-        while j < len(column) and j - i <= 2 and _display(column[j], left, right):
-            j += 1
-        if (
-            j < len(column)
-            and column[j].kind == "text"
-            and column[j].lines
-            and column[j].lines[0].text.lstrip()[:1].islower()
-        ):
-            for block in column[i + 1 : j + 1]:
-                head.lines = [*head.lines, *block.lines]
-            del column[i + 1 : j + 1]
-            continue
-        i += 1
+        head.lines = list(head.lines)  # its own list, grown in place
+        while True:
+            j = i
+            while j < len(column) and j - i < 2 and _display(column[j], left, right):
+                j += 1
+            if not (
+                j < len(column)
+                and column[j].kind == "text"
+                and column[j].lines
+                and column[j].lines[0].text.lstrip()[:1].islower()
+            ):
+                break
+            joined = [ln for block in column[i : j + 1] for ln in block.lines]
+            head.lines.extend(joined)
+            left = min(left, min(ln.x0 for ln in joined))
+            right = head.right or max(right, max(ln.x1 for ln in joined))
+            i = j + 1
+            if not _open(head):
+                break
+    column[:] = kept
+
+
+def _open(block: Block) -> bool:
+    """A paragraph whose sentence may go on past a display: text that does not end one, or
+    ends with a colon."""
+    if block.kind != "text" or not block.lines:
+        return False
+    return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
 
 
 def _display(block: Block, left: float, right: float) -> bool:
