@@ -533,11 +533,9 @@ def test_a_pdf_read_in_a_worker_imports_neither_pymupdf_nor_the_engine_nor_async
     is asyncio (``Reader.aread``'s, 0.1 s with ssl) for a caller that never awaits."""
     import subprocess
 
-    import pymupdf
+    from factories import pdf
 
-    doc = pymupdf.open()
-    doc.new_page().insert_text((72, 72), "one page of text")
-    doc.save(tmp_path / "one.pdf")
+    pdf(tmp_path / "one.pdf", ["one page of text"])
     read = (
         "import sys, docread\n"
         f"with docread.Reader({str(tmp_path)!r}, {{'cache': {{'directory': {str(tmp_path / 'c')!r}}}}}) as r:\n"
