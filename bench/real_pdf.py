@@ -2,7 +2,8 @@
 ``pymupdf4llm`` with PyMuPDF's layout model, and raw ``page.get_text()``, scored page by page
 against the hand-made truth in ``bench/pdf_truth/`` (pages rendered and looked at; README there).
 
-Scores, per half of the truth (``tune``: tune on it; ``test``: held back, the goals):
+Scores, per split of the truth (``tune``: tune on it; ``test``: held back, the goals; ``extra``:
+real documents from outside the corpus, Debian's manuals, scored where installed, tuned on):
 - headings: an expected heading is a markdown heading line of its page (text equal after
   normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
   are not scored. Heading precision: the page's heading lines that are an expected heading.
@@ -141,12 +142,14 @@ def score_page(markdown: str, truth: dict[str, Any]) -> dict[str, tuple[int, int
 
 
 def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
-    """Corpus path -> truth file, for one half or both."""
+    """PDF path -> truth file, for one split or all: a corpus path, or an absolute one for the
+    ``extra`` documents from outside the corpus (read only where installed)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
-        if split in (None, truth["split"]) and (CORPUS / truth["file"]).exists():
-            out[str(CORPUS / truth["file"])] = truth
+        path = CORPUS / truth["file"]  # an absolute "file" stays itself
+        if split in (None, truth["split"]) and path.exists():
+            out[str(path)] = truth
     return out
 
 
@@ -160,6 +163,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
+SPLITS = ("tune", "test", "extra")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 
@@ -167,7 +171,7 @@ LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--split", choices=("tune", "test"), help="one half only")
+    parser.add_argument("--split", choices=SPLITS, help="one split only")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--files", action="store_true", help="per-file scores too")
     parser.add_argument("--json", help="write the results here")
@@ -180,7 +184,8 @@ def main() -> None:
         for case in cases:
             runs[case].append(run(case, jobs))
     report: dict[str, Any] = {}
-    halves = [args.split] if args.split else ["tune", "test"]
+    halves = [args.split] if args.split else [s for s in SPLITS if any(
+        t["split"] == s for t in truths.values())]  # fmt: skip
     text_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" not in p)
     scan_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" in p)
 
