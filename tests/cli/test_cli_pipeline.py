@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import CliHere, run_cli
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
 from factories import image_file, pdf, scan_page, text_image, xlsx, zip_archive, zip_bytes
@@ -202,22 +202,8 @@ def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:
         pytest.param(("mcp", "--model-inputs", "text,video"), id="mcp-bad-model-inputs"),
     ],
 )
-def test_bad_arguments_exit_2(
-    folder: Path,
-    args: tuple[str, ...],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """Refused before anything is read: ``docread.cli.main`` in this process (the entry point
-    every other test here runs as a subprocess; an interpreter each cost ~0.9 s of CPU)."""
-    from docread.cli import main
-
-    monkeypatch.chdir(folder)
-    try:
-        code = main(list(args))
-    except SystemExit as exc:  # argparse's usage errors
-        code = exc.code  # type: ignore[assignment]
-    out, err = capsys.readouterr()
+def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...], cli_here: CliHere) -> None:
+    code, out, err = cli_here(*args, cwd=folder)
     assert code == 2, err
     assert out == ""
 
@@ -261,9 +247,9 @@ def test_formats_lists_formats_and_tool_status(folder: Path) -> None:
     assert set(data["tools"]) == {"libmagic", "tesseract", "pandoc", "antiword"}
 
 
-def test_help_for_every_command(folder: Path) -> None:
+def test_help_for_every_command(folder: Path, cli_here: CliHere) -> None:
     for command in ("load", "formats", "mcp"):
-        proc = run_cli(command, "--help", cwd=folder)
-        assert proc.returncode == 0 and "examples:" in proc.stdout, command
-    top = run_cli("--help", cwd=folder)
-    assert top.returncode == 0 and "load PATH..." in top.stdout
+        code, out, _ = cli_here(command, "--help", cwd=folder)
+        assert code == 0 and "examples:" in out, command
+    code, out, _ = cli_here("--help", cwd=folder)
+    assert code == 0 and "load PATH..." in out
