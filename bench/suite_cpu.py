@@ -7,7 +7,8 @@ the CPU its whole process tree spent in that phase (setup, call, teardown) and i
 process tree's CPU is the process's own, its reaped children's, and every live descendant's own
 and reaped children's (``/proc/PID/stat`` utime, stime, cutime, cstime): a shared worker pool or
 a Ray cluster still alive is counted as it runs, not when it is reaped. Descendants that detach
-(reparented away) are lost from then on. A module- or session-scoped fixture's start is in the
+(reparented away) are lost from then on: a phase where the tree's CPU drops counts 0, the
+drop is reported as CPU that left the tree (a Ray node shut down, a killed template). A module- or session-scoped fixture's start is in the
 setup of the first test that uses it, its end in the teardown of the last.
 
     SUITE_CPU_DIR=/tmp/cpu PYTHONPATH=bench bash run.sh test -p suite_cpu
@@ -156,8 +157,6 @@ def report(folder: Path, top: int) -> None:
                 collect.append(row["cpu"])
             elif row["phase"] == "overhead":
                 overhead += row["cpu"]
-            elif row["phase"] == "end":
-                continue
             else:  # a drop is CPU that left the tree (a Ray node, a killed template's workers)
                 lost += min(row["cpu"], 0.0)
                 cpu = max(row["cpu"], 0.0)
