@@ -189,6 +189,30 @@ def gate_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[docread.Reader], Ca
     return gate
 
 
+CliHere = Callable[..., tuple[int, str, str]]  # the type of the cli_here fixture
+
+
+@pytest.fixture
+def cli_here(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> CliHere:
+    """``cli_here(*args, cwd=folder)``: ``docread ARGS`` through ``docread.cli.main`` in this
+    process, from ``cwd``: (exit code, stdout, stderr). For usage errors and help, which end
+    before anything is read; ``run_cli`` runs the command as a user does, in an interpreter of
+    its own (~0.9 s of CPU each)."""
+    from docread.cli import main
+
+    def run(*args: str, cwd: Path) -> tuple[int, str, str]:
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        try:
+            code: object = main(list(args))
+        except SystemExit as exc:  # argparse: a usage error, --help, --version
+            code = exc.code
+        out, err = capsys.readouterr()
+        return (code if isinstance(code, int) else 0 if code is None else 1), out, err
+
+    return run
+
+
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """``docread ARGS`` as a user runs it: a subprocess of this interpreter, this checkout's core
     first on the path, no stdin, its output captured as text."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import docread
 import pytest
-from conftest import docread_warnings, run_cli
+from conftest import CliHere, docread_warnings, run_cli
 from docread.cli import main
 
 
@@ -31,12 +31,12 @@ def test_read_error_exits_1_with_the_message_on_stderr(tmp_path: Path) -> None:
     assert "missing.txt: no such file or directory" in proc.stderr
 
 
-def test_usage_errors_exit_2(tmp_path: Path) -> None:
+def test_usage_errors_exit_2(tmp_path: Path, cli_here: CliHere) -> None:
     (tmp_path / "a.txt").write_text("alpha\n")
-    assert run_cli("a.txt", "--offset", "0", cwd=tmp_path).returncode == 2
-    assert run_cli("a.txt", "--pages", "5-3", cwd=tmp_path).returncode == 2
-    assert run_cli(cwd=tmp_path).returncode == 2
-    assert run_cli("a.txt", "--output-format", "html", cwd=tmp_path).returncode == 2
+    assert cli_here("a.txt", "--offset", "0", cwd=tmp_path)[0] == 2
+    assert cli_here("a.txt", "--pages", "5-3", cwd=tmp_path)[0] == 2
+    assert cli_here(cwd=tmp_path)[0] == 2
+    assert cli_here("a.txt", "--output-format", "html", cwd=tmp_path)[0] == 2
 
 
 def test_version(tmp_path: Path) -> None:

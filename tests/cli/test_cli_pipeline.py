@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import CliHere, run_cli
 from docread.cli.formats import tool_status
 from docread.request.parameters import PARAMETERS
 from factories import image_file, pdf, scan_page, text_image, xlsx, zip_archive, zip_bytes
@@ -202,10 +202,10 @@ def test_load_missing_path_is_an_error_line_not_a_crash(folder: Path) -> None:
         pytest.param(("mcp", "--model-inputs", "text,video"), id="mcp-bad-model-inputs"),
     ],
 )
-def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...]) -> None:
-    proc = run_cli(*args, cwd=folder)
-    assert proc.returncode == 2, proc.stderr
-    assert proc.stdout == ""
+def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...], cli_here: CliHere) -> None:
+    code, out, err = cli_here(*args, cwd=folder)
+    assert code == 2, err
+    assert out == ""
 
 
 def test_read_pages(folder: Path) -> None:
@@ -247,9 +247,9 @@ def test_formats_lists_formats_and_tool_status(folder: Path) -> None:
     assert set(data["tools"]) == {"libmagic", "tesseract", "pandoc", "antiword"}
 
 
-def test_help_for_every_command(folder: Path) -> None:
+def test_help_for_every_command(folder: Path, cli_here: CliHere) -> None:
     for command in ("load", "formats", "mcp"):
-        proc = run_cli(command, "--help", cwd=folder)
-        assert proc.returncode == 0 and "examples:" in proc.stdout, command
-    top = run_cli("--help", cwd=folder)
-    assert top.returncode == 0 and "load PATH..." in top.stdout
+        code, out, _ = cli_here(command, "--help", cwd=folder)
+        assert code == 0 and "examples:" in out, command
+    code, out, _ = cli_here("--help", cwd=folder)
+    assert code == 0 and "load PATH..." in out

@@ -22,6 +22,7 @@ import anyio
 import docread
 import httpx
 import pytest
+from conftest import CliHere
 from factories import image_file, pdf, scan_page, text_image, zip_archive
 
 if TYPE_CHECKING:
@@ -503,13 +504,13 @@ def test_http_on_loopback_checks_host_and_origin(workspace: Path, tmp_path: Path
     )
 
 
-def test_http_reachable_by_others_needs_a_token(workspace: Path, tmp_path: Path) -> None:
-    argv = [sys.executable, "-m", "docread.cli", "mcp", "--transport", "http", "--host", "0.0.0.0"]
-    refused = subprocess.run(
-        [*argv, "--port", str(_free_port()), "--workspace", str(workspace)],
-        env={**_env(), "DOCREAD_MCP_TOKEN": ""}, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert refused.returncode == 2 and "DOCREAD_MCP_TOKEN=<secret>" in refused.stderr
+def test_http_reachable_by_others_needs_a_token(
+    workspace: Path, tmp_path: Path, cli_here: CliHere, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCREAD_MCP_TOKEN", "")  # refused before it serves: in this process
+    argv = ["mcp", "--transport", "http", "--host", "0.0.0.0", "--port", str(_free_port())]
+    code, _, err = cli_here(*argv, "--workspace", str(workspace), cwd=tmp_path)
+    assert code == 2 and "DOCREAD_MCP_TOKEN=<secret>" in err
     secret = "s3cret-token"
     log = tmp_path / "stderr.txt"
     flags = ("--host", "0.0.0.0", "--allowed-host", "docs.example")
