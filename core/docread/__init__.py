@@ -13,7 +13,7 @@ from __future__ import annotations
 # ruff: noqa: E402 - the worker template starts before the rest of docread imports
 from .isolation.template import prestart
 
-prestart()  # its imports (docread, PyMuPDF: 0.22 s) run beside ours, not after them
+prestart()  # its imports (docread, PyMuPDF: the cold start's longer path) run beside ours
 
 import contextlib
 import gc
