@@ -47,14 +47,16 @@ class Preloaded(Extractor):
 
 
 def wait_idle(pid: int | None, within: float = 60.0) -> None:
-    """Until the process sleeps in poll with its CPU time unchanged over 0.2 s."""
+    """Until the process sleeps (in poll, where the kernel says) with its CPU time unchanged
+    over 0.2 s."""
     assert pid is not None
     deadline = time.monotonic() + within
     last = None
     while time.monotonic() < deadline:
         stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         now = (stat[0], int(stat[11]) + int(stat[12]))  # state, utime + stime
-        polling = "poll" in Path(f"/proc/{pid}/wchan").read_text()
+        wchan = Path(f"/proc/{pid}/wchan").read_text()  # "0" where the kernel hides it
+        polling = "poll" in wchan or wchan in ("", "0")
         if polling and now[0] == "S" and now == last:
             return
         last = now if polling else None
