@@ -105,6 +105,7 @@ def prestart() -> None:
 
 
 def _discard_untaken() -> None:
+    """At exit: kill and reap the template ``prestart`` started if nothing took it."""
     started = take()
     if started is not None:
         discard(started)
