@@ -2,7 +2,7 @@
 forks a worker per host request, so a new worker costs a fork (milliseconds), not an interpreter
 start and PyMuPDF's import (the host side is ``processes``).
 
-The template runs as ``python -c 'from docread.isolation.template import main; ...'`` in its own
+The template runs as ``python -c 'import gc; gc.disable(); from docread.isolation.template import main; ...'`` in its own
 session, one thread only (a fork copies just the calling thread), with the allow-listed part of
 the host's environment only (``extractors.environ.environment``: no tokens or keys). A request brings that
 part of the host's environment of the moment, its import path and directory and the worker's
