@@ -110,6 +110,14 @@ def test_units_carry_base_metadata_and_stable_ids(tmp_path: Path) -> None:
     assert all(isinstance(v, str | int | float | bool) for v in doc.metadata.values())
 
 
+def test_stable_ids_keep_their_value_across_versions() -> None:
+    """A vector store keys its entries by these ids: the same place and content give the same
+    UUID text in every docread version (pinned here: uuid's form, lowercase, 8-4-4-4-12)."""
+    from docread.model import stable_id
+
+    assert stable_id("docs/a.txt", 1, content=b"alpha") == "1d90cd04-539b-47d2-5a14-e7d74ec005e7"
+
+
 def test_iter_bytes_reads_uploads_in_memory(reader: docread.Reader, tmp_path: Path) -> None:
     upload = pdf_bytes(["Uploaded invoice total 99 EUR"])
     pages = list(reader.iter_bytes(upload, "uploads/invoice.pdf"))

@@ -206,6 +206,13 @@ def warm_template() -> None:
     _template(fresh=False)
 
 
+def template_pid() -> int | None:
+    """The pid of this process's template (None: none started yet), for diagnostics and tests."""
+    with _lock:
+        current = _templates.get(os.getpid())
+    return None if current is None else current.proc.pid
+
+
 def close_template() -> None:
     """Stop this process's template (at exit), and one ``prestart`` started and nothing took."""
     with _lock:

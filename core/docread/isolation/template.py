@@ -2,7 +2,7 @@
 forks a worker per host request, so a new worker costs a fork (milliseconds), not an interpreter
 start and PyMuPDF's import (the host side is ``processes``).
 
-The template runs as ``python -c 'from docread.isolation.template import main; ...'`` in its own
+The template runs as ``python -c 'import gc; gc.disable(); from docread.isolation.template import main; ...'`` in its own
 session, one thread only (a fork copies just the calling thread), with the allow-listed part of
 the host's environment only (``extractors.environ.environment``: no tokens or keys). A request brings that
 part of the host's environment of the moment, its import path and directory and the worker's
@@ -11,13 +11,21 @@ with the child's pid and a pidfd of it (opened by its parent, so the host's hand
 name a reused pid), reaps it when it ends and sends its wait status. Template and workers watch the host through a pidfd and exit with it.
 
 ``import docread`` starts this process's template (``prestart``, before the rest of docread
-imports), so the template's own imports (0.22 s: docread and PyMuPDF) run beside the host's
-instead of after them; a template no request came to within ``IDLE_EXIT`` seconds exits (the
-host starts one again when it needs it), and one never asked is killed at the host's exit.
+imports), so the template's own imports run beside the host's instead of after them: they are
+the cold start's critical path (the host asks for its first worker before they end). So the
+template imports only what a worker's first PDF unit runs (``FIRST``), with the garbage
+collector off (``gc.freeze`` then keeps those objects shared with every worker), PyMuPDF's
+table finder deferred to its first use; the other families' modules (``IDLE``) only once it
+served its first request, one at a time while no request waits: a process that never reads (a
+script, a test that imports docread) pays the interpreter, docread's and PyMuPDF's imports, not
+the office, HTML, archive, email and image readers'. A template no request came to within
+``IDLE_EXIT`` seconds exits (the host starts one again when it needs it), and one never asked is
+killed at the host's exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import os
@@ -27,11 +35,13 @@ import subprocess
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..extractors.environ import environment
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from importlib.machinery import ModuleSpec
     from multiprocessing.connection import Connection
 
 ROLE = "DOCREAD_TEMPLATE"  # set in the template's environment: its own import starts no template
@@ -39,13 +49,16 @@ IDLE_EXIT = 60.0  # seconds a template waits for its first request before it exi
 Started = tuple[subprocess.Popen[bytes], socket.socket]  # a template, the host's end of its socket
 _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` started, not yet taken
 
-# Imported once here (measured, per process: docread 0.12 s with this module, PyMuPDF without
-# its layout packages and the PDF engine 0.11 s, before the first fork; docread's public API is
-# not among them: the package imports its names on first use; the others 0.05 s, one
-# module at a time while no request waits). Not pandas: 0.28 s, and 130 MB of data segment
-# that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
+# Imported once here, before the first fork (CPU, per process: the interpreter 0.02 s, docread's
+# modules 0.20 s, PyMuPDF 0.12 s without its layout packages and table finder; docread's public
+# API is not among them: the package imports its names on first use). ``IDLE`` after the first
+# fork (0.09 s), one module at a time while no request waits; ``pymupdf.table`` (find_tables,
+# 0.02 s) is PyMuPDF's own, deferred by ``_import_pymupdf``. Not pandas: 0.28 s, and 130 MB of
+# data segment that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
 FIRST = ("docread.isolation.worker", "docread.extractors.pdf.document")
+DEFERRED = "pymupdf.table"
 IDLE = (
+    DEFERRED,
     "docread.extractors.office.extractor",
     "docread.extractors.html.extractor",
     "docread.extractors.archives.extractor",
@@ -58,7 +71,10 @@ def launch() -> Started:
     """A new template process (own session, the allow-listed environment, the host's import
     path, stdout closed) and the host's end of its socket."""
     ours, theirs = socket.socketpair()
-    code = f"from docread.isolation.template import main; main({theirs.fileno()})"
+    code = (  # the collector off from the first import: ``_preload`` turns it on
+        f"import gc; gc.disable(); from docread.isolation.template import main; "
+        f"main({theirs.fileno()})"
+    )
     try:
         proc = subprocess.Popen(
             [sys.executable, "-c", code],
@@ -78,11 +94,21 @@ def launch() -> Started:
 
 def prestart() -> None:
     """Start this process's template now (``import docread`` calls it first), unless this is a
-    template itself or one was started; a failure here is retried on first use."""
+    template itself or one was started; a failure here is retried on first use. One nothing
+    took is killed at this process's exit (it would import on, orphaned, until its poll saw
+    the host gone)."""
     if os.environ.get(ROLE) or os.getpid() in _early:
         return
     with contextlib.suppress(OSError):
         _early[os.getpid()] = launch()
+        atexit.register(_discard_untaken)
+
+
+def _discard_untaken() -> None:
+    """At exit: kill and reap the template ``prestart`` started if nothing took it."""
+    started = take()
+    if started is not None:
+        discard(started)
 
 
 def take() -> Started | None:
@@ -107,25 +133,60 @@ def python_path() -> str:
 
 
 def main(fd: int) -> None:
-    """Preload, then serve fork requests until the host closes the socket or dies."""
-    import importlib
+    """Preload ``FIRST``, then serve fork requests until the host closes the socket or dies."""
     import logging
     from multiprocessing.connection import Connection
 
     host = os.pidfd_open(os.getppid())  # inherited by every worker: they watch the host too
     logging.getLogger("docread").propagate = False
-    from ..extractors.pdf.library import load_pymupdf
-
     with contextlib.suppress(ImportError):
-        load_pymupdf()  # without its layout packages: the first import of pymupdf decides
-    for name in FIRST:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
+        _import_pymupdf()
+    _preload(FIRST)
     _serve(Connection(fd), host)
 
 
-def _serve(conn: Connection, host: int) -> None:
+def _import_pymupdf() -> None:
+    """PyMuPDF as ``load_pymupdf`` imports it (without its layout packages), its ``table`` module
+    (``Page.find_tables``: statistics, fractions, html and its own, 0.02 s) loaded on first use
+    (``importlib.util.LazyLoader``): a first PDF unit seldom runs it (a read asking for tables
+    with ``pdf.structure: off``), and the idle preloads load it before later forks."""
+    import importlib.util
+
+    from ..extractors.pdf.library import load_pymupdf
+
+    class Deferred:
+        def find_spec(self, name: str, path: Any, target: Any = None) -> ModuleSpec | None:
+            if name != DEFERRED:
+                return None
+            sys.meta_path.remove(self)  # once: the real finders find it
+            spec = importlib.util.find_spec(name)
+            if spec is not None and spec.loader is not None:
+                spec.loader = importlib.util.LazyLoader(spec.loader)
+            return spec
+
+    finder = Deferred()
+    sys.meta_path.insert(0, finder)
+    try:
+        load_pymupdf()
+    finally:
+        if finder in sys.meta_path:  # pymupdf did not import it (or its import failed)
+            sys.meta_path.remove(finder)
+
+
+def _preload(names: Iterable[str]) -> None:
+    """Import ``names`` (a lazy module: loaded) with the collector off, then freeze what they made
+    (a worker's collections never touch, so never copy, the template's objects) and turn it on."""
     import importlib
+
+    gc.disable()
+    for name in names:
+        with contextlib.suppress(ImportError):
+            vars(importlib.import_module(name))  # ``vars``: a lazily imported module loads
+    gc.freeze()
+    gc.enable()
+
+
+def _serve(conn: Connection, host: int) -> None:
     import time
 
     from . import protocol
@@ -135,17 +196,15 @@ def _serve(conn: Connection, host: int) -> None:
     poller = select.poll()
     poller.register(conn.fileno(), select.POLLIN)
     poller.register(host, select.POLLIN)
-    idle = list(IDLE)
+    idle = list(IDLE)  # preloaded once a request came, one at a time while nothing waits
     while True:
+        preload = bool(idle) and idle_until is None
         wait = None if idle_until is None else max(idle_until - time.monotonic(), 0) * 1000
-        events = poller.poll(0 if idle else wait)
-        if not events and not idle and idle_until is not None:
+        events = poller.poll(0 if preload else wait)
+        if not events and idle_until is not None:
             return  # nobody asked for a worker: a prestarted template of a host that reads none
-        if not events and idle:  # nothing waits: preload one more module
-            with contextlib.suppress(ImportError):
-                importlib.import_module(idle.pop(0))
-            if not idle:
-                gc.freeze()  # the preloaded objects stay shared (no copy at a collection)
+        if not events:  # nothing waits: preload one more module
+            _preload((idle.pop(0),))
             continue
         for ready, _ in events:
             if ready == host:

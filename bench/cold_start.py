@@ -1,0 +1,139 @@
+"""Where a cold start's time goes (issue 35): each case a fresh process, this tree against
+``--before`` (a checkout) interleaved, medians of ``--runs``.
+
+- ``timeline``: ``import docread`` and the first unit of a 1-page PDF from a new Reader (as
+  ``load_path.py``'s start row): the moments (seconds from before the import) the host asked the
+  template for its first worker and got it, and the first unit; the CPU seconds of the template
+  when it answered (its path to the first fork), of the worker to the first unit, and of the host
+  when it asked and at the first unit. The machine's other load inflates CPU seconds too: only
+  the two trees in one run compare.
+- ``idle``: the CPU seconds of the whole process tree of ``python -c 'import docread'`` and of
+  one that then sleeps 2 s without reading (the host, and its template, orphaned or not: this
+  process is their subreaper).
+
+    .venv/bin/python bench/cold_start.py --before /work/main --runs 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _harness import text_pdf
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parents[1]
+BODY = "The quick brown fox jumps over the lazy dog. " * 8
+TIMELINE = (
+    "seconds",
+    "asked",
+    "forked",
+    "template_cpu",
+    "worker_cpu",
+    "host_cpu_asked",
+    "host_cpu",
+)
+IDLE = {"import": "import docread", "import, 2 s": "import docread, time; time.sleep(2)"}
+
+
+def case_timeline(folder: str) -> dict[str, Any]:
+    """One cold start's moments and CPU seconds (see the module's docstring)."""
+    start = time.perf_counter()
+    import docread
+    from docread.isolation import processes
+
+    seen: dict[str, Any] = {}
+    fork = processes._Template.fork  # the host's first fork request, timed from outside
+
+    def timed(self: Any, sock: int, max_mb: int) -> Any:
+        seen.setdefault("asked", time.perf_counter() - start)
+        seen.setdefault("host_cpu_asked", time.process_time())
+        forked = fork(self, sock, max_mb)
+        seen.setdefault("forked", time.perf_counter() - start)
+        seen.setdefault("template_cpu", cpu_seconds(self.proc.pid))
+        seen.setdefault("worker", forked.pid)
+        return forked
+
+    processes._Template.fork = timed  # type: ignore[method-assign]
+    config = {"cache": {"directory": tempfile.mkdtemp(dir=folder)}}
+    with docread.Reader(folder, config) as reader:
+        next(iter(reader.iter_units("one.pdf")))
+        seen["seconds"] = time.perf_counter() - start
+        seen["worker_cpu"] = cpu_seconds(seen["worker"])
+        seen["host_cpu"] = time.process_time()
+    return seen
+
+
+def cpu_seconds(pid: int) -> float:
+    """A running process's CPU seconds so far (``/proc/PID/schedstat``: nanoseconds on a CPU)."""
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as stat:
+        return int(stat.read().split()[0]) / 1e9
+
+
+def env_of(tree: str) -> dict[str, str]:
+    """This environment, importing ``tree``'s docread (bytecode written: a fair start)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join([f"{tree}/core", tree])
+    return env
+
+
+def tree_cpu(code: str, tree: str) -> float:
+    """CPU seconds of ``python -c code`` and every process it left (reaped here)."""
+    subprocess.Popen([sys.executable, "-c", code], env=env_of(tree), cwd=tempfile.gettempdir())
+    spent = 0.0
+    while True:
+        try:
+            _, _, usage = os.wait4(-1, 0)
+        except ChildProcessError:
+            return spent
+        spent += usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", help="a checkout to compare with")
+    parser.add_argument("--runs", type=int, default=9, help="runs per case (default 9)")
+    args = parser.parse_args()
+    trees = {"after": str(REPO)}
+    if args.before:
+        trees = {"before": str(Path(args.before).resolve()), **trees}
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come back here
+    print(f"bench/cold_start.py: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(prefix="docread-coldstart-") as folder:
+        script = [sys.executable, str(HERE), "case", folder]
+        subprocess.run([sys.executable, str(HERE), "make", folder], check=True)
+        timeline: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
+        idle: dict[tuple[str, str], list[float]] = {}
+        for _ in range(args.runs):
+            for label, tree in trees.items():
+                out = subprocess.run(script, env=env_of(tree), capture_output=True, text=True)
+                timeline[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+                for case, code in IDLE.items():
+                    idle.setdefault((case, label), []).append(tree_cpu(code, tree))
+    print(f"\ncold start timeline (median of {args.runs}; seconds)")
+    print(f"  {'':8}" + "".join(f"{key:>16}" for key in TIMELINE))
+    for label, runs in timeline.items():
+        medians = [statistics.median(run[key] for run in runs) for key in TIMELINE]
+        print(f"  {label:8}" + "".join(f"{value:16.3f}" for value in medians))
+    print(f"\na never-reading process tree's CPU (median of {args.runs})")
+    for (case, label), spent in idle.items():
+        print(f"  {case:14} {label:8} {statistics.median(spent):.3f} s")
+    print(f"load at the end {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["make"]:
+        text_pdf(Path(sys.argv[2]) / "one.pdf", 1, BODY)
+    elif sys.argv[1:2] == ["case"]:
+        print(json.dumps(case_timeline(sys.argv[2])))
+    else:
+        main()

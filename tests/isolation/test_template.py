@@ -1,0 +1,175 @@
+"""The fork server's preloads: what a template has imported when it forks its first worker (what
+a first PDF unit runs), what it imports once it served that request (the other families), and
+that a process that never read leaves no template behind. Each runs in a fresh interpreter, as a
+cold start does (this process's template has long served its requests)."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from docread.extractors.base import Context, Extractor
+from docread.isolation import template
+from docread.model import Document
+from docread.source import Source
+
+pytestmark = pytest.mark.timeout(120)
+FAMILIES = [name for name in template.IDLE if name.startswith("docread.")]  # other families'
+HERE = Path(__file__).resolve().parent
+Found = dict[str, object]
+Cold = tuple[Found, str, Found, Found]  # the first worker's, its table read, it again, a later one
+
+
+class Preloaded(Extractor):
+    """What this worker had imported and set up (from its template, or since)."""
+
+    name = "fake_preloaded"
+    isolated = True
+
+    def extract(self, source: Source, ctx: Context) -> Iterator[Document]:
+        table = sys.modules.get("pymupdf.table")
+        found = {
+            "idle": [name for name in FAMILIES if name in sys.modules],
+            "table": type(table).__name__,  # type(): a lazy module is not loaded by looking
+            "collector": gc.isenabled(),
+            "frozen": gc.get_freeze_count(),
+            "pid": os.getpid(),
+        }
+        yield Document(repr(found))
+
+
+def wait_idle(pid: int | None, within: float = 60.0) -> None:
+    """Until the process sleeps (in poll, where the kernel says) with its CPU time unchanged
+    over 0.2 s."""
+    assert pid is not None
+    deadline = time.monotonic() + within
+    last = None
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        now = (stat[0], int(stat[11]) + int(stat[12]))  # state, utime + stime
+        wchan = Path(f"/proc/{pid}/wchan").read_text()  # "0" where the kernel hides it
+        polling = "poll" in wchan or wchan in ("", "0")
+        if polling and now[0] == "S" and now == last:
+            return
+        last = now if polling else None
+        time.sleep(0.2)
+    raise AssertionError(f"the template {pid} never went idle")
+
+
+# A cold start's process: it reads a table PDF and the fake in its template's first worker, once
+# the template is done with what it imports before a request; then, once the template is idle
+# again, the fake in a new worker.
+COLD = """
+import sys
+import docread
+from docread import formats
+from docread.isolation import processes
+from test_template import Preloaded, wait_idle
+
+formats.BY_KEY[Preloaded.name] = formats.Format(
+    Preloaded.name, "pdf", "application/x-fake", extractor="test_template:Preloaded"
+)
+folder = sys.argv[1]
+config = {
+    "cache": {"enabled": False}, "global_timeout": 60, "isolation": {"workers": 1},
+    "pdf": {"structure": "off"},  # tables (find_tables) only on request
+}
+processes.warm_template()
+wait_idle(processes.template_pid())
+with docread.Reader(folder, config) as reader:
+    first = reader.read("f.bin", format_hint=Preloaded.name).text
+    tables = reader.read("ruled.pdf", extract_tables=True).text
+    again = reader.read("f.bin", format_hint=Preloaded.name).text
+wait_idle(processes.template_pid())
+with docread.Reader(folder, config) as reader:
+    later = reader.read("f.bin", format_hint=Preloaded.name).text
+print(repr((first, tables, again, later)))
+"""
+
+
+@pytest.fixture(scope="module")
+def cold(tmp_path_factory: pytest.TempPathFactory) -> Cold:
+    from factories import pdf, table_page
+
+    folder = tmp_path_factory.mktemp("cold")
+    (folder / "f.bin").write_text("x")
+    pdf(folder / "ruled.pdf", [table_page([["name", "value"], ["alpha", "1"]])])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parent)])}
+    env.pop(template.ROLE, None)
+    run = [sys.executable, "-c", COLD, str(folder)]
+    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    assert out.returncode == 0, out.stderr
+    first, tables, again, later = ast.literal_eval(out.stdout.splitlines()[-1])
+    return ast.literal_eval(first), tables, ast.literal_eval(again), ast.literal_eval(later)
+
+
+def test_a_template_imports_the_other_families_only_after_its_first_request(
+    cold: Cold,
+) -> None:
+    """Before its first request a template imports what a first PDF unit runs, not the office,
+    HTML, archive, email or image readers (a process that never reads pays none of them), with
+    PyMuPDF's table finder not loaded yet; its first worker starts with the collector on and the
+    template's objects frozen. Once it served that request it imports them, so a later worker
+    has them."""
+    first, _, _, later = cold
+    assert first["idle"] == [] and first["table"] == "_LazyModule" and first["collector"] is True
+    assert isinstance(first["frozen"], int) and first["frozen"] > 10_000
+    assert later["idle"] == FAMILIES and later["table"] == "module"
+    assert later["pid"] != first["pid"]
+
+
+def test_a_first_worker_finds_tables_with_the_deferred_table_finder(
+    cold: Cold,
+) -> None:
+    """The table finder the template's first worker started without loads there on first use."""
+    first, tables, again, _ = cold
+    assert "| name | value |" in tables and "| alpha | 1 |" in tables, tables
+    assert again["pid"] == first["pid"] and again["table"] == "module"
+
+
+def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:
+    """``import docread`` starts a template; a process that exits without reading kills and
+    reaps it on its way out, rather than leaving it to import on, orphaned, until its poll sees
+    the host gone (0.4 s of CPU for every short script or test process that imports docread)."""
+    code = (
+        "import os, docread\n"
+        "from docread.isolation import template\n"
+        "print(template._early[os.getpid()][0].pid)"
+    )
+    env = {**os.environ}
+    env.pop(template.ROLE, None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    pid = int(out.stdout)
+    try:
+        alive = psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        alive = False
+    assert not alive
+
+
+def test_docread_imports_its_api_with_the_collector_paused_and_restores_it() -> None:
+    """The host's side of a cold start: ``docread.Reader`` (and ``read``, ``iter_units``...)
+    import the API with no garbage collection on the way (0.15 -> 0.13 s of CPU), and leave the
+    collector as the caller had it."""
+    code = (
+        "import gc, sys, docread\n"
+        "runs = []\n"
+        "gc.callbacks.append(lambda phase, info: runs.append(phase))\n"
+        "if sys.argv[1] == 'off': gc.disable()\n"
+        "docread.Reader\n"
+        "print(len(runs) // 2, gc.isenabled())"  # a start and a stop phase per collection
+    )
+    env = {**os.environ, template.ROLE: "1"}  # no template: only this process's imports
+    for caller, on in (("on", "True"), ("off", "False")):
+        run = [sys.executable, "-c", code, caller]
+        out = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
+        collections, after = out.stdout.split()
+        assert int(collections) <= 1 and after == on  # one: the collector's due run once back on
