@@ -28,11 +28,12 @@ _HEAD_NUMBER = re.compile(
     r"|제\s*\d+\s*[장절조편])(?:\s|$)",
     re.IGNORECASE,
 )
-CAPTION = re.compile(
-    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
-    r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
-    re.IGNORECASE,
+_CAPTION_WORDS = (
+    r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
+    r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
 )
+CAPTION = re.compile(rf"^{_CAPTION_WORDS}\s*[\dIVX]", re.IGNORECASE)
+_CAPTION_START = re.compile(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a caption opens with
 _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
@@ -112,13 +113,15 @@ def column_blocks(
         reach[round(ln.x0 / 4)] = max(reach.get(round(ln.x0 / 4), 0.0), ln.x1)
     out: list[Block] = []
     current: list[Line] = []
+    far = 0.0  # how far right the block being made runs
+    captioned = False  # it opens with a caption's word
     kind = "text"
     beside = False  # the block being made sits beside the one before (a label on its row)
 
     def flush() -> None:
         nonlocal current, kind
         if current:
-            edge = max(ln.x1 for ln in current) if len(current) > 1 else right
+            edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
             out.extend(_typed(current, kind, survey, toc, edge, beside=beside, strong=strong))
@@ -132,14 +135,19 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
-        edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-        start = _starts_item(ln, prev, edge if prev else right, rtl)
-        if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
+        start = _starts_item(ln, prev, reach, right, rtl)
+        if (
+            prev is None
+            or start
+            or _breaks(prev, ln, current, far, captioned, kind, gap, left, right, survey, rtl)
+        ):
             flush()
             kind = "item" if start else "text"
             beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
+        if not current:
+            far, captioned = ln.x1, bool(_CAPTION_START.match(ln.text))
         current.append(ln)
+        far = max(far, ln.x1)
         prev = ln
     flush()
     return out
@@ -163,9 +171,12 @@ def _line_gap(lines: list[Line]) -> float:
     return max(gaps[len(gaps) // 2], 0.0)
 
 
-def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
+def _starts_item(
+    ln: Line, prev: Line | None, reach: dict[int, float], right: float, rtl: bool
+) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the column's edge."""
+    after a line that did not run to the column's edge (``right``, or after ``prev`` how far
+    the lines starting where it starts run: ``reach``, by 4 pt steps)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -174,7 +185,11 @@ def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
     if not (weak or numbered):
         return False
-    return prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+    if prev is None:
+        return True
+    at = round(prev.x0 / 4)  # where the text prev starts with wraps
+    edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
@@ -186,22 +201,24 @@ def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
 
 
 def _breaks(
-    prev: Line, ln: Line, current: list[Line], kind: str, gap: float, left: float,
-    right: float, survey: Survey, rtl: bool,
+    prev: Line, ln: Line, current: list[Line], far: float, captioned: bool, kind: str,
+    gap: float, left: float, right: float, survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
-    """Whether ``ln`` starts a new block after ``prev``: it sits beside it, or more space is
-    above it than between a paragraph's lines, or the font size changes; after a line that
-    runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
-    short line, a change between a heading style and another, or the end of a sentence."""
+    """Whether ``ln`` starts a new block after ``prev`` (the last of ``current``, whose lines
+    run ``far`` right and open with a caption's word when ``captioned``): it sits beside it,
+    or more space is above it than between a paragraph's lines, or the font size changes;
+    after a line that runs to the text's edge (a paragraph wraps there), only a first-line
+    indent; after a short line, a change between a heading style and another, or the end of
+    a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
-    if current and _captioning(current[0], prev, ln):
+    if captioned and _captioning(current[0], prev, ln):
         return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
-    edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
+    edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
@@ -251,7 +268,7 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
 def first_word(text: str) -> int:
     """The length of the text's first word, as wrapping sees it: one character for a script
     that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    words = text.split()
+    words = text.split(None, 1)
     if not words:
         return 4
     return 1 if _WRAPS_ANYWHERE.match(words[0]) else len(words[0])
@@ -284,7 +301,7 @@ def _typed(
     whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
     if whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
-    if kind == "text" and CAPTION.match(joined(lines[:2])):
+    if kind == "text" and _CAPTION_START.match(lines[0].text) and CAPTION.match(joined(lines[:2])):
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
@@ -345,10 +362,13 @@ def _heading_level(
         abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines
     ):
         return 0
+    distinct = survey.distinct(first)
+    if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
+        return 0  # neither apart from the body nor numbered (most blocks: no text joined)
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING:
         return 0
-    if not survey.distinct(first) and not (len(lines) == 1 and _caps_numbered(text)):
+    if not distinct and not _caps_numbered(text):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
