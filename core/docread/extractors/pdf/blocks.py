@@ -2,17 +2,15 @@
 at line gaps, first-line indents and sentence ends after a short line; list items from
 bullets and numbers; headings from the outline, the document's heading styles (survey.py)
 and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
-paragraph it opens split from it. And the joining of a
-block's lines (a word hyphenated at a line end made whole)."""
+paragraph it opens split from it."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .lines import Line
+from .lines import Line, hyphenated, join
 
 if TYPE_CHECKING:
     from .survey import Survey
@@ -21,7 +19,6 @@ _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\
 _WEAK_BULLETS = "-–—*·∙"
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
-_HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _HEAD_NUMBER = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
     r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
@@ -108,13 +105,13 @@ def column_blocks(
     left = min(ln.x0 for ln in lines)
     right = max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
+    starts = {key.split(None, 1)[0] for key in toc if key}  # the outline's titles' first words
     reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
     for ln in lines:
         reach[round(ln.x0 / 4)] = max(reach.get(round(ln.x0 / 4), 0.0), ln.x1)
     out: list[Block] = []
     current: list[Line] = []
     far = 0.0  # how far right the block being made runs
-    captioned = False  # it opens with a caption's word
     kind = "text"
     beside = False  # the block being made sits beside the one before (a label on its row)
 
@@ -124,7 +121,9 @@ def column_blocks(
             edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
-            out.extend(_typed(current, kind, survey, toc, edge, beside=beside, strong=strong))
+            out.extend(
+                _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
+            )
         current, kind = [], "text"
 
     prev: Line | None = None
@@ -135,19 +134,19 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, reach, right, rtl)
+        at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
+        edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+        start = _starts_item(ln, prev, edge if prev else right, rtl)
         if (
             prev is None
             or start
-            or _breaks(prev, ln, current, far, captioned, kind, gap, left, right, survey, rtl)
+            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
         ):
             flush()
             kind = "item" if start else "text"
             beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
-        if not current:
-            far, captioned = ln.x1, bool(_CAPTION_START.match(ln.text))
+        far = max(far, ln.x1) if current else ln.x1
         current.append(ln)
-        far = max(far, ln.x1)
         prev = ln
     flush()
     return out
@@ -171,12 +170,9 @@ def _line_gap(lines: list[Line]) -> float:
     return max(gaps[len(gaps) // 2], 0.0)
 
 
-def _starts_item(
-    ln: Line, prev: Line | None, reach: dict[int, float], right: float, rtl: bool
-) -> bool:
+def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the column's edge (``right``, or after ``prev`` how far
-    the lines starting where it starts run: ``reach``, by 4 pt steps)."""
+    after a line that did not run to the column's edge."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -185,11 +181,7 @@ def _starts_item(
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
     if not (weak or numbered):
         return False
-    if prev is None:
-        return True
-    at = round(prev.x0 / 4)  # where the text prev starts with wraps
-    edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
+    return prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
@@ -201,20 +193,19 @@ def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
 
 
 def _breaks(
-    prev: Line, ln: Line, current: list[Line], far: float, captioned: bool, kind: str,
-    gap: float, left: float, right: float, survey: Survey, rtl: bool,
+    prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
+    right: float, survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
-    """Whether ``ln`` starts a new block after ``prev`` (the last of ``current``, whose lines
-    run ``far`` right and open with a caption's word when ``captioned``): it sits beside it,
-    or more space is above it than between a paragraph's lines, or the font size changes;
-    after a line that runs to the text's edge (a paragraph wraps there), only a first-line
-    indent; after a short line, a change between a heading style and another, or the end of
-    a sentence."""
+    """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
+    right): it sits beside it, or more space is above it than between a paragraph's lines,
+    or the font size changes; after a line that runs to the text's edge (a paragraph wraps
+    there), only a first-line indent; after a short line, a change between a heading style
+    and another, or the end of a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
-    if captioned and _captioning(current[0], prev, ln):
+    if _CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
         return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
@@ -290,16 +281,18 @@ def _beside(prev: Line, ln: Line) -> bool:
 
 
 def _typed(
-    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], right: float,
-    *, beside: bool = False, strong: bool = False,
+    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], starts: set[str],
+    right: float, *, beside: bool = False, strong: bool = False,
 ) -> list[Block]:  # fmt: skip
     """A run of lines as its blocks: a heading (the outline names it, or its style and shape
     say so: ``_heading_level``), a heading run into the paragraph it opens (its first
     lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
     label, a value) is never a heading, a list item (``strong``: indented, or of several
     lines) only when it is larger than the body or bold."""
-    whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
-    if whole in toc:
+    opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
+    named = toc and opens and opens[0].casefold() in starts
+    whole = norm(" ".join(ln.text for ln in lines)) if named else None
+    if whole is not None and whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
     if kind == "text" and _CAPTION_START.match(lines[0].text) and CAPTION.match(joined(lines[:2])):
         return [Block("caption", lines, right=right)]
@@ -445,22 +438,3 @@ def bulleted(text: str) -> bool:
 
 def joined(lines: list[Line]) -> str:
     return join(ln.text for ln in lines)
-
-
-def hyphenated(text: str) -> bool:
-    """Ends in a letter and a hyphen."""
-    return text.endswith("-") and bool(_HYPHEN_END.search(text))
-
-
-def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
-    out = ""
-    for line in lines:
-        text = " ".join(line.split())
-        if not out:
-            out = text
-        elif hyphenated(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out

@@ -1,6 +1,7 @@
 """A PDF page's text lines with their geometry and font (size, weight, slant, family), from one
 ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the page read
-once, everything after works on what it returns (``PageText``), never on the page again."""
+once, everything after works on what it returns (``PageText``), never on the page again. And
+the joining of lines' text (a word hyphenated at a line end made whole)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import functools
 import re
 import time
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,6 +41,7 @@ _SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
+_HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 
 
@@ -285,7 +289,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
-    pending = sorted(lines, key=lambda ln: ln.y0)
+    pending = sorted(lines, key=attrgetter("y0"))
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
     for ln in pending:
         active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0]
@@ -304,7 +308,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
             active.append(len(out))
             out.append(ln)
     # back to content order (MuPDF's order of blocks: columns read one after the other)
-    out.sort(key=lambda ln: (ln.block, ln.y0))
+    out.sort(key=attrgetter("block", "y0"))
     return out
 
 
@@ -405,3 +409,22 @@ def visible(text: str) -> int:
 def right_to_left(text: str) -> bool:
     """Whether the text has Hebrew or Arabic letters."""
     return not text.isascii() and bool(_RTL.search(text))
+
+
+def hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
+
+
+def join(lines: Iterable[str]) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    out = ""
+    for line in lines:
+        text = " ".join(line.split())
+        if not out:
+            out = text
+        elif hyphenated(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out

@@ -25,14 +25,12 @@ from .blocks import (
     bulleted,
     column_blocks,
     ended,
-    hyphenated,
-    join,
     joined,
     norm,
     runs_to_edge,
 )
 from .figures import figure_boxes
-from .lines import Line, PageText, right_to_left
+from .lines import Line, PageText, hyphenated, join, right_to_left
 from .order import reading_order
 from .survey import Survey, in_band, is_page_number, running_key
 from .tables.cells import PageTable, inside, left_over
@@ -92,7 +90,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
-    folios = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
+    folios = [ln for ln in text.lines if in_band(ln, height) and is_page_number(ln.text)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
@@ -386,7 +384,7 @@ def _wrapped(lines: list[Line], right: float) -> str:
         if nxt is None:
             break
         text = ln.text.strip()
-        words = nxt.text.split()
+        words = nxt.text.split(None, 1)
         if (
             not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
             and not hyphenated(text)

@@ -211,13 +211,14 @@ def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | No
     """The line right above an entry's line that starts its title (no leaders, same column,
     starts at or left of it, less than a line apart)."""
     best = None
+    top, gap = entry.y0, 0.4 * (entry.y1 - entry.y0)
     for ln in lines:
-        if id(ln) in taken or ln.rotated or ln.y1 > entry.y0 + TOL or ln.size != entry.size:
+        if ln.y1 > top + TOL or top - ln.y1 > gap:
+            continue  # not right above it (the test that rules out most lines, first)
+        if id(ln) in taken or ln.rotated or ln.size != entry.size:
             continue
         if _DOTS.search(ln.text):
             continue  # an entry of its own, its number printed apart
-        if entry.y0 - ln.y1 > 0.4 * (entry.y1 - entry.y0):
-            continue
         near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
         if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
             best = ln
