@@ -111,8 +111,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     drawn = figure_boxes(text, [t.bbox for t in tables])
     figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
     axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
-    free: list[Line] = []
-    for ln in lines:
+    free: list[Line] = [] if figures else lines
+    for ln in lines if figures else ():
         box = next((f for f in figures if _label(ln, f, id(f) in axes, survey)), None)
         if box is not None:
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
