@@ -351,13 +351,13 @@ def _heading_level(
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
-    if len(lines) > 3 or any(
-        abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines
-    ):
+    if len(lines) > 3:
         return 0
     distinct = survey.distinct(first)
     if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
+    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
+        return 0
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING:
         return 0
