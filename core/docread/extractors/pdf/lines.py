@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from .library import drawn_pictures
+
 if TYPE_CHECKING:
     import pymupdf
 
@@ -40,7 +42,6 @@ _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close
 _SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
 _HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 
@@ -167,9 +168,10 @@ def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
 
 def _pictures(page: pymupdf.Page) -> list[Box]:
     """Where the page's pictures are drawn (a run of the page's content: only when its
-    resources list pictures), from MuPDF's log of what it draws: ``get_image_info`` would
-    make a text page of its own and decode every picture (6x the time)."""
-    return [tuple(box) for kind, box in page.get_bboxlog() if kind in _PICTURE_KINDS]
+    resources list pictures), from a device that hears of pictures only
+    (``library.drawn_pictures``): ``get_image_info`` would make a text page of its own and
+    decode every picture (6x the time)."""
+    return drawn_pictures(page)
 
 
 def _line(line: dict[str, Any], number: int) -> Line | None:
