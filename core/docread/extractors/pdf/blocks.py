@@ -2,17 +2,15 @@
 at line gaps, first-line indents and sentence ends after a short line; list items from
 bullets and numbers; headings from the outline, the document's heading styles (survey.py)
 and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
-paragraph it opens split from it. And the joining of a
-block's lines (a word hyphenated at a line end made whole)."""
+paragraph it opens split from it."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .lines import Line
+from .lines import Line, hyphenated, join
 
 if TYPE_CHECKING:
     from .survey import Survey
@@ -21,18 +19,18 @@ _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\
 _WEAK_BULLETS = "-–—*·∙"
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
-_HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _HEAD_NUMBER = re.compile(
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
     r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
     r"|제\s*\d+\s*[장절조편])(?:\s|$)",
     re.IGNORECASE,
 )
-CAPTION = re.compile(
-    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
-    r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)\s*[\dIVX]",
-    re.IGNORECASE,
+_CAPTION_WORDS = (
+    r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
+    r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
 )
+CAPTION = re.compile(rf"^{_CAPTION_WORDS}\s*[\dIVX]", re.IGNORECASE)
+_CAPTION_START = re.compile(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a caption opens with
 _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
@@ -107,21 +105,25 @@ def column_blocks(
     left = min(ln.x0 for ln in lines)
     right = max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
+    starts = {key.split(None, 1)[0] for key in toc if key}  # the outline's titles' first words
     reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
     for ln in lines:
         reach[round(ln.x0 / 4)] = max(reach.get(round(ln.x0 / 4), 0.0), ln.x1)
     out: list[Block] = []
     current: list[Line] = []
+    far = 0.0  # how far right the block being made runs
     kind = "text"
     beside = False  # the block being made sits beside the one before (a label on its row)
 
     def flush() -> None:
         nonlocal current, kind
         if current:
-            edge = max(ln.x1 for ln in current) if len(current) > 1 else right
+            edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
-            out.extend(_typed(current, kind, survey, toc, edge, beside=beside, strong=strong))
+            out.extend(
+                _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
+            )
         current, kind = [], "text"
 
     prev: Line | None = None
@@ -135,10 +137,15 @@ def column_blocks(
         at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
         edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
         start = _starts_item(ln, prev, edge if prev else right, rtl)
-        if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
+        if (
+            prev is None
+            or start
+            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
+        ):
             flush()
             kind = "item" if start else "text"
             beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
+        far = max(far, ln.x1) if current else ln.x1
         current.append(ln)
         prev = ln
     flush()
@@ -186,22 +193,23 @@ def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
 
 
 def _breaks(
-    prev: Line, ln: Line, current: list[Line], kind: str, gap: float, left: float,
+    prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
     right: float, survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
-    """Whether ``ln`` starts a new block after ``prev``: it sits beside it, or more space is
-    above it than between a paragraph's lines, or the font size changes; after a line that
-    runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
-    short line, a change between a heading style and another, or the end of a sentence."""
+    """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
+    right): it sits beside it, or more space is above it than between a paragraph's lines,
+    or the font size changes; after a line that runs to the text's edge (a paragraph wraps
+    there), only a first-line indent; after a short line, a change between a heading style
+    and another, or the end of a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
         return True
-    if current and _captioning(current[0], prev, ln):
+    if _CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
         return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
-    edge = max(max(c.x1 for c in current), ln.x1) if current else right  # this text's edge
+    edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
         heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
@@ -251,7 +259,7 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
 def first_word(text: str) -> int:
     """The length of the text's first word, as wrapping sees it: one character for a script
     that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    words = text.split()
+    words = text.split(None, 1)
     if not words:
         return 4
     return 1 if _WRAPS_ANYWHERE.match(words[0]) else len(words[0])
@@ -273,18 +281,20 @@ def _beside(prev: Line, ln: Line) -> bool:
 
 
 def _typed(
-    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], right: float,
-    *, beside: bool = False, strong: bool = False,
+    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], starts: set[str],
+    right: float, *, beside: bool = False, strong: bool = False,
 ) -> list[Block]:  # fmt: skip
     """A run of lines as its blocks: a heading (the outline names it, or its style and shape
     say so: ``_heading_level``), a heading run into the paragraph it opens (its first
     lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
     label, a value) is never a heading, a list item (``strong``: indented, or of several
     lines) only when it is larger than the body or bold."""
-    whole = norm(" ".join(ln.text for ln in lines)) if toc else ""
-    if whole in toc:
+    opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
+    named = toc and opens and opens[0].casefold() in starts
+    whole = norm(" ".join(ln.text for ln in lines)) if named else None
+    if whole is not None and whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
-    if kind == "text" and CAPTION.match(joined(lines[:2])):
+    if kind == "text" and _CAPTION_START.match(lines[0].text) and CAPTION.match(joined(lines[:2])):
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
@@ -341,14 +351,17 @@ def _heading_level(
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
-    if len(lines) > 3 or any(
-        abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines
-    ):
+    if len(lines) > 3:
+        return 0
+    distinct = survey.distinct(first)
+    if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
+        return 0  # neither apart from the body nor numbered (most blocks: no text joined)
+    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
         return 0
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING:
         return 0
-    if not survey.distinct(first) and not (len(lines) == 1 and _caps_numbered(text)):
+    if not distinct and not _caps_numbered(text):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
@@ -425,22 +438,3 @@ def bulleted(text: str) -> bool:
 
 def joined(lines: list[Line]) -> str:
     return join(ln.text for ln in lines)
-
-
-def hyphenated(text: str) -> bool:
-    """Ends in a letter and a hyphen."""
-    return text.endswith("-") and bool(_HYPHEN_END.search(text))
-
-
-def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
-    out = ""
-    for line in lines:
-        text = " ".join(line.split())
-        if not out:
-            out = text
-        elif hyphenated(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out

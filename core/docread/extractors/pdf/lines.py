@@ -1,6 +1,7 @@
 """A PDF page's text lines with their geometry and font (size, weight, slant, family), from one
 ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the page read
-once, everything after works on what it returns (``PageText``), never on the page again."""
+once, everything after works on what it returns (``PageText``), never on the page again. And
+the joining of lines' text (a word hyphenated at a line end made whole)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ import functools
 import re
 import time
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
+
+from .library import drawn_pictures
 
 if TYPE_CHECKING:
     import pymupdf
@@ -37,7 +42,7 @@ _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close
 _SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_PICTURE_KINDS = frozenset({"fill-image", "fill-imgmask"})  # get_bboxlog's entries of pictures
+_HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 
 
@@ -133,8 +138,6 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
     data = page.get_text("dict", textpage=textpage)
     out: list[Line] = []
-    chars = 0
-    rtl = False
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
             (rects if block["isrect"] else paths).append(block["bbox"])  # type: ignore[union-attr]
@@ -143,8 +146,8 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
             made = _line(line, number)
             if made is not None:
                 out.append(made)
-                chars += visible(made.text)
-                rtl = rtl or (not made.text.isascii() and bool(_RTL.search(made.text)))
+    everything = "".join([ln.text for ln in out])  # counted and searched once, not a line each
+    chars, rtl = visible(everything), right_to_left(everything)
     if rtl:
         out = right_to_left_lines(page, textpage, out)
     drawn = _pictures(page) if pictures and out and page.get_images() else []
@@ -165,9 +168,10 @@ def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
 
 def _pictures(page: pymupdf.Page) -> list[Box]:
     """Where the page's pictures are drawn (a run of the page's content: only when its
-    resources list pictures), from MuPDF's log of what it draws: ``get_image_info`` would
-    make a text page of its own and decode every picture (6x the time)."""
-    return [tuple(box) for kind, box in page.get_bboxlog() if kind in _PICTURE_KINDS]
+    resources list pictures), from a device that hears of pictures only
+    (``library.drawn_pictures``): ``get_image_info`` would make a text page of its own and
+    decode every picture (6x the time)."""
+    return drawn_pictures(page)
 
 
 def _line(line: dict[str, Any], number: int) -> Line | None:
@@ -178,18 +182,17 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     dx, dy = line["dir"]
     rotated = abs(dy) > 0.05 or dx < 0
     lead = 0
-    if len(spans) == 1:  # most lines: no weighing
-        span = spans[0]
-        text = span["text"]
+    span = spans[0]
+    size, font, flags_ = span["size"], span["font"], span["flags"]
+    if len(spans) == 1 or len({(s["size"], s["font"], s["flags"]) for s in spans}) == 1:
+        # one style (most lines; a paper's words and MuPDF's synthetic spaces between them
+        # come as spans of their own): nothing to weigh
+        text = span["text"] if len(spans) == 1 else "".join([s["text"] for s in spans])
         if not text.strip():
             return None
-        font, flags_ = span["font"], span["flags"]
         family, weight, bold, italic = font_style(font, flags_)
-        size = span["size"]
     else:
-        text, size, font, flags_, bold, italic, lead = _joined_spans(
-            [(s["text"], s["size"], s["font"], s["flags"]) for s in spans]
-        )
+        text, size, font, flags_, bold, italic, lead = _joined_spans(spans)
         if not text.strip():
             return None
         family, weight, _, _ = font_style(font, flags_)
@@ -200,37 +203,38 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     )  # fmt: skip
 
 
-Span = tuple[str, float, str, int]  # a MuPDF span's text, size, font and flags
-
-
-def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool, int]:
+def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int, bool, bool, int]:
     """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
     flags most of its visible characters have, whether most of the characters that count
     (visible, not a raised mark smaller than that size) are bold / italic (60 %), and the
-    length of the bold label it opens with (``Line.lead``; 0 when the line is bold)."""
-    counts = [len(t.strip()) for t, _, _, _ in spans]
+    length of the bold label it opens with (``Line.lead``; 0 when the line is bold). One pass
+    to weigh the styles, one to write (a paper's line comes as a span a word)."""
+    counts: list[int] = []
     weights: dict[tuple[float, str, int], int] = {}
-    for (_, size, font, flags_), n in zip(spans, counts, strict=True):
-        if n and not flags_ & 1:
-            key = (size, font, flags_ & ~1)
+    for span in spans:
+        n = len(span["text"].strip())
+        counts.append(n)
+        if n and not span["flags"] & 1:
+            key = (span["size"], span["font"], span["flags"] & ~1)
             weights[key] = weights.get(key, 0) + n
     if not weights:  # only raised text
-        for (_, size, font, flags_), n in zip(spans, counts, strict=True):
-            key = (size, font, flags_)
+        for span, n in zip(spans, counts, strict=True):
+            key = (span["size"], span["font"], span["flags"])
             weights[key] = weights.get(key, 0) + n
     size, font, flags_ = max(weights.items(), key=_second)[0]  # the first of the most
     parts: list[str] = []
-    bold_chars = italic_chars = total = 0
+    length = bold_chars = italic_chars = total = 0  # length: of the parts so far
     lead, labelled = 0, True  # the bold label's length; still reading it
-    for (text, s_size, s_font, s_flags), n in zip(spans, counts, strict=True):
-        raised = s_flags & 1 and s_size < size
+    for span, n in zip(spans, counts, strict=True):
+        text, s_flags = span["text"], span["flags"]
+        raised = s_flags & 1 and span["size"] < size
         if n and not raised:  # it counts for the line's style
-            _, _, b, i = font_style(s_font, s_flags)
+            _, _, b, i = font_style(span["font"], s_flags)
             total += n
             bold_chars += n if b else 0
             italic_chars += n if i else 0
             if labelled and b:
-                lead = sum(len(p) for p in parts) + len(text)
+                lead = length + len(text)
             labelled = labelled and b
         if (
             raised and parts and _MARK.match(text.strip())
@@ -238,6 +242,7 @@ def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool, 
         ):  # fmt: skip
             text = " " + text
         parts.append(text)
+        length += len(text)
     bold = bold_chars >= _MOSTLY * total > 0
     italic = italic_chars >= _MOSTLY * total > 0
     return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead
@@ -286,7 +291,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
-    pending = sorted(lines, key=lambda ln: ln.y0)
+    pending = sorted(lines, key=attrgetter("y0"))
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
     for ln in pending:
         active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0]
@@ -305,7 +310,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
             active.append(len(out))
             out.append(ln)
     # back to content order (MuPDF's order of blocks: columns read one after the other)
-    out.sort(key=lambda ln: (ln.block, ln.y0))
+    out.sort(key=attrgetter("block", "y0"))
     return out
 
 
@@ -406,3 +411,22 @@ def visible(text: str) -> int:
 def right_to_left(text: str) -> bool:
     """Whether the text has Hebrew or Arabic letters."""
     return not text.isascii() and bool(_RTL.search(text))
+
+
+def hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
+
+
+def join(lines: Iterable[str]) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    out = ""
+    for line in lines:
+        text = " ".join(line.split())
+        if not out:
+            out = text
+        elif hyphenated(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out

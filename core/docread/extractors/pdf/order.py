@@ -6,6 +6,7 @@ the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Protocol, TypeVar
 
 GUTTER = 6.0  # points of empty width between columns at least
@@ -27,6 +28,7 @@ class Piece(Protocol):
 
 
 P = TypeVar("P", bound=Piece)
+_LEFT, _TOP = attrgetter("x0"), attrgetter("y0")
 Interval = tuple[float, float]
 
 
@@ -76,7 +78,7 @@ def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
     """The empty x intervals between ``lo`` and ``hi`` no piece covers."""
     free: list[Interval] = []
     edge = lo
-    for p in sorted(pieces, key=lambda p: p.x0):
+    for p in pieces if len(pieces) == 1 else sorted(pieces, key=_LEFT):
         if p.x0 > edge:
             free.append((edge, p.x0))
         edge = max(edge, p.x1)
@@ -134,7 +136,7 @@ def _bands(pieces: list[P]) -> list[list[P]]:
     """The pieces split where an empty horizontal strip runs across all of them."""
     bands: list[list[P]] = []
     bottom = float("-inf")
-    for p in sorted(pieces, key=lambda p: p.y0):
+    for p in sorted(pieces, key=_TOP):
         if bands and p.y0 < bottom:
             bands[-1].append(p)
         else:
@@ -151,7 +153,9 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     opens a group of its own."""
     groups: list[list[P]] = []
     free: list[Interval] = []
-    frees = [_free(band, lo, hi) for band in bands]
+    # only strips GUTTER wide can hold one: their intersections are no wider (a column's
+    # ragged edges and indents left out of every intersection below)
+    frees = [[(a, b) for a, b in _free(band, lo, hi) if b - a >= GUTTER] for band in bands]
     for i, band in enumerate(bands):
         here = frees[i]
         common = _intersect(free, here) if groups else []

@@ -25,14 +25,12 @@ from .blocks import (
     bulleted,
     column_blocks,
     ended,
-    hyphenated,
-    join,
     joined,
     norm,
     runs_to_edge,
 )
 from .figures import figure_boxes
-from .lines import Line, PageText, right_to_left
+from .lines import Line, PageText, hyphenated, join, right_to_left
 from .order import reading_order
 from .survey import Survey, in_band, is_page_number, running_key
 from .tables.cells import PageTable, inside, left_over
@@ -92,7 +90,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
-    folios = [ln for ln in text.lines if is_page_number(ln.text) and in_band(ln, height)]
+    folios = [ln for ln in text.lines if in_band(ln, height) and is_page_number(ln.text)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
@@ -113,8 +111,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     drawn = figure_boxes(text, [t.bbox for t in tables])
     figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
     axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
-    free: list[Line] = []
-    for ln in lines:
+    free: list[Line] = [] if figures else lines
+    for ln in lines if figures else ():
         box = next((f for f in figures if _label(ln, f, id(f) in axes, survey)), None)
         if box is not None:
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
@@ -386,7 +384,7 @@ def _wrapped(lines: list[Line], right: float) -> str:
         if nxt is None:
             break
         text = ln.text.strip()
-        words = nxt.text.split()
+        words = nxt.text.split(None, 1)
         if (
             not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
             and not hyphenated(text)

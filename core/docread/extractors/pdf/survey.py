@@ -96,9 +96,9 @@ class Survey:
     def running_at(self, line: Line, height: float) -> bool:
         """A running header/footer line: its text (numbers aside) runs on other pages, and it
         is in the top/bottom band (a fifth of the page for one seen elsewhere in the band)."""
-        if running_key(line.text) not in self.running:
-            return False
-        return line.y1 <= height * _WIDE_BAND or line.y0 >= height * (1 - _WIDE_BAND)
+        if not (line.y1 <= height * _WIDE_BAND or line.y0 >= height * (1 - _WIDE_BAND)):
+            return False  # the band first: a key is made only for the lines in it
+        return running_key(line.text) in self.running
 
 
 def _rank(style: Style, weight: int) -> tuple[float, int, bool]:

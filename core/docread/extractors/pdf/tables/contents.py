@@ -26,6 +26,8 @@ _LEADER = re.compile(
     r"^(?P<title>.*?\S)\s*(?:[.·•…‥_∙]\s*){3,}\s*(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$",
     re.IGNORECASE,
 )
+_LEADERS = ".·•…‥_∙"
+_NUMERALS = "ivxlcdmIVXLCDM\u0130\u0131"  # the page's roman letters, in either case
 _DOTS = re.compile(r"\s*(?:[.·•…‥_∙]\s*){3,}$")  # leaders at a line's end
 _PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
@@ -59,7 +61,11 @@ def _leader_columns(lines: list[Line]) -> list[list[Entry]]:
     without leaders right above an entry (the start of a wrapped title) joins its title."""
     entries: list[tuple[Line, str, str]] = []
     for ln in lines:
-        m = _LEADER.match(ln.text) if not ln.rotated and "." in ln.text or "…" in ln.text else None
+        m = (
+            _LEADER.match(ln.text)
+            if (not ln.rotated and "." in ln.text or "…" in ln.text) and _led(ln.text)
+            else None
+        )
         if m is not None and len(m.group("title")) <= 200:
             entries.append((ln, m.group("title").rstrip(" .·•…‥_∙"), m.group("page")))
     if len(entries) < _TOC_ROWS:
@@ -81,6 +87,16 @@ def _leader_columns(lines: list[Line]) -> list[list[Entry]]:
         else:
             col.append(row)
     return [col for col in columns if len(col) >= 2]
+
+
+def _led(text: str) -> bool:
+    """What ``_LEADER`` needs at the line's end, checked from there (the pattern itself tries
+    every start of a title): a leader character, then (spaces aside) a page number."""
+    t = text.rstrip()
+    end = len(t)
+    while end and (t[end - 1].isdecimal() or t[end - 1] in _NUMERALS):
+        end -= 1
+    return end < len(t) and t[:end].rstrip()[-1:] in _LEADERS
 
 
 def _bare_columns(lines: list[Line], edges: list[float]) -> list[list[Entry]]:
@@ -195,13 +211,14 @@ def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | No
     """The line right above an entry's line that starts its title (no leaders, same column,
     starts at or left of it, less than a line apart)."""
     best = None
+    top, gap = entry.y0, 0.4 * (entry.y1 - entry.y0)
     for ln in lines:
-        if id(ln) in taken or ln.rotated or ln.y1 > entry.y0 + TOL or ln.size != entry.size:
+        if ln.y1 > top + TOL or top - ln.y1 > gap:
+            continue  # not right above it (the test that rules out most lines, first)
+        if id(ln) in taken or ln.rotated or ln.size != entry.size:
             continue
         if _DOTS.search(ln.text):
             continue  # an entry of its own, its number printed apart
-        if entry.y0 - ln.y1 > 0.4 * (entry.y1 - entry.y0):
-            continue
         near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
         if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
             best = ln

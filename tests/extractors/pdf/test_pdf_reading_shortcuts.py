@@ -1,0 +1,69 @@
+"""The structure engine's shortcuts (issue 33, speed) give what the long way gives: a line whose
+spans share one style is not weighed span by span, the dot-leader pattern of a table of
+contents runs only on lines that end in leaders and a number, and pictures are found by a
+device that hears of nothing else."""
+
+from __future__ import annotations
+
+import itertools
+
+import pymupdf
+import pytest
+from conftest import CORPUS
+from docread.extractors.pdf.library import drawn_pictures
+from docread.extractors.pdf.lines import _joined_spans, _line, flags, read_page
+from docread.extractors.pdf.tables.contents import _LEADER, _led
+
+
+def _corpus_page(name: str, number: int) -> pymupdf.Page:
+    path = CORPUS / "pdf" / name
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    return pymupdf.open(path)[number]
+
+
+def test_one_style_lines_read_as_when_weighed_span_by_span():
+    """A paper's line comes as a span a word and one a synthetic space (MuPDF's char flag):
+    joined without weighing, it has the text, size, weight, slant and label length the
+    weighing gives."""
+    page = _corpus_page("layout-parser-paper-fast.pdf", 1)
+    data = page.get_text("dict", flags=flags())
+    one_style = [
+        line
+        for block in data["blocks"]
+        for line in block.get("lines", ())
+        if len(line["spans"]) > 1
+        and len({(s["size"], s["font"], s["flags"]) for s in line["spans"]}) == 1
+    ]
+    assert len(one_style) > 20  # the page is made of them
+    for line in one_style:
+        made = _line(line, 0)
+        text, size, _, _, bold, italic, lead = _joined_spans(line["spans"])
+        assert made is not None and made.text == text and made.lead == lead
+        assert (made.size, made.bold, made.italic) == (round(size * 2) / 2, bold, italic)
+
+
+def test_leader_lines_all_pass_the_prefilter():
+    """Every line the leader pattern takes passes ``_led`` (it only spares the pattern the
+    lines it cannot take): real contents pages, and leaders with roman, Arabic-Indic and
+    spaced-out page numbers."""
+    lines = [ln.text for ln in read_page(_corpus_page("DA-619p.pdf", 0), 5000).lines]
+    pieces = [" ", ".", ". ", "…", "_", "\t", "vii", "XI", "12", "٣", "İ", "ı", "a"]
+    assert sum(bool(_LEADER.match(t)) for t in lines) > 50  # a contents page
+    lines += ["Notes" + "".join(p) for p in itertools.product(pieces, repeat=5)]
+    taken = [t for t in lines if _LEADER.match(t)]
+    assert len(taken) > 100
+    assert all(_led(t) for t in taken)
+    assert not _led("A sentence that ends with a full stop.") and not _led("Page 12")
+
+
+@pytest.mark.parametrize("rotation", [0, 90])
+def test_pictures_are_where_the_draw_log_puts_them(rotation):
+    """The picture device hears only of pictures (get_bboxlog's device hears of every path in
+    Python: 6x the text page on this page of 6,000 paths), and finds the boxes its log has,
+    in order, on a rotated page too (the page's own rotation kept)."""
+    page = _corpus_page("GeoTopo-komprimiert.pdf", 30)
+    page.set_rotation(rotation)
+    logged = [tuple(b) for k, b in page.get_bboxlog() if k in ("fill-image", "fill-imgmask")]
+    assert logged and drawn_pictures(page) == logged
+    assert page.rotation == rotation
