@@ -280,3 +280,34 @@ def test_headings_set_in_a_heavier_cut_of_the_body_font_are_headings():
     for title in ("전월 이용금액 제외 대상", "적립 제외 대상", "기타"):
         assert title in found, found
     assert not [h for h in found if h.startswith("무이자할부")], found
+
+
+def _reference(p: pymupdf.Page, signature: list[tuple[str, str]]) -> None:
+    """A function reference (libtasn1's texinfo manual, bench/pdf_truth/libtasn1.json p12):
+    three entries, each a bold name, a signature a point above the body (11 pt: not "larger"
+    by itself, a style apart that stands alone as headings do) that wraps with its bracket
+    open, and the entry's text."""
+    y = 80
+    for name in ("asn1 create", "asn1 delete", "asn1 copy"):
+        p.insert_text((72, y), name, fontsize=13, fontname="hebo")
+        x = 72
+        for piece, font in signature:
+            p.insert_text((x, y + 26), piece, fontsize=12, fontname=font)
+            x += pymupdf.get_text_length(piece, fontname=font, fontsize=12)
+        p.insert_text((110, y + 40), "errorDescription)", fontsize=12, fontname="cour")
+        p.insert_textbox(pymupdf.Rect(100, y + 48, 520, y + 140), BODY * 2, fontsize=11)
+        y += 170
+
+
+def test_a_functions_signature_set_in_a_monospaced_font_is_no_heading(reader, tmp_path):
+    signature = [("int asn1_create (asn1_node * node) const", "cour")]
+    pdf(tmp_path / "ref.pdf", [drawn(lambda p: _reference(p, signature))])
+    assert headings(_read(reader, "ref.pdf")[0]) == ["asn1 create", "asn1 delete", "asn1 copy"]
+
+
+def test_a_line_that_leaves_a_bracket_open_is_no_heading(reader, tmp_path):
+    """The signature's first line mostly in a slanted serif (not monospaced): its open
+    bracket says it runs on, as the closing bracket of the line after it says it ran on."""
+    signature = [("int f (", "cour"), ("const struct node * tree, char *", "tiit")]
+    pdf(tmp_path / "ref.pdf", [drawn(lambda p: _reference(p, signature))])
+    assert headings(_read(reader, "ref.pdf")[0]) == ["asn1 create", "asn1 delete", "asn1 copy"]

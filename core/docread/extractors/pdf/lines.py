@@ -337,7 +337,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
         min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
-        first.mono and second.mono, big.family, big.weight, min(a.block, b.block),
+        big.mono, big.family, big.weight, min(a.block, b.block),
         lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
     )  # fmt: skip
 
