@@ -311,3 +311,26 @@ def test_a_line_that_leaves_a_bracket_open_is_no_heading(reader, tmp_path):
     signature = [("int f (", "cour"), ("const struct node * tree, char *", "tiit")]
     pdf(tmp_path / "ref.pdf", [drawn(lambda p: _reference(p, signature))])
     assert headings(_read(reader, "ref.pdf")[0]) == ["asn1 create", "asn1 delete", "asn1 copy"]
+
+
+def test_a_title_that_the_other_pages_header_repeats_small_stays_a_heading(reader, tmp_path):
+    """The shared-mime-info spec (bench/pdf_truth/shared-mime-info-spec.json p1): the title
+    page's 20 pt title is printed by every other page's header in 10 pt italic; the title is
+    the page's heading, not a running line, and its byline's "name at host" address is no
+    heading; the header still leaves the flow of the other pages."""
+    title = "Shared Storage Specification"
+
+    def first(p: pymupdf.Page) -> None:
+        p.insert_text((150, 70), title, fontsize=20, fontname="hebo")
+        p.insert_text((230, 100), "jdoe at users.example.net", fontsize=12, fontname="hebo")
+        p.insert_text((72, 150), "1. Introduction", fontsize=16, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 165, 520, 400), BODY * 3, fontsize=11)
+
+    def other(p: pymupdf.Page) -> None:
+        p.insert_text((380, 40), title, fontsize=10, fontname="heit")
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 400), BODY * 3, fontsize=11)
+
+    pdf(tmp_path / "spec.pdf", [drawn(first), drawn(other), drawn(other), drawn(other)])
+    texts = _read(reader, "spec.pdf")
+    assert headings(texts[0]) == [title, "1. Introduction"]
+    assert not any(title in text for text in texts[1:])

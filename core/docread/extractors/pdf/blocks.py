@@ -40,7 +40,7 @@ _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, 
 _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
-    r"|[\w.+-]+@[\w-]+\.\w|\bwww\.\w|https?://"
+    r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
 )
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
