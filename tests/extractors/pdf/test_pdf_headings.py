@@ -334,3 +334,25 @@ def test_a_title_that_the_other_pages_header_repeats_small_stays_a_heading(reade
     texts = _read(reader, "spec.pdf")
     assert headings(texts[0]) == [title, "1. Introduction"]
     assert not any(title in text for text in texts[1:])
+
+
+def test_an_underscore_drawn_as_a_rule_joins_its_words(reader, tmp_path):
+    """Item 5: TeX draws ``\\_`` in a text font as a short rule (libtasn1's manual, p12:
+    ``asn1_array2tree``), so the words either side are separate pieces of text; the rule
+    between them on the baseline is the underscore, not a space."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = 80
+        for name in ("asn1 array2tree", "asn1 delete element"):
+            x = 72.0
+            for i, word in enumerate(name.split()):
+                if i:
+                    p.draw_line((x + 0.5, y + 0.6), (x + 5, y + 0.6), width=0.5)
+                    x += 5.5
+                p.insert_text((x, y), word, fontsize=13, fontname="hebo")
+                x += pymupdf.get_text_length(word, fontname="hebo", fontsize=13)
+            p.insert_textbox(pymupdf.Rect(72, y + 10, 520, y + 120), BODY * 2, fontsize=11)
+            y += 150
+
+    pdf(tmp_path / "rules.pdf", [drawn(page)])
+    assert headings(_read(reader, "rules.pdf")[0]) == ["asn1_array2tree", "asn1_delete_element"]

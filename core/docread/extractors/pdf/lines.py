@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pymupdf
 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
@@ -150,7 +152,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     drawn = _pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
-        joined_rows(out, rtl), rects, drawn, rect.width, rect.height, chars,
+        joined_rows(out, rtl, _strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
 
@@ -272,17 +274,20 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
     return family or name, weight, bold, italic
 
 
+_STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 _JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
 
 
-def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
+def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = ()) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), and a number or bullet up to 2.5 ems before its text
-    ("1" in a box before a heading). Right to left pages join from the right. Table cells,
-    columns and right-aligned labels stay apart (wider gaps)."""
+    ("1" in a box before a heading); joined by "_" where one of the page's short ``strokes``
+    lies on the baseline between them (TeX draws an underscore as a rule: ``asn1_array2tree``).
+    Right to left pages join from the right. Table cells, columns and right-aligned labels
+    stay apart (wider gaps)."""
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
@@ -296,7 +301,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
                 other = out[i]
                 if other.rotated or not _same_row(other, ln):
                     continue
-                joined = _join_fragments(other, ln, rtl)
+                joined = _join_fragments(other, ln, rtl, strokes)
                 if joined is not None:
                     out[i] = joined
                     merged = True
@@ -309,6 +314,20 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
     return out
 
 
+def _strokes(rects: list[Box] | None) -> list[Box]:
+    """The short thin horizontal rules among a page's rectilinear paths: drawn underscores."""
+    return [r for r in rects or () if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
+
+
+def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
+    """Whether a stroke fills the gap between two fragments of a line, low in its band."""
+    low = first.y0 + 0.6 * first.height
+    return any(
+        r[0] >= first.x1 - 1 and r[2] <= second.x0 + 1 and low <= r[1] <= first.y1 + 2
+        for r in strokes
+    )
+
+
 def _same_row(a: Line, b: Line) -> bool:
     """Two lines that share most of the smaller one's height (a raised mark or a subscript
     sits inside its line's band)."""
@@ -316,7 +335,7 @@ def _same_row(a: Line, b: Line) -> bool:
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
-def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
+def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line | None:
     """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
@@ -333,6 +352,8 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
     space = (
         "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
     )
+    if strokes and gap > 0 and _underscored(first, second, strokes):
+        space = "_"
     return Line(
         min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
