@@ -356,3 +356,23 @@ def test_an_underscore_drawn_as_a_rule_joins_its_words(reader, tmp_path):
 
     pdf(tmp_path / "rules.pdf", [drawn(page)])
     assert headings(_read(reader, "rules.pdf")[0]) == ["asn1_array2tree", "asn1_delete_element"]
+
+
+def test_a_numbered_title_in_capitals_opening_a_list_item_is_a_heading(reader, tmp_path):
+    """The GNU FDL as texinfo sets it (libtasn1's manual, p27-33): each clause a list item
+    whose first line is its numbered title in capitals at body size, its text under it
+    without a gap; the title is a heading, the text its paragraph."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = 80
+        for number, title in (("0.", "PREAMBLE"), ("1.", "APPLICABILITY AND DEFINITIONS")):
+            p.insert_text((72, y), number, fontsize=11, fontname="tiro")
+            p.insert_text((90, y), title, fontsize=11, fontname="tiro")
+            p.insert_textbox(pymupdf.Rect(90, y + 3, 520, y + 120), BODY * 3, fontsize=11,
+                             fontname="tiro")  # fmt: skip
+            y += 140
+
+    pdf(tmp_path / "fdl.pdf", [drawn(page)])
+    text = _read(reader, "fdl.pdf")[0]
+    assert headings(text) == ["0. PREAMBLE", "1. APPLICABILITY AND DEFINITIONS"]
+    assert any(b.startswith("The parties agree") for b in blocks(text))

@@ -138,16 +138,14 @@ def column_blocks(
         if prev is None or start or _breaks(prev, ln, current, kind, gap, left, right, survey, rtl):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
+            beside = (  # a label on its row; a title far larger than the tag beside it is none
+                prev is not None and _beside(prev, ln)
+                and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)
+            )  # fmt: skip
         current.append(ln)
         prev = ln
     flush()
     return out
-
-
-def _towers(ln: Line, other: Line, survey: Survey) -> bool:
-    """A title far larger than the tag beside it: still a heading."""
-    return survey.bigger(ln) and ln.size >= 1.5 * other.size
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -403,7 +401,10 @@ def _caps_numbered(text: str) -> bool:
 
 def _lead(lines: list[Line], survey: Survey) -> int:
     """How many first lines of a block are a heading run into its paragraph: whole lines in
-    one style apart from the body's, the next line not in it."""
+    one style apart from the body's, the next not in it; or a numbered line in capitals over
+    text that is not (``0. PREAMBLE``: a list item's title line)."""
+    if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
+        return 1
     if len(lines) < 2 or not survey.distinct(lines[0]):
         return 0
     n = 1
