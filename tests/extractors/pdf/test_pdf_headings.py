@@ -376,3 +376,51 @@ def test_a_numbered_title_in_capitals_opening_a_list_item_is_a_heading(reader, t
     text = _read(reader, "fdl.pdf")[0]
     assert headings(text) == ["0. PREAMBLE", "1. APPLICABILITY AND DEFINITIONS"]
     assert any(b.startswith("The parties agree") for b in blocks(text))
+
+
+def test_a_listing_in_a_monospaced_font_is_a_fenced_code_block(reader, tmp_path):
+    """A manual's program usage (libtasn1's manual, p8): monospaced lines under a paragraph,
+    an indent, a blank line, options beside their descriptions; they stay lines as printed,
+    in one fenced block, the text around them paragraphs."""
+    listing = [
+        (72, "Usage: asn1Parser [OPTION] FILE"),
+        (72, "Read FILE with ASN.1 definitions and generate"),
+        (None, ""),
+        (84, "-c, --check"),
+        (84, "-o, --output=FILE"),
+    ]
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 120), BODY * 2, fontsize=11, fontname="tiro")
+        y = 140
+        for x, text in listing:
+            if x is not None:
+                p.insert_text((x, y), text, fontsize=10, fontname="cour")
+            y += 12
+        p.insert_text((240, 176), "checks the syntax only", fontsize=10, fontname="cour")
+        p.insert_text((240, 188), "output file", fontsize=10, fontname="cour")
+        p.insert_textbox(pymupdf.Rect(72, 210, 520, 300), BODY * 2, fontsize=11, fontname="tiro")
+
+    pdf(tmp_path / "usage.pdf", [drawn(page)])
+    text = _read(reader, "usage.pdf")[0]
+    code = "\n".join([
+        "```",
+        "Usage: asn1Parser [OPTION] FILE",
+        "Read FILE with ASN.1 definitions and generate",
+        "",
+        "  -c, --check".ljust(28) + "checks the syntax only",  # 240 pt: 28 characters in
+        "  -o, --output=FILE".ljust(28) + "output file",
+        "```",
+    ])  # fmt: skip
+    assert code in text
+    assert text.count("```") == 2 and blocks(text)[0].startswith("The parties agree")
+
+
+def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
+    """The shared-mime-info spec's listings are in NimbusMonL, whose flags do not say fixed
+    pitch; the family's name does (and a Monotype face is no monospaced one)."""
+    from docread.extractors.pdf.lines import monospaced
+
+    assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
+    assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)
+    assert not monospaced("MonotypeCorsiva", 4) and not monospaced("NimbusRomNo9L-Regu", 4)

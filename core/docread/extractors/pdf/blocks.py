@@ -59,8 +59,8 @@ _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symb
 @dataclass
 class Block:
     """A piece of the page in reading order. ``kind``: "text" (a paragraph), "item" (a list
-    item), "heading" (``level``), "table" and "figure" (``markdown``), "caption", "note" (a
-    footnote), "lines" (kept line by line: figure labels, margin text, running lines)."""
+    item), "heading" (``level``), "table", "figure" (``markdown``), "caption", "note" (a
+    footnote), "lines" (figure labels, margin text, running lines), "code" (a listing)."""
 
     kind: str
     lines: list[Line] = field(default_factory=list)

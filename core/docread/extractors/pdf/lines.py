@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
+_MONO_NAME = re.compile(  # fixed-pitch families whose fonts may not say so in their flags
+    r"courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
+    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$",
+    re.IGNORECASE,
+)
 # weight words in font names, heaviest first where one contains another ("semibold" > "bold")
 _WEIGHTS = (
     ("hairline", 100), ("thin", 100), ("extralight", 200), ("ultralight", 200),
@@ -197,7 +202,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         family, weight, _, _ = font_style(font, flags_)
     x0, y0, x1, y1 = line["bbox"]
     return Line(
-        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, bool(flags_ & 8), family,
+        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, monospaced(font, flags_), family,
         weight, number, rotated, lead,
     )  # fmt: skip
 
@@ -247,6 +252,12 @@ def _joined_spans(spans: list[Span]) -> tuple[str, float, str, int, bool, bool, 
 
 def _second(item: tuple[Any, int]) -> int:
     return item[1]
+
+
+@functools.lru_cache(maxsize=512)
+def monospaced(font: str, flags_: int) -> bool:
+    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas)."""
+    return bool(flags_ & 8) or bool(_MONO_NAME.search(_SUBSET.sub("", font)))
 
 
 @functools.lru_cache(maxsize=512)

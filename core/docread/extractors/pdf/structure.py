@@ -13,7 +13,7 @@ each paragraph's lines joined or kept (the agent's line-oriented text view)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -134,6 +134,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         _footnotes(column, survey)
         _titled(column, numbers)
         _displayed(column)
+        _coded(column, survey)
     _run_on(columns, rtl)
     blocks: list[Block] = []
     notes: list[Block] = []
@@ -169,6 +170,21 @@ def _footnotes(blocks: list[Block], survey: Survey) -> None:
     if tail and _FOOT_MARK.match(tail[0].lines[0].text):
         for block in tail:
             block.kind = "note"
+
+
+def _coded(column: list[Block], survey: Survey) -> None:
+    """A run of paragraphs and items all in a monospaced family other than the body's (a
+    program's listing, its output, a shell session) as one "code" block, lines as printed."""
+    i = 0
+    while i < len(column):
+        j = i
+        while j < len(column) and column[j].kind in ("text", "item", "lines") and all(
+            ln.mono and ln.family != survey.body_style[3] for ln in column[j].lines
+        ):  # fmt: skip
+            j += 1
+        if j > i:
+            column[i:j] = [Block("code", [ln for b in column[i:j] for ln in b.lines])]
+        i += 1
 
 
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
@@ -356,6 +372,8 @@ def _written(block: Block, lines_kept: bool) -> str:
         return f"{block.markdown}\n\n{labels}" if labels else block.markdown
     if block.kind == "lines":
         return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
+    if block.kind == "code":
+        return _fenced(block.lines)
     lines = block.lines
     if block.kind == "item" and bulleted(lines[0].text):
         text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")
@@ -363,6 +381,31 @@ def _written(block: Block, lines_kept: bool) -> str:
     if lines_kept:
         return "\n".join(" ".join(ln.text.split()) for ln in lines)
     return _wrapped(lines, block.right or max(ln.x1 for ln in lines))
+
+
+def _fenced(lines: list[Line]) -> str:
+    """Code as a fenced block, each printed row a line, its pieces at their columns (in
+    characters of the font: a listing's indent, an option beside its description), blank
+    lines where the print leaves one."""
+    left = min(ln.x0 for ln in lines)
+    width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in lines)
+    rows: list[list[Line]] = []
+    for ln in sorted(lines, key=lambda ln: (ln.y0, ln.x0)):
+        if rows and ln.y0 < rows[-1][0].y1 - 0.5 * ln.height:
+            rows[-1].append(ln)  # on the row above's baseline: a piece of it
+        else:
+            rows.append([ln])
+    out = []
+    for above, row in zip([None, *rows], rows, strict=False):
+        if above and row[0].y0 - above[0].y1 > 0.8 * row[0].height:
+            out.append("")  # a blank line as printed
+        text = ""
+        for ln in sorted(row, key=lambda ln: ln.x0):
+            at = round((ln.x0 - left) / width)
+            text = (text + " " if text else "").ljust(at) + ln.text.strip()
+        out.append(text)
+    fence = "~~~" if any("```" in row for row in out) else "```"
+    return "\n".join([fence, *out, fence])
 
 
 def _read(lines: list[Line]) -> list[Line]:
@@ -403,13 +446,3 @@ def paragraphs(text: str) -> str:
     return "\n\n".join(
         join(chunk.splitlines()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()
     )
-
-
-def fold(path: list[tuple[int, str]], headings: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The heading path after ``headings``: each replaces those of its level and below."""
-    out = list(path)
-    for level, title in headings:
-        while out and out[-1][0] >= level:
-            out.pop()
-        out.append((level, title))
-    return out
