@@ -424,3 +424,30 @@ def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
     assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
     assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)
     assert not monospaced("MonotypeCorsiva", 4) and not monospaced("NimbusRomNo9L-Regu", 4)
+
+
+def test_a_listings_options_beside_their_descriptions_stay_on_their_rows(reader, tmp_path):
+    """libtasn1's manual p8, as printed: a usage listing closing the page, its options in
+    one column and their descriptions 63 pt to the right; each row stays a line, not two
+    columns read one after the other (nor a table)."""
+    options = [("-c, --check", "checks the syntax only"), ("-o, --output=FILE", "output file"),
+               ("-h, --help", "display this help and exit"),
+               ("-v, --version", "output version information and exit")]  # fmt: skip
+    usage = ["Usage: asn1Coding [OPTION] DEFINITIONS ASSIGNMENTS",
+             "Generates a DER encoding of ASN.1 DEFINITIONS file",
+             "and ASSIGNMENTS file with value assignments.", "",
+             "Mandatory arguments to long options are mandatory for short options too."]  # fmt: skip
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(90, 300, 520, 580), BODY * 6, fontsize=11, fontname="tiro")
+        for row, line in enumerate(usage):
+            p.insert_text((90, 596 + 13 * row), line, fontsize=9, fontname="cour")
+        for row, (option, description) in enumerate(options):
+            p.insert_text((101, 662 + 13 * row), option, fontsize=9, fontname="cour")
+            p.insert_text((227, 662 + 13 * row), description, fontsize=9, fontname="cour")
+
+    pdf(tmp_path / "options.pdf", [drawn(page)])
+    text = _read(reader, "options.pdf")[0]
+    for option, description in options:
+        assert re.search(re.escape(option) + " {5,}" + re.escape(description), text)
+    assert "|" not in text

@@ -359,7 +359,7 @@ def _heading_level(
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
         or _CONTACT.search(text)
-        or (first.mono and first.family != survey.body_style[3])  # code: signatures, listings
+        or survey.code(first)  # a signature, a listing
     ):
         return 0
     words = len(text.split())

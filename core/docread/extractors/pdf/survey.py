@@ -90,6 +90,10 @@ class Survey:
             or (line.family != family and line.size >= size and not line.mono)
         )
 
+    def code(self, line: Line) -> bool:
+        """A line in a monospaced family other than the body's: a listing's, a signature's."""
+        return line.mono and line.family != self.body_style[3]
+
     def level(self, line: Line) -> int:
         """A heading line's level: 1 + the heading styles ranked above its own (larger, then
         heavier, then upright before italic), at most 4."""
