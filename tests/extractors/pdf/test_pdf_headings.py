@@ -451,3 +451,13 @@ def test_a_listings_options_beside_their_descriptions_stay_on_their_rows(reader,
     for option, description in options:
         assert re.search(re.escape(option) + " {5,}" + re.escape(description), text)
     assert "|" not in text
+
+
+
+def test_headings_over_notes_set_a_little_apart_stand_apart():
+    """korean-text-with-tables p1 (and libtasn1's function reference, bench/pdf_truth): most
+    of the column's lines are one-line notes a little apart, so the median gap between lines
+    is the notes' own; a paragraph's line gap is the lower quartile, and the headings over the
+    notes (``서비스 제공 기준``, ``전월 이용금액 기준``) are blocks of their own."""
+    found = headings(pages("korean-text-with-tables.pdf", "1")[0][0])
+    assert "서비스 제공 기준" in found and "전월 이용금액 기준" in found, found

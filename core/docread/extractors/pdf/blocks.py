@@ -149,8 +149,8 @@ def column_blocks(
 
 
 def _line_gap(lines: list[Line]) -> float:
-    """The usual space between two lines of a paragraph in this column (the median of the
-    gaps between lines one under the other), 0.3 of a line when it has too few."""
+    """The space between a paragraph's lines in this column: the lower quartile of the gaps
+    between lines one under the other (one-line paragraphs make the median theirs), or 0.3 h."""
     gaps = sorted(
         b.y0 - a.y1
         for a, b in zip(lines, lines[1:], strict=False)
@@ -158,7 +158,7 @@ def _line_gap(lines: list[Line]) -> float:
     )
     if len(gaps) < 2:
         return 0.3 * (lines[0].height if lines else 10.0)
-    return max(gaps[len(gaps) // 2], 0.0)
+    return max(gaps[len(gaps) // 4], 0.0)
 
 
 def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
