@@ -280,3 +280,184 @@ def test_headings_set_in_a_heavier_cut_of_the_body_font_are_headings():
     for title in ("전월 이용금액 제외 대상", "적립 제외 대상", "기타"):
         assert title in found, found
     assert not [h for h in found if h.startswith("무이자할부")], found
+
+
+def _reference(p: pymupdf.Page, signature: list[tuple[str, str]]) -> None:
+    """A function reference (libtasn1's texinfo manual, bench/pdf_truth/libtasn1.json p12):
+    three entries, each a bold name, a signature a point above the body (11 pt: not "larger"
+    by itself, a style apart that stands alone as headings do) that wraps with its bracket
+    open, and the entry's text."""
+    y = 80
+    for name in ("asn1 create", "asn1 delete", "asn1 copy"):
+        p.insert_text((72, y), name, fontsize=13, fontname="hebo")
+        x = 72
+        for piece, font in signature:
+            p.insert_text((x, y + 26), piece, fontsize=12, fontname=font)
+            x += pymupdf.get_text_length(piece, fontname=font, fontsize=12)
+        p.insert_text((110, y + 40), "errorDescription)", fontsize=12, fontname="cour")
+        p.insert_textbox(pymupdf.Rect(100, y + 48, 520, y + 140), BODY * 2, fontsize=11)
+        y += 170
+
+
+def test_a_functions_signature_set_in_a_monospaced_font_is_no_heading(reader, tmp_path):
+    signature = [("int asn1_create (asn1_node * node) const", "cour")]
+    pdf(tmp_path / "ref.pdf", [drawn(lambda p: _reference(p, signature))])
+    assert headings(_read(reader, "ref.pdf")[0]) == ["asn1 create", "asn1 delete", "asn1 copy"]
+
+
+def test_a_line_that_leaves_a_bracket_open_is_no_heading(reader, tmp_path):
+    """The signature's first line mostly in a slanted serif (not monospaced): its open
+    bracket says it runs on, as the closing bracket of the line after it says it ran on."""
+    signature = [("int f (", "cour"), ("const struct node * tree, char *", "tiit")]
+    pdf(tmp_path / "ref.pdf", [drawn(lambda p: _reference(p, signature))])
+    assert headings(_read(reader, "ref.pdf")[0]) == ["asn1 create", "asn1 delete", "asn1 copy"]
+
+
+def test_a_title_that_the_other_pages_header_repeats_small_stays_a_heading(reader, tmp_path):
+    """The shared-mime-info spec (bench/pdf_truth/shared-mime-info-spec.json p1): the title
+    page's 20 pt title is printed by every other page's header in 10 pt italic; the title is
+    the page's heading, not a running line, and its byline's "name at host" address is no
+    heading; the header still leaves the flow of the other pages."""
+    title = "Shared Storage Specification"
+
+    def first(p: pymupdf.Page) -> None:
+        p.insert_text((150, 70), title, fontsize=20, fontname="hebo")
+        p.insert_text((230, 100), "jdoe at users.example.net", fontsize=12, fontname="hebo")
+        p.insert_text((72, 150), "1. Introduction", fontsize=16, fontname="hebo")
+        p.insert_textbox(pymupdf.Rect(72, 165, 520, 400), BODY * 3, fontsize=11)
+
+    def other(p: pymupdf.Page) -> None:
+        p.insert_text((380, 40), title, fontsize=10, fontname="heit")
+        p.insert_textbox(pymupdf.Rect(72, 80, 520, 400), BODY * 3, fontsize=11)
+
+    pdf(tmp_path / "spec.pdf", [drawn(first), drawn(other), drawn(other), drawn(other)])
+    texts = _read(reader, "spec.pdf")
+    assert headings(texts[0]) == [title, "1. Introduction"]
+    assert not any(title in text for text in texts[1:])
+
+
+def test_an_underscore_drawn_as_a_rule_joins_its_words(reader, tmp_path):
+    """Item 5: TeX draws ``\\_`` in a text font as a short rule (libtasn1's manual, p12:
+    ``asn1_array2tree``), so the words either side are separate pieces of text; the rule
+    between them on the baseline is the underscore, not a space."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = 80
+        for name in ("asn1 array2tree", "asn1 delete element"):
+            x = 72.0
+            for i, word in enumerate(name.split()):
+                if i:
+                    p.draw_line((x + 0.5, y + 0.6), (x + 5, y + 0.6), width=0.5)
+                    x += 5.5
+                p.insert_text((x, y), word, fontsize=13, fontname="hebo")
+                x += pymupdf.get_text_length(word, fontname="hebo", fontsize=13)
+            p.insert_textbox(pymupdf.Rect(72, y + 10, 520, y + 120), BODY * 2, fontsize=11)
+            y += 150
+
+    pdf(tmp_path / "rules.pdf", [drawn(page)])
+    assert headings(_read(reader, "rules.pdf")[0]) == ["asn1_array2tree", "asn1_delete_element"]
+
+
+def test_a_numbered_title_in_capitals_opening_a_list_item_is_a_heading(reader, tmp_path):
+    """The GNU FDL as texinfo sets it (libtasn1's manual, p27-33): each clause a list item
+    whose first line is its numbered title in capitals at body size, its text under it
+    without a gap; the title is a heading, the text its paragraph."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = 80
+        for number, title in (("0.", "PREAMBLE"), ("1.", "APPLICABILITY AND DEFINITIONS")):
+            p.insert_text((72, y), number, fontsize=11, fontname="tiro")
+            p.insert_text((90, y), title, fontsize=11, fontname="tiro")
+            p.insert_textbox(pymupdf.Rect(90, y + 3, 520, y + 120), BODY * 3, fontsize=11,
+                             fontname="tiro")  # fmt: skip
+            y += 140
+
+    pdf(tmp_path / "fdl.pdf", [drawn(page)])
+    text = _read(reader, "fdl.pdf")[0]
+    assert headings(text) == ["0. PREAMBLE", "1. APPLICABILITY AND DEFINITIONS"]
+    assert any(b.startswith("The parties agree") for b in blocks(text))
+
+
+def test_a_listing_in_a_monospaced_font_is_a_fenced_code_block(reader, tmp_path):
+    """A manual's program usage (libtasn1's manual, p8): monospaced lines under a paragraph,
+    an indent, a blank line, options beside their descriptions; they stay lines as printed,
+    in one fenced block, the text around them paragraphs."""
+    listing = [
+        (72, "Usage: asn1Parser [OPTION] FILE"),
+        (72, "Read FILE with ASN.1 definitions and generate"),
+        (None, ""),
+        (84, "-c, --check"),
+        (84, "-o, --output=FILE"),
+    ]
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 120), BODY * 2, fontsize=11, fontname="tiro")
+        y = 140
+        for x, text in listing:
+            if x is not None:
+                p.insert_text((x, y), text, fontsize=10, fontname="cour")
+            y += 12
+        p.insert_text((240, 176), "checks the syntax only", fontsize=10, fontname="cour")
+        p.insert_text((240, 188), "output file", fontsize=10, fontname="cour")
+        p.insert_textbox(pymupdf.Rect(72, 210, 520, 300), BODY * 2, fontsize=11, fontname="tiro")
+
+    pdf(tmp_path / "usage.pdf", [drawn(page)])
+    text = _read(reader, "usage.pdf")[0]
+    code = "\n".join([
+        "```",
+        "Usage: asn1Parser [OPTION] FILE",
+        "Read FILE with ASN.1 definitions and generate",
+        "",
+        "  -c, --check".ljust(28) + "checks the syntax only",  # 240 pt: 28 characters in
+        "  -o, --output=FILE".ljust(28) + "output file",
+        "```",
+    ])  # fmt: skip
+    assert code in text
+    assert text.count("```") == 2 and blocks(text)[0].startswith("The parties agree")
+
+
+def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
+    """The shared-mime-info spec's listings are in NimbusMonL, whose flags do not say fixed
+    pitch; the family's name does (and a Monotype face is no monospaced one)."""
+    from docread.extractors.pdf.lines import monospaced
+
+    assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
+    assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)
+    assert not monospaced("MonotypeCorsiva", 4) and not monospaced("NimbusRomNo9L-Regu", 4)
+
+
+def test_a_listings_options_beside_their_descriptions_stay_on_their_rows(reader, tmp_path):
+    """libtasn1's manual p8, as printed: a usage listing closing the page, its options in
+    one column and their descriptions 63 pt to the right; each row stays a line, not two
+    columns read one after the other (nor a table)."""
+    options = [("-c, --check", "checks the syntax only"), ("-o, --output=FILE", "output file"),
+               ("-h, --help", "display this help and exit"),
+               ("-v, --version", "output version information and exit")]  # fmt: skip
+    usage = ["Usage: asn1Coding [OPTION] DEFINITIONS ASSIGNMENTS",
+             "Generates a DER encoding of ASN.1 DEFINITIONS file",
+             "and ASSIGNMENTS file with value assignments.", "",
+             "Mandatory arguments to long options are mandatory for short options too."]  # fmt: skip
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(90, 300, 520, 580), BODY * 6, fontsize=11, fontname="tiro")
+        for row, line in enumerate(usage):
+            p.insert_text((90, 596 + 13 * row), line, fontsize=9, fontname="cour")
+        for row, (option, description) in enumerate(options):
+            p.insert_text((101, 662 + 13 * row), option, fontsize=9, fontname="cour")
+            p.insert_text((227, 662 + 13 * row), description, fontsize=9, fontname="cour")
+
+    pdf(tmp_path / "options.pdf", [drawn(page)])
+    text = _read(reader, "options.pdf")[0]
+    for option, description in options:
+        assert re.search(re.escape(option) + " {5,}" + re.escape(description), text)
+    assert "|" not in text
+
+
+
+def test_headings_over_notes_set_a_little_apart_stand_apart():
+    """korean-text-with-tables p1 (and libtasn1's function reference, bench/pdf_truth): most
+    of the column's lines are one-line notes a little apart, so the median gap between lines
+    is the notes' own; a paragraph's line gap is the lower quartile, and the headings over the
+    notes (``서비스 제공 기준``, ``전월 이용금액 기준``) are blocks of their own."""
+    found = headings(pages("korean-text-with-tables.pdf", "1")[0][0])
+    assert "서비스 제공 기준" in found and "전월 이용금액 기준" in found, found

@@ -38,7 +38,7 @@ _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, 
 _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
-    r"|[\w.+-]+@[\w-]+\.\w|\bwww\.\w|https?://"
+    r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
 )
 _CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
@@ -57,8 +57,8 @@ _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symb
 @dataclass
 class Block:
     """A piece of the page in reading order. ``kind``: "text" (a paragraph), "item" (a list
-    item), "heading" (``level``), "table" and "figure" (``markdown``), "caption", "note" (a
-    footnote), "lines" (kept line by line: figure labels, margin text, running lines)."""
+    item), "heading" (``level``), "table", "figure" (``markdown``), "caption", "note" (a
+    footnote), "lines" (figure labels, margin text, running lines), "code" (a listing)."""
 
     kind: str
     lines: list[Line] = field(default_factory=list)
@@ -144,7 +144,10 @@ def column_blocks(
         ):
             flush()
             kind = "item" if start else "text"
-            beside = prev is not None and _beside(prev, ln) and not _towers(ln, prev, survey)
+            beside = (  # a label on its row; a title far larger than the tag beside it is none
+                prev is not None and _beside(prev, ln)
+                and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)
+            )  # fmt: skip
         far = max(far, ln.x1) if current else ln.x1
         current.append(ln)
         prev = ln
@@ -152,14 +155,9 @@ def column_blocks(
     return out
 
 
-def _towers(ln: Line, other: Line, survey: Survey) -> bool:
-    """A title far larger than the tag beside it: still a heading."""
-    return survey.bigger(ln) and ln.size >= 1.5 * other.size
-
-
 def _line_gap(lines: list[Line]) -> float:
-    """The usual space between two lines of a paragraph in this column (the median of the
-    gaps between lines one under the other), 0.3 of a line when it has too few."""
+    """The space between a paragraph's lines in this column: the lower quartile of the gaps
+    between lines one under the other (one-line paragraphs make the median theirs), or 0.3 h."""
     gaps = sorted(
         b.y0 - a.y1
         for a, b in zip(lines, lines[1:], strict=False)
@@ -167,7 +165,7 @@ def _line_gap(lines: list[Line]) -> float:
     )
     if len(gaps) < 2:
         return 0.3 * (lines[0].height if lines else 10.0)
-    return max(gaps[len(gaps) // 2], 0.0)
+    return max(gaps[len(gaps) // 4], 0.0)
 
 
 def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
@@ -346,8 +344,8 @@ def _heading_level(
 ) -> int:
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
-    not a caption, a bullet, sentences or contact data (a letterhead's phone, e-mail or web
-    address), and either larger than the body or bold, or (unless
+    not a caption, a bullet, sentences, contact data (a letterhead's phone, e-mail or web
+    address) or code (monospaced, a bracket left open), and larger or bolder, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
     first = lines[0]
@@ -374,14 +372,17 @@ def _heading_level(
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
         or _CONTACT.search(text)
+        or survey.code(first)  # a signature, a listing
     ):
         return 0
     words = len(text.split())
     number = _HEAD_NUMBER.match(stripped)
     numbered, rest = number is not None, stripped[number.end() :] if number else ""
     field = not number and not survey.bigger(first) and _FIELD.search(stripped)
-    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field:
-        return 0  # a table of contents' entry (its page number after it), a field and its value
+    count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
+    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
+        return 0  # a TOC entry (its page number after it), a field and its value, a line of a
+        # wrapped signature (a bracket it opens or closes on another line)
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     heavier = len(lines) == 1 and first.family == survey.body_style[3]
     heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
@@ -413,7 +414,10 @@ def _caps_numbered(text: str) -> bool:
 
 def _lead(lines: list[Line], survey: Survey) -> int:
     """How many first lines of a block are a heading run into its paragraph: whole lines in
-    one style apart from the body's, the next line not in it."""
+    one style apart from the body's, the next not in it; or a numbered line in capitals over
+    text that is not (``0. PREAMBLE``: a list item's title line)."""
+    if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
+        return 1
     if len(lines) < 2 or not survey.distinct(lines[0]):
         return 0
     n = 1

@@ -8,19 +8,25 @@ from __future__ import annotations
 import functools
 import re
 import time
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
+from unicodedata import normalize
 
 from .library import drawn_pictures
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pymupdf
 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
 _SUBSET = re.compile(r"^[A-Z]{6}\+")
+_MONO_NAME = re.compile(  # fixed-pitch families whose fonts may not say so in their flags
+    r"(?i)courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
+    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$"
+)
 # weight words in font names, heaviest first where one contains another ("semibold" > "bold")
 _WEIGHTS = (
     ("hairline", 100), ("thin", 100), ("extralight", 200), ("ultralight", 200),
@@ -52,11 +58,10 @@ Box = tuple[float, float, float, float]
 @dataclass(frozen=True, slots=True)
 class Line:
     """One printed line: its box, text, dominant font size (rounded to 0.5 pt), whether most
-    of it (60 %) is bold / italic, whether it is monospaced, its font family and weight (100-900, or the family's own
-    weight code), the MuPDF block it came from, and whether it runs other than left to right
-    (rotated or vertical: margin stamps, table heads set sideways), and how many characters of
-    a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run into its
-    clause)."""
+    of it (60 %) is bold / italic, whether it is monospaced, its font family and weight
+    (100-900, or the family's own code), its MuPDF block, whether it runs other than left to
+    right (rotated, vertical: margin stamps, table heads set sideways), and how many characters
+    of a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run in)."""
 
     x0: float
     y0: float
@@ -153,7 +158,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     drawn = _pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
-        joined_rows(out, rtl), rects, drawn, rect.width, rect.height, chars,
+        joined_rows(out, rtl, _strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
 
@@ -198,7 +203,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         family, weight, _, _ = font_style(font, flags_)
     x0, y0, x1, y1 = line["bbox"]
     return Line(
-        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, bool(flags_ & 8), family,
+        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, monospaced(font, flags_), family,
         weight, number, rotated, lead,
     )  # fmt: skip
 
@@ -221,7 +226,7 @@ def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int, bo
         for span, n in zip(spans, counts, strict=True):
             key = (span["size"], span["font"], span["flags"])
             weights[key] = weights.get(key, 0) + n
-    size, font, flags_ = max(weights.items(), key=_second)[0]  # the first of the most
+    size, font, flags_ = max(weights.items(), key=itemgetter(1))[0]  # the first of the most
     parts: list[str] = []
     length = bold_chars = italic_chars = total = 0  # length: of the parts so far
     lead, labelled = 0, True  # the bold label's length; still reading it
@@ -248,8 +253,10 @@ def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int, bo
     return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead
 
 
-def _second(item: tuple[Any, int]) -> int:
-    return item[1]
+@functools.lru_cache(maxsize=512)
+def monospaced(font: str, flags_: int) -> bool:
+    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas)."""
+    return bool(flags_ & 8) or bool(_MONO_NAME.search(_SUBSET.sub("", font)))
 
 
 @functools.lru_cache(maxsize=512)
@@ -277,17 +284,20 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
     return family or name, weight, bold, italic
 
 
+_STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 _JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
 
 
-def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
+def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = ()) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), and a number or bullet up to 2.5 ems before its text
-    ("1" in a box before a heading). Right to left pages join from the right. Table cells,
-    columns and right-aligned labels stay apart (wider gaps)."""
+    ("1" in a box before a heading); joined by "_" where one of the page's short ``strokes``
+    lies on the baseline between them (TeX draws an underscore as a rule: ``asn1_array2tree``).
+    Right to left pages join from the right. Table cells, columns and right-aligned labels
+    stay apart (wider gaps)."""
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
@@ -301,7 +311,7 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
                 other = out[i]
                 if other.rotated or not _same_row(other, ln):
                     continue
-                joined = _join_fragments(other, ln, rtl)
+                joined = _join_fragments(other, ln, rtl, strokes)
                 if joined is not None:
                     out[i] = joined
                     merged = True
@@ -314,6 +324,20 @@ def joined_rows(lines: list[Line], rtl: bool = False) -> list[Line]:
     return out
 
 
+def _strokes(rects: list[Box] | None) -> list[Box]:
+    """The short thin horizontal rules among a page's rectilinear paths: drawn underscores."""
+    return [r for r in rects or () if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
+
+
+def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
+    """Whether a stroke fills the gap between two fragments of a line, low in its band."""
+    low = first.y0 + 0.6 * first.height
+    return any(
+        r[0] >= first.x1 - 1 and r[2] <= second.x0 + 1 and low <= r[1] <= first.y1 + 2
+        for r in strokes
+    )
+
+
 def _same_row(a: Line, b: Line) -> bool:
     """Two lines that share most of the smaller one's height (a raised mark or a subscript
     sits inside its line's band)."""
@@ -321,7 +345,7 @@ def _same_row(a: Line, b: Line) -> bool:
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
-def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
+def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line | None:
     """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
@@ -338,11 +362,13 @@ def _join_fragments(a: Line, b: Line, rtl: bool) -> Line | None:
     space = (
         "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
     )
+    if strokes and gap > 0 and _underscored(first, second, strokes):
+        space = "_"
     return Line(
         min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
-        first.mono and second.mono, big.family, big.weight, min(a.block, b.block),
+        big.mono, big.family, big.weight, min(a.block, b.block),
         lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
     )  # fmt: skip
 
@@ -373,12 +399,9 @@ def right_to_left_lines(page: pymupdf.Page, textpage: Any, lines: list[Line]) ->
     for number, block in enumerate(raw["blocks"]):
         for line in block.get("lines", ()):
             x0, y0 = line["bbox"][:2]
-            fixed[(number, round(x0, 1), round(y0, 1))] = repaired(line)
-    out = []
-    for ln in lines:
-        text = fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)))
-        out.append(_with_text(ln, text) if text and text.strip() else ln)
-    return out
+            fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", repaired(line))
+    texts = ((ln, fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)), "")) for ln in lines)
+    return [replace(ln, text=text, lead=0) if text.strip() else ln for ln, text in texts]
 
 
 def repaired(line: dict[str, Any]) -> str:
@@ -394,13 +417,6 @@ def repaired(line: dict[str, Any]) -> str:
             i += 1
         i += 1
     return "".join(c["c"] for c in chars)
-
-
-def _with_text(ln: Line, text: str) -> Line:
-    return Line(
-        ln.x0, ln.y0, ln.x1, ln.y1, unicodedata.normalize("NFC", text), ln.size, ln.bold,
-        ln.italic, ln.mono, ln.family, ln.weight, ln.block, ln.rotated,
-    )  # fmt: skip
 
 
 def visible(text: str) -> int:

@@ -15,13 +15,13 @@ import io
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .library import layout_model
 from .lines import PageText, read_page, visible, with_pictures
-from .structure import PageMarkdown, PageModel, analyse, fold
+from .structure import PageMarkdown, PageModel, analyse
 from .survey import Survey, survey
 
 if TYPE_CHECKING:
@@ -197,3 +197,13 @@ def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
         for m in _HEADING.finditer(text)
     ]
     return PageMarkdown(text, headings, visible(page.get_text()))
+
+
+def fold(path: list[tuple[int, str]], headings: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The heading path after ``headings``: each replaces those of its level and below."""
+    out = list(path)
+    for level, title in headings:
+        while out and out[-1][0] >= level:
+            out.pop()
+        out.append((level, title))
+    return out

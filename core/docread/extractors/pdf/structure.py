@@ -13,8 +13,8 @@ each paragraph's lines joined or kept (the agent's line-oriented text view)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .blocks import (
@@ -118,6 +118,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
         else:
             free.append(ln)
+    free = _code_rows(free, survey)
     more = aligned_tables(text, free, output)
     tables += more
     items: list[Item | Line] = [_table_item(t) for t in tables]
@@ -132,6 +133,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         _footnotes(column, survey)
         _titled(column, numbers)
         _displayed(column)
+        _coded(column, survey)
     _run_on(columns, rtl)
     blocks: list[Block] = []
     notes: list[Block] = []
@@ -167,6 +169,41 @@ def _footnotes(blocks: list[Block], survey: Survey) -> None:
     if tail and _FOOT_MARK.match(tail[0].lines[0].text):
         for block in tail:
             block.kind = "note"
+
+
+def _coded(column: list[Block], survey: Survey) -> None:
+    """A run of paragraphs and items all in a monospaced family other than the body's (a
+    program's listing, its output, a shell session) as one "code" block, lines as printed."""
+    out: list[Block] = []
+    for block in column:
+        if block.kind not in ("text", "item", "lines") or not all(map(survey.code, block.lines)):
+            out.append(block)
+        elif out and out[-1].kind == "code":
+            out[-1].lines.extend(block.lines)
+        else:
+            out.append(Block("code", list(block.lines)))
+    column[:] = out
+
+
+def _code_rows(lines: list[Line], survey: Survey) -> list[Line]:
+    """A listing's pieces on one row (an option, its description) as one line, spaced to their
+    columns in characters of the font: the reading order keeps the row, no table is made."""
+    rows: list[list[Line]] = []
+    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
+        if rows and ln.y0 < rows[-1][0].y1 - 0.5 * ln.height:
+            rows[-1].append(ln)  # on the row's baseline: a piece of it
+        else:
+            rows.append([ln])
+    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
+    for row in (r for r in rows if len(r) > 1):
+        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
+        text = ""
+        for ln in row:
+            at = round((ln.x0 - row[0].x0) / width)
+            text = (text + " " if text else "").ljust(at) + ln.text.strip()
+        merged[id(row[0])] = replace(row[0], text=text, x1=row[-1].x1)
+        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
+    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
 
 
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
@@ -354,24 +391,32 @@ def _written(block: Block, lines_kept: bool) -> str:
         return f"{block.markdown}\n\n{labels}" if labels else block.markdown
     if block.kind == "lines":
         return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
+    if block.kind == "code":
+        return _fenced(block.lines)
     lines = block.lines
     if block.kind == "item" and bulleted(lines[0].text):
         text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")
-        lines = [_retexted(lines[0], "- " + text), *lines[1:]]
+        lines = [replace(lines[0], text="- " + text), *lines[1:]]
     if lines_kept:
         return "\n".join(" ".join(ln.text.split()) for ln in lines)
     return _wrapped(lines, block.right or max(ln.x1 for ln in lines))
 
 
+def _fenced(lines: list[Line]) -> str:
+    """Code fenced, a row a line (``_code_rows``), indented and spaced out as printed."""
+    left = min(ln.x0 for ln in lines)
+    width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in lines)
+    out: list[str] = []
+    for above, ln in zip([None, *lines], lines, strict=False):
+        if above and ln.y0 - above.y1 > 0.8 * ln.height:
+            out.append("")  # a blank line as printed
+        out.append(" " * round((ln.x0 - left) / width) + ln.text.strip())
+    fence = "~~~" if any("```" in row for row in out) else "```"
+    return "\n".join([fence, *out, fence])
+
+
 def _read(lines: list[Line]) -> list[Line]:
     return sorted(lines, key=lambda ln: (round(ln.y0 / 4), ln.x0))
-
-
-def _retexted(ln: Line, text: str) -> Line:
-    return Line(
-        ln.x0, ln.y0, ln.x1, ln.y1, text, ln.size, ln.bold, ln.italic, ln.mono, ln.family,
-        ln.weight, ln.block, ln.rotated,
-    )  # fmt: skip
 
 
 def _wrapped(lines: list[Line], right: float) -> str:
@@ -401,13 +446,3 @@ def paragraphs(text: str) -> str:
     return "\n\n".join(
         join(chunk.splitlines()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()
     )
-
-
-def fold(path: list[tuple[int, str]], headings: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The heading path after ``headings``: each replaces those of its level and below."""
-    out = list(path)
-    for level, title in headings:
-        while out and out[-1][0] >= level:
-            out.pop()
-        out.append((level, title))
-    return out

@@ -23,6 +23,7 @@ OUTLINE_DEPTH = 64  # outline levels read at most: deeper, the outline is hostil
 OUTLINE_ITEMS = 50_000  # outline entries read at most
 BAND = 0.1  # top and bottom share of the page where running lines live
 _WIDE_BAND = 0.2  # a line known to run on other pages is taken out this far in (a masthead)
+_TITLE = 1.4  # times its running size: a title page's title, not the header repeating it
 _DIGITS = re.compile(r"\d+")
 _SPOT = re.compile(r"[&#]zoom=[^,&]*,[^,&]*,(-?\d+(?:\.\d+)?)$")
 _PAGE_NUMBER = re.compile(
@@ -50,13 +51,15 @@ class Survey:
     """The document's body style (``body`` size, ``body_style``, its weight), the styles that
     stand alone the way headings do (``heading_styles``, largest and heaviest first: their
     rank is the heading level), the running lines (their keys, each with the first sampled
-    page that prints it), the outline's headings by page, and the pages it read."""
+    page that prints it and the size most pages print it in), the outline's headings by page,
+    and the pages it read."""
 
     body: float = 10.0
     body_style: Style = (10.0, False, False, "")
     body_weight: int = 400
     heading_styles: list[Style] = field(default_factory=list)
     running: dict[str, int] = field(default_factory=dict)
+    running_size: dict[str, float] = field(default_factory=dict)
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     headed: bool = False  # a sampled page has a line in a heading style
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
@@ -87,6 +90,10 @@ class Survey:
             or (line.family != family and line.size >= size and not line.mono)
         )
 
+    def code(self, line: Line) -> bool:
+        """A line in a monospaced family other than the body's: a listing's, a signature's."""
+        return line.mono and line.family != self.body_style[3]
+
     def level(self, line: Line) -> int:
         """A heading line's level: 1 + the heading styles ranked above its own (larger, then
         heavier, then upright before italic), at most 4."""
@@ -94,11 +101,13 @@ class Survey:
         return min(1 + sum(_rank(s, 700 if s[1] else 400) > key for s in self.heading_styles), 4)
 
     def running_at(self, line: Line, height: float) -> bool:
-        """A running header/footer line: its text (numbers aside) runs on other pages, and it
-        is in the top/bottom band (a fifth of the page for one seen elsewhere in the band)."""
+        """A running header/footer line: its text (numbers aside) runs on other pages in its
+        size (not a title page's title that the other pages' header repeats small), and it is
+        in the top/bottom band (a fifth of the page for one seen elsewhere in the band)."""
         if not (line.y1 <= height * _WIDE_BAND or line.y0 >= height * (1 - _WIDE_BAND)):
             return False  # the band first: a key is made only for the lines in it
-        return running_key(line.text) in self.running
+        key = running_key(line.text)
+        return key in self.running and line.size <= _TITLE * self.running_size[key]
 
 
 def _rank(style: Style, weight: int) -> tuple[float, int, bool]:
@@ -151,6 +160,7 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
     found = Survey(max_paths=max_paths, max_seconds=max_seconds)
     bands: Counter[str] = Counter()
     first: dict[str, int] = {}
+    sizes: dict[str, Counter[float]] = {}
     for n in pages:
         page = doc[n]
         if bound_content(doc, page, cap):
@@ -160,12 +170,14 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
         keyed = [(running_key(ln.text), ln) for ln in text.lines]
         counts = Counter(key for key, _ in keyed)  # a running line is printed once a page
         banded = band_stack(text.lines, text.height)
-        seen = {key for key, ln in keyed if counts[key] == 1 and id(ln) in banded}
-        for key in seen:
+        seen = {key: ln.size for key, ln in keyed if counts[key] == 1 and id(ln) in banded}
+        for key, size in seen.items():
             first.setdefault(key, n)
-        bands.update(seen)
+            sizes.setdefault(key, Counter())[size] += 1
+        bands.update(seen.keys())  # once a page each
     need = max(2, (len(pages) + 3) // 4)
     found.running = {key: first[key] for key, n in bands.items() if n >= need}
+    found.running_size = {key: sizes[key].most_common(1)[0][0] for key in found.running}
     _styles(found)
     try:
         entries = outline(doc)
