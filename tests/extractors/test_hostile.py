@@ -154,6 +154,28 @@ def test_a_content_bomb_out_of_the_pages_contents_is_cut_too(
     assert seconds < 30
 
 
+def test_a_content_bomb_whose_objects_need_a_repair_is_still_cut(tmp_path: Path) -> None:
+    """A file whose xref points the forms' objects a few bytes off is repaired in the middle
+    of the guard's walk (MuPDF reloads its objects when it meets them), and the bomb two forms
+    deep is still found and cut, in process (at SMALL_CAP, as the other ways in)."""
+    path = hostile_files.pdf_hidden_bomb(tmp_path / "hidden.pdf", megabytes=2, where="form")
+    data = path.read_bytes()
+    table = data.rindex(b"\nxref\n") + 1
+    rows = data[table:].split(b"\n")
+    for row in (7, 8):  # objects 5 and 6: the two forms, 7 bytes off
+        rows[row] = b"%010d" % (int(rows[row][:10]) + 7) + rows[row][10:]
+    path.write_bytes(data[:table] + b"\n".join(rows))
+    import pymupdf
+
+    with pymupdf.open(path) as doc:  # opened as it is: the repair comes with the forms' objects
+        assert not doc.is_repaired
+    config = {**SMALL_CAP, "isolation": {"enabled": False}}
+    result, seconds = _read(tmp_path, "hidden.pdf", config)
+    assert any("pdf.max_page_content=524,288" in n for n in result.notes)
+    assert 0 < len(result.text) < 1_000_000
+    assert seconds < 30
+
+
 def test_an_outline_nested_1500_deep_costs_the_outline_not_the_text(tmp_path: Path) -> None:
     """``get_toc`` recursed once per level: the whole read failed ("structure nested too
     deeply"). The outline is dropped with a note; the headings come from the fonts."""

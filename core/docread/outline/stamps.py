@@ -87,19 +87,19 @@ def _lines(text: str, keys: list[str]) -> list[tuple[int, str]]:
     by character and only takes markup and spaces out), so the lines holding its longest word
     are found by ``str.find`` over the whole page rather than a ``title_key`` of every line."""
     words = {max(key.split(" "), key=len) for key in keys if key}
-    folded = text.casefold()
-    if len(folded) != len(text):  # a character that folds to several (ß): line by line
-        starts = [at for at, line in _spans(text) if any(w in line.casefold() for w in words)]
-    else:
-        found: set[int] = set()
-        for word in words:
-            at = folded.find(word)
-            while at >= 0:
-                line_start = text.rfind("\n", 0, at) + 1
-                found.add(line_start)
-                end = text.find("\n", at)
-                at = folded.find(word, end) if end >= 0 else -1
-        starts = sorted(found)
+    folded = text.casefold()  # character by character: its line breaks are the text's
+    found: set[int] = set()
+    for word in words:
+        at = folded.find(word)
+        while at >= 0:
+            found.add(folded.rfind("\n", 0, at) + 1)
+            end = folded.find("\n", at)
+            at = folded.find(word, end) if end >= 0 else -1
+    starts = sorted(found)
+    if len(folded) != len(text):  # a character folded to several (ß): the text's own offsets
+        shifted = [at for at, _ in _spans(folded)]  # line i starts here in ``folded``
+        lines = [at for at, _ in _spans(text)]
+        starts = [lines[bisect.bisect_left(shifted, at)] for at in starts]
     out = []
     for at in starts:
         end = text.find("\n", at)

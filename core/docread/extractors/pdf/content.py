@@ -119,9 +119,13 @@ class _Stream:
         from pymupdf import mupdf
 
         self.doc, self.xref = doc, xref
+        self._raw: Any = None  # a Flate stream's raw bytes, as MuPDF read them for the length
         if mupdf.pdf_is_stream(obj):
-            self.length: int = mupdf.pdf_load_raw_stream(obj).m_internal.len
+            raw = mupdf.pdf_load_raw_stream(obj)
+            self.length: int = raw.m_internal.len
             self.filter = _filter(obj)
+            if self.filter == "flate":
+                self._raw = raw
         else:  # nothing MuPDF would interpret
             self.length, self.filter = 0, "none"
         self._decoded: tuple[bytes, bool] | None = None  # the longest head decoded so far
@@ -149,13 +153,15 @@ class _Stream:
         from pymupdf import mupdf
 
         try:
-            if self.filter != "other":
+            if self.filter == "none":
                 raw: bytes = self.doc.xref_stream_raw(self.xref) or b""
-                if self.filter == "none":
-                    return raw[:limit], len(raw) <= limit
+                return raw[:limit], len(raw) <= limit
+            if self.filter == "flate":
+                # the bytes MuPDF already read for the length, in place (no second read)
+                packed = mupdf.fz_buffer_storage_memoryview(self._raw)
                 inflater = zlib.decompressobj()
                 try:
-                    data = inflater.decompress(raw, limit)
+                    data = inflater.decompress(packed, limit)
                 except zlib.error:
                     pass  # damaged: MuPDF decodes what it can below
                 else:
