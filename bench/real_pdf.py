@@ -232,7 +232,7 @@ def main() -> None:
                         if b
                     ]
                     print(f"      {name:<44} {'  '.join(parts)}")
-    print(f"\npages/s: the {text_pages} text pages of both halves; scan p/s: the {scan_pages} "
+    print(f"\npages/s: the {text_pages} text pages of every split read; scan p/s: the {scan_pages} "
           f"scanned pages (OCR); median of {args.rounds} interleaved rounds")  # fmt: skip
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1))

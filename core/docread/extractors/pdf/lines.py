@@ -309,7 +309,7 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
         if not ln.rotated:
             for i in active:
                 other = out[i]
-                if other.rotated or not _same_row(other, ln):
+                if other.rotated or not same_row(other, ln):
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes)
                 if joined is not None:
@@ -338,7 +338,7 @@ def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
     )
 
 
-def _same_row(a: Line, b: Line) -> bool:
+def same_row(a: Line, b: Line) -> bool:
     """Two lines that share most of the smaller one's height (a raised mark or a subscript
     sits inside its line's band)."""
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)

@@ -30,7 +30,7 @@ from .blocks import (
     runs_to_edge,
 )
 from .figures import figure_boxes
-from .lines import Line, PageText, hyphenated, join, right_to_left
+from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import reading_order
 from .survey import Survey, in_band, is_page_number, running_key
 from .tables.cells import PageTable, inside, left_over
@@ -190,7 +190,7 @@ def _code_rows(lines: list[Line], survey: Survey) -> list[Line]:
     columns in characters of the font: the reading order keeps the row, no table is made."""
     rows: list[list[Line]] = []
     for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
-        if rows and ln.y0 < rows[-1][0].y1 - 0.5 * ln.height:
+        if rows and same_row(rows[-1][0], ln):
             rows[-1].append(ln)  # on the row's baseline: a piece of it
         else:
             rows.append([ln])
