@@ -7,6 +7,13 @@
   when it answered (its path to the first fork), of the worker to the first unit, and of the host
   when it asked and at the first unit. The machine's other load inflates CPU seconds too: only
   the two trees in one run compare.
+- ``warm``: the same read by a process that imported docread 2 s before (its template ready):
+  from ``Reader()`` to the first unit, and the moment it asked for its worker: the host's own
+  path (the file opened, its cache key, the cache folder opened, the fork asked).
+- ``floor``: what no docread can beat: a fresh interpreter that imports PyMuPDF as docread's
+  template does (without its layout packages, its table finder loaded on first use) and takes
+  the text of the PDF's page, from spawn: the interpreter's start, PyMuPDF's import, the page,
+  and the process's CPU seconds (the template pays all three before docread's own work).
 - ``idle``: the CPU seconds of the whole process tree of ``python -c 'import docread'`` and of
   one that then sleeps 2 s without reading (the host, and its template, orphaned or not: this
   process is their subreaper).
@@ -42,14 +49,35 @@ TIMELINE = (
     "host_cpu_asked",
     "host_cpu",
 )
+FLOOR = (  # perf_counter is CLOCK_MONOTONIC: one clock for this process and the child
+    "import time; started = time.perf_counter()\n"
+    "import importlib.util, sys\n"
+    "for name in ('pymupdf.layout', 'pymupdf4llm'): sys.modules[name] = None\n"
+    "class Lazy:  # pymupdf.table loaded on first use, as template._import_pymupdf does\n"
+    "    def find_spec(self, name, path, target=None):\n"
+    "        if name != 'pymupdf.table': return None\n"
+    "        sys.meta_path.remove(self)\n"
+    "        spec = importlib.util.find_spec(name)\n"
+    "        spec.loader = importlib.util.LazyLoader(spec.loader)\n"
+    "        return spec\n"
+    "sys.meta_path.insert(0, Lazy())\n"
+    "import pymupdf; imported = time.perf_counter()\n"
+    "text = pymupdf.open(sys.argv[1])[0].get_text()\n"
+    "print(started, imported, time.perf_counter(), time.process_time())"
+)
+FLOORS = ("seconds", "interpreter", "import", "page", "cpu")
 IDLE = {"import": "import docread", "import, 2 s": "import docread, time; time.sleep(2)"}
 
 
-def case_timeline(folder: str) -> dict[str, Any]:
-    """One cold start's moments and CPU seconds (see the module's docstring)."""
+def case_timeline(folder: str, warm: bool = False) -> dict[str, Any]:
+    """One cold start's moments and CPU seconds, or ``warm``'s (see the module's docstring)."""
     start = time.perf_counter()
     import docread
     from docread.isolation import processes
+
+    if warm:
+        time.sleep(2)  # the template imports meanwhile, then waits
+        start = time.perf_counter()
 
     seen: dict[str, Any] = {}
     fork = processes._Template.fork  # the host's first fork request, timed from outside
@@ -77,6 +105,20 @@ def cpu_seconds(pid: int) -> float:
     """A running process's CPU seconds so far (``/proc/PID/schedstat``: nanoseconds on a CPU)."""
     with open(f"/proc/{pid}/schedstat", encoding="ascii") as stat:
         return int(stat.read().split()[0]) / 1e9
+
+
+def case_floor(pdf: str) -> dict[str, float]:
+    """The floor's moments (see the module's docstring), from this process's spawn of it."""
+    began = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", FLOOR, pdf], capture_output=True, text=True)
+    started, imported, paged, cpu = map(float, out.stdout.split())
+    return {
+        "seconds": paged - began,
+        "interpreter": started - began,
+        "import": imported - started,
+        "page": paged - imported,
+        "cpu": cpu,
+    }
 
 
 def env_of(tree: str) -> dict[str, str]:
@@ -110,13 +152,19 @@ def main() -> None:
     print(f"bench/cold_start.py: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="docread-coldstart-") as folder:
         script = [sys.executable, str(HERE), "case", folder]
+        warm_script = [sys.executable, str(HERE), "warm", folder]
         subprocess.run([sys.executable, str(HERE), "make", folder], check=True)
         timeline: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
+        warm: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
         idle: dict[tuple[str, str], list[float]] = {}
+        floor: list[dict[str, float]] = []
         for _ in range(args.runs):
+            floor.append(case_floor(str(Path(folder) / "one.pdf")))
             for label, tree in trees.items():
                 out = subprocess.run(script, env=env_of(tree), capture_output=True, text=True)
                 timeline[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+                out = subprocess.run(warm_script, env=env_of(tree), capture_output=True, text=True)
+                warm[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
                 for case, code in IDLE.items():
                     idle.setdefault((case, label), []).append(tree_cpu(code, tree))
     print(f"\ncold start timeline (median of {args.runs}; seconds)")
@@ -124,6 +172,13 @@ def main() -> None:
     for label, runs in timeline.items():
         medians = [statistics.median(run[key] for run in runs) for key in TIMELINE]
         print(f"  {label:8}" + "".join(f"{value:16.3f}" for value in medians))
+    print(f"\na first read, the template ready (median of {args.runs}; seconds from Reader())")
+    for label, runs in warm.items():
+        asked, first = (statistics.median(run[key] for run in runs) for key in ("asked", "seconds"))
+        print(f"  {label:8} asked {asked:.3f}, first unit {first:.3f}")
+    print(f"\nthe floor: interpreter, PyMuPDF's import, the page (median of {args.runs}; seconds)")
+    print("  " + "".join(f"{key:>14}" for key in FLOORS))
+    print("  " + "".join(f"{statistics.median(r[key] for r in floor):14.3f}" for key in FLOORS))
     print(f"\na never-reading process tree's CPU (median of {args.runs})")
     for (case, label), spent in idle.items():
         print(f"  {case:14} {label:8} {statistics.median(spent):.3f} s")
@@ -135,5 +190,7 @@ if __name__ == "__main__":
         text_pdf(Path(sys.argv[2]) / "one.pdf", 1, BODY)
     elif sys.argv[1:2] == ["case"]:
         print(json.dumps(case_timeline(sys.argv[2])))
+    elif sys.argv[1:2] == ["warm"]:
+        print(json.dumps(case_timeline(sys.argv[2], warm=True)))
     else:
         main()

@@ -8,7 +8,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -169,6 +168,8 @@ class Source:
         """A path for a tool that needs one (a subprocess, sqlite): a private copy of the bytes,
         made once in a folder of its own that nothing else writes to."""
         if self._copy is None:
+            import tempfile  # (random, its names): a worker's start seldom makes a copy
+
             self._tmpdir = self._tmpdir or tempfile.mkdtemp(prefix="docread-")
             target = Path(self._tmpdir) / safe_name(self.name)
             with open(target, "xb") as out:
@@ -204,6 +205,8 @@ class Source:
         if self._data is None and self._fd is not None:
             return self._fd
         if self._spill is None:
+            import tempfile
+
             with tempfile.TemporaryFile(prefix="docread-") as f:
                 f.write(self._data or b"")
                 f.flush()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ from typing import Any
 import docread
 import pytest
 from docread import formats
+from docread.cache import store
+from docread.cache.disk import DiskCache
 from docread.cache.store import ResultCache
 from docread.extractors.base import Context, Extractor
 from docread.model import Document
@@ -143,6 +146,38 @@ def test_not_cacheable_extractors_and_archive_reads_are_not_cached(
         for _ in range(2):
             reader.read(doc, format_hint="fake_archive", mode="list", dedupe=False)
     assert _runs(tmp_path) == 2 + 2 + 2 + 1
+
+
+def test_the_folder_opens_while_the_key_is_made(
+    tmp_path: Path, doc: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cold start's wait: the folder's open (SQLite's setup, 0.1 s for a new one) runs while
+    the read's key is made (the file's digest, Tesseract's languages), not after it; a read that
+    is not cached opens no folder."""
+    opened = threading.Event()
+    real_open = DiskCache._open
+
+    def open_(self: DiskCache) -> Any:
+        found = real_open(self)
+        opened.set()
+        return found
+
+    real_stamp = store.content_stamp
+    seen: list[bool] = []
+
+    def stamp(source: Source) -> str:
+        seen.append(opened.wait(5))  # the open is under way meanwhile (before: 5 s, then False)
+        return real_stamp(source)
+
+    monkeypatch.setattr(DiskCache, "_open", open_)
+    monkeypatch.setattr(store, "content_stamp", stamp)
+    with docread.Reader(tmp_path, config=_config(tmp_path / "plain")) as reader:
+        reader.read(doc, format_hint="fake_plain")
+    assert not (tmp_path / "plain").exists() and not opened.is_set()
+    with docread.Reader(tmp_path, config=_config(tmp_path / "cache")) as reader:
+        assert not reader.read(doc, format_hint="fake_counting").cached
+        assert reader.read(doc, format_hint="fake_counting", dedupe=False).cached
+    assert seen == [True, True]
 
 
 def test_expired_entries_are_misses(tmp_path: Path, doc: str) -> None:

@@ -135,6 +135,23 @@ def test_a_first_worker_finds_tables_with_the_deferred_table_finder(
     assert again["pid"] == first["pid"] and again["table"] == "module"
 
 
+def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_run() -> None:
+    """The template's imports before its first fork (PyMuPDF as it loads it, ``FIRST``) are the
+    cold start's critical path: none of the standard modules a first PDF unit does not run,
+    each imported where it is used: difflib (an error's hint), statistics (a code listing's
+    columns; with fractions and decimal), tempfile (a private copy for a tool; with random)."""
+    code = (
+        "import sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+        "print(sorted({'difflib', 'statistics', 'tempfile'} & set(sys.modules)))"
+    )
+    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", code]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
+
+
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:
     """``import docread`` starts a template; a process that exits without reading kills and
     reaps it on its way out, rather than leaving it to import on, orphaned, until its poll sees

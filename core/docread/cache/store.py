@@ -66,46 +66,47 @@ class PendingEntry:
         self.units = None
 
 
-def cache_key(source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
-    """The key for this read, or None when it must not be cached."""
-    info, opts = ctx.info, ctx.options
-    if not ext.cacheable or source.in_memory or source.path is None or info.is_dir:
-        return None
-    listing = opts.mode == "list" or (
-        opts.mode is None
-        and opts.archive_path is None
-        and not ctx.loader
-        and info.format not in SINGLE_STREAM_ARCHIVES  # a .gz read is its content, not a listing
-    )
-    if info.category == "archive" and not listing:
-        return None  # archives: only the manifest (the listing) is kept; member reads are not
-    facts = {
-        "content": content_stamp(source),
-        "path": info.path,
-        "source": info.source,
-        "format": info.format,
-        "options": opts.cache_key_fields(),
-        "loader": ctx.loader,
-        "extractor": f"{ext.name}:{ext.version}",
-        "units": UNITS_VERSION,
-        "settings": ctx.settings.fingerprint(),
-    }
-    if "ocr" in ext.options and opts.ocr is None:
-        # automatic OCR gives text only where Tesseract is installed: a result made without it
-        # must not be served once it is (nor the other way round)
-        from ..extractors.ocr import available
-
-        facts["ocr_engine"] = available(ctx)
-    blob = json.dumps(facts, sort_keys=True, default=str).encode()
-    return hashlib.blake2b(blob, digest_size=32).hexdigest()
-
-
 class ResultCache(DiskCache):
     """The disk cache's extraction results (``Entry``); other values in the folder are misses."""
 
     def get(self, key: str) -> Entry | None:
         value = self.value(key)
         return value if isinstance(value, Entry) else None
+
+    def key(self, source: Source, ctx: Context, ext: type[Extractor]) -> str | None:
+        """The key for this read, or None when it must not be cached; the folder opens behind it
+        (``open_behind``: the file's digest, and Tesseract's languages, are asked meanwhile)."""
+        info, opts = ctx.info, ctx.options
+        if not ext.cacheable or source.in_memory or source.path is None or info.is_dir:
+            return None
+        listing = opts.mode == "list" or (  # a .gz read is its content, not a listing
+            opts.mode is None
+            and opts.archive_path is None
+            and not ctx.loader
+            and info.format not in SINGLE_STREAM_ARCHIVES
+        )
+        if info.category == "archive" and not listing:
+            return None  # archives: only the manifest (the listing) is kept; member reads are not
+        self.open_behind()
+        facts = {
+            "content": content_stamp(source),
+            "path": info.path,
+            "source": info.source,
+            "format": info.format,
+            "options": opts.cache_key_fields(),
+            "loader": ctx.loader,
+            "extractor": f"{ext.name}:{ext.version}",
+            "units": UNITS_VERSION,
+            "settings": ctx.settings.fingerprint(),
+        }
+        if "ocr" in ext.options and opts.ocr is None:
+            # automatic OCR gives text only where Tesseract is installed: a result made without
+            # it must not be served once it is (nor the other way round)
+            from ..extractors.ocr import available
+
+            facts["ocr_engine"] = available(ctx)
+        blob = json.dumps(facts, sort_keys=True, default=str).encode()
+        return hashlib.blake2b(blob, digest_size=32).hexdigest()
 
     def info(self) -> dict[str, Any]:
         """Location, entry count and bytes on disk (``docread cache info``)."""

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..cache.store import PendingEntry, ResultCache, cache_key
+from ..cache.store import PendingEntry, ResultCache
 from ..formats import BY_KEY
 from ..pipeline import Pipeline, extractor_of
 from .events import FileDone, FileFailed, Until
@@ -82,7 +82,7 @@ class Host:
         ``entry`` is given: it gets the key, and its consumer stores the file (a parallel load's,
         once every part of a split PDF came). ``until`` and ``cores``: see ``WorkerPool.run``."""
         ext = extractor_of(info)
-        key = cache_key(source, ctx, ext) if self.cache is not None else None
+        key = self.cache.key(source, ctx, ext) if self.cache is not None else None
         hit = self.cache.get(key) if key is not None and self.cache is not None else None
         with self._lock:
             self._reads += 1

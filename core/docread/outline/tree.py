@@ -5,7 +5,6 @@ chunk's ``section_id`` points back to."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -174,6 +173,8 @@ class Tree:
 
     def _closest(self, key: str) -> list[Section]:
         """Sections whose title holds ``key``, then the ones most like it."""
+        import difflib  # an error's hint: not on every process's import path
+
         holding = [s for s in self.sections if key and key in title_key(s.title)]
         titles = {title_key(s.title): s for s in self.sections}
         alike = (  # difflib compares each title in turn: spared on a huge outline

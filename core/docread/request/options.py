@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import inspect
 import os
 from collections.abc import Callable, Iterable, Mapping
@@ -227,6 +226,8 @@ def check_keywords(owner: Callable[..., Any], given: Mapping[str, Any], *, reads
 def suggestion(given: Iterable[str], known: Iterable[str]) -> str:
     """" (did you mean pattern?)" for the names given that look like a known one (a leading
     "--" kept on both sides), else "": the CLI's flags and the wrappers' keywords."""
+    import difflib  # an error's hint: not on every process's import path
+
     names = list(known)
     meant = [
         close

@@ -461,3 +461,14 @@ def test_headings_over_notes_set_a_little_apart_stand_apart():
     notes (``서비스 제공 기준``, ``전월 이용금액 기준``) are blocks of their own."""
     found = headings(pages("korean-text-with-tables.pdf", "1")[0][0])
     assert "서비스 제공 기준" in found and "전월 이용금액 기준" in found, found
+
+
+def test_a_first_word_in_a_script_that_wraps_anywhere_needs_one_characters_room():
+    """The wrap test's room for a line's first word on the line above: one character of Hangul,
+    kana or CJK (they wrap inside a word; each range's ends included), else the whole word."""
+    from docread.extractors.pdf.blocks import first_word
+
+    words = ["기타 항목", "ひらがな", "カタカナ", "中文", "\u1100x", "\u11ff", "\u3131", "\u9fff"]
+    assert [first_word(text) for text in [*words, "\ud7af"]] == [1] * (len(words) + 1)
+    others = ["paragraph one", "\u10ffab", "\u3100\u3101", "\ua000xy", ""]
+    assert [first_word(text) for text in others] == [9, 3, 2, 3, 4]

@@ -48,7 +48,9 @@ _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: 
 _WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
-_WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
+# scripts that wrap anywhere in a word (Hangul, kana, CJK), as code point ranges: a regex class
+# of wide ranges costs its compile a step per code point (5 ms of every worker template's start)
+_CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
@@ -260,7 +262,8 @@ def first_word(text: str) -> int:
     words = text.split(None, 1)
     if not words:
         return 4
-    return 1 if _WRAPS_ANYWHERE.match(words[0]) else len(words[0])
+    code = ord(words[0][0])
+    return 1 if any(low <= code <= high for low, high in _CJK) else len(words[0])
 
 
 def run_in(prev: Line, ln: Line) -> bool:

@@ -13,7 +13,6 @@ each paragraph's lines joined or kept (the agent's line-oriented text view)."""
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -196,6 +195,8 @@ def _code_rows(lines: list[Line], survey: Survey) -> list[Line]:
             rows.append([ln])
     merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
     for row in (r for r in rows if len(r) > 1):
+        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
+
         width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
         text = ""
         for ln in row:
@@ -215,9 +216,8 @@ def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
 
 def _titled(column: list[Block], numbers: list[Line]) -> None:
     """A column's headings made right: a table of contents' entry (a page number well to the
-    right on its row: one of ``numbers``, set without leaders) is no heading;
-    a chapter's number on a line of its own (``Kapitel 4``, ``II``) and the title under it
-    are one heading."""
+    right on its row: one of ``numbers``, set without leaders) is no heading; a chapter's number
+    on a line of its own (``Kapitel 4``, ``II``) and the title under it are one heading."""
     for block in column:
         if block.kind == "heading" and any(
             _paired(ln, n, right=True) for ln in block.lines for n in numbers
@@ -404,6 +404,8 @@ def _written(block: Block, lines_kept: bool) -> str:
 
 def _fenced(lines: list[Line]) -> str:
     """Code fenced, a row a line (``_code_rows``), indented and spaced out as printed."""
+    import statistics
+
     left = min(ln.x0 for ln in lines)
     width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in lines)
     out: list[str] = []
