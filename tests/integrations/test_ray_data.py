@@ -42,7 +42,8 @@ Units = dict[str, tuple[str | None, dict[str, Any]]]
 def cluster(home: Path) -> Iterator[str]:
     """One local Ray cluster for the module (starting one costs seconds), this process its
     driver; its address. Its nodes' processes (so the Ray workers, and their docread cache) have
-    the README blocks' private HOME."""
+    the README blocks' private HOME, where Ray also leaves the auth token a joining block reads
+    (ray.init sets RAY_AUTH_MODE=token here, which the blocks inherit)."""
     import ray
 
     with pytest.MonkeyPatch.context() as env:
