@@ -21,6 +21,8 @@ import pytest
 from docread.extractors.pdf.library import load_pymupdf
 
 load_pymupdf()  # the tests' own `import pymupdf` then skips the layout model (~0.4 s), as docread does
+# the README blocks' runner (imported by two test modules) has its asserts explained as theirs are
+pytest.register_assert_rewrite("readme_blocks")
 
 CORPUS = Path(
     os.environ.get(
