@@ -72,10 +72,13 @@ def main(folder: str, out: str) -> None:
         ray.init()  # ray job submit, or a cluster you named
     else:
         ray.init(num_cpus=2)  # a laptop: a local Ray with 2 CPUs
+    # a local path as this folder means it: the write tasks run in Ray's worker processes, in
+    # the cluster's folder (a joined cluster's is not ours)
+    where = out if "://" in out else os.path.abspath(out)
     docs = read_documents(folder)
     chunks = docs.flat_map(chunk)
     vectors = chunks.map_batches(embed, batch_format="pyarrow")
-    vectors.write_parquet(out)  # runs the whole pipeline, streaming, once
+    vectors.write_parquet(where)  # runs the whole pipeline, streaming, once
     print(f"{folder} -> {out}")
 
 

@@ -21,6 +21,8 @@ import pytest
 from docread.extractors.pdf.library import load_pymupdf
 
 load_pymupdf()  # the tests' own `import pymupdf` then skips the layout model (~0.4 s), as docread does
+# the README blocks' runner (imported by two test modules) has its asserts explained as theirs are
+pytest.register_assert_rewrite("readme_blocks")
 
 CORPUS = Path(
     os.environ.get(
@@ -89,8 +91,10 @@ LONGEST_FIRST = (
     # first of all: its 2-node cluster cannot start in a process an earlier ray.init ran in
     # (Ray leaves state behind: RAY_AUTH_MODE=token, a driver id the new nodes see as gone)
     "test_ray_cluster.py",
-    "test_conformance.py", "test_readme.py", "test_cli_pipeline.py", "test_hostile.py",
-    "test_parallel.py", "test_mcp.py", "test_ray_data.py", "test_llamaindex_tool.py",
+    "test_conformance.py", "test_readme.py",
+    "test_ray_data.py",  # with the README's Ray blocks, on its cluster
+    "test_cli_pipeline.py", "test_hostile.py", "test_parallel.py", "test_mcp.py",
+    "test_llamaindex_tool.py",
     "test_isolation.py", "test_pdf.py", "test_outline_corpus.py", "test_pdf_structure.py",
     "test_ocr_fidelity.py", "test_llamaindex_reader.py", "test_demo.py", "test_langchain_tool.py",
     "test_html.py", "test_ocr.py", "test_email.py", "test_faults.py", "test_cli.py",

@@ -1,204 +1,39 @@
-"""Every fenced code block of README.md, as written: a user pastes them, so they must run.
-
-Blocks run as a user types them after the set-up (``bash run.sh demo``): in a temp copy of the
-repository's layout (the root with ``tools-security.yaml``, ``examples/*.py``, the sample
-documents in ``examples/samples`` and ``.venv``, a link to this interpreter's virtualenv), with
-the venv active as ``. .venv/bin/activate`` leaves it (its ``bin`` first on PATH,
-``VIRTUAL_ENV``), a private HOME (cache) and a per-block timeout.
-
-- ```python blocks run, each in a fresh interpreter, in ``examples/samples`` (the README says
-  the examples run there).
-- ```bash / ```sh / ```console blocks run through ``bash -e -o pipefail`` from the repository
-  root (where the set-up leaves the user; a block goes elsewhere with ``cd``), stdin closed (so
-  ``docread mcp`` over stdio ends at once).
-- ```json / ```yaml / ```toml blocks are parsed: YAML through docread's Settings (so the keys are
-  real); a JSON MCP config naming ``docread`` has its args parsed by the ``docread`` CLI.
-- A ```text block right after a runnable block is that block's documented output: each of its
-  lines but ``...`` must be printed, in that order.
-- A block that cannot run here says why on the line before it: ``<!-- not run: REASON -->``; it
-  is reported as a skip with that reason. Any other block fails, naming its line and heading.
-"""
+"""Every fenced code block of README.md, as written: a user pastes them, so they must run
+(tests/readme_blocks.py says how each kind is run or parsed; the blocks that start Ray run in
+tests/integrations/test_ray_data.py, on that module's cluster)."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
-import shlex
 import shutil
 import subprocess
 import sys
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
+from readme_blocks import (
+    BLOCKS,
+    CONFIG,
+    NOT_RUN,
+    README,
+    ROOT,
+    SHELL,
+    TIMEOUT,
+    Block,
+    home,
+    layout,
+    params,
+    parse,
+    run_block,
+    samples,
+    skip_if_marked,
+    workdir,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-TIMEOUT = 120  # seconds per block (the first read of a PDF or office file starts a worker)
-NOT_RUN = re.compile(r"\s*<!--\s*not run:\s*(.+?)\s*-->\s*")  # a line of its own
-FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([\w+-]*)")  # indented too (a block in a list item)
-SHELL = {"bash", "sh", "shell", "console"}
-CONFIG = {"json", "yaml", "yml", "toml"}
-
-
-@dataclass(frozen=True)
-class Block:
-    """One fenced block: where it is (line of its opening fence, the heading above), its code,
-    the reason it is not run (from the marker before it), its documented output (a text block
-    right after it)."""
-
-    line: int
-    heading: str
-    lang: str
-    code: str
-    not_run: str | None = None
-    output: str | None = None
-
-    @property
-    def where(self) -> str:
-        return f"README.md:{self.line} ({self.heading})"
-
-
-def parse(markdown: str) -> list[Block]:
-    """The fenced blocks, in order; a ```text block right after a runnable one becomes its output."""
-    lines = markdown.split("\n")
-    blocks: list[Block] = []
-    heading, i, last_end = "top", 0, -10
-    while i < len(lines):
-        fence = FENCE.match(lines[i])
-        if lines[i].startswith("#") and not fence:
-            heading = lines[i].lstrip("#").strip()
-        if not fence:
-            i += 1
-            continue
-        start, indent, ticks, lang = i, len(fence[1]), fence[2], fence[3].lower()
-        i += 1
-        while i < len(lines) and not lines[i].strip().startswith(ticks):
-            i += 1
-        code = "\n".join(x[indent:] if x[:indent].isspace() else x for x in lines[start + 1 : i])
-        before = [x for x in lines[max(0, start - 3) : start] if x.strip()]
-        marker = NOT_RUN.fullmatch(before[-1]) if before else None
-        just_after = all(not x.strip() for x in lines[last_end + 1 : start])
-        previous = blocks[-1] if blocks else None
-        if lang == "text" and just_after and previous and previous.lang in {"python", *SHELL}:
-            blocks[-1] = Block(**{**previous.__dict__, "output": code})
-        else:
-            reason = marker[1] if marker else None
-            blocks.append(Block(start + 1, heading, lang, code, reason))
-        last_end = i
-        i += 1
-    return blocks
-
-
-BLOCKS = parse(README.read_text(encoding="utf-8"))
-
-
-def params(*langs: str) -> list[object]:
-    return [
-        pytest.param(b, id=f"L{b.line}-{b.lang}") for b in BLOCKS if b.lang in langs or not langs
-    ]
-
-
-@pytest.fixture(scope="module")
-def samples(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo's sample documents, generated once for the module."""
-    folder = tmp_path_factory.mktemp("samples")
-    sys.path.insert(0, str(ROOT / "examples"))
-    try:
-        from make_samples import make_samples
-    finally:
-        sys.path.remove(str(ROOT / "examples"))
-    assert make_samples(folder) == []
-    return folder
-
-
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One private HOME for every block of the module (its cache is shared: a warm PDF)."""
-    return tmp_path_factory.mktemp("home")
-
-
-@pytest.fixture(scope="module")
-def layout(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where every block's copy of the repository's layout is made: one path for the module,
-    so a block reads the files at the paths the blocks before it read (the cache keys a file
-    by its path and content): each command after the first finds the cache warm, as a user's
-    commands after ``bash run.sh demo`` do."""
-    return tmp_path_factory.mktemp("repo")
-
-
-@pytest.fixture
-def workdir(layout: Path, samples: Path) -> Path:
-    """examples/samples in a fresh copy of the repository's layout (``layout`` is its root,
-    emptied first: the settings file, the example scripts, ``.venv``); the samples folder is
-    returned."""
-    shutil.rmtree(layout)
-    (layout / "examples").mkdir(parents=True)
-    shutil.copy(ROOT / "tools-security.yaml", layout / "tools-security.yaml")
-    for script in (ROOT / "examples").glob("*.py"):
-        shutil.copy(script, layout / "examples" / script.name)
-    (layout / ".venv").symlink_to(sys.prefix, target_is_directory=True)
-    return Path(shutil.copytree(samples, layout / "examples" / "samples", symlinks=True))
-
-
-def run(block: Block, argv: list[str], cwd: Path, home: Path, stdin: str = "") -> str:
-    """One process of a block, the venv active; its stdout. Fails naming the block on an error
-    or the timeout."""
-    env = {**os.environ, "HOME": str(home), "PYTHONUNBUFFERED": "1", "VIRTUAL_ENV": sys.prefix}
-    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env.pop("DOCREAD_CONFIG", None)
-    try:
-        done = subprocess.run(
-            argv, cwd=cwd, env=env, input=stdin, capture_output=True, text=True, timeout=TIMEOUT
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{block.where}: {shlex.join(argv)[:80]} ran past {TIMEOUT} s")
-    if done.returncode != 0:
-        pytest.fail(
-            f"{block.where}: exit {done.returncode}\n{block.code}\n--- stderr ---\n"
-            f"{done.stderr[-3000:]}\n--- stdout ---\n{done.stdout[-1500:]}"
-        )
-    return done.stdout
-
-
-def check_output(block: Block, printed: str) -> None:
-    """The documented output's lines (but ``...``) appear in what ran, in order."""
-    if block.output is None:
-        return
-    rest = printed
-    for want in (x.rstrip() for x in block.output.split("\n")):
-        if not want.strip() or want.strip() == "...":
-            continue
-        at = rest.find(want)
-        assert at >= 0, (
-            f"{block.where}: a line of the documented output is not printed (in this order):\n"
-            f"{want}\n--- printed ---\n{printed[-1500:]}"
-        )
-        rest = rest[at + len(want) :]
-
-
-def check_written(block: Block, root: Path) -> None:
-    """What a block writes, beyond what it prints: the Ray example's Parquet (the suite's one run
-    of examples/ray_ingest.py) holds the samples' chunks, with docread's unique chunk ids, the
-    columns its docstring names and one embedding size."""
-    if "examples/ray_ingest.py" not in block.code:
-        return
-    import pyarrow.parquet as pq
-
-    table = pq.read_table(root / "out.parquet")
-    assert {"id", "chunk_index", "text", "source", "embedding"} <= set(table.column_names)
-    rows = table.to_pylist()
-    assert len({r["id"] for r in rows}) == len(rows), block.where  # unique and stable ids
-    assert any(r["source"].endswith("report.pdf") and "Revenue grew" in r["text"] for r in rows)
-    assert all(len(r["embedding"]) == len(rows[0]["embedding"]) > 0 for r in rows)
-
-
-def skip_if_marked(block: Block) -> None:
-    if block.not_run:
-        pytest.skip(f"{block.where}: not run: {block.not_run}")
+__all__ = ["home", "layout", "samples", "workdir"]  # the blocks' fixtures, used here
 
 
 def test_every_block_is_run_parsed_or_marked() -> None:
@@ -221,18 +56,24 @@ def test_every_block_is_run_parsed_or_marked() -> None:
 
 @pytest.mark.parametrize("block", params("python"))
 def test_python_block_runs(block: Block, workdir: Path, home: Path) -> None:
-    skip_if_marked(block)
-    printed = run(block, [sys.executable, "-c", block.code], workdir, home)
-    check_output(block, printed)
+    run_block(block, workdir, home)
 
 
 @pytest.mark.parametrize("block", params(*SHELL))
 def test_shell_block_runs(block: Block, workdir: Path, home: Path) -> None:
     """Through bash, as typed, from the repository root (any failing command fails the block)."""
-    skip_if_marked(block)
-    root = workdir.parents[1]
-    check_output(block, run(block, ["bash", "-e", "-o", "pipefail", "-c", block.code], root, home))
-    check_written(block, root)
+    run_block(block, workdir, home)
+
+
+def test_the_blocks_that_start_ray_are_run_with_the_ray_tests() -> None:
+    """The blocks left out above are run by tests/integrations/test_ray_data.py: the Python one
+    and the Ray example's (whose Parquet ``check_written`` reads)."""
+    ray_blocks = [p.values[0] for p in params(ray=True)]  # type: ignore[attr-defined]
+    assert [b.lang for b in ray_blocks] == ["python", "bash"], [b.where for b in ray_blocks]
+    assert "examples/ray_ingest.py" in ray_blocks[1].code
+    assert (
+        "test_readme_ray_block_runs" in (ROOT / "tests/integrations/test_ray_data.py").read_text()
+    )
 
 
 def mcp_servers(config: object) -> list[dict[str, object]]:

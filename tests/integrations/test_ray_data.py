@@ -1,8 +1,10 @@
 """docread.integrations.ray_data on a real local Ray cluster (2 CPUs, one per module): the Dataset holds the
 loader's units (ids, texts, metadata) for a folder, a file through a pyarrow filesystem, the
 ``documents_from`` transform, per-file errors, the workspace (links, file:// URIs, local pyarrow
-filesystems, a remote prefix) and the missing-Ray message. The example (examples/ray_ingest.py)
-runs once in the suite: as the README's block, in tests/test_readme.py, which checks its Parquet."""
+filesystems, a remote prefix) and the missing-Ray message. The README's blocks that start Ray run
+here too, joining this module's cluster (RAY_ADDRESS) instead of starting their own: its Ray Data
+example, and the Ray example (examples/ray_ingest.py, its one run in the suite: its Parquet is
+checked)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import docread
 import pytest
 from factories import image_bytes, pdf
+from readme_blocks import Block, home, layout, params, run_block, samples, workdir
 
 if TYPE_CHECKING:
     import pyarrow.fs as pafs
@@ -30,19 +33,24 @@ if importlib.util.find_spec("ray") is None:
     pytest.skip("Ray is not installed: pip install 'docread[ray]'", allow_module_level=True)
 
 
-CONFIG: dict[str, Any] = {"cache": {"enabled": False}}  # Ray workers keep the real HOME
+__all__ = ["home", "layout", "samples", "workdir"]  # the README blocks' fixtures, used here
+CONFIG: dict[str, Any] = {"cache": {"enabled": False}}
 Units = dict[str, tuple[str | None, dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[None]:
+def cluster(home: Path) -> Iterator[str]:
     """One local Ray cluster for the module (starting one costs seconds), this process its
-    driver."""
+    driver; its address. Its nodes' processes (so the Ray workers, and their docread cache) have
+    the README blocks' private HOME, where Ray also leaves the auth token a joining block reads
+    (ray.init sets RAY_AUTH_MODE=token here, which the blocks inherit)."""
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=False, log_to_driver=False)
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HOME", str(home))
+        info = ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        yield
+        yield str(info.address_info["gcs_address"])
     finally:
         ray.shutdown()
 
@@ -72,7 +80,7 @@ def from_units(units: Iterable[docread.Unit], media: bool = False) -> Units:
     }
 
 
-def test_folder_equals_the_loader(cluster: None, docs: Path) -> None:
+def test_folder_equals_the_loader(cluster: str, docs: Path) -> None:
     from docread.integrations.ray_data import read_documents
 
     rows = read_documents(docs, config=CONFIG).take_all()
@@ -88,7 +96,7 @@ def test_folder_equals_the_loader(cluster: None, docs: Path) -> None:
 
 
 def test_relative_paths_keep_the_loaders_source(
-    cluster: None, docs: Path, monkeypatch: pytest.MonkeyPatch
+    cluster: str, docs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from docread.integrations.ray_data import read_documents
 
@@ -104,7 +112,7 @@ def test_relative_paths_keep_the_loaders_source(
     }  # fmt: skip
 
 
-def test_one_docread_worker_per_cpu_of_the_task(cluster: None, docs: Path) -> None:
+def test_one_docread_worker_per_cpu_of_the_task(cluster: str, docs: Path) -> None:
     """A task given 2 CPUs reads 2 files at a time with a pool of 2; a default task has 1."""
     import ray
     from docread.integrations.ray_data import _reader, read_documents
@@ -118,7 +126,7 @@ def test_one_docread_worker_per_cpu_of_the_task(cluster: None, docs: Path) -> No
     assert got == from_units(docread.iter_units(docs, config=CONFIG))
 
 
-def test_media_rows_and_pattern(cluster: None, docs: Path) -> None:
+def test_media_rows_and_pattern(cluster: str, docs: Path) -> None:
     from docread.integrations.ray_data import read_documents
 
     rows = read_documents(docs, pattern="*.png", include_media=True, config=CONFIG).take_all()
@@ -129,7 +137,7 @@ def test_media_rows_and_pattern(cluster: None, docs: Path) -> None:
     assert all(json.loads(r["metadata"])["file_name"] == "logo.png" for r in rows)
 
 
-def test_a_file_through_a_local_pyarrow_filesystem(cluster: None, docs: Path) -> None:
+def test_a_file_through_a_local_pyarrow_filesystem(cluster: str, docs: Path) -> None:
     """A local pyarrow filesystem is read as plain paths are: by the Reader, in the workspace
     (a SubTreeFileSystem's folder by default), with the loader's units."""
     import pyarrow.fs as pafs
@@ -165,7 +173,7 @@ def remote_filesystem(folder: Path, zip_path: Path) -> pafs.FileSystem:
 
 
 def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
-    cluster: None, docs: Path, tmp_path: Path
+    cluster: str, docs: Path, tmp_path: Path
 ) -> None:
     """Bytes of a remote file are capped at the largest size limit: in a folder it is logged
     and skipped, named it fails with FileTooLargeError naming the file."""
@@ -183,7 +191,7 @@ def test_a_remote_file_over_the_limits_is_refused_before_it_is_read(
         read_documents("sub/table.csv", config=small, **remote).materialize()
 
 
-def test_documents_from_binary_files_and_paths(cluster: None, docs: Path) -> None:
+def test_documents_from_binary_files_and_paths(cluster: str, docs: Path) -> None:
     import ray
     from docread.integrations.ray_data import documents_from
 
@@ -202,7 +210,7 @@ def test_documents_from_binary_files_and_paths(cluster: None, docs: Path) -> Non
     )
 
 
-def test_a_bad_file_is_skipped_the_others_kept(cluster: None, tmp_path: Path, docs: Path) -> None:
+def test_a_bad_file_is_skipped_the_others_kept(cluster: str, tmp_path: Path, docs: Path) -> None:
     import ray
     from docread.integrations.ray_data import documents_from, read_documents
 
@@ -234,7 +242,7 @@ def workers_stderr() -> str:
 
 
 def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(
-    cluster: None, tmp_path: Path
+    cluster: str, tmp_path: Path
 ) -> None:
     from docread.integrations.ray_data import read_documents
 
@@ -245,7 +253,7 @@ def test_an_empty_folder_is_an_empty_dataset_a_missing_path_an_error(
         read_documents(tmp_path / "nothing.pdf", config=CONFIG)  # on the driver, no task
 
 
-def test_options_are_checked_before_any_task(cluster: None, docs: Path) -> None:
+def test_options_are_checked_before_any_task(cluster: str, docs: Path) -> None:
     from docread.integrations.ray_data import read_documents
 
     with pytest.raises(docread.InvalidOptionError, match="pagez"):
@@ -287,7 +295,7 @@ def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return ws
 
 
-def test_a_file_uri_outside_the_workspace_is_refused(cluster: None, linked: Path) -> None:
+def test_a_file_uri_outside_the_workspace_is_refused(cluster: str, linked: Path) -> None:
     from docread.integrations.ray_data import read_documents
 
     secret = (linked.parent / "elsewhere" / "secret.txt").as_uri()
@@ -301,7 +309,7 @@ def test_a_file_uri_outside_the_workspace_is_refused(cluster: None, linked: Path
 
 @pytest.mark.parametrize("how", ["local", "subtree"])
 def test_a_walk_in_a_local_pyarrow_filesystem_keeps_to_the_workspace(
-    cluster: None, linked: Path, how: str
+    cluster: str, linked: Path, how: str
 ) -> None:
     """Local pyarrow filesystems go through the workspace like plain paths: no symlink, linked
     folder or hard link leads out (a SubTreeFileSystem's folder is the default workspace)."""
@@ -363,7 +371,7 @@ def local_filesystem(how: str, root: Path) -> Any:
      "subtree over dir"],
 )  # fmt: skip
 def test_a_local_disk_behind_any_filesystem_keeps_to_the_workspace(
-    cluster: None, linked: Path, how: str
+    cluster: str, linked: Path, how: str
 ) -> None:
     """Local files in any filesystem docread can see through (fsspec's own, behind pyarrow's
     PyFileSystem, in a subtree or fsspec dir, nested) get the local rules: opened inside the
@@ -385,7 +393,7 @@ def test_a_local_disk_behind_any_filesystem_keeps_to_the_workspace(
 
 
 def test_a_filesystem_of_unknown_kind_is_refused_unless_named_remote(
-    cluster: None, docs: Path, tmp_path: Path
+    cluster: str, docs: Path, tmp_path: Path
 ) -> None:
     """docread cannot tell where an fsspec memory or zip filesystem keeps its files: refused on
     the driver, with what to do; named remote, read by its bytes. A known remote one (S3) is
@@ -404,3 +412,10 @@ def test_a_filesystem_of_unknown_kind_is_refused_unless_named_remote(
     s3 = pafs.S3FileSystem(anonymous=True, region="us-east-1")
     with pytest.raises(docread.PathSecurityError, match="outside the workspace bucket/docs"):
         read_documents("bucket/other/a.pdf", filesystem=s3, workspace="bucket/docs")
+
+
+@pytest.mark.parametrize("block", params(ray=True))
+def test_readme_ray_block_runs(block: Block, cluster: str, workdir: Path, home: Path) -> None:
+    """The README's blocks that start Ray, as tests/test_readme.py runs every block, but with
+    RAY_ADDRESS set (as ``ray job submit`` sets it): their ``ray.init()`` joins this cluster."""
+    run_block(block, workdir, home, RAY_ADDRESS=cluster)
