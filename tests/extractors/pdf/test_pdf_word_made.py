@@ -1,0 +1,50 @@
+"""PDF structure (``pdf.structure: auto``) on the kinds Word and LibreOffice print, issue 33's
+fourth round: bench/real_pdf.py's ``extra`` split scores the corpus's Word/ODF/HTML documents
+exported to PDF by LibreOffice (bench/pdf_truth/README.md); each test here prints one thing
+those pages showed the engine getting wrong, on a generated page."""
+
+from __future__ import annotations
+
+import docread
+import pymupdf
+from factories import drawn, pdf
+from test_pdf_real_structure import headings
+
+
+def _read(reader: docread.Reader, name: str) -> str:
+    return next(d.text for d in reader.read(name).documents if "table_index" not in d.metadata)
+
+
+def _centred(p: pymupdf.Page, y: float, text: str, font: str, size: float) -> None:
+    width = pymupdf.get_text_length(text, fontname=font, fontsize=size)
+    p.insert_text(((p.rect.width - width) / 2, y), text, fontname=font, fontsize=size)
+
+
+def test_headings_in_two_slants_one_under_the_other_are_two_headings(reader, tmp_path):
+    """testWORD.doc as LibreOffice prints it: an italic subtitle over a plain "Main Heading"
+    and a bold italic "Heading Level 2" over a bold "Heading Level 3" of the same width, each
+    pair as close as the document's paragraphs: four headings, not two joined pairs."""
+
+    def page(p: pymupdf.Page) -> None:
+        _centred(p, 90, "Sample Word Document Title", "tibo", 18)
+        _centred(p, 122, "And now for a subtitle", "heit", 14)
+        rows = [
+            ("Main Heading", "helv", 14),
+            ("Heading Level 1", "hebo", 16),
+            ("Heading Level 2", "hebi", 14),
+            ("Heading Level 3", "hebo", 14),
+            ("This is a sample Microsoft Word Document.", "tiro", 12),
+            ("This document includes text that is bold and italic.", "tiro", 12),
+            ("Apache Tika: http://tika.apache.org/ Tika", "tiro", 12),
+            ("Apache POI: http://poi.apache.org/ POI", "tiro", 12),
+            ("This paragraph is in the default text style", "tiro", 12),
+        ]
+        for i, (text, font, size) in enumerate(rows):
+            p.insert_text((72, 154 + 31 * i), text, fontname=font, fontsize=size)
+
+    pdf(tmp_path / "word.pdf", [drawn(page, width=612, height=792)])
+    found = headings(_read(reader, "word.pdf"))
+    assert found == [
+        "Sample Word Document Title", "And now for a subtitle", "Main Heading",
+        "Heading Level 1", "Heading Level 2", "Heading Level 3",
+    ]  # fmt: skip
