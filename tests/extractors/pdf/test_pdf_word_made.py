@@ -48,3 +48,34 @@ def test_headings_in_two_slants_one_under_the_other_are_two_headings(reader, tmp
         "Sample Word Document Title", "And now for a subtitle", "Main Heading",
         "Heading Level 1", "Heading Level 2", "Heading Level 3",
     ]  # fmt: skip
+
+
+def test_a_wrapped_cell_in_a_table_ruled_across_only_keeps_the_rows_after_it(reader, tmp_path):
+    """legacy_sample.doc as LibreOffice prints it: a table with horizontal rules only, its rows
+    set well apart (more than three lines' height between the rows' text), one cell wrapped
+    onto a second line: the row after the wrapped line is near that line, not the row above
+    it, and stays in the table."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((67, 108), "Here are some interesting things a respectful duck could eat:")
+        p.insert_text((245, 211), "Food", fontsize=15)
+        p.insert_text((404, 211), "Calories per portion", fontsize=15)
+        rows = [
+            (250, "Leaves", ["Ash, Elm, Maple"], "50"),
+            (286, "Berries", ["Blueberry, Strawberry,", "Cranberry"], "150"),
+            (360, "Grain", ["Corn, Buckwheat, Barley"], "200"),
+        ]
+        for y, label, food, calories in rows:
+            width = pymupdf.get_text_length(label, fontname="tibo", fontsize=12)
+            p.insert_text((208 - width, y), label, fontname="tibo", fontsize=12)
+            for i, line in enumerate(food):
+                p.insert_text((245, y + 14 * i), line, fontname="tiro", fontsize=12)
+            p.insert_text((404, y), calories, fontname="tiro", fontsize=12)
+        for y, width in ((226, 3), (263.5, 1), (325, 1), (372, 1)):
+            p.draw_line((67, y), (545, y), width=width)
+        p.insert_text((67, 410), "And let us add another list in the end:")
+
+    pdf(tmp_path / "ruled_across.pdf", [drawn(page, width=612, height=792)])
+    text = _read(reader, "ruled_across.pdf")
+    assert "| Berries | Blueberry, Strawberry, Cranberry | 150 |" in text
+    assert "| Grain | Corn, Buckwheat, Barley | 200 |" in text
