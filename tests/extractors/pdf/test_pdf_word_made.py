@@ -79,3 +79,30 @@ def test_a_wrapped_cell_in_a_table_ruled_across_only_keeps_the_rows_after_it(rea
     text = _read(reader, "ruled_across.pdf")
     assert "| Berries | Blueberry, Strawberry, Cranberry | 150 |" in text
     assert "| Grain | Corn, Buckwheat, Barley | 200 |" in text
+
+
+def test_a_nested_tables_cells_set_corner_to_corner_are_one_table(reader, tmp_path):
+    """testWORD.doc as LibreOffice prints it: a ruled 2 x 2 table nested in a Word table,
+    text in its top-left and bottom-right cells only: the two cells touch at a corner, never
+    along a side, but one rule bounds both (the wall between the columns): one table."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), "This document includes text that is bold and italic.")
+        for y in (386.5, 418, 487.3, 534.8):
+            p.draw_line((71.4, y), (503.6, y), width=0.25)
+        for x in (71.5, 188.9, 503.5):
+            p.draw_line((x, 386.3), (x, 534.9), width=0.25)
+        for y in (421, 452.6, 484.2):
+            p.draw_line((191.7, y), (402.4, y), width=0.25)
+        for x in (191.8, 268, 402.3):
+            p.draw_line((x, 420.9), (x, 484.4), width=0.25)
+        p.insert_text((74, 400), "This is a table", fontname="tiro", fontsize=12)
+        p.insert_text((195, 435), "Nested table", fontname="tiro", fontsize=12)
+        p.insert_text((271, 466), "More of our nested table", fontname="tiro", fontsize=12)
+        p.insert_text((74, 501), "The table has things in", fontname="tiro", fontsize=12)
+        p.insert_text((74, 517), "it", fontname="tiro", fontsize=12)
+
+    pdf(tmp_path / "nested.pdf", [drawn(page, width=612, height=792)])
+    text = _read(reader, "nested.pdf")
+    assert "| Nested table |  |" in text
+    assert "|  | More of our nested table |" in text
