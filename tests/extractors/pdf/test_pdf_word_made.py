@@ -106,3 +106,24 @@ def test_a_nested_tables_cells_set_corner_to_corner_are_one_table(reader, tmp_pa
     text = _read(reader, "nested.pdf")
     assert "| Nested table |  |" in text
     assert "|  | More of our nested table |" in text
+
+
+def test_an_underlined_link_in_a_ruled_cell_stays_in_its_cell(reader, tmp_path):
+    """docx-tables.docx as LibreOffice prints it: a hyperlink underlined in a ruled table's
+    cell; the underline is no wall of the cell, so the link stays in the table."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 83), "Simple uniform table")
+        for y in (86.3, 100.7, 115.3):
+            p.draw_line((71.6, y), (540.5, y), width=1)
+        for x in (72.3, 306, 539.8):
+            p.draw_line((x, 85.5), (x, 116), width=1)
+        p.insert_text((77.8, 97.5), "Header Col 1")
+        p.insert_text((311.5, 97.5), "Header Col 2")
+        p.insert_text((77.8, 112), "Lorem ipsum")
+        p.insert_text((311.5, 112), "A link example", color=(0, 0.4, 0.8))
+        end = 311.5 + pymupdf.get_text_length("A link example", fontsize=11)
+        p.draw_line((311.5, 113.4), (end, 113.4), width=1.4, color=(0, 0.4, 0.8))
+
+    pdf(tmp_path / "link.pdf", [drawn(page, width=612, height=792)])
+    assert "| Lorem ipsum | A link example |" in _read(reader, "link.pdf")

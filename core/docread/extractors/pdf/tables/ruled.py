@@ -3,7 +3,7 @@ no second pass over the page.
 
 - Tables of contents (contents.py).
 - Ruled tables: the cells rules make around text lines (across above and below, down on one
-  side at least), neighbouring cells and cells one rule bounds grouped into a table, its grid
+  side at least; an underline is no rule), neighbouring cells and cells one rule bounds grouped into a table, its grid
   from the cells' edges (a cell over several columns or rows is one cell: its text in the
   first, the others empty)."""
 
@@ -66,6 +66,7 @@ def _ruled_tables(
         elif width > _THIN and height > _THIN and width * height < big:
             across += [(y0, x0, x1), (y1, x0, x1)]
             down += [(x0, y0, y1), (x1, y0, y1)]
+    across = _walls(across, lines)
     if len(across) < 2 or len(down) < 2:
         return []
     across.sort()
@@ -87,6 +88,23 @@ def _ruled_tables(
         table = _lattice(group, cells, output)
         if table is not None:
             out.append(table)
+    return out
+
+
+def _walls(across: list[Rule], lines: list[Line]) -> list[Rule]:
+    """The rules across that are no underline: a rule in a text line's lower half, within its
+    width, underlines it (a hyperlink in a cell), and is no wall of its cell."""
+    rows = sorted((ln.y1, ln.y0, ln.x0, ln.x1) for ln in lines)
+    bottoms = [row[0] for row in rows]
+    out = []
+    for rule in across:
+        y, x0, x1 = rule
+        under = rows[bisect.bisect_left(bottoms, y) : bisect.bisect_right(bottoms, y + 20)]
+        if not any(
+            (top + bottom) / 2 <= y and left - TOL <= x0 and x1 <= right + TOL
+            for bottom, top, left, right in under
+        ):
+            out.append(rule)
     return out
 
 
