@@ -10,6 +10,11 @@ import pymupdf
 from factories import drawn, pdf
 from test_pdf_real_structure import headings
 
+BODY = (
+    "Large language models are powerful tools that can generate natural language texts for "
+    "various applications, such as chatbots, summarization, translation, and more. "
+)
+
 
 def _read(reader: docread.Reader, name: str) -> str:
     return next(d.text for d in reader.read(name).documents if "table_index" not in d.metadata)
@@ -127,3 +132,18 @@ def test_an_underlined_link_in_a_ruled_cell_stays_in_its_cell(reader, tmp_path):
 
     pdf(tmp_path / "link.pdf", [drawn(page, width=612, height=792)])
     assert "| Lorem ipsum | A link example |" in _read(reader, "link.pdf")
+
+
+def test_a_bold_line_of_two_letter_acronyms_at_body_size_is_a_heading(reader, tmp_path):
+    """test_blog.html as LibreOffice prints it: a bold "TL;DR:" standing alone at body size
+    over a list: its words are acronyms of two capitals, not the three letters a word takes
+    elsewhere (a formula's "x = y" has none), so it is a heading; a bold "x = 2" stays none."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((57, 100), "TL;DR:", fontname="tibo", fontsize=12)
+        p.insert_textbox(pymupdf.Rect(57, 112, 540, 220), BODY * 3, fontname="tiro", fontsize=12)
+        p.insert_text((57, 250), "x = 2", fontname="tibo", fontsize=12)
+        p.insert_textbox(pymupdf.Rect(57, 262, 540, 370), BODY * 3, fontname="tiro", fontsize=12)
+
+    pdf(tmp_path / "tldr.pdf", [drawn(page, width=612, height=792)])
+    assert headings(_read(reader, "tldr.pdf")) == ["TL;DR:"]

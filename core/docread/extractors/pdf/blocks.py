@@ -46,6 +46,7 @@ ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (qu
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_ACRONYM = re.compile(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _WRAPS_ANYWHERE = re.compile("[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u4e00-\u9fff\uac00-\ud7af]")
@@ -199,9 +200,8 @@ def _breaks(
     or the font size changes; after a line that runs to the text's edge (a paragraph wraps
     there), only a first-line indent; after a line short of the column's edge, a change of
     slant or family between two styles apart from the body (an italic subtitle over a
-    heading, both ending alike: a byline's bold names over its affiliations stay one block);
-    after a short line, a change between a heading style and another, or the end of a
-    sentence."""
+    heading, both ending alike; not a byline's bold names over its affiliations); after a
+    short line, a change between a heading style and another, or the end of a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
@@ -374,7 +374,7 @@ def _heading_level(
         stripped[:1] in _STRONG_BULLETS
         or CAPTION.match(stripped)
         or _THEOREM.match(stripped)
-        or not _WORD.search(text)
+        or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
         or _CONTACT.search(text)
