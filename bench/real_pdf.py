@@ -3,7 +3,9 @@
 against the hand-made truth in ``bench/pdf_truth/`` (pages rendered and looked at; README there).
 
 Scores, per split of the truth (``tune``: tune on it; ``test``: held back, the goals; ``extra``:
-real documents from outside the corpus, Debian's manuals, scored where installed, tuned on):
+real documents outside the corpus PDFs, tuned on: Debian's manuals, scored where installed, and
+the corpus's Word/ODF/HTML documents exported to PDF by LibreOffice at bench time into
+``bench/data/real_pdf/``, scored where ``soffice`` is installed: ``made``):
 - headings: an expected heading is a markdown heading line of its page (text equal after
   normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
   are not scored. Heading precision: the page's heading lines that are an expected heading.
@@ -28,6 +30,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -141,14 +144,46 @@ def score_page(markdown: str, truth: dict[str, Any]) -> dict[str, tuple[int, int
     }
 
 
+MADE = HERE / "data" / "real_pdf"
+#: The LibreOffice the ``make`` truth was written against (its page layout): another version warns.
+SOFFICE_WRITTEN = "LibreOffice 7.4"
+
+
+def made(tool: str, source: str) -> Path | None:
+    """The PDF a truth file's ``make`` names, exported once into ``bench/data/real_pdf/`` from the
+    corpus document ``source`` (``soffice``: LibreOffice, with a profile of its own so a desktop
+    instance or another run does not hold its lock); None where the tool is not installed."""
+    out = MADE / f"{Path(source).stem}.pdf"
+    if out.exists() or shutil.which(tool) is None:
+        return out if out.exists() else None
+    profile = (MADE / "lo-profile").as_uri()
+    subprocess.run(
+        [tool, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
+         "--outdir", str(MADE), str(CORPUS / source)],
+        capture_output=True, check=True, timeout=300,
+    )  # fmt: skip
+    import pymupdf
+
+    with pymupdf.open(out) as doc:
+        producer = doc.metadata.get("producer") or ""
+    if not producer.startswith(SOFFICE_WRITTEN):
+        print(f"warning: {out.name} made by {producer!r}; its truth was written for "
+              f"{SOFFICE_WRITTEN}'s layout", file=sys.stderr)  # fmt: skip
+    return out
+
+
 def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
-    """PDF path -> truth file, for one split or all: a corpus path, or an absolute one for the
-    ``extra`` documents from outside the corpus (read only where installed)."""
+    """PDF path -> truth file, for one split or all: a corpus path, an absolute one for the
+    ``extra`` documents from outside the corpus (read only where installed), or one ``made``
+    from a corpus document by the tool its ``make`` names (where installed)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
-        path = CORPUS / truth["file"]  # an absolute "file" stays itself
-        if split in (None, truth["split"]) and path.exists():
+        if split not in (None, truth["split"]):
+            continue
+        # an absolute "file" stays itself
+        path = made(*truth["make"]) if "make" in truth else CORPUS / truth["file"]
+        if path is not None and path.exists():
             out[str(path)] = truth
     return out
 

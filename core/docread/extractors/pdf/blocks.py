@@ -46,6 +46,7 @@ ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (qu
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_ACRONYM = re.compile(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 # scripts that wrap anywhere in a word (Hangul, kana, CJK), as code point ranges: a regex class
@@ -199,8 +200,10 @@ def _breaks(
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
     right): it sits beside it, or more space is above it than between a paragraph's lines,
     or the font size changes; after a line that runs to the text's edge (a paragraph wraps
-    there), only a first-line indent; after a short line, a change between a heading style
-    and another, or the end of a sentence."""
+    there), only a first-line indent; after a line short of the column's edge, a change of
+    slant or family between two styles apart from the body (an italic subtitle over a
+    heading, both ending alike; not a byline's bold names over its affiliations); after a
+    short line, a change between a heading style and another, or the end of a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
@@ -209,10 +212,13 @@ def _breaks(
         return False  # a caption's label and its text, in styles of their own
     if abs(ln.size - prev.size) >= 1.0:
         return True
+    heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
+    restyled = heady_prev and heady and (prev.italic, prev.family) != (ln.italic, ln.family)
+    if restyled and not runs_to_edge(prev, right, rtl, first_word(ln.text)):
+        return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     if not wraps:
-        heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
@@ -371,7 +377,7 @@ def _heading_level(
         stripped[:1] in _STRONG_BULLETS
         or CAPTION.match(stripped)
         or _THEOREM.match(stripped)
-        or not _WORD.search(text)
+        or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
         or _CONTACT.search(text)

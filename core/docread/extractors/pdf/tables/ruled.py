@@ -3,8 +3,9 @@ no second pass over the page.
 
 - Tables of contents (contents.py).
 - Ruled tables: the cells rules make around text lines (across above and below, down on one
-  side at least), neighbouring cells grouped into a table, its grid from the cells' edges (a
-  cell over several columns or rows is one cell: its text in the first, the others empty)."""
+  side at least; an underline is no rule), neighbouring cells and cells one rule bounds grouped into a table, its grid
+  from the cells' edges (a cell over several columns or rows is one cell: its text in the
+  first, the others empty)."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ def _ruled_tables(
         elif width > _THIN and height > _THIN and width * height < big:
             across += [(y0, x0, x1), (y1, x0, x1)]
             down += [(x0, y0, y1), (x1, y0, y1)]
+    across = _walls(across, lines)
     if len(across) < 2 or len(down) < 2:
         return []
     across.sort()
@@ -72,11 +74,13 @@ def _ruled_tables(
     ys = [a[0] for a in across]
     xs = [d[0] for d in down]
     cells: dict[Box, list[Line]] = {}
+    bounds: dict[Box, tuple[Rule, ...]] = {}  # the rules each cell's sides lie on
     for ln in lines:
-        cell = _cell(ln, across, ys, down, xs)
-        if cell is not None:
-            cells.setdefault(cell, []).append(ln)
-    groups = _neighbour_groups(list(cells))
+        found = _cell(ln, across, ys, down, xs)
+        if found is not None:
+            cells.setdefault(found[0], []).append(ln)
+            bounds[found[0]] = found[1]
+    groups = _neighbour_groups(list(cells), bounds)
     out = []
     for group in groups:
         if len(group) < 2 or any(_container(cells[c]) for c in group):
@@ -84,6 +88,23 @@ def _ruled_tables(
         table = _lattice(group, cells, output)
         if table is not None:
             out.append(table)
+    return out
+
+
+def _walls(across: list[Rule], lines: list[Line]) -> list[Rule]:
+    """The rules across that are no underline: a rule in a text line's lower half, within its
+    width, underlines it (a hyperlink in a cell), and is no wall of its cell."""
+    rows = sorted((ln.y1, ln.y0, ln.x0, ln.x1) for ln in lines)
+    bottoms = [row[0] for row in rows]
+    out = []
+    for rule in across:
+        y, x0, x1 = rule
+        under = rows[bisect.bisect_left(bottoms, y) : bisect.bisect_right(bottoms, y + 20)]
+        if not any(
+            (top + bottom) / 2 <= y and left - TOL <= x0 and x1 <= right + TOL
+            for bottom, top, left, right in under
+        ):
+            out.append(rule)
     return out
 
 
@@ -101,11 +122,12 @@ def _nearest(
 
 def _cell(
     ln: Line, across: list[Rule], ys: list[float], down: list[Rule], xs: list[float]
-) -> Box | None:
-    """The cell (left, top, right, bottom) that rules make around a text line: the nearest
-    rules above and below it, reaching over its width, and the nearest rule down on at
-    least one side, from the rule above to the one below, which both reach; an open side
-    (a table without outer walls) ends where the rules across end. None when there is none."""
+) -> tuple[Box, tuple[Rule, ...]] | None:
+    """The cell (left, top, right, bottom) that rules make around a text line, and the rules
+    it lies on: the nearest rules above and below it, reaching over its width, and the
+    nearest rule down on at least one side, from the rule above to the one below, which both
+    reach; an open side (a table without outer walls) ends where the rules across end. None
+    when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
     top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
@@ -129,7 +151,8 @@ def _cell(
         return None
     left = max((w[0] for w in walls if w[0] <= ln.x0 + TOL), default=start)
     right = min((w[0] for w in walls if w[0] >= ln.x1 - TOL), default=end)
-    return (round(left, 1), round(top[0], 1), round(right, 1), round(bottom[0], 1))
+    box = (round(left, 1), round(top[0], 1), round(right, 1), round(bottom[0], 1))
+    return box, (top, bottom, *walls)
 
 
 def _neighbours(a: Box, b: Box) -> bool:
@@ -147,8 +170,10 @@ def _neighbours(a: Box, b: Box) -> bool:
     )
 
 
-def _neighbour_groups(cells: list[Box]) -> list[list[Box]]:
-    """Cells joined into tables by neighbourhood (union-find; a page holds few cells)."""
+def _neighbour_groups(cells: list[Box], bounds: dict[Box, tuple[Rule, ...]]) -> list[list[Box]]:
+    """Cells joined into tables by neighbourhood, or by one rule that bounds both (cells with
+    empty cells between them: a sparse grid, a nested table's diagonal); union-find, a page
+    holds few cells."""
     parent = list(range(len(cells)))
 
     def root(i: int) -> int:
@@ -161,6 +186,10 @@ def _neighbour_groups(cells: list[Box]) -> list[list[Box]]:
         for j in range(i + 1, len(cells)):
             if _neighbours(a, cells[j]):
                 parent[root(j)] = root(i)
+    along: dict[Rule, int] = {}
+    for i, cell in enumerate(cells):
+        for rule in bounds[cell]:
+            parent[root(i)] = root(along.setdefault(rule, i))
     groups: dict[int, list[Box]] = {}
     for i, cell in enumerate(cells):
         groups.setdefault(root(i), []).append(cell)

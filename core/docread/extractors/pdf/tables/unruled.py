@@ -62,7 +62,8 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs; two rows of two pairs or more each will do) whose cells fall in the same columns
-    (a row may leave cells empty, or hold one cell between two rows of cells: a group label),
+    (a row may leave cells empty, or hold one cell between two rows of cells: a group label,
+    or a cell's wrapped line, the next row then near that line),
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column."""
@@ -100,7 +101,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
             run
             and cells(row)
             and _fits(row, cols) >= max(1, len(row) - 1)
-            and _near(run[-1], row, 3)
+            and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
         ):
             for part in (*held, row):
                 run.append(part)
@@ -164,6 +165,18 @@ def _bold_label(label: Line, value: Line) -> bool:
         and not value.bold
         and len(text.split()) <= 4
         and not text.endswith((".", "!", "?"))
+    )
+
+
+def _wrapped(row: list[Line], held: list[list[Line]]) -> bool:
+    """The one-line row ``held`` is a cell of ``row`` wrapped onto a second line: right under
+    it (less than half a line between), starting where one of its lines starts."""
+    if not held:
+        return False
+    ln = held[-1][0]
+    return any(
+        abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
+        for cell in row
     )
 
 
