@@ -1,8 +1,7 @@
 """A column's lines as blocks (structure.py lays out the page and writes them): paragraphs split
-at line gaps, first-line indents and sentence ends after a short line; list items from
-bullets and numbers; headings from the outline, the document's heading styles (survey.py)
-and numbering, never a caption, a bullet, a formula or sentences; a heading run into the
-paragraph it opens split from it."""
+at line gaps, first-line indents and sentence ends after a short line; list items from bullets
+and numbers; headings from the outline, the heading styles (survey.py) and numbering, never a
+caption, bullet, formula or sentences; a heading run into its paragraph split from it."""
 
 from __future__ import annotations
 
@@ -49,8 +48,7 @@ _WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}") 
 _ACRONYM = re.compile(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
-# scripts that wrap anywhere in a word (Hangul, kana, CJK), as code point ranges: a regex class
-# of wide ranges costs its compile a step per code point (5 ms of every worker template's start)
+# scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 _CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
@@ -199,10 +197,9 @@ def _breaks(
 ) -> bool:  # fmt: skip
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
     right): it sits beside it, or more space is above it than between a paragraph's lines,
-    or the font size changes; after a line that runs to the text's edge (a paragraph wraps
-    there), only a first-line indent; after a line short of the column's edge, a change of
-    slant or family between two styles apart from the body (an italic subtitle over a
-    heading, both ending alike; not a byline's bold names over its affiliations); after a
+    or the font size changes, or two short lines apart from the body change slant or family
+    (a subtitle over a heading; not a byline's bold names over affiliations); after a line
+    that runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
     short line, a change between a heading style and another, or the end of a sentence."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
