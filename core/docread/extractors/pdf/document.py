@@ -194,7 +194,7 @@ def _pages(
                 )
                 return
             ctx.check_deadline(f"page {n}")
-            page = doc[n - 1]
+            page = doc.load_page(n - 1)  # n is in range: no checks again
             if bound_content(doc, page, pdf.max_page_content) or (marked and marked.was_cut(page)):
                 ctx.warn(
                     f"Page {n}: its content streams decode to more than pdf.max_page_content="
