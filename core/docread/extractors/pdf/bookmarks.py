@@ -53,12 +53,15 @@ class Entry:
         return f"{section_id(self.ordinal)} {self.level} {self.title}"
 
 
-def usable(doc: pymupdf.Document) -> list[Entry]:
+def usable(
+    doc: pymupdf.Document, read: list[tuple[int, str, int, float]] | None = None
+) -> list[Entry]:
     """The outline's entries when they can stand for the sections: at least two, every one
     pointing into the document with a title, in page order, not all on one page of a longer
-    document; else [] (the headings found on the pages serve instead)."""
+    document; else [] (the headings found on the pages serve instead). ``read``: the outline
+    as the survey read it (``survey.outline``; [] when it could not), not walked again."""
     try:
-        raw = outline(doc)
+        raw = outline(doc) if read is None else read
     except (ValueError, RuntimeError):  # over the outline's caps, or MuPDF could not read it
         return []
     count = doc.page_count

@@ -180,7 +180,8 @@ def _pages(
             )
     skipped: list[int] = []
     unsearched: list[int] = []  # pages over the table budget: their text only
-    stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc)) else None
+    read = marked.survey.outline if marked is not None else None  # the outline walked once
+    stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc, read)) else None
 
     def items() -> Iterator[tuple[int, Image | None]]:
         # timed, not interrupted: a page over it stops the read after that page, with a hint
