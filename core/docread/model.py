@@ -36,8 +36,14 @@ def unit_position(meta: Mapping[str, Any], *, flow: bool = True) -> str:
     """Where a unit is in its file (page, sheet, slide, member, cell, lines... as JSON): what its
     id hashes, and how a picture finds the text read at the same place. ``flow=False`` leaves
     the flow keys out: the place a file's text runs on in (a sheet, a slide; "{}" for a PDF)."""
-    keys = POSITION_KEYS if flow else [k for k in POSITION_KEYS if k not in FLOW_KEYS]
-    return json.dumps({k: meta[k] for k in keys if k in meta}, sort_keys=True, default=str)
+    keys = POSITION_KEYS if flow else _PLACE_KEYS
+    found = {k: meta[k] for k in keys if k in meta}
+    if all(type(v) is int for v in found.values()):  # a page, slide, cell...: once a unit
+        return "{" + ", ".join(f'"{k}": {found[k]}' for k in sorted(found)) + "}"  # json's text
+    return json.dumps(found, sort_keys=True, default=str)
+
+
+_PLACE_KEYS = tuple(k for k in POSITION_KEYS if k not in FLOW_KEYS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -126,8 +126,9 @@ def clean_body(text: str, output: OutputSettings) -> tuple[str, int]:
         text = text.replace("\x00", "")
     if text.startswith("\ufeff"):  # a byte-order mark, not hidden text
         text = text[1:]
-    if text.isascii():
-        return (_CONTROL.sub("", text) if output.strip_control_chars else text), 0
+    if text.isascii():  # printable: none of _CONTROLS (a metadata value, once a unit each)
+        strip = output.strip_control_chars and not text.isprintable()
+        return (_CONTROL.sub("", text) if strip else text), 0
     for char, typed in _TYPOGRAPHIC.items():  # a C-speed scan each (a regex class: 5x slower)
         if char in text:
             text = text.replace(char, typed)
@@ -219,31 +220,40 @@ def _string_list(raw: Any, output: OutputSettings) -> list[str] | None:
 
 def clean_metadata(metadata: Mapping[str, Any], output: OutputSettings) -> dict[str, Any]:
     """Flat scalars only (``flat_value``; and the list keys of _LISTS: short strings, left out
-    when empty: ``string_list``), never None; ``PROTECTED_KEYS`` always kept, the other keys
-    capped at ``max_metadata_fields`` in all; values cut at
+    when empty: ``string_list``), never None; ``PROTECTED_KEYS`` always kept, first, the other
+    keys after them, capped at ``max_metadata_fields`` in all; values cut at
     ``max_metadata_value_len`` characters, paths and positions never; paths as given."""
     out: dict[str, Any] = {}
-    for protected in (True, False):
-        for key, raw in metadata.items():
-            if (key in PROTECTED_KEYS) != protected:
-                continue
-            if not protected and len(out) >= output.max_metadata_fields:
-                return out
-            if key in _LISTS and (items := _string_list(raw, output)) is not None:
-                if items:  # else left out: Chroma refuses an empty list
-                    out[str(key)] = items
-                continue
-            value = flat_value(raw)
-            if value is None:
-                continue
-            if isinstance(value, str) and key in _PATHS:
-                value = readable(value)  # valid UTF-8 for every consumer (JSON, Arrow, stores)
-            elif isinstance(value, str):
-                value = clean_text(value, output)
-                if key not in _WHOLE and len(value) > output.max_metadata_value_len:
-                    value = value[: output.max_metadata_value_len] + "..."
-            out[str(key)] = value
+    rest: list[tuple[str, Any]] = []
+    for key, raw in metadata.items():  # one pass over the keys: once a unit
+        if key in PROTECTED_KEYS:
+            _keep(out, key, raw, output)
+        else:
+            rest.append((key, raw))
+    for key, raw in rest:
+        if len(out) >= output.max_metadata_fields:
+            break
+        _keep(out, key, raw, output)
     return out
+
+
+def _keep(out: dict[str, Any], key: str, raw: Any, output: OutputSettings) -> None:
+    """``raw`` cleaned (``clean_metadata``) into ``out[key]``, unless it is None or an empty
+    list."""
+    if key in _LISTS and (items := _string_list(raw, output)) is not None:
+        if items:  # else left out: Chroma refuses an empty list
+            out[str(key)] = items
+        return
+    value = flat_value(raw)
+    if value is None:
+        return
+    if isinstance(value, str) and key in _PATHS:
+        value = readable(value)  # valid UTF-8 for every consumer (JSON, Arrow, stores)
+    elif isinstance(value, str):
+        value = clean_text(value, output)
+        if key not in _WHOLE and len(value) > output.max_metadata_value_len:
+            value = value[: output.max_metadata_value_len] + "..."
+    out[str(key)] = value
 
 
 def cut_cell(text: str, output: OutputSettings) -> str:

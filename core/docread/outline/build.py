@@ -62,9 +62,12 @@ class UnitSections:
 class TreeBuilder:
     """Sections of one file from its units, fed in reading order. ``tree`` holds them (ids
     counted from the first unit); ``ids`` says whether those ranks are the file's own (the
-    units began at the file's start and skipped none, or a PDF's bookmarks gave them)."""
+    units began at the file's start and skipped none, or a PDF's bookmarks gave them).
+    ``sizes=False``: the sections' sizes and ends are not counted (``with_sections`` needs only
+    where they start)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, sizes: bool = True) -> None:
+        self.sizes = sizes
         self.tree = Tree()
         self.ids = True
         self.dropped = 0  # headings past MAX_SECTIONS, left as text
@@ -107,7 +110,8 @@ class TreeBuilder:
             self._preamble(here, content, out)
         for mark in marks:
             self._start(here, mark.at, mark.level, mark.title, out)
-        self._account(here, out)
+        if self.sizes:
+            self._account(here, out)
         out.first = out.at(content)
         return out
 
@@ -225,7 +229,8 @@ class TreeBuilder:
             self._preamble(here, content, out)
         for (ordinal, level, title), (at, found) in zip(entries, placed, strict=True):
             self._start(here, at, level, title, out, ordinal=ordinal, found=found)
-        self._account(here, out)
+        if self.sizes:
+            self._account(here, out)
         out.first = out.at(content)
         return out
 

@@ -28,7 +28,7 @@ def with_sections(units: Iterable[Document | T]) -> Iterator[Document | T]:
         key = file_key(unit.metadata)
         builder = files.get(key)
         if builder is None:
-            builder = files[key] = TreeBuilder()
+            builder = files[key] = TreeBuilder(sizes=False)
             if len(files) > _FILES:
                 files.popitem(last=False)
         files.move_to_end(key)

@@ -231,6 +231,29 @@ def _toc_pdf(path: Path, toc: list[list[object]], pages: int = 4) -> Path:
     return path
 
 
+def test_a_loader_read_with_structure_walks_the_outline_once(tmp_path, monkeypatch):
+    """The survey's reading of the outline serves the pages' section stamps too: one walk of it
+    per read (the 619-page corpus manual's 1,372 entries took two)."""
+    from docread.extractors.pdf import bookmarks, survey
+
+    _toc_pdf(tmp_path / "toc.pdf", [[1, "Part One", 1], [2, "Chapter A", 2], [1, "Part Two", 4]])
+    walks: list[int] = []
+    walk = survey.outline
+
+    def counted(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
+        walks.append(doc.page_count)
+        return walk(doc)
+
+    monkeypatch.setattr(survey, "outline", counted)
+    monkeypatch.setattr(bookmarks, "outline", counted)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    reader = docread.Reader(tmp_path, config={**config, "pdf": {"structure": "auto"}})
+    pages = [d.metadata for d in reader.iter_documents("toc.pdf")]
+    assert [m["page_section"] for m in pages] == ["s0", "s1", "s2", "s2"]
+    assert [m["section_id"] for m in pages] == ["s1", "s2", "s2", "s3"]
+    assert walks == [4]
+
+
 def test_a_usable_outline_is_the_sections_and_its_pages_carry_them(make_reader, tmp_path):
     """issue 36: a PDF's outline, when it can stand for its sections, is the outline view (no
     page read) and stamps each loaded page with its sections (structure on or off)."""

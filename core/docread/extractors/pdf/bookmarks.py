@@ -39,7 +39,8 @@ _TOP = 0.12
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One outline entry: its rank (1-based, in outline order), level, title, 1-based page and
-    how far down that page it points (0 top .. 1 bottom; 0 when the outline does not say)."""
+    the point it shows on that page from the top (-1 when the outline does not say; ``placed``
+    makes it a share of the page)."""
 
     ordinal: int
     level: int
@@ -52,12 +53,15 @@ class Entry:
         return f"{section_id(self.ordinal)} {self.level} {self.title}"
 
 
-def usable(doc: pymupdf.Document) -> list[Entry]:
+def usable(
+    doc: pymupdf.Document, read: list[tuple[int, str, int, float]] | None = None
+) -> list[Entry]:
     """The outline's entries when they can stand for the sections: at least two, every one
     pointing into the document with a title, in page order, not all on one page of a longer
-    document; else [] (the headings found on the pages serve instead)."""
+    document; else [] (the headings found on the pages serve instead). ``read``: the outline
+    as the survey read it (``survey.outline``; [] when it could not), not walked again."""
     try:
-        raw = outline(doc)
+        raw = outline(doc) if read is None else read
     except (ValueError, RuntimeError):  # over the outline's caps, or MuPDF could not read it
         return []
     count = doc.page_count
@@ -70,12 +74,22 @@ def usable(doc: pymupdf.Document) -> list[Entry]:
         return []
     if count > 2 and pages[0] == pages[-1]:
         return []
+    return [
+        Entry(rank, level, " ".join(title.split())[:TITLE_CHARS], page, top)
+        for rank, (level, title, page, top) in enumerate(raw, 1)
+    ]
+
+
+def placed(doc: pymupdf.Document, entries: list[Entry]) -> list[Entry]:
+    """The entries with ``top`` as how far down its page each points (0 top .. 1 bottom; 0 when
+    the outline does not say): the outline view's, from each page's height (a loader's page
+    stamps do not need it, nor the cost of a page lookup per entry)."""
     out, heights = [], {}
-    for rank, (level, title, page, top) in enumerate(raw, 1):
-        if page not in heights:
-            heights[page] = doc.page_cropbox(page - 1).height or 1.0
-        where = min(max(top / heights[page], 0.0), 1.0) if top >= 0 else 0.0
-        out.append(Entry(rank, level, " ".join(title.split())[:TITLE_CHARS], page, where))
+    for entry in entries:
+        if entry.page not in heights:
+            heights[entry.page] = doc.page_cropbox(entry.page - 1).height or 1.0
+        where = min(max(entry.top / heights[entry.page], 0.0), 1.0) if entry.top >= 0 else 0.0
+        out.append(Entry(entry.ordinal, entry.level, entry.title, entry.page, where))
     return out
 
 
@@ -105,6 +119,7 @@ def outline_units(doc: pymupdf.Document, entries: list[Entry]) -> Iterator[Docum
     entry: 1,372 entries cost the pipeline one unit's passage."""
     if not entries:
         return
+    entries = placed(doc, entries)
     sizes = _page_tokens(doc)
     lines: list[str] = []
     first = entries[0]

@@ -92,23 +92,23 @@ def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
 
 def _filter(obj: Any) -> str:
     """A stream's filter: "none", "flate" (one Flate without parameters) or "other" (another
-    chain, or parameters: only MuPDF decodes it)."""
+    chain, or parameters: only MuPDF decodes it). Its name first, its parameters only for a
+    Flate: each look into the dictionary is a call into MuPDF, on every stream of every page."""
     from pymupdf import mupdf
 
     chain = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Filter)
     if not chain.m_internal:
         return "none"
-    if (
+    name = mupdf.pdf_to_name(chain)  # "" when it is no name (an array)
+    if not name and mupdf.pdf_is_array(chain) and mupdf.pdf_array_len(chain) == 1:
+        name = mupdf.pdf_to_name(mupdf.pdf_array_get(chain, 0))
+    if name not in ("FlateDecode", "Fl"):
+        return "other"
+    parameters = (
         mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DecodeParms).m_internal
         or mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DP).m_internal
-    ):
-        return "other"
-    if mupdf.pdf_is_array(chain):
-        if mupdf.pdf_array_len(chain) != 1:
-            return "other"
-        chain = mupdf.pdf_array_get(chain, 0)
-    flate = mupdf.pdf_is_name(chain) and mupdf.pdf_to_name(chain) in ("FlateDecode", "Fl")
-    return "flate" if flate else "other"
+    )
+    return "other" if parameters else "flate"
 
 
 class _Stream:

@@ -180,7 +180,8 @@ def _pages(
             )
     skipped: list[int] = []
     unsearched: list[int] = []  # pages over the table budget: their text only
-    stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc)) else None
+    read = marked.survey.outline if marked is not None else None  # the outline walked once
+    stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc, read)) else None
 
     def items() -> Iterator[tuple[int, Image | None]]:
         # timed, not interrupted: a page over it stops the read after that page, with a hint
@@ -194,7 +195,7 @@ def _pages(
                 )
                 return
             ctx.check_deadline(f"page {n}")
-            page = doc[n - 1]
+            page = doc.load_page(n - 1)  # n is in range: no checks again
             if bound_content(doc, page, pdf.max_page_content) or (marked and marked.was_cut(page)):
                 ctx.warn(
                     f"Page {n}: its content streams decode to more than pdf.max_page_content="

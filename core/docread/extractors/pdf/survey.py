@@ -67,6 +67,7 @@ class Survey:
     unpictured: set[int] = field(default_factory=set)
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
     outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
+    outline: list[tuple[int, str, int, float]] = field(default_factory=list)  # as read (outline)
     # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
     max_paths: int = 5000  # paths a page's reading collects at most
     max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules
@@ -184,6 +185,7 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
     except (ValueError, RuntimeError) as exc:  # MuPDF: a damaged outline; ours: over a cap
         found.outline_lost = str(exc)
         entries = []
+    found.outline = entries
     for level, title, number, _ in entries:
         if number >= 1 and title.strip():
             found.toc.setdefault(number - 1, []).append((level, " ".join(title.split())))
