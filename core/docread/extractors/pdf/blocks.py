@@ -265,8 +265,8 @@ def first_word(text: str) -> int:
     words = text.split(None, 1)
     if not words:
         return 4
-    code = ord(words[0][0])
-    return 1 if any(low <= code <= high for low, high in _CJK) else len(words[0])
+    code = ord(words[0][0])  # below U+1100 no script of _CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(words[0])
 
 
 def run_in(prev: Line, ln: Line) -> bool:

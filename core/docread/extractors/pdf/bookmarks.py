@@ -14,7 +14,7 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...model import Document
@@ -89,7 +89,7 @@ def placed(doc: pymupdf.Document, entries: list[Entry]) -> list[Entry]:
         if entry.page not in heights:
             heights[entry.page] = doc.page_cropbox(entry.page - 1).height or 1.0
         where = min(max(entry.top / heights[entry.page], 0.0), 1.0) if entry.top >= 0 else 0.0
-        out.append(Entry(entry.ordinal, entry.level, entry.title, entry.page, where))
+        out.append(replace(entry, top=where))
     return out
 
 

@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 
     Entry = tuple[list[Line], str, str]  # the lines it takes, its title, its page
 
+_LEADERS = ".·•…‥_∙"  # a dot leader's characters
 _LEADER = re.compile(
-    r"^(?P<title>.*?\S)\s*(?:[.·•…‥_∙]\s*){3,}\s*(?P<page>\d{1,4}|[ivxlcdm]{1,7})\s*$",
+    rf"^(?P<title>.*?\S)\s*(?:[{_LEADERS}]\s*){{3,}}\s*(?P<page>\d{{1,4}}|[ivxlcdm]{{1,7}})\s*$",
     re.IGNORECASE,
 )
-_LEADERS = ".·•…‥_∙"
 _NUMERALS = "ivxlcdmIVXLCDM\u0130\u0131"  # the page's roman letters, in either case
-_DOTS = re.compile(r"\s*(?:[.·•…‥_∙]\s*){3,}$")  # leaders at a line's end
+_DOTS = re.compile(rf"\s*(?:[{_LEADERS}]\s*){{3,}}$")  # leaders at a line's end
 _PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
@@ -67,7 +67,7 @@ def _leader_columns(lines: list[Line]) -> list[list[Entry]]:
             else None
         )
         if m is not None and len(m.group("title")) <= 200:
-            entries.append((ln, m.group("title").rstrip(" .·•…‥_∙"), m.group("page")))
+            entries.append((ln, m.group("title").rstrip(" " + _LEADERS), m.group("page")))
     if len(entries) < _TOC_ROWS:
         return []
     taken = {id(e[0]) for e in entries}
