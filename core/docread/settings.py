@@ -14,11 +14,12 @@ import json
 import os
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import SettingsError
+from .model import dataclass
 
 MB = 1024 * 1024
 
@@ -321,7 +322,7 @@ def _unquoted(choices: tuple[Any, ...], value: bool, where: str, origin: str) ->
     words = "/".join(_YAML_BOOLS[value])
     raise SettingsError(
         f"{origin}: {where} must be {' | '.join(map(str, choices))}, got the boolean {value} "
-        f"(YAML reads an unquoted {words} as one): quote the value, e.g. \"{choices[0]}\""
+        f'(YAML reads an unquoted {words} as one): quote the value, e.g. "{choices[0]}"'
     )
 
 

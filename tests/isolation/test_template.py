@@ -152,6 +152,35 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
     assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
 
 
+def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_run() -> None:
+    """Python compiles a dataclass's generated methods from source (some 4 million instructions
+    a class): the template's path generates none for the classes a worker unpickles from a Job
+    (settings, options, FileInfo) or the host alone makes (events), nor the tables, OCR, tool
+    and outline classes a first PDF unit does not make. Seen by their ``__init__``: generated,
+    its code comes from ``<string>``."""
+    lazy = (
+        "docread.settings:Settings", "docread.settings:PdfSettings", "docread.settings:Limits",
+        "docread.request.options:ReadOptions", "docread.request.ranges:PageSpec",
+        "docread.model:FileInfo", "docread.model:Document", "docread.isolation.protocol:Job",
+        "docread.isolation.events:FileDone", "docread.extractors.markdown:Grid",
+        "docread.extractors.ocr.result:OcrResult", "docread.extractors.programs:ToolResult",
+        "docread.outline.tree:Section", "docread.extractors.base:Context",
+    )  # fmt: skip
+    code = (
+        "import importlib, sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+        "for name in sys.argv[1:]:\n"
+        "    module, cls = name.split(':')\n"
+        "    init = vars(getattr(importlib.import_module(module), cls))['__init__']\n"
+        "    if init.__code__.co_filename == '<string>': print(name)"
+    )
+    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", code, *lazy]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
+
+
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:
     """``import docread`` starts a template; a process that exits without reading kills and
     reaps it on its way out, rather than leaving it to import on, orphaned, until its poll sees

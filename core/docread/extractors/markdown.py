@@ -7,9 +7,10 @@ import math
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from ..model import dataclass
 from ..sanitize import cut_cell
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+
+from ..model import dataclass
 
 #: Heading levels that start a section; deeper ones (#####) stay text, as in docling's chunker.
 MAX_LEVEL = 4

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..model import dataclass
 from ..sanitize import shown_name
 from .headings import title_key
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
+from ..model import dataclass
 from ..sanitize import shown_name
 
 #: The largest number an option takes (a page, row, line or sheet index): past every real file,

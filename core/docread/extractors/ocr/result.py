@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from ...model import dataclass
 
 _WORD = re.compile(r"[^\W_]+")
 
