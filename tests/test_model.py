@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+import re
 import subprocess
 import sys
 import threading
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 from docread.model import Document, FileInfo, lazy_dataclass
+from docread.sanitize import lazy_pattern
 
 
 def _classes(deco: Any) -> dict[str, type]:
@@ -122,3 +124,19 @@ def test_the_cores_units_are_lazy_dataclasses() -> None:
     """Document (a unit) compares and prints as before."""
     doc = Document("text", {"page_number": 1})
     assert doc == Document("text", {"page_number": 1}) and "page_number" in repr(doc)
+
+
+def test_a_lazy_pattern_matches_as_the_compiled_one() -> None:
+    """``sanitize.lazy_pattern`` (str and bytes) finds, substitutes and splits as ``re.compile``;
+    it compiles once, at the first method read."""
+    text = "## Title ##\nbody \x1b[31mred\x1b[0m"
+    for args in ((r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M), (r"\x1b\[[0-?]*[ -/]*[@-~]", 0)):
+        lazy, real = lazy_pattern(*args), re.compile(*args)
+        assert "_compiled" not in vars(lazy)
+        assert [m.groups() for m in lazy.finditer(text)] == [
+            m.groups() for m in real.finditer(text)
+        ]
+        assert lazy.sub("", text) == real.sub("", text) and lazy.split(text) == real.split(text)
+        assert vars(lazy)["_compiled"].pattern == args[0]
+    binary = lazy_pattern(rb"[\x00-\x08]")
+    assert binary.findall(b"a\x01b\x02") == [b"\x01", b"\x02"]

@@ -8,7 +8,6 @@ import dataclasses
 import io
 import json
 import os
-import re
 import struct
 import threading
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ from . import formats
 from .errors import DependencyMissingError, FormatNotSupportedError
 from .formats import BY_KEY, Format
 from .model import FileInfo
+from .sanitize import lazy_pattern
 from .source import Source
 
 _magic_lock = threading.Lock()
@@ -170,8 +170,8 @@ def _mostly_utf8(head: bytes) -> bool:
     return good >= _GOOD_PER_BAD * bad
 
 
-_ESCAPED = re.compile("[\udc80-\udcff]")  # a byte surrogateescape kept: not UTF-8
-_NON_ASCII = re.compile("[^\x00-\x7f]")
+_ESCAPED = lazy_pattern("[\udc80-\udcff]")  # a byte surrogateescape kept: not UTF-8
+_NON_ASCII = lazy_pattern("[^\x00-\x7f]")
 
 
 def _unlikely(guess: str, head: bytes) -> bool:
@@ -352,7 +352,7 @@ def _compressed(head: bytes, stream: Format, by_ext: Format | None) -> Format:
     return stream
 
 
-_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_CONTROL = lazy_pattern(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 def _looks_binary(head: bytes) -> bool:

@@ -152,6 +152,34 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
     assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
 
 
+def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_run() -> None:
+    """The core's patterns a first PDF unit does not run (headings, ranges, detection, the
+    sanitizer's non-ASCII scans, OCR, tables, outline ids) are compiled at their first use
+    (``sanitize.lazy_pattern``): none is in ``re``'s cache when the template forks."""
+    lazy = (
+        "docread.outline.headings:_HEADING", "docread.outline.headings:_RST_ADORNMENT",
+        "docread.request.ranges:_SPAN", "docread.detect:_NON_ASCII", "docread.detect:_CONTROL",
+        "docread.sanitize:_INVISIBLE", "docread.sanitize:_ANSI", "docread.source:_CONTROL",
+        "docread.extractors.ocr.result:_WORD", "docread.extractors.ocr.engine:_LANGUAGE",
+        "docread.extractors.markdown:_BREAKS", "docread.outline.tree:_ID",
+    )  # fmt: skip
+    code = (
+        "import importlib, re, sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+        "compiled = {key[1] for key in re._cache}\n"
+        "for name in sys.argv[1:]:\n"
+        "    module, attr = name.split(':')\n"
+        "    found = vars(importlib.import_module(module))[attr]\n"
+        "    text = found.pattern if isinstance(found, re.Pattern) else vars(found)['_text']\n"
+        "    if text in compiled: print(name)"
+    )
+    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", code, *lazy]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
+
+
 def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_run() -> None:
     """Python compiles a dataclass's generated methods from source (some 4 million instructions
     a class): the template's path generates none for the classes a worker unpickles from a Job

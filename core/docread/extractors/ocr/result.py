@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from ...model import dataclass
+from ...sanitize import lazy_pattern
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = lazy_pattern(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)
