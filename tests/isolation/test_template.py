@@ -139,13 +139,14 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
     """The template's imports before its first fork (PyMuPDF as it loads it, ``FIRST``) are the
     cold start's critical path: none of the standard modules a first PDF unit does not run,
     each imported where it is used: difflib (an error's hint), statistics (a code listing's
-    columns; with fractions and decimal), tempfile (a private copy for a tool; with random)."""
+    columns; with fractions and decimal), tempfile (a private copy for a tool; with random),
+    concurrent.futures (the OCR threads, made for a document's first image)."""
     code = (
         "import sys\n"
         "from docread.isolation import template\n"
         "template._import_pymupdf()\n"
         "template._preload(template.FIRST)\n"
-        "print(sorted({'difflib', 'statistics', 'tempfile'} & set(sys.modules)))"
+        "print(sorted({'difflib', 'statistics', 'tempfile', 'concurrent.futures'} & set(sys.modules)))"
     )
     env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
     run = [sys.executable, "-c", code]
