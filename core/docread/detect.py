@@ -6,11 +6,9 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import io
-import json
 import os
 import struct
 import threading
-from datetime import UTC, datetime
 from pathlib import Path
 
 from . import formats
@@ -184,6 +182,8 @@ def _unlikely(guess: str, head: bytes) -> bool:
 
 
 def _iso(ts: float) -> str:
+    from datetime import UTC, datetime  # here: not imported on the template's path
+
     return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
 
 
@@ -401,6 +401,8 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
 
 
 def _is_json_object(line: bytes) -> bool:
+    import json  # here: not imported on the template's path
+
     try:
         return isinstance(json.loads(line), dict)
     except ValueError:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import field
@@ -149,6 +148,8 @@ def unit_position(meta: Mapping[str, Any], *, flow: bool = True) -> str:
     found = {k: meta[k] for k in keys if k in meta}
     if all(type(v) is int for v in found.values()):  # a page, slide, cell...: once a unit
         return "{" + ", ".join(f'"{k}": {found[k]}' for k in sorted(found)) + "}"  # json's text
+    import json  # a member's or sheet's name: not on the cold start's path (a page)
+
     return json.dumps(found, sort_keys=True, default=str)
 
 

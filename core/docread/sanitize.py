@@ -4,11 +4,9 @@ invisible text reach a model, names are shown on one line, and metadata stays fl
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, AnyStr, cast
 
 from .model import POSITION_KEYS  # the model alone: errors.py uses shown_name
@@ -185,14 +183,17 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return value if -_INT64 <= value < _INT64 else str(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
     if isinstance(value, bytes):
         return f"<{len(value)} bytes>"
     if isinstance(value, list | tuple | set | frozenset) and all(
         isinstance(v, str | int | float) for v in value
     ):
         return ", ".join(str(v) for v in value)
+    import datetime  # here, for the rare value past the flat ones (the cold start's path: none)
+    import json
+
+    if isinstance(value, datetime.date):  # a datetime too
+        return value.isoformat()
     try:
         return json.dumps(value, default=str, ensure_ascii=False)
     except (TypeError, ValueError):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import json
 import os
 import types
 import typing
@@ -247,6 +246,8 @@ class Settings:
 
     def fingerprint(self) -> str:
         """A stable digest of every value: part of the cache key, so new limits mean new results."""
+        import json  # here: a worker unpickles its settings, the template imports no json
+
         blob = json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
