@@ -49,9 +49,11 @@ IDLE_EXIT = 60.0  # seconds a template waits for its first request before it exi
 Started = tuple[subprocess.Popen[bytes], socket.socket]  # a template, the host's end of its socket
 _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` started, not yet taken
 
-# Imported once here, before the first fork (CPU, per process: the interpreter 0.02 s, docread's
-# modules 0.20 s, PyMuPDF 0.12 s without its layout packages and table finder; docread's public
-# API is not among them: the package imports its names on first use). ``IDLE`` after the first
+# Imported once here, before the first fork (instructions, callgrind: the whole path 0.64 billion,
+# PyMuPDF's import with the interpreter 0.48 of them, multiprocessing.connection and logging 0.06,
+# docread's modules the rest: their dataclasses' methods and rarely run patterns are made on first
+# use, ``model.dataclass`` and ``sanitize.lazy_pattern``; docread's public API is not among them:
+# the package imports its names on first use). ``IDLE`` after the first
 # fork (0.09 s), one module at a time while no request waits; ``pymupdf.table`` (find_tables,
 # 0.02 s) is PyMuPDF's own, deferred by ``_import_pymupdf``. Not pandas: 0.28 s, and 130 MB of
 # data segment that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
