@@ -91,6 +91,13 @@ def _slotted(cls: type[T], names: tuple[str, ...], params: dict[str, bool]) -> t
     return slotted
 
 
+def generate_all() -> None:
+    """Generate every lazy_dataclass's methods now: the template, idle after its first fork, so
+    its later workers inherit them instead of each generating what its first unit uses."""
+    for cls in list(_pending):
+        _generate(cls)
+
+
 def _generate(cls: type) -> None:
     """Generate a lazy_dataclass's methods, once (any thread; a failure again at each use)."""
     with _generating:

@@ -17,6 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 from docread.extractors.base import Context, Extractor
+from docread.extractors.ocr.result import OcrResult
 from docread.isolation import template
 from docread.model import Document
 from docread.source import Source
@@ -42,6 +43,8 @@ class Preloaded(Extractor):
             "collector": gc.isenabled(),
             "frozen": gc.get_freeze_count(),
             "pid": os.getpid(),
+            # an OCR reading's class: no unit here makes one (generated: the template did)
+            "generated": vars(OcrResult)["__init__"].__code__.co_filename == "<string>",
         }
         yield Document(repr(found))
 
@@ -124,6 +127,16 @@ def test_a_template_imports_the_other_families_only_after_its_first_request(
     assert isinstance(first["frozen"], int) and first["frozen"] > 10_000
     assert later["idle"] == FAMILIES and later["table"] == "module"
     assert later["pid"] != first["pid"]
+
+
+def test_a_later_worker_inherits_the_dataclass_methods_a_first_unit_generates(
+    cold: Cold,
+) -> None:
+    """The template generates no dataclass method before its first fork (``model.dataclass``:
+    on first use, so the first worker makes those its unit uses); once idle after that request
+    it generates them all, so a later worker makes none (an OcrResult's ``__init__`` here)."""
+    first, _, _, later = cold
+    assert first["generated"] is False and later["generated"] is True
 
 
 def test_a_first_worker_finds_tables_with_the_deferred_table_finder(

@@ -175,15 +175,21 @@ def _import_pymupdf() -> None:
             sys.meta_path.remove(finder)
 
 
-def _preload(names: Iterable[str]) -> None:
-    """Import ``names`` (a lazy module: loaded) with the collector off, then freeze what they made
-    (a worker's collections never touch, so never copy, the template's objects) and turn it on."""
+def _preload(names: Iterable[str], methods: bool = False) -> None:
+    """Import ``names`` (a lazy module: loaded) with the collector off, ``methods``: then generate
+    the methods of the dataclasses imported so far (``model.generate_all``: a later worker
+    inherits them, the first made what its unit used), then freeze what they made (a worker's
+    collections never touch, so never copy, the template's objects) and turn it on."""
     import importlib
 
     gc.disable()
     for name in names:
         with contextlib.suppress(ImportError):
             vars(importlib.import_module(name))  # ``vars``: a lazily imported module loads
+    if methods:
+        from ..model import generate_all
+
+        generate_all()
     gc.freeze()
     gc.enable()
 
@@ -205,8 +211,8 @@ def _serve(conn: Connection, host: int) -> None:
         events = poller.poll(0 if preload else wait)
         if not events and idle_until is not None:
             return  # nobody asked for a worker: a prestarted template of a host that reads none
-        if not events:  # nothing waits: preload one more module
-            _preload((idle.pop(0),))
+        if not events:  # nothing waits: preload one more module (the last: methods, below)
+            _preload((idle.pop(0),), methods=len(idle) == 1)
             continue
         for ready, _ in events:
             if ready == host:
