@@ -73,3 +73,17 @@ def test_the_rule_keeps_other_text() -> None:
     assert clean_text("a\u2011b \u00a0c\u00ad d \u2013 e \u2014 f \u2212 1", out) == (
         "a-b  c d \u2013 e \u2014 f \u2212 1"
     )
+
+
+def test_a_metadata_value_past_the_flat_ones_is_still_made_flat() -> None:
+    """``flat_value`` imports datetime and json only for the values that need them (the cold
+    start's template imports neither): dates as ISO text, nested values as JSON, the rest as
+    before."""
+    import datetime
+
+    from docread.sanitize import flat_value
+
+    assert flat_value(datetime.date(2020, 1, 2)) == "2020-01-02"
+    assert flat_value(datetime.datetime(2020, 1, 2, 3, 4)) == "2020-01-02T03:04:00"
+    assert flat_value({"a": [1, {"b": "é"}]}) == '{"a": [1, {"b": "é"}]}'
+    assert flat_value([1, "a"]) == "1, a" and flat_value(1 << 70) == str(1 << 70)

@@ -6,18 +6,16 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import io
-import json
 import os
-import re
 import struct
 import threading
-from datetime import UTC, datetime
 from pathlib import Path
 
 from . import formats
 from .errors import DependencyMissingError, FormatNotSupportedError
 from .formats import BY_KEY, Format
 from .model import FileInfo
+from .sanitize import lazy_pattern
 from .source import Source
 
 _magic_lock = threading.Lock()
@@ -170,8 +168,8 @@ def _mostly_utf8(head: bytes) -> bool:
     return good >= _GOOD_PER_BAD * bad
 
 
-_ESCAPED = re.compile("[\udc80-\udcff]")  # a byte surrogateescape kept: not UTF-8
-_NON_ASCII = re.compile("[^\x00-\x7f]")
+_ESCAPED = lazy_pattern("[\udc80-\udcff]")  # a byte surrogateescape kept: not UTF-8
+_NON_ASCII = lazy_pattern("[^\x00-\x7f]")
 
 
 def _unlikely(guess: str, head: bytes) -> bool:
@@ -184,6 +182,8 @@ def _unlikely(guess: str, head: bytes) -> bool:
 
 
 def _iso(ts: float) -> str:
+    from datetime import UTC, datetime  # here: not imported on the template's path
+
     return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
 
 
@@ -352,7 +352,7 @@ def _compressed(head: bytes, stream: Format, by_ext: Format | None) -> Format:
     return stream
 
 
-_CONTROL = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
+_CONTROL = lazy_pattern(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f]")
 
 
 def _looks_binary(head: bytes) -> bool:
@@ -401,6 +401,8 @@ def _text_kind(head: bytes, by_ext: Format | None) -> Format:
 
 
 def _is_json_object(line: bytes) -> bool:
+    import json  # here: not imported on the template's path
+
     try:
         return isinstance(json.loads(line), dict)
     except ValueError:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from dataclasses import dataclass
 
 from .errors import InvalidOptionError, logger
+from .model import dataclass
 from .settings import Limits
 
 ENTRY_POINT_GROUP = "docread.extractors"

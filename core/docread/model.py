@@ -1,12 +1,127 @@
-"""The units docread produces (Document, Media), the facts about a file, and a read's result."""
+"""The units docread produces (Document, Media), the facts about a file, and a read's result;
+``dataclass``, the core's dataclass decorator (methods generated on first use)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+T = TypeVar("T")
+_LAZY = {"frozen", "slots", "kw_only"}  # the parameters lazy_dataclass defers; any other: eager
+_GENERATED = ("__init__", "__repr__", "__eq__")  # and a frozen class's __setattr__, __delattr__
+_UNSET = ("ClassVar", "InitVar", "KW_ONLY")  # annotations that are not plain fields: eager
+_pending: dict[type, Callable[[], None]] = {}  # a class -> generates its methods
+_generating = threading.RLock()
+
+
+def lazy_dataclass(cls: type[T] | None = None, /, **params: bool) -> Any:
+    """``dataclasses.dataclass`` with ``slots=True``, its methods generated on the class's first
+    use: Python compiles each generated method from source (some 4 million instructions a
+    class), and a worker's first PDF unit uses a few of the 50 classes the template imports
+    (issue 35). The class is the slotted class at once (identity, pickling, ``isinstance``);
+    ``__init__``, ``__repr__``, ``__eq__``, a frozen class's ``__setattr__`` and ``__hash__``,
+    and ``dataclasses.fields``/``replace``/``is_dataclass`` generate them first. A pickled
+    frozen instance loads without them (its state by field, as ``dataclasses`` pickles it). Any
+    other case (no slots, a base class, ClassVar/InitVar/KW_ONLY fields, other parameters) is
+    ``dataclasses.dataclass`` itself."""
+
+    def wrap(cls: type[T]) -> type[T]:
+        names = tuple(cls.__dict__.get("__annotations__", {}))
+        notes = map(str, cls.__dict__.get("__annotations__", {}).values())
+        if (
+            not params.get("slots") or set(params) - _LAZY or cls.__bases__ != (object,)
+            or any(mark in note for note in notes for mark in _UNSET)
+        ):  # fmt: skip
+            made: type[T] = dataclasses.dataclass(cls, **params)
+            return made
+        return _slotted(cls, names, params)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _slotted(cls: type[T], names: tuple[str, ...], params: dict[str, bool]) -> type[T]:
+    """``cls`` made slotted as ``dataclasses`` makes it, with stand-ins that generate the methods
+    (on ``cls``, then copied: the functions ``dataclass(slots=True)`` copies)."""
+    skip = {*names, "__dict__", "__weakref__"}
+    own = {k: v for k, v in cls.__dict__.items() if k not in skip}
+    meta: Any = type(cls)  # the class's metaclass, as dataclasses rebuilds it
+    slotted: type[T] = meta(cls.__name__, cls.__bases__, {**own, "__slots__": names})
+    slotted.__qualname__ = cls.__qualname__
+    frozen = params.get("frozen", False)
+    hashed = own.get("__hash__") is not None or "__hash__" in own and "__eq__" not in own
+
+    def generate() -> None:
+        dataclasses.dataclass(cls, **{**params, "slots": False})
+        for name, value in cls.__dict__.items():
+            if name not in skip and (name not in own or own[name] is not value):
+                setattr(slotted, name, value)  # generated or set by dataclass
+
+    def standin(name: str) -> Callable[..., Any]:
+        def first_use(self: object, *args: Any, **kwargs: Any) -> Any:
+            _generate(slotted)
+            return getattr(slotted, name)(self, *args, **kwargs)
+
+        return first_use
+
+    frozen_only = ("__setattr__", "__delattr__", *(() if hashed else ("__hash__",)))
+    for name in (*_GENERATED, *(frozen_only if frozen else ())):
+        if own.get(name) is None:
+            setattr(slotted, name, standin(name))
+    if not frozen and not hashed:
+        slotted.__hash__ = None  # type: ignore[assignment]  # as dataclass: eq, not frozen
+    for name in ("__dataclass_fields__", "__dataclass_params__", "__match_args__"):
+        if name not in own:
+            setattr(slotted, name, _Generating(slotted, name))
+    if frozen:  # as dataclasses pickles a frozen slotted class: its fields' values in order
+
+        def getstate(self: object) -> list[Any]:
+            return [getattr(self, n) for n in names]
+
+        def setstate(self: object, state: list[Any]) -> None:
+            for n, v in zip(names, state, strict=False):  # as dataclasses: no check
+                object.__setattr__(self, n, v)
+
+        slotted.__getstate__ = getstate  # type: ignore[method-assign]
+        slotted.__setstate__ = setstate  # type: ignore[attr-defined]
+    _pending[slotted] = generate
+    return slotted
+
+
+def generate_all() -> None:
+    """Generate every lazy_dataclass's methods now: the template, idle after its first fork, so
+    its later workers inherit them instead of each generating what its first unit uses."""
+    for cls in list(_pending):
+        _generate(cls)
+
+
+def _generate(cls: type) -> None:
+    """Generate a lazy_dataclass's methods, once (any thread; a failure again at each use)."""
+    with _generating:
+        generate = _pending.get(cls)
+        if generate is not None:
+            generate()
+            del _pending[cls]
+
+
+class _Generating:
+    """A class attribute that generates its class's methods when it is read."""
+
+    def __init__(self, cls: type, name: str) -> None:
+        self.cls, self.name = cls, name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        _generate(self.cls)
+        return self.cls.__dict__[self.name]
+
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass as dataclass  # what mypy checks the classes against
+else:
+    dataclass = lazy_dataclass
 
 
 def stable_id(*parts: object, content: bytes) -> str:
@@ -40,6 +155,8 @@ def unit_position(meta: Mapping[str, Any], *, flow: bool = True) -> str:
     found = {k: meta[k] for k in keys if k in meta}
     if all(type(v) is int for v in found.values()):  # a page, slide, cell...: once a unit
         return "{" + ", ".join(f'"{k}": {found[k]}' for k in sorted(found)) + "}"  # json's text
+    import json  # a member's or sheet's name: not on the cold start's path (a page)
+
     return json.dumps(found, sort_keys=True, default=str)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
-from .model import Document, FileInfo, Media, OutputFormat
+from .model import Document, FileInfo, Media, OutputFormat, dataclass
 from .views import render
 
 

@@ -4,23 +4,45 @@ invisible text reach a model, names are shown on one line, and metadata stays fl
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping
-from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, AnyStr, cast
 
 from .model import POSITION_KEYS  # the model alone: errors.py uses shown_name
 
 if TYPE_CHECKING:
     from .settings import OutputSettings
 
-_ANSI = re.compile(
+
+def lazy_pattern(text: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
+    """``re.compile(text, flags)`` at the pattern's first use: a module's patterns a first read
+    does not run cost no compile (some 0.7 million instructions each, the cold start's template
+    imports them all). Each method read once is then a plain attribute (no cost after)."""
+    return cast("re.Pattern[AnyStr]", _Pattern(text, flags))
+
+
+class _Pattern:
+    """A regular expression compiled when first used (``lazy_pattern``)."""
+
+    def __init__(self, text: str | bytes, flags: int) -> None:
+        self._text, self._flags = text, flags
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)  # copy's and pickle's probes: not a pattern's method
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = self.__dict__["_compiled"] = re.compile(self._text, self._flags)
+        value = self.__dict__[name] = getattr(compiled, name)
+        return value
+
+
+_ANSI = lazy_pattern(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]|\x9b[0-?]*[ -/]*[@-~]"
 )
 _CONTROLS = "\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"  # C0 but \t \n \r, DEL, C1
-_CONTROL = re.compile(f"[{_CONTROLS}]")
+_CONTROL = lazy_pattern(f"[{_CONTROLS}]")
 # invisible text: zero-width characters, bidi embeddings/overrides/isolates and Unicode tag
 # characters (U+E0000-U+E007F, the "ASCII smuggling" channel); removed from bodies, escaped in names
 _HIDDEN = ((0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF), (0x202A, 0x202E), (0x2066, 0x2069),
@@ -33,9 +55,9 @@ _FLAG = "\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f"
 # a lone surrogate (a byte of a name that is not UTF-8, half a UTF-16 pair) becomes U+FFFD, in the
 # same scan: no UTF-8 encoder, JSON consumer or vector store takes it
 _LONE = "\ud800-\udfff"
-_SURROGATE = re.compile(f"[{_LONE}]")
-_INVISIBLE = re.compile(f"({_FLAG})|[{_BODY_CLASS}{_LONE}]")
-_EITHER = re.compile(
+_SURROGATE = lazy_pattern(f"[{_LONE}]")
+_INVISIBLE = lazy_pattern(f"({_FLAG})|[{_BODY_CLASS}{_LONE}]")
+_EITHER = lazy_pattern(
     f"[{_CONTROLS}{_BODY_CLASS}{_LONE}]"
 )  # one scan when there is nothing to strip
 # what a search types for typographic characters inside words: the hyphens U+2010 and U+2011 (a
@@ -161,14 +183,17 @@ def flat_value(value: Any) -> str | int | float | bool | None:
         return value if -_INT64 <= value < _INT64 else str(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
     if isinstance(value, bytes):
         return f"<{len(value)} bytes>"
     if isinstance(value, list | tuple | set | frozenset) and all(
         isinstance(v, str | int | float) for v in value
     ):
         return ", ".join(str(v) for v in value)
+    import datetime  # here, for the rare value past the flat ones (the cold start's path: none)
+    import json
+
+    if isinstance(value, datetime.date):  # a datetime too
+        return value.isoformat()
     try:
         return json.dumps(value, default=str, ensure_ascii=False)
     except (TypeError, ValueError):

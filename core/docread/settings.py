@@ -10,15 +10,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import json
 import os
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
 from .errors import SettingsError
+from .model import dataclass
 
 MB = 1024 * 1024
 
@@ -246,6 +246,8 @@ class Settings:
 
     def fingerprint(self) -> str:
         """A stable digest of every value: part of the cache key, so new limits mean new results."""
+        import json  # here: a worker unpickles its settings, the template imports no json
+
         blob = json.dumps(dataclasses.asdict(self), sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -321,7 +323,7 @@ def _unquoted(choices: tuple[Any, ...], value: bool, where: str, origin: str) ->
     words = "/".join(_YAML_BOOLS[value])
     raise SettingsError(
         f"{origin}: {where} must be {' | '.join(map(str, choices))}, got the boolean {value} "
-        f"(YAML reads an unquoted {words} as one): quote the value, e.g. \"{choices[0]}\""
+        f'(YAML reads an unquoted {words} as one): quote the value, e.g. "{choices[0]}"'
     )
 
 

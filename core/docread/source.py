@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import shutil
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import ExtractionError
+from .sanitize import lazy_pattern
 from .workspace import check_kind
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 HEAD_SIZE = 65536
 NAME_MAX = 255  # bytes in one file name
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = lazy_pattern(r"[\x00-\x1f\x7f]")
 _COPY_CHUNK = 1024 * 1024
 _BUFFER = 65536  # a stream's read-ahead
 PSEUDO_LIMIT = 10 * 1024 * 1024  # bytes of a pseudo file kept (the default limits.text)

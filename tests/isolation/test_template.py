@@ -17,6 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 from docread.extractors.base import Context, Extractor
+from docread.extractors.ocr.result import OcrResult
 from docread.isolation import template
 from docread.model import Document
 from docread.source import Source
@@ -42,6 +43,8 @@ class Preloaded(Extractor):
             "collector": gc.isenabled(),
             "frozen": gc.get_freeze_count(),
             "pid": os.getpid(),
+            # an OCR reading's class: no unit here makes one (generated: the template did)
+            "generated": vars(OcrResult)["__init__"].__code__.co_filename == "<string>",
         }
         yield Document(repr(found))
 
@@ -126,6 +129,16 @@ def test_a_template_imports_the_other_families_only_after_its_first_request(
     assert later["pid"] != first["pid"]
 
 
+def test_a_later_worker_inherits_the_dataclass_methods_a_first_unit_generates(
+    cold: Cold,
+) -> None:
+    """The template generates no dataclass method before its first fork (``model.dataclass``:
+    on first use, so the first worker makes those its unit uses); once idle after that request
+    it generates them all, so a later worker makes none (an OcrResult's ``__init__`` here)."""
+    first, _, _, later = cold
+    assert first["generated"] is False and later["generated"] is True
+
+
 def test_a_first_worker_finds_tables_with_the_deferred_table_finder(
     cold: Cold,
 ) -> None:
@@ -139,17 +152,78 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
     """The template's imports before its first fork (PyMuPDF as it loads it, ``FIRST``) are the
     cold start's critical path: none of the standard modules a first PDF unit does not run,
     each imported where it is used: difflib (an error's hint), statistics (a code listing's
-    columns; with fractions and decimal), tempfile (a private copy for a tool; with random)."""
+    columns; with fractions and decimal), tempfile (a private copy for a tool; with random),
+    concurrent.futures (the OCR threads, made for a document's first image), json and datetime
+    (a metadata value past the flat ones, a member's position, the settings' fingerprint, a
+    file's modified time: the host's or another family's)."""
     code = (
         "import sys\n"
         "from docread.isolation import template\n"
         "template._import_pymupdf()\n"
         "template._preload(template.FIRST)\n"
-        "print(sorted({'difflib', 'statistics', 'tempfile'} & set(sys.modules)))"
+        "left_out = {'difflib', 'statistics', 'tempfile', 'concurrent.futures', 'json', 'datetime'}\n"
+        "print(sorted(left_out & set(sys.modules)))"
     )
     env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
     run = [sys.executable, "-c", code]
     assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
+
+
+def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_run() -> None:
+    """The core's patterns a first PDF unit does not run (headings, ranges, detection, the
+    sanitizer's non-ASCII scans, OCR, tables, outline ids) are compiled at their first use
+    (``sanitize.lazy_pattern``): none is in ``re``'s cache when the template forks."""
+    lazy = (
+        "docread.outline.headings:_HEADING", "docread.outline.headings:_RST_ADORNMENT",
+        "docread.request.ranges:_SPAN", "docread.detect:_NON_ASCII", "docread.detect:_CONTROL",
+        "docread.sanitize:_INVISIBLE", "docread.sanitize:_ANSI", "docread.source:_CONTROL",
+        "docread.extractors.ocr.result:_WORD", "docread.extractors.ocr.engine:_LANGUAGE",
+        "docread.extractors.markdown:_BREAKS", "docread.outline.tree:_ID",
+    )  # fmt: skip
+    code = (
+        "import importlib, re, sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+        "compiled = {key[1] for key in re._cache}\n"
+        "for name in sys.argv[1:]:\n"
+        "    module, attr = name.split(':')\n"
+        "    found = vars(importlib.import_module(module))[attr]\n"
+        "    text = found.pattern if isinstance(found, re.Pattern) else vars(found)['_text']\n"
+        "    if text in compiled: print(name)"
+    )
+    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", code, *lazy]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
+
+
+def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_run() -> None:
+    """Python compiles a dataclass's generated methods from source (some 4 million instructions
+    a class): the template's path generates none for the classes a worker unpickles from a Job
+    (settings, options, FileInfo) or the host alone makes (events), nor the tables, OCR, tool
+    and outline classes a first PDF unit does not make. Seen by their ``__init__``: generated,
+    its code comes from ``<string>``."""
+    lazy = (
+        "docread.settings:Settings", "docread.settings:PdfSettings", "docread.settings:Limits",
+        "docread.request.options:ReadOptions", "docread.request.ranges:PageSpec",
+        "docread.model:FileInfo", "docread.model:Document", "docread.isolation.protocol:Job",
+        "docread.isolation.events:FileDone", "docread.extractors.markdown:Grid",
+        "docread.extractors.ocr.result:OcrResult", "docread.extractors.programs:ToolResult",
+        "docread.outline.tree:Section", "docread.extractors.base:Context",
+    )  # fmt: skip
+    code = (
+        "import importlib, sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+        "for name in sys.argv[1:]:\n"
+        "    module, cls = name.split(':')\n"
+        "    init = vars(getattr(importlib.import_module(module), cls))['__init__']\n"
+        "    if init.__code__.co_filename == '<string>': print(name)"
+    )
+    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
+    run = [sys.executable, "-c", code, *lazy]
+    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
 
 
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:

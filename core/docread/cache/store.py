@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..formats import SINGLE_STREAM_ARCHIVES
-from ..model import Document, Unit
+from ..model import Document, Unit, dataclass
 from ..pipeline import UNITS_VERSION
 from .disk import MB, DiskCache
 from .stamp import content_stamp

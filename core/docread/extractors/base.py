@@ -12,12 +12,12 @@ import importlib
 import math
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from ..errors import DependencyMissingError
-from ..model import FileInfo, Unit
+from ..model import FileInfo, Unit, dataclass
 from .deadline import Deadline
 
 if TYPE_CHECKING:

@@ -4,20 +4,20 @@ renderer for documents (``Grid`` of spanned ``Cell``s -> ``grid_table``), and si
 from __future__ import annotations
 
 import math
-import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from ..sanitize import cut_cell
+from ..model import dataclass
+from ..sanitize import cut_cell, lazy_pattern
 
 if TYPE_CHECKING:
     from ..settings import OutputSettings
     from .base import Context
 
 # a run of line breaks with the blanks around it: one space keeps the cell on one line
-_BREAKS = re.compile(r"[ \t]*(?:[\r\n][ \t]*)+")
+_BREAKS = lazy_pattern(r"[ \t]*(?:[\r\n][ \t]*)+")
 
 
 def human_size(n: float) -> str:

@@ -18,10 +18,10 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import IO
 
 from ..errors import DependencyMissingError, ExtractionError, ExtractionTimeoutError
+from ..model import dataclass
 from .environ import environment
 
 DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024

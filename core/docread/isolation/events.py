@@ -6,9 +6,9 @@ split PDF ends, ``joined`` the one end of a file read in parts, ``drive`` how a 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
-from ..model import Unit
+from ..model import Unit, dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,10 @@ server -> host    ``forked(pid)``; ``exited(pid, status)`` once a worker ends (w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model import FileInfo
+from ..model import FileInfo, dataclass
 from ..request.options import ReadOptions
 from ..settings import Settings
 

@@ -49,9 +49,11 @@ IDLE_EXIT = 60.0  # seconds a template waits for its first request before it exi
 Started = tuple[subprocess.Popen[bytes], socket.socket]  # a template, the host's end of its socket
 _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` started, not yet taken
 
-# Imported once here, before the first fork (CPU, per process: the interpreter 0.02 s, docread's
-# modules 0.20 s, PyMuPDF 0.12 s without its layout packages and table finder; docread's public
-# API is not among them: the package imports its names on first use). ``IDLE`` after the first
+# Imported once here, before the first fork (instructions, callgrind: the whole path 0.64 billion,
+# PyMuPDF's import with the interpreter 0.48 of them, multiprocessing.connection and logging 0.06,
+# docread's modules the rest: their dataclasses' methods and rarely run patterns are made on first
+# use, ``model.dataclass`` and ``sanitize.lazy_pattern``; docread's public API is not among them:
+# the package imports its names on first use). ``IDLE`` after the first
 # fork (0.09 s), one module at a time while no request waits; ``pymupdf.table`` (find_tables,
 # 0.02 s) is PyMuPDF's own, deferred by ``_import_pymupdf``. Not pandas: 0.28 s, and 130 MB of
 # data segment that every worker's RLIMIT_DATA would count; a worker imports it on its first table.
@@ -173,15 +175,21 @@ def _import_pymupdf() -> None:
             sys.meta_path.remove(finder)
 
 
-def _preload(names: Iterable[str]) -> None:
-    """Import ``names`` (a lazy module: loaded) with the collector off, then freeze what they made
-    (a worker's collections never touch, so never copy, the template's objects) and turn it on."""
+def _preload(names: Iterable[str], methods: bool = False) -> None:
+    """Import ``names`` (a lazy module: loaded) with the collector off, ``methods``: then generate
+    the methods of the dataclasses imported so far (``model.generate_all``: a later worker
+    inherits them, the first made what its unit used), then freeze what they made (a worker's
+    collections never touch, so never copy, the template's objects) and turn it on."""
     import importlib
 
     gc.disable()
     for name in names:
         with contextlib.suppress(ImportError):
             vars(importlib.import_module(name))  # ``vars``: a lazily imported module loads
+    if methods:
+        from ..model import generate_all
+
+        generate_all()
     gc.freeze()
     gc.enable()
 
@@ -203,8 +211,8 @@ def _serve(conn: Connection, host: int) -> None:
         events = poller.poll(0 if preload else wait)
         if not events and idle_until is not None:
             return  # nobody asked for a worker: a prestarted template of a host that reads none
-        if not events:  # nothing waits: preload one more module
-            _preload((idle.pop(0),))
+        if not events:  # nothing waits: preload one more module (the last: methods, below)
+            _preload((idle.pop(0),), methods=len(idle) == 1)
             continue
         for ready, _ in events:
             if ready == host:

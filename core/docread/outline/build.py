@@ -24,11 +24,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..extractors.properties import properties_header
-from ..model import Document, FileInfo, unit_position
+from ..model import Document, FileInfo, dataclass, unit_position
 from ..sanitize import shown_name
 from .places import CELL_HEAD, natural_places, reader
 from .stamps import bookmark_entries, place_bookmarks

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+
+from ..model import dataclass
+from ..sanitize import lazy_pattern
 
 #: Heading levels that start a section; deeper ones (#####) stay text, as in docling's chunker.
 MAX_LEVEL = 4
 #: A heading title is cut to this many characters (short strings: metadata, outline lines).
 TITLE_CHARS = 200
 
-_HEADING = re.compile(r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M)  # levels 1 to MAX_LEVEL
-_CLOSING = re.compile(r"[ \t]#+$")  # an optional closing sequence: "## Title ##"
-_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_RST_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")  # 3+ of one punctuation char
-_MARKUP = re.compile(r"[*_`\[\]()#]+")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url), ![alt](src): the text
+_HEADING = lazy_pattern(r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M)  # levels 1 to MAX_LEVEL
+_CLOSING = lazy_pattern(r"[ \t]#+$")  # an optional closing sequence: "## Title ##"
+_FENCE = lazy_pattern(r"^ {0,3}(?:`{3,}|~{3,})", re.M)
+_SETEXT = lazy_pattern(r"^ {0,3}(=+|-+)[ \t]*$")
+_RST_ADORNMENT = lazy_pattern(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")  # 3+ of one punctuation char
+_MARKUP = lazy_pattern(r"[*_`\[\]()#]+")
+_LINK = lazy_pattern(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](url), ![alt](src): the text
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,11 @@ a section of such a PDF reads only its own pages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
-from ..model import Document, FileInfo
+from ..model import Document, FileInfo, dataclass
 from ..request.options import ReadOptions
 from ..result import ReadResult
 from ..sanitize import shown_name

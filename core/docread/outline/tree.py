@@ -5,13 +5,13 @@ chunk's ``section_id`` points back to."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from ..errors import InvalidOptionError
-from ..sanitize import shown_name
+from ..model import dataclass
+from ..sanitize import lazy_pattern, shown_name
 from .headings import title_key
 
 #: The text before a document's first section, when it has any (``s0``); the deepest level,
@@ -25,7 +25,7 @@ MAX_SECTIONS = 20_000
 CANDIDATES = 8
 #: Titles compared for the closest ones at most (difflib costs each title a comparison).
 _LIKENED = 20_000
-_ID = re.compile(r"^[sS](\d{1,7})$")
+_ID = lazy_pattern(r"^[sS](\d{1,7})$")
 
 
 def section_id(ordinal: int) -> str:

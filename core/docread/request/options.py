@@ -6,10 +6,10 @@ import dataclasses
 import inspect
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..model import dataclass
 from ..sanitize import shown_name
 from .ranges import ColumnSpec, PageSpec, RowSpec, check_number, compile_glob, number
 
@@ -224,7 +224,7 @@ def check_keywords(owner: Callable[..., Any], given: Mapping[str, Any], *, reads
 
 
 def suggestion(given: Iterable[str], known: Iterable[str]) -> str:
-    """" (did you mean pattern?)" for the names given that look like a known one (a leading
+    """ " (did you mean pattern?)" for the names given that look like a known one (a leading
     "--" kept on both sides), else "": the CLI's flags and the wrappers' keywords."""
     import difflib  # an error's hint: not on every process's import path
 

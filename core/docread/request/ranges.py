@@ -6,10 +6,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ..errors import InvalidOptionError
-from ..sanitize import shown_name
+from ..model import dataclass
+from ..sanitize import lazy_pattern, shown_name
 
 #: The largest number an option takes (a page, row, line or sheet index): past every real file,
 #: inside the 64-bit integers SQLite and Arrow take, and far from Python's refusal of int() on
@@ -34,7 +34,7 @@ def number(digits: str, param: str, given: str) -> int:
     return check_number(param, int(digits), given)
 
 
-_SPAN = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
+_SPAN = lazy_pattern(r"^\s*(\d+)\s*(?:(-)\s*(\d*)\s*)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ def compact_spans(numbers: Iterable[int], sep: str = ", ", name: Callable[[int],
     return sep.join(name(a) if a == b else f"{name(a)}-{name(b)}" for a, b in runs)
 
 
-_ROWS = re.compile(r"^\s*(?:(head|tail)\s*:\s*(\d+)|(\d+)\s*(?:-\s*(\d*))?)\s*$", re.IGNORECASE)
+_ROWS = lazy_pattern(r"^\s*(?:(head|tail)\s*:\s*(\d+)|(\d+)\s*(?:-\s*(\d*))?)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +203,7 @@ def check_row_window(
         warn(f"rows={spec.text}: the table has {has}; read {spec.start}-{total}")
 
 
-_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+_LETTERS = lazy_pattern(r"^[A-Z]{1,3}$")
 
 
 def column_letter_index(letters: str) -> int:

@@ -9,12 +9,12 @@ cut the view, else the extractor's own next window (``Context.read_on``); never 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
 from ..extractors.base import WINDOW_NEXT, WINDOW_SHOWN
 from ..extractors.properties import DOCUMENT_CATEGORIES
-from ..model import Document
+from ..model import Document, dataclass
 from ..outline.build import no_structure
 from ..request.ranges import compact_spans
 from ..sanitize import capped, capped_lines, shown_name, shown_text

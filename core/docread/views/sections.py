@@ -8,10 +8,9 @@ Extractors only yield units; everything about presentation lives here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from ..model import Document
+from ..model import Document, dataclass
 
 
 def number_lines(text: str, start: int) -> str:

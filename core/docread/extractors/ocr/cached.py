@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -71,12 +70,16 @@ def _cache_key(image: Image, ctx: Context, cmd: str) -> str:
 
 def _dumps(result: OcrResult) -> str:
     """A reading as JSON text for the OCR cache."""
+    import json  # with the first OCR reading: not on the template's path
+
     lines = [[line.words, line.confidences, line.paragraph] for line in result.lines]
     return json.dumps({"rotation": result.rotation, "skew": result.skew, "lines": lines})
 
 
 def _loads(text: str) -> OcrResult:
     """A reading back from the OCR cache."""
+    import json
+
     data = json.loads(text)
     lines = [OcrLine(tuple(w), tuple(c), bool(p)) for w, c, p in data["lines"]]
     return dataclasses.replace(OcrResult.of(lines), rotation=data["rotation"], skew=data["skew"])

@@ -22,11 +22,11 @@ skewed or rotated scans for two or three, a skewed scan that still reads poorly 
 from __future__ import annotations
 
 import dataclasses
-import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...errors import DependencyMissingError, ExtractionError
+from ...sanitize import lazy_pattern
 from ..programs import find_program, run_tool
 from .images import dpi_args, encode, skew_angle, straighten
 from .result import OcrLine, OcrResult
@@ -41,7 +41,7 @@ PSM = 3  # Tesseract's page segmentation: its default, full-page automatic (not 
 _ENV = {"OMP_THREAD_LIMIT": "1"}
 _RETRY_CONFIDENCE = 60.0  # below this mean word confidence, check the orientation
 _MAX_OUTPUT = 16 * 1024 * 1024
-_LANGUAGE = re.compile(r"^[a-z_]+$")  # a language line of --list-langs (pytesseract's rule)
+_LANGUAGE = lazy_pattern(r"^[a-z_]+$")  # a language line of --list-langs (pytesseract's rule)
 
 
 def tesseract(ctx: Context) -> str:

@@ -5,11 +5,12 @@
 from __future__ import annotations
 
 import dataclasses
-import re
-from dataclasses import dataclass
 from typing import Any
 
-_WORD = re.compile(r"[^\W_]+")
+from ...model import dataclass
+from ...sanitize import lazy_pattern
+
+_WORD = lazy_pattern(r"[^\W_]+")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,6 @@ import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, TypeVar
 
 from ...errors import DependencyMissingError, ReadDocumentError
@@ -22,6 +21,8 @@ from .engine import tesseract
 from .result import OcrResult
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     from PIL.Image import Image
 
     from ..base import Context
@@ -64,6 +65,8 @@ class _Share:
             self._running += 1
         try:
             if stop.is_set():
+                from concurrent.futures import CancelledError  # imported with the pool
+
                 raise CancelledError
             return reading(image, ctx, cmd, what)
         finally:
@@ -110,29 +113,40 @@ def ocr_stream(
     cmd: str | None = None
     pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
     stop = threading.Event()  # set when the stream closes: an image waiting for a slot is dropped
-    with ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr") as pool:
-        try:
-            for key, image in items:
-                if image is not None:
-                    cmd = cmd or tesseract(ctx)
-                    name = f"{what} {key}"
-                    pending.append((key, pool.submit(_SHARE.read, image, ctx, cmd, name, stop)))
-                else:
-                    pending.append((key, None))
-                while pending and (
-                    _ready(pending[0][1])
-                    or _busy(pending) >= 2 * _SHARE.now()  # rendered pages held: two a slot
-                    or len(pending) >= _MAX_HELD
-                ):
-                    yield _take(pending.popleft())
-            while pending:
-                ctx.check_deadline(what)
+    pool: ThreadPoolExecutor | None = None  # made for the first image: most PDFs have none
+    try:
+        for key, image in items:
+            if image is not None:
+                cmd = cmd or tesseract(ctx)
+                pool = pool or _pool()
+                name = f"{what} {key}"
+                pending.append((key, pool.submit(_SHARE.read, image, ctx, cmd, name, stop)))
+            else:
+                pending.append((key, None))
+            while pending and (
+                _ready(pending[0][1])
+                or _busy(pending) >= 2 * _SHARE.now()  # rendered pages held: two a slot
+                or len(pending) >= _MAX_HELD
+            ):
                 yield _take(pending.popleft())
-        finally:
-            stop.set()
-            for _, fut in pending:
-                if fut is not None:
-                    fut.cancel()
+        while pending:
+            ctx.check_deadline(what)
+            yield _take(pending.popleft())
+    finally:
+        stop.set()
+        for _, fut in pending:
+            if fut is not None:
+                fut.cancel()
+        if pool is not None:
+            pool.shutdown()  # as leaving its ``with``: the running images end first
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The stream's OCR threads (``concurrent.futures``: imported when a first image needs it,
+    not on the cold start's path of a PDF with a text layer)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr")
 
 
 def _ready(fut: Future[OcrResult] | None) -> bool:

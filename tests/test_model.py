@@ -1,0 +1,142 @@
+"""``model.lazy_dataclass``, the core's dataclass decorator: a slotted class whose methods are
+generated on first use behaves as ``dataclasses.dataclass`` makes it, in every way the core and
+its callers use one (a cold start's template imports some 50 of them and uses few)."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import re
+import subprocess
+import sys
+import threading
+from dataclasses import field
+from typing import Any
+
+import pytest
+from docread.model import Document, FileInfo, lazy_dataclass
+from docread.sanitize import lazy_pattern
+
+
+def _classes(deco: Any) -> dict[str, type]:
+    """A frozen class with a default and a factory, a mutable one, a keyword-only one."""
+
+    @deco(frozen=True, slots=True)
+    class Frozen:
+        """A frozen one."""
+
+        a: int
+        b: str = "x"
+        c: tuple[int, ...] = field(default_factory=tuple)
+
+    @deco(slots=True)
+    class Mutable:
+        a: int
+        b: int = 2
+
+    @deco(frozen=True, slots=True, kw_only=True)
+    class Keywords:
+        a: int
+        b: int = 1
+
+    return {"Frozen": Frozen, "Mutable": Mutable, "Keywords": Keywords}
+
+
+def _outcome(call: Any) -> object:
+    try:
+        return call()
+    except Exception as exc:  # noqa: BLE001 - the error is the outcome compared
+        return (type(exc).__name__, str(exc))
+
+
+def _behaviour(deco: Any) -> list[object]:
+    classes = _classes(deco)
+    frozen, mutable, keywords = classes["Frozen"], classes["Mutable"], classes["Keywords"]
+    one, other = frozen(1), mutable(1)
+    return [
+        repr(one), one == frozen(1), one != frozen(2), hash(one) == hash(frozen(1)),
+        frozen.__slots__, mutable.__slots__, hasattr(one, "__dict__"), frozen.__doc__,
+        mutable.__doc__, frozen.__match_args__, keywords.__match_args__,
+        _outcome(lambda: setattr(one, "a", 3)), _outcome(lambda: delattr(one, "a")),
+        _outcome(lambda: setattr(one, "other", 3)), _outcome(lambda: hash(other)),
+        _outcome(lambda: keywords(1)), _outcome(lambda: frozen()), repr(keywords(a=4)),
+        [f.name for f in dataclasses.fields(frozen)], repr(dataclasses.replace(one, a=9)),
+        dataclasses.asdict(one), dataclasses.is_dataclass(mutable), one.__getstate__(),
+        _outcome(lambda: setattr(other, "a", 5)), repr(other), other == mutable(5),
+    ]  # fmt: skip
+
+
+def test_a_lazy_dataclass_behaves_as_a_dataclass() -> None:
+    """Reprs, equality, hashing (frozen: by value; mutable: unhashable), frozenness, slots,
+    defaults and factories, keyword-only fields, the errors of a wrong call, and what
+    ``fields``/``replace``/``asdict``/``is_dataclass`` see: the same as ``dataclasses``'."""
+    assert _behaviour(lazy_dataclass) == _behaviour(dataclasses.dataclass)
+
+
+def test_a_frozen_instance_pickles_as_a_dataclass_and_loads_without_generating() -> None:
+    """The same pickle as ``dataclasses`` writes (a worker unpickles a Job made by the host),
+    and a fresh process loads one without generating the class's methods (a worker's Job
+    brings the settings and options, classes its first unit never builds)."""
+    info = FileInfo(
+        path="/a.pdf", name="a.pdf", format="pdf", category="document", mime_type="m", size=1,
+        modified="2026-01-01",
+    )  # fmt: skip
+    assert pickle.loads(pickle.dumps(info)) == info
+    # dataclasses' own state of a frozen slotted instance: its fields' values in order
+    assert info.__getstate__() == [getattr(info, f.name) for f in dataclasses.fields(FileInfo)]
+    code = (
+        "import pickle, sys\n"
+        "from docread import model\n"
+        "info = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(model.FileInfo in model._pending, info.name, model.FileInfo in model._pending)"
+    )
+    run = [sys.executable, "-c", code]
+    out = subprocess.run(run, input=pickle.dumps(info), capture_output=True, check=True)
+    assert out.stdout.decode() == "True a.pdf True\n"  # loaded, read: nothing generated
+
+
+def test_threads_that_first_use_a_class_at_once_all_get_its_methods() -> None:
+    """The first uses race (a worker's sender thread, OCR threads): each gets a real instance."""
+    classes = _classes(lazy_dataclass)
+    made: list[object] = []
+    start = threading.Barrier(8)
+
+    def build() -> None:
+        start.wait()
+        made.append(classes["Frozen"](1) == classes["Frozen"](1))
+
+    threads = [threading.Thread(target=build) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert made == [True] * 8
+
+
+@pytest.mark.parametrize("params", [{"frozen": True}, {"slots": True, "order": True}])
+def test_what_it_does_not_defer_is_a_dataclass_now(params: dict[str, bool]) -> None:
+    """No slots, or a parameter it does not defer: ``dataclasses.dataclass`` itself, at once."""
+    made = lazy_dataclass(**params)(type("C", (), {"__annotations__": {"a": "int"}}))
+    assert "__init__" in vars(made) and vars(made)["__init__"].__code__.co_filename == "<string>"
+
+
+def test_the_cores_units_are_lazy_dataclasses() -> None:
+    """Document (a unit) compares and prints as before."""
+    doc = Document("text", {"page_number": 1})
+    assert doc == Document("text", {"page_number": 1}) and "page_number" in repr(doc)
+
+
+def test_a_lazy_pattern_matches_as_the_compiled_one() -> None:
+    """``sanitize.lazy_pattern`` (str and bytes) finds, substitutes and splits as ``re.compile``;
+    it compiles once, at the first method read."""
+    text = "## Title ##\nbody \x1b[31mred\x1b[0m"
+    for args in ((r"^ {0,3}(#{1,4})[ \t]+([^\n]*)", re.M), (r"\x1b\[[0-?]*[ -/]*[@-~]", 0)):
+        lazy, real = lazy_pattern(*args), re.compile(*args)
+        assert "_compiled" not in vars(lazy)
+        assert [m.groups() for m in lazy.finditer(text)] == [
+            m.groups() for m in real.finditer(text)
+        ]
+        assert lazy.sub("", text) == real.sub("", text) and lazy.split(text) == real.split(text)
+        assert vars(lazy)["_compiled"].pattern == args[0]
+    binary = lazy_pattern(rb"[\x00-\x08]")
+    assert binary.findall(b"a\x01b\x02") == [b"\x01", b"\x02"]
