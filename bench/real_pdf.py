@@ -158,12 +158,16 @@ def made(tool: str, source: str, name: str) -> Path | None:
     if out.exists() or shutil.which(tool) is None:
         return out if out.exists() else None
     profile = (MADE / "lo-profile").as_uri()
-    subprocess.run(
-        [tool, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
-         "--outdir", str(MADE / "new"), str(CORPUS / source)],
-        capture_output=True, check=True, timeout=300,
-    )  # fmt: skip
-    (MADE / "new" / f"{Path(source).stem}.pdf").rename(out)
+    new = MADE / "new" / f"{Path(source).stem}.pdf"
+    for _ in range(2):  # a first start only makes the profile: it may export nothing
+        subprocess.run(
+            [tool, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
+             "--outdir", str(new.parent), str(CORPUS / source)],
+            capture_output=True, check=True, timeout=300,
+        )  # fmt: skip
+        if new.exists():
+            break
+    new.rename(out)
     import pymupdf
 
     with pymupdf.open(out) as doc:

@@ -272,3 +272,62 @@ def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> 
         text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
     assert "| User action |" in text
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
+
+
+def _sheet(page: pymupdf.Page) -> None:
+    """A spreadsheet printed without rules (LibreOffice's default): each head set left in its
+    cell, the numbers under it set right, so a head starts left of its numbers and ends before
+    them; the first rows high on the page, in the band where page numbers stand."""
+    heads = [(52, 130, "first"), (132, 210, "second"), (212, 290, "third")]
+    for x0, _, head in heads:
+        page.insert_text((x0, 66), head, fontsize=12)
+    for j in range(6):
+        for (_, x1, _), value in zip(heads, (j + 1, 5 - j, 9 - 3 * j), strict=True):
+            width = pymupdf.get_text_length(str(value), fontsize=12)
+            page.insert_text((x1 - width, 82 + 15.7 * j), str(value), fontsize=12)
+
+
+def test_heads_set_left_over_numbers_set_right_head_their_columns(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _sheet))
+    assert rows == [
+        ["first", "second", "third"],
+        *[[str(j + 1), str(5 - j), str(9 - 3 * j)] for j in range(6)],
+    ]
+
+
+def _padded(page: pymupdf.Page) -> None:
+    """A spreadsheet's accounting format: each row's numbers written as one run of text
+    padded with spaces to their columns (right-aligned), the row label apart; the first
+    row's numbers one text each, set where the padded ones fall."""
+    page.insert_text((52, 200), "In millions", fontsize=7)
+    heads = ["Sales", "Profit", "Costs"]
+    data = [
+        ("Zone NA", ("12,553", "2,713", "(81)")),
+        ("Zone EUR", ("9,467", "1,570", "(197)")),
+        ("Zone AOA", ("9,060", "2,068", "(83)")),
+        ("Zone LATAM", ("6,082", "1,202", "(101)")),
+        ("Total", ("46,293", "7,904", "(553)")),
+    ]
+    x, y = 170.0, 220.0
+    padded = ["".join(v.rjust(18) for v in values) for _, values in data]
+    for j, (label, values) in enumerate(data):
+        page.insert_text((52, y + 11 * j), label, fontsize=7)
+        if j == 0:  # one text per number, right edges where the padded rows put theirs
+            for k, value in enumerate(values):
+                right = x + pymupdf.get_text_length(padded[0][: 18 * (k + 1)], fontsize=7)
+                left = right - pymupdf.get_text_length(value, fontsize=7)
+                page.insert_text((left, y), value, fontsize=7)
+        else:
+            page.insert_text((x, y + 11 * j), padded[j], fontsize=7)
+    for k, head in enumerate(heads):
+        right = x + pymupdf.get_text_length(padded[0][: 18 * (k + 1)], fontsize=7)
+        page.insert_text((right - pymupdf.get_text_length(head, fontsize=7), 210), head, fontsize=7)
+
+
+def test_numbers_padded_with_spaces_in_one_text_are_cells_of_their_columns(
+    tmp_path: Path,
+) -> None:
+    rows = _rows(_markdown(tmp_path, _padded))
+    assert ["Zone AOA", "9,060", "2,068", "(83)"] in rows
+    assert ["Zone NA", "12,553", "2,713", "(81)"] in rows
+    assert ["Total", "46,293", "7,904", "(553)"] in rows

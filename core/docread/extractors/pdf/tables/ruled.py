@@ -21,6 +21,8 @@ from .cells import (
     make_table,
     over_budget,
     rows_of,
+    spaced_apart,
+    whole_lines,
 )
 from .contents import contents_tables
 
@@ -41,8 +43,9 @@ def drawn_tables(
     found = contents_tables(lines, output)
     over = over_budget(text, max_seconds)
     if not over and text.rects:
-        free = left_over(lines, found)
-        found += _ruled_tables(text.rects, free, (0.0, 0.0, text.width, text.height), output)
+        free, whole = spaced_apart(left_over(lines, found))
+        page = (0.0, 0.0, text.width, text.height)
+        found += [whole_lines(t, whole) for t in _ruled_tables(text.rects, free, page, output)]
     return found, over
 
 

@@ -8,7 +8,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, NUMBER, PageTable, box_of, clean_rows, make_table, rows_of
+from .cells import (
+    ALIGN,
+    NUMBER,
+    PageTable,
+    box_of,
+    clean_rows,
+    make_table,
+    rows_of,
+    spaced_apart,
+    whole_lines,
+)
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -23,19 +33,24 @@ _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Bo
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
     """The page's tables without rules among ``lines`` (rows of short cells side by side)."""
     width = text.width
+    lines, whole = spaced_apart(lines)
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
     found = []
     for heads, run in unruled_runs(lines, width):
-        used = [ln for row in run for ln in row]
+        used = list(
+            {
+                id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
+            }.values()
+        )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
         if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
-            found.append(table)
+            found.append(whole_lines(table, whole))
     return found
 
 
@@ -135,13 +150,33 @@ def _head(
     for row in reversed(above[-3:]):
         if not all(short(ln) for ln in row) or any(_CAPTION.match(ln.text) for ln in row):
             break
-        if not _fits(row, cols) or not _near(row, below):
+        if not (_fits(row, cols) or _over(row, cols)) or not _near(row, below):
             break
         if len(row) == 1 and not (row[0].x0 > cols[0][1] or _near(row, below, 0.3)):
             break
         head.insert(0, row)
         below = row
     return head
+
+
+def _over(row: list[Line], cols: list[list[float]]) -> bool:
+    """A row of heads each set left in its column over numbers set right (a spreadsheet's
+    heads): two or more lines, left to right in distinct columns, each starting past the end
+    of the column before its own and ending before the next one starts."""
+    at = [_reach(ln, cols) for ln in row]
+    return (
+        len(row) >= 2
+        and all(a < b for a, b in zip(at, at[1:], strict=False))
+        and all(
+            i + 1 == len(cols) or ln.x1 <= cols[i + 1][0] for ln, i in zip(row, at, strict=True)
+        )
+    )
+
+
+def _reach(ln: Line, cols: list[list[float]]) -> int:
+    """The first column that ends right of the line's start (the last one past them all): a
+    column reaches left to the end of the one before it."""
+    return next((i for i, (_, x1) in enumerate(cols) if ln.x0 < x1), len(cols) - 1)
 
 
 def _labelled(row: list[Line], width: float) -> bool:
@@ -275,7 +310,8 @@ def _continued(above: list[str], cells: list[str]) -> bool:
 
 
 def _column_of(ln: Line, cols: list[list[float]]) -> int:
-    """The column a line starts in, else the one it overlaps most, else the nearest."""
+    """The column a line starts in, else the one it overlaps most, else the one it reaches
+    (``_reach``: a head set left over numbers set right)."""
     for i, (x0, x1) in enumerate(cols):
         if x0 - 1 <= ln.x0 <= x1:
             return i
@@ -283,4 +319,4 @@ def _column_of(ln: Line, cols: list[list[float]]) -> int:
     best = max(range(len(cols)), key=lambda i: overlaps[i])
     if overlaps[best] > 0:
         return best
-    return min(range(len(cols)), key=lambda i: abs(cols[i][0] - ln.x0))
+    return _reach(ln, cols)
