@@ -331,3 +331,51 @@ def test_numbers_padded_with_spaces_in_one_text_are_cells_of_their_columns(
     assert ["Zone AOA", "9,060", "2,068", "(83)"] in rows
     assert ["Zone NA", "12,553", "2,713", "(81)"] in rows
     assert ["Total", "46,293", "7,904", "(553)"] in rows
+
+
+def _grid(
+    page: pymupdf.Page, xs: list[float], ys: list[float], cells: dict[tuple[int, int], str]
+) -> None:
+    """A table drawn as a word processor draws it: each rule across the whole table, each
+    rule down its whole height; text in the cells named (row, column)."""
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    for (row, col), text in cells.items():
+        page.insert_text((xs[col] + 4, ys[row] + 11), text, fontsize=9)
+
+
+def _sparse(page: pymupdf.Page) -> None:
+    """A grid whose far column holds one filled cell, empty cells between it and the others."""
+    cells = {(r, c): f"Cell {r}.{c}" for r in range(2) for c in range(3)}
+    cells[3, 4] = "Cell 3.4"
+    _grid(page, [72, 160, 248, 336, 424, 512], [100 + 15 * i for i in range(5)], cells)
+
+
+def test_a_drawn_grid_is_one_table_though_empty_cells_part_its_filled_ones(
+    tmp_path: Path,
+) -> None:
+    markdown = _markdown(tmp_path, _sparse)
+    rows = _rows(markdown)
+    assert sum(ln.startswith("|---") for ln in markdown.splitlines()) == 1  # one table
+    assert rows[0][:3] == ["Cell 0.0", "Cell 0.1", "Cell 0.2"]
+    assert rows[-1][-1] == "Cell 3.4"
+
+
+def _outer(page: pymupdf.Page) -> None:
+    """A two-column table whose text stands in its first column only, a table nested in the
+    second column of its middle row."""
+    _grid(
+        page,
+        [72, 190, 500],
+        [100, 130, 200, 240],
+        {(0, 0): "This is a table", (2, 0): "It has things"},
+    )
+    _grid(page, [200, 300, 400], [140, 160, 180], {(0, 0): "Nested", (1, 1): "More nested"})
+
+
+def test_a_drawn_table_with_text_in_one_column_is_a_table(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _outer))
+    assert ["This is a table", ""] in rows and ["It has things", ""] in rows
+    assert ["Nested", ""] in rows and ["", "More nested"] in rows

@@ -48,8 +48,8 @@ def table_rows(table: Any) -> list[list[str]]:
     return clean_rows([["" if c is None else str(c) for c in row] for row in table.extract()])
 
 
-def clean_rows(rows: list[list[str]]) -> list[list[str]]:
-    """Rows without the rows and columns empty throughout; a row whose cells stack the same
+def clean_rows(rows: list[list[str]], *, columns: bool = True) -> list[list[str]]:
+    """Rows without the rows (and ``columns``) empty throughout; a row whose cells stack the same
     number of numbers (a table ruled only between groups of rows) split into that many rows;
     a word broken after its hyphen inside a cell ("umbrella-" / "A50") made whole; a bullet
     glyph opening a cell left out (the cell's text is what it says)."""
@@ -58,7 +58,9 @@ def clean_rows(rows: list[list[str]]) -> list[list[str]]:
     if not rows:
         return []
     width = max(len(r) for r in rows)
-    keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in rows)]
+    keep = [
+        c for c in range(width) if not columns or any(c < len(r) and r[c].strip() for r in rows)
+    ]
     return [[r[c] if c < len(r) else "" for c in keep] for r in rows]
 
 

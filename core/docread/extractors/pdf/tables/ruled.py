@@ -88,7 +88,7 @@ def _ruled_tables(
     for group in groups:
         if len(group) < 2 or any(_container(cells[c]) for c in group):
             continue  # a frame around text laid out in rows of its own: not cells of a grid
-        table = _lattice(group, cells, output)
+        table = _lattice(group, cells, output, _drawn_columns(group, bounds, down))
         if table is not None:
             out.append(table)
     return out
@@ -193,10 +193,28 @@ def _neighbour_groups(cells: list[Box], bounds: dict[Box, tuple[Rule, ...]]) -> 
     for i, cell in enumerate(cells):
         for rule in bounds[cell]:
             parent[root(i)] = root(along.setdefault(rule, i))
+    for wall, rule in _crossings(bounds):
+        parent[root(along[wall])] = root(along[rule])
     groups: dict[int, list[Box]] = {}
     for i, cell in enumerate(cells):
         groups.setdefault(root(i), []).append(cell)
     return list(groups.values())
+
+
+def _crossings(bounds: dict[Box, tuple[Rule, ...]]) -> list[tuple[Rule, Rule]]:
+    """The cells' walls (rules down) that cross or touch a rule across bounding a cell: one
+    drawn grid, though empty cells part the filled ones (a sparse table's far column)."""
+    walls = {r for b in bounds.values() for r in b[2:]}
+    across = sorted({r for b in bounds.values() for r in b[:2]})
+    ys = [r[0] for r in across]
+    return [
+        (wall, rule)
+        for wall in walls
+        for rule in across[
+            bisect.bisect_left(ys, wall[1] - TOL) : bisect.bisect_right(ys, wall[2] + TOL)
+        ]
+        if rule[1] - TOL <= wall[0] <= rule[2] + TOL
+    ]
 
 
 def _edges(values: Iterable[float]) -> list[float]:
@@ -208,12 +226,29 @@ def _edges(values: Iterable[float]) -> list[float]:
     return out
 
 
+def _drawn_columns(
+    group: list[Box], bounds: dict[Box, tuple[Rule, ...]], down: list[Rule]
+) -> list[float]:
+    """Where the rules down that run the group's whole height stand, within the reach of the
+    rules across that bound its cells: the drawn grid's columns, empty ones included."""
+    top, bottom = min(c[1] for c in group), max(c[3] for c in group)
+    reach = [r for c in group for r in bounds[c][:2]]
+    x0, x1 = min(r[1] for r in reach), max(r[2] for r in reach)
+    return [
+        d[0]
+        for d in down
+        if x0 - TOL <= d[0] <= x1 + TOL and d[1] <= top + TOL and d[2] >= bottom - TOL
+    ]
+
+
 def _lattice(
-    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings
+    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings, drawn: list[float]
 ) -> PageTable | None:
-    """A table from its cells: columns and rows between the cells' edges; each cell's text
-    (its lines top to bottom, one text) in the first slot it covers."""
-    xs = _edges(x for c in group for x in (c[0], c[2]))
+    """A table from its cells: columns and rows between the cells' edges and the ``drawn``
+    columns; each cell's text (its lines top to bottom, one text) in the first slot it
+    covers. Filled cells in one column of a grid drawn with more keep its empty columns (a
+    table whose other column holds a nested table)."""
+    xs = _edges([*(x for c in group for x in (c[0], c[2])), *drawn])
     ys = _edges(y for c in group for y in (c[1], c[3]))
     if len(xs) < 3 or len(ys) < 2:
         return None
@@ -228,7 +263,10 @@ def _lattice(
     if _banded(group, cells):
         return None  # each "cell" is a row band holding several columns: not a grid
     box = (xs[0], ys[0], xs[-1], ys[-1])
-    return make_table(box, clean_rows(rows), output, used)
+    kept = clean_rows(rows)
+    if kept and max(len(r) for r in kept) == 1:
+        kept = clean_rows(rows, columns=False)
+    return make_table(box, kept, output, used)
 
 
 def _slot(edges: list[float], at: float) -> int:
