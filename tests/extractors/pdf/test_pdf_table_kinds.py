@@ -379,3 +379,45 @@ def test_a_drawn_table_with_text_in_one_column_is_a_table(tmp_path: Path) -> Non
     rows = _rows(_markdown(tmp_path, _outer))
     assert ["This is a table", ""] in rows and ["It has things", ""] in rows
     assert ["Nested", ""] in rows and ["", "More nested"] in rows
+
+
+def _quiz(page: pymupdf.Page) -> None:
+    """A spreadsheet's rows without rules: a code, a question of several words, an answer;
+    one question wrapped over three lines, its code set on the last (cells aligned at the
+    bottom), lines of one cell closer together than rows."""
+    rows = [
+        ("MC", ["What is 2+2?"], "4"),
+        ("MA", ["Which C datatypes take up 8 bits? (assume i386)"], "int"),
+        ("TF", ["Bagpipes are awesome."], "true"),
+        (
+            "ESS",
+            [
+                "How have the original Hornbostel buildings",
+                "influenced campus architecture and",
+                "design in the last 30 years?",
+            ],
+            "",
+        ),
+        ("ORD", ["Rank the following in their order of operation."], "Parentheses"),
+        ("FIB", ["The student activities fee is"], "95"),
+    ]
+    y = 200.0
+    for code, lines, answer in rows:
+        for k, line in enumerate(lines):
+            page.insert_text((123, y + 14 * k), line, fontsize=10)
+        y += 14 * (len(lines) - 1)
+        page.insert_text((59, y), code, fontsize=10)
+        page.insert_text((375, y), answer, fontsize=10)
+        y += 16
+
+
+def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _quiz))
+    assert ["MA", "Which C datatypes take up 8 bits? (assume i386)", "int"] in rows
+    assert [
+        "ESS",
+        "How have the original Hornbostel buildings influenced campus architecture and design"
+        " in the last 30 years?",
+        "",
+    ] in rows
+    assert ["FIB", "The student activities fee is", "95"] in rows

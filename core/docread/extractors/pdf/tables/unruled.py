@@ -76,9 +76,11 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
-    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns
-    (a row may leave cells empty, or hold one cell between two rows of cells: a group label,
-    or a cell's wrapped line, the next row then near that line),
+    pairs, two rows of two pairs or more each will do, or short cells around one sentence:
+    ``_one_long``) whose cells fall in the same columns (a row may leave cells empty, or
+    hold one cell between two rows of cells: a group label, or a cell's wrapped line, the
+    next row then near that line; or up to three lines of a cell set on its row's last:
+    ``_held``),
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column."""
@@ -97,6 +99,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
             all(short(ln) for ln in row)
             and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
             or _labelled(row, width)
+            or _one_long(row, width)
         )
 
     def close(end: int) -> None:
@@ -114,7 +117,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
     for i, row in enumerate(rows):
         if (
             run
-            and cells(row)
+            and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
         ):
@@ -123,8 +126,8 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
                 cols = _widened(cols, part)
             held = []
             continue
-        if run and len(row) == 1 and short(row[0]) and _fits(row, cols) and not held:
-            held = [row]  # a group label, if a row of cells follows
+        if run and len(row) == 1 and _fits(row, cols) and _held(held, row[0], cols, short, run[-1]):
+            held.append(row)  # a group label or a cell's first lines, if a row of cells follows
             continue
         close(i - len(held))
         held = []
@@ -133,6 +136,67 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
         start = i
     close(len(rows))
     return runs
+
+
+def _one_long(row: list[Line], width: float) -> bool:
+    """A row of three or more cells in one style, of a word or three each but one between
+    them, that one up to 12 words (a question between its code and its answer; ``row`` left
+    to right)."""
+    wordy = [
+        i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
+    ]
+    return (
+        len(row) >= 3
+        and len({ln.style for ln in row}) == 1
+        and len(wordy) == 1
+        and 0 < wordy[0] < len(row) - 1
+        and len(row[wordy[0]].text.split()) <= 12
+        and row[wordy[0]].x1 - row[wordy[0]].x0 < 0.6 * width
+    )
+
+
+def _held(
+    held: list[list[Line]],
+    line: Line,
+    cols: list[list[float]],
+    short: Callable[[Line], bool],
+    above: list[Line],
+) -> bool:
+    """A one-line row that may sit between rows of cells: a short line (a group label), or a
+    line of up to 12 words from the start of a column after the first, in the style of a
+    cell of the row ``above`` (a cell's first lines, the row's other cells set on its last:
+    no heading), and up to two more lines right under it, from the same start."""
+    if not held:
+        words = len(line.text.split())
+        return short(line) or (
+            words <= 12
+            and any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
+            and any(ln.style == line.style for ln in above)
+        )
+    last = held[-1][0]
+    return (
+        len(held) < 3
+        and abs(line.x0 - last.x0) <= ALIGN
+        and 0 <= line.y0 - last.y1 < 0.5 * last.height
+        and len(line.text.split()) <= 12
+    )
+
+
+def _ends(held: list[list[Line]], row: list[Line], width: float) -> bool:
+    """The row ends the cell whose first lines are ``held``: one of its lines starts where
+    they do, right under the last (less than half a line between), its other lines a word or
+    three each (a cell's code and answer, not a column of text beside it)."""
+    if not held:
+        return False
+    last = held[-1][0]
+    end = [
+        ln
+        for ln in row
+        if abs(ln.x0 - last.x0) <= ALIGN and 0 <= ln.y0 - last.y1 < 0.5 * last.height
+    ]
+    return len(end) == 1 and all(
+        len(ln.text.split()) <= 3 and ln.x1 - ln.x0 < 0.3 * width for ln in row if ln is not end[0]
+    )
 
 
 def _head(
@@ -253,7 +317,8 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
             i = _column_of(ln, cols)
             cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
         gap = min(ln.y0 for ln in row) - bottom
-        if rows and (usual <= 0.5 or gap < 0.6 * usual) and _continued(rows[-1], cells):
+        tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
+        if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
             rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
         else:
             rows.append(cells)
@@ -297,6 +362,15 @@ def _glued(a: str, b: str) -> str:
     if not a or not b:
         return a or b
     return f"{a}{b}" if a.endswith("-") else f"{a} {b}"
+
+
+def _opens(above: list[str], cells: list[str]) -> bool:
+    """A row that holds the first lines of cells the row under it ends (a cell set on its
+    last line beside one wrapped over several): fewer filled cells than it, or one, each
+    over a filled cell that is no number."""
+    filled = [i for i, c in enumerate(above) if c]
+    fewer = 0 < len(filled) < sum(bool(c) for c in cells) or len(filled) == 1
+    return fewer and all(cells[i] and not NUMBER.match(cells[i]) for i in filled)
 
 
 def _continued(above: list[str], cells: list[str]) -> bool:
