@@ -421,3 +421,29 @@ def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -
         "",
     ] in rows
     assert ["FIB", "The student activities fee is", "95"] in rows
+
+
+def _shaded(page: pymupdf.Page) -> None:
+    """A financial table ruled across between rows, three of its number columns on one
+    shaded band (a filled rectangle): the band's "cells" hold three numbers each."""
+    rows = [
+        ("Zone NA", "12,553", "2,713", "2,632", "(337)"),
+        ("Zone EUR", "9,467", "1,570", "1,373", "(414)"),
+        ("Zone AOA", "9,060", "2,068", "1,985", "(259)"),
+        ("Total", "46,293", "7,904", "7,351", "(1,722)"),
+    ]
+    page.draw_rect(
+        pymupdf.Rect(180, 200, 340, 200 + 14 * len(rows)), color=None, fill=(0.9, 0.9, 0.9)
+    )
+    for j, (label, *values) in enumerate(rows):
+        y = 200 + 14 * j
+        page.draw_line((72, y + 14), (420, y + 14), width=0.4)
+        page.insert_text((74, y + 10), label, fontsize=8)
+        for right, value in zip((230, 285, 335, 415), values, strict=True):
+            _right(page, right, y + 10, value)
+
+
+def test_a_shaded_band_over_several_columns_is_no_cell(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _shaded))
+    assert ["Zone EUR", "9,467", "1,570", "1,373", "(414)"] in rows
+    assert ["Total", "46,293", "7,904", "7,351", "(1,722)"] in rows

@@ -285,15 +285,20 @@ def _container(lines: list[Line]) -> bool:
 
 def _banded(group: list[Box], cells: dict[Box, list[Line]]) -> bool:
     """Cells whose lines sit side by side far apart: bands of a striped table (a background
-    per row), not cells; their text is left to the unruled tables."""
+    per row, over half the cells) or of a shaded group of columns (every filled cell of a
+    column of three or more), not cells; their text is left to the unruled tables."""
     split = 0
+    columns: dict[float, list[bool]] = {}
     for cell in group:
         lines = cells[cell]
-        for a in lines:
-            if any(b is not a and b.x0 > a.x1 + 3 * a.size and _same_line(a, b) for b in lines):
-                split += 1
-                break
-    return split * 2 > len(group)
+        apart = any(
+            b is not a and b.x0 > a.x1 + 3 * a.size and _same_line(a, b)
+            for a in lines
+            for b in lines
+        )
+        split += apart
+        columns.setdefault(cell[0], []).append(apart)
+    return split * 2 > len(group) or any(len(c) >= 3 and all(c) for c in columns.values())
 
 
 def _same_line(a: Line, b: Line) -> bool:
