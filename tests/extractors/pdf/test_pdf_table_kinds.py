@@ -447,3 +447,27 @@ def test_a_shaded_band_over_several_columns_is_no_cell(tmp_path: Path) -> None:
     rows = _rows(_markdown(tmp_path, _shaded))
     assert ["Zone EUR", "9,467", "1,570", "1,373", "(414)"] in rows
     assert ["Total", "46,293", "7,904", "7,351", "(1,722)"] in rows
+
+
+def _overflow(page: pymupdf.Page) -> None:
+    """Numbers set right in three columns, one row's text cell running on over the next
+    column's (empty) cell as one line: the columns stay apart."""
+    rights = (110, 172, 234)
+    for x0, head in zip((52, 114, 176), ("Alpha", "Beta", "Gamma"), strict=True):
+        page.insert_text((x0, 200), head, fontsize=11, fontname="hebo")
+    data = [("89", "82", "100"), ("76", "89", "33"), ("58 6ff4173b-4", "", "22"), ("49", "93", "6")]
+    data += [("82", "28", "1"), ("95", "55", "18")]
+    for j, row in enumerate(data):
+        y = 215 + 15 * j
+        if " " in row[0]:
+            page.insert_text((rights[0] - 14, y), row[0], fontsize=11)
+        for right, value in zip(rights, row, strict=True):
+            if value and " " not in value:
+                width = pymupdf.get_text_length(value, fontsize=11)
+                page.insert_text((right - width, y), value, fontsize=11)
+
+
+def test_a_cell_run_on_over_the_next_one_does_not_join_their_columns(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _overflow))
+    assert rows[0] == ["Alpha", "Beta", "Gamma"]
+    assert ["49", "93", "6"] in rows and ["95", "55", "18"] in rows

@@ -303,12 +303,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
     usual = gaps[len(gaps) // 2] if gaps else 0.0
-    cols: list[list[float]] = []
-    for x0, x1 in sorted((ln.x0, ln.x1) for row in body for ln in row):
-        if cols and x0 <= cols[-1][1] + 1:
-            cols[-1][1] = max(cols[-1][1], x1)
-        else:
-            cols.append([x0, x1])
+    cols = _columns([ln for row in body for ln in row])
     rows = _header(run[:top], cols) if top > 1 else []
     bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
     for row in run[top:] if top > 1 else run:
@@ -324,6 +319,32 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
     return rows
+
+
+def _columns(lines: list[Line]) -> list[list[float]]:
+    """The x ranges the lines cover, overlapping ranges merged; a line over twice the usual
+    width that spans two ranges the others keep apart is left out (a cell's text run on over
+    the next, empty cell: it does not join two columns)."""
+    widths = sorted(ln.x1 - ln.x0 for ln in lines)
+    wide = 2 * widths[len(widths) // 2]
+    base = _merged([ln for ln in lines if ln.x1 - ln.x0 <= wide])
+    return _merged(
+        [
+            ln
+            for ln in lines
+            if ln.x1 - ln.x0 <= wide or sum(a < ln.x1 and ln.x0 < b for a, b in base) < 2
+        ]
+    )
+
+
+def _merged(lines: list[Line]) -> list[list[float]]:
+    cols: list[list[float]] = []
+    for x0, x1 in sorted((ln.x0, ln.x1) for ln in lines):
+        if cols and x0 <= cols[-1][1] + 1:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    return cols
 
 
 def _lead(run: list[list[Line]]) -> int:
