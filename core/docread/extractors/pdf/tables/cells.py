@@ -81,6 +81,8 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,
     each placed by its characters' share of the line's width (a space or a comma half a
     digit's); and the line each piece was cut from, by the piece's id."""
+    if not any("   " in ln.text for ln in lines):
+        return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
     for ln in lines:

@@ -88,7 +88,8 @@ def _ruled_tables(
     for group in groups:
         if len(group) < 2 or any(_container(cells[c]) for c in group):
             continue  # a frame around text laid out in rows of its own: not cells of a grid
-        table = _lattice(group, cells, output, _drawn_columns(group, bounds, down))
+        one = len({c[0] for c in group}) == 1  # one column of cells: the rules may draw more
+        table = _lattice(group, cells, output, _drawn_columns(group, bounds, down) if one else [])
         if table is not None:
             out.append(table)
     return out

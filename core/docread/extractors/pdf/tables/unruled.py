@@ -126,7 +126,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
                 cols = _widened(cols, part)
             held = []
             continue
-        if run and len(row) == 1 and _fits(row, cols) and _held(held, row[0], cols, short, run[-1]):
+        if run and len(row) == 1 and _held(held, row[0], cols, short, run[-1]) and _fits(row, cols):
             held.append(row)  # a group label or a cell's first lines, if a row of cells follows
             continue
         close(i - len(held))
@@ -142,13 +142,13 @@ def _one_long(row: list[Line], width: float) -> bool:
     """A row of three or more cells in one style, of a word or three each but one between
     them, that one up to 12 words (a question between its code and its answer; ``row`` left
     to right)."""
+    if len(row) < 3 or len({ln.style for ln in row}) != 1:
+        return False
     wordy = [
         i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
     ]
     return (
-        len(row) >= 3
-        and len({ln.style for ln in row}) == 1
-        and len(wordy) == 1
+        len(wordy) == 1
         and 0 < wordy[0] < len(row) - 1
         and len(row[wordy[0]].text.split()) <= 12
         and row[wordy[0]].x1 - row[wordy[0]].x0 < 0.6 * width
