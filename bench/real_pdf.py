@@ -149,19 +149,25 @@ MADE = HERE / "data" / "real_pdf"
 SOFFICE_WRITTEN = "LibreOffice 7.4"
 
 
-def made(tool: str, source: str) -> Path | None:
-    """The PDF a truth file's ``make`` names, exported once into ``bench/data/real_pdf/`` from the
-    corpus document ``source`` (``soffice``: LibreOffice, with a profile of its own so a desktop
-    instance or another run does not hold its lock); None where the tool is not installed."""
-    out = MADE / f"{Path(source).stem}.pdf"
+def made(tool: str, source: str, name: str) -> Path | None:
+    """The PDF a truth file's ``make`` names, exported once into ``bench/data/real_pdf/<name>``
+    from the corpus document ``source`` (``soffice``: LibreOffice, with a profile of its own so a
+    desktop instance or another run does not hold its lock; ``name`` is the truth's ``file``, so
+    ``test.xls`` and ``test.docx`` do not meet); None where the tool is not installed."""
+    out = MADE / name
     if out.exists() or shutil.which(tool) is None:
         return out if out.exists() else None
     profile = (MADE / "lo-profile").as_uri()
-    subprocess.run(
-        [tool, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
-         "--outdir", str(MADE), str(CORPUS / source)],
-        capture_output=True, check=True, timeout=300,
-    )  # fmt: skip
+    new = MADE / "new" / f"{Path(source).stem}.pdf"
+    for _ in range(2):  # a first start only makes the profile: it may export nothing
+        subprocess.run(
+            [tool, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
+             "--outdir", str(new.parent), str(CORPUS / source)],
+            capture_output=True, check=True, timeout=300,
+        )  # fmt: skip
+        if new.exists():
+            break
+    new.rename(out)
     import pymupdf
 
     with pymupdf.open(out) as doc:
@@ -182,7 +188,7 @@ def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
         if split not in (None, truth["split"]):
             continue
         # an absolute "file" stays itself
-        path = made(*truth["make"]) if "make" in truth else CORPUS / truth["file"]
+        path = made(*truth["make"], Path(truth["file"]).name) if "make" in truth else CORPUS / truth["file"]
         if path is not None and path.exists():
             out[str(path)] = truth
     return out

@@ -272,3 +272,202 @@ def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> 
         text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
     assert "| User action |" in text
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
+
+
+def _sheet(page: pymupdf.Page) -> None:
+    """A spreadsheet printed without rules (LibreOffice's default): each head set left in its
+    cell, the numbers under it set right, so a head starts left of its numbers and ends before
+    them; the first rows high on the page, in the band where page numbers stand."""
+    heads = [(52, 130, "first"), (132, 210, "second"), (212, 290, "third")]
+    for x0, _, head in heads:
+        page.insert_text((x0, 66), head, fontsize=12)
+    for j in range(6):
+        for (_, x1, _), value in zip(heads, (j + 1, 5 - j, 9 - 3 * j), strict=True):
+            width = pymupdf.get_text_length(str(value), fontsize=12)
+            page.insert_text((x1 - width, 82 + 15.7 * j), str(value), fontsize=12)
+
+
+def test_heads_set_left_over_numbers_set_right_head_their_columns(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _sheet))
+    assert rows == [
+        ["first", "second", "third"],
+        *[[str(j + 1), str(5 - j), str(9 - 3 * j)] for j in range(6)],
+    ]
+
+
+def _padded(page: pymupdf.Page) -> None:
+    """A spreadsheet's accounting format: each row's numbers written as one run of text
+    padded with spaces to their columns (right-aligned), the row label apart; the first
+    row's numbers one text each, set where the padded ones fall."""
+    page.insert_text((52, 200), "In millions", fontsize=7)
+    heads = ["Sales", "Profit", "Costs"]
+    data = [
+        ("Zone NA", ("12,553", "2,713", "(81)")),
+        ("Zone EUR", ("9,467", "1,570", "(197)")),
+        ("Zone AOA", ("9,060", "2,068", "(83)")),
+        ("Zone LATAM", ("6,082", "1,202", "(101)")),
+        ("Total", ("46,293", "7,904", "(553)")),
+    ]
+    x, y = 170.0, 220.0
+    padded = ["".join(v.rjust(18) for v in values) for _, values in data]
+    for j, (label, values) in enumerate(data):
+        page.insert_text((52, y + 11 * j), label, fontsize=7)
+        if j == 0:  # one text per number, right edges where the padded rows put theirs
+            for k, value in enumerate(values):
+                right = x + pymupdf.get_text_length(padded[0][: 18 * (k + 1)], fontsize=7)
+                left = right - pymupdf.get_text_length(value, fontsize=7)
+                page.insert_text((left, y), value, fontsize=7)
+        else:
+            page.insert_text((x, y + 11 * j), padded[j], fontsize=7)
+    for k, head in enumerate(heads):
+        right = x + pymupdf.get_text_length(padded[0][: 18 * (k + 1)], fontsize=7)
+        page.insert_text((right - pymupdf.get_text_length(head, fontsize=7), 210), head, fontsize=7)
+
+
+def test_numbers_padded_with_spaces_in_one_text_are_cells_of_their_columns(
+    tmp_path: Path,
+) -> None:
+    rows = _rows(_markdown(tmp_path, _padded))
+    assert ["Zone AOA", "9,060", "2,068", "(83)"] in rows
+    assert ["Zone NA", "12,553", "2,713", "(81)"] in rows
+    assert ["Total", "46,293", "7,904", "(553)"] in rows
+
+
+def _grid(
+    page: pymupdf.Page, xs: list[float], ys: list[float], cells: dict[tuple[int, int], str]
+) -> None:
+    """A table drawn as a word processor draws it: each rule across the whole table, each
+    rule down its whole height; text in the cells named (row, column)."""
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.5)
+    for (row, col), text in cells.items():
+        page.insert_text((xs[col] + 4, ys[row] + 11), text, fontsize=9)
+
+
+def _sparse(page: pymupdf.Page) -> None:
+    """A grid whose far column holds one filled cell, empty cells between it and the others."""
+    cells = {(r, c): f"Cell {r}.{c}" for r in range(2) for c in range(3)}
+    cells[3, 4] = "Cell 3.4"
+    _grid(page, [72, 160, 248, 336, 424, 512], [100 + 15 * i for i in range(5)], cells)
+
+
+def test_a_drawn_grid_is_one_table_though_empty_cells_part_its_filled_ones(
+    tmp_path: Path,
+) -> None:
+    markdown = _markdown(tmp_path, _sparse)
+    rows = _rows(markdown)
+    assert sum(ln.startswith("|---") for ln in markdown.splitlines()) == 1  # one table
+    assert rows[0][:3] == ["Cell 0.0", "Cell 0.1", "Cell 0.2"]
+    assert rows[-1][-1] == "Cell 3.4"
+
+
+def _outer(page: pymupdf.Page) -> None:
+    """A two-column table whose text stands in its first column only, a table nested in the
+    second column of its middle row."""
+    _grid(
+        page,
+        [72, 190, 500],
+        [100, 130, 200, 240],
+        {(0, 0): "This is a table", (2, 0): "It has things"},
+    )
+    _grid(page, [200, 300, 400], [140, 160, 180], {(0, 0): "Nested", (1, 1): "More nested"})
+
+
+def test_a_drawn_table_with_text_in_one_column_is_a_table(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _outer))
+    assert ["This is a table", ""] in rows and ["It has things", ""] in rows
+    assert ["Nested", ""] in rows and ["", "More nested"] in rows
+
+
+def _quiz(page: pymupdf.Page) -> None:
+    """A spreadsheet's rows without rules: a code, a question of several words, an answer;
+    one question wrapped over three lines, its code set on the last (cells aligned at the
+    bottom), lines of one cell closer together than rows."""
+    rows = [
+        ("MC", ["What is 2+2?"], "4"),
+        ("MA", ["Which C datatypes take up 8 bits? (assume i386)"], "int"),
+        ("TF", ["Bagpipes are awesome."], "true"),
+        (
+            "ESS",
+            [
+                "How have the original Hornbostel buildings",
+                "influenced campus architecture and",
+                "design in the last 30 years?",
+            ],
+            "",
+        ),
+        ("ORD", ["Rank the following in their order of operation."], "Parentheses"),
+        ("FIB", ["The student activities fee is"], "95"),
+    ]
+    y = 200.0
+    for code, lines, answer in rows:
+        for k, line in enumerate(lines):
+            page.insert_text((123, y + 14 * k), line, fontsize=10)
+        y += 14 * (len(lines) - 1)
+        page.insert_text((59, y), code, fontsize=10)
+        page.insert_text((375, y), answer, fontsize=10)
+        y += 16
+
+
+def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _quiz))
+    assert ["MA", "Which C datatypes take up 8 bits? (assume i386)", "int"] in rows
+    assert [
+        "ESS",
+        "How have the original Hornbostel buildings influenced campus architecture and design"
+        " in the last 30 years?",
+        "",
+    ] in rows
+    assert ["FIB", "The student activities fee is", "95"] in rows
+
+
+def _shaded(page: pymupdf.Page) -> None:
+    """A financial table ruled across between rows, three of its number columns on one
+    shaded band (a filled rectangle): the band's "cells" hold three numbers each."""
+    rows = [
+        ("Zone NA", "12,553", "2,713", "2,632", "(337)"),
+        ("Zone EUR", "9,467", "1,570", "1,373", "(414)"),
+        ("Zone AOA", "9,060", "2,068", "1,985", "(259)"),
+        ("Total", "46,293", "7,904", "7,351", "(1,722)"),
+    ]
+    page.draw_rect(
+        pymupdf.Rect(180, 200, 340, 200 + 14 * len(rows)), color=None, fill=(0.9, 0.9, 0.9)
+    )
+    for j, (label, *values) in enumerate(rows):
+        y = 200 + 14 * j
+        page.draw_line((72, y + 14), (420, y + 14), width=0.4)
+        page.insert_text((74, y + 10), label, fontsize=8)
+        for right, value in zip((230, 285, 335, 415), values, strict=True):
+            _right(page, right, y + 10, value)
+
+
+def test_a_shaded_band_over_several_columns_is_no_cell(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _shaded))
+    assert ["Zone EUR", "9,467", "1,570", "1,373", "(414)"] in rows
+    assert ["Total", "46,293", "7,904", "7,351", "(1,722)"] in rows
+
+
+def _overflow(page: pymupdf.Page) -> None:
+    """Numbers set right in three columns, one row's text cell running on over the next
+    column's (empty) cell as one line: the columns stay apart."""
+    rights = (110, 172, 234)
+    for x0, head in zip((52, 114, 176), ("Alpha", "Beta", "Gamma"), strict=True):
+        page.insert_text((x0, 200), head, fontsize=11, fontname="hebo")
+    data = [("89", "82", "100"), ("76", "89", "33"), ("58 6ff4173b-4", "", "22"), ("49", "93", "6")]
+    data += [("82", "28", "1"), ("95", "55", "18")]
+    for j, row in enumerate(data):
+        y = 215 + 15 * j
+        if " " in row[0]:
+            page.insert_text((rights[0] - 14, y), row[0], fontsize=11)
+        for right, value in zip(rights, row, strict=True):
+            if value and " " not in value:
+                width = pymupdf.get_text_length(value, fontsize=11)
+                page.insert_text((right - width, y), value, fontsize=11)
+
+
+def test_a_cell_run_on_over_the_next_one_does_not_join_their_columns(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _overflow))
+    assert rows[0] == ["Alpha", "Beta", "Gamma"]
+    assert ["49", "93", "6"] in rows and ["95", "55", "18"] in rows

@@ -32,7 +32,7 @@ from .figures import figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import reading_order
 from .survey import Survey, in_band, is_page_number, running_key
-from .tables.cells import PageTable, inside, left_over
+from .tables.cells import PageTable, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
 
@@ -89,13 +89,13 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     lines: list[Line] = []
     margin: list[Line] = []
     running: list[Line] = []
-    folios = [ln for ln in text.lines if in_band(ln, height) and is_page_number(ln.text)]
+    folios = [ln for ln in text.lines if in_band(ln, height) and page_number(ln, text.lines)]
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
-        elif is_page_number(ln.text) and (in_band(ln, height) or _alone(ln, text.lines)):
+        elif is_page_number(ln.text) and (ln in folios or _alone(ln, text.lines)):
             continue
-        elif survey.running_at(ln, height):
+        elif survey.running_at(ln, height) and not numbers_row(ln, text.lines):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
         elif folios and in_band(ln, height) and any(_paired(ln, n) for n in folios):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...markdown import Cell, Grid, grid_table
+from ..survey import is_page_number
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -19,6 +20,9 @@ TOL = 2.0  # points: rules and text edges this close meet
 ALIGN = 4.0  # points: left edges this close are one column
 NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
 _HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
+_CELL_TEXT = re.compile(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
+_NARROW = " ,.;:'!|"  # characters about half a digit wide
+_HALF = 0.5
 _CELL_BULLET = re.compile(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
 
 
@@ -44,8 +48,8 @@ def table_rows(table: Any) -> list[list[str]]:
     return clean_rows([["" if c is None else str(c) for c in row] for row in table.extract()])
 
 
-def clean_rows(rows: list[list[str]]) -> list[list[str]]:
-    """Rows without the rows and columns empty throughout; a row whose cells stack the same
+def clean_rows(rows: list[list[str]], *, columns: bool = True) -> list[list[str]]:
+    """Rows without the rows (and ``columns``) empty throughout; a row whose cells stack the same
     number of numbers (a table ruled only between groups of rows) split into that many rows;
     a word broken after its hyphen inside a cell ("umbrella-" / "A50") made whole; a bullet
     glyph opening a cell left out (the cell's text is what it says)."""
@@ -54,7 +58,9 @@ def clean_rows(rows: list[list[str]]) -> list[list[str]]:
     if not rows:
         return []
     width = max(len(r) for r in rows)
-    keep = [c for c in range(width) if any(c < len(r) and r[c].strip() for r in rows)]
+    keep = [
+        c for c in range(width) if not columns or any(c < len(r) and r[c].strip() for r in rows)
+    ]
     return [[r[c] if c < len(r) else "" for c in keep] for r in rows]
 
 
@@ -70,10 +76,55 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
+def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
+    """The lines with those that set cells apart by runs of spaces (three or more inside a
+    line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,
+    each placed by its characters' share of the line's width (a space or a comma half a
+    digit's); and the line each piece was cut from, by the piece's id."""
+    if not any("   " in ln.text for ln in lines):
+        return lines, {}
+    out: list[Line] = []
+    whole: dict[int, Line] = {}
+    for ln in lines:
+        if "   " not in ln.text.strip() or ln.mono or ln.rotated:
+            out.append(ln)
+            continue
+        weights = [_HALF if c in _NARROW else 1.0 for c in ln.text]
+        scale = (ln.x1 - ln.x0) / (sum(weights) or 1.0)
+        for m in _CELL_TEXT.finditer(ln.text):
+            x0 = ln.x0 + scale * sum(weights[: m.start()])
+            x1 = x0 + scale * sum(weights[m.start() : m.end()])
+            piece = replace(ln, x0=x0, x1=x1, text=m.group())
+            whole[id(piece)] = ln
+            out.append(piece)
+    return out, whole
+
+
+def whole_lines(table: PageTable, whole: dict[int, Line]) -> PageTable:
+    """The table holding the lines its pieces were cut from (``spaced_apart``)."""
+    if not whole:
+        return table
+    return replace(table, lines=frozenset(id(whole[i]) if i in whole else i for i in table.lines))
+
+
 def left_over(lines: list[Line], tables: Iterable[PageTable]) -> list[Line]:
     """The lines no table took."""
     taken = set().union(*(t.lines for t in tables))
     return [ln for ln in lines if id(ln) not in taken] if taken else lines
+
+
+def numbers_row(line: Line, lines: list[Line]) -> bool:
+    """A line with two or more numbers beside it on its row: a cell of a table's row of
+    figures (its first or last in the page's band), not a page number."""
+    mid = (line.y0 + line.y1) / 2
+    row = (o for o in lines if o.y0 < mid < o.y1 and o is not line)
+    return sum(NUMBER.match(o.text.strip()) is not None for o in row) >= 2
+
+
+def page_number(line: Line, lines: list[Line]) -> bool:
+    """A line that reads as a page number (``survey.is_page_number``) and is in no row of
+    numbers (``numbers_row``)."""
+    return is_page_number(line.text) and not numbers_row(line, lines)
 
 
 def over_budget(text: PageText, max_seconds: float) -> bool:

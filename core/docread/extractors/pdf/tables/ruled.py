@@ -21,6 +21,8 @@ from .cells import (
     make_table,
     over_budget,
     rows_of,
+    spaced_apart,
+    whole_lines,
 )
 from .contents import contents_tables
 
@@ -41,8 +43,9 @@ def drawn_tables(
     found = contents_tables(lines, output)
     over = over_budget(text, max_seconds)
     if not over and text.rects:
-        free = left_over(lines, found)
-        found += _ruled_tables(text.rects, free, (0.0, 0.0, text.width, text.height), output)
+        free, whole = spaced_apart(left_over(lines, found))
+        page = (0.0, 0.0, text.width, text.height)
+        found += [whole_lines(t, whole) for t in _ruled_tables(text.rects, free, page, output)]
     return found, over
 
 
@@ -85,7 +88,8 @@ def _ruled_tables(
     for group in groups:
         if len(group) < 2 or any(_container(cells[c]) for c in group):
             continue  # a frame around text laid out in rows of its own: not cells of a grid
-        table = _lattice(group, cells, output)
+        one = len({c[0] for c in group}) == 1  # one column of cells: the rules may draw more
+        table = _lattice(group, cells, output, _drawn_columns(group, bounds, down) if one else [])
         if table is not None:
             out.append(table)
     return out
@@ -190,10 +194,28 @@ def _neighbour_groups(cells: list[Box], bounds: dict[Box, tuple[Rule, ...]]) -> 
     for i, cell in enumerate(cells):
         for rule in bounds[cell]:
             parent[root(i)] = root(along.setdefault(rule, i))
+    for wall, rule in _crossings(bounds):
+        parent[root(along[wall])] = root(along[rule])
     groups: dict[int, list[Box]] = {}
     for i, cell in enumerate(cells):
         groups.setdefault(root(i), []).append(cell)
     return list(groups.values())
+
+
+def _crossings(bounds: dict[Box, tuple[Rule, ...]]) -> list[tuple[Rule, Rule]]:
+    """The cells' walls (rules down) that cross or touch a rule across bounding a cell: one
+    drawn grid, though empty cells part the filled ones (a sparse table's far column)."""
+    walls = {r for b in bounds.values() for r in b[2:]}
+    across = sorted({r for b in bounds.values() for r in b[:2]})
+    ys = [r[0] for r in across]
+    return [
+        (wall, rule)
+        for wall in walls
+        for rule in across[
+            bisect.bisect_left(ys, wall[1] - TOL) : bisect.bisect_right(ys, wall[2] + TOL)
+        ]
+        if rule[1] - TOL <= wall[0] <= rule[2] + TOL
+    ]
 
 
 def _edges(values: Iterable[float]) -> list[float]:
@@ -205,12 +227,29 @@ def _edges(values: Iterable[float]) -> list[float]:
     return out
 
 
+def _drawn_columns(
+    group: list[Box], bounds: dict[Box, tuple[Rule, ...]], down: list[Rule]
+) -> list[float]:
+    """Where the rules down that run the group's whole height stand, within the reach of the
+    rules across that bound its cells: the drawn grid's columns, empty ones included."""
+    top, bottom = min(c[1] for c in group), max(c[3] for c in group)
+    reach = [r for c in group for r in bounds[c][:2]]
+    x0, x1 = min(r[1] for r in reach), max(r[2] for r in reach)
+    return [
+        d[0]
+        for d in down
+        if x0 - TOL <= d[0] <= x1 + TOL and d[1] <= top + TOL and d[2] >= bottom - TOL
+    ]
+
+
 def _lattice(
-    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings
+    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings, drawn: list[float]
 ) -> PageTable | None:
-    """A table from its cells: columns and rows between the cells' edges; each cell's text
-    (its lines top to bottom, one text) in the first slot it covers."""
-    xs = _edges(x for c in group for x in (c[0], c[2]))
+    """A table from its cells: columns and rows between the cells' edges and the ``drawn``
+    columns; each cell's text (its lines top to bottom, one text) in the first slot it
+    covers. Filled cells in one column of a grid drawn with more keep its empty columns (a
+    table whose other column holds a nested table)."""
+    xs = _edges([*(x for c in group for x in (c[0], c[2])), *drawn])
     ys = _edges(y for c in group for y in (c[1], c[3]))
     if len(xs) < 3 or len(ys) < 2:
         return None
@@ -225,7 +264,10 @@ def _lattice(
     if _banded(group, cells):
         return None  # each "cell" is a row band holding several columns: not a grid
     box = (xs[0], ys[0], xs[-1], ys[-1])
-    return make_table(box, clean_rows(rows), output, used)
+    kept = clean_rows(rows)
+    if kept and max(len(r) for r in kept) == 1:
+        kept = clean_rows(rows, columns=False)
+    return make_table(box, kept, output, used)
 
 
 def _slot(edges: list[float], at: float) -> int:
@@ -244,15 +286,20 @@ def _container(lines: list[Line]) -> bool:
 
 def _banded(group: list[Box], cells: dict[Box, list[Line]]) -> bool:
     """Cells whose lines sit side by side far apart: bands of a striped table (a background
-    per row), not cells; their text is left to the unruled tables."""
+    per row, over half the cells) or of a shaded group of columns (every filled cell of a
+    column of three or more), not cells; their text is left to the unruled tables."""
     split = 0
+    columns: dict[float, list[bool]] = {}
     for cell in group:
         lines = cells[cell]
-        for a in lines:
-            if any(b is not a and b.x0 > a.x1 + 3 * a.size and _same_line(a, b) for b in lines):
-                split += 1
-                break
-    return split * 2 > len(group)
+        apart = any(
+            b is not a and b.x0 > a.x1 + 3 * a.size and _same_line(a, b)
+            for a in lines
+            for b in lines
+        )
+        split += apart
+        columns.setdefault(cell[0], []).append(apart)
+    return split * 2 > len(group) or any(len(c) >= 3 and all(c) for c in columns.values())
 
 
 def _same_line(a: Line, b: Line) -> bool:

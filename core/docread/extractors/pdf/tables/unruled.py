@@ -8,7 +8,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, NUMBER, PageTable, box_of, clean_rows, make_table, rows_of
+from .cells import (
+    ALIGN,
+    NUMBER,
+    PageTable,
+    box_of,
+    clean_rows,
+    make_table,
+    rows_of,
+    spaced_apart,
+    whole_lines,
+)
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -23,19 +33,24 @@ _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Bo
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
     """The page's tables without rules among ``lines`` (rows of short cells side by side)."""
     width = text.width
+    lines, whole = spaced_apart(lines)
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
     found = []
     for heads, run in unruled_runs(lines, width):
-        used = [ln for row in run for ln in row]
+        used = list(
+            {
+                id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
+            }.values()
+        )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
         if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
-            found.append(table)
+            found.append(whole_lines(table, whole))
     return found
 
 
@@ -61,9 +76,11 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
-    pairs; two rows of two pairs or more each will do) whose cells fall in the same columns
-    (a row may leave cells empty, or hold one cell between two rows of cells: a group label,
-    or a cell's wrapped line, the next row then near that line),
+    pairs, two rows of two pairs or more each will do, or short cells around one sentence:
+    ``_one_long``) whose cells fall in the same columns (a row may leave cells empty, or
+    hold one cell between two rows of cells: a group label, or a cell's wrapped line, the
+    next row then near that line; or up to three lines of a cell set on its row's last:
+    ``_held``),
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column."""
@@ -82,6 +99,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
             all(short(ln) for ln in row)
             and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
             or _labelled(row, width)
+            or _one_long(row, width)
         )
 
     def close(end: int) -> None:
@@ -99,7 +117,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
     for i, row in enumerate(rows):
         if (
             run
-            and cells(row)
+            and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
         ):
@@ -108,8 +126,8 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
                 cols = _widened(cols, part)
             held = []
             continue
-        if run and len(row) == 1 and short(row[0]) and _fits(row, cols) and not held:
-            held = [row]  # a group label, if a row of cells follows
+        if run and len(row) == 1 and _held(held, row[0], cols, short, run[-1]) and _fits(row, cols):
+            held.append(row)  # a group label or a cell's first lines, if a row of cells follows
             continue
         close(i - len(held))
         held = []
@@ -118,6 +136,67 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
         start = i
     close(len(rows))
     return runs
+
+
+def _one_long(row: list[Line], width: float) -> bool:
+    """A row of three or more cells in one style, of a word or three each but one between
+    them, that one up to 12 words (a question between its code and its answer; ``row`` left
+    to right)."""
+    if len(row) < 3 or len({ln.style for ln in row}) != 1:
+        return False
+    wordy = [
+        i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
+    ]
+    return (
+        len(wordy) == 1
+        and 0 < wordy[0] < len(row) - 1
+        and len(row[wordy[0]].text.split()) <= 12
+        and row[wordy[0]].x1 - row[wordy[0]].x0 < 0.6 * width
+    )
+
+
+def _held(
+    held: list[list[Line]],
+    line: Line,
+    cols: list[list[float]],
+    short: Callable[[Line], bool],
+    above: list[Line],
+) -> bool:
+    """A one-line row that may sit between rows of cells: a short line (a group label), or a
+    line of up to 12 words from the start of a column after the first, in the style of a
+    cell of the row ``above`` (a cell's first lines, the row's other cells set on its last:
+    no heading), and up to two more lines right under it, from the same start."""
+    if not held:
+        words = len(line.text.split())
+        return short(line) or (
+            words <= 12
+            and any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
+            and any(ln.style == line.style for ln in above)
+        )
+    last = held[-1][0]
+    return (
+        len(held) < 3
+        and abs(line.x0 - last.x0) <= ALIGN
+        and 0 <= line.y0 - last.y1 < 0.5 * last.height
+        and len(line.text.split()) <= 12
+    )
+
+
+def _ends(held: list[list[Line]], row: list[Line], width: float) -> bool:
+    """The row ends the cell whose first lines are ``held``: one of its lines starts where
+    they do, right under the last (less than half a line between), its other lines a word or
+    three each (a cell's code and answer, not a column of text beside it)."""
+    if not held:
+        return False
+    last = held[-1][0]
+    end = [
+        ln
+        for ln in row
+        if abs(ln.x0 - last.x0) <= ALIGN and 0 <= ln.y0 - last.y1 < 0.5 * last.height
+    ]
+    return len(end) == 1 and all(
+        len(ln.text.split()) <= 3 and ln.x1 - ln.x0 < 0.3 * width for ln in row if ln is not end[0]
+    )
 
 
 def _head(
@@ -135,13 +214,33 @@ def _head(
     for row in reversed(above[-3:]):
         if not all(short(ln) for ln in row) or any(_CAPTION.match(ln.text) for ln in row):
             break
-        if not _fits(row, cols) or not _near(row, below):
+        if not (_fits(row, cols) or _over(row, cols)) or not _near(row, below):
             break
         if len(row) == 1 and not (row[0].x0 > cols[0][1] or _near(row, below, 0.3)):
             break
         head.insert(0, row)
         below = row
     return head
+
+
+def _over(row: list[Line], cols: list[list[float]]) -> bool:
+    """A row of heads each set left in its column over numbers set right (a spreadsheet's
+    heads): two or more lines, left to right in distinct columns, each starting past the end
+    of the column before its own and ending before the next one starts."""
+    at = [_reach(ln, cols) for ln in row]
+    return (
+        len(row) >= 2
+        and all(a < b for a, b in zip(at, at[1:], strict=False))
+        and all(
+            i + 1 == len(cols) or ln.x1 <= cols[i + 1][0] for ln, i in zip(row, at, strict=True)
+        )
+    )
+
+
+def _reach(ln: Line, cols: list[list[float]]) -> int:
+    """The first column that ends right of the line's start (the last one past them all): a
+    column reaches left to the end of the one before it."""
+    return next((i for i, (_, x1) in enumerate(cols) if ln.x0 < x1), len(cols) - 1)
 
 
 def _labelled(row: list[Line], width: float) -> bool:
@@ -204,12 +303,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
     usual = gaps[len(gaps) // 2] if gaps else 0.0
-    cols: list[list[float]] = []
-    for x0, x1 in sorted((ln.x0, ln.x1) for row in body for ln in row):
-        if cols and x0 <= cols[-1][1] + 1:
-            cols[-1][1] = max(cols[-1][1], x1)
-        else:
-            cols.append([x0, x1])
+    cols = _columns([ln for row in body for ln in row])
     rows = _header(run[:top], cols) if top > 1 else []
     bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
     for row in run[top:] if top > 1 else run:
@@ -218,12 +312,39 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
             i = _column_of(ln, cols)
             cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
         gap = min(ln.y0 for ln in row) - bottom
-        if rows and (usual <= 0.5 or gap < 0.6 * usual) and _continued(rows[-1], cells):
+        tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
+        if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
             rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
     return rows
+
+
+def _columns(lines: list[Line]) -> list[list[float]]:
+    """The x ranges the lines cover, overlapping ranges merged; a line over twice the usual
+    width that spans two ranges the others keep apart is left out (a cell's text run on over
+    the next, empty cell: it does not join two columns)."""
+    widths = sorted(ln.x1 - ln.x0 for ln in lines)
+    wide = 2 * widths[len(widths) // 2]
+    base = _merged([ln for ln in lines if ln.x1 - ln.x0 <= wide])
+    return _merged(
+        [
+            ln
+            for ln in lines
+            if ln.x1 - ln.x0 <= wide or sum(a < ln.x1 and ln.x0 < b for a, b in base) < 2
+        ]
+    )
+
+
+def _merged(lines: list[Line]) -> list[list[float]]:
+    cols: list[list[float]] = []
+    for x0, x1 in sorted((ln.x0, ln.x1) for ln in lines):
+        if cols and x0 <= cols[-1][1] + 1:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    return cols
 
 
 def _lead(run: list[list[Line]]) -> int:
@@ -264,6 +385,15 @@ def _glued(a: str, b: str) -> str:
     return f"{a}{b}" if a.endswith("-") else f"{a} {b}"
 
 
+def _opens(above: list[str], cells: list[str]) -> bool:
+    """A row that holds the first lines of cells the row under it ends (a cell set on its
+    last line beside one wrapped over several): fewer filled cells than it, or one, each
+    over a filled cell that is no number."""
+    filled = [i for i, c in enumerate(above) if c]
+    fewer = 0 < len(filled) < sum(bool(c) for c in cells) or len(filled) == 1
+    return fewer and all(cells[i] and not NUMBER.match(cells[i]) for i in filled)
+
+
 def _continued(above: list[str], cells: list[str]) -> bool:
     """A row that carries on the cells of the row above (wrapped text): fewer cells, each
     under a filled one, no number under a number (a header's unit under its name is text:
@@ -275,7 +405,8 @@ def _continued(above: list[str], cells: list[str]) -> bool:
 
 
 def _column_of(ln: Line, cols: list[list[float]]) -> int:
-    """The column a line starts in, else the one it overlaps most, else the nearest."""
+    """The column a line starts in, else the one it overlaps most, else the one it reaches
+    (``_reach``: a head set left over numbers set right)."""
     for i, (x0, x1) in enumerate(cols):
         if x0 - 1 <= ln.x0 <= x1:
             return i
@@ -283,4 +414,4 @@ def _column_of(ln: Line, cols: list[list[float]]) -> int:
     best = max(range(len(cols)), key=lambda i: overlaps[i])
     if overlaps[best] > 0:
         return best
-    return min(range(len(cols)), key=lambda i: abs(cols[i][0] - ln.x0))
+    return _reach(ln, cols)
