@@ -1,10 +1,13 @@
 """Whether two checkouts read every corpus PDF the same, byte for byte: a speed change's check.
 
 For ``pdf.structure`` off and auto, in process: the loader's units (text, metadata, id), the
-agent view rendered as text and as markdown, ``view="outline"`` and ``section="s3"``. Each tree
-runs in its own process (``PYTHONPATH=TREE/core``); the files whose outputs differ are listed.
+agent view rendered as text and as markdown, ``view="outline"`` and ``section="s3"``. With
+``--loader``, the load path instead: the corpus PDF folder loaded with isolation on, by 1 and by
+2 workers (big PDFs split over both), ordered, its units (text, metadata, id; a Media's type and
+digest), each file's notes and errors in order. Each tree runs in its own process
+(``PYTHONPATH=TREE/core``); the outputs that differ are listed.
 
-    python bench/same_output.py --before /tmp/main_tree [--after .]
+    python bench/same_output.py --before /tmp/main_tree [--after .] [--loader]
 """
 
 from __future__ import annotations
@@ -47,12 +50,38 @@ with open(out, "w") as fh:
     json.dump(found, fh)
 """
 
+LOADER = r"""
+import hashlib, json, sys
+import docread
+out, folder = sys.argv[1], sys.argv[2]
+found = {}
+for mode in ("off", "auto"):
+    cfg = {"cache": {"enabled": False}, "timeouts": {"global": 3600}, "pdf": {"structure": mode}}
+    for workers in (1, 2):
+        said = []
+        def unit(u):
+            if isinstance(u, docread.Document):
+                return ("doc", u.text, u.metadata, u.id)
+            return ("media", u.mime_type, hashlib.sha256(u.data).hexdigest(), u.metadata, u.id)
+        with docread.Reader("/", config=cfg) as reader:
+            units = [unit(u) for u in reader.iter_units(
+                folder, workers=workers,
+                on_error=lambda p, e: said.append(("error", p, type(e).__name__, str(e))),
+                on_note=lambda p, n: said.append(("note", p, n)))]
+        for u in units:  # one output a file: a difference names it
+            found.setdefault(f"{mode} workers={workers} {u[-2]['source']}", []).append(u)
+        found[f"{mode} workers={workers} notes and errors"] = said
+with open(out, "w") as fh:
+    json.dump(found, fh, default=str)
+"""
 
-def outputs(tree: Path, files: list[str], folder: Path) -> dict[str, str]:
-    """What ``tree``'s docread gives for ``files``."""
+
+def outputs(tree: Path, args: list[str], folder: Path, *, loader: bool) -> dict[str, str]:
+    """What ``tree``'s docread gives for ``args`` (the files, or with ``loader`` the folder)."""
     out = folder / f"{abs(hash(str(tree)))}.json"
     env = {**os.environ, "PYTHONPATH": str(tree / "core")}
-    subprocess.run([sys.executable, "-c", CHILD, str(out), *files], env=env, check=True)
+    child = LOADER if loader else CHILD
+    subprocess.run([sys.executable, "-c", child, str(out), *args], env=env, check=True)
     found: dict[str, str] = json.loads(out.read_text())
     return found
 
@@ -61,11 +90,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--before", type=Path, required=True, help="a checkout (its core/)")
     parser.add_argument("--after", type=Path, default=ROOT, help="a checkout (default: this one)")
+    parser.add_argument(
+        "--loader", action="store_true", help="the folder loaded through the workers instead"
+    )
     args = parser.parse_args()
     files = [str(p) for p in sorted((CORPUS / "pdf").glob("*.pdf"))]
+    given = [str(CORPUS / "pdf")] if args.loader else files
     with tempfile.TemporaryDirectory(prefix="docread-same-") as name:
-        before = outputs(args.before.resolve(), files, Path(name))
-        after = outputs(args.after.resolve(), files, Path(name))
+        before = outputs(args.before.resolve(), given, Path(name), loader=args.loader)
+        after = outputs(args.after.resolve(), given, Path(name), loader=args.loader)
     differ = sorted(
         key for key in before.keys() | after.keys() if before.get(key) != after.get(key)
     )

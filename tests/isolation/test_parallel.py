@@ -160,6 +160,9 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
 
 
 def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
+    """The extracting thread sends each unit itself while the socket has room; once the host
+    falls behind (here it reads nothing until the end), the units made meanwhile go in batches,
+    in order, the job's end after them."""
     from multiprocessing.connection import Connection
 
     from docread.isolation import protocol
@@ -167,17 +170,51 @@ def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
 
     host, worker = (Connection(s.detach()) for s in socket.socketpair())
     outbox = _Outbox(worker)
-    units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(300)]
-    for n, unit in enumerate(units):
-        outbox.unit(unit, now=not n)  # the host reads nothing meanwhile
-    outbox.send(protocol.done())
+    body = "x" * 4000  # a page of text: the socket fills after a few dozen
+    units = [docread.Document(f"unit {n} {body}", {"page_number": n}) for n in range(300)]
+
+    def extract() -> None:
+        for unit in units:
+            outbox.unit(unit)
+        outbox.send(protocol.done())
+
+    made = threading.Thread(target=extract)
+    made.start()
+    made.join(0.5)  # the host reads nothing meanwhile: the socket fills, units queue up
     messages = []
     while not messages or messages[-1][0] != "done":
         messages.append(host.recv())
+    made.join()
     assert messages[0] == ("units", [units[0]])  # the first unit went out alone, at once
     got = [u for kind, *rest in messages if kind == "units" for u in rest[0]]
     assert [u.text for u in got] == [u.text for u in units]
     assert len(messages) < len(units) // 2  # the rest came in batches
+    host.close()
+    worker.close()
+
+
+def test_a_fast_extractor_sends_each_unit_itself_while_the_host_keeps_up() -> None:
+    """A host that reads as units come gets each one the moment it is made, from the extracting
+    thread: the sender thread is never woken (a wake-up per unit cost 5 % of a PDF worker's
+    CPU), and a unit is never held back waiting for the next."""
+    from multiprocessing.connection import Connection
+
+    from docread.isolation import protocol
+    from docread.isolation.worker import _Outbox
+
+    host, worker = (Connection(s.detach()) for s in socket.socketpair())
+    outbox = _Outbox(worker)
+    queued: list[object] = []  # what went to the sender thread
+    put = outbox._queue.put
+    outbox._queue.put = lambda item, **kw: (queued.append(item), put(item, **kw))[1]  # type: ignore[method-assign]
+    for n in range(50):
+        unit = docread.Document(f"unit {n} " + "x" * 4000, {"page_number": n})
+        outbox.unit(unit)
+        assert host.poll(0)  # already on the socket when ``unit`` returned
+        assert host.recv() == ("units", [unit])
+    outbox.send(protocol.done())
+    assert host.recv() == ("done",)
+    assert queued == []
     host.close()
     worker.close()
 

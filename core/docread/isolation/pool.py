@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import dataclasses
 import os
+import select
 import threading
 import time
 import weakref
@@ -31,7 +32,7 @@ from .processes import WorkerDied, WorkerProcess, close_template
 if TYPE_CHECKING:
     from ..model import Unit
     from ..settings import Settings
-    from .protocol import Job, Message
+    from .protocol import Job, JobFile, Message
 
 MB = 1024 * 1024
 KILL_GRACE = (
@@ -156,6 +157,8 @@ class WorkerPool:
         told: int | None = None  # the last page the worker was told
         share = self._share(cores)  # its share of the budget for OCR, told again as it changes
         last: FileEnd | None = None
+        ready = select.poll()  # one system call a message (``conn.poll`` builds a selector)
+        ready.register(worker.conn.fileno(), select.POLLIN)
         try:
             try:
                 if job.opens and job.workspace not in worker.roots:
@@ -175,7 +178,7 @@ class WorkerPool:
             deadline = first.deadline or end_after(settings.global_timeout)  # a file's own
             while True:
                 file = job.files[min(index, len(job.files) - 1)]
-                kind, *rest = self._recv(worker, deadline, file.source, settings, file.reader)
+                kind, *rest = self._recv(worker, ready, deadline, file, settings)
                 if kind == protocol.UNITS:  # the units made while the socket was busy, in order
                     page = until() if until is not None else None
                     now = self._share(cores)
@@ -329,12 +332,18 @@ class WorkerPool:
         return worker.data_bytes() > self.max_mb * MB * GROWN_SHARE
 
     def _recv(
-        self, worker: WorkerProcess, deadline: float, source: str, settings: Settings, name: str
+        self,
+        worker: WorkerProcess,
+        ready: select.poll,
+        deadline: float,
+        file: JobFile,
+        settings: Settings,
     ) -> Message:
+        """The worker's next message (``ready`` polls its socket), or the file's timeout."""
+        source, name = file.source, file.reader
         remaining = deadline + KILL_GRACE - time.monotonic()
         try:
-            ready = remaining > 0 and worker.conn.poll(remaining)
-            if ready:
+            if remaining > 0 and ready.poll(remaining * 1000):
                 return worker.conn.recv()  # type: ignore[no-any-return]
         except (EOFError, OSError):
             raise WorkerDied(worker.death()) from None

@@ -60,35 +60,49 @@ def main(fd: int, max_mb: int, host: int) -> None:
 
 
 class _Outbox:
-    """Sends the worker's messages in order from its own thread: a unit goes out as soon as the
-    socket takes it (the first of a job at once), and the units made meanwhile go together as
-    one ``protocol.units`` message, so a fast extractor pays one pickle and one wake-up of the
-    host per batch, and a slow one (OCR) never holds a finished unit back."""
+    """Sends the worker's messages in order. While the socket has room and nothing waits to be
+    sent, the extracting thread sends each unit itself the moment it exists (a fast extractor
+    wakes no thread: a wake-up per unit cost a PDF's worker 5 % of its CPU); once the host falls
+    behind (the socket over a quarter full), a sender thread takes over and sends the units
+    made meanwhile as one ``protocol.units`` message, so a slow host pays one pickle and one
+    wake-up per batch, and a slow extractor (OCR) never holds a finished unit back."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
         self._queue: queue.Queue[Unit | Message] = queue.Queue(QUEUED)  # a message is a tuple
         self._failed: BaseException | None = None  # the host closed the socket
-        self._sending = threading.Lock()  # one message on the socket at a time
+        self._waiting = 0  # items queued and not yet sent (the order: none is sent past them)
+        self._count = threading.Lock()  # guards ``_waiting``
+        self._room = select.poll()  # POLLOUT: the socket takes a message without waiting
+        self._room.register(conn.fileno(), select.POLLOUT)
         threading.Thread(target=self._send_all, daemon=True, name="docread-send").start()
 
-    def unit(self, unit: Unit, *, now: bool = False) -> None:
-        """Queue a unit; ``now``: send it from this thread before returning (a job's first
-        unit: nothing of the job is queued before it). Raises OSError once sending failed."""
-        if now and self._failed is None:
-            with self._sending:
-                try:
-                    self._conn.send(protocol.units([unit]))
-                    return
-                except (OSError, EOFError, ValueError) as exc:
-                    self._failed = exc
-        self._put(unit)
+    def unit(self, unit: Unit) -> None:
+        """Send a unit now, or queue it behind those waiting. Raises OSError once sending
+        failed."""
+        if not self._direct(protocol.units([unit])):
+            self._put(unit)
 
     def send(self, message: Message) -> None:
-        """Queue a message that is not a unit (a job's end), sent after the units before it."""
-        self._put(message)
+        """Send a message that is not a unit (a file's end) after the units before it."""
+        if not self._direct(message):
+            self._put(message)
+
+    def _direct(self, message: Message) -> bool:
+        """Send ``message`` from this thread when nothing waits before it and the socket has
+        room; False when it must be queued."""
+        if self._failed is not None or self._waiting or not self._room.poll(0):
+            return False
+        try:
+            self._conn.send(message)
+        except (OSError, EOFError, ValueError) as exc:
+            self._failed = exc
+            return False
+        return True
 
     def _put(self, item: Unit | Message) -> None:
+        with self._count:
+            self._waiting += 1
         while True:
             if self._failed is not None:  # the error message that follows raises too: job over
                 raise _HostGone(str(self._failed))
@@ -104,8 +118,8 @@ class _Outbox:
             while True:
                 item, held = held or self._queue.get(), None
                 if isinstance(item, tuple):
-                    with self._sending:
-                        self._conn.send(item)
+                    self._conn.send(item)
+                    self._sent(1)
                     continue
                 batch = [item]
                 while len(batch) < BATCH:
@@ -117,12 +131,18 @@ class _Outbox:
                         held = item
                         break
                     batch.append(item)
-                with self._sending:
-                    self._conn.send(protocol.units(batch))
+                self._conn.send(protocol.units(batch))
+                self._sent(len(batch))
         except (OSError, EOFError, ValueError) as exc:
             self._failed = exc
             while True:  # an extractor waiting for room must not block: drop what comes
                 self._queue.get()
+
+    def _sent(self, count: int) -> None:
+        """``count`` queued items are on the socket: once none waits, the extracting thread
+        sends again itself."""
+        with self._count:
+            self._waiting -= count
 
 
 class _HostGone(OSError):
@@ -202,14 +222,16 @@ def _run(conn: Connection, outbox: _Outbox, job: Job, fds: list[int], root: int 
 
 
 def _send_units(conn: Connection, outbox: _Outbox, units: Iterator[Unit]) -> bool:
-    """Hand each unit to the outbox as soon as it exists (the first at once), obeying the
-    host's ``until``, ``share`` and ``cancel`` between units; True when the host cancelled."""
+    """Hand each unit to the outbox as soon as it exists, obeying the host's ``until``,
+    ``share`` and ``cancel`` between units; True when the host cancelled."""
+    inbox = select.poll()  # one system call per unit (``conn.poll`` builds a selector each time)
+    inbox.register(conn.fileno(), select.POLLIN)
     try:
         until: int | None = None  # a last page the host set while the job ran
-        for n, unit in enumerate(units):
-            outbox.unit(unit, now=not n)
+        for unit in units:
+            outbox.unit(unit)
             cancel = False
-            while not cancel and conn.poll():
+            while not cancel and inbox.poll(0):
                 kind, *rest = conn.recv()
                 cancel = kind == protocol.CANCEL
                 if kind == protocol.SHARE:
