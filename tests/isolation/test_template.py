@@ -264,3 +264,26 @@ def test_docread_imports_its_api_with_the_collector_paused_and_restores_it() -> 
         out = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
         collections, after = out.stdout.split()
         assert int(collections) <= 1 and after == on  # one: the collector's due run once back on
+
+
+def test_a_reader_that_reads_in_its_own_process_stops_the_template_import_started(
+    tmp_path: Path,
+) -> None:
+    """``isolation.enabled: false``: nothing will fork from the template ``import docread``
+    started, so the first such Reader kills and reaps it (it would import on for ~0.3 s of CPU
+    beside the reads); a later isolated Reader starts one of its own and reads through it."""
+    (tmp_path / "a.txt").write_text("words")
+    code = (
+        "import os, sys, docread\n"
+        "from docread.isolation import processes, template\n"
+        "proc = template._early[os.getpid()][0]\n"
+        "docread.Reader(sys.argv[1], config={'isolation': {'enabled': False}})\n"
+        "print(proc.poll() is not None, processes.template_pid())\n"
+        "r = docread.Reader(sys.argv[1])\n"
+        "print(r.read('a.txt').text.strip(), processes.template_pid() not in (None, proc.pid))\n"
+    )
+    env = {**os.environ}
+    env.pop(template.ROLE, None)
+    run = [sys.executable, "-c", code, str(tmp_path)]
+    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    assert out.stdout.split("\n")[:2] == ["True None", "words True"], out.stderr

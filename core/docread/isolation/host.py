@@ -16,7 +16,7 @@ from ..formats import BY_KEY
 from ..pipeline import Pipeline, extractor_of
 from .events import FileDone, FileFailed, Until
 from .pool import WorkerPool, pool_size, shared_pool
-from .processes import warm_template
+from .processes import drop_prestarted, warm_template
 from .protocol import Job, JobFile
 
 if TYPE_CHECKING:
@@ -58,6 +58,8 @@ class Host:
         self._reads = self._cached = 0
         if settings.isolation.enabled:  # its imports overlap this Reader's first open and lookup
             warm_template()
+        else:
+            drop_prestarted()
 
     def open(self, opts: ReadOptions) -> tuple[Source, FileInfo]:
         """Open the file once, inside the workspace; everything after reads that descriptor."""

@@ -206,6 +206,16 @@ def warm_template() -> None:
     _template(fresh=False)
 
 
+def drop_prestarted() -> None:
+    """Kill and reap the template ``import docread`` started if nothing took it: a Reader that
+    reads in its own process needs none (it would import on for ~0.3 s of CPU beside the read);
+    a later isolated Reader starts one."""
+    with _lock:
+        early = template.take()
+    if early is not None:
+        template.discard(early)
+
+
 def template_pid() -> int | None:
     """The pid of this process's template (None: none started yet), for diagnostics and tests."""
     with _lock:
