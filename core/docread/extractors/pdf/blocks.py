@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .lines import Line, hyphenated, join
 
 if TYPE_CHECKING:
-    from .survey import Survey
+    from .survey import Style, Survey
 
 _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
 _WEAK_BULLETS = "-–—*·∙"
@@ -98,8 +98,8 @@ def norm(text: str) -> str:
 def column_blocks(
     leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
 ) -> list[Block]:
-    """A column's pieces as blocks: its lines split into paragraphs, list items and headings;
-    its tables and figures as they stand."""
+    """A column's pieces as blocks: its lines split into paragraphs, list items and headings
+    (none in its bullets' style: ``_listed``); its tables and figures as they stand."""
     lines = [p for p in leaf if isinstance(p, Line)]
     if not lines:
         return [p.block for p in leaf if isinstance(p, Item)]
@@ -153,7 +153,16 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
-    return out
+    listed = {(ln.style, ln.weight) for ln in lines if bulleted(ln.text)}
+    return [Block("text", b.lines, right=right) if _listed(b, listed, toc) else b for b in out]
+
+
+def _listed(block: Block, listed: set[tuple[Style, int]], toc: dict[str, int]) -> bool:
+    """A heading in the style of its column's bullets (a slide's list levels, each larger than
+    its smallest text): body text, unless numbered or named by the outline."""
+    key = (block.lines[0].style, block.lines[0].weight) if block.kind == "heading" else None
+    text = joined(block.lines).strip()
+    return key in listed and not _HEAD_NUMBER.match(text) and norm(text) not in toc
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -178,9 +187,9 @@ def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
-    if not (weak or numbered):
-        return False
-    return prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+    return (weak or numbered) and (
+        prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+    )
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
@@ -196,11 +205,10 @@ def _breaks(
     right: float, survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
-    right): it sits beside it, or more space is above it than between a paragraph's lines,
-    or the font size changes, or two short lines apart from the body change slant or family
-    (a subtitle over a heading; not a byline's bold names over affiliations); after a line
-    that runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
-    short line, a change between a heading style and another, or the end of a sentence."""
+    right): it sits beside it, more space is above it than between a paragraph's lines, the
+    size changes, two short lines apart from the body change slant or family (a subtitle over
+    a heading, not a byline over affiliations); after a line that runs to the text's edge, only
+    a first-line indent; after a short line, a heading style's change, or a sentence's end."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
@@ -251,12 +259,10 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
     """``ln`` goes on with the caption ``first`` opens: after its bare label (``Table 1.``,
     or ``Table`` then the number) or a line of it that ends no sentence, at the caption's size."""
     opened = first.text.lstrip()
-    if not (CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev):
-        return False
-    if abs(ln.size - prev.size) >= 1.0:
-        return False
+    opens = CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev
     label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
-    return bool(label) or not ENDS.search(prev.text.rstrip())
+    same = abs(ln.size - prev.size) < 1.0
+    return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))
 
 
 def first_word(text: str) -> int:
@@ -289,10 +295,9 @@ def _typed(
     right: float, *, beside: bool = False, strong: bool = False,
 ) -> list[Block]:  # fmt: skip
     """A run of lines as its blocks: a heading (the outline names it, or its style and shape
-    say so: ``_heading_level``), a heading run into the paragraph it opens (its first
-    lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
-    label, a value) is never a heading, a list item (``strong``: indented, or of several
-    lines) only when it is larger than the body or bold."""
+    say so: ``_heading_level``), a heading run into the paragraph it opens, a caption, or a
+    paragraph / list item; a block ``beside`` another on its row (a label, a value) is never a
+    heading, a list item (``strong``: indented, or of lines) only if larger than body or bold."""
     opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
     named = toc and opens and opens[0].casefold() in starts
     whole = norm(" ".join(ln.text for ln in lines)) if named else None
@@ -398,9 +403,7 @@ def _heading_level(
         return survey.level(first)
     if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
-    if stripped[:1] in "—–-\"“'‘(" and not numbered:
-        return 0
-    if first.style in survey.heading_styles or numbered:
+    if numbered or first.style in survey.heading_styles and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 
@@ -409,13 +412,9 @@ def _caps_numbered(text: str) -> bool:
     """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
     stripped = text.strip()
     letters = [c for c in stripped if c.isalpha()]
-    return (
-        bool(_HEAD_NUMBER.match(stripped))
-        and len(letters) >= 3
-        and all(c.isupper() for c in letters)
-        and len(stripped.split()) <= _CAPS_HEAD
-        and not stripped.endswith((",", ";"))
-    )
+    caps = len(letters) >= 3 and all(c.isupper() for c in letters)
+    short = len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
+    return bool(_HEAD_NUMBER.match(stripped)) and caps and short
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:

@@ -1,0 +1,40 @@
+"""PDF structure (``pdf.structure: auto``) on slides and Word pages as LibreOffice prints them,
+issue 33's fifth round: bench/real_pdf.py's ``extra`` split scores the corpus's slide decks and
+more Word/ODF/HTML documents exported to PDF (bench/pdf_truth/README.md); each test here prints
+one thing those pages showed the engine getting wrong, on a generated page."""
+
+from __future__ import annotations
+
+import docread
+import pymupdf
+from factories import drawn, pdf
+from test_pdf_real_structure import headings
+
+
+def _read(reader: docread.Reader, name: str) -> str:
+    return next(d.text for d in reader.read(name).documents if "table_index" not in d.metadata)
+
+
+def test_a_slides_list_and_the_lines_in_its_style_are_no_headings(reader, tmp_path):
+    """fake-power-point.pptx and powerpoint_sample.pptx as LibreOffice prints them: a slide's
+    bullets shrink by level, each larger than the slide's smallest text, and a line without a
+    bullet in the first level's style opens or follows the list: the title is the slide's
+    only heading, neither a bullet (``–`` at the second level) nor a line in a list's style."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((140, 80), "Adding a Bullet Slide", fontsize=44)
+        rows = [
+            (40, 130, "Let's introduce a list", 28),
+            (40, 170, "• Find the bullet slide layout", 28),
+            (75, 205, "– Use _TextFrame.text for first bullet", 24),
+            (110, 235, "• Use _TextFrame.add_paragraph() for", 20),
+            (123, 260, "subsequent bullets", 20),
+            (40, 300, "Here is a lot of text!", 28),
+            (40, 340, "Here is some text in a text box, set in the smallest size", 18),
+            (40, 362, "of the slide: the notes under the list, in a box of their own.", 18),
+        ]
+        for x, y, text, size in rows:
+            p.insert_text((x, y), text, fontsize=size)
+
+    pdf(tmp_path / "slide.pdf", [drawn(page, width=720, height=540)])
+    assert headings(_read(reader, "slide.pdf")) == ["Adding a Bullet Slide"]
