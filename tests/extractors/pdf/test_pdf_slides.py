@@ -38,3 +38,31 @@ def test_a_slides_list_and_the_lines_in_its_style_are_no_headings(reader, tmp_pa
 
     pdf(tmp_path / "slide.pdf", [drawn(page, width=720, height=540)])
     assert headings(_read(reader, "slide.pdf")) == ["Adding a Bullet Slide"]
+
+
+def test_a_clause_number_at_a_tab_stop_before_its_title_heads_the_clause(reader, tmp_path):
+    """A Word-made contract's numbered clause headings, bold at body size: the number, then its
+    title at the list's tab stop half an inch on (about 2.5 ems at 11 pt and more: wider than a
+    bullet's gap), are one heading line, ``1. Definitions``, ``2.1 Term``, not a number alone
+    and a title beside it that no heading rule sees."""
+    body = (
+        "The Supplier shall deliver the goods described in the schedule to the premises of the "
+        "Customer on the dates agreed in writing between the parties to this agreement."
+    )
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((200, 72), "SERVICES AGREEMENT", fontname="tibo", fontsize=14)
+        y = 110
+        for number, title in (("1.", "Definitions"), ("2.1", "Term"), ("10.", "Payment")):
+            p.insert_text((72, y), number, fontname="tibo", fontsize=11)
+            p.insert_text((108, y), title, fontname="tibo", fontsize=11)
+            y += 18
+            for line in (body[:85], body[86:]):
+                p.insert_text((72, y), line, fontname="tiro", fontsize=11)
+                y += 14
+            y += 12
+
+    pdf(tmp_path / "contract.pdf", [drawn(page, width=612, height=792)])
+    text = _read(reader, "contract.pdf")
+    assert headings(text) == ["SERVICES AGREEMENT", "1. Definitions", "2.1 Term", "10. Payment"]
+    assert " ".join(text.split()).count(body) == 3  # each clause's paragraph whole
