@@ -109,3 +109,21 @@ def test_italic_headings_at_body_size_stay_headings_beside_italic_quotations(rea
     pdf(tmp_path / "report.pdf", [drawn(page(n), width=595, height=842) for n in range(2)])
     text = "\n\n".join(d.text for d in reader.read("report.pdf").documents)
     assert headings(text) == titles
+
+
+def test_a_line_set_out_left_of_a_list_items_bullet_ends_the_item(reader, tmp_path):
+    """simple.odt as LibreOffice prints it: a nested bullet item, then body lines back at the
+    margin, each a paragraph of its own set as far apart as the items: the line left of the
+    item's bullet is no line of that item (the item stays ``Hockey``)."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text(
+            (68, 90), "These are a few of my favorite things:", fontname="hebo", fontsize=14
+        )
+        rows = [(68, "• Parrots"), (84, "• Hockey"), (68, "Analysis"), (68, "This is my thought.")]
+        for i, (x, text) in enumerate(rows):
+            p.insert_text((x, 115 + 21 * i), text, fontsize=12)
+
+    pdf(tmp_path / "list.pdf", [drawn(page, width=612, height=792)])
+    text = _read(reader, "list.pdf")
+    assert "- Hockey\n\n" in text and "Analysis" in text.split("- Hockey", 1)[1]
