@@ -127,3 +127,36 @@ def test_a_line_set_out_left_of_a_list_items_bullet_ends_the_item(reader, tmp_pa
     pdf(tmp_path / "list.pdf", [drawn(page, width=612, height=792)])
     text = _read(reader, "list.pdf")
     assert "- Hockey\n\n" in text and "Analysis" in text.split("- Hockey", 1)[1]
+
+
+def test_a_clause_number_printed_without_its_title_is_a_heading(reader, tmp_path):
+    """A specification numbered in part (MasterFormat style): ``1.2`` stands alone where its
+    title is left out, in the style and indent of the numbered headings ``1.1 SUMMARY`` around
+    it: a heading of their level, not a stray line in the text."""
+    body = (
+        "Section includes the requirements for submittals, quality assurance and delivery of "
+        "the products specified here, with the coordination of the work with other trades."
+    )
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text(
+            (72, 72), "SECTION 09 91 23 - INTERIOR PAINTING", fontname="hebo", fontsize=12
+        )
+        y = 110
+        for number in ("1.1 SUMMARY", "1.2", "1.3 SUBMITTALS", "1.4"):
+            p.insert_text((72, y), number, fontsize=10)
+            y += 16
+            for line in textwrap.wrap(body, 90):
+                p.insert_text((90, y), line, fontsize=10)
+                y += 12
+            y += 10
+
+    pdf(tmp_path / "spec.pdf", [drawn(page, width=612, height=792)])
+    found = headings(_read(reader, "spec.pdf"))
+    assert found == [
+        "SECTION 09 91 23 - INTERIOR PAINTING",
+        "1.1 SUMMARY",
+        "1.2",
+        "1.3 SUBMITTALS",
+        "1.4",
+    ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .lines import Line, hyphenated, join
+from .order import Item
 
 if TYPE_CHECKING:
     from .survey import Style, Survey
@@ -50,6 +51,7 @@ _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another 
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 _CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
+_NUMBER_ONLY = re.compile(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
@@ -72,23 +74,16 @@ class Block:
         return min(ln.x0 for ln in self.lines)
 
     @property
+    def text(self) -> str:
+        return joined(self.lines).strip()
+
+    @property
     def y0(self) -> float:
         return min(ln.y0 for ln in self.lines)
 
     @property
     def y1(self) -> float:
         return max(ln.y1 for ln in self.lines)
-
-
-@dataclass
-class Item:
-    """A table or a figure to place in reading order."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    block: Block
 
 
 def norm(text: str) -> str:
@@ -99,12 +94,11 @@ def column_blocks(
     leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
 ) -> list[Block]:
     """A column's pieces as blocks: its lines split into paragraphs, list items and headings
-    (none in its bullets' style: ``_listed``); its tables and figures as they stand."""
+    (``_restyled``); its tables and figures as they stand."""
     lines = [p for p in leaf if isinstance(p, Line)]
     if not lines:
         return [p.block for p in leaf if isinstance(p, Item)]
-    left = min(ln.x0 for ln in lines)
-    right = max(ln.x1 for ln in lines)
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
     starts = {key.split(None, 1)[0] for key in toc if key}  # the outline's titles' first words
     reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
@@ -153,16 +147,26 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
+    return _restyled(out, lines, toc, right)
+
+
+def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
+    """A column's headings set right: one in its bullets' style is text (a slide's list levels),
+    unless numbered or the outline's; a number alone in a numbered heading's style is one."""
     listed = {(ln.style, ln.weight) for ln in lines if bulleted(ln.text)}
-    return [Block("text", b.lines, right=right) if _listed(b, listed, toc) else b for b in out]
+    heads = {_key(b): b.level for b in out if b.kind == "heading" and _HEAD_NUMBER.match(b.text)}
+    for i, block in enumerate(out):
+        text = block.text
+        if block.kind == "heading" and _key(block)[:2] in listed and not _HEAD_NUMBER.match(text):
+            out[i] = block if norm(text) in toc else Block("text", block.lines, right=at)
+        elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
+            out[i] = Block("heading", block.lines, level=heads[_key(block)])
+    return out
 
 
-def _listed(block: Block, listed: set[tuple[Style, int]], toc: dict[str, int]) -> bool:
-    """A heading in the style of its column's bullets (a slide's list levels, each larger than
-    its smallest text): body text, unless numbered or named by the outline."""
-    key = (block.lines[0].style, block.lines[0].weight) if block.kind == "heading" else None
-    text = joined(block.lines).strip()
-    return key in listed and not _HEAD_NUMBER.match(text) and norm(text) not in toc
+def _key(block: Block) -> tuple[Style, int, int]:
+    """A block's first line's style, weight and indent (in 2 pt steps)."""
+    return block.lines[0].style, block.lines[0].weight, round(block.lines[0].x0 / 2)
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -268,11 +272,9 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
 def first_word(text: str) -> int:
     """The length of the text's first word, as wrapping sees it: one character for a script
     that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    words = text.split(None, 1)
-    if not words:
-        return 4
-    code = ord(words[0][0])  # below U+1100 no script of _CJK (most text: no range looked at)
-    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(words[0])
+    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
+    code = ord(word[0])  # below U+1100 no script of _CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(word)
 
 
 def run_in(prev: Line, ln: Line) -> bool:
@@ -340,8 +342,7 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     """A block that opens with a label run into its text on the same row: a numbered one
     (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
     (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
-    label = lines[0]
-    text = label.text.strip()
+    label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
         return [
             Block("heading", [label], level=survey.level(label)),
@@ -439,10 +440,8 @@ def ended(block: Block) -> bool:
 
 def bulleted(text: str) -> bool:
     """The line opens with a bullet glyph (a weak one, ``-``, followed by a space)."""
-    stripped = text.lstrip()
-    return stripped[:1] in _STRONG_BULLETS or (
-        stripped[:1] in _WEAK_BULLETS and stripped[1:2].isspace()
-    )
+    head = text.lstrip()[:2]
+    return head[:1] in _STRONG_BULLETS or head[:1] in _WEAK_BULLETS and head[1:2].isspace()
 
 
 def joined(lines: list[Line]) -> str:
