@@ -160,3 +160,31 @@ def test_a_clause_number_printed_without_its_title_is_a_heading(reader, tmp_path
         "1.3 SUBMITTALS",
         "1.4",
     ]
+
+
+def test_an_examples_or_exercises_numbered_label_on_its_own_line_heads_no_section(reader, tmp_path):
+    """Lecture notes set an example's or an exercise's label (``Beispiel 2.3``, ``Aufgabe 4``)
+    bold on a line of its own over its list: a theorem-like label, like ``Satz 2.1``, heads no
+    section; the section's own heading stays one."""
+    body = (
+        "Ein topologischer Raum heißt kompakt, wenn jede offene Überdeckung eine endliche "
+        "Teilüberdeckung besitzt; diese Eigenschaft ist zentral für viele Sätze der Analysis."
+    )
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 72), "2.1 Kompaktheit", fontname="hebo", fontsize=14)
+        y = 100
+        for label in ("Beispiel 2.3", "Example 2.4", "Aufgabe 4", "Exercise 5.1"):
+            for line in textwrap.wrap(body, 90):
+                p.insert_text((72, y), line, fontname="tiro", fontsize=10)
+                y += 12.5
+            y += 10
+            p.insert_text((72, y), label, fontname="tibo", fontsize=10)
+            y += 14
+            for item in ("(i) Jede endliche Menge ist kompakt.", "(ii) Das Intervall ist kompakt."):
+                p.insert_text((84, y), item, fontname="tiro", fontsize=10)
+                y += 12.5
+            y += 10
+
+    pdf(tmp_path / "notes.pdf", [drawn(page, width=595, height=842)])
+    assert headings(_read(reader, "notes.pdf")) == ["2.1 Kompaktheit"]
