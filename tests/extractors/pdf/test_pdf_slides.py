@@ -188,30 +188,3 @@ def test_an_examples_or_exercises_numbered_label_on_its_own_line_heads_no_sectio
 
     pdf(tmp_path / "notes.pdf", [drawn(page, width=595, height=842)])
     assert headings(_read(reader, "notes.pdf")) == ["2.1 Kompaktheit"]
-
-
-def test_a_bullet_joins_its_line_when_a_raised_mark_on_the_row_is_read_first(reader, tmp_path):
-    """equations.docx as LibreOffice prints it: a bullet glyph apart before each item's text,
-    a squared letter raised in the line (MuPDF starts a line of its own there): the pieces of
-    a row join whatever order they are read in (a piece joined to one goes on joining the
-    others): three list items, each whole, none empty."""
-    items = [("First item with inline equation: A=r", " is the area formula."),
-             ("Second item with equations: E=mc", " and F=ma are physics formulas."),
-             ("The formula c", " is the hypotenuse of the triangle squared.")]  # fmt: skip
-
-    def page(p: pymupdf.Page) -> None:
-        p.insert_font(fontname="bullet", fontbuffer=pymupdf.Font("cjk").buffer)
-        p.insert_text((72, 80), "This is a word document with inline equations in its items.")
-        for i, (head, tail) in enumerate(items):
-            y = 100 + 15 * i
-            p.insert_text((90, y), "•", fontname="bullet", fontsize=14)  # its top above the text's
-            p.insert_text((108, y), head, fontsize=12)
-            x = 108 + pymupdf.get_text_length(head, fontsize=12)
-            p.insert_text((x, y - 6), "2", fontsize=7)
-            p.insert_text((x + 4, y), tail, fontsize=12)
-
-    pdf(tmp_path / "items.pdf", [drawn(page, width=612, height=792)])
-    lines = _read(reader, "items.pdf").splitlines()
-    assert ["".join(ln.split()) for ln in lines[2:] if ln.strip()] == [
-        "".join(f"-{head}2{tail}".split()) for head, tail in items
-    ]  # three items, each whole, none empty

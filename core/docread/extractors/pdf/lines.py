@@ -304,23 +304,24 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     out: list[Line] = []
     pending = sorted(lines, key=attrgetter("y0"))
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
-    dead: set[int] = set()  # lines joined into a later one on their row
     for ln in pending:
-        active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0 and i not in dead]
-        at = -1  # where ln went: the line it joined goes on joining (a bullet, then a mark)
-        for i in active if not ln.rotated else ():
-            other = out[i]
-            if other.rotated or not same_row(other, ln):
-                continue
-            joined = _join_fragments(other, ln, rtl, strokes)
-            if joined is not None:
-                dead.update((at,) if at >= 0 else ())
-                out[i], ln, at = joined, joined, i
-        if at < 0:
+        active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0]
+        merged = False
+        if not ln.rotated:
+            for i in active:
+                other = out[i]
+                if other.rotated or not same_row(other, ln):
+                    continue
+                joined = _join_fragments(other, ln, rtl, strokes)
+                if joined is not None:
+                    out[i] = joined
+                    merged = True
+                    break
+        if not merged:
             active.append(len(out))
             out.append(ln)
-    out = [ln for i, ln in enumerate(out) if i not in dead]  # back to content order:
-    out.sort(key=attrgetter("block", "y0"))  # MuPDF's blocks, columns one after the other
+    # back to content order (MuPDF's order of blocks: columns read one after the other)
+    out.sort(key=attrgetter("block", "y0"))
     return out
 
 
