@@ -10,9 +10,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .lines import Line, hyphenated, join
+from .order import Item
 
 if TYPE_CHECKING:
-    from .survey import Survey
+    from .survey import Style, Survey
 
 _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
 _WEAK_BULLETS = "-–—*·∙"
@@ -32,8 +33,9 @@ CAPTION = re.compile(rf"^{_CAPTION_WORDS}\s*[\dIVX]", re.IGNORECASE)
 _CAPTION_START = re.compile(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a caption opens with
 _THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
-    r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)",
-)
+    r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)"
+    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*[.:(]?$",
+)  # an example's or exercise's numbered label too (alone: "Example" may head a section)
 _FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
@@ -50,6 +52,7 @@ _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another 
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 _CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
+_NUMBER_ONLY = re.compile(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
@@ -72,23 +75,16 @@ class Block:
         return min(ln.x0 for ln in self.lines)
 
     @property
+    def text(self) -> str:
+        return joined(self.lines).strip()
+
+    @property
     def y0(self) -> float:
         return min(ln.y0 for ln in self.lines)
 
     @property
     def y1(self) -> float:
         return max(ln.y1 for ln in self.lines)
-
-
-@dataclass
-class Item:
-    """A table or a figure to place in reading order."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    block: Block
 
 
 def norm(text: str) -> str:
@@ -98,13 +94,12 @@ def norm(text: str) -> str:
 def column_blocks(
     leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
 ) -> list[Block]:
-    """A column's pieces as blocks: its lines split into paragraphs, list items and headings;
-    its tables and figures as they stand."""
+    """A column's pieces as blocks: its lines split into paragraphs, list items and headings
+    (``_restyled``); its tables and figures as they stand."""
     lines = [p for p in leaf if isinstance(p, Line)]
     if not lines:
         return [p.block for p in leaf if isinstance(p, Item)]
-    left = min(ln.x0 for ln in lines)
-    right = max(ln.x1 for ln in lines)
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
     gap = _line_gap(lines)
     starts = {key.split(None, 1)[0] for key in toc if key}  # the outline's titles' first words
     reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
@@ -153,7 +148,26 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
+    return _restyled(out, lines, toc, right)
+
+
+def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
+    """A column's headings set right: one in its bullets' style is text (a slide's list levels),
+    unless numbered or the outline's; a number alone in a numbered heading's style is one."""
+    listed = {(ln.style, ln.weight) for ln in lines if bulleted(ln.text)}
+    heads = {_key(b): b.level for b in out if b.kind == "heading" and _HEAD_NUMBER.match(b.text)}
+    for i, block in enumerate(out):
+        text = block.text
+        if block.kind == "heading" and _key(block)[:2] in listed and not _HEAD_NUMBER.match(text):
+            out[i] = block if norm(text) in toc else Block("text", block.lines, right=at)
+        elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
+            out[i] = Block("heading", block.lines, level=heads[_key(block)])
     return out
+
+
+def _key(block: Block) -> tuple[Style, int, int]:
+    """A block's first line's style, weight and indent (in 2 pt steps)."""
+    return block.lines[0].style, block.lines[0].weight, round(block.lines[0].x0 / 2)
 
 
 def _line_gap(lines: list[Line]) -> float:
@@ -178,9 +192,9 @@ def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
-    if not (weak or numbered):
-        return False
-    return prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+    return (weak or numbered) and (
+        prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
+    )
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
@@ -196,11 +210,10 @@ def _breaks(
     right: float, survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
-    right): it sits beside it, or more space is above it than between a paragraph's lines,
-    or the font size changes, or two short lines apart from the body change slant or family
-    (a subtitle over a heading; not a byline's bold names over affiliations); after a line
-    that runs to the text's edge (a paragraph wraps there), only a first-line indent; after a
-    short line, a change between a heading style and another, or the end of a sentence."""
+    right): it sits beside it, more space is above it than between a paragraph's lines, the
+    size changes, two short lines apart from the body change slant or family (a subtitle over
+    a heading, not a byline over affiliations); after a line that runs to the text's edge, only
+    a first-line indent; after a short line, a heading style's change, or a sentence's end."""
     if _beside(prev, ln):
         return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.height, prev.height):
@@ -220,8 +233,8 @@ def _breaks(
             return True
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
-    if rtl or kind == "item":
-        return False
+    if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
+        return not rtl and ln.x0 < current[0].x0 - 0.5 * ln.size
     em = ln.size
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
@@ -251,22 +264,18 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
     """``ln`` goes on with the caption ``first`` opens: after its bare label (``Table 1.``,
     or ``Table`` then the number) or a line of it that ends no sentence, at the caption's size."""
     opened = first.text.lstrip()
-    if not (CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev):
-        return False
-    if abs(ln.size - prev.size) >= 1.0:
-        return False
+    opens = CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev
     label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
-    return bool(label) or not ENDS.search(prev.text.rstrip())
+    same = abs(ln.size - prev.size) < 1.0
+    return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))
 
 
 def first_word(text: str) -> int:
     """The length of the text's first word, as wrapping sees it: one character for a script
     that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    words = text.split(None, 1)
-    if not words:
-        return 4
-    code = ord(words[0][0])  # below U+1100 no script of _CJK (most text: no range looked at)
-    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(words[0])
+    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
+    code = ord(word[0])  # below U+1100 no script of _CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(word)
 
 
 def run_in(prev: Line, ln: Line) -> bool:
@@ -289,10 +298,9 @@ def _typed(
     right: float, *, beside: bool = False, strong: bool = False,
 ) -> list[Block]:  # fmt: skip
     """A run of lines as its blocks: a heading (the outline names it, or its style and shape
-    say so: ``_heading_level``), a heading run into the paragraph it opens (its first
-    lines), a caption, or a paragraph / list item; a block ``beside`` another on its row (a
-    label, a value) is never a heading, a list item (``strong``: indented, or of several
-    lines) only when it is larger than the body or bold."""
+    say so: ``_heading_level``), a heading run into the paragraph it opens, a caption, or a
+    paragraph / list item; a block ``beside`` another on its row (a label, a value) is never a
+    heading, a list item (``strong``: indented, or of lines) only if larger than body or bold."""
     opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
     named = toc and opens and opens[0].casefold() in starts
     whole = norm(" ".join(ln.text for ln in lines)) if named else None
@@ -335,8 +343,7 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     """A block that opens with a label run into its text on the same row: a numbered one
     (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
     (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
-    label = lines[0]
-    text = label.text.strip()
+    label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
         return [
             Block("heading", [label], level=survey.level(label)),
@@ -398,9 +405,7 @@ def _heading_level(
         return survey.level(first)
     if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
-    if stripped[:1] in "—–-\"“'‘(" and not numbered:
-        return 0
-    if first.style in survey.heading_styles or numbered:
+    if numbered or first.style in survey.heading_styles and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 
@@ -409,13 +414,9 @@ def _caps_numbered(text: str) -> bool:
     """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
     stripped = text.strip()
     letters = [c for c in stripped if c.isalpha()]
-    return (
-        bool(_HEAD_NUMBER.match(stripped))
-        and len(letters) >= 3
-        and all(c.isupper() for c in letters)
-        and len(stripped.split()) <= _CAPS_HEAD
-        and not stripped.endswith((",", ";"))
-    )
+    caps = len(letters) >= 3 and all(c.isupper() for c in letters)
+    short = len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
+    return bool(_HEAD_NUMBER.match(stripped)) and caps and short
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:
@@ -440,10 +441,8 @@ def ended(block: Block) -> bool:
 
 def bulleted(text: str) -> bool:
     """The line opens with a bullet glyph (a weak one, ``-``, followed by a space)."""
-    stripped = text.lstrip()
-    return stripped[:1] in _STRONG_BULLETS or (
-        stripped[:1] in _WEAK_BULLETS and stripped[1:2].isspace()
-    )
+    head = text.lstrip()[:2]
+    return head[:1] in _STRONG_BULLETS or head[:1] in _WEAK_BULLETS and head[1:2].isspace()
 
 
 def joined(lines: list[Line]) -> str:

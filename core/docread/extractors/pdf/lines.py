@@ -47,6 +47,7 @@ _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
+_TAB_GAP, _CLAUSE = 4.0, re.compile(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _HYPHEN_END = re.compile(r"[^\W\d_]-$")
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
@@ -293,11 +294,11 @@ _JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages 
 def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = ()) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
-    split into blocks, a subscript), and a number or bullet up to 2.5 ems before its text
-    ("1" in a box before a heading); joined by "_" where one of the page's short ``strokes``
-    lies on the baseline between them (TeX draws an underscore as a rule: ``asn1_array2tree``).
-    Right to left pages join from the right. Table cells, columns and right-aligned labels
-    stay apart (wider gaps)."""
+    split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
+    box before a heading), a clause's number up to 4 before a word (a tab stop: ``2.1 Term``);
+    by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
+    underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
+    columns and right-aligned labels stay apart (wider gaps)."""
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
@@ -353,8 +354,9 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
-        label = first.text.strip()
-        if gap > _LABEL_GAP * em or not (len(label) <= 3 and not _is_letters(label)):
+        label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
+        clause = word and gap <= _TAB_GAP * em and _CLAUSE.match(label)
+        if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
         if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
             return None  # a number beside a number: a table's cells ("0.0" "0.0")

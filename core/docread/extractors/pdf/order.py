@@ -6,8 +6,12 @@ the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from operator import attrgetter
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from .blocks import Block
 
 GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
@@ -25,6 +29,17 @@ class Piece(Protocol):
     def x1(self) -> float: ...
     @property
     def y1(self) -> float: ...
+
+
+@dataclass
+class Item:
+    """A table or a figure to place in reading order (its ``block`` written where it lands)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    block: Block
 
 
 P = TypeVar("P", bound=Piece)

@@ -20,7 +20,6 @@ from .blocks import (
     CAPTION,
     ENDS,
     Block,
-    Item,
     bulleted,
     column_blocks,
     ended,
@@ -30,7 +29,7 @@ from .blocks import (
 )
 from .figures import figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
-from .order import reading_order
+from .order import Item, reading_order
 from .survey import Survey, in_band, is_page_number, running_key
 from .tables.cells import PageTable, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables

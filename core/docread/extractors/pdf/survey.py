@@ -194,13 +194,14 @@ def survey(doc: pymupdf.Document, cap: int, max_paths: int, max_seconds: float) 
 
 def _styles(found: Survey) -> None:
     """The body style and the heading styles from the sampled pages (running lines aside):
-    a style other than the body's (``Survey.distinct``) whose lines mostly stand alone, in
-    runs of one or two lines of few words between lines of other styles, with fewer
-    characters in all than the body; or any style clearly larger than the body."""
+    a style other than the body's (``Survey.distinct``) whose runs (lines in it one after the
+    other) mostly stand alone, one or two lines of few words between other styles (a quotation
+    set in it for lines on end is one run), with fewer characters in all than the body; or any
+    style clearly larger than the body."""
     chars: Counter[Style] = Counter()
     weights: dict[Style, Counter[int]] = {}
-    lines_of: Counter[Style] = Counter()
-    alone: Counter[Style] = Counter()
+    alone: Counter[Style] = Counter()  # runs of the style that stand alone
+    runs: Counter[Style] = Counter()
     for text in found.read.values():
         lines = [
             ln for ln in text.lines if not ln.rotated and not found.running_at(ln, text.height)
@@ -209,22 +210,22 @@ def _styles(found: Survey) -> None:
             n = len(ln.text.strip())
             chars[ln.style] += n
             weights.setdefault(ln.style, Counter())[ln.weight] += n
-            lines_of[ln.style] += 1
         for run in _runs(lines):
+            runs[run[0].style] += 1
             if len(run) <= 2 and sum(len(ln.text.split()) for ln in run) <= _ALONE_WORDS:
-                alone[run[0].style] += len(run)
+                alone[run[0].style] += 1
     if not chars:
         return
     body = found.body_style = chars.most_common(1)[0][0]
     found.body = body[0]
     found.body_weight = weights[body].most_common(1)[0][0]
     heads = []
-    for style, count in lines_of.items():
+    for style in runs:
         probe = Line(0, 0, 0, 0, "", style[0], style[1], style[2], False, style[3],
                      weights[style].most_common(1)[0][0])  # fmt: skip
         if style == body or not found.distinct(probe) or chars[style] >= chars[body]:
             continue
-        if style[0] >= found.body * BIGGER or alone[style] >= 0.5 * count:
+        if style[0] >= found.body * BIGGER or alone[style] >= 0.5 * runs[style]:
             heads.append((style, probe.weight))
     heads.sort(key=lambda s: _rank(*s), reverse=True)
     found.heading_styles = [s for s, _ in heads]
