@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docread's two entry points on a fresh Debian/Ubuntu machine with Python 3.11+:
 #   bash run.sh demo    docread over the sample documents (examples/demo.py)
-#   bash run.sh test    ruff, mypy + the whole test suite (on every core: pytest -n auto)
+#   bash run.sh test    ruff, mypy + the whole test suite (pytest -n: one worker per core, + 1)
 # and any other command run inside the virtualenv, from the folder you are in:
 #   bash run.sh docread load docs/ --jsonl docs.jsonl
 #   bash run.sh python examples/ray_ingest.py examples/samples out.parquet
@@ -68,11 +68,14 @@ run_tests() {
   "$VENV/bin/mypy" >"$typed" 2>&1 &
   mypy=$!
   trap "kill $mypy 2>/dev/null || true; rm -f '$typed'" EXIT
-  # one pytest worker per core; a test module runs on one worker (the corpus conformance
-  # module's framework loaders reuse its core loader's cache), the longest modules handed out
-  # first (tests/conftest.py, LONGEST_FIRST); a dot per test, the slowest listed
-  echo "==> pytest -n auto --dist loadscope $*"
-  "$VENV/bin/python" -m pytest -n auto --dist loadscope --no-loadscope-reorder \
+  # one pytest worker per core and one more: a test waiting (a subprocess starting, a Ray node,
+  # a timeout running out) leaves its core to another worker instead of idle; a test module runs
+  # on one worker (the corpus conformance module's framework loaders reuse its core loader's
+  # cache), the longest modules handed out first (tests/conftest.py, LONGEST_FIRST); a dot per
+  # test, the slowest listed
+  local workers=$(($(nproc) + 1))
+  echo "==> pytest -n $workers --dist loadscope $*"
+  "$VENV/bin/python" -m pytest -n "$workers" --dist loadscope --no-loadscope-reorder \
     --durations=10 "$@" || status=$?
   wait "$mypy" || mypy_status=$?
   echo "==> mypy (ran beside pytest)"
