@@ -111,6 +111,29 @@ def test_short_page_with_a_rule_line_or_logo_is_not_ocrd(reader, tmp_path):
     assert result.documents[0].text.strip() == "Contents 2"
 
 
+def test_a_page_rendered_for_ocr_of_its_pictures_has_its_text_blocks_painted_white(
+    tmp_path: Path,
+) -> None:
+    """What Tesseract sees of a page with a text layer: its text blocks white (the layer has
+    them), a picture untouched; with forced OCR the text stays (a broken layer)."""
+    from docread.extractors.pdf.parts import scan_image
+
+    def page(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "Words of the text layer", fontsize=20)
+        page.insert_image(pymupdf.Rect(72, 300, 172, 400), stream=image_bytes((50, 50), 0, mode="L"))
+
+    with pymupdf.open(pdf(tmp_path / "p.pdf", [drawn(page)])) as doc:
+        hidden = scan_image(doc[0], 72, hide_text=True)
+        shown = scan_image(doc[0], 72, hide_text=False).convert("L")
+        block = doc[0].get_text("blocks")[0]
+    text_box = tuple(round(v) for v in block[:4])
+    assert hidden.info["dpi"] == (72, 72) and hidden.size == (595, 842)  # A4 at 72 dpi
+    hidden = hidden.convert("L")
+    assert hidden.crop(text_box).getextrema() == (255, 255)
+    assert shown.crop(text_box).getextrema()[0] < 128  # the letters, black
+    assert hidden.crop((80, 310, 160, 390)).getextrema() == (0, 0)  # the picture, black
+
+
 def test_scanned_pages_ocr_in_parallel_in_page_order(make_reader, tmp_path):
     words = ["apple", "banana", "cherry", "damson"]
     pdf(tmp_path / "scan.pdf", [scan_page(f"The fruit {w} is here") for w in words])

@@ -139,17 +139,20 @@ def scan_image(page: pymupdf.Page, dpi: int, *, hide_text: bool) -> Image:
     lettering (logos, stamps) that a grayscale rendering washes out, at twice the OCR time."""
     import pymupdf
     from PIL import Image as PILImage
+    from PIL import ImageDraw
 
     color = any(item[5] not in _GRAY_SPACES for item in page.get_images(full=True))
     pix = page.get_pixmap(
         dpi=dpi, colorspace=pymupdf.csRGB if color else pymupdf.csGRAY, alpha=False
     )
-    white = (255,) * pix.n
+    image = PILImage.frombytes("RGB" if color else "L", (pix.width, pix.height), pix.samples)
     to_pixels = page.rotation_matrix * pymupdf.Matrix(dpi / 72, dpi / 72)
+    draw = ImageDraw.Draw(image)  # Pillow paints in C; PyMuPDF 2.x's set_rect is a Python loop
     for block in page.get_text("blocks") if hide_text else ():
         if block[6] == 0 and block[4].strip():  # a text block with visible characters
-            pix.set_rect(pymupdf.IRect((pymupdf.Rect(block[:4]) * to_pixels).round()), white)
-    image = PILImage.frombytes("RGB" if color else "L", (pix.width, pix.height), pix.samples)
+            box = (pymupdf.Rect(block[:4]) * to_pixels).round()
+            if not box.is_empty:  # its pixels x0..x1-1, y0..y1-1, as set_rect's
+                draw.rectangle((box.x0, box.y0, box.x1 - 1, box.y1 - 1), fill="white")
     image.info["dpi"] = (dpi, dpi)
     return image
 
