@@ -212,7 +212,7 @@ def _serve(conn: Connection, host: int) -> None:
         if not events and idle_until is not None:
             return  # nobody asked for a worker: a prestarted template of a host that reads none
         if not events:  # nothing waits: preload one more module (the last: methods, below)
-            _preload((idle.pop(0),), methods=len(idle) == 1)
+            _preload((idle.pop(0),), methods=not idle)
             continue
         for ready, _ in events:
             if ready == host:
