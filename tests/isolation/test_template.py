@@ -148,6 +148,21 @@ def test_a_first_worker_finds_tables_with_the_deferred_table_finder(
     assert again["pid"] == first["pid"] and again["table"] == "module"
 
 
+def _at_first_fork(check: str, *args: str) -> str:
+    """What ``check`` prints in a fresh interpreter that has run the template's path to its
+    first fork (PyMuPDF as it loads it, ``FIRST``) as a template does (it starts none);
+    ``importlib``, ``re`` and ``sys`` imported, ``args`` in ``sys.argv[1:]``."""
+    code = (
+        "import importlib, re, sys\n"
+        "from docread.isolation import template\n"
+        "template._import_pymupdf()\n"
+        "template._preload(template.FIRST)\n"
+    )
+    env = {**os.environ, template.ROLE: "1"}
+    run = [sys.executable, "-c", code + check, *args]
+    return subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout
+
+
 def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_run() -> None:
     """The template's imports before its first fork (PyMuPDF as it loads it, ``FIRST``) are the
     cold start's critical path: none of the standard modules a first PDF unit does not run,
@@ -156,17 +171,11 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
     concurrent.futures (the OCR threads, made for a document's first image), json and datetime
     (a metadata value past the flat ones, a member's position, the settings' fingerprint, a
     file's modified time: the host's or another family's)."""
-    code = (
-        "import sys\n"
-        "from docread.isolation import template\n"
-        "template._import_pymupdf()\n"
-        "template._preload(template.FIRST)\n"
+    check = (
         "left_out = {'difflib', 'statistics', 'tempfile', 'concurrent.futures', 'json', 'datetime'}\n"
         "print(sorted(left_out & set(sys.modules)))"
     )
-    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
-    run = [sys.executable, "-c", code]
-    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == "[]\n"
+    assert _at_first_fork(check) == "[]\n"
 
 
 def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_run() -> None:
@@ -180,11 +189,7 @@ def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_ru
         "docread.extractors.ocr.result:_WORD", "docread.extractors.ocr.engine:_LANGUAGE",
         "docread.extractors.markdown:_BREAKS", "docread.outline.tree:_ID",
     )  # fmt: skip
-    code = (
-        "import importlib, re, sys\n"
-        "from docread.isolation import template\n"
-        "template._import_pymupdf()\n"
-        "template._preload(template.FIRST)\n"
+    check = (
         "compiled = {key[1] for key in re._cache}\n"
         "for name in sys.argv[1:]:\n"
         "    module, attr = name.split(':')\n"
@@ -192,9 +197,7 @@ def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_ru
         "    text = found.pattern if isinstance(found, re.Pattern) else vars(found)['_text']\n"
         "    if text in compiled: print(name)"
     )
-    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
-    run = [sys.executable, "-c", code, *lazy]
-    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
+    assert _at_first_fork(check, *lazy) == ""
 
 
 def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_run() -> None:
@@ -211,19 +214,13 @@ def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_ru
         "docread.extractors.ocr.result:OcrResult", "docread.extractors.programs:ToolResult",
         "docread.outline.tree:Section", "docread.extractors.base:Context",
     )  # fmt: skip
-    code = (
-        "import importlib, sys\n"
-        "from docread.isolation import template\n"
-        "template._import_pymupdf()\n"
-        "template._preload(template.FIRST)\n"
+    check = (
         "for name in sys.argv[1:]:\n"
         "    module, cls = name.split(':')\n"
         "    init = vars(getattr(importlib.import_module(module), cls))['__init__']\n"
         "    if init.__code__.co_filename == '<string>': print(name)"
     )
-    env = {**os.environ, template.ROLE: "1"}  # as the template runs: it starts none
-    run = [sys.executable, "-c", code, *lazy]
-    assert subprocess.run(run, capture_output=True, text=True, check=True, env=env).stdout == ""
+    assert _at_first_fork(check, *lazy) == ""
 
 
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:
