@@ -359,8 +359,8 @@ def _wrapper(name: str, *args: Any, **kw: Any) -> Callable[[], Any]:
         import langchain_docread
         import llama_index_docread
 
-        wrappers = {**vars(langchain_docread), **vars(llama_index_docread)}
-        return wrappers[name](*args, **kw)
+        wrappers = langchain_docread if name in langchain_docread.__all__ else llama_index_docread
+        return getattr(wrappers, name)(*args, **kw)
 
     return make
 

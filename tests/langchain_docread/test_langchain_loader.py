@@ -279,3 +279,24 @@ def test_pattern_is_the_glob_as_in_every_other_loader(corpus: Path) -> None:
     assert [d.metadata["file_name"] for d in docs] == ["deep.md"]
     with pytest.raises(docread.InvalidOptionError, match="glob= or pattern=, not both"):
         DocReadLoader(corpus, glob="*.txt", pattern="**/*.md")
+
+
+def test_the_loader_alone_does_not_import_the_tools_stack() -> None:
+    """``from langchain_docread import DocReadLoader`` imports the loader's modules only (the
+    package's names load on first use): not the agent tool, whose langchain_core tracers and
+    LangSmith cost ~1.3 s of CPU in every interpreter (each README block, each CLI run)."""
+    code = (
+        "import sys\nfrom langchain_docread import DocReadLoader, DocReadParser\n"
+        "print(sorted(m for m in ('langchain_docread.tool', 'langchain_core.tools', "
+        "'langchain_core.tracers', 'langsmith.run_trees') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
+    import langchain_docread
+
+    assert langchain_docread.ReadDocumentTool.__name__ == "ReadDocumentTool"  # on first use
+    assert set(langchain_docread.__all__) <= set(dir(langchain_docread))
+    with pytest.raises(AttributeError, match="no attribute 'Missing'"):
+        langchain_docread.Missing  # noqa: B018
