@@ -8,6 +8,7 @@ import base64
 import logging
 import pickle
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import docread
 import pytest
@@ -23,12 +24,11 @@ from factories import (
     stream,
     xlsx,
 )
-from llama_index.core import SimpleDirectoryReader
-from llama_index.core.node_parser import SentenceSplitter
-from llama_index.core.schema import Document, ImageDocument, MetadataMode
-from llama_index.core.storage.docstore import SimpleDocumentStore
 
-from llama_index_docread import DocReadReader, FileDependencyError
+# LlamaIndex is imported by the tests that use it, not at collection (~2.5 s of CPU in every
+# pytest process, each xdist worker)
+if TYPE_CHECKING:
+    from llama_index_docread import DocReadReader
 
 FILE_KEYS = {
     "file_path",
@@ -72,12 +72,16 @@ def write_xlsx(path: Path) -> Path:
 @pytest.fixture
 def li_reader(tmp_path: Path) -> DocReadReader:
     """A reader that writes extracted media under this test's tmp_path."""
+    from llama_index_docread import DocReadReader
+
     return DocReadReader(media_dir=tmp_path / "media", config={"cache": {"enabled": False}})
 
 
 def test_notebook_cells_are_documents_with_llamaindex_metadata(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core.schema import ImageDocument, MetadataMode
+
     nb = write_notebook(tmp_path / "analysis.ipynb")
     docs = li_reader.load_data(nb)
     texts = [d for d in docs if not isinstance(d, ImageDocument)]
@@ -105,6 +109,8 @@ def test_notebook_cells_are_documents_with_llamaindex_metadata(
 def test_ids_are_stable_across_loads_and_unique_per_unit(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index_docread import DocReadReader
+
     nb = write_notebook(tmp_path / "n.ipynb")
     first = [d.id_ for d in li_reader.load_data(nb)]
     second = [d.id_ for d in DocReadReader(media_dir=tmp_path / "m2").load_data(nb)]
@@ -115,6 +121,9 @@ def test_ids_are_stable_across_loads_and_unique_per_unit(
 def test_notebook_image_output_is_an_image_document_that_survives_the_docstore(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core.schema import ImageDocument
+    from llama_index.core.storage.docstore import SimpleDocumentStore
+
     nb = write_notebook(tmp_path / "plots.ipynb")
     images = [d for d in li_reader.load_data(nb) if isinstance(d, ImageDocument)]
     assert len(images) == 1
@@ -136,6 +145,8 @@ def test_notebook_image_output_is_an_image_document_that_survives_the_docstore(
 def test_a_planted_media_file_of_the_same_size_is_replaced_not_reused(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core.schema import ImageDocument
+
     nb = write_notebook(tmp_path / "plots.ipynb")
     [img] = [d for d in li_reader.load_data(nb) if isinstance(d, ImageDocument)]
     saved = Path(img.image_path)
@@ -147,6 +158,10 @@ def test_a_planted_media_file_of_the_same_size_is_replaced_not_reused(
 def test_default_media_folder_is_private_to_the_user(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from llama_index.core.schema import ImageDocument
+
+    from llama_index_docread import DocReadReader
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     nb = write_notebook(tmp_path / "plots.ipynb")
     [img] = [d for d in DocReadReader().load_data(nb) if isinstance(d, ImageDocument)]
@@ -159,6 +174,8 @@ def test_default_media_folder_is_private_to_the_user(
 def test_png_file_image_document_points_at_the_file_itself(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core.schema import ImageDocument
+
     png = tmp_path / "logo.png"
     png.write_bytes(png_bytes((8, 5)))
     docs = li_reader.load_data(png)
@@ -175,6 +192,8 @@ def test_png_file_image_document_points_at_the_file_itself(
 def test_pdf_pages_carry_page_label_and_page_number(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core.schema import MetadataMode
+
     pdf = write_pdf(tmp_path / "topics.pdf", pages=3)
     docs = li_reader.load_data(pdf)
     assert [d.metadata["page_label"] for d in docs] == ["1", "2", "3"]
@@ -186,12 +205,16 @@ def test_pdf_pages_carry_page_label_and_page_number(
 
 
 def test_pages_option_is_passed_to_the_core(tmp_path: Path) -> None:
+    from llama_index_docread import DocReadReader
+
     pdf = write_pdf(tmp_path / "topics.pdf", pages=4)
     docs = DocReadReader(pages="2-3").load_data(pdf)
     assert [d.metadata["page_label"] for d in docs] == ["2", "3"]
 
 
 def test_xlsx_documents_name_their_sheet(tmp_path: Path, li_reader: DocReadReader) -> None:
+    from llama_index.core.schema import MetadataMode
+
     xlsx = write_xlsx(tmp_path / "book.xlsx")
     docs = li_reader.load_data(xlsx)
     by_sheet = {d.metadata["sheet"]: d for d in docs}
@@ -207,6 +230,9 @@ def test_xlsx_documents_name_their_sheet(tmp_path: Path, li_reader: DocReadReade
 def test_simple_directory_reader_names_each_excluded_key_once_and_each_fact_once(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core import SimpleDirectoryReader
+    from llama_index.core.schema import MetadataMode
+
     data = tmp_path / "data"
     data.mkdir()
     xlsx(data / "book.xlsx", {"Q4_Sales": [["Product", "Units"], ["Widget", 7]]})
@@ -242,6 +268,9 @@ def test_extra_info_is_merged_and_wins_but_none_never_erases(
 def test_simple_directory_reader_with_file_extractor(
     tmp_path: Path, li_reader: DocReadReader
 ) -> None:
+    from llama_index.core import SimpleDirectoryReader
+    from llama_index.core.schema import ImageDocument
+
     data = tmp_path / "data"
     data.mkdir()
     write_notebook(data / "n.ipynb")
@@ -261,6 +290,8 @@ def test_simple_directory_reader_with_file_extractor(
 def test_a_broken_file_and_an_unknown_type_do_not_stop_the_rest(
     tmp_path: Path, li_reader: DocReadReader, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from llama_index.core import SimpleDirectoryReader
+
     data = tmp_path / "data"
     data.mkdir()
     write_notebook(data / "good.ipynb")
@@ -273,6 +304,8 @@ def test_a_broken_file_and_an_unknown_type_do_not_stop_the_rest(
 
 
 def test_a_bad_file_raises_a_typed_error(tmp_path: Path) -> None:
+    from llama_index_docread import DocReadReader
+
     bad = tmp_path / "broken.pdf"
     bad.write_bytes(b"%PDF-1.7\n garbage")
     with pytest.raises(docread.ExtractionError, match="broken.pdf"):
@@ -282,6 +315,10 @@ def test_a_bad_file_raises_a_typed_error(tmp_path: Path) -> None:
 def test_a_missing_dependency_skips_only_that_file_in_simple_directory_reader(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from llama_index.core import SimpleDirectoryReader
+
+    from llama_index_docread import DocReadReader, FileDependencyError
+
     data = tmp_path / "data"
     data.mkdir()
     (data / "scan.png").write_bytes(png_bytes((60, 20), "white"))
@@ -302,6 +339,8 @@ def test_a_missing_dependency_skips_only_that_file_in_simple_directory_reader(
 def test_on_error_skip_logs_and_yields_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from llama_index_docread import DocReadReader
+
     bad = tmp_path / "broken.pdf"
     bad.write_bytes(b"%PDF-1.7\n garbage")
     with caplog.at_level(logging.INFO, logger="docread"):
@@ -311,6 +350,8 @@ def test_on_error_skip_logs_and_yields_nothing(
 
 
 def test_a_bad_read_option_fails_at_construction() -> None:
+    from llama_index_docread import DocReadReader
+
     with pytest.raises(docread.InvalidOptionError, match="pagez"):
         DocReadReader(pagez="1-2")
     with pytest.raises(docread.InvalidOptionError, match="pages"):
@@ -318,6 +359,10 @@ def test_a_bad_read_option_fails_at_construction() -> None:
 
 
 def test_reader_pickles_and_loads_with_two_workers(tmp_path: Path) -> None:
+    from llama_index.core import SimpleDirectoryReader
+
+    from llama_index_docread import DocReadReader
+
     reader = DocReadReader(media_dir=tmp_path / "media", pages="1")
     clone = pickle.loads(pickle.dumps(reader))
     assert clone.read_options == {"pages": "1"} and clone.media_dir == str(tmp_path / "media")
@@ -342,6 +387,7 @@ async def test_async_load(tmp_path: Path, li_reader: DocReadReader) -> None:
 
 def test_fsspec_memory_filesystem(li_reader: DocReadReader) -> None:
     import fsspec
+    from llama_index.core.schema import MetadataMode
 
     fs = fsspec.filesystem("memory")
     fs.pipe("/bucket/notes.md", b"# Title\n\nremote words here\n")
@@ -385,6 +431,9 @@ def test_a_local_fsspec_filesystem_gets_the_workspace_rules(
 
 
 def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocReadReader) -> None:
+    from llama_index.core.node_parser import SentenceSplitter
+    from llama_index.core.schema import Document
+
     pdf = write_pdf(tmp_path / "topics.pdf", pages=2)
     nodes = SentenceSplitter(chunk_size=128, chunk_overlap=0).get_nodes_from_documents(
         li_reader.load_data(pdf)
@@ -396,8 +445,12 @@ def test_sentence_splitter_accepts_the_documents(tmp_path: Path, li_reader: DocR
 def test_ingestion_pipeline_upserts_instead_of_duplicating(tmp_path: Path) -> None:
     from llama_index.core.embeddings import MockEmbedding
     from llama_index.core.ingestion import IngestionPipeline
+    from llama_index.core.node_parser import SentenceSplitter
     from llama_index.core.readers.base import ReaderConfig
+    from llama_index.core.storage.docstore import SimpleDocumentStore
     from llama_index.core.vector_stores import SimpleVectorStore
+
+    from llama_index_docread import DocReadReader
 
     nb = write_notebook(tmp_path / "n.ipynb")
     reader = DocReadReader(media_dir=tmp_path / "media")
@@ -419,6 +472,8 @@ def test_ingestion_pipeline_upserts_instead_of_duplicating(tmp_path: Path) -> No
 def test_a_directory_loads_every_file_and_reports_the_broken_one(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from llama_index_docread import DocReadReader
+
     data = tmp_path / "data"
     (data / "sub").mkdir(parents=True)
     write_notebook(data / "sub" / "n.ipynb")
@@ -434,6 +489,10 @@ def test_a_directory_loads_every_file_and_reports_the_broken_one(
 
 
 def test_visual_view_gives_one_image_document_per_page(tmp_path: Path) -> None:
+    from llama_index.core.schema import ImageDocument
+
+    from llama_index_docread import DocReadReader
+
     pdf = write_pdf(tmp_path / "topics.pdf", pages=2)
     docs = DocReadReader(view="visual", media_dir=tmp_path / "media").load_data(pdf)
     images = [d for d in docs if isinstance(d, ImageDocument)]

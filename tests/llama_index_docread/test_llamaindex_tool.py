@@ -10,32 +10,26 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import docread
 import pytest
 from docread.request.options import ReadOptions
 from docread.request.parameters import PARAMETERS
 from factories import code, display_png, image_bytes, markdown, notebook, pdf, stream
-from llama_index.core.agent.workflow import FunctionAgent
-from llama_index.core.base.llms.types import (
-    ChatMessage,
-    DocumentBlock,
-    ImageBlock,
-    MessageRole,
-    TextBlock,
-    ToolCallBlock,
-)
-from llama_index.core.llms.mock import MockFunctionCallingLLMWithChatMemoryOfLastCall
-from llama_index.core.tools import FunctionTool
 
-from llama_index_docread import DocReadToolSpec
+# LlamaIndex is imported by the tests that use it, not at collection (~2.5 s of CPU in every
+# pytest process, each xdist worker)
+if TYPE_CHECKING:
+    from llama_index.core.tools import FunctionTool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def read_tool(workspace: Path, **kwargs: object) -> FunctionTool:
     """The read_document tool of a spec sandboxed to ``workspace``."""
+    from llama_index_docread import DocReadToolSpec
+
     tools = DocReadToolSpec(
         workspace, config={"cache": {"enabled": False}}, **kwargs
     ).to_tool_list()
@@ -57,6 +51,8 @@ def test_schema_has_the_design_parameters_with_descriptions(tmp_path: Path) -> N
 
 
 def test_text_file_gives_one_text_block_with_numbered_lines(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import TextBlock
+
     (tmp_path / "notes.txt").write_text("alpha\nbeta\ngamma\n", encoding="utf-8")
     out = read_tool(tmp_path).call(file_path="notes.txt", offset=2, limit=1)
     assert not out.is_error
@@ -65,6 +61,8 @@ def test_text_file_gives_one_text_block_with_numbered_lines(tmp_path: Path) -> N
 
 
 def test_png_gives_text_and_image_blocks(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import ImageBlock, TextBlock
+
     (tmp_path / "logo.png").write_bytes(image_bytes((8, 5)))
     out = read_tool(tmp_path).call(file_path="logo.png")
     assert not out.is_error
@@ -75,6 +73,8 @@ def test_png_gives_text_and_image_blocks(tmp_path: Path) -> None:
 
 
 def test_without_image_input_media_are_described_in_text(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import TextBlock
+
     (tmp_path / "logo.png").write_bytes(image_bytes((8, 5)))
     out = read_tool(tmp_path, model_inputs={"text"}).call(file_path="logo.png")
     assert [type(b) for b in out.blocks] == [TextBlock, TextBlock]
@@ -92,6 +92,8 @@ def plotted_notebook(path: Path) -> Path:
 
 
 def test_notebook_plot_comes_back_as_an_image_block(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import ImageBlock
+
     plotted_notebook(tmp_path / "analysis.ipynb")
     out = read_tool(tmp_path).call(file_path="analysis.ipynb")
     assert "Quarterly revenue rose." in out.blocks[0].text
@@ -100,6 +102,8 @@ def test_notebook_plot_comes_back_as_an_image_block(tmp_path: Path) -> None:
 
 
 def test_pdf_view_pdf_is_a_document_block_only_when_the_model_takes_pdfs(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import DocumentBlock, ImageBlock
+
     pdf(tmp_path / "topics.pdf", ["Page 1 talks about topic 1.", "Page 2 talks about topic 2."])
     out = read_tool(tmp_path, model_inputs={"text", "image", "pdf"}).call(
         file_path="topics.pdf", view="pdf"
@@ -115,6 +119,8 @@ def test_pdf_view_pdf_is_a_document_block_only_when_the_model_takes_pdfs(tmp_pat
 
 
 def test_pdf_visual_view_returns_page_images(tmp_path: Path) -> None:
+    from llama_index.core.base.llms.types import ImageBlock
+
     pdf(tmp_path / "topics.pdf", [f"Page {n} talks about topic {n}." for n in (1, 2, 3)])
     out = read_tool(tmp_path).call(file_path="topics.pdf", pages="2", view="visual")
     images = [b for b in out.blocks if isinstance(b, ImageBlock)]
@@ -135,6 +141,8 @@ def test_pdf_visual_view_returns_page_images(tmp_path: Path) -> None:
 def test_failures_are_error_outputs_not_exceptions(
     tmp_path: Path, kwargs: dict[str, object], message: str
 ) -> None:
+    from llama_index.core.base.llms.types import TextBlock
+
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     out = read_tool(tmp_path).call(**kwargs)
     assert out.is_error
@@ -158,6 +166,8 @@ async def test_a_read_raising_a_foreign_error_is_an_error_output() -> None:
 
 
 async def test_async_read_runs_off_the_event_loop(tmp_path: Path, gate_reads: Any) -> None:
+    from llama_index_docread import DocReadToolSpec
+
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     spec = DocReadToolSpec(tmp_path)
     ticker = gate_reads(spec.reader)
@@ -167,6 +177,8 @@ async def test_async_read_runs_off_the_event_loop(tmp_path: Path, gate_reads: An
 
 
 def test_repeated_calls_are_full_unless_dedupe_is_on(tmp_path: Path) -> None:
+    from llama_index_docread import DocReadToolSpec
+
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     tool = read_tool(tmp_path)
     first, again = tool.call(file_path="notes.txt"), tool.call(file_path="notes.txt")
@@ -181,6 +193,8 @@ def test_repeated_calls_are_full_unless_dedupe_is_on(tmp_path: Path) -> None:
 
 
 def test_spec_pickles_and_reads_after(tmp_path: Path) -> None:
+    from llama_index_docread import DocReadToolSpec
+
     (tmp_path / "notes.txt").write_text("alpha\n", encoding="utf-8")
     spec = DocReadToolSpec(tmp_path, model_inputs={"text"}, dedupe=True)
     spec.read_document("notes.txt")
@@ -216,11 +230,19 @@ def test_parameter_table_matches_read_options() -> None:
 
 
 def test_unknown_model_input_is_refused() -> None:
+    from llama_index_docread import DocReadToolSpec
+
     with pytest.raises(docread.InvalidOptionError, match="audio"):
         DocReadToolSpec(model_inputs={"text", "audio"})
 
 
 async def test_function_agent_passes_image_blocks_to_the_model(tmp_path: Path) -> None:
+    from llama_index.core.agent.workflow import FunctionAgent
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+    from llama_index.core.llms.mock import MockFunctionCallingLLMWithChatMemoryOfLastCall
+
+    from llama_index_docread import DocReadToolSpec
+
     plotted_notebook(tmp_path / "analysis.ipynb")
 
     def script(messages: list[ChatMessage], **kwargs: object) -> ChatMessage:
