@@ -13,6 +13,7 @@ setup of the first test that uses it, its end in the teardown of the last.
 
     SUITE_CPU_DIR=/tmp/cpu PYTHONPATH=bench bash run.sh test -p suite_cpu
     python bench/suite_cpu.py report /tmp/cpu [--top 40]
+    python bench/suite_cpu.py compare /tmp/cpu-before /tmp/cpu-after [--top 40]
 """
 
 from __future__ import annotations
@@ -145,35 +146,52 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         _recorder.out.close()
 
 
+class Run:
+    """One run's records, summed: per test (CPU per phase, wall), per module ([CPU, wall, tests]),
+    collection CPU per process, the recorder's own CPU, the CPU that left the tree."""
+
+    def __init__(self, folder: Path) -> None:
+        self.per_test: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        self.per_module: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
+        self.collect: list[float] = []
+        self.overhead = self.lost = 0.0
+        for path in sorted(folder.glob("*.jsonl")):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                self._add(json.loads(line))
+        for test_id in self.per_test:
+            self.per_module[test_id.split("::")[0]][2] += 1
+
+    def _add(self, row: dict[str, Any]) -> None:
+        if row["phase"] == "collect":
+            self.collect.append(row["cpu"])
+        elif row["phase"] == "overhead":
+            self.overhead += row["cpu"]
+        else:  # a drop is CPU that left the tree (a Ray node, a killed template's workers)
+            self.lost += min(row["cpu"], 0.0)
+            cpu = max(row["cpu"], 0.0)
+            test = self.per_test[row["id"]]
+            test[row["phase"]] += cpu
+            test["wall"] += row["wall"]
+            module = self.per_module[row["id"].split("::")[0]]
+            module[0] += cpu
+            module[1] += row["wall"]
+
+    def total(self) -> float:
+        return sum(sum(v for k, v in t.items() if k != "wall") for t in self.per_test.values())
+
+    def summary(self) -> str:
+        return (
+            f"tests: {len(self.per_test)}, their CPU {self.total():.1f} s (phases where CPU left "
+            f"the tree counted 0: {-self.lost:.1f} s left); collection {sum(self.collect):.1f} s "
+            f"in {len(self.collect)} processes; the recorder's own {self.overhead:.1f} s"
+        )
+
+
 def report(folder: Path, top: int) -> None:
     """The tests (phases summed) and the modules by CPU, most first; totals."""
-    per_test: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-    per_module: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])  # type: ignore[arg-type]
-    collect, overhead, lost = [], 0.0, 0.0
-    for path in sorted(folder.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row["phase"] == "collect":
-                collect.append(row["cpu"])
-            elif row["phase"] == "overhead":
-                overhead += row["cpu"]
-            else:  # a drop is CPU that left the tree (a Ray node, a killed template's workers)
-                lost += min(row["cpu"], 0.0)
-                cpu = max(row["cpu"], 0.0)
-                test = per_test[row["id"]]
-                test[row["phase"]] += cpu
-                test["wall"] += row["wall"]
-                module = per_module[row["id"].split("::")[0]]
-                module[0] += cpu
-                module[1] += row["wall"]
-    for test_id in per_test:
-        per_module[test_id.split("::")[0]][2] += 1
-    total = sum(sum(v for k, v in t.items() if k != "wall") for t in per_test.values())
-    print(
-        f"tests: {len(per_test)}, their CPU {total:.1f} s (phases where CPU left the tree counted "
-        f"0: {-lost:.1f} s left); collection {sum(collect):.1f} s in {len(collect)} processes; "
-        f"the recorder's own {overhead:.1f} s"
-    )
+    run = Run(folder)
+    per_test, per_module = run.per_test, run.per_module
+    print(run.summary())
     print("\n| test | CPU s | setup | call | teardown | wall s |\n|---|---|---|---|---|---|")
     ranked = sorted(
         per_test.items(), key=lambda kv: -sum(v for k, v in kv[1].items() if k != "wall")
@@ -187,8 +205,28 @@ def report(folder: Path, top: int) -> None:
         print(f"| {module} | {count:.0f} | {cpu:.1f} | {wall:.1f} |")
 
 
+def compare(before: Path, after: Path, top: int) -> None:
+    """Two runs' modules side by side (CPU s before, after, the change), by CPU before; totals."""
+    old, new = Run(before), Run(after)
+    print(f"before: {old.summary()}\nafter:  {new.summary()}")
+    print("\n| module | tests | CPU s before | after | change |\n|---|---|---|---|---|")
+    modules = sorted({*old.per_module, *new.per_module},
+                     key=lambda m: -old.per_module.get(m, [0.0])[0])  # fmt: skip
+    for module in modules[:top]:
+        was, now = (
+            old.per_module.get(module, [0.0, 0.0, 0]),
+            new.per_module.get(module, [0.0, 0.0, 0]),
+        )
+        print(f"| {module} | {now[2]:.0f} | {was[0]:.1f} | {now[0]:.1f} | {now[0] - was[0]:+.1f} |")
+    print(f"| collection | | {sum(old.collect):.1f} | {sum(new.collect):.1f} | "
+          f"{sum(new.collect) - sum(old.collect):+.1f} |")  # fmt: skip
+
+
 if __name__ == "__main__":
+    top = int(sys.argv[sys.argv.index("--top") + 1]) if "--top" in sys.argv else 40
     if len(sys.argv) >= 3 and sys.argv[1] == "report":
-        report(Path(sys.argv[2]), int(sys.argv[4]) if sys.argv[3:4] == ["--top"] else 40)
+        report(Path(sys.argv[2]), top)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "compare":
+        compare(Path(sys.argv[2]), Path(sys.argv[3]), top)
     else:
         sys.exit(__doc__)
