@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ...model import Document
+from ...model import Document, dataclass
 from ...outline.headings import TITLE_CHARS
 from ...outline.tree import section_id
+from ...sanitize import lazy_pattern
 from .survey import outline
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ ENTRY_FIELDS = ("ordinal", "level", "page", "end_page", "top", "tokens", "title"
 _CALIBRATION = 8
 #: Content streams of one page whose lengths are added up at most (a hostile page lists more).
 _STREAMS = 64
-_REFERENCE = re.compile(r"(\d+) 0 R")
+_REFERENCE = lazy_pattern(r"(\d+) 0 R")
 #: An entry this far down its page or less starts the page (its section holds no text above).
 _TOP = 0.12
 

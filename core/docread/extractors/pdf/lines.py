@@ -9,11 +9,13 @@ import functools
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 from unicodedata import normalize
 
+from ...model import dataclass
+from ...sanitize import lazy_pattern
 from .library import drawn_pictures
 
 if TYPE_CHECKING:
@@ -22,8 +24,8 @@ if TYPE_CHECKING:
     import pymupdf
 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
-_SUBSET = re.compile(r"^[A-Z]{6}\+")
-_MONO_NAME = re.compile(  # fixed-pitch families whose fonts may not say so in their flags
+_SUBSET = lazy_pattern(r"^[A-Z]{6}\+")
+_MONO_NAME = lazy_pattern(  # fixed-pitch families whose fonts may not say so in their flags
     r"(?i)courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
     r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$"
 )
@@ -35,22 +37,23 @@ _WEIGHTS = (
     ("extrabold", 800), ("ultrabold", 800), ("heavy", 900), ("black", 900), ("bold", 700),
     ("bd", 700), ("medi", 500),
 )  # fmt: skip
-_TRAILING = re.compile(
+_TRAILING = lazy_pattern(
     r"(?:Thin|Hairline|ExtraLight|UltraLight|SemiLight|Light|Book|Regular|Regu|Normal|Roman"
     r"|Medium|Medi|SemiBold|DemiBold|Demi|ExtraBold|UltraBold|Bold|Bd|Heavy|Black|Italic|Ital"
     r"|Oblique|It|MT|PS|Std|Pro|\d+)$"
 )
-_CODE_WEIGHT = re.compile(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
-_MARK = re.compile(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
+_CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
+_RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
+_MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
-_SENTENCE_END = re.compile(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
+_SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
-_TAB_GAP, _CLAUSE = 4.0, re.compile(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
-_FIGURE = re.compile(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_HYPHEN_END = re.compile(r"[^\W\d_]-$")
+_TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
+_FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
+_HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
+_STYLE, _TEXT = itemgetter("size", "font", "flags"), itemgetter("text")  # of a dict span
 
 
 Box = tuple[float, float, float, float]
@@ -156,7 +159,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     chars, rtl = visible(everything), right_to_left(everything)
     if rtl:
         out = right_to_left_lines(page, textpage, out)
-    drawn = _pictures(page) if pictures and out and page.get_images() else []
+    drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
         joined_rows(out, rtl, _strokes(rects)), rects, drawn, rect.width, rect.height, chars,
@@ -168,16 +171,8 @@ def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
     """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
     makes it: a run of the page's content that the survey spares the pages it only samples."""
     start = time.perf_counter()
-    drawn = _pictures(page) if text.lines and page.get_images() else []
+    drawn = drawn_pictures(page) if text.lines and page.get_images() else []
     return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
-
-
-def _pictures(page: pymupdf.Page) -> list[Box]:
-    """Where the page's pictures are drawn (a run of the page's content: only when its
-    resources list pictures), from a device that hears of pictures only
-    (``library.drawn_pictures``): ``get_image_info`` would make a text page of its own and
-    decode every picture (6x the time)."""
-    return drawn_pictures(page)
 
 
 def _line(line: dict[str, Any], number: int) -> Line | None:
@@ -189,11 +184,12 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     rotated = abs(dy) > 0.05 or dx < 0
     lead = 0
     span = spans[0]
-    size, font, flags_ = span["size"], span["font"], span["flags"]
-    if len(spans) == 1 or len({(s["size"], s["font"], s["flags"]) for s in spans}) == 1:
+    style = _STYLE(span)
+    size, font, flags_ = style
+    if len(spans) == 1 or all(_STYLE(s) == style for s in spans):
         # one style (most lines; a paper's words and MuPDF's synthetic spaces between them
-        # come as spans of their own): nothing to weigh
-        text = span["text"] if len(spans) == 1 else "".join([s["text"] for s in spans])
+        # come as spans of their own): nothing to weigh (compared to the first: 2x a set's cost)
+        text = span["text"] if len(spans) == 1 else "".join(map(_TEXT, spans))
         if not text.strip():
             return None
         family, weight, bold, italic = font_style(font, flags_)

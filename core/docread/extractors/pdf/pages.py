@@ -16,9 +16,11 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
+from ...model import dataclass
+from ...sanitize import lazy_pattern
 from .library import layout_model
 from .lines import PageText, read_page, visible, with_pictures
 from .structure import PageMarkdown, PageModel, analyse
@@ -29,13 +31,13 @@ if TYPE_CHECKING:
 
     from ...settings import OutputSettings, PdfSettings
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
-_EMPHASIS = re.compile(r"\*\*|__")
+_HEADING = lazy_pattern(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
+_EMPHASIS = lazy_pattern(r"\*\*|__")
 _KEPT = 8  # documents whose survey and page headings a process keeps
 _LOCK = threading.Lock()
 
 
-@dataclass
+@dataclass(slots=True)
 class _Document:
     """One document's shared state: its survey, the readings and page models not handed out
     yet, the headings of every page analysed, and how many reads use it (the readings are

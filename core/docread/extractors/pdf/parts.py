@@ -3,9 +3,9 @@ embedded-image listing, and pages rendered for vision models (JPEG under a byte 
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from ...sanitize import lazy_pattern
 from .lines import read_page, repaired, right_to_left
 from .tables.cells import over_budget, pipe_table, table_rows
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from ...settings import OutputSettings, PdfSettings
 
-_PDF_DATE = re.compile(
+_PDF_DATE = lazy_pattern(
     r"^D?:?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(Z|[+-]\d{2}'?\d{2}'?)?"
 )
 _PROPERTIES = (
