@@ -89,9 +89,10 @@ def case_cached(folder: str, rounds: int = 5) -> dict[str, Any]:
 # -- running them -------------------------------------------------------------------------------
 def spawn(script: str, args: list[str], tree: str | None) -> dict[str, Any]:
     """``python script case *args`` with ``tree``'s docread (None: this tree's): its JSON, with
-    ``wall`` (seconds from spawn to exit), ``host_mb`` (the case process's peak RSS, as it
-    measured it) and ``peak_mb`` (the largest process of its tree: its workers and template
-    included, as ``wait4`` reports them once reaped)."""
+    ``wall`` (seconds from spawn to exit), ``cpu`` (CPU seconds of its whole tree: the template
+    reaps its workers and the case its template, so ``wait4`` counts them), ``host_mb`` (the
+    case process's peak RSS, as it measured it) and ``peak_mb`` (the largest process of its
+    tree, as ``wait4`` reports it)."""
     env = dict(os.environ)
     if tree is not None:  # both trees from bytecode kept outside them
         env["PYTHONPATH"] = os.pathsep.join([f"{tree}/core", tree])
@@ -108,16 +109,23 @@ def spawn(script: str, args: list[str], tree: str | None) -> dict[str, Any]:
     if proc.returncode:
         raise RuntimeError(f"case {args} failed ({proc.returncode})")
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    result.update(wall=wall, peak_mb=usage.ru_maxrss / 1024)
+    cpu = usage.ru_utime + usage.ru_stime
+    result.update(wall=wall, cpu=cpu, peak_mb=usage.ru_maxrss / 1024)
     return result
 
 
 def raw(folder: str, processes: int) -> dict[str, Any]:
-    """Raw PyMuPDF over the folder's PDFs in ``processes`` processes (scale.py's floor)."""
+    """Raw PyMuPDF over the folder's PDFs in ``processes`` processes (scale.py's floor); ``cpu``:
+    their CPU seconds (reaped by ``run_raw`` in this process)."""
+    import resource
+
     from scale import run_raw
 
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = run_raw(folder, processes)
-    return {**result, "wall": result["seconds"], "peak_mb": result["host_mb"]}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {**result, "wall": result["seconds"], "cpu": cpu, "peak_mb": result["host_mb"]}
 
 
 def tree_of(before: str, tmp: Path) -> str:
@@ -193,14 +201,22 @@ class Table:
                 self.ratio(title, f"{label}, {keys[0]} / {keys[1]}", ratio, goal)
 
     def show(self, title: str, runs: dict[str, list[dict[str, Any]]], key: str) -> dict[str, float]:
-        """Each case's median ``key`` and peak RSS (its own process, the largest of its tree)."""
+        """Each case's median ``key`` and peak RSS (its own process, the largest of its tree);
+        for wall times also the least wall and the tree's CPU seconds (median, least): on a
+        shared machine the least is the steadier reading, and CPU tells work from waiting."""
         print(f"\n{title} (median of {self.repeats})")
         med = {name: statistics.median(r[key] for r in rs) for name, rs in runs.items()}
         for name, rs in runs.items():
             host = max(r.get("host_mb", 0.0) for r in rs)
             peak = max(r.get("peak_mb", 0.0) for r in rs)
+            extra = ""
+            if key == "wall" and all("cpu" in r for r in rs):
+                cpu = [r["cpu"] for r in rs]
+                least = min(r["wall"] for r in rs)
+                extra = f" (least {least:.3f}); CPU {statistics.median(cpu):.2f} s (least {min(cpu):.2f})"
             print(
-                f"  {name:<28} {med[name]:8.3f} s  peak RSS {host:6.1f} MB, its tree {peak:6.1f} MB"
+                f"  {name:<28} {med[name]:8.3f} s{extra}  peak RSS {host:6.1f} MB, "
+                f"its tree {peak:6.1f} MB"
             )
         return med
 
