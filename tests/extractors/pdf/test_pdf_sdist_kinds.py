@@ -123,3 +123,50 @@ def _carried_on(page: pymupdf.Page) -> None:
 def test_a_larger_line_that_starts_in_lower_case_is_no_heading(tmp_path: Path) -> None:
     markdown = _markdown(tmp_path, _carried_on)
     assert HEADING.findall(markdown) == []
+
+
+_TEXT = (
+    "Represents arrests reported (not charged) by agencies with a total population",
+    "as estimated by the bureau. Some persons may be arrested more than once a year.",
+)
+
+
+def _one_page_with_footer(page: pymupdf.Page) -> None:
+    """A one-page document (no other page repeats its footer): a bold title, text, and at the
+    page's foot a larger bold folio line with a smaller line under it at the right."""
+    page.insert_text((72, 70), "Arrests by Sex and Age", fontsize=14, fontname="hebo")
+    y = 100.0
+    for _ in range(8):
+        for line in _TEXT:
+            page.insert_text((72, y), line, fontsize=9, fontname="helv")
+            y += 12
+        y += 6
+    page.insert_text(
+        (72, 800), "206 Law Enforcement, Courts, and Prisons", fontsize=12, fontname="hebo"
+    )
+    page.insert_text((300, 812), "Statistical Abstract of the United States: 2012", fontsize=9.5)
+
+
+def test_a_one_page_documents_footer_at_the_foot_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _one_page_with_footer)
+    assert HEADING.findall(markdown) == ["Arrests by Sex and Age"]
+    assert "206 Law Enforcement, Courts, and Prisons" in markdown
+
+
+def _marked(page: pymupdf.Page) -> None:
+    """A page marked at its top and its foot with the same bold line, a section title and
+    text between."""
+    for y in (40, 815):
+        page.insert_text((250, y), "CUI (when filled in)", fontsize=12, fontname="hebo")
+    page.insert_text((72, 90), "PRIVACY ACT STATEMENT", fontsize=10, fontname="hebo")
+    y = 110.0
+    for _ in range(8):
+        for line in _TEXT:
+            page.insert_text((72, y), line, fontsize=9, fontname="helv")
+            y += 12
+        y += 6
+
+
+def test_a_marking_printed_at_the_top_and_the_foot_of_a_page_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _marked)
+    assert HEADING.findall(markdown) == ["PRIVACY ACT STATEMENT"]
