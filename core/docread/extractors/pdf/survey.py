@@ -139,7 +139,7 @@ def marking(heading: list[Line], lines: list[Line], height: float) -> bool:
         return True
     key = running_key(" ".join(ln.text for ln in heading))
     return any(
-        running_key(ln.text) == key and in_band(ln, height) and abs(ln.y0 - top) > height / 2
+        abs(ln.y0 - top) > height / 2 and in_band(ln, height) and running_key(ln.text) == key
         for ln in lines
     )
 
