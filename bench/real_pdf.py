@@ -273,6 +273,8 @@ def main() -> None:
     cases = args.cases.split(",")
     truths = truth_set(args.split)
     jobs = {path: sorted(int(n) for n in t["pages"]) for path, t in truths.items()}
+    if not jobs:
+        sys.exit("no truth pages to read (their documents are missing: see the warnings)")
     runs: dict[str, list[dict[str, Any]]] = {c: [] for c in cases}
     for _ in range(args.rounds):
         for case in cases:
