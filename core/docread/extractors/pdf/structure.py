@@ -30,7 +30,7 @@ from .blocks import (
 from .figures import figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import Item, reading_order
-from .survey import Survey, in_band, is_page_number, running_key
+from .survey import Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
@@ -92,7 +92,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     for ln in text.lines:
         if ln.rotated:
             margin.append(ln)
-        elif is_page_number(ln.text) and (ln in folios or _alone(ln, text.lines)):
+        elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not numbers_row(ln, text.lines):
             if survey.running.get(running_key(ln.text)) == number:
@@ -139,6 +139,9 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         for block in column:
             (notes if block.kind == "note" else blocks).append(block)
     blocks = _captioned(blocks)
+    for block in blocks:  # a one-page document's footer, a marking at top and foot: no heading
+        if block.kind == "heading" and marking(block.lines, text.lines, height):
+            block.kind = "text"
     aside = notes
     if margin:
         aside.append(Block("lines", sorted(margin, key=lambda ln: (ln.x0, ln.y0))))
@@ -310,14 +313,6 @@ def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
 
 def _chars(piece: Item | Line) -> int:
     return 0 if isinstance(piece, Item) else max(1, len(piece.text.strip()))
-
-
-def _alone(ln: Line, lines: list[Line]) -> bool:
-    """The top line, above every other line, or the bottom one, below them."""
-    others = [o for o in lines if o is not ln]
-    return bool(others) and (
-        all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
-    )
 
 
 def _table_item(table: PageTable) -> Item:

@@ -120,6 +120,30 @@ def in_band(line: Line, height: float) -> bool:
     return line.y1 <= height * BAND or line.y0 >= height * (1 - BAND)
 
 
+def alone(ln: Line, lines: list[Line]) -> bool:
+    """The top line, above every other line, or the bottom one, below them."""
+    others = [o for o in lines if o is not ln]
+    return bool(others) and (
+        all(o.y0 >= ln.y1 - 1 for o in others) or all(o.y1 <= ln.y0 + 1 for o in others)
+    )
+
+
+def marking(heading: list[Line], lines: list[Line], height: float) -> bool:
+    """A heading's lines that mark the page, not head its text: in the bottom band with only
+    lines of the band below them (a one-page document's footer: no other page repeats it),
+    or in one band with their text printed again in the other (a marking at top and foot)."""
+    if not all(in_band(ln, height) for ln in heading):
+        return False
+    top, low = min(ln.y0 for ln in heading), heading[0].y0 >= height * (1 - BAND)
+    if low and all(ln.y0 >= height * (1 - BAND) for ln in lines if ln.y0 > top):
+        return True
+    key = running_key(" ".join(ln.text for ln in heading))
+    return any(
+        abs(ln.y0 - top) > height / 2 and in_band(ln, height) and running_key(ln.text) == key
+        for ln in lines
+    )
+
+
 def band_stack(lines: list[Line], height: float) -> set[int]:
     """The ids of the lines in the top/bottom band and of those stacked onto them (each within
     a line's height of the last one taken, up to a fifth of the page in): a header of six

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..survey import in_band
 from .cells import (
     ALIGN,
     NUMBER,
@@ -38,7 +39,7 @@ def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) ->
     if short < 6:  # two rows of three cells at least
         return []
     found = []
-    for heads, run in unruled_runs(lines, width):
+    for heads, run in unruled_runs(lines, width, text.height):
         used = list(
             {
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
@@ -74,7 +75,9 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
     return out
 
 
-def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[Line]]]]:
+def unruled_runs(
+    lines: list[Line], width: float, height: float = 0.0
+) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs, two rows of two pairs or more each will do, or short cells around one sentence:
     ``_one_long``) whose cells fall in the same columns (a row may leave cells empty, or
@@ -83,7 +86,8 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
     ``_held``),
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
-    columns does not qualify: its rows have one long line per column."""
+    columns does not qualify: its rows have one long line per column; nor does a page's
+    footer under a run (``_footer``, where the page's ``height`` is known)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
@@ -120,6 +124,7 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
             and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
+            and not _footer(row, cols, height)
         ):
             for part in (*held, row):
                 run.append(part)
@@ -136,6 +141,17 @@ def unruled_runs(lines: list[Line], width: float) -> list[tuple[int, list[list[L
         start = i
     close(len(rows))
     return runs
+
+
+def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
+    """A row in the page's top or bottom band (a running line's) with a line across the gap
+    between two of the run's columns: a footer under a page-long grid, not its last row (a
+    cell run on over the next one is no footer: it is not in the band)."""
+    return (
+        height > 0
+        and all(in_band(ln, height) for ln in row)
+        and any(sum(ln.x0 < x1 and x0 < ln.x1 for x0, x1 in cols) >= 2 for ln in row)
+    )
 
 
 def _one_long(row: list[Line], width: float) -> bool:

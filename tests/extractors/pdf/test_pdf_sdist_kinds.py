@@ -1,0 +1,172 @@
+"""PDF structure (``pdf.structure: auto``) of kinds seen on the real pages of split ``extra2``
+in bench/pdf_truth/ (PDFs from PyPI sdists: a grid over a page footer, form instructions,
+numbered acknowledgements): each page here is generated to show the same thing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import docread
+import pymupdf
+
+Page = Callable[[pymupdf.Page], None]
+ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
+HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+
+
+def _markdown(tmp_path: Path, draw: Page, height: float = 842) -> str:
+    doc = pymupdf.open()
+    draw(doc.new_page(width=612, height=height))
+    doc.save(tmp_path / "page.pdf")
+    doc.close()
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        return "\n\n".join(
+            d.text for d in reader.iter_documents("page.pdf") if "table_index" not in d.metadata
+        )
+
+
+def _rows(markdown: str) -> list[list[str]]:
+    return [
+        [c.strip() for c in m.group(1).split("|")]
+        for m in ROW.finditer(markdown)
+        if not set(m.group(1)) <= set("-| :")
+    ]
+
+
+_DONORS = [
+    ("MENA", "JUAN MARTÍN", "27.083.460", "20-27083460-5", "09/10/2013", "EFECTIVO", "$ 10.000,00"),
+    ("MOLLE", "MATÍAS", "25.348.547", "20-25348547-8", "09/10/2013", "EFECTIVO", "$ 10.000,00"),
+    ("PISONI", "CARLOS ENRIQUE", "26.034.823", "20-26034823-0", "09/10/2013", "EFECTIVO", "$ 5.000,00"),
+    ("REMÓN", "MABEL AURORA", "11.292.939", "27-11292939-3", "10/10/2013", "CHEQUE", "$ 10.000,00"),
+    ("TORRES", "CARLOS HUGO", "25.957.223", "20-25957223-2", "10/10/2013", "EFECTIVO", "$ 20.000,00"),
+]  # fmt: skip
+_XS = (48, 150, 257, 315, 384, 435, 509)
+
+
+def _page_long_grid(page: pymupdf.Page) -> None:
+    """A grid of seven columns set close (a date and a word 1.2 ems apart) running down to
+    the page's foot, where a footer line straddles the gap between two of its columns."""
+    for x, head in zip(
+        _XS, ("Apellido", "Nombre", "Matricula", "Cuit", "Fecha", "Tipo", "Importe"), strict=True
+    ):
+        page.insert_text((x, 60), head, fontsize=9, fontname="hebo")
+    y = 60.0
+    for i in range(34):
+        y += 22
+        for x, cell in zip(_XS, _DONORS[i % len(_DONORS)], strict=True):
+            page.insert_text((x, y), cell, fontsize=8, fontname="helv")
+    page.insert_text((415, y + 22), "ANEXO I-A-1", fontsize=8, fontname="helv")
+    page.insert_text((500, y + 22), "Página 12 de 14", fontsize=8, fontname="helv")
+
+
+def test_a_footer_under_a_page_long_grid_does_not_join_two_of_its_columns(tmp_path: Path) -> None:
+    rows = _rows(_markdown(tmp_path, _page_long_grid))
+    assert rows[0] == ["Apellido", "Nombre", "Matricula", "Cuit", "Fecha", "Tipo", "Importe"]
+    assert list(_DONORS[0]) in rows and list(_DONORS[3]) in rows
+    assert len(rows) == 35 and all(len(r) == 7 for r in rows)
+
+
+_BODY = (
+    "By filing this form, I hereby indicate my intent to apply for one or more general",
+    "benefits under the laws administered by the department of veterans affairs today.",
+)
+
+
+def _acknowledgements(page: pymupdf.Page) -> None:
+    """Numbered acknowledgements under a sentence, the first in bold ending with a comma."""
+    y = 80.0
+    for line in _BODY:
+        page.insert_text((72, y), line, fontsize=10, fontname="helv")
+        y += 13
+    page.insert_text((72, y + 8), "I acknowledge that:", fontsize=10, fontname="helv")
+    y += 30
+    page.insert_text((90, y), "(1) this is not a claim for benefits,", fontsize=10, fontname="hebo")
+    y += 20
+    page.insert_text(
+        (90, y), "(2) I must file an application for each benefit with the", fontsize=10
+    )
+    page.insert_text((90, y + 13), "department before it will process my claim; and", fontsize=10)
+    y += 20
+    for _ in range(6):
+        for line in _BODY:
+            y += 13
+            page.insert_text((72, y), line, fontsize=10, fontname="helv")
+        y += 8
+
+
+def test_a_numbered_item_that_ends_with_a_comma_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _acknowledgements)
+    assert HEADING.findall(markdown) == []
+    assert "(1) this is not a claim for benefits," in markdown
+
+
+def _carried_on(page: pymupdf.Page) -> None:
+    """Two columns of text whose OCR set one line a size larger: a line that carries on a
+    sentence (it starts in lower case) standing apart from the lines around it."""
+    y = 80.0
+    lines = [
+        "The INSERT/COPY function allows you to move bars",
+        "from one location to another in the same sequence or a",
+        "different one. For example, you might insert a copy of the",
+        "first verse between the second chorus and the bridge.",
+    ]
+    for _ in range(4):
+        for i, line in enumerate(lines):
+            page.insert_text((72, y), line, fontsize=12.5 if i == 1 else 10, fontname="tiro")
+            y += 16 if i <= 1 else 13
+        y += 10
+
+
+def test_a_larger_line_that_starts_in_lower_case_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _carried_on)
+    assert HEADING.findall(markdown) == []
+
+
+_TEXT = (
+    "Represents arrests reported (not charged) by agencies with a total population",
+    "as estimated by the bureau. Some persons may be arrested more than once a year.",
+)
+
+
+def _one_page_with_footer(page: pymupdf.Page) -> None:
+    """A one-page document (no other page repeats its footer): a bold title, text, and at the
+    page's foot a larger bold folio line with a smaller line under it at the right."""
+    page.insert_text((72, 70), "Arrests by Sex and Age", fontsize=14, fontname="hebo")
+    y = 100.0
+    for _ in range(8):
+        for line in _TEXT:
+            page.insert_text((72, y), line, fontsize=9, fontname="helv")
+            y += 12
+        y += 6
+    page.insert_text(
+        (72, 800), "206 Law Enforcement, Courts, and Prisons", fontsize=12, fontname="hebo"
+    )
+    page.insert_text((300, 812), "Statistical Abstract of the United States: 2012", fontsize=9.5)
+
+
+def test_a_one_page_documents_footer_at_the_foot_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _one_page_with_footer)
+    assert HEADING.findall(markdown) == ["Arrests by Sex and Age"]
+    assert "206 Law Enforcement, Courts, and Prisons" in markdown
+
+
+def _marked(page: pymupdf.Page) -> None:
+    """A page marked at its top and its foot with the same bold line, a section title and
+    text between."""
+    for y in (40, 815):
+        page.insert_text((250, y), "CUI (when filled in)", fontsize=12, fontname="hebo")
+    page.insert_text((72, 90), "PRIVACY ACT STATEMENT", fontsize=10, fontname="hebo")
+    y = 110.0
+    for _ in range(8):
+        for line in _TEXT:
+            page.insert_text((72, y), line, fontsize=9, fontname="helv")
+            y += 12
+        y += 6
+
+
+def test_a_marking_printed_at_the_top_and_the_foot_of_a_page_is_no_heading(tmp_path: Path) -> None:
+    markdown = _markdown(tmp_path, _marked)
+    assert HEADING.findall(markdown) == ["PRIVACY ACT STATEMENT"]
