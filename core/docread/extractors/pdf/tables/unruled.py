@@ -76,7 +76,7 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 
 def unruled_runs(
-    lines: list[Line], width: float, height: float = 0.0
+    lines: list[Line], width: float, height: float
 ) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs, two rows of two pairs or more each will do, or short cells around one sentence:
@@ -87,7 +87,7 @@ def unruled_runs(
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column; nor does a page's
-    footer under a run (``_footer``, where the page's ``height`` is known)."""
+    footer under a run (``_footer``: the page's ``height`` places its bands)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
@@ -147,10 +147,8 @@ def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
     """A row in the page's top or bottom band (a running line's) with a line across the gap
     between two of the run's columns: a footer under a page-long grid, not its last row (a
     cell run on over the next one is no footer: it is not in the band)."""
-    return (
-        height > 0
-        and all(in_band(ln, height) for ln in row)
-        and any(sum(ln.x0 < x1 and x0 < ln.x1 for x0, x1 in cols) >= 2 for ln in row)
+    return all(in_band(ln, height) for ln in row) and any(
+        sum(ln.x0 < x1 and x0 < ln.x1 for x0, x1 in cols) >= 2 for ln in row
     )
 
 
