@@ -1,6 +1,6 @@
 """An image made ready for Tesseract: scaled to reading size, checked for noise (not read) and
-for a small skew (also read straightened), flattened to gray or RGB, and encoded as PGM/PPM for
-tesseract's stdin (no temp files, no PNG encoding)."""
+for a small skew (also read straightened), flattened to gray or RGB (gray when no pixel has a
+colour), and encoded as PGM/PPM for tesseract's stdin (no temp files, no PNG encoding)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ _NOISE_CORRELATION = 0.15  # horizontal and vertical correlation under this, at 
 _NOISE_LAGS = (1, 2, 4)  # pixels apart: noise scaled up (a small scan rendered at 300 dpi) is
 # correlated with its next pixel but not 4 away; text stays above 0.3 at every lag up to 4
 _NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise is cheap anyway)
+# An RGB image whose channels differ nowhere by more than this is gray (a scan or a PNG saved as
+# RGB; JPEG's chroma noise stays under it): Tesseract reads it as gray, the same words, in
+# 0.5-0.8x the time (it thresholds each channel of a colour image). One coloured letter exceeds it.
+_GRAY_SPREAD = 8
 
 
 def at_reading_size(image: Image) -> Image:
@@ -99,17 +103,33 @@ def noise_correlation(image: Image) -> float | None:
 
 
 def plain(image: Image) -> Image:
-    """Grayscale or RGB without alpha (transparent parts become white), as PGM/PPM can carry."""
+    """Grayscale or RGB without alpha (transparent parts become white), as PGM/PPM can carry;
+    gray when no pixel has a colour (``colourless``)."""
     from PIL import Image as PILImage
 
-    if image.mode in ("L", "RGB"):
+    if image.mode == "L":
         return image
-    if "A" in image.getbands() or image.mode == "P" and "transparency" in image.info:
+    if image.mode != "RGB" and (
+        "A" in image.getbands() or image.mode == "P" and "transparency" in image.info
+    ):
         rgba = image.convert("RGBA")
         flat = PILImage.new("RGB", rgba.size, "white")
         flat.paste(rgba, mask=rgba.getchannel("A"))
-        return flat
-    return image.convert("RGB" if len(image.getbands()) >= 3 else "L")
+        image = flat
+    elif image.mode != "RGB":
+        image = image.convert("RGB" if len(image.getbands()) >= 3 else "L")
+    return image.convert("L") if image.mode == "RGB" and colourless(image) else image
+
+
+def colourless(image: Image) -> bool:
+    """Whether an RGB image's channels are alike at every pixel (within ``_GRAY_SPREAD``)."""
+    from PIL import ImageChops
+
+    red, green, blue = image.split()
+    return all(
+        ImageChops.difference(one, other).getextrema()[1] <= _GRAY_SPREAD  # type: ignore[operator]
+        for one, other in ((red, green), (green, blue))
+    )
 
 
 def encode(image: Image) -> bytes:
