@@ -53,7 +53,8 @@ def at_reading_size(image: Image) -> Image:
 def skew_angle(image: Image) -> float:
     """The turn (degrees counter-clockwise, within +-5) that straightens the image's text rows,
     0.0 when none clearly does: the angle whose row-ink profile is sharpest, on a copy at most
-    600 px wide (text lines stay lines, the search stays within a few tenths of a second)."""
+    600 px wide. Each angle's profile is its ink pixels' turned rows counted (``bincount``), not
+    the image turned: 21 angles in 0.01-0.03 s a page, where turning it took 0.1-0.25 s."""
     import numpy as np
     from PIL import Image as PILImage
 
@@ -61,11 +62,15 @@ def skew_angle(image: Image) -> float:
     scale = min(1.0, _SKEW_WIDTH / max(gray.width, 1))
     small = gray.resize((max(int(gray.width * scale), 1), max(int(gray.height * scale), 1)),
                         PILImage.Resampling.BOX)  # fmt: skip
-    ink = small.point(lambda v: 255 if v < 128 else 0)  # text as white on black: rotation fills 0
+    height = small.height
+    ys, xs = np.nonzero(np.asarray(small) < 128)  # the ink, about the copy's centre
+    down, across = ys + (0.5 - height / 2), xs + (0.5 - small.width / 2)
 
     def sharpness(angle: float) -> float:
-        rows = np.asarray(ink.rotate(angle, PILImage.Resampling.BILINEAR), dtype=np.float32).sum(1)
-        return float(np.square(np.diff(rows)).sum())
+        turn = np.radians(angle)  # a row after turning by ``angle`` (as ``Image.rotate``)
+        rows = np.floor(down * np.cos(turn) - across * np.sin(turn) + height / 2).astype(np.intp)
+        profile = np.bincount(rows[(rows >= 0) & (rows < height)], minlength=height)
+        return float(np.square(np.diff(profile.astype(np.float64))).sum())
 
     angles = [a / 2 for a in range(-2 * _MAX_SKEW, 2 * _MAX_SKEW + 1)]
     scores = {a: sharpness(a) for a in angles}
