@@ -171,6 +171,22 @@ def test_skew_is_measured_and_straight_text_left_alone() -> None:
     assert skew_angle(page.rotate(3, expand=True, fillcolor=255)) == pytest.approx(-3, abs=0.5)
 
 
+def test_the_skew_search_counts_ink_rows_and_turns_no_image(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each angle's row profile comes from the ink pixels' turned rows, not from the page turned
+    21 times (0.1-0.25 s a scanned page, against 0.01-0.03 s): the same angles are found."""
+    text = "The committee reviewed the quarterly figures and found revenue ahead of plan. " * 4
+    page = rendered_text(text, page=(420, 300), box=pymupdf.Rect(20, 20, 400, 280), dpi=150)
+    turned = {a: page.rotate(a, expand=True, fillcolor=255) for a in (0, 2, -4.5)}
+
+    def no_turning(*args: object, **kwargs: object) -> Image.Image:
+        raise AssertionError("the skew search turned an image")
+
+    monkeypatch.setattr(Image.Image, "rotate", no_turning)
+    assert {a: skew_angle(img) for a, img in turned.items()} == {0: 0.0, 2: -2.0, -4.5: 4.5}
+
+
 def test_skewed_scan_page_is_straightened_before_ocr(
     make_reader: MakeReader, tmp_path: Path
 ) -> None:

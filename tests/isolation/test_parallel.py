@@ -349,6 +349,25 @@ def test_small_files_go_in_batches_with_the_units_and_errors_of_one_file_at_a_ti
     assert 0 < two_jobs * 8 <= one_jobs  # a job per file, or per batch
 
 
+def test_small_images_are_not_batched_so_their_ocr_spreads_over_the_workers(
+    tmp_path: Path,
+) -> None:
+    """A read of an image OCRs it (seconds, not the milliseconds a batch is for): small images
+    each get a job of their own, so two workers OCR two at a time (batched, the corpus's ten
+    small images went to one worker and were read one after another)."""
+    from factories import text_image
+
+    words = ["north", "south", "east", "west"]
+    for n, word in enumerate(words):
+        text_image(f"Go {word} now").save(tmp_path / f"p{n}.png")
+    with docread.Reader(tmp_path, NO_CACHE) as r:
+        units = list(r.iter_units(".", workers=2))
+        jobs = r.stats().jobs
+    read = " ".join(getattr(u, "text", "").lower() for u in units)
+    assert all(word in read for word in words)
+    assert jobs == len(words)  # an image a job (batched: one job)
+
+
 def test_a_batch_closed_early_frees_its_worker(small: Path) -> None:
     with docread.Reader(small, {**NO_CACHE, "isolation": {"workers": 2}}) as r:
         stream = r.iter_units(".", workers=2, on_error=lambda p, e: None)

@@ -15,6 +15,7 @@ from typing import Literal, get_args
 from ..cache.store import PendingEntry
 from ..errors import InvalidOptionError, ReadDocumentError, log_handled, log_shown, logger
 from ..extractors.base import extractor_class
+from ..extractors.programs import PROGRAMS
 from ..formats import by_extension
 from ..model import Unit
 from ..request.options import ReadOptions
@@ -26,6 +27,8 @@ from .schedule import Fanout
 BATCH_FILES = 32  # small files read by one worker job at most
 BATCH_BYTES = 1 << 20  # ... and their sizes together
 BATCH_SMALL = 256 << 10  # a file above this size is read by a job of its own
+
+_OCR_FORMATS = PROGRAMS["tesseract"].formats  # a read of these may run tesseract: never batched
 
 ErrorHandler = Callable[[str, ReadDocumentError], None]
 #: What a loader does with a file that fails, by name (the wrappers' ``on_error=``): "raise" it,
@@ -136,7 +139,9 @@ class _Plan:
         opens nor detects them, and one worker round trip serves them all. A batch starts at a
         file that needs a worker; plain text and markdown join it (read in the worker, they
         keep the batch whole where a mixed folder alternates kinds). Not with the cache on (the
-        host reads each file to find its entry), nor for PDFs (split by pages)."""
+        host reads each file to find its entry), nor for PDFs (split by pages), nor for images
+        (``_OCR_FORMATS``: a read OCRs them, seconds each: batched, the corpus's ten small
+        images were OCR'd one after another by one worker while the other's core sat idle)."""
         group: list[FileLoad] = []
         names: list[JobFile] = []
         for load in loads:
@@ -159,7 +164,7 @@ class _Plan:
         if host.cache is not None or not host.settings.isolation.enabled or load.error is not None:
             return None
         named = by_extension(load.path)
-        if named is None or named.key == "pdf":
+        if named is None or named.key == "pdf" or named.key in _OCR_FORMATS:
             return None
         ext = extractor_class(named.extractor)
         if not (ext.isolated or joining) or self._size(load) > BATCH_SMALL:

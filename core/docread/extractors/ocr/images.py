@@ -1,6 +1,6 @@
 """An image made ready for Tesseract: scaled to reading size, checked for noise (not read) and
-for a small skew (also read straightened), flattened to gray or RGB, and encoded as PGM/PPM for
-tesseract's stdin (no temp files, no PNG encoding)."""
+for a small skew (also read straightened), flattened to gray or RGB (gray when no pixel has a
+colour), and encoded as PGM/PPM for tesseract's stdin (no temp files, no PNG encoding)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ _NOISE_CORRELATION = 0.15  # horizontal and vertical correlation under this, at 
 _NOISE_LAGS = (1, 2, 4)  # pixels apart: noise scaled up (a small scan rendered at 300 dpi) is
 # correlated with its next pixel but not 4 away; text stays above 0.3 at every lag up to 4
 _NOISE_MIN_STD = 30.0  # and real contrast (a blank page with faint sensor noise is cheap anyway)
+# An RGB image whose channels differ nowhere by more than this is gray (a scan or a PNG saved as
+# RGB; JPEG's chroma noise stays under it): Tesseract reads it as gray, the same words, in
+# 0.5-0.8x the time (it thresholds each channel of a colour image). One coloured letter exceeds it.
+_GRAY_SPREAD = 8
 
 
 def at_reading_size(image: Image) -> Image:
@@ -49,7 +53,8 @@ def at_reading_size(image: Image) -> Image:
 def skew_angle(image: Image) -> float:
     """The turn (degrees counter-clockwise, within +-5) that straightens the image's text rows,
     0.0 when none clearly does: the angle whose row-ink profile is sharpest, on a copy at most
-    600 px wide (text lines stay lines, the search stays within a few tenths of a second)."""
+    600 px wide. Each angle's profile is its ink pixels' turned rows counted (``bincount``), not
+    the image turned: 21 angles in 0.01-0.03 s a page, where turning it took 0.1-0.25 s."""
     import numpy as np
     from PIL import Image as PILImage
 
@@ -57,11 +62,15 @@ def skew_angle(image: Image) -> float:
     scale = min(1.0, _SKEW_WIDTH / max(gray.width, 1))
     small = gray.resize((max(int(gray.width * scale), 1), max(int(gray.height * scale), 1)),
                         PILImage.Resampling.BOX)  # fmt: skip
-    ink = small.point(lambda v: 255 if v < 128 else 0)  # text as white on black: rotation fills 0
+    height = small.height
+    ys, xs = np.nonzero(np.asarray(small) < 128)  # the ink, about the copy's centre
+    down, across = ys + (0.5 - height / 2), xs + (0.5 - small.width / 2)
 
     def sharpness(angle: float) -> float:
-        rows = np.asarray(ink.rotate(angle, PILImage.Resampling.BILINEAR), dtype=np.float32).sum(1)
-        return float(np.square(np.diff(rows)).sum())
+        turn = np.radians(angle)  # a row after turning by ``angle`` (as ``Image.rotate``)
+        rows = np.floor(down * np.cos(turn) - across * np.sin(turn) + height / 2).astype(np.intp)
+        profile = np.bincount(rows[(rows >= 0) & (rows < height)], minlength=height)
+        return float(np.square(np.diff(profile.astype(np.float64))).sum())
 
     angles = [a / 2 for a in range(-2 * _MAX_SKEW, 2 * _MAX_SKEW + 1)]
     scores = {a: sharpness(a) for a in angles}
@@ -99,17 +108,33 @@ def noise_correlation(image: Image) -> float | None:
 
 
 def plain(image: Image) -> Image:
-    """Grayscale or RGB without alpha (transparent parts become white), as PGM/PPM can carry."""
+    """Grayscale or RGB without alpha (transparent parts become white), as PGM/PPM can carry;
+    gray when no pixel has a colour (``colourless``)."""
     from PIL import Image as PILImage
 
-    if image.mode in ("L", "RGB"):
+    if image.mode == "L":
         return image
-    if "A" in image.getbands() or image.mode == "P" and "transparency" in image.info:
+    if image.mode != "RGB" and (
+        "A" in image.getbands() or image.mode == "P" and "transparency" in image.info
+    ):
         rgba = image.convert("RGBA")
         flat = PILImage.new("RGB", rgba.size, "white")
         flat.paste(rgba, mask=rgba.getchannel("A"))
-        return flat
-    return image.convert("RGB" if len(image.getbands()) >= 3 else "L")
+        image = flat
+    elif image.mode != "RGB":
+        image = image.convert("RGB" if len(image.getbands()) >= 3 else "L")
+    return image.convert("L") if image.mode == "RGB" and colourless(image) else image
+
+
+def colourless(image: Image) -> bool:
+    """Whether an RGB image's channels are alike at every pixel (within ``_GRAY_SPREAD``)."""
+    from PIL import ImageChops
+
+    red, green, blue = image.split()
+    return all(
+        ImageChops.difference(one, other).getextrema()[1] <= _GRAY_SPREAD  # type: ignore[operator]
+        for one, other in ((red, green), (green, blue))
+    )
 
 
 def encode(image: Image) -> bytes:
