@@ -23,6 +23,8 @@ _HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = re.compile(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
 _HALF = 0.5
+LEADERS = ".·•…‥_∙"  # a dot leader's characters
+DOTS = re.compile(rf"\s*(?:[{LEADERS}]\s*){{3,}}$")  # leaders at a line's end
 _CELL_BULLET = re.compile(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
 
 
@@ -80,21 +82,26 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     """The lines with those that set cells apart by runs of spaces (three or more inside a
     line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,
     each placed by its characters' share of the line's width (a space or a comma half a
-    digit's); and the line each piece was cut from, by the piece's id."""
-    if not any("   " in ln.text for ln in lines):
+    digit's), and those that end in dot leaders (a statistical table's row labels:
+    ``Robbery . . . . .``) cut to their text; and the line each piece was cut from, by the
+    piece's id."""
+    if not any("   " in ln.text or ln.text.rstrip().endswith(tuple(LEADERS)) for ln in lines):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
     for ln in lines:
-        if "   " not in ln.text.strip() or ln.mono or ln.rotated:
+        led = not ln.rotated and ln.text.rstrip().endswith(tuple(LEADERS)) and DOTS.search(ln.text)
+        text = ln.text[: led.start()] if led else ln.text
+        if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):
             out.append(ln)
             continue
         weights = [_HALF if c in _NARROW else 1.0 for c in ln.text]
         scale = (ln.x1 - ln.x0) / (sum(weights) or 1.0)
-        for m in _CELL_TEXT.finditer(ln.text):
-            x0 = ln.x0 + scale * sum(weights[: m.start()])
-            x1 = x0 + scale * sum(weights[m.start() : m.end()])
-            piece = replace(ln, x0=x0, x1=x1, text=m.group())
+        for m in _CELL_TEXT.finditer(text) if "   " in text.strip() else [None]:
+            start, end = (m.start(), m.end()) if m else (len(text) - len(text.lstrip()), len(text))
+            x0 = ln.x0 + scale * sum(weights[:start])
+            x1 = x0 + scale * sum(weights[start:end])
+            piece = replace(ln, x0=x0, x1=x1, text=m.group() if m else text.strip())
             whole[id(piece)] = ln
             out.append(piece)
     return out, whole

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, TOL, PageTable, box_of, make_table
+from .cells import ALIGN, DOTS, LEADERS, TOL, PageTable, box_of, make_table
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -22,13 +22,11 @@ if TYPE_CHECKING:
 
     Entry = tuple[list[Line], str, str]  # the lines it takes, its title, its page
 
-_LEADERS = ".·•…‥_∙"  # a dot leader's characters
 _LEADER = re.compile(
-    rf"^(?P<title>.*?\S)\s*(?:[{_LEADERS}]\s*){{3,}}\s*(?P<page>\d{{1,4}}|[ivxlcdm]{{1,7}})\s*$",
+    rf"^(?P<title>.*?\S)\s*(?:[{LEADERS}]\s*){{3,}}\s*(?P<page>\d{{1,4}}|[ivxlcdm]{{1,7}})\s*$",
     re.IGNORECASE,
 )
 _NUMERALS = "ivxlcdmIVXLCDM\u0130\u0131"  # the page's roman letters, in either case
-_DOTS = re.compile(rf"\s*(?:[{_LEADERS}]\s*){{3,}}$")  # leaders at a line's end
 _PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
@@ -67,7 +65,7 @@ def _leader_columns(lines: list[Line]) -> list[list[Entry]]:
             else None
         )
         if m is not None and len(m.group("title")) <= 200:
-            entries.append((ln, m.group("title").rstrip(" " + _LEADERS), m.group("page")))
+            entries.append((ln, m.group("title").rstrip(" " + LEADERS), m.group("page")))
     if len(entries) < _TOC_ROWS:
         return []
     taken = {id(e[0]) for e in entries}
@@ -96,7 +94,7 @@ def _led(text: str) -> bool:
     end = len(t)
     while end and (t[end - 1].isdecimal() or t[end - 1] in _NUMERALS):
         end -= 1
-    return end < len(t) and t[:end].rstrip()[-1:] in _LEADERS
+    return end < len(t) and t[:end].rstrip()[-1:] in LEADERS
 
 
 def _bare_columns(lines: list[Line], edges: list[float]) -> list[list[Entry]]:
@@ -155,7 +153,7 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
     )
     if not row or len(row) > 3:
         return None
-    dotted = bool(_DOTS.search(row[-1].text))  # leaders printed apart from their number
+    dotted = bool(DOTS.search(row[-1].text))  # leaders printed apart from their number
     if number.x0 - row[-1].x1 < (0 if dotted else number.size):
         return None
     if any(_PAGE.match(ln.text.strip()) and ln.text.strip().isdigit() for ln in row[1:]):
@@ -168,7 +166,7 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
     for ln in (*above, *row):
         part = " ".join(ln.text.split())
         title = f"{title}{part}" if title.endswith("-") else f"{title} {part}".strip()
-    return parts, _DOTS.sub("", title), number.text.strip()
+    return parts, DOTS.sub("", title), number.text.strip()
 
 
 def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[int]) -> list[Line]:
@@ -187,7 +185,7 @@ def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[in
             and ln.x1 < number.x0
             and ln.x0 >= row[0].x0 - 3 * number.size
             and -TOL <= top - ln.y1 <= 0.4 * height
-            and not _DOTS.search(ln.text)
+            and not DOTS.search(ln.text)
         ),
         key=lambda ln: ln.x0,
     )
@@ -217,7 +215,7 @@ def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | No
             continue  # not right above it (the test that rules out most lines, first)
         if id(ln) in taken or ln.rotated or ln.size != entry.size:
             continue
-        if _DOTS.search(ln.text):
+        if DOTS.search(ln.text):
             continue  # an entry of its own, its number printed apart
         near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
         if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
