@@ -9,7 +9,8 @@ first import skips them; the marks are then removed, so ``layout_model()`` can i
 loaded already, and PyMuPDF's ``find_tables`` then runs the layout model on every page it
 looks at (5 s a page on a loaded machine, and other tables): docread calls it with
 ``use_layout=False`` (tables.py, parts.py), so ``auto`` and ``off`` read the same, at the same
-speed, whoever imported PyMuPDF first. And where a page draws its pictures (``drawn_pictures``)."""
+speed, whoever imported PyMuPDF first. And where a page draws its pictures (``drawn_pictures``),
+the text flags a page is read with and a bounded count of its blocks."""
 
 from __future__ import annotations
 
@@ -111,3 +112,26 @@ def _picture_device() -> Any:
             self._add(ctm)
 
     return Pictures
+
+
+def flags(*, vectors: bool = True) -> int:
+    """The text flags of plain ``get_text()`` (whitespace kept, clipped to the page) without
+    images (no slower than text), with ligatures expanded ("ﬀ" as "ff": searchable) and the
+    drawn paths' boxes collected in the same pass (no second interpretation of the page)."""
+    import pymupdf
+
+    return int(
+        pymupdf.TEXT_PRESERVE_WHITESPACE
+        | pymupdf.TEXT_MEDIABOX_CLIP
+        | (pymupdf.TEXT_COLLECT_VECTORS if vectors else 0)
+    )
+
+
+def over_paths(textpage: Any, limit: int) -> bool:
+    """Whether a text page collected with vectors holds more than ``limit`` blocks (paths and
+    text blocks), counted along MuPDF's block list without converting them: stops at
+    ``limit`` + 1, so a page of 120,000 paths costs what one of ``limit`` does."""
+    block, count = textpage.this.m_internal.first_block, 0
+    while block is not None and count <= limit:
+        block, count = block.next, count + 1
+    return count > limit

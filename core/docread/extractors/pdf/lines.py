@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
@@ -16,7 +16,7 @@ from unicodedata import normalize
 
 from ...model import dataclass
 from ...sanitize import lazy_pattern
-from .library import drawn_pictures
+from .library import drawn_pictures, flags, over_paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,6 +44,7 @@ _TRAILING = lazy_pattern(
 )
 _CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
 _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
+_SPACED_POINT = lazy_pattern(r"\d\. \d")  # "11,062. 6": a point of no width, a space after it
 _MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
@@ -110,35 +111,13 @@ class PageText:
     paths: list[Box] = field(default_factory=list)
 
 
-def flags(*, vectors: bool = True) -> int:
-    """The text flags of plain ``get_text()`` (whitespace kept, clipped to the page) without
-    images (no slower than text), with ligatures expanded ("ﬀ" as "ff": searchable) and the
-    drawn paths' boxes collected in the same pass (no second interpretation of the page)."""
-    import pymupdf
-
-    return int(
-        pymupdf.TEXT_PRESERVE_WHITESPACE
-        | pymupdf.TEXT_MEDIABOX_CLIP
-        | (pymupdf.TEXT_COLLECT_VECTORS if vectors else 0)
-    )
-
-
-def over_paths(textpage: Any, limit: int) -> bool:
-    """Whether a text page collected with vectors holds more than ``limit`` blocks (paths and
-    text blocks), counted along MuPDF's block list without converting them: stops at
-    ``limit`` + 1, so a page of 120,000 paths costs what one of ``limit`` does."""
-    block, count = textpage.this.m_internal.first_block, 0
-    while block is not None and count <= limit:
-        block, count = block.next, count + 1
-    return count > limit
-
-
 def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
     """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
     its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
     adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
     again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
-    Right-to-left pages get their characters' order repaired (``right_to_left_lines``)."""
+    Right-to-left pages get their characters' order repaired, pages with a number spaced
+    after its point the spaces MuPDF made up after glyphs of no width removed (``raw_lines``)."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
@@ -157,8 +136,8 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
                 out.append(made)
     everything = "".join([ln.text for ln in out])  # counted and searched once, not a line each
     chars, rtl = visible(everything), right_to_left(everything)
-    if rtl:
-        out = right_to_left_lines(page, textpage, out)
+    if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
+        out = raw_lines(page, textpage, out, repaired if rtl else unspaced)
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
     return PageText(
@@ -389,17 +368,35 @@ def _is_letters(text: str) -> bool:
     return sum(c.isalpha() for c in text) >= 2
 
 
-def right_to_left_lines(page: pymupdf.Page, textpage: Any, lines: list[Line]) -> list[Line]:
-    """The page's lines with their characters as printed (``repaired``; the text again from
-    ``rawdict``, only on pages with right-to-left script)."""
+def raw_lines(
+    page: pymupdf.Page, textpage: Any, lines: list[Line], text_of: Callable[[dict[str, Any]], str]
+) -> list[Line]:
+    """The page's lines with the text ``text_of`` makes of their ``rawdict`` characters
+    (``repaired``, ``unspaced``), a line it gives no text for as it was."""
     fixed: dict[tuple[int, float, float], str] = {}
     raw = page.get_text("rawdict", textpage=textpage)
     for number, block in enumerate(raw["blocks"]):
         for line in block.get("lines", ()):
             x0, y0 = line["bbox"][:2]
-            fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", repaired(line))
+            fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", text_of(line))
     texts = ((ln, fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)), "")) for ln in lines)
     return [replace(ln, text=text, lead=0) if text.strip() else ln for ln, text in texts]
+
+
+def unspaced(line: dict[str, Any]) -> str:
+    """A ``rawdict`` line's text without the spaces MuPDF makes up inside a number after a
+    point or comma its font gives no width (each glyph placed on its own: ``11,062. 6``);
+    "" when it has none (a sentence's end, words, are left as they are)."""
+    chars = [c for span in line["spans"] for c in span["chars"]]
+    text = "".join(c["c"] for c in chars)
+    drop = {
+        i
+        for i in range(2, len(chars) - 1)
+        if chars[i]["synthetic"]
+        and text[i - 1] in ".," and text[i - 2].isdigit() and text[i + 1].isdigit()
+        and chars[i - 1]["bbox"][2] - chars[i - 1]["bbox"][0] < 0.01
+    }  # fmt: skip
+    return "".join(c for i, c in enumerate(text) if i not in drop) if drop else ""
 
 
 def repaired(line: dict[str, Any]) -> str:
