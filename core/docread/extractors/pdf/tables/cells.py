@@ -82,16 +82,15 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     """The lines with those that set cells apart by runs of spaces (three or more inside a
     line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,
     each placed by its characters' share of the line's width (a space or a comma half a
-    digit's), and those that end in dot leaders (a statistical table's row labels:
-    ``Robbery . . . . .``) cut to their text; and the line each piece was cut from, by the
-    piece's id."""
+    digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
+    . . . . .``) cut to their text; and the line each piece was cut from, by the piece's id."""
     if not any("   " in ln.text or ln.text.rstrip().endswith(tuple(LEADERS)) for ln in lines):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
     for ln in lines:
-        led = not ln.rotated and ln.text.rstrip().endswith(tuple(LEADERS)) and DOTS.search(ln.text)
-        text = ln.text[: led.start()] if led else ln.text
+        led = _leaders_at(ln)
+        text = ln.text if led is None else ln.text[:led]
         if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):
             out.append(ln)
             continue
@@ -105,6 +104,15 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             whole[id(piece)] = ln
             out.append(piece)
     return out, whole
+
+
+def _leaders_at(line: Line) -> int | None:
+    """Where the dot leaders a line ends in start (four leader characters or more: an
+    ellipsis is none); None without them."""
+    if line.rotated or not line.text.rstrip().endswith(tuple(LEADERS)):
+        return None
+    m = DOTS.search(line.text)
+    return m.start() if m and sum(c in LEADERS for c in m.group()) > 3 else None
 
 
 def whole_lines(table: PageTable, whole: dict[int, Line]) -> PageTable:
