@@ -24,7 +24,8 @@ _CELL_TEXT = re.compile(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded 
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
 _HALF = 0.5
 LEADERS = ".·•…‥_∙"  # a dot leader's characters
-DOTS = re.compile(rf"\s*(?:[{LEADERS}]\s*){{3,}}$")  # leaders at a line's end
+_LED = re.compile(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
+_SPACED = re.compile(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
 _CELL_BULLET = re.compile(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
 
 
@@ -107,12 +108,14 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
 
 
 def _leaders_at(line: Line) -> int | None:
-    """Where the dot leaders a line ends in start (four leader characters or more: an
-    ellipsis is none); None without them."""
+    """Where the dot leaders a line ends in start (four leader characters or more, or two set
+    apart: ``violations . .``; an ellipsis is none); None without them."""
     if line.rotated or not line.text.rstrip().endswith(tuple(LEADERS)):
         return None
-    m = DOTS.search(line.text)
-    return m.start() if m and sum(c in LEADERS for c in m.group()) > 3 else None
+    m = _LED.search(line.text)
+    if m is None or sum(c in LEADERS for c in m.group()) < 4 and not _SPACED.search(m.group()):
+        return None
+    return m.start()
 
 
 def whole_lines(table: PageTable, whole: dict[int, Line]) -> PageTable:

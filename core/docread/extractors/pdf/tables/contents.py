@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, DOTS, LEADERS, TOL, PageTable, box_of, make_table
+from .cells import ALIGN, LEADERS, TOL, PageTable, box_of, make_table
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -27,6 +27,7 @@ _LEADER = re.compile(
     re.IGNORECASE,
 )
 _NUMERALS = "ivxlcdmIVXLCDM\u0130\u0131"  # the page's roman letters, in either case
+_DOTS = re.compile(rf"\s*(?:[{LEADERS}]\s*){{3,}}$")  # leaders at a line's end
 _PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
@@ -153,7 +154,7 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
     )
     if not row or len(row) > 3:
         return None
-    dotted = bool(DOTS.search(row[-1].text))  # leaders printed apart from their number
+    dotted = bool(_DOTS.search(row[-1].text))  # leaders printed apart from their number
     if number.x0 - row[-1].x1 < (0 if dotted else number.size):
         return None
     if any(_PAGE.match(ln.text.strip()) and ln.text.strip().isdigit() for ln in row[1:]):
@@ -166,7 +167,7 @@ def _bare_entry(number: Line, lines: list[Line], taken: set[int]) -> Entry | Non
     for ln in (*above, *row):
         part = " ".join(ln.text.split())
         title = f"{title}{part}" if title.endswith("-") else f"{title} {part}".strip()
-    return parts, DOTS.sub("", title), number.text.strip()
+    return parts, _DOTS.sub("", title), number.text.strip()
 
 
 def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[int]) -> list[Line]:
@@ -185,7 +186,7 @@ def _wrapped_row(row: list[Line], number: Line, lines: list[Line], taken: set[in
             and ln.x1 < number.x0
             and ln.x0 >= row[0].x0 - 3 * number.size
             and -TOL <= top - ln.y1 <= 0.4 * height
-            and not DOTS.search(ln.text)
+            and not _DOTS.search(ln.text)
         ),
         key=lambda ln: ln.x0,
     )
@@ -215,7 +216,7 @@ def _wrapped_start(entry: Line, lines: list[Line], taken: set[int]) -> Line | No
             continue  # not right above it (the test that rules out most lines, first)
         if id(ln) in taken or ln.rotated or ln.size != entry.size:
             continue
-        if DOTS.search(ln.text):
+        if _DOTS.search(ln.text):
             continue  # an entry of its own, its number printed apart
         near = abs(ln.x0 - entry.x0) <= ALIGN * 3 and ln.x0 <= entry.x0 + ALIGN
         if near and ln.x1 < entry.x1 and (best is None or ln.y1 > best.y1):
