@@ -23,7 +23,9 @@ class PdfExtractor(Extractor):
     options: ClassVar[frozenset[str]] = frozenset(
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
-    version: ClassVar[int] = 5  # 5: view="outline" is one listing unit (bookmarks.py)
+    # 5: view="outline" is one listing unit (bookmarks.py); 6: the structure engine's rules from
+    # the extra2 real pages (headings, unruled grids, leaders): a result cached before is stale
+    version: ClassVar[int] = 6
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
