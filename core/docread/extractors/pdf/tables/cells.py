@@ -85,12 +85,13 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     each placed by its characters' share of the line's width (a space or a comma half a
     digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
     . . . . .``) cut to their text; and the line each piece was cut from, by the piece's id."""
-    if not any("   " in ln.text or ln.text.rstrip().endswith(tuple(LEADERS)) for ln in lines):
+    leaders = {id(ln): at for ln in lines if (at := _leaders_at(ln)) is not None}
+    if not leaders and not any("   " in ln.text for ln in lines):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
     for ln in lines:
-        led = _leaders_at(ln)
+        led = leaders.get(id(ln))
         text = ln.text if led is None else ln.text[:led]
         if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):
             out.append(ln)
@@ -109,8 +110,15 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
 
 def _leaders_at(line: Line) -> int | None:
     """Where the dot leaders a line ends in start (four leader characters or more, or two set
-    apart: ``violations . .``; an ellipsis is none); None without them."""
-    if line.rotated or not line.text.rstrip().endswith(tuple(LEADERS)):
+    apart: ``violations . .``; an ellipsis is none); None without them. A sentence's full stop
+    is turned away by its last two characters, before any pattern (most lines end in one)."""
+    end = line.text.rstrip()[-2:]
+    if (
+        line.rotated
+        or len(end) < 2
+        or end[1] not in LEADERS
+        or not (end[0] in LEADERS or end[0].isspace())
+    ):
         return None
     m = _LED.search(line.text)
     if m is None or sum(c in LEADERS for c in m.group()) < 4 and not _SPACED.search(m.group()):
