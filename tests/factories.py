@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 import tarfile
 import warnings
 import zipfile
@@ -160,6 +161,31 @@ def drawn(draw: Callable[[pymupdf.Page], object], **size: float) -> PageMaker:
         draw(doc.new_page(**size))
 
     return make
+
+
+def drawn_markdown(tmp_path: Path, draw: Callable[[pymupdf.Page], object], **size: float) -> str:
+    """The text docread reads (in-process, no cache; a table's own units left out) off a
+    one-page PDF drawn by ``draw`` (``drawn``), saved as ``tmp_path/page.pdf``."""
+    import docread
+
+    pdf(tmp_path / "page.pdf", [drawn(draw, **size)])
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        return "\n\n".join(
+            d.text for d in reader.iter_documents("page.pdf") if "table_index" not in d.metadata
+        )
+
+
+_PIPE_ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
+
+
+def pipe_rows(markdown: str) -> list[list[str]]:
+    """The rows of the pipe tables in ``markdown`` (rule rows out), each as its cells."""
+    return [
+        [c.strip() for c in m.group(1).split("|")]
+        for m in _PIPE_ROW.finditer(markdown)
+        if not set(m.group(1)) <= set("-| :")
+    ]
 
 
 def scan_page(

@@ -5,35 +5,12 @@ numbered acknowledgements): each page here is generated to show the same thing."
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
-import docread
 import pymupdf
+from factories import drawn_markdown, pipe_rows
 
-Page = Callable[[pymupdf.Page], None]
-ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
-
-
-def _markdown(tmp_path: Path, draw: Page, height: float = 842) -> str:
-    doc = pymupdf.open()
-    draw(doc.new_page(width=612, height=height))
-    doc.save(tmp_path / "page.pdf")
-    doc.close()
-    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        return "\n\n".join(
-            d.text for d in reader.iter_documents("page.pdf") if "table_index" not in d.metadata
-        )
-
-
-def _rows(markdown: str) -> list[list[str]]:
-    return [
-        [c.strip() for c in m.group(1).split("|")]
-        for m in ROW.finditer(markdown)
-        if not set(m.group(1)) <= set("-| :")
-    ]
 
 
 _DONORS = [
@@ -63,7 +40,7 @@ def _page_long_grid(page: pymupdf.Page) -> None:
 
 
 def test_a_footer_under_a_page_long_grid_does_not_join_two_of_its_columns(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _page_long_grid))
+    rows = pipe_rows(drawn_markdown(tmp_path, _page_long_grid, width=612))
     assert rows[0] == ["Apellido", "Nombre", "Matricula", "Cuit", "Fecha", "Tipo", "Importe"]
     assert list(_DONORS[0]) in rows and list(_DONORS[3]) in rows
     assert len(rows) == 35 and all(len(r) == 7 for r in rows)
@@ -98,7 +75,7 @@ def _acknowledgements(page: pymupdf.Page) -> None:
 
 
 def test_a_numbered_item_that_ends_with_a_comma_is_no_heading(tmp_path: Path) -> None:
-    markdown = _markdown(tmp_path, _acknowledgements)
+    markdown = drawn_markdown(tmp_path, _acknowledgements, width=612)
     assert HEADING.findall(markdown) == []
     assert "(1) this is not a claim for benefits," in markdown
 
@@ -121,7 +98,7 @@ def _carried_on(page: pymupdf.Page) -> None:
 
 
 def test_a_larger_line_that_starts_in_lower_case_is_no_heading(tmp_path: Path) -> None:
-    markdown = _markdown(tmp_path, _carried_on)
+    markdown = drawn_markdown(tmp_path, _carried_on, width=612)
     assert HEADING.findall(markdown) == []
 
 
@@ -131,16 +108,20 @@ _TEXT = (
 )
 
 
-def _one_page_with_footer(page: pymupdf.Page) -> None:
-    """A one-page document (no other page repeats its footer): a bold title, text, and at the
-    page's foot a larger bold folio line with a smaller line under it at the right."""
-    page.insert_text((72, 70), "Arrests by Sex and Age", fontsize=14, fontname="hebo")
-    y = 100.0
+def _paragraphs(page: pymupdf.Page, y: float) -> None:
+    """Eight paragraphs of ``_TEXT`` in 9 pt from ``y`` down."""
     for _ in range(8):
         for line in _TEXT:
             page.insert_text((72, y), line, fontsize=9, fontname="helv")
             y += 12
         y += 6
+
+
+def _one_page_with_footer(page: pymupdf.Page) -> None:
+    """A one-page document (no other page repeats its footer): a bold title, text, and at the
+    page's foot a larger bold folio line with a smaller line under it at the right."""
+    page.insert_text((72, 70), "Arrests by Sex and Age", fontsize=14, fontname="hebo")
+    _paragraphs(page, 100.0)
     page.insert_text(
         (72, 800), "206 Law Enforcement, Courts, and Prisons", fontsize=12, fontname="hebo"
     )
@@ -148,7 +129,7 @@ def _one_page_with_footer(page: pymupdf.Page) -> None:
 
 
 def test_a_one_page_documents_footer_at_the_foot_is_no_heading(tmp_path: Path) -> None:
-    markdown = _markdown(tmp_path, _one_page_with_footer)
+    markdown = drawn_markdown(tmp_path, _one_page_with_footer, width=612)
     assert HEADING.findall(markdown) == ["Arrests by Sex and Age"]
     assert "206 Law Enforcement, Courts, and Prisons" in markdown
 
@@ -159,14 +140,9 @@ def _marked(page: pymupdf.Page) -> None:
     for y in (40, 815):
         page.insert_text((250, y), "CUI (when filled in)", fontsize=12, fontname="hebo")
     page.insert_text((72, 90), "PRIVACY ACT STATEMENT", fontsize=10, fontname="hebo")
-    y = 110.0
-    for _ in range(8):
-        for line in _TEXT:
-            page.insert_text((72, y), line, fontsize=9, fontname="helv")
-            y += 12
-        y += 6
+    _paragraphs(page, 110.0)
 
 
 def test_a_marking_printed_at_the_top_and_the_foot_of_a_page_is_no_heading(tmp_path: Path) -> None:
-    markdown = _markdown(tmp_path, _marked)
+    markdown = drawn_markdown(tmp_path, _marked, width=612)
     assert HEADING.findall(markdown) == ["PRIVACY ACT STATEMENT"]

@@ -6,38 +6,13 @@ of bench/pdf_truth/, which is not tuned on)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from pathlib import Path
 
 import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
-
-Page = Callable[[pymupdf.Page], None]
-ROW = re.compile(r"^\|(.*)\|$", re.MULTILINE)
-
-
-def _markdown(tmp_path: Path, draw: Page) -> str:
-    doc = pymupdf.open()
-    draw(doc.new_page(width=595, height=842))
-    doc.save(tmp_path / "page.pdf")
-    doc.close()
-    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
-    with docread.Reader(tmp_path, config=config) as reader:
-        return "\n\n".join(
-            d.text for d in reader.iter_documents("page.pdf") if "table_index" not in d.metadata
-        )
-
-
-def _rows(markdown: str) -> list[list[str]]:
-    """The pipe tables' rows (rule rows out), each as its cells."""
-    return [
-        [c.strip() for c in m.group(1).split("|")]
-        for m in ROW.finditer(markdown)
-        if not set(m.group(1)) <= set("-| :")
-    ]
+from factories import drawn_markdown, pipe_rows
 
 
 def _right(page: pymupdf.Page, right: float, y: float, text: str, font: str = "helv") -> None:
@@ -71,7 +46,9 @@ def _contents(page: pymupdf.Page, numbers: list[int]) -> None:
 
 
 def test_a_table_of_contents_without_leaders_is_a_table(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, lambda page: _contents(page, [3, 3, 5, 12, 17, 17, 25])))
+    rows = pipe_rows(
+        drawn_markdown(tmp_path, lambda page: _contents(page, [3, 3, 5, 12, 17, 17, 25]))
+    )
     assert rows[0] == ["1 Topologische Grundbegriffe und ihre ersten Eigenschaften", "3"]
     assert ["1.2 Metrische Räume", "5"] in rows
     assert ["2 Konstruktionen neuer Räume aus alten", "17"] in rows
@@ -81,8 +58,8 @@ def test_a_table_of_contents_without_leaders_is_a_table(tmp_path: Path) -> None:
 
 
 def test_numbers_at_the_right_that_go_down_are_not_a_table_of_contents(tmp_path: Path) -> None:
-    text = _markdown(tmp_path, lambda page: _contents(page, [31, 27, 25, 20, 12, 9, 3]))
-    assert not _rows(text)
+    text = drawn_markdown(tmp_path, lambda page: _contents(page, [31, 27, 25, 20, 12, 9, 3]))
+    assert not pipe_rows(text)
     assert "Metrische Räume" in text
 
 
@@ -117,7 +94,7 @@ def _mixed_contents(page: pymupdf.Page) -> None:
 
 
 def test_chapter_lines_without_leaders_join_their_sections_with_leaders(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _mixed_contents))
+    rows = pipe_rows(drawn_markdown(tmp_path, _mixed_contents))
     assert [r[1] for r in rows] == ["1", "1", "3", "5", "5", "9", "15"]
     assert rows[0][0].endswith("Introduction") and rows[6][0].endswith("Results")
     assert rows[4][0].endswith("Metric spaces")
@@ -146,7 +123,7 @@ def _form(page: pymupdf.Page, colon: str) -> None:
 
 @pytest.mark.parametrize("colon", [":", ""])
 def test_label_value_fields_with_long_values_are_a_table(tmp_path: Path, colon: str) -> None:
-    rows = _rows(_markdown(tmp_path, lambda page: _form(page, colon)))
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda page: _form(page, colon)))
     assert [f"Showtime{colon}", "Saturday, March 16, 2024 at 7:30 PM"] in rows
     assert [f"Movie{colon}", "The Grand Adventure Returns"] in rows
     assert len(rows) == 4
@@ -165,7 +142,7 @@ def _two_rows_of_fields(page: pymupdf.Page) -> None:
 
 
 def test_two_rows_of_fields_side_by_side_are_a_table(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _two_rows_of_fields))
+    rows = pipe_rows(drawn_markdown(tmp_path, _two_rows_of_fields))
     assert rows == [
         ["Order:", "A-1029", "Date:", "2024-05-02"],
         ["Cashier:", "Maria", "Register:", "4"],
@@ -202,7 +179,7 @@ def _booktabs(page: pymupdf.Page) -> None:
 def test_a_two_level_booktabs_header_heads_its_table_and_numbers_stay_apart(
     tmp_path: Path,
 ) -> None:
-    rows = _rows(_markdown(tmp_path, _booktabs))
+    rows = pipe_rows(drawn_markdown(tmp_path, _booktabs))
     cells = [c for row in rows for c in row]
     for head in ("Model", "Accuracy", "Change"):
         assert cells.count(head) == 1
@@ -246,7 +223,7 @@ def _wrapped_heads(page: pymupdf.Page) -> None:
 
 
 def test_column_heads_wrapped_over_lines_are_one_cell_each(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _wrapped_heads))
+    rows = pipe_rows(drawn_markdown(tmp_path, _wrapped_heads))
     assert rows[0] == [
         "Model",
         "Training images",
@@ -288,7 +265,7 @@ def _sheet(page: pymupdf.Page) -> None:
 
 
 def test_heads_set_left_over_numbers_set_right_head_their_columns(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _sheet))
+    rows = pipe_rows(drawn_markdown(tmp_path, _sheet))
     assert rows == [
         ["first", "second", "third"],
         *[[str(j + 1), str(5 - j), str(9 - 3 * j)] for j in range(6)],
@@ -327,7 +304,7 @@ def _padded(page: pymupdf.Page) -> None:
 def test_numbers_padded_with_spaces_in_one_text_are_cells_of_their_columns(
     tmp_path: Path,
 ) -> None:
-    rows = _rows(_markdown(tmp_path, _padded))
+    rows = pipe_rows(drawn_markdown(tmp_path, _padded))
     assert ["Zone AOA", "9,060", "2,068", "(83)"] in rows
     assert ["Zone NA", "12,553", "2,713", "(81)"] in rows
     assert ["Total", "46,293", "7,904", "(553)"] in rows
@@ -356,8 +333,8 @@ def _sparse(page: pymupdf.Page) -> None:
 def test_a_drawn_grid_is_one_table_though_empty_cells_part_its_filled_ones(
     tmp_path: Path,
 ) -> None:
-    markdown = _markdown(tmp_path, _sparse)
-    rows = _rows(markdown)
+    markdown = drawn_markdown(tmp_path, _sparse)
+    rows = pipe_rows(markdown)
     assert sum(ln.startswith("|---") for ln in markdown.splitlines()) == 1  # one table
     assert rows[0][:3] == ["Cell 0.0", "Cell 0.1", "Cell 0.2"]
     assert rows[-1][-1] == "Cell 3.4"
@@ -376,7 +353,7 @@ def _outer(page: pymupdf.Page) -> None:
 
 
 def test_a_drawn_table_with_text_in_one_column_is_a_table(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _outer))
+    rows = pipe_rows(drawn_markdown(tmp_path, _outer))
     assert ["This is a table", ""] in rows and ["It has things", ""] in rows
     assert ["Nested", ""] in rows and ["", "More nested"] in rows
 
@@ -412,7 +389,7 @@ def _quiz(page: pymupdf.Page) -> None:
 
 
 def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _quiz))
+    rows = pipe_rows(drawn_markdown(tmp_path, _quiz))
     assert ["MA", "Which C datatypes take up 8 bits? (assume i386)", "int"] in rows
     assert [
         "ESS",
@@ -444,7 +421,7 @@ def _shaded(page: pymupdf.Page) -> None:
 
 
 def test_a_shaded_band_over_several_columns_is_no_cell(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _shaded))
+    rows = pipe_rows(drawn_markdown(tmp_path, _shaded))
     assert ["Zone EUR", "9,467", "1,570", "1,373", "(414)"] in rows
     assert ["Total", "46,293", "7,904", "7,351", "(1,722)"] in rows
 
@@ -468,6 +445,6 @@ def _overflow(page: pymupdf.Page) -> None:
 
 
 def test_a_cell_run_on_over_the_next_one_does_not_join_their_columns(tmp_path: Path) -> None:
-    rows = _rows(_markdown(tmp_path, _overflow))
+    rows = pipe_rows(drawn_markdown(tmp_path, _overflow))
     assert rows[0] == ["Alpha", "Beta", "Gamma"]
     assert ["49", "93", "6"] in rows and ["95", "55", "18"] in rows
