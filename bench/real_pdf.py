@@ -246,8 +246,9 @@ def unpacked(source: dict[str, str], name: str) -> Path | None:
                            capture_output=True, check=True, timeout=600)  # fmt: skip
         deb = next(DEBS.glob(f"{package}_{version}_*.deb"))
         tree = DEBS / f"{package}_{version}"
-        subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)],
-                       capture_output=True, check=True, timeout=300)  # fmt: skip
+        if not tree.exists():  # one package may hold several truth documents
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)],
+                           capture_output=True, check=True, timeout=300)  # fmt: skip
     except (OSError, StopIteration, subprocess.SubprocessError) as exc:
         print(f"warning: {source['debian']} not fetched ({type(exc).__name__}); its pages skipped",
               file=sys.stderr)  # fmt: skip
