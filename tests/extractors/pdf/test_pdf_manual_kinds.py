@@ -1,0 +1,70 @@
+"""PDF structure on kinds the extra3 real pages show (German manuals typeset by LaTeX and
+DocBook, a contract's clauses, a filled form: bench/pdf_truth/README.md), each printed by a
+generated page: a numbered heading wrapped under its title (a hanging indent), a FAQ's
+question as a heading, a title ending in an abbreviation."""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+from factories import drawn_markdown
+
+BODY = (
+    "Die meiste Arbeit von Paketbetreuern geht in das Bereitstellen aktualisierter "
+    "Paketversionen, aber ihre Aufgabe bedingt auch, sich um Pakete zu kümmern. "
+)
+HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+
+
+def _number_and_title(p: pymupdf.Page, y: float, number: str, title: list[str]) -> float:
+    """A numbered heading, bold 12 pt: its number at the margin, its title's lines under
+    one another past it (a hanging indent); the y below it."""
+    p.insert_text((72, y), number, fontsize=12, fontname="hebo")
+    for line in title:
+        p.insert_text((112, y), line, fontsize=12, fontname="hebo")
+        y += 15
+    return y
+
+
+def test_a_numbered_heading_wrapped_under_its_title_is_one_heading(tmp_path):
+    """debian-faq.de p17: ``3.1.1`` then a question over three lines, each wrap set under the
+    title's first word (a hanging indent, not a paragraph's first-line indent), sentences in
+    it and longer than a title usually is: one heading, not a heading's first line and a
+    paragraph of the rest."""
+    title = [
+        "Sie haben mir empfohlen, Stable zu installieren. Allerdings wird unter",
+        "Stable bestimmte Hardware nicht erkannt oder funktioniert nicht richtig.",
+        "Was soll ich tun?",
+    ]
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 160), BODY * 3, fontsize=10)
+        y = _number_and_title(p, 190, "3.1.1", title)
+        p.insert_textbox(pymupdf.Rect(72, y, 520, y + 120), BODY * 3, fontsize=10)
+        y = _number_and_title(p, y + 140, "3.1.2", ["Pakete in Stable betreuen"])
+        p.insert_textbox(pymupdf.Rect(72, y, 520, y + 120), BODY * 3, fontsize=10)
+
+    text = drawn_markdown(tmp_path, page)
+    assert HEADING.findall(text) == ["3.1.1 " + " ".join(title), "3.1.2 Pakete in Stable betreuen"]
+
+
+def test_a_title_that_ends_in_an_abbreviation_is_no_sentence(tmp_path):
+    """scrjuraexample p1: a club's statutes titled ``VfVmai`` over the bold subtitle ``Verein
+    für Vereinsmaierei mit ai n.e.V.``; its full stop closes an abbreviation (``n.e.V.``,
+    ``Inc.``), not a sentence: a heading, as is a company's name ending in ``Inc.``."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((250, 90), "VfVmai", fontsize=24, fontname="hebo")
+        p.insert_text((160, 120), "Verein für Vereinsmaierei mit ai n.e.V.", fontsize=14,
+                      fontname="hebo")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 150, 520, 260), BODY * 3, fontsize=10)
+        p.insert_text((72, 290), "Agreement with Northwind Traders Inc.", fontsize=14,
+                      fontname="hebo")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 300, 520, 400), BODY * 3, fontsize=10)
+
+    assert HEADING.findall(drawn_markdown(tmp_path, page)) == [
+        "VfVmai",
+        "Verein für Vereinsmaierei mit ai n.e.V.",
+        "Agreement with Northwind Traders Inc.",
+    ]
