@@ -1,7 +1,8 @@
 """PDF structure on kinds the extra3 real pages show (German manuals typeset by LaTeX and
 DocBook, a contract's clauses, a filled form: bench/pdf_truth/README.md), each printed by a
 generated page: a numbered heading wrapped under its title (a hanging indent), a FAQ's
-question as a heading, a title ending in an abbreviation."""
+question as a heading, a title ending in an abbreviation, a numbered heading whose
+title is a word in code."""
 
 from __future__ import annotations
 
@@ -68,3 +69,21 @@ def test_a_title_that_ends_in_an_abbreviation_is_no_sentence(tmp_path):
         "Verein für Vereinsmaierei mit ai n.e.V.",
         "Agreement with Northwind Traders Inc.",
     ]
+
+
+def test_a_numbered_heading_whose_title_is_code_is_a_heading(tmp_path):
+    """maint-guide.de p25: ``4.1`` in the bold heading face before ``control`` in a bold
+    monospaced face, the name of the file the section is about: a heading, not a code block;
+    a listing's lines in the same monospaced face stay code."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 160), BODY * 3, fontsize=10)
+        p.insert_text((72, 190), "4.1", fontsize=14, fontname="hebo")
+        p.insert_text((108, 190), "control", fontsize=14, fontname="cobo")
+        p.insert_textbox(pymupdf.Rect(72, 200, 520, 300), BODY * 3, fontsize=10)
+        for i, line in enumerate(("Source: gentoo", "Section: unknown", "Priority: optional")):
+            p.insert_text((80, 330 + 12 * i), line, fontsize=10, fontname="cour")
+
+    text = drawn_markdown(tmp_path, page)
+    assert HEADING.findall(text) == ["4.1 control"]
+    assert "```\nSource: gentoo\nSection: unknown\nPriority: optional\n```" in text
