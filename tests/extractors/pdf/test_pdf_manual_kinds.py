@@ -2,14 +2,15 @@
 DocBook, a contract's clauses, a filled form: bench/pdf_truth/README.md), each printed by a
 generated page: a numbered heading wrapped under its title (a hanging indent), a FAQ's
 question as a heading, a title ending in an abbreviation, a numbered heading whose
-title is a word in code."""
+title is a word in code, a form's title printed again on its copy."""
 
 from __future__ import annotations
 
 import re
 
+import docread
 import pymupdf
-from factories import drawn_markdown
+from factories import drawn, drawn_markdown, pdf
 
 BODY = (
     "Die meiste Arbeit von Paketbetreuern geht in das Bereitstellen aktualisierter "
@@ -87,3 +88,28 @@ def test_a_numbered_heading_whose_title_is_code_is_a_heading(tmp_path):
     text = drawn_markdown(tmp_path, page)
     assert HEADING.findall(text) == ["4.1 control"]
     assert "```\nSource: gentoo\nSection: unknown\nPriority: optional\n```" in text
+
+
+def test_a_form_title_printed_again_on_its_copy_is_a_heading_on_each_page(tmp_path):
+    """milog-example: a working-time record and its copy, the same bold title at the top of
+    both pages, twice the body's size: each page's heading, not a running line kept once; a
+    small header on both pages stays a running line."""
+    made = []
+    for copy in (False, True):
+
+        def page(p: pymupdf.Page, copy: bool = copy) -> None:
+            p.insert_text((72, 30), "TeX Satz GmbH, Personalabteilung", fontsize=8)
+            if copy:
+                p.insert_text((500, 45), "Kopie", fontsize=10)
+            p.insert_text((110, 70), "Arbeitszeitnachweis nach dem Mindestlohngesetz",
+                          fontsize=18, fontname="tibo")  # fmt: skip
+            p.insert_textbox(pymupdf.Rect(72, 110, 520, 260), BODY * 4, fontsize=10)
+
+        made.append(drawn(page))
+    pdf(tmp_path / "form.pdf", made)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        texts = [d.text for d in reader.iter_documents("form.pdf")]
+    title = "Arbeitszeitnachweis nach dem Mindestlohngesetz"
+    assert [HEADING.findall(t) for t in texts] == [[title], [title]]
+    assert [t.count("TeX Satz GmbH, Personalabteilung") for t in texts] == [1, 0]

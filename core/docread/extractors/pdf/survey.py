@@ -108,6 +108,11 @@ class Survey:
         its sentences and its length (a FAQ's question, up to three lines) keep it a heading."""
         return bool(HEAD_NUMBER.match(text.lstrip())) and self.bigger(first)
 
+    def title(self, line: Line) -> bool:
+        """A bold line clearly larger than the body: a title each page prints (a form and its
+        copy, an estimate's pages), not a running line."""
+        return line.bold and line.size >= self.body * _TITLE
+
     def code(self, line: Line) -> bool:
         """A line in a monospaced family other than the body's: a listing's, a signature's."""
         return line.mono and line.family != self.body_style[3]
