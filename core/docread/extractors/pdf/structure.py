@@ -94,7 +94,9 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
             margin.append(ln)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
-        elif survey.running_at(ln, height) and not numbers_row(ln, text.lines):
+        elif survey.running_at(ln, height) and not (
+            numbers_row(ln, text.lines) or survey.title(ln)
+        ):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
         elif folios and in_band(ln, height) and any(_paired(ln, n) for n in folios):

@@ -30,6 +30,12 @@ _PAGE_NUMBER = re.compile(
     r"^(?:page\s*|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-)?$",
     re.IGNORECASE,
 )
+HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3, 제 1 장
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
+    r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
+    r"|제\s*\d+\s*[장절조편])(?:\s|$)",
+    re.IGNORECASE,
+)
 BIGGER = 1.15  # a size this many times the body's marks a heading by itself
 _ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
 
@@ -90,6 +96,22 @@ class Survey:
             or (line.family == family and line.weight > self.body_weight)
             or (line.family != family and line.size >= size and not line.mono)
         )
+
+    def hangs(self, first: Line, ln: Line) -> bool:
+        """``ln`` wraps the numbered heading ``first`` opens, under its title past its number
+        (a hanging indent, no paragraph's first-line indent), in its style apart from the body."""
+        numbered = HEAD_NUMBER.match(first.text.strip())
+        return bool(numbered) and ln.style == first.style and self.distinct(first)
+
+    def numbered_title(self, text: str, first: Line) -> bool:
+        """A numbered title set larger than the body (``3.1.1 Sie haben ... Was soll ich tun?``):
+        its sentences and its length (a FAQ's question, up to three lines) keep it a heading."""
+        return bool(HEAD_NUMBER.match(text.lstrip())) and self.bigger(first)
+
+    def title(self, line: Line) -> bool:
+        """A bold line clearly larger than the body: a title each page prints (a form and its
+        copy, an estimate's pages), not a running line."""
+        return line.bold and line.size >= self.body * _TITLE
 
     def code(self, line: Line) -> bool:
         """A line in a monospaced family other than the body's: a listing's, a signature's."""

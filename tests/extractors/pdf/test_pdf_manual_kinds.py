@@ -1,0 +1,115 @@
+"""PDF structure on kinds the extra3 real pages show (German manuals typeset by LaTeX and
+DocBook, a contract's clauses, a filled form: bench/pdf_truth/README.md), each printed by a
+generated page: a numbered heading wrapped under its title (a hanging indent), a FAQ's
+question as a heading, a title ending in an abbreviation, a numbered heading whose
+title is a word in code, a form's title printed again on its copy."""
+
+from __future__ import annotations
+
+import re
+
+import docread
+import pymupdf
+from factories import drawn, drawn_markdown, pdf
+
+BODY = (
+    "Die meiste Arbeit von Paketbetreuern geht in das Bereitstellen aktualisierter "
+    "Paketversionen, aber ihre Aufgabe bedingt auch, sich um Pakete zu kümmern. "
+)
+HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+
+
+def _number_and_title(p: pymupdf.Page, y: float, number: str, title: list[str]) -> float:
+    """A numbered heading, bold 12 pt: its number at the margin, its title's lines under
+    one another past it (a hanging indent); the y below it."""
+    p.insert_text((72, y), number, fontsize=12, fontname="hebo")
+    for line in title:
+        p.insert_text((112, y), line, fontsize=12, fontname="hebo")
+        y += 15
+    return y
+
+
+def test_a_numbered_heading_wrapped_under_its_title_is_one_heading(tmp_path):
+    """debian-faq.de p17: ``3.1.1`` then a question over three lines, each wrap set under the
+    title's first word (a hanging indent, not a paragraph's first-line indent), sentences in
+    it and longer than a title usually is: one heading, not a heading's first line and a
+    paragraph of the rest."""
+    title = [
+        "Sie haben mir empfohlen, Stable zu installieren. Allerdings wird unter",
+        "Stable bestimmte Hardware nicht erkannt oder funktioniert nicht richtig.",
+        "Was soll ich tun?",
+    ]
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 160), BODY * 3, fontsize=10)
+        y = _number_and_title(p, 190, "3.1.1", title)
+        p.insert_textbox(pymupdf.Rect(72, y, 520, y + 120), BODY * 3, fontsize=10)
+        y = _number_and_title(p, y + 140, "3.1.2", ["Pakete in Stable betreuen"])
+        p.insert_textbox(pymupdf.Rect(72, y, 520, y + 120), BODY * 3, fontsize=10)
+
+    text = drawn_markdown(tmp_path, page)
+    assert HEADING.findall(text) == ["3.1.1 " + " ".join(title), "3.1.2 Pakete in Stable betreuen"]
+
+
+def test_a_title_that_ends_in_an_abbreviation_is_no_sentence(tmp_path):
+    """scrjuraexample p1: a club's statutes titled ``VfVmai`` over the bold subtitle ``Verein
+    für Vereinsmaierei mit ai n.e.V.``; its full stop closes an abbreviation (``n.e.V.``,
+    ``Inc.``), not a sentence: a heading, as is a company's name ending in ``Inc.``."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((250, 90), "VfVmai", fontsize=24, fontname="hebo")
+        p.insert_text((160, 120), "Verein für Vereinsmaierei mit ai n.e.V.", fontsize=14,
+                      fontname="hebo")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 150, 520, 260), BODY * 3, fontsize=10)
+        p.insert_text((72, 290), "Agreement with Northwind Traders Inc.", fontsize=14,
+                      fontname="hebo")  # fmt: skip
+        p.insert_textbox(pymupdf.Rect(72, 300, 520, 400), BODY * 3, fontsize=10)
+
+    assert HEADING.findall(drawn_markdown(tmp_path, page)) == [
+        "VfVmai",
+        "Verein für Vereinsmaierei mit ai n.e.V.",
+        "Agreement with Northwind Traders Inc.",
+    ]
+
+
+def test_a_numbered_heading_whose_title_is_code_is_a_heading(tmp_path):
+    """maint-guide.de p25: ``4.1`` in the bold heading face before ``control`` in a bold
+    monospaced face, the name of the file the section is about: a heading, not a code block;
+    a listing's lines in the same monospaced face stay code."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_textbox(pymupdf.Rect(72, 60, 520, 160), BODY * 3, fontsize=10)
+        p.insert_text((72, 190), "4.1", fontsize=14, fontname="hebo")
+        p.insert_text((108, 190), "control", fontsize=14, fontname="cobo")
+        p.insert_textbox(pymupdf.Rect(72, 200, 520, 300), BODY * 3, fontsize=10)
+        for i, line in enumerate(("Source: gentoo", "Section: unknown", "Priority: optional")):
+            p.insert_text((80, 330 + 12 * i), line, fontsize=10, fontname="cour")
+
+    text = drawn_markdown(tmp_path, page)
+    assert HEADING.findall(text) == ["4.1 control"]
+    assert "```\nSource: gentoo\nSection: unknown\nPriority: optional\n```" in text
+
+
+def test_a_form_title_printed_again_on_its_copy_is_a_heading_on_each_page(tmp_path):
+    """milog-example: a working-time record and its copy, the same bold title at the top of
+    both pages, twice the body's size: each page's heading, not a running line kept once; a
+    small header on both pages stays a running line."""
+    made = []
+    for copy in (False, True):
+
+        def page(p: pymupdf.Page, copy: bool = copy) -> None:
+            p.insert_text((72, 30), "TeX Satz GmbH, Personalabteilung", fontsize=8)
+            if copy:
+                p.insert_text((500, 45), "Kopie", fontsize=10)
+            p.insert_text((110, 70), "Arbeitszeitnachweis nach dem Mindestlohngesetz",
+                          fontsize=18, fontname="tibo")  # fmt: skip
+            p.insert_textbox(pymupdf.Rect(72, 110, 520, 260), BODY * 4, fontsize=10)
+
+        made.append(drawn(page))
+    pdf(tmp_path / "form.pdf", made)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        texts = [d.text for d in reader.iter_documents("form.pdf")]
+    title = "Arbeitszeitnachweis nach dem Mindestlohngesetz"
+    assert [HEADING.findall(t) for t in texts] == [[title], [title]]
+    assert [t.count("TeX Satz GmbH, Personalabteilung") for t in texts] == [1, 0]
