@@ -16,7 +16,7 @@ from unicodedata import normalize
 
 from ...model import dataclass
 from ...sanitize import lazy_pattern
-from .library import drawn_pictures, flags, over_paths
+from .library import collector_paused, drawn_pictures, flags, over_paths
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -114,6 +114,7 @@ class PageText:
     paths: list[Box] = field(default_factory=list)
 
 
+@collector_paused()  # its objects hold no cycles
 def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
     """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
     its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
