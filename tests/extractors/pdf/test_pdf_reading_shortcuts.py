@@ -1,16 +1,17 @@
 """The structure engine's shortcuts (issue 33, speed) give what the long way gives: a line whose
 spans share one style is not weighed span by span, the dot-leader pattern of a table of
-contents runs only on lines that end in leaders and a number, and pictures are found by a
-device that hears of nothing else."""
+contents runs only on lines that end in leaders and a number, pictures are found by a
+device that hears of nothing else, and a page is read with the garbage collector paused."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 
 import pymupdf
 import pytest
 from conftest import CORPUS
-from docread.extractors.pdf.library import drawn_pictures
+from docread.extractors.pdf.library import collector_paused, drawn_pictures
 from docread.extractors.pdf.lines import _joined_spans, _line, flags, read_page
 from docread.extractors.pdf.tables.contents import _LEADER, _led
 
@@ -67,3 +68,29 @@ def test_pictures_are_where_the_draw_log_puts_them(rotation):
     logged = [tuple(b) for k, b in page.get_bboxlog() if k in ("fill-image", "fill-imgmask")]
     assert logged and drawn_pictures(page) == logged
     assert page.rotation == rotation
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_page_is_read_with_the_collector_paused_and_the_setting_restored(enabled, monkeypatch):
+    """``read_page`` runs with the garbage collector off (its dict makes thousands of objects
+    and no cycle) and leaves the caller's setting as it was: on stays on, off stays off (a
+    user's own ``gc.disable()``), after an error too."""
+    page = _corpus_page("layout-parser-paper-fast.pdf", 1)
+    seen: list[bool] = []
+    real = page.get_textpage
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(page, "get_textpage", spy)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert read_page(page, 5000).lines
+        assert seen == [False] and gc.isenabled() is enabled
+        with pytest.raises(ValueError), collector_paused():
+            raise ValueError("a damaged page")
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
