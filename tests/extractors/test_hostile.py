@@ -201,10 +201,12 @@ def test_a_page_of_20000_rules_keeps_its_text_without_table_search(tmp_path: Pat
 
 
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:
-    hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=24)
-    config = {**CONFIG, "memory": {"max_worker_mb": 600}, "pdf": {"max_page_content": 64 << 20}}
+    """A 12 MB operator bomb under a 400 MB worker limit: what a bomb costs is the memory it
+    fills up to the limit (24 MB under 600 MB took twice the CPU for the same error)."""
+    hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=12)
+    config = {**CONFIG, "memory": {"max_worker_mb": 400}, "pdf": {"max_page_content": 64 << 20}}
     with pytest.raises(
-        docread.ResourceLimitError, match=r"ops\.pdf: .*memory\.max_worker_mb=600 MB"
+        docread.ResourceLimitError, match=r"ops\.pdf: .*memory\.max_worker_mb=400 MB"
     ):
         _read(tmp_path, "ops.pdf", config)
     assert issubclass(docread.ResourceLimitError, docread.ExtractionError)
