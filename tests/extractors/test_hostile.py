@@ -4,6 +4,8 @@ the worker under its memory limit and within seconds. The files are made small i
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import sqlite3
 import struct
@@ -540,10 +542,21 @@ def _deflate_bomb(prefix: bytes, suffix: bytes, inflated: int) -> tuple[bytes, i
         head.compress(prefix) + head.flush(zlib.Z_FULL_FLUSH) + block * count
         + tail.compress(suffix) + tail.flush()
     )  # fmt: skip
-    crc = zlib.crc32(prefix)
+    crc = zlib.crc32(suffix, _crc_of_copies(chunk, count, zlib.crc32(prefix)))
+    return stream, crc, len(prefix) + count * MB + len(suffix)
+
+
+def _crc_of_copies(chunk: bytes, count: int, crc: int) -> int:
+    """``zlib.crc32(chunk * count, crc)`` without reading gigabytes: a CRC over ``chunk`` maps the
+    starting value affinely (over GF(2)), so 33 passes over ``chunk`` give that map, applied
+    ``count`` times."""
+    base = zlib.crc32(chunk, 0)
+    columns = [zlib.crc32(chunk, 1 << bit) ^ base for bit in range(32)]
     for _ in range(count):
-        crc = zlib.crc32(chunk, crc)
-    return stream, zlib.crc32(suffix, crc), len(prefix) + count * MB + len(suffix)
+        crc = base ^ functools.reduce(
+            operator.xor, (c for bit, c in enumerate(columns) if crc >> bit & 1), 0
+        )
+    return crc
 
 
 def _with_bomb(real: Path, out: Path, member: str, cut: bytes, inflated: int) -> Path:
