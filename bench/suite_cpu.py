@@ -155,9 +155,20 @@ class Run:
         self.per_module: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])
         self.collect: list[float] = []
         self.overhead = self.lost = 0.0
+        # per pytest process: [CPU, wall] of its tests, and its modules in the order it ran them
+        self.per_process: dict[str, list[float]] = {}
+        self.order: dict[str, list[str]] = {}
         for path in sorted(folder.glob("*.jsonl")):
             for line in path.read_text(encoding="utf-8").splitlines():
-                self._add(json.loads(line))
+                row = json.loads(line)
+                self._add(row)
+                if row["phase"] in ("setup", "call", "teardown"):
+                    worker = self.per_process.setdefault(path.stem, [0.0, 0.0])
+                    worker[0] += max(row["cpu"], 0.0)
+                    worker[1] += row["wall"]
+                    modules = self.order.setdefault(path.stem, [])
+                    if not modules or modules[-1] != row["id"].split("::")[0]:
+                        modules.append(row["id"].split("::")[0])
         for test_id in self.per_test:
             self.per_module[test_id.split("::")[0]][2] += 1
 
@@ -188,7 +199,8 @@ class Run:
 
 
 def report(folder: Path, top: int) -> None:
-    """The tests (phases summed) and the modules by CPU, most first; totals."""
+    """The tests (phases summed) and the modules by CPU, most first; totals; each pytest
+    process's tests' CPU and wall, and the modules it ran first and last."""
     run = Run(folder)
     per_test, per_module = run.per_test, run.per_module
     print(run.summary())
@@ -203,6 +215,13 @@ def report(folder: Path, top: int) -> None:
     print("\n| module | tests | CPU s | wall s |\n|---|---|---|---|")
     for module, (cpu, wall, count) in sorted(per_module.items(), key=lambda kv: -kv[1][0]):
         print(f"| {module} | {count:.0f} | {cpu:.1f} | {wall:.1f} |")
+    # the xdist critical path: a worker whose tests' wall ends long after the others' had a long
+    # module left for last
+    print("\n| process | CPU s | wall s | modules | first, last |\n|---|---|---|---|---|")
+    for name, (cpu, wall) in sorted(run.per_process.items()):
+        modules = run.order[name]
+        ends = f"{Path(modules[0]).name}, {Path(modules[-1]).name}"
+        print(f"| {name} | {cpu:.1f} | {wall:.1f} | {len(modules)} | {ends} |")
 
 
 def compare(before: Path, after: Path, top: int) -> None:

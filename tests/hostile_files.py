@@ -149,6 +149,31 @@ def pdf_deep_outline(path: Path, *, depth: int = 1500) -> Path:
     return _write_pdf(path, objects)
 
 
+def pdf_wide_outline(path: Path, *, entries: int = 20_000) -> Path:
+    """A one-page A4 PDF ("Entry 7" near its top, "body text" lower down) whose outline lists
+    ``entries`` siblings "Entry 0", "Entry 1", ..., each going to the page's top: what
+    PyMuPDF's ``set_toc`` writes, here in ~0.1 s instead of its ~2 s for 20,000."""
+    ops = b"BT /F1 12 Tf 72 770 Td (Entry 7) Tj ET\nBT /F1 12 Tf 72 442 Td (body text) Tj ET\n"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        b"<< /Type /Outlines /First 7 0 R /Last %d 0 R /Count %d >>" % (6 + entries, entries),
+    ]
+    for n in range(entries):  # entry n is object 7 + n
+        links = (b" /Prev %d 0 R" % (6 + n) if n else b"") + (
+            b" /Next %d 0 R" % (8 + n) if n + 1 < entries else b""
+        )
+        objects.append(
+            b"<< /Title (Entry %d) /Parent 6 0 R /A << /S /GoTo /D [3 0 R /XYZ 72 806 0] >>%s >>"
+            % (n, links)
+        )
+    return _write_pdf(path, objects)
+
+
 def pdf_vector_grid(path: Path, *, pages: int = 90, lines: int = 120_000) -> Path:
     """A PDF of ``pages`` pages that all show one content stream: a few lines of text and a
     grid of ``lines`` rules (half across the page, half down it, each its own stroked path),

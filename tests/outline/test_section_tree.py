@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import docread
+import hostile_files
 import pytest
 from docread.outline.build import TreeBuilder
 from docread.outline.headings import headings, rst_headings, written_headings
@@ -222,14 +223,7 @@ def test_an_ambiguous_or_unknown_name_lists_the_closest_sections() -> None:
 def test_a_huge_outline_and_a_flood_of_headings_stay_bounded(tmp_path: Path) -> None:
     """20,000 bookmarks on one page and 25,000 heading lines: the outline and a load finish
     within a short global timeout (no scan per entry), headings past MAX_SECTIONS stay text."""
-    import pymupdf
-
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 72), "Entry 7", fontsize=12)
-    page.insert_text((72, 400), "body text", fontsize=12)
-    doc.set_toc([[1, f"Entry {i}", 1] for i in range(20_000)])
-    doc.save(tmp_path / "wide.pdf")
+    hostile_files.pdf_wide_outline(tmp_path / "wide.pdf", entries=20_000)  # "Entry 7" on top
     (tmp_path / "flood.md").write_text("# h\n" * 25_000)
     config = {"cache": {"enabled": False}, "global_timeout": 30, "output": {"max_tokens": 4000}}
     with docread.Reader(tmp_path, config, shared_pool=True) as reader:
