@@ -406,7 +406,7 @@ def _heading_level(
         return survey.level(first)
     if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
-    if numbered or first.style in survey.heading_styles and stripped[:1] not in "—–-\"“'‘(":
+    if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 

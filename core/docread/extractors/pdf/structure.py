@@ -27,7 +27,7 @@ from .blocks import (
     norm,
     runs_to_edge,
 )
-from .figures import figure_boxes
+from .figures import drawn_label, figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import Item, reading_order
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
@@ -139,8 +139,10 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         for block in column:
             (notes if block.kind == "note" else blocks).append(block)
     blocks = _captioned(blocks)
-    for block in blocks:  # a one-page document's footer, a marking at top and foot: no heading
-        if block.kind == "heading" and marking(block.lines, text.lines, height):
+    for block in blocks:  # a one-page document's footer, a marking, a diagram's label: no heading
+        if block.kind == "heading" and (
+            marking(block.lines, text.lines, height) or drawn_label(block.lines, text)
+        ):
             block.kind = "text"
     aside = notes
     if margin:
