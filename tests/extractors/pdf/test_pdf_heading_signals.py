@@ -102,3 +102,22 @@ def test_a_forms_field_labels_are_no_headings(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _form, width=612)
     assert HEADING.findall(markdown) == ["Application for Federal Assistance"]
     assert "9. Type of Applicant 1: Select Applicant Type:" in markdown
+
+
+def _title_block(page: pymupdf.Page) -> None:
+    """A LaTeX article's title block: an italic title, an italic date line under it in a
+    smaller size, then paragraphs with hanging indents."""
+    page.insert_text((72, 80), "The Crazy Ones", fontsize=14.5, fontname="tiit")
+    page.insert_text((72, 100), "October 14, 1998", fontsize=12, fontname="tiit")
+    y = 125.0
+    for _ in range(5):
+        for i, line in enumerate(_TEXT):
+            page.insert_text((86 if i else 76, y), line, fontsize=9, fontname="tiro")
+            y += 11
+        y += 6
+
+
+def test_a_date_line_under_a_title_is_no_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _title_block, width=612)
+    assert HEADING.findall(markdown) == ["The Crazy Ones"]
+    assert "October 14, 1998" in markdown

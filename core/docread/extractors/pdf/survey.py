@@ -32,6 +32,18 @@ _PAGE_NUMBER = re.compile(
     r"^(?:page\s*|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-)?$",
     re.IGNORECASE,
 )
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Januar|Februar|März|Mai|Juni|Juli|Oktober"
+    r"|Dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre"
+    r"|décembre)\.?"
+)
+_DATE = re.compile(  # a day's date alone: "October 14, 1998", "14. Oktober 1998", "1998-10-14"
+    rf"^(?:[A-Z][a-z]+day,?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}-\d{{1,2}}-\d{{1,2}}"
+    r"|\d{1,2}[./]\d{1,2}[./]\d{2,4})$",
+    re.IGNORECASE,
+)
 BIGGER = 1.15  # a size this many times the body's marks a heading by itself
 _ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
 
@@ -138,9 +150,12 @@ def alone(ln: Line, lines: list[Line]) -> bool:
 
 
 def marking(heading: list[Line], lines: list[Line], height: float) -> bool:
-    """A heading's lines that mark the page, not head its text: in the bottom band with only
-    lines of the band below them (a one-page document's footer: no other page repeats it),
-    or in one band with their text printed again in the other (a marking at top and foot)."""
+    """A heading's lines that mark the page, not head its text: a date alone (a title block's
+    date line), in the bottom band with only lines of the band below them (a one-page
+    document's footer: no other page repeats it), or in one band with their text printed again
+    in the other (a marking at top and foot)."""
+    if _DATE.match(" ".join(" ".join(ln.text for ln in heading).split())):
+        return True
     if not all(in_band(ln, height) for ln in heading):
         return False
     top, low = min(ln.y0 for ln in heading), heading[0].y0 >= height * (1 - BAND)
