@@ -1,7 +1,8 @@
 """PDF headings (``pdf.structure: auto``) told by signals other than size and weight, and
-lines that look like headings but are not, as seen on the real pages of split ``extra2`` in
-bench/pdf_truth/ (a manual's headings set apart by colour only, a diagram's labels, a form's
-field labels, a title block's date): each page here is generated to show the same thing."""
+lines that look like headings but are not, as seen on the real pages of splits ``extra2`` and
+``tune`` in bench/pdf_truth/ (a manual's headings set apart by colour only, a diagram's labels,
+a form's field labels, a title block's date; and a paragraph running on into the next column
+for one line of Hangul): each page here is generated to show the same thing."""
 
 from __future__ import annotations
 
@@ -121,3 +122,40 @@ def test_a_date_line_under_a_title_is_no_heading(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _title_block, width=612)
     assert HEADING.findall(markdown) == ["The Crazy Ones"]
     assert "October 14, 1998" in markdown
+
+
+_WRAPPED = (
+    "Data homogeneity will thereby be ensured by a minimum",
+    "set of data; beyond the minimum level the model serves",
+    "as a target for all partners and their own extensions",
+)
+
+
+def _columns_run_on(page: pymupdf.Page) -> None:
+    """Two columns whose paragraphs open with an indented first line: the left column's last
+    paragraph runs on into the right one for one line that opens without case (a number, as
+    Hangul does), mid-page under a figure's box."""
+
+    def paragraph(x: float, y: float, lines: tuple[str, ...]) -> float:
+        for i, line in enumerate(lines):
+            page.insert_text((x + (10 if i == 0 else 0), y), line, fontsize=10, fontname="helv")
+            y += 13
+        return y + 6
+
+    y = 80.0
+    for _ in range(4):
+        y = paragraph(40, y, _WRAPPED)
+    paragraph(40, y, _WRAPPED[:2])  # no sentence ends at the column's foot
+    page.draw_rect(pymupdf.Rect(320, 70, 570, 140), fill=(0.6, 0.7, 0.9))
+    page.insert_text((320, 160), "2004 partners in all.", fontsize=10, fontname="helv")
+    y = 180.0
+    for _ in range(2):
+        y = paragraph(320, y, _WRAPPED)
+
+
+def test_a_paragraph_runs_on_into_the_next_columns_one_line_that_opens_without_case(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _columns_run_on, width=612)
+    blocks = [" ".join(block.split()) for block in markdown.split("\n\n")]
+    assert f"{_WRAPPED[0]} {_WRAPPED[1]} 2004 partners in all." in blocks

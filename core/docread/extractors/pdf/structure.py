@@ -335,24 +335,28 @@ def _run_on(columns: list[list[Block]], rtl: bool) -> None:
             first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
             if first is None:
                 continue
-            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl):
+            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl, later):
                 break
             last.lines = [*last.lines, *first.lines]
             later.remove(first)
             break
 
 
-def _continues(block: Block, rtl: bool) -> bool:
+def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
     """A paragraph that continues one before it: it opens lower-case, or (a script without
-    case, or any) with its first line not indented against its next."""
+    case, or any) with its first line not indented against its next, or, a line alone, not
+    indented against the ``column``'s left edge where its paragraphs open indented."""
     start = block.lines[0].text.lstrip()[:1]
     if start.islower():
         return True
     if start.isupper() or not start or rtl:
         return False
+    em = block.lines[0].size
     if len(block.lines) < 2:
-        return False
-    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * block.lines[0].size
+        texts = [b for b in column if b.kind == "text" and len(b.lines) > 1]
+        indented = any(b.lines[0].x0 > b.lines[1].x0 + 0.5 * em for b in texts)
+        return indented and block.lines[0].x0 <= min(b.x0 for b in texts) + 0.5 * em
+    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * em
 
 
 def _captioned(blocks: list[Block]) -> list[Block]:
