@@ -159,3 +159,57 @@ def test_a_paragraph_runs_on_into_the_next_columns_one_line_that_opens_without_c
     markdown = drawn_markdown(tmp_path, _columns_run_on, width=612)
     blocks = [" ".join(block.split()) for block in markdown.split("\n\n")]
     assert f"{_WRAPPED[0]} {_WRAPPED[1]} 2004 partners in all." in blocks
+
+
+def _product_sheet(page: pymupdf.Page) -> None:
+    """A product sheet as printed: a two-line bold title, then bold side heads in the body's
+    size over paragraphs."""
+    page.insert_text((150, 60), "The LinnSequencer", fontsize=22, fontname="tibo")
+    page.insert_text((110, 86), "32 Track MIDI Sequence Recorder", fontsize=22, fontname="tibo")
+    y = 130.0
+    for head in ("Recording a Sequence", "Creating a Song", "Composition Without Compromise"):
+        page.insert_text((72, y), head, fontsize=11, fontname="tibo")
+        y += 15
+        for i in range(4):
+            page.insert_text((72, y), _TEXT[i % 2], fontsize=10, fontname="tiro")
+            y += 12
+        y += 14
+
+
+def test_an_ocr_text_layers_title_and_side_heads_are_headings(tmp_path: Path) -> None:
+    """A scan with Tesseract's text layer (``GlyphLessFont``: fixed-pitch, no weight, each
+    line's size fit to its box): the title is larger, the side heads are short lines in
+    title case (the print's bold is not in the layer)."""
+    import subprocess
+
+    import docread
+
+    doc = pymupdf.open()
+    _product_sheet(doc.new_page(width=612, height=400))
+    doc[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY).save(tmp_path / "scan.png")
+    subprocess.run(["tesseract", "scan.png", "page", "pdf"], cwd=tmp_path, check=True,
+                   capture_output=True)  # fmt: skip
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        markdown = "\n\n".join(d.text for d in reader.iter_documents("page.pdf"))
+    assert HEADING.findall(markdown) == [
+        "The LinnSequencer 32 Track MIDI Sequence Recorder",
+        "Recording a Sequence",
+        "Creating a Song",
+        "Composition Without Compromise",
+    ]
+
+
+def _numbered_sentence(page: pymupdf.Page) -> None:
+    """Paragraphs, and between them a numbered line set larger that is a whole sentence (an
+    OCR layer's bullet read as ``0``, its size fit to a tall line box)."""
+    y = _paragraph(page, 80.0, 4)
+    line = "0 One or all tracks may be transposed at the touch of a key."
+    page.insert_text((72, y), line, fontsize=13, fontname="helv")
+    _paragraph(page, y + 22, 4)
+
+
+def test_a_numbered_sentence_of_many_words_is_no_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _numbered_sentence, width=612)
+    assert HEADING.findall(markdown) == []
+    assert "0 One or all tracks may be transposed at the touch of a key." in markdown

@@ -397,7 +397,7 @@ def _heading_level(
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
         return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
-    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and not numbered
+    sentence = bool(re.search(r"[.,;]$", text.rstrip())) and (not numbered or words > 8)
     heavier = len(lines) == 1 and first.family == survey.body_style[3]
     heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
     if survey.bigger(first) or (first.bold or heavier) and not survey.body_style[1]:
