@@ -6,6 +6,7 @@ a plot's tick labels are not taken for a table."""
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -199,13 +200,10 @@ def _diagram(lines: list[Line], text: PageText) -> bool:
     own = (min(ln.x0 for ln in lines), min(ln.y0 for ln in lines),
            max(ln.x1 for ln in lines), max(ln.y1 for ln in lines))  # fmt: skip
     half = 0.5 * text.width * text.height
-    boxes = [
-        b for b in (*text.rects, *text.paths)
-        if min(b[2] - b[0], b[3] - b[1]) > _THIN and _area(b) < half
-    ]  # fmt: skip
-    around = [b for b in boxes if _encloses(b, own)]
-    if not around:
+    around = [b for b in chain(text.rects, text.paths) if _encloses(b, own) and _shape(b, half)]
+    if not around:  # most headings: no box around them
         return False
+    boxes = [b for b in chain(text.rects, text.paths) if _shape(b, half)]
     bar = min(around, key=_area)
     width = bar[2] - bar[0] if bar[3] - bar[1] <= 2.5 * (own[3] - own[1]) else 0.0
     return any(
@@ -213,6 +211,11 @@ def _diagram(lines: list[Line], text: PageText) -> bool:
         and any(o is not box and _area(o) < 0.8 * _area(box) and _encloses(box, o) for o in boxes)
         for box in around
     )
+
+
+def _shape(box: Box, most: float) -> bool:
+    """A box that is no rule (thicker than ``_THIN`` both ways), of less than ``most`` area."""
+    return min(box[2] - box[0], box[3] - box[1]) > _THIN and _area(box) < most
 
 
 def _encloses(box: Box, inner: Box) -> bool:

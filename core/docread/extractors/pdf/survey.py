@@ -14,6 +14,7 @@ from itertools import groupby
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from ...sanitize import lazy_pattern
 from .content import bound_content
 from .lines import Line, PageText, read_page
 
@@ -38,7 +39,7 @@ _MONTH = (
     r"|Dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre"
     r"|décembre)\.?"
 )
-_DATE = re.compile(  # a day's date alone: "October 14, 1998", "14. Oktober 1998", "1998-10-14"
+_DATE = lazy_pattern(  # a day's date alone: "October 14, 1998", "14. Oktober 1998", "1998-10-14"
     rf"^(?:[A-Z][a-z]+day,?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
     rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}-\d{{1,2}}-\d{{1,2}}"
     r"|\d{1,2}[./]\d{1,2}[./]\d{2,4})$",
@@ -154,7 +155,8 @@ def marking(heading: list[Line], lines: list[Line], height: float) -> bool:
     date line), in the bottom band with only lines of the band below them (a one-page
     document's footer: no other page repeats it), or in one band with their text printed again
     in the other (a marking at top and foot)."""
-    if _DATE.match(" ".join(" ".join(ln.text for ln in heading).split())):
+    text = " ".join(ln.text for ln in heading).strip()
+    if len(text) <= 40 and _DATE.match(text):
         return True
     if not all(in_band(ln, height) for ln in heading):
         return False
