@@ -25,7 +25,7 @@ def _corpus_page(name: str, number: int) -> pymupdf.Page:
 
 def test_one_style_lines_read_as_when_weighed_span_by_span():
     """A paper's line comes as a span a word and one a synthetic space (MuPDF's char flag):
-    joined without weighing, it has the text, size, weight, slant and label length the
+    joined without weighing, it has the text, size, weight, slant, label length and colour the
     weighing gives."""
     page = _corpus_page("layout-parser-paper-fast.pdf", 1)
     data = page.get_text("dict", flags=flags())
@@ -39,8 +39,9 @@ def test_one_style_lines_read_as_when_weighed_span_by_span():
     assert len(one_style) > 20  # the page is made of them
     for line in one_style:
         made = _line(line, 0)
-        text, size, _, _, bold, italic, lead = _joined_spans(line["spans"])
+        text, size, _, _, bold, italic, lead, color = _joined_spans(line["spans"])
         assert made is not None and made.text == text and made.lead == lead
+        assert made.color == color
         assert (made.size, made.bold, made.italic) == (round(size * 2) / 2, bold, italic)
 
 

@@ -24,8 +24,9 @@ class PdfExtractor(Extractor):
         {"pages", "view", "extract_images", "extract_tables", "ocr"}
     )
     # 5: view="outline" is one listing unit (bookmarks.py); 6: the structure engine's rules from
-    # the extra2 real pages (headings, unruled grids, leaders): a result cached before is stale
-    version: ClassVar[int] = 6
+    # the extra2 real pages (headings, unruled grids, leaders): a result cached before is stale;
+    # 7: heading colours, diagram and form labels, date lines, OCR layers, column run-ons
+    version: ClassVar[int] = 7
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

@@ -396,7 +396,7 @@ def _heading_level(
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
         return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
-    sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and not numbered
+    sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and (not numbered or words > 8)
     sentence = sentence and not _ABBREVIATED.search(end)  # a name's "e.V.", "Inc.": no end
     heavier = len(lines) == 1 and first.family == survey.body_style[3]
     heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
@@ -406,7 +406,7 @@ def _heading_level(
         return survey.level(first)
     if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
         return 0
-    if numbered or first.style in survey.heading_styles and stripped[:1] not in "—–-\"“'‘(":
+    if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 

@@ -1,13 +1,19 @@
 """Where a PDF page draws a figure, from its one reading (lines.PageText): its pictures, and
 its drawings (clusters of paths: a plot's curves and bars, a diagram's shapes), so that the
 labels printed on them stay with the figure instead of running into the text around it, and
-a plot's tick labels are not taken for a table."""
+a plot's tick labels are not taken for a table; and a figure's caption into its placeholder."""
 
 from __future__ import annotations
 
+import re
+from itertools import chain
 from typing import TYPE_CHECKING
 
+from .blocks import Block, joined
+
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .lines import Box, Line, PageText
 
 PICTURE = 0.02  # pictures over this share of the page are figures
@@ -19,6 +25,11 @@ _SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
 _BARS = 10  # or small filled rectangles (a bar chart's bars)
 _TABLED = 0.8  # a table covering this share of a drawing: the drawing is the table's
 _THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
+_NUMBERED = re.compile(r"^\s*(?:\*\s*)?\d{1,3}[a-z]?\.\s+\S")  # a form's field number: "* 10. Name"
+
+_FIGURE_CAPTION = re.compile(
+    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|그림|\[그림)\s*[\dIVX]", re.IGNORECASE
+)
 
 
 def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
@@ -145,3 +156,98 @@ def _overlap(a: Box, b: Box) -> float:
 
 def _same(a: Box, b: Box) -> bool:
     return abs(a[0] - b[0]) < 1 and abs(a[1] - b[1]) < 1 and abs(a[2] - b[2]) < 1
+
+
+def drawn_label(lines: list[Line], text: PageText) -> bool:
+    """Lines that label a drawing, not heading anything: a diagram's (``_diagram``) or a
+    form's field label (``_field``)."""
+    return _diagram(lines, text) or _field(lines, text)
+
+
+def _field(lines: list[Line], text: PageText) -> bool:
+    """A form's field label: ending with a colon right over an empty entry box (a drawn box
+    holding no text, its top within two line heights under the label, its left edge within an
+    em of the label's), or numbered with another numbered label on its row (``20. SIGNATURE``
+    beside ``21. DATE SIGNED``, a cell's wall between them)."""
+    first, last = lines[0], lines[-1]
+    em, height = first.size, last.y1 - last.y0
+    if _NUMBERED.match(first.text) and any(
+        _NUMBERED.match(o.text) and o.x0 > first.x1 + em and o.y0 < first.y1 and o.y1 > first.y0
+        and _walled(first, o, text.rects or ())
+        for o in text.lines
+    ):  # fmt: skip
+        return True
+    if not last.text.rstrip().endswith(":"):
+        return False
+    return any(
+        last.y1 - 1 <= b[1] <= last.y1 + 2 * height
+        and abs(b[0] - first.x0) <= em
+        and b[3] - b[1] > _THIN
+        and not any(_holds(b, ln) for ln in text.lines)
+        for b in text.rects or ()
+    )
+
+
+def _walled(a: Line, b: Line, rects: Sequence[Box]) -> bool:
+    """A drawn vertical rule between two lines of one row, across it (a form cell's wall)."""
+    return any(
+        r[2] - r[0] <= _THIN and a.x1 <= r[0] and r[2] <= b.x0 and r[1] <= a.y1 and r[3] >= a.y0
+        for r in rects
+    )
+
+
+def _diagram(lines: list[Line], text: PageText) -> bool:
+    """Lines printed inside a diagram, not heading anything: within a drawn box (a rectangle
+    or a shape, not a rule, under half the page) that frames other boxes (a diagram's panel,
+    a figure's frame around its shapes), unless they sit in a bar of their own across that
+    box (a heading's band inside a form's frame)."""
+    if text.rects is None or not (text.rects or text.paths):
+        return False
+    own = (min(ln.x0 for ln in lines), min(ln.y0 for ln in lines),
+           max(ln.x1 for ln in lines), max(ln.y1 for ln in lines))  # fmt: skip
+    half = 0.5 * text.width * text.height
+    around = [b for b in chain(text.rects, text.paths) if _encloses(b, own) and _shape(b, half)]
+    if not around:  # most headings: no box around them
+        return False
+    boxes = [b for b in chain(text.rects, text.paths) if _shape(b, half)]
+    bar = min(around, key=_area)
+    width = bar[2] - bar[0] if bar[3] - bar[1] <= 2.5 * (own[3] - own[1]) else 0.0
+    return any(
+        width < 0.8 * (box[2] - box[0])
+        and any(o is not box and _area(o) < 0.8 * _area(box) and _encloses(box, o) for o in boxes)
+        for box in around
+    )
+
+
+def _shape(box: Box, most: float) -> bool:
+    """A box that is no rule (thicker than ``_THIN`` both ways), of less than ``most`` area."""
+    return min(box[2] - box[0], box[3] - box[1]) > _THIN and _area(box) < most
+
+
+def _encloses(box: Box, inner: Box) -> bool:
+    """``inner`` lies within ``box`` (a point of slack)."""
+    return (
+        box[0] <= inner[0] + 1 and box[1] <= inner[1] + 1
+        and inner[2] <= box[2] + 1 and inner[3] <= box[3] + 1
+    )  # fmt: skip
+
+
+def captioned(blocks: list[Block]) -> list[Block]:
+    """A figure's caption (the caption block right after or before it) into its placeholder."""
+    out: list[Block] = []
+    skip = False
+    for i, block in enumerate(blocks):
+        if skip:
+            skip = False
+            continue
+        if block.kind == "figure":
+            after = blocks[i + 1] if i + 1 < len(blocks) else None
+            if (
+                after is not None
+                and after.kind in ("caption", "text")
+                and _FIGURE_CAPTION.match(after.lines[0].text.lstrip())
+            ):
+                block.markdown = f"[Figure: {joined(after.lines)}]"
+                skip = True
+        out.append(block)
+    return out

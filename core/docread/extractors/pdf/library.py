@@ -10,7 +10,8 @@ loaded already, and PyMuPDF's ``find_tables`` then runs the layout model on ever
 looks at (5 s a page on a loaded machine, and other tables): docread calls it with
 ``use_layout=False`` (tables.py, parts.py), so ``auto`` and ``off`` read the same, at the same
 speed, whoever imported PyMuPDF first. And where a page draws its pictures (``drawn_pictures``),
-the text flags a page is read with and a bounded count of its blocks."""
+the text flags a page is read with and a bounded count of its blocks; and a page's lines repaired
+from the characters of its ``rawdict`` (right-to-left ligatures, spaces MuPDF made up in numbers)."""
 
 from __future__ import annotations
 
@@ -20,13 +21,17 @@ import gc
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
+from unicodedata import normalize
 
 from ...errors import DependencyMissingError
 
 if TYPE_CHECKING:
     import pymupdf
+
+    from .lines import Line
 
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
@@ -153,3 +158,48 @@ def over_paths(textpage: Any, limit: int) -> bool:
     while block is not None and count <= limit:
         block, count = block.next, count + 1
     return count > limit
+
+
+def raw_lines(page: pymupdf.Page, textpage: Any, lines: list[Line], rtl: bool) -> list[Line]:
+    """The page's lines with the text their ``rawdict`` characters make (``repaired`` on a
+    right-to-left page, else ``unspaced``), a line that gives no text as it was."""
+    text_of = repaired if rtl else unspaced
+    fixed: dict[tuple[int, float, float], str] = {}
+    raw = page.get_text("rawdict", textpage=textpage)
+    for number, block in enumerate(raw["blocks"]):
+        for line in block.get("lines", ()):
+            x0, y0 = line["bbox"][:2]
+            fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", text_of(line))
+    texts = ((ln, fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)), "")) for ln in lines)
+    return [replace(ln, text=text, lead=0) if text.strip() else ln for ln, text in texts]
+
+
+def unspaced(line: dict[str, Any]) -> str:
+    """A ``rawdict`` line's text without the spaces MuPDF makes up inside a number after a
+    point or comma its font gives no width (each glyph placed on its own: ``11,062. 6``);
+    "" when it has none (a sentence's end, words, are left as they are)."""
+    chars = [c for span in line["spans"] for c in span["chars"]]
+    text = "".join(c["c"] for c in chars)
+    drop = {
+        i
+        for i in range(2, len(chars) - 1)
+        if chars[i]["synthetic"]
+        and text[i - 1] in ".," and text[i - 2].isdigit() and text[i + 1].isdigit()
+        and chars[i - 1]["bbox"][2] - chars[i - 1]["bbox"][0] < 0.01
+    }  # fmt: skip
+    return "".join(c for i, c in enumerate(text) if i not in drop) if drop else ""
+
+
+def repaired(line: dict[str, Any]) -> str:
+    """A ``rawdict`` line's text with right-to-left ligatures as printed: MuPDF reverses a
+    ligature's characters with the line (Arabic lam-alef "لإ" comes out as "إل"); its
+    zero-width second character gives it away and is put back."""
+    chars = [c for span in line["spans"] for c in span["chars"]]
+    i = 0
+    while i < len(chars) - 1:
+        a, b = chars[i], chars[i + 1]
+        if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
+            chars[i], chars[i + 1] = b, a
+            i += 1
+        i += 1
+    return "".join(c["c"] for c in chars)

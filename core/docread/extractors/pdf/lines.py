@@ -1,22 +1,21 @@
-"""A PDF page's text lines with their geometry and font (size, weight, slant, family), from one
-``dict`` extraction, with the drawn rules and pictures the structure pass needs: the page read
-once, everything after works on what it returns (``PageText``), never on the page again. And
-the joining of lines' text (a word hyphenated at a line end made whole)."""
+"""A PDF page's text lines with their geometry, font (size, weight, slant, family) and colour,
+from one ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the
+page read once, everything after works on what it returns (``PageText``), never on the page
+again. And the joining of lines' text (a word hyphenated at a line end made whole)."""
 
 from __future__ import annotations
 
 import functools
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
-from unicodedata import normalize
 
 from ...model import dataclass
 from ...sanitize import lazy_pattern
-from .library import collector_paused, drawn_pictures, flags, over_paths
+from .library import collector_paused, drawn_pictures, flags, over_paths, raw_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,8 +52,12 @@ _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line'
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
+_SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
+    r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
+)
+_OCR_FONT = "GlyphLessFont"  # an OCR text layer's invisible font (Tesseract, OCRmyPDF)
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
-_STYLE, _TEXT = itemgetter("size", "font", "flags"), itemgetter("text")  # of a dict span
+_STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
 
 
 Box = tuple[float, float, float, float]
@@ -65,10 +68,11 @@ class Line:
     """One printed line: its box, text, dominant font size (rounded to 0.5 pt), whether most
     of it (60 %) is bold / italic, whether it is monospaced, its font family and weight
     (100-900, or the family's own code), its MuPDF block, whether it runs other than left to
-    right (rotated, vertical: margin stamps, table heads set sideways), and how many characters
-    of a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run in).
+    right (rotated, vertical: margin stamps, table heads set sideways), how many characters
+    of a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run in), and
+    the sRGB colour most of its characters have.
     Never changed once made (``replace`` makes another), but not frozen: a frozen class's
-    ``__init__`` sets each of the 14 fields through ``object.__setattr__``, 8x the time of a
+    ``__init__`` sets each of the 15 fields through ``object.__setattr__``, 8x the time of a
     plain one, and a page makes a Line for each of its lines and joined fragments."""
 
     x0: float
@@ -85,6 +89,7 @@ class Line:
     block: int = 0
     rotated: bool = False
     lead: int = 0  # characters of a bold label the line opens with, the rest not bold
+    color: int = 0
 
     @property
     def height(self) -> float:
@@ -141,13 +146,42 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     everything = "".join([ln.text for ln in out])  # counted and searched once, not a line each
     chars, rtl = visible(everything), right_to_left(everything)
     if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
-        out = raw_lines(page, textpage, out, repaired if rtl else unspaced)
+        out = raw_lines(page, textpage, out, rtl)
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
     rect = page.rect
+    if out and out[0].family == _OCR_FONT and all(ln.family == _OCR_FONT for ln in out):
+        out = steadied(out)
     return PageText(
         joined_rows(out, rtl, _strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
+
+
+def steadied(lines: list[Line]) -> list[Line]:
+    """An OCR text layer's lines (Tesseract's ``GlyphLessFont``, each line's size fit to its
+    box: a body line's swings 7-13 pt) with their sizes steadied: from a fifth under the
+    page's median size to 40 % over it, the median (one body); larger sizes within a tenth of
+    one another, the smallest of them (a title's lines one size). The layer has no weight: a
+    body line of a few words in title case without a stop (``Creating a Song``) is taken as
+    bold, the side head the print sets it as."""
+    sizes = sorted(ln.size for ln in lines)
+    median = sizes[len(sizes) // 2]
+    steady: dict[float, float] = {}
+    for size in sizes:
+        if 0.8 * median <= size <= 1.4 * median:
+            steady[size] = median
+        elif size > median and steady and max(steady) >= size / 1.1 > 1.4 * median:
+            steady[size] = steady[max(steady)]
+        else:
+            steady[size] = size
+    out: list[Line] = []
+    for ln in lines:
+        size = steady[ln.size]
+        if size == median and _SIDE_HEAD.match(ln.text.strip()):
+            out.append(replace(ln, size=size, bold=True, weight=700))
+        else:
+            out.append(replace(ln, size=size) if size != ln.size else ln)
+    return out
 
 
 def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
@@ -168,7 +202,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     lead = 0
     span = spans[0]
     style = _STYLE(span)
-    size, font, flags_ = style
+    size, font, flags_, color = style
     if len(spans) == 1 or all(_STYLE(s) == style for s in spans):
         # one style (most lines; a paper's words and MuPDF's synthetic spaces between them
         # come as spans of their own): nothing to weigh (compared to the first: 2x a set's cost)
@@ -177,28 +211,33 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
             return None
         family, weight, bold, italic = font_style(font, flags_)
     else:
-        text, size, font, flags_, bold, italic, lead = _joined_spans(spans)
+        text, size, font, flags_, bold, italic, lead, color = _joined_spans(spans)
         if not text.strip():
             return None
         family, weight, _, _ = font_style(font, flags_)
     x0, y0, x1, y1 = line["bbox"]
     return Line(
         x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, monospaced(font, flags_), family,
-        weight, number, rotated, lead,
+        weight, number, rotated, lead, color,
     )  # fmt: skip
 
 
-def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int, bool, bool, int]:
+def _joined_spans(
+    spans: list[dict[str, Any]],
+) -> tuple[str, float, str, int, bool, bool, int, int]:
     """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
     flags most of its visible characters have, whether most of the characters that count
     (visible, not a raised mark smaller than that size) are bold / italic (60 %), and the
     length of the bold label it opens with (``Line.lead``; 0 when the line is bold). One pass
-    to weigh the styles, one to write (a paper's line comes as a span a word)."""
+    to weigh the styles, one to write (a paper's line comes as a span a word); and the colour
+    most of its visible characters have."""
     counts: list[int] = []
     weights: dict[tuple[float, str, int], int] = {}
+    colors: dict[int, int] = {}
     for span in spans:
         n = len(span["text"].strip())
         counts.append(n)
+        colors[span["color"]] = colors.get(span["color"], 0) + n
         if n and not span["flags"] & 1:
             key = (span["size"], span["font"], span["flags"] & ~1)
             weights[key] = weights.get(key, 0) + n
@@ -230,13 +269,16 @@ def _joined_spans(spans: list[dict[str, Any]]) -> tuple[str, float, str, int, bo
         length += len(text)
     bold = bold_chars >= _MOSTLY * total > 0
     italic = italic_chars >= _MOSTLY * total > 0
-    return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead
+    color = max(colors.items(), key=itemgetter(1))[0]
+    return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead, color
 
 
 @functools.lru_cache(maxsize=512)
 def monospaced(font: str, flags_: int) -> bool:
-    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas)."""
-    return bool(flags_ & 8) or bool(_MONO_NAME.search(_SUBSET.sub("", font)))
+    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas);
+    never an OCR text layer's invisible ``GlyphLessFont`` (fixed-pitch, but the print is not)."""
+    name = _SUBSET.sub("", font)
+    return name != _OCR_FONT and (bool(flags_ & 8) or bool(_MONO_NAME.search(name)))
 
 
 @functools.lru_cache(maxsize=512)
@@ -353,6 +395,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         big.size, first.bold and second.bold, first.italic and second.italic,
         big.mono, big.family, big.weight, min(a.block, b.block),
         lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
+        color=big.color,
     )  # fmt: skip
 
 
@@ -372,52 +415,6 @@ def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
 def _is_letters(text: str) -> bool:
     """Two or more letters: a word, not a label such as "1", "a)" or "•"."""
     return sum(c.isalpha() for c in text) >= 2
-
-
-def raw_lines(
-    page: pymupdf.Page, textpage: Any, lines: list[Line], text_of: Callable[[dict[str, Any]], str]
-) -> list[Line]:
-    """The page's lines with the text ``text_of`` makes of their ``rawdict`` characters
-    (``repaired``, ``unspaced``), a line it gives no text for as it was."""
-    fixed: dict[tuple[int, float, float], str] = {}
-    raw = page.get_text("rawdict", textpage=textpage)
-    for number, block in enumerate(raw["blocks"]):
-        for line in block.get("lines", ()):
-            x0, y0 = line["bbox"][:2]
-            fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", text_of(line))
-    texts = ((ln, fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)), "")) for ln in lines)
-    return [replace(ln, text=text, lead=0) if text.strip() else ln for ln, text in texts]
-
-
-def unspaced(line: dict[str, Any]) -> str:
-    """A ``rawdict`` line's text without the spaces MuPDF makes up inside a number after a
-    point or comma its font gives no width (each glyph placed on its own: ``11,062. 6``);
-    "" when it has none (a sentence's end, words, are left as they are)."""
-    chars = [c for span in line["spans"] for c in span["chars"]]
-    text = "".join(c["c"] for c in chars)
-    drop = {
-        i
-        for i in range(2, len(chars) - 1)
-        if chars[i]["synthetic"]
-        and text[i - 1] in ".," and text[i - 2].isdigit() and text[i + 1].isdigit()
-        and chars[i - 1]["bbox"][2] - chars[i - 1]["bbox"][0] < 0.01
-    }  # fmt: skip
-    return "".join(c for i, c in enumerate(text) if i not in drop) if drop else ""
-
-
-def repaired(line: dict[str, Any]) -> str:
-    """A ``rawdict`` line's text with right-to-left ligatures as printed: MuPDF reverses a
-    ligature's characters with the line (Arabic lam-alef "لإ" comes out as "إل"); its
-    zero-width second character gives it away and is put back."""
-    chars = [c for span in line["spans"] for c in span["chars"]]
-    i = 0
-    while i < len(chars) - 1:
-        a, b = chars[i], chars[i + 1]
-        if a["bbox"][2] - a["bbox"][0] < 0.01 and abs(b["bbox"][2] - a["bbox"][0]) < 0.5:
-            chars[i], chars[i + 1] = b, a
-            i += 1
-        i += 1
-    return "".join(c["c"] for c in chars)
 
 
 def visible(text: str) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
-from .lines import read_page, repaired, right_to_left
+from .library import repaired
+from .lines import read_page, right_to_left
 from .tables.cells import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from .blocks import (
     norm,
     runs_to_edge,
 )
-from .figures import figure_boxes
+from .figures import captioned, drawn_label, figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import Item, reading_order
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
@@ -38,9 +38,6 @@ from .tables.unruled import aligned_tables
 if TYPE_CHECKING:
     from ...settings import OutputSettings
 
-_FIGURE_CAPTION = re.compile(
-    r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|그림|\[그림)\s*[\dIVX]", re.IGNORECASE
-)
 _LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
 _AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
@@ -140,9 +137,11 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     for column in columns:
         for block in column:
             (notes if block.kind == "note" else blocks).append(block)
-    blocks = _captioned(blocks)
-    for block in blocks:  # a one-page document's footer, a marking at top and foot: no heading
-        if block.kind == "heading" and marking(block.lines, text.lines, height):
+    blocks = captioned(blocks)
+    for block in blocks:  # a one-page document's footer, a marking, a diagram's label: no heading
+        if block.kind == "heading" and (
+            marking(block.lines, text.lines, height) or drawn_label(block.lines, text)
+        ):
             block.kind = "text"
     aside = notes
     if margin:
@@ -335,45 +334,28 @@ def _run_on(columns: list[list[Block]], rtl: bool) -> None:
             first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
             if first is None:
                 continue
-            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl):
+            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl, later):
                 break
             last.lines = [*last.lines, *first.lines]
             later.remove(first)
             break
 
 
-def _continues(block: Block, rtl: bool) -> bool:
+def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
     """A paragraph that continues one before it: it opens lower-case, or (a script without
-    case, or any) with its first line not indented against its next."""
+    case, or any) with its first line not indented against its next, or, a line alone, not
+    indented against the ``column``'s left edge where its paragraphs open indented."""
     start = block.lines[0].text.lstrip()[:1]
     if start.islower():
         return True
     if start.isupper() or not start or rtl:
         return False
+    em = block.lines[0].size
     if len(block.lines) < 2:
-        return False
-    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * block.lines[0].size
-
-
-def _captioned(blocks: list[Block]) -> list[Block]:
-    """A figure's caption (the caption block right after or before it) into its placeholder."""
-    out: list[Block] = []
-    skip = False
-    for i, block in enumerate(blocks):
-        if skip:
-            skip = False
-            continue
-        if block.kind == "figure":
-            after = blocks[i + 1] if i + 1 < len(blocks) else None
-            if (
-                after is not None
-                and after.kind in ("caption", "text")
-                and _FIGURE_CAPTION.match(after.lines[0].text.lstrip())
-            ):
-                block.markdown = f"[Figure: {joined(after.lines)}]"
-                skip = True
-        out.append(block)
-    return out
+        texts = [b for b in column if b.kind == "text" and len(b.lines) > 1]
+        indented = any(b.lines[0].x0 > b.lines[1].x0 + 0.5 * em for b in texts)
+        return indented and block.lines[0].x0 <= min(b.x0 for b in texts) + 0.5 * em
+    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * em
 
 
 # -- writing --------------------------------------------------------------------------------------

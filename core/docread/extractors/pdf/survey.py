@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import groupby
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from ...sanitize import lazy_pattern
 from .content import bound_content
 from .lines import Line, PageText, read_page
 
@@ -36,6 +39,18 @@ HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3
     r"|제\s*\d+\s*[장절조편])(?:\s|$)",
     re.IGNORECASE,
 )
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+    r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec|Januar|Februar|März|Mai|Juni|Juli|Oktober"
+    r"|Dezember|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre"
+    r"|décembre)\.?"
+)
+_DATE = lazy_pattern(  # a day's date alone: "October 14, 1998", "14. Oktober 1998", "1998-10-14"
+    rf"^(?:[A-Z][a-z]+day,?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th|er)?\.?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}-\d{{1,2}}-\d{{1,2}}"
+    r"|\d{1,2}[./]\d{1,2}[./]\d{2,4})$",
+    re.IGNORECASE,
+)
 BIGGER = 1.15  # a size this many times the body's marks a heading by itself
 _ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
 
@@ -54,16 +69,18 @@ def is_page_number(text: str) -> bool:
 
 @dataclass
 class Survey:
-    """The document's body style (``body`` size, ``body_style``, its weight), the styles that
-    stand alone the way headings do (``heading_styles``, largest and heaviest first: their
-    rank is the heading level), the running lines (their keys, each with the first sampled
+    """The document's body style (``body`` size, ``body_style``, its weight and colour), the
+    styles that stand alone the way headings do (``heading_styles``, largest and heaviest first:
+    their rank is the heading level), the colours that do (``heading_colors``), the running lines (their keys, each with the first sampled
     page that prints it and the size most pages print it in), the outline's headings by page,
     and the pages it read."""
 
     body: float = 10.0
     body_style: Style = (10.0, False, False, "")
     body_weight: int = 400
+    body_color: int = 0
     heading_styles: list[Style] = field(default_factory=list)
+    heading_colors: set[int] = field(default_factory=set)
     running: dict[str, int] = field(default_factory=dict)
     running_size: dict[str, float] = field(default_factory=dict)
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
@@ -84,7 +101,7 @@ class Survey:
 
     def distinct(self, line: Line) -> bool:
         """Set apart from the body by size (half a point or more), weight (bold, or heavier in
-        the body's family), slant, or family (at body size or larger)."""
+        the body's family), slant, family or a heading colour (at body size or larger)."""
         size, bold, italic, family = self.body_style
         if line.size >= size + 0.5:
             return True
@@ -95,6 +112,7 @@ class Survey:
             or (line.italic and not italic)
             or (line.family == family and line.weight > self.body_weight)
             or (line.family != family and line.size >= size and not line.mono)
+            or (line.color in self.heading_colors and line.size >= size)
         )
 
     def hangs(self, first: Line, ln: Line) -> bool:
@@ -112,6 +130,10 @@ class Survey:
         """A bold line clearly larger than the body: a title each page prints (a form and its
         copy, an estimate's pages), not a running line."""
         return line.bold and line.size >= self.body * _TITLE
+
+    def heading_style(self, line: Line) -> bool:
+        """In a style or a colour the document sets its headings in."""
+        return line.style in self.heading_styles or line.color in self.heading_colors
 
     def code(self, line: Line) -> bool:
         """A line in a monospaced family other than the body's: a listing's, a signature's."""
@@ -151,9 +173,13 @@ def alone(ln: Line, lines: list[Line]) -> bool:
 
 
 def marking(heading: list[Line], lines: list[Line], height: float) -> bool:
-    """A heading's lines that mark the page, not head its text: in the bottom band with only
-    lines of the band below them (a one-page document's footer: no other page repeats it),
-    or in one band with their text printed again in the other (a marking at top and foot)."""
+    """A heading's lines that mark the page, not head its text: a date alone (a title block's
+    date line), in the bottom band with only lines of the band below them (a one-page
+    document's footer: no other page repeats it), or in one band with their text printed again
+    in the other (a marking at top and foot)."""
+    text = " ".join(ln.text for ln in heading).strip()
+    if len(text) <= 40 and _DATE.match(text):
+        return True
     if not all(in_band(ln, height) for ln in heading):
         return False
     top, low = min(ln.y0 for ln in heading), heading[0].y0 >= height * (1 - BAND)
@@ -248,17 +274,19 @@ def _styles(found: Survey) -> None:
     weights: dict[Style, Counter[int]] = {}
     alone: Counter[Style] = Counter()  # runs of the style that stand alone
     runs: Counter[Style] = Counter()
+    pages: list[list[Line]] = []
     for text in found.read.values():
         lines = [
             ln for ln in text.lines if not ln.rotated and not found.running_at(ln, text.height)
         ]
+        pages.append(lines)
         for ln in lines:
             n = len(ln.text.strip())
             chars[ln.style] += n
             weights.setdefault(ln.style, Counter())[ln.weight] += n
         for run in _runs(lines):
             runs[run[0].style] += 1
-            if len(run) <= 2 and sum(len(ln.text.split()) for ln in run) <= _ALONE_WORDS:
+            if len(run) <= 2 and _words(run) <= _ALONE_WORDS:
                 alone[run[0].style] += 1
     if not chars:
         return
@@ -275,7 +303,67 @@ def _styles(found: Survey) -> None:
             heads.append((style, probe.weight))
     heads.sort(key=lambda s: _rank(*s), reverse=True)
     found.heading_styles = [s for s, _ in heads]
-    found.headed = bool(heads)
+    _colors(found, pages)
+    found.headed = bool(heads or found.heading_colors)
+
+
+def _colors(found: Survey, pages: list[list[Line]]) -> None:
+    """The body's colour (most of the body style's characters) and the heading colours: one
+    with fewer characters than that, no grey lighter than the body (a byline, a date: set back,
+    not apart), whose runs of lines at body size or larger (in content order, ``pages``) mostly
+    stand alone as ``_styles`` says, each line alone on its row (a table's cells share theirs):
+    a heading set apart by its colour only (``3.1.4 Hydrographic`` in dark blue)."""
+    chars: Counter[int] = Counter()
+    body: Counter[int] = Counter()
+    for lines in pages:
+        for ln in lines:
+            chars[ln.color] += len(ln.text.strip())
+            if ln.style == found.body_style:
+                body[ln.color] += len(ln.text.strip())
+    if not body:
+        return
+    found.body_color, most = body.most_common(1)[0]
+    alone: Counter[int] = Counter()
+    runs: Counter[int] = Counter()
+    for lines in pages:
+        if all(ln.color == found.body_color for ln in lines):
+            continue
+        shared = _sharing(lines)
+        for color, group in groupby(lines, key=attrgetter("color")):
+            run = list(group)
+            if color == found.body_color or _lighter_grey(color, found.body_color):
+                continue
+            if all(ln.size >= found.body for ln in run):
+                runs[color] += 1
+                alone[color] += (
+                    len(run) <= 2
+                    and _words(run) <= _ALONE_WORDS
+                    and not any(id(ln) in shared for ln in run)
+                )
+    found.heading_colors = {c for c in runs if chars[c] < most and alone[c] >= 0.5 * runs[c]}
+
+
+def _sharing(lines: list[Line]) -> set[int]:
+    """The ids of the lines that share their row with another line (half its height)."""
+    out: set[int] = set()
+    ordered = sorted(lines, key=attrgetter("y0"))
+    for i, ln in enumerate(ordered):
+        for other in ordered[i + 1 :]:
+            if other.y0 >= ln.y1:
+                break
+            if min(ln.y1, other.y1) - other.y0 >= 0.5 * min(ln.height, other.height):
+                out.update((id(ln), id(other)))
+    return out
+
+
+def _lighter_grey(color: int, body: int) -> bool:
+    """A grey (the three channels within 16 of one another) lighter than the body's colour."""
+    rgb = (color >> 16, color >> 8 & 255, color & 255)
+    return max(rgb) - min(rgb) <= 16 and sum(rgb) > sum((body >> 16, body >> 8 & 255, body & 255))
+
+
+def _words(run: list[Line]) -> int:
+    return sum(len(ln.text.split()) for ln in run)
 
 
 def _runs(lines: list[Line]) -> list[list[Line]]:

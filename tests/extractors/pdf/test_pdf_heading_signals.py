@@ -1,0 +1,215 @@
+"""PDF headings (``pdf.structure: auto``) told by signals other than size and weight, and
+lines that look like headings but are not, as seen on the real pages of splits ``extra2`` and
+``tune`` in bench/pdf_truth/ (a manual's headings set apart by colour only, a diagram's labels,
+a form's field labels, a title block's date; and a paragraph running on into the next column
+for one line of Hangul): each page here is generated to show the same thing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pymupdf
+from factories import drawn_markdown
+
+HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
+_BLUE, _GREY = (0.08, 0.2, 0.31), (0.55, 0.55, 0.55)
+_TEXT = (
+    "There are implied associations with all hydrographic features and the network",
+    "could be defined explicitly through spatial analysis of the features it holds.",
+)
+
+
+def _paragraph(page: pymupdf.Page, y: float, lines: int = 2) -> float:
+    """A paragraph of ``_TEXT`` in black 10 pt Helvetica from ``y``; where the next one starts."""
+    for i in range(lines):
+        page.insert_text((72, y), _TEXT[i % 2], fontsize=10, fontname="helv")
+        y += 12
+    return y + 10
+
+
+def _coloured_headings(page: pymupdf.Page) -> None:
+    """Section headings in the body's font and size, set apart by a dark blue only, over
+    paragraphs; a grey line (set back, not apart) and a row of blue figures (a table's)."""
+    page.insert_text((72, 60), "Revised 2004-06-02", fontsize=10, color=_GREY)
+    y = _paragraph(page, 90.0)
+    for title in ("Hydrographic features", "Network linear elements", "Point events"):
+        page.insert_text((72, y + 8), title, fontsize=10, fontname="helv", color=_BLUE)
+        y = _paragraph(page, y + 28, 4)
+    for x, cell in zip((72, 200, 330), ("12,553", "2,713", "2,632"), strict=True):
+        page.insert_text((x, y + 10), cell, fontsize=10, fontname="helv", color=_BLUE)
+    _paragraph(page, y + 34)
+
+
+def test_a_line_standing_alone_in_a_colour_the_body_does_not_use_is_a_heading(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _coloured_headings, width=612)
+    assert HEADING.findall(markdown) == [
+        "Hydrographic features",
+        "Network linear elements",
+        "Point events",
+    ]
+    assert "Revised 2004-06-02" in markdown
+
+
+def _diagram(page: pymupdf.Page) -> None:
+    """A heading, text, then a figure: a frame around two boxes, a large bold label on a small
+    plate of its own inside the frame, another in a box; after it, a form's frame whose
+    section title sits in a band across it, over two entry boxes."""
+    page.insert_text((72, 70), "Overview", fontsize=12, fontname="hebo")
+    y = _paragraph(page, 95.0, 4)
+    page.draw_rect(pymupdf.Rect(128, y, 484, y + 220), color=(0, 0, 1), width=3)
+    page.draw_rect(pymupdf.Rect(254, y + 10, 413, y + 29), color=(1, 1, 1), fill=(1, 1, 1))
+    page.insert_text((261, y + 24), "Quantity of phenomenon", fontsize=12, fontname="hebo")
+    page.draw_rect(pymupdf.Rect(235, y + 41, 344, y + 89), fill=(0.2, 0.2, 0.2))
+    page.draw_rect(pymupdf.Rect(235, y + 90, 386, y + 188), fill=(0.75, 0.75, 0.75))
+    page.insert_text((240, y + 180), "Optional", fontsize=16, fontname="hebo")
+    y = _paragraph(page, y + 250, 4)
+    page.draw_rect(pymupdf.Rect(70, y, 540, y + 120), color=(0, 0, 0))
+    page.draw_rect(pymupdf.Rect(70, y, 540, y + 20), fill=(0.85, 0.85, 0.85))
+    page.insert_text((76, y + 14), "Section A. Claimant", fontsize=12, fontname="hebo")
+    for top in (y + 35, y + 75):
+        page.draw_rect(pymupdf.Rect(76, top, 400, top + 25), color=(0.5, 0.5, 0.5))
+
+
+def test_labels_inside_a_diagrams_frame_are_no_headings(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _diagram, width=612)
+    assert HEADING.findall(markdown) == ["Overview", "Section A. Claimant"]
+    assert "Quantity of phenomenon" in markdown and "Optional" in markdown
+
+
+def _form(page: pymupdf.Page) -> None:
+    """A boxed form: a bold title, bold numbered field labels ending with a colon, each over
+    an empty entry box, then two numbered labels in capitals on one row, a cell's wall between
+    them, over a paragraph of text."""
+    page.draw_rect(pymupdf.Rect(30, 36, 578, 700), color=(0, 0, 0))
+    page.insert_text((35, 52), "Application for Federal Assistance", fontsize=12, fontname="hebo")
+    y = 75.0
+    for label in ("9. Type of Applicant 1: Select Applicant Type:", "11. Catalog Number:"):
+        page.insert_text((35, y), label, fontsize=8, fontname="hebo")
+        page.draw_rect(pymupdf.Rect(34, y + 5, 527, y + 18), color=(0.6, 0.6, 0.6))
+        page.insert_text((35, y + 34), "Title:", fontsize=7.5, fontname="helv")
+        page.draw_rect(pymupdf.Rect(34, y + 39, 527, y + 52), color=(0.6, 0.6, 0.6))
+        y += 75
+    page.draw_rect(pymupdf.Rect(366, y - 10, 367.5, y + 40), fill=(0, 0, 0))
+    page.insert_text((35, y), "20. SIGNATURE OF CLAIMANT (REQUIRED)", fontsize=8, fontname="hebo")
+    page.insert_text((372, y), "21. DATE SIGNED", fontsize=8, fontname="hebo")
+    for i in range(6):
+        page.insert_text((35, y + 60 + 11 * i), _TEXT[i % 2], fontsize=7.5, fontname="helv")
+
+
+def test_a_forms_field_labels_are_no_headings(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _form, width=612)
+    assert HEADING.findall(markdown) == ["Application for Federal Assistance"]
+    assert "9. Type of Applicant 1: Select Applicant Type:" in markdown
+
+
+def _title_block(page: pymupdf.Page) -> None:
+    """A LaTeX article's title block: an italic title, an italic date line under it in a
+    smaller size, then paragraphs with hanging indents."""
+    page.insert_text((72, 80), "The Crazy Ones", fontsize=14.5, fontname="tiit")
+    page.insert_text((72, 100), "October 14, 1998", fontsize=12, fontname="tiit")
+    y = 125.0
+    for _ in range(5):
+        for i, line in enumerate(_TEXT):
+            page.insert_text((86 if i else 76, y), line, fontsize=9, fontname="tiro")
+            y += 11
+        y += 6
+
+
+def test_a_date_line_under_a_title_is_no_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _title_block, width=612)
+    assert HEADING.findall(markdown) == ["The Crazy Ones"]
+    assert "October 14, 1998" in markdown
+
+
+_WRAPPED = (
+    "Data homogeneity will thereby be ensured by a minimum",
+    "set of data; beyond the minimum level the model serves",
+    "as a target for all partners and their own extensions",
+)
+
+
+def _columns_run_on(page: pymupdf.Page) -> None:
+    """Two columns whose paragraphs open with an indented first line: the left column's last
+    paragraph runs on into the right one for one line that opens without case (a number, as
+    Hangul does), mid-page under a figure's box."""
+
+    def paragraph(x: float, y: float, lines: tuple[str, ...]) -> float:
+        for i, line in enumerate(lines):
+            page.insert_text((x + (10 if i == 0 else 0), y), line, fontsize=10, fontname="helv")
+            y += 13
+        return y + 6
+
+    y = 80.0
+    for _ in range(4):
+        y = paragraph(40, y, _WRAPPED)
+    paragraph(40, y, _WRAPPED[:2])  # no sentence ends at the column's foot
+    page.draw_rect(pymupdf.Rect(320, 70, 570, 140), fill=(0.6, 0.7, 0.9))
+    page.insert_text((320, 160), "2004 partners in all.", fontsize=10, fontname="helv")
+    y = 180.0
+    for _ in range(2):
+        y = paragraph(320, y, _WRAPPED)
+
+
+def test_a_paragraph_runs_on_into_the_next_columns_one_line_that_opens_without_case(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _columns_run_on, width=612)
+    blocks = [" ".join(block.split()) for block in markdown.split("\n\n")]
+    assert f"{_WRAPPED[0]} {_WRAPPED[1]} 2004 partners in all." in blocks
+
+
+def _product_sheet(page: pymupdf.Page) -> None:
+    """A product sheet as printed: a two-line bold title, then bold side heads in the body's
+    size over paragraphs."""
+    page.insert_text((150, 60), "The LinnSequencer", fontsize=22, fontname="tibo")
+    page.insert_text((110, 86), "32 Track MIDI Sequence Recorder", fontsize=22, fontname="tibo")
+    y = 130.0
+    for head in ("Recording a Sequence", "Creating a Song", "Composition Without Compromise"):
+        page.insert_text((72, y), head, fontsize=11, fontname="tibo")
+        y += 15
+        for i in range(4):
+            page.insert_text((72, y), _TEXT[i % 2], fontsize=10, fontname="tiro")
+            y += 12
+        y += 14
+
+
+def test_an_ocr_text_layers_title_and_side_heads_are_headings(tmp_path: Path) -> None:
+    """A scan with Tesseract's text layer (``GlyphLessFont``: fixed-pitch, no weight, each
+    line's size fit to its box): the title is larger, the side heads are short lines in
+    title case (the print's bold is not in the layer)."""
+    import subprocess
+
+    import docread
+
+    doc = pymupdf.open()
+    _product_sheet(doc.new_page(width=612, height=400))
+    doc[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY).save(tmp_path / "scan.png")
+    subprocess.run(["tesseract", "scan.png", "page", "pdf"], cwd=tmp_path, check=True,
+                   capture_output=True)  # fmt: skip
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        markdown = "\n\n".join(d.text for d in reader.iter_documents("page.pdf"))
+    assert HEADING.findall(markdown) == [
+        "The LinnSequencer 32 Track MIDI Sequence Recorder",
+        "Recording a Sequence",
+        "Creating a Song",
+        "Composition Without Compromise",
+    ]
+
+
+def _numbered_sentence(page: pymupdf.Page) -> None:
+    """Paragraphs, and between them a numbered line set larger that is a whole sentence (an
+    OCR layer's bullet read as ``0``, its size fit to a tall line box)."""
+    y = _paragraph(page, 80.0, 4)
+    line = "0 One or all tracks may be transposed at the touch of a key."
+    page.insert_text((72, y), line, fontsize=13, fontname="helv")
+    _paragraph(page, y + 22, 4)
+
+
+def test_a_numbered_sentence_of_many_words_is_no_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _numbered_sentence, width=612)
+    assert HEADING.findall(markdown) == []
+    assert "0 One or all tracks may be transposed at the touch of a key." in markdown
