@@ -50,6 +50,33 @@ def test_blank_image_has_no_words_and_no_confidence():
     assert result.text == "" and result.confidence is None
 
 
+def test_an_image_of_one_colour_reads_as_no_text_without_tesseract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A flat fill (a blank page, a logo's colour, JPEG's ripple within 8 levels) has no ink:
+    Tesseract is not run for it (its reading, OSD and a turned reading found nothing in ~1.5 s);
+    faint lettering 9 levels off the paper still goes to it."""
+    from docread.extractors.ocr import engine
+
+    runs: list[list[str]] = []
+    run_tool = engine.run_tool
+
+    def spy(argv: list[str], **kw: object) -> object:
+        runs.append(argv)
+        return run_tool(argv, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "run_tool", spy)
+    flat = Image.new("RGB", (320, 200), (20, 40, 200))
+    flat.paste((24, 44, 204), (100, 50, 220, 150))  # a patch a few levels apart
+    for image in (flat, Image.new("L", (600, 300), 255)):
+        result = ocr_image(image, context(), what="OCR")
+        assert result.text == "" and result.confidence is None and not result.skipped
+    assert runs == []
+    faint = picture("Invoice number 4711 is paid").point(lambda v: 246 + v * 9 // 255)
+    ocr_image(faint, context(), what="OCR")
+    assert any("stdin" in argv for argv in runs)
+
+
 def test_upside_down_image_is_turned_upright():
     img = picture("Docling bundles PDF document conversion\nto JSON and Markdown in an easy way")
     result = ocr_image(img.rotate(180, expand=True), context(), what="OCR")

@@ -272,9 +272,11 @@ def test_ocr_adds_the_text_of_the_image(reader: docread.Reader, tmp_path: Path) 
 
 
 def test_ocr_limit_and_failure_keep_metadata_and_picture(tmp_path: Path) -> None:
-    Image.new("L", (300, 100), 255).save(tmp_path / "blank.png")
+    mark = Image.new("L", (300, 100), 255)  # a dark bar: ink to read (a blank is no OCR run)
+    mark.paste(0, (20, 40, 280, 60))
+    mark.save(tmp_path / "bar.png")
     limited = docread.read(
-        "blank.png", workspace=tmp_path, ocr=True, config={"pdf": {"max_pages_ocr": 0}}
+        "bar.png", workspace=tmp_path, ocr=True, config={"pdf": {"max_pages_ocr": 0}}
     )
     assert (
         any("pdf.max_pages_ocr=0" in n for n in limited.notes)
@@ -282,7 +284,7 @@ def test_ocr_limit_and_failure_keep_metadata_and_picture(tmp_path: Path) -> None
     )
     assert limited.media and "**Dimensions:** 300 x 100 pixels" in limited.render()
     config = {"timeouts": {"ocr_per_page": 0.001}}
-    failed = docread.read("blank.png", workspace=tmp_path, ocr=True, config=config)
+    failed = docread.read("bar.png", workspace=tmp_path, ocr=True, config=config)
     assert any("OCR failed" in n for n in failed.notes) and failed.media
     assert "**OCR Text:** failed" in failed.render()
 

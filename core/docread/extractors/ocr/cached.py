@@ -1,5 +1,6 @@
-"""One image's reading, once per picture: noise is skipped, else the reading stored in the OCR
-cache for these pixels and settings, else Tesseract's (then stored).
+"""One image's reading, once per picture: an image of one colour reads as no text and noise is
+skipped, else the reading stored in the OCR cache for these pixels and settings, else
+Tesseract's (then stored).
 
 The cache is handed in (``Context.ocr_cache``: ``cache/ocr.py``'s store, opened by the pipeline
 in each process; None when ``cache.enabled`` is off). Its key is a digest of the pixels Tesseract
@@ -17,7 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .engine import ENGINE, PSM, read_upright, version
-from .images import noise_correlation, plain, recorded_dpi
+from .images import noise_correlation, one_colour, plain, recorded_dpi
 from .result import OcrLine, OcrResult
 
 if TYPE_CHECKING:
@@ -27,10 +28,13 @@ if TYPE_CHECKING:
 
 
 def reading(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
-    """Noise skipped (with a note); else the cached reading of these pixels, or a new one
+    """No words in an image of one colour (what Tesseract would read there, without running
+    it); noise skipped (with a note); else the cached reading of these pixels, or a new one
     (stored)."""
     image = plain(image)
-    gray = image if image.mode == "L" else image.convert("L")  # both checks read gray, once
+    gray = image if image.mode == "L" else image.convert("L")  # the checks read gray, once
+    if one_colour(gray):
+        return OcrResult.of([])
     noise = noise_correlation(gray)
     if noise is not None:
         ctx.warn(

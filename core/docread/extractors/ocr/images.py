@@ -5,7 +5,7 @@ colour), and encoded as PGM/PPM for tesseract's stdin (no temp files, no PNG enc
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -105,6 +105,14 @@ def noise_correlation(image: Image) -> float | None:
         down = 1 - float(np.square(cols[k:] - cols[:-k]).mean()) / var
         lowest = min(lowest, max(across, down))
     return lowest if lowest < _NOISE_CORRELATION else None
+
+
+def one_colour(gray: Image) -> bool:
+    """Whether a gray image's pixels all lie within ``_GRAY_SPREAD`` of each other: no ink to
+    read (a blank page, a logo's flat fill). Tesseract would find no word in two to three runs
+    (the reading, OSD, a turned reading: ~1.5 s of CPU a picture)."""
+    low, high = cast("tuple[int, int]", gray.getextrema())  # one band: its (min, max)
+    return high - low <= _GRAY_SPREAD
 
 
 def plain(image: Image) -> Image:
