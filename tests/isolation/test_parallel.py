@@ -244,7 +244,8 @@ def test_a_files_end_is_sent_at_once_after_the_units_lingering_before_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A file's end does not wait for ``LINGER`` to pass: the units queued before it go at
-    once, then the end (the worker would idle meanwhile, its next file not yet sent)."""
+    once, then the end (the worker would idle meanwhile, its next file not yet sent); the next
+    file's first unit goes at once too (a batch of small files wakes no sender thread)."""
     from multiprocessing.connection import Connection
 
     from docread.isolation import protocol
@@ -262,6 +263,9 @@ def test_a_files_end_is_sent_at_once_after_the_units_lingering_before_it(
     assert host.recv() == ("units", units[:1])
     assert host.recv() == ("units", units[1:]) and host.recv() == ("done",)
     assert time.monotonic() - began < 2.5
+    time.sleep(0.2)  # the sender thread done with the end (far less than LINGER)
+    outbox.unit(units[0])  # the next file's first unit goes at once, from this thread
+    assert host.poll(0) and host.recv() == ("units", units[:1])
     host.close()
     worker.close()
 

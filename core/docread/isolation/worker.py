@@ -62,12 +62,12 @@ def main(fd: int, max_mb: int, host: int) -> None:
 
 
 class _Outbox:
-    """Sends the worker's messages in order. A unit made ``LINGER`` or more after the last send
-    goes at once from the extracting thread, while the socket has room and nothing waits before
-    it (a slow extractor, OCR, never holds a finished unit back; a read's first unit is not
-    delayed). The units that follow within ``LINGER`` (a fast extractor: a text PDF's pages
-    every few ms), or while the host falls behind (the socket over a quarter full), go to a
-    sender thread, which sends those made meanwhile as one ``protocol.units`` message once
+    """Sends the worker's messages in order. A file's first unit, and one made ``LINGER`` or
+    more after the last send, goes at once from the extracting thread, while the socket has room
+    and nothing waits before it (a slow extractor, OCR, never holds a finished unit back; a
+    batch of small files, a unit each, wakes no thread). The units that follow within
+    ``LINGER`` (a fast extractor: a text PDF's pages every few ms), or while the host falls
+    behind (the socket over a quarter full), go to a sender thread, which sends those made meanwhile as one ``protocol.units`` message once
     ``LINGER`` has passed since the last send, at once when a file's end waits behind them or
     half a ``BATCH`` is queued: the host pays one wake-up, poll and read per batch rather than
     per unit (a wake-up per unit cost the host ~0.4 ms of CPU), and this process one wake-up
@@ -79,7 +79,7 @@ class _Outbox:
         self._failed: BaseException | None = None  # the host closed the socket
         self._waiting = 0  # items queued and not yet sent (the order: none is sent past them)
         self._count = threading.Lock()  # guards ``_waiting``
-        self._last = 0.0  # time.monotonic() of the last send
+        self._last = 0.0  # time.monotonic() of the last units sent (0.0: a file ended since)
         self._flush = threading.Event()  # send what is queued now (an end waits, or many units)
         self._room = select.poll()  # POLLOUT: the socket takes a message without waiting
         self._room.register(conn.fileno(), select.POLLOUT)
@@ -88,13 +88,17 @@ class _Outbox:
     def unit(self, unit: Unit) -> None:
         """Send a unit now, or queue it behind those waiting. Raises OSError once sending
         failed."""
-        if time.monotonic() - self._last < LINGER or not self._direct(protocol.units([unit])):
-            self._put(unit)
-            if self._waiting >= BATCH // 2:
-                self._flush.set()
+        if time.monotonic() - self._last >= LINGER and self._direct(protocol.units([unit])):
+            self._last = time.monotonic()
+            return
+        self._put(unit)
+        if self._waiting >= BATCH // 2:
+            self._flush.set()
 
     def send(self, message: Message) -> None:
-        """Send a message that is not a unit (a file's end) after the units before it."""
+        """Send a message that is not a unit (a file's end) after the units before it; the next
+        unit (the next file's first) goes at once."""
+        self._last = 0.0
         if not self._direct(message):
             self._flush.set()
             self._put(message)
@@ -109,7 +113,6 @@ class _Outbox:
         except (OSError, EOFError, ValueError) as exc:
             self._failed = exc
             return False
-        self._last = time.monotonic()
         return True
 
     def _put(self, item: Unit | Message) -> None:
@@ -131,6 +134,7 @@ class _Outbox:
                 item, held = held or self._queue.get(), None
                 if isinstance(item, tuple):
                     self._conn.send(item)
+                    self._last = 0.0  # a file's end: the next file's first unit goes at once
                     self._sent(1)
                     continue
                 self._flush.wait(self._last + LINGER - time.monotonic())  # the ones to follow
