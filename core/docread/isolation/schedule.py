@@ -70,8 +70,6 @@ class _Read:
     first: float | None = None  # time.monotonic() when its first unit with a page came
     pages: int = 0  # pages received after that first one
     ocr: bool = False  # a page of it was OCR'd
-    put: int = 0  # bytes of units its thread queued (``entry_size``; its thread writes it)
-    taken: int = 0  # bytes of them the consumer took (the consumer writes it)
 
     def time_left(self, left: int) -> float | None:
         """Seconds its ``left`` pages still take at the pace of its pages so far, when that
@@ -144,6 +142,8 @@ class Fanout(Generic[T]):
         self._next = 0  # seq of the next file to start
         self._head = 0  # seq of the file the consumer is on (ordered)
         self._reading = 0  # files listed and not read to their end that are not local
+        self._queued = 0  # bytes of units the threads queued (ordered; under the lock)
+        self._taken = 0  # bytes of them the consumer took (its thread alone writes it)
         self._exhausted = False
         self._failure: BaseException | None = None  # the item iterator itself raised
         self._closed = False
@@ -192,7 +192,7 @@ class Fanout(Generic[T]):
                         ran = yield from self._run_local(file)
                     else:
                         if isinstance(event, Document | Media):
-                            current.taken += entry_size(event)
+                            self._taken += entry_size(event)
                         yield file.item, event  # type: ignore[misc]
                 file.end = joined(file.end, event.final or ran)
                 index += 1
@@ -279,7 +279,7 @@ class Fanout(Generic[T]):
                 room = (
                     self._reading < AHEAD_PER_WORKER * self._workers
                     and self._next < self._head + AHEAD_LOCAL
-                    and self._held() < AHEAD_BYTES
+                    and self._queued - self._taken < AHEAD_BYTES
                 )
             else:
                 room = len(self._waiting) < (WINDOW if self._size is not None else 1)
@@ -300,10 +300,6 @@ class Fanout(Generic[T]):
             self._reading += 1
             self._files[file.seq] = file
             self._waiting.append(file)
-
-    def _held(self) -> int:
-        """Bytes of units read and not yet handed out (ordered). Under the lock."""
-        return sum(read.put - read.taken for f in self._files.values() for read in f.reads)
 
     def _read_to_end(self, file: _File[T]) -> None:
         """Free ``file``'s look-ahead slot once no thread has to read it any more (every read
@@ -405,6 +401,8 @@ class Fanout(Generic[T]):
         with self._cond:
             if past(unit, read.last):
                 return False
+            if self._ordered:
+                self._queued += entry_size(unit)
             if isinstance(page, int):
                 read.seen = max(read.seen, page)
                 if read.first is None:
@@ -427,8 +425,6 @@ class Fanout(Generic[T]):
         self._cond.notify_all()
 
     def _put(self, read: _Read, file: _File[T], event: object) -> None:
-        if self._ordered and isinstance(event, Document | Media):
-            read.put += entry_size(event)
         while True:
             if self._closed:
                 raise _Closed
