@@ -10,11 +10,6 @@ Heavy libraries (PyMuPDF, pandas, Pillow, ...) load only inside the extractor th
 
 from __future__ import annotations
 
-# ruff: noqa: E402 - the worker template starts before the rest of docread imports
-from .isolation.template import prestart
-
-prestart()  # its imports (docread, PyMuPDF: the cold start's longer path) run beside ours
-
 import contextlib
 import gc
 import importlib
@@ -81,9 +76,9 @@ __all__ = [
     "read",
 ]
 
-# The public names, imported on first use (PEP 562): ``import docread`` itself imports only the
-# template's start, so the template (whose ``docread.*`` imports run this package first) imports
-# only what a worker runs and reaches PyMuPDF sooner: the cold start's longer path.
+# The public names, imported on first use (PEP 562): ``import docread`` itself imports nothing of
+# docread and starts no process (the Reader's module starts the worker template), and the
+# template, whose ``docread.*`` imports run this package first, imports only what a worker runs.
 _MODULES = {
     ".errors": [name for name in __all__ if name.endswith("Error")],
     ".model": ["Document", "FileInfo", "Media", "Unit"],

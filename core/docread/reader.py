@@ -4,9 +4,19 @@ A read opens the file in the workspace and gets its units through ``isolation.ho
 cache in front, a worker process or this one behind); a load of many files reads them here one
 after another, or fans out over worker processes (``isolation.load``). The read log sits in
 front of the agent view's reads.
+
+Importing this module starts the process's worker template (``template.prestart``, before the
+rest of it imports): a process that asks for the Reader is about to read, and the template's
+imports (docread's worker, PyMuPDF: the cold start's longer path) then run beside the Reader's.
+``import docread`` alone starts none.
 """
 
 from __future__ import annotations
+
+# ruff: noqa: E402 - the worker template starts before the rest of the Reader imports
+from .isolation.template import prestart
+
+prestart()
 
 import os
 import sys

@@ -548,10 +548,12 @@ def test_a_pdf_read_in_a_worker_imports_neither_pymupdf_nor_the_engine_nor_async
     assert run.stdout.splitlines() == ["one page of text", "[]"], run.stdout
 
 
-def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path: Path) -> None:
-    """``import docread`` starts the worker template, so its imports run beside the host's: the
-    first Reader's worker is its child. A host that reads nothing leaves none behind (killed at
-    exit, even while it is still importing)."""
+def test_the_readers_import_starts_the_template_the_first_worker_forks_from(
+    tmp_path: Path,
+) -> None:
+    """Asking for ``docread.Reader`` starts the worker template, so its imports run beside the
+    Reader's: the first Reader's worker is its child. A host that reads nothing leaves none
+    behind (killed at exit, even while it is still importing)."""
     import subprocess
 
     import pymupdf
@@ -561,6 +563,7 @@ def test_import_docread_starts_the_template_the_first_worker_forks_from(tmp_path
     doc.save(tmp_path / "one.pdf")
     find = (
         "import docread, psutil\n"
+        "docread.Reader\n"
         "[template] = [p.pid for p in psutil.Process().children()\n"
         "              if 'docread.isolation.template' in ' '.join(p.cmdline())]\n"
     )

@@ -193,28 +193,79 @@ def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
     worker.close()
 
 
-def test_a_fast_extractor_sends_each_unit_itself_while_the_host_keeps_up() -> None:
-    """A host that reads as units come gets each one the moment it is made, from the extracting
-    thread: the sender thread is never woken (a wake-up per unit cost 5 % of a PDF worker's
-    CPU), and a unit is never held back waiting for the next."""
+def test_a_slow_extractor_sends_each_unit_itself_at_once() -> None:
+    """A unit made ``LINGER`` or more after the last send is on the socket when ``unit``
+    returns, sent by the extracting thread (the sender thread is never woken): a slow extractor
+    (OCR) never holds a finished unit back, nor a read its first."""
     from multiprocessing.connection import Connection
 
     from docread.isolation import protocol
-    from docread.isolation.worker import _Outbox
+    from docread.isolation.worker import LINGER, _Outbox
 
     host, worker = (Connection(s.detach()) for s in socket.socketpair())
     outbox = _Outbox(worker)
     queued: list[object] = []  # what went to the sender thread
     put = outbox._queue.put
     outbox._queue.put = lambda item, **kw: (queued.append(item), put(item, **kw))[1]  # type: ignore[method-assign]
-    for n in range(50):
+    for n in range(5):
         unit = docread.Document(f"unit {n} " + "x" * 4000, {"page_number": n})
         outbox.unit(unit)
         assert host.poll(0)  # already on the socket when ``unit`` returned
         assert host.recv() == ("units", [unit])
+        time.sleep(LINGER * 1.5)
     outbox.send(protocol.done())
     assert host.recv() == ("done",)
     assert queued == []
+    host.close()
+    worker.close()
+
+
+def test_a_fast_extractors_units_come_a_batch_per_linger() -> None:
+    """Units made within ``LINGER`` of the last send go as one message once it has passed (the
+    host wakes, polls and reads once per batch, not per unit); the first went alone at once."""
+    from multiprocessing.connection import Connection
+
+    from docread.isolation.worker import LINGER, _Outbox
+
+    host, worker = (Connection(s.detach()) for s in socket.socketpair())
+    outbox = _Outbox(worker)
+    units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(20)]
+    began = time.monotonic()
+    for unit in units:
+        outbox.unit(unit)
+    assert host.recv() == ("units", [units[0]])
+    assert host.recv() == ("units", units[1:])  # together, once LINGER passed
+    assert time.monotonic() - began >= LINGER
+    host.close()
+    worker.close()
+
+
+def test_a_files_end_is_sent_at_once_after_the_units_lingering_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file's end does not wait for ``LINGER`` to pass: the units queued before it go at
+    once, then the end (the worker would idle meanwhile, its next file not yet sent); the next
+    file's first unit goes at once too (a batch of small files wakes no sender thread)."""
+    from multiprocessing.connection import Connection
+
+    from docread.isolation import protocol
+    from docread.isolation import worker as worker_module
+    from docread.isolation.worker import _Outbox
+
+    monkeypatch.setattr(worker_module, "LINGER", 5.0)
+    host, worker = (Connection(s.detach()) for s in socket.socketpair())
+    outbox = _Outbox(worker)
+    units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(3)]
+    began = time.monotonic()
+    for unit in units:
+        outbox.unit(unit)
+    outbox.send(protocol.done())
+    assert host.recv() == ("units", units[:1])
+    assert host.recv() == ("units", units[1:]) and host.recv() == ("done",)
+    assert time.monotonic() - began < 2.5
+    time.sleep(0.2)  # the sender thread done with the end (far less than LINGER)
+    outbox.unit(units[0])  # the next file's first unit goes at once, from this thread
+    assert host.poll(0) and host.recv() == ("units", units[:1])
     host.close()
     worker.close()
 

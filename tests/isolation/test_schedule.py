@@ -10,8 +10,9 @@ from dataclasses import dataclass, replace
 
 import docread
 import pytest
+from docread.isolation import schedule
 from docread.isolation.events import FileDone, FileFailed, LoadEvent, past
-from docread.isolation.schedule import BUFFER, Fanout
+from docread.isolation.schedule import AHEAD_PER_WORKER, BUFFER, Fanout
 
 
 @dataclass(frozen=True)
@@ -224,3 +225,42 @@ def test_ordered_big_files_ahead_with_full_buffers_never_block_the_consumer() ->
     got = events(Fanout(items, FakeRead(), workers=2, size=size))
     assert [name for name, text in got if text is None] == [item.name for item in items]
     assert len(got) == 6 * 2 + 3 * (pages + 1)
+
+
+def read_behind_a_slow_head(files: int) -> int:
+    """How many of ``files`` quick files after a slow one the other thread read to their end
+    while the consumer waited on the slow one (it waits up to 3 s for all of them)."""
+    read = FakeRead()
+    others = [Item(f"f{n}") for n in range(files)]
+
+    def slow_head(item: Item, until: Callable[[], int | None]) -> Iterator[LoadEvent]:
+        if item.name == "head":
+            deadline = time.monotonic() + 3
+            while len(read.closed) < files and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return read(item, until)
+
+    stream = iter(Fanout([Item("head"), *others], slow_head, workers=2))
+    assert next(stream)[0].name == "head"
+    behind = len([item for item in read.closed if item.name != "head"])
+    ends = [item.name for item, event in stream if isinstance(event, FileDone)]
+    assert ends == ["head"] + [f"f{n}" for n in range(files)]
+    return behind
+
+
+def test_files_read_and_waiting_for_the_consumer_leave_the_other_thread_reading() -> None:
+    """Ordered: a file read to its end holds no look-ahead slot while it waits for the consumer,
+    so a slow file at the head (an archive, a scan) does not leave the other worker idle once it
+    has read ``AHEAD_PER_WORKER`` files a worker past it."""
+    files = 4 * AHEAD_PER_WORKER
+    assert read_behind_a_slow_head(files) == files
+
+
+def test_units_waiting_for_the_consumer_are_bounded_by_their_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What files read ahead hold is bounded by ``AHEAD_BYTES`` of units: past it the other
+    thread lists no more files until the consumer takes some (here: past the files listed before
+    any was read, the head and ``2 * AHEAD_PER_WORKER - 1`` after it)."""
+    monkeypatch.setattr(schedule, "AHEAD_BYTES", 1)
+    assert read_behind_a_slow_head(4 * AHEAD_PER_WORKER) == 2 * AHEAD_PER_WORKER - 1

@@ -223,12 +223,42 @@ def test_the_path_to_the_first_fork_generates_no_method_a_first_unit_does_not_ru
     assert _at_first_fork(check, *lazy) == ""
 
 
+def test_a_process_that_only_imports_docread_starts_no_process(tmp_path: Path) -> None:
+    """``import docread`` (and its errors, settings, models) starts no template: only asking for
+    the Reader does (0.4 s of CPU saved for every script or test process that never reads).
+    The Reader's first read forks from the template its import started, and a later Reader's
+    worker from the same template."""
+    from factories import pdf
+
+    pdf(tmp_path / "one.pdf", ["words on a page"])
+    code = (
+        "import os, sys, psutil, docread\n"
+        "from docread.isolation import processes, template\n"
+        "docread.Settings, docread.Document, docread.ReadDocumentError\n"
+        "print(psutil.Process().children(), os.getpid() in template._early)\n"
+        "docread.Reader\n"
+        "early = template._early[os.getpid()][0].pid\n"
+        "config = {'cache': {'enabled': False}, 'isolation': {'workers': 1}}\n"
+        "for _ in range(2):\n"
+        "    with docread.Reader(sys.argv[1], config) as r:\n"
+        "        text = r.read('one.pdf').text\n"
+        "        print('words on a page' in text, processes.template_pid() == early,\n"
+        "              r.stats().started)\n"
+    )
+    env = {**os.environ}
+    env.pop(template.ROLE, None)
+    run = [sys.executable, "-c", code, str(tmp_path)]
+    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    assert out.stdout.splitlines() == ["[] False", "True True 1", "True True 1"], out.stderr
+
+
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:
-    """``import docread`` starts a template; a process that exits without reading kills and
+    """Asking for the Reader starts a template; a process that exits without reading kills and
     reaps it on its way out, rather than leaving it to import on, orphaned, until its poll sees
     the host gone (0.4 s of CPU for every short script or test process that imports docread)."""
     code = (
         "import os, docread\n"
+        "docread.Reader\n"
         "from docread.isolation import template\n"
         "print(template._early[os.getpid()][0].pid)"
     )
@@ -266,13 +296,14 @@ def test_docread_imports_its_api_with_the_collector_paused_and_restores_it() -> 
 def test_a_reader_that_reads_in_its_own_process_stops_the_template_import_started(
     tmp_path: Path,
 ) -> None:
-    """``isolation.enabled: false``: nothing will fork from the template ``import docread``
+    """``isolation.enabled: false``: nothing will fork from the template the Reader's import
     started, so the first such Reader kills and reaps it (it would import on for ~0.3 s of CPU
     beside the reads); a later isolated Reader starts one of its own and reads through it."""
     (tmp_path / "a.txt").write_text("words")
     code = (
         "import os, sys, docread\n"
         "from docread.isolation import processes, template\n"
+        "docread.Reader\n"
         "proc = template._early[os.getpid()][0]\n"
         "docread.Reader(sys.argv[1], config={'isolation': {'enabled': False}})\n"
         "print(proc.poll() is not None, processes.template_pid())\n"

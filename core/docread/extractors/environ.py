@@ -1,5 +1,5 @@
 """The environment of every process docread starts (the worker template, its workers, every
-tool): the caller's, cut to an allow-list. It imports nothing of docread, so ``import docread``
+tool): the caller's, cut to an allow-list. It imports nothing of docread, so the Reader's module
 can start the worker template before the rest of docread imports (``isolation.template``)."""
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ def warm_template() -> None:
 
 
 def drop_prestarted() -> None:
-    """Kill and reap the template ``import docread`` started if nothing took it: a Reader that
+    """Kill and reap the template ``prestart`` started if nothing took it: a Reader that
     reads in its own process needs none (it would import on for ~0.3 s of CPU beside the read);
     a later isolated Reader starts one."""
     with _lock:

@@ -14,8 +14,9 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from ..cache.store import entry_size
 from ..extractors.deadline import end_after
-from ..model import Unit
+from ..model import Document, Media, Unit
 from .events import FileEnd, LoadEvent, Until, drive, joined, past
 
 T = TypeVar("T")
@@ -27,8 +28,11 @@ Read = Callable[[T, Until], Iterator[LoadEvent]]
 Part = Callable[[T, Unit, int, int], "T | None"]
 
 STOP_WAIT = 5.0  # seconds a closed load waits for its threads to cancel their worker jobs
-AHEAD_PER_WORKER = 4  # ordered: files started but not yet handed out, per worker
-AHEAD_LOCAL = 1024  # ordered: the same for local reads (nothing opened yet), for the whole load
+AHEAD_PER_WORKER = 4  # ordered: files listed and not yet read to their end, per worker (a file
+# read and waiting for the consumer holds no slot: a slow file at the head left the other
+# worker idle 3.9 s once it had read the 7 files after it)
+AHEAD_LOCAL = 1024  # ordered: files listed and not yet handed out, for the whole load
+AHEAD_BYTES = 64 * 2**20  # ordered: units read and not yet handed out (``entry_size``), at most
 WINDOW = 1024  # unordered: files listed and not yet started, the biggest started first
 BUFFER = 256  # units one read holds before its thread waits for the consumer
 MIN_SPLIT = 32  # OCR'd pages still to come below which a read is not split (its worker already
@@ -91,15 +95,17 @@ class _File(Generic[T]):
     splittable: bool | None = None  # unknown until the first unit
     ended: int = 0  # reads whose end the consumer has seen (unordered)
     local: bool = False  # the consumer runs its read: it holds nothing until then
+    reading: bool = True  # listed and not read to its end: it holds a look-ahead slot
     size: int = 0  # its size in bytes (0: unknown), to start the biggest files first
     end: FileEnd | None = None  # the ends of its reads so far, joined
 
 
 class Fanout(Generic[T]):
     """Runs ``read(item, until)`` for each item on up to ``workers`` threads and yields
-    ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files ahead
-    of the consumer, each holding at most ``BUFFER`` units, and ``AHEAD_LOCAL`` local reads)
-    or as finished; ``until()`` is the read's last page once a split set one (a worker told
+    ``(item, event)``: ordered (walk order, at most ``AHEAD_PER_WORKER * workers`` files listed
+    and not read to their end, each holding at most ``BUFFER`` units, files read and waiting for
+    the consumer up to ``AHEAD_BYTES`` of units, at most ``AHEAD_LOCAL`` files listed) or as
+    finished; ``until()`` is the read's last page once a split set one (a worker told
     early wastes no pages). Each file of an item ends with one ``FileDone`` or ``FileFailed``
     (its parts' ends joined); an exception a read raises is its current file's ``FileFailed``,
     so one file never stops the others; closing the iterator stops every thread at its next
@@ -135,7 +141,9 @@ class Fanout(Generic[T]):
         self._waiting: list[_File[T]] = []  # listed and not started, in walk order
         self._next = 0  # seq of the next file to start
         self._head = 0  # seq of the file the consumer is on (ordered)
-        self._heavy = 0  # files started and not handed out that are not local
+        self._reading = 0  # files listed and not read to their end that are not local
+        self._queued = 0  # bytes of units the threads queued (ordered; under the lock)
+        self._taken = 0  # bytes of them the consumer took (its thread alone writes it)
         self._exhausted = False
         self._failure: BaseException | None = None  # the item iterator itself raised
         self._closed = False
@@ -183,6 +191,8 @@ class Fanout(Generic[T]):
                     if event is _LOCAL:
                         ran = yield from self._run_local(file)
                     else:
+                        if isinstance(event, Document | Media):
+                            self._taken += entry_size(event)
                         yield file.item, event  # type: ignore[misc]
                 file.end = joined(file.end, event.final or ran)
                 index += 1
@@ -191,7 +201,6 @@ class Fanout(Generic[T]):
             seq += 1
             with self._cond:
                 del self._files[file.seq]
-                self._heavy -= not file.local
                 self._head = seq
                 if not file.local or self._next - seq <= AHEAD_LOCAL // 2:
                     self._cond.notify_all()  # room for threads (not at every local file: a
@@ -218,7 +227,6 @@ class Fanout(Generic[T]):
                 finished = file.ended == len(file.reads)
                 if finished:
                     del self._files[file.seq]
-                    self._heavy -= not file.local
                     self._cond.notify_all()
             if finished and file.end is not None:
                 yield file.item, file.end
@@ -263,13 +271,15 @@ class Fanout(Generic[T]):
                 self._cond.wait(POLL)
 
     def _list(self) -> None:
-        """Take items from the iterator while the look-ahead has room (ordered: files started
-        or waiting, ``AHEAD_PER_WORKER`` per worker; else ``WINDOW`` waiting). Under the lock."""
+        """Take items from the iterator while the look-ahead has room (ordered: files waiting or
+        being read, ``AHEAD_PER_WORKER`` per worker, the units read and not handed out under
+        ``AHEAD_BYTES``; else ``WINDOW`` waiting). Under the lock."""
         while not self._exhausted:
             if self._ordered:
                 room = (
-                    self._heavy < AHEAD_PER_WORKER * self._workers
+                    self._reading < AHEAD_PER_WORKER * self._workers
                     and self._next < self._head + AHEAD_LOCAL
+                    and self._queued - self._taken < AHEAD_BYTES
                 )
             else:
                 room = len(self._waiting) < (WINDOW if self._size is not None else 1)
@@ -287,9 +297,17 @@ class Fanout(Generic[T]):
                 return
             file = _File(item, self._next, size=self._size(item) if self._size else 0)
             self._next += 1
-            self._heavy += 1
+            self._reading += 1
             self._files[file.seq] = file
             self._waiting.append(file)
+
+    def _read_to_end(self, file: _File[T]) -> None:
+        """Free ``file``'s look-ahead slot once no thread has to read it any more (every read
+        of it done, or the consumer runs it). Under the lock."""
+        if file.reading and (file.local or all(read.done for read in file.reads)):
+            file.reading = False
+            self._reading -= 1
+            self._cond.notify_all()
 
     def _pick(self) -> _File[T] | None:
         """The waiting file to start: the biggest, unless (ordered) every other thread already
@@ -357,8 +375,7 @@ class Fanout(Generic[T]):
         if self._local is not None and self._local(read.item):
             with self._cond:  # it holds nothing: the look-ahead may take another file
                 file.local = True
-                self._heavy -= 1
-                self._cond.notify_all()
+                self._read_to_end(file)
             self._put(read, file, _LOCAL)
         else:
             events = drive(
@@ -374,6 +391,7 @@ class Fanout(Generic[T]):
                 events.close()  # stopped early: the worker's job is cancelled, nothing is cached
         with self._cond:
             read.done = True
+            self._read_to_end(file)
             self._cond.notify_all()
         self._put(read, file, _End(final))
 
@@ -383,6 +401,8 @@ class Fanout(Generic[T]):
         with self._cond:
             if past(unit, read.last):
                 return False
+            if self._ordered:
+                self._queued += entry_size(unit)
             if isinstance(page, int):
                 read.seen = max(read.seen, page)
                 if read.first is None:

@@ -10,8 +10,9 @@ end of a socketpair (SCM_RIGHTS); the child starts its own session, and the temp
 with the child's pid and a pidfd of it (opened by its parent, so the host's handle can never
 name a reused pid), reaps it when it ends and sends its wait status. Template and workers watch the host through a pidfd and exit with it.
 
-``import docread`` starts this process's template (``prestart``, before the rest of docread
-imports), so the template's own imports run beside the host's instead of after them: they are
+Importing the Reader's module starts this process's template (``prestart``, before the rest of
+docread imports; ``import docread`` alone starts none: a script or a test process that never
+reads pays no process), so the template's imports run beside the host's instead of after them: they are
 the cold start's critical path (the host asks for its first worker before they end). So the
 template imports only what a worker's first PDF unit runs (``FIRST``), with the garbage
 collector off (``gc.freeze`` then keeps those objects shared with every worker), PyMuPDF's
@@ -95,7 +96,7 @@ def launch() -> Started:
 
 
 def prestart() -> None:
-    """Start this process's template now (``import docread`` calls it first), unless this is a
+    """Start this process's template now (``docread.reader`` calls it first), unless this is a
     template itself or one was started; a failure here is retried on first use. One nothing
     took is killed at this process's exit (it would import on, orphaned, until its poll saw
     the host gone)."""

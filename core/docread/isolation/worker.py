@@ -1,7 +1,7 @@
 """The worker side of isolation: a process forked from the template (``template``) under a
 memory rlimit that runs Jobs through the in-process Pipeline, one file after another, and sends
-each unit back as soon as it exists, the units that pile up while the socket is busy as one
-message (the host side is ``pool``)."""
+its units back as they come: one made after a pause at once, those that follow within
+``LINGER`` (or while the socket is busy) as one message (the host side is ``pool``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import queue
 import re
 import select
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ MB = 1024 * 1024
 BATCH = 64  # units in one message at most
 QUEUED = 64  # units made and not yet sent before the extractor waits (the socket's backpressure)
 POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting for room
+LINGER = 0.02  # seconds a unit made this soon after the last send waits for the ones after it
 # How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
 _NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
@@ -60,12 +62,16 @@ def main(fd: int, max_mb: int, host: int) -> None:
 
 
 class _Outbox:
-    """Sends the worker's messages in order. While the socket has room and nothing waits to be
-    sent, the extracting thread sends each unit itself the moment it exists (a fast extractor
-    wakes no thread: a wake-up per unit cost a PDF's worker 5 % of its CPU); once the host falls
-    behind (the socket over a quarter full), a sender thread takes over and sends the units
-    made meanwhile as one ``protocol.units`` message, so a slow host pays one pickle and one
-    wake-up per batch, and a slow extractor (OCR) never holds a finished unit back."""
+    """Sends the worker's messages in order. A file's first unit, and one made ``LINGER`` or
+    more after the last send, goes at once from the extracting thread, while the socket has room
+    and nothing waits before it (a slow extractor, OCR, never holds a finished unit back; a
+    batch of small files, a unit each, wakes no thread). The units that follow within
+    ``LINGER`` (a fast extractor: a text PDF's pages every few ms), or while the host falls
+    behind (the socket over a quarter full), go to a sender thread, which sends those made meanwhile as one ``protocol.units`` message once
+    ``LINGER`` has passed since the last send, at once when a file's end waits behind them or
+    half a ``BATCH`` is queued: the host pays one wake-up, poll and read per batch rather than
+    per unit (a wake-up per unit cost the host ~0.4 ms of CPU), and this process one wake-up
+    of the sender thread per batch (a wake-up per unit cost a PDF's worker 5 % of its CPU)."""
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
@@ -73,6 +79,8 @@ class _Outbox:
         self._failed: BaseException | None = None  # the host closed the socket
         self._waiting = 0  # items queued and not yet sent (the order: none is sent past them)
         self._count = threading.Lock()  # guards ``_waiting``
+        self._last = 0.0  # time.monotonic() of the last units sent (0.0: a file ended since)
+        self._flush = threading.Event()  # send what is queued now (an end waits, or many units)
         self._room = select.poll()  # POLLOUT: the socket takes a message without waiting
         self._room.register(conn.fileno(), select.POLLOUT)
         threading.Thread(target=self._send_all, daemon=True, name="docread-send").start()
@@ -80,12 +88,19 @@ class _Outbox:
     def unit(self, unit: Unit) -> None:
         """Send a unit now, or queue it behind those waiting. Raises OSError once sending
         failed."""
-        if not self._direct(protocol.units([unit])):
-            self._put(unit)
+        if time.monotonic() - self._last >= LINGER and self._direct(protocol.units([unit])):
+            self._last = time.monotonic()
+            return
+        self._put(unit)
+        if self._waiting >= BATCH // 2:
+            self._flush.set()
 
     def send(self, message: Message) -> None:
-        """Send a message that is not a unit (a file's end) after the units before it."""
+        """Send a message that is not a unit (a file's end) after the units before it; the next
+        unit (the next file's first) goes at once."""
+        self._last = 0.0
         if not self._direct(message):
+            self._flush.set()
             self._put(message)
 
     def _direct(self, message: Message) -> bool:
@@ -119,8 +134,11 @@ class _Outbox:
                 item, held = held or self._queue.get(), None
                 if isinstance(item, tuple):
                     self._conn.send(item)
+                    self._last = 0.0  # a file's end: the next file's first unit goes at once
                     self._sent(1)
                     continue
+                self._flush.wait(self._last + LINGER - time.monotonic())  # the ones to follow
+                self._flush.clear()
                 batch = [item]
                 while len(batch) < BATCH:
                     try:
@@ -132,6 +150,7 @@ class _Outbox:
                         break
                     batch.append(item)
                 self._conn.send(protocol.units(batch))
+                self._last = time.monotonic()
                 self._sent(len(batch))
         except (OSError, EOFError, ValueError) as exc:
             self._failed = exc
