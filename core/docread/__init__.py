@@ -10,12 +10,12 @@ Heavy libraries (PyMuPDF, pandas, Pillow, ...) load only inside the extractor th
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import importlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
+
+from .model import collector_paused as _paused  # docread's imports: see its docstring
 
 if TYPE_CHECKING:
     from .errors import (
@@ -95,24 +95,10 @@ def __getattr__(name: str) -> Any:
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'docread' has no attribute {name!r}")
-    with _importing():
+    with _paused():
         value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
-
-
-@contextlib.contextmanager
-def _importing() -> Iterator[None]:
-    """The garbage collector paused while docread imports its API: the imports make some 100,000
-    objects and no garbage, and a collection every 700 allocations walked them all (the Reader's
-    import 0.15 -> 0.13 s of CPU). The caller's setting is restored."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def __dir__() -> list[str]:
@@ -128,7 +114,7 @@ def read(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """Read one file (or list a directory) as the agent view sees it; see ReadOptions."""
-    with _importing():
+    with _paused():
         from .reader import Reader
 
     with Reader(workspace, config, shared_pool=True) as reader:
@@ -139,7 +125,7 @@ async def aread(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """``read`` without blocking the event loop."""
-    with _importing():
+    with _paused():
         from .reader import Reader
 
     with Reader(workspace, config, shared_pool=True) as reader:
@@ -155,7 +141,7 @@ def iter_units(
 ) -> Iterator[Unit]:
     """Loader mode: every Document and Media of files and folders, streamed (``Reader.iter_units``
     has the options); without ``workspace`` the root is ``loader_workspace``'s, as every loader's."""
-    with _importing():
+    with _paused():
         from .reader import Reader
 
     yield from _loading(Reader.iter_units, paths, workspace, config, options)
@@ -169,7 +155,7 @@ def iter_documents(
     **options: Any,
 ) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
-    with _importing():
+    with _paused():
         from .reader import Reader
 
     yield from _loading(Reader.iter_documents, paths, workspace, config, options)

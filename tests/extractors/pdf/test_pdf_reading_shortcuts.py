@@ -11,9 +11,10 @@ import itertools
 import pymupdf
 import pytest
 from conftest import CORPUS
-from docread.extractors.pdf.library import collector_paused, drawn_pictures
+from docread.extractors.pdf.library import drawn_pictures
 from docread.extractors.pdf.lines import _joined_spans, _line, flags, read_page
 from docread.extractors.pdf.tables.contents import _LEADER, _led
+from docread.model import collector_paused
 
 
 def _corpus_page(name: str, number: int) -> pymupdf.Page:

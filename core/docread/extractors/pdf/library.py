@@ -15,12 +15,9 @@ from the characters of its ``rawdict`` (right-to-left ligatures, spaces MuPDF ma
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -120,21 +117,6 @@ def _picture_device() -> Any:
             self._add(ctm)
 
     return Pictures
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """The garbage collector paused while a page is read: PyMuPDF's ``dict`` of a page is some
-    thousands of dicts, lists and tuples, none in a cycle, and a collection every 700 of them
-    walked what the read holds (0.25 of 7.9 s of ``auto``'s CPU over the corpus PDFs; 0.09 s
-    with the pause). The caller's setting is restored (as ``docread._importing`` does)."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
 
 
 def flags(*, vectors: bool = True) -> int:

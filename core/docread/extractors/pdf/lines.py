@@ -13,9 +13,9 @@ from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ...model import dataclass
+from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
-from .library import collector_paused, drawn_pictures, flags, over_paths, raw_lines
+from .library import drawn_pictures, flags, over_paths, raw_lines
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
