@@ -159,24 +159,33 @@ def test_alazy_load_overlaps_files(folder: Path) -> None:
     assert max(one[0], two[0]) < min(one[-1], two[-1])
 
 
-def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
-    """The extracting thread sends each unit itself while the socket has room; once the host
-    falls behind (here it reads nothing until the end), the units made meanwhile go in batches,
-    in order, the job's end after them."""
+@pytest.fixture
+def outbox() -> Iterator[tuple[Any, Any]]:
+    """A worker's ``_Outbox`` on one end of a socket pair, and the host's end (Connections)."""
     from multiprocessing.connection import Connection
 
-    from docread.isolation import protocol
     from docread.isolation.worker import _Outbox
 
     host, worker = (Connection(s.detach()) for s in socket.socketpair())
-    outbox = _Outbox(worker)
+    yield host, _Outbox(worker)
+    host.close()
+    worker.close()
+
+
+def test_units_made_while_the_socket_is_busy_go_as_one_message(outbox: tuple[Any, Any]) -> None:
+    """The extracting thread sends each unit itself while the socket has room; once the host
+    falls behind (here it reads nothing until the end), the units made meanwhile go in batches,
+    in order, the job's end after them."""
+    from docread.isolation import protocol
+
+    host, box = outbox
     body = "x" * 4000  # a page of text: the socket fills after a few dozen
     units = [docread.Document(f"unit {n} {body}", {"page_number": n}) for n in range(300)]
 
     def extract() -> None:
         for unit in units:
-            outbox.unit(unit)
-        outbox.send(protocol.done())
+            box.unit(unit)
+        box.send(protocol.done())
 
     made = threading.Thread(target=extract)
     made.start()
@@ -189,85 +198,67 @@ def test_units_made_while_the_socket_is_busy_go_as_one_message() -> None:
     got = [u for kind, *rest in messages if kind == "units" for u in rest[0]]
     assert [u.text for u in got] == [u.text for u in units]
     assert len(messages) < len(units) // 2  # the rest came in batches
-    host.close()
-    worker.close()
 
 
-def test_a_slow_extractor_sends_each_unit_itself_at_once() -> None:
+def test_a_slow_extractor_sends_each_unit_itself_at_once(outbox: tuple[Any, Any]) -> None:
     """A unit made ``LINGER`` or more after the last send is on the socket when ``unit``
     returns, sent by the extracting thread (the sender thread is never woken): a slow extractor
     (OCR) never holds a finished unit back, nor a read its first."""
-    from multiprocessing.connection import Connection
-
     from docread.isolation import protocol
-    from docread.isolation.worker import LINGER, _Outbox
+    from docread.isolation.worker import LINGER
 
-    host, worker = (Connection(s.detach()) for s in socket.socketpair())
-    outbox = _Outbox(worker)
+    host, box = outbox
     queued: list[object] = []  # what went to the sender thread
-    put = outbox._queue.put
-    outbox._queue.put = lambda item, **kw: (queued.append(item), put(item, **kw))[1]  # type: ignore[method-assign]
+    put = box._queue.put
+    box._queue.put = lambda item, **kw: (queued.append(item), put(item, **kw))[1]  # type: ignore[method-assign]
     for n in range(5):
         unit = docread.Document(f"unit {n} " + "x" * 4000, {"page_number": n})
-        outbox.unit(unit)
+        box.unit(unit)
         assert host.poll(0)  # already on the socket when ``unit`` returned
         assert host.recv() == ("units", [unit])
         time.sleep(LINGER * 1.5)
-    outbox.send(protocol.done())
+    box.send(protocol.done())
     assert host.recv() == ("done",)
     assert queued == []
-    host.close()
-    worker.close()
 
 
-def test_a_fast_extractors_units_come_a_batch_per_linger() -> None:
+def test_a_fast_extractors_units_come_a_batch_per_linger(outbox: tuple[Any, Any]) -> None:
     """Units made within ``LINGER`` of the last send go as one message once it has passed (the
     host wakes, polls and reads once per batch, not per unit); the first went alone at once."""
-    from multiprocessing.connection import Connection
+    from docread.isolation.worker import LINGER
 
-    from docread.isolation.worker import LINGER, _Outbox
-
-    host, worker = (Connection(s.detach()) for s in socket.socketpair())
-    outbox = _Outbox(worker)
+    host, box = outbox
     units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(20)]
     began = time.monotonic()
     for unit in units:
-        outbox.unit(unit)
+        box.unit(unit)
     assert host.recv() == ("units", [units[0]])
     assert host.recv() == ("units", units[1:])  # together, once LINGER passed
     assert time.monotonic() - began >= LINGER
-    host.close()
-    worker.close()
 
 
 def test_a_files_end_is_sent_at_once_after_the_units_lingering_before_it(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, outbox: tuple[Any, Any]
 ) -> None:
     """A file's end does not wait for ``LINGER`` to pass: the units queued before it go at
     once, then the end (the worker would idle meanwhile, its next file not yet sent); the next
     file's first unit goes at once too (a batch of small files wakes no sender thread)."""
-    from multiprocessing.connection import Connection
-
     from docread.isolation import protocol
     from docread.isolation import worker as worker_module
-    from docread.isolation.worker import _Outbox
 
     monkeypatch.setattr(worker_module, "LINGER", 5.0)
-    host, worker = (Connection(s.detach()) for s in socket.socketpair())
-    outbox = _Outbox(worker)
+    host, box = outbox
     units = [docread.Document(f"unit {n}", {"page_number": n}) for n in range(3)]
     began = time.monotonic()
     for unit in units:
-        outbox.unit(unit)
-    outbox.send(protocol.done())
+        box.unit(unit)
+    box.send(protocol.done())
     assert host.recv() == ("units", units[:1])
     assert host.recv() == ("units", units[1:]) and host.recv() == ("done",)
     assert time.monotonic() - began < 2.5
     time.sleep(0.2)  # the sender thread done with the end (far less than LINGER)
-    outbox.unit(units[0])  # the next file's first unit goes at once, from this thread
+    box.unit(units[0])  # the next file's first unit goes at once, from this thread
     assert host.poll(0) and host.recv() == ("units", units[:1])
-    host.close()
-    worker.close()
 
 
 def test_isolated_batched_units_equal_the_in_process_read(folder: Path) -> None:

@@ -98,6 +98,15 @@ print(repr((first, tables, again, later)))
 """
 
 
+def _as_a_user(code: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a new interpreter as a user's script (not a template: its own template
+    starts as docread starts it), with ``args`` and ``env`` added."""
+    environ = {**os.environ, **env}
+    environ.pop(template.ROLE, None)
+    run = [sys.executable, "-c", code, *args]
+    return subprocess.run(run, capture_output=True, text=True, env=environ, timeout=100)
+
+
 @pytest.fixture(scope="module")
 def cold(tmp_path_factory: pytest.TempPathFactory) -> Cold:
     from factories import pdf, table_page
@@ -105,10 +114,7 @@ def cold(tmp_path_factory: pytest.TempPathFactory) -> Cold:
     folder = tmp_path_factory.mktemp("cold")
     (folder / "f.bin").write_text("x")
     pdf(folder / "ruled.pdf", [table_page([["name", "value"], ["alpha", "1"]])])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), str(HERE.parent)])}
-    env.pop(template.ROLE, None)
-    run = [sys.executable, "-c", COLD, str(folder)]
-    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    out = _as_a_user(COLD, str(folder), PYTHONPATH=os.pathsep.join([str(HERE), str(HERE.parent)]))
     assert out.returncode == 0, out.stderr
     first, tables, again, later = ast.literal_eval(out.stdout.splitlines()[-1])
     return ast.literal_eval(first), tables, ast.literal_eval(again), ast.literal_eval(later)
@@ -245,10 +251,7 @@ def test_a_process_that_only_imports_docread_starts_no_process(tmp_path: Path) -
         "        print('words on a page' in text, processes.template_pid() == early,\n"
         "              r.stats().started)\n"
     )
-    env = {**os.environ}
-    env.pop(template.ROLE, None)
-    run = [sys.executable, "-c", code, str(tmp_path)]
-    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    out = _as_a_user(code, str(tmp_path))
     assert out.stdout.splitlines() == ["[] False", "True True 1", "True True 1"], out.stderr
 
 
@@ -262,9 +265,7 @@ def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> No
         "from docread.isolation import template\n"
         "print(template._early[os.getpid()][0].pid)"
     )
-    env = {**os.environ}
-    env.pop(template.ROLE, None)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    out = _as_a_user(code)
     pid = int(out.stdout)
     try:
         alive = psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
@@ -310,8 +311,5 @@ def test_a_reader_that_reads_in_its_own_process_stops_the_template_import_starte
         "r = docread.Reader(sys.argv[1])\n"
         "print(r.read('a.txt').text.strip(), processes.template_pid() not in (None, proc.pid))\n"
     )
-    env = {**os.environ}
-    env.pop(template.ROLE, None)
-    run = [sys.executable, "-c", code, str(tmp_path)]
-    out = subprocess.run(run, capture_output=True, text=True, env=env, timeout=100)
+    out = _as_a_user(code, str(tmp_path))
     assert out.stdout.split("\n")[:2] == ["True None", "words True"], out.stderr
