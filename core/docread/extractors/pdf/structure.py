@@ -31,7 +31,7 @@ from .figures import captioned, drawn_label, figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
 from .order import Item, reading_order
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
-from .tables.cells import PageTable, inside, left_over, numbers_row, page_number
+from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
 
@@ -92,7 +92,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not (
-            numbers_row(ln, text.lines) or survey.title(ln)
+            numbers_row(ln, text.lines) or heads_row(ln, text.lines) or survey.title(ln)
         ):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
