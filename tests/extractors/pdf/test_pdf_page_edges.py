@@ -1,12 +1,13 @@
 """PDF structure (``pdf.structure: auto``) at a page's edges, kinds the real pages of
 bench/pdf_truth/ show (its ``extra`` and ``extra3`` splits): a table's header row repeated at
-the top of each page it runs over, printed where running headers live."""
+the top of each page it runs over, printed where running headers live; margin notes set close
+beside the body column."""
 
 from __future__ import annotations
 
 import docread
 import pymupdf
-from factories import drawn, pdf, pipe_rows
+from factories import drawn, drawn_markdown, pdf, pipe_rows
 
 HEADS = ("first", "second", "third")
 
@@ -36,3 +37,46 @@ def test_a_header_row_repeated_atop_each_page_heads_its_table(tmp_path):
         [list(HEADS), ["1", "2", "3"]],
         [list(HEADS), ["40", "41", "42"]],
     ]
+
+
+PARAGRAPHS = [
+    "Ein häufiges Ärgernis beim Umstieg von Officeprogrammen ist die unterschiedliche "
+    "Interpretation einer Schriftgröße in Punkt, daher definiert diese Klasse beide Größen "
+    "für die eine und die andere Welt, und Letzteres ist auch der Standardwert.",
+    "Alle modernen Editoren arbeiten mittlerweile mit der Kodierung utf8, und wenn Sie "
+    "eine andere Kodierung verwenden müssen, können Sie diese als Klassenoption angeben, "
+    "die Einstellung wird an das passende Paket weitergereicht.",
+]
+NOTES = [["10bp,11bp,12bp,10pt,11pt,12pt", "(ab v2.0)"], ["utf8, latin1, ansinew,", "applemac"]]
+
+
+def _margin_notes(page: pymupdf.Page) -> None:
+    """A LaTeX class manual's page: paragraphs in a column from x = 145 (first lines indented
+    2.5 pt), option names in a smaller monospaced face as margin notes set right against the
+    column (3.5 pt off its edge, 10 for a note's later lines: hausarbeit-jura's layout), on the
+    rows of each paragraph's first lines."""
+    y = 100.0
+    for para, note in zip(PARAGRAPHS, NOTES, strict=True):
+        words, lines = para.split(), [""]
+        for word in words:
+            if pymupdf.get_text_length(f"{lines[-1]} {word}", fontname="tiro", fontsize=10) > 350:
+                lines.append("")
+            lines[-1] = f"{lines[-1]} {word}".strip()
+        for i, line in enumerate(lines):
+            page.insert_text((147.5 if i == 0 else 145, y + 15 * i), line, fontsize=10,
+                             fontname="tiro")  # fmt: skip
+        for i, line in enumerate(note):
+            width = pymupdf.get_text_length(line, fontname="cour", fontsize=7.6)
+            page.insert_text(((135 if i else 141.5) - width, y + 15 * i), line, fontsize=7.6,
+                             fontname="cour")  # fmt: skip
+        y += 90
+
+
+def test_margin_notes_set_close_to_the_column_leave_its_paragraphs_whole(tmp_path):
+    """hausarbeit-jura p2: option names set in the left margin right against the body (3-11
+    pt off), one on a paragraph's first row: the paragraphs stay whole (a note is neither
+    their first words nor a code block between their lines) and the notes are still read."""
+    text = drawn_markdown(tmp_path, _margin_notes)
+    blocks = [" ".join(b.split()) for b in text.split("\n\n")]
+    assert all(p in blocks for p in PARAGRAPHS), blocks
+    assert all(line in text for note in NOTES for line in note)
