@@ -1,7 +1,7 @@
 """PDF structure (``pdf.structure: auto``) at a page's edges, kinds the real pages of
 bench/pdf_truth/ show (its ``extra`` and ``extra3`` splits): a table's header row repeated at
 the top of each page it runs over, printed where running headers live; margin notes set close
-beside the body column."""
+beside the body column; a ruled table's cell printed on over its column's rule."""
 
 from __future__ import annotations
 
@@ -80,3 +80,40 @@ def test_margin_notes_set_close_to_the_column_leave_its_paragraphs_whole(tmp_pat
     blocks = [" ".join(b.split()) for b in text.split("\n\n")]
     assert all(p in blocks for p in PARAGRAPHS), blocks
     assert all(line in text for note in NOTES for line in note)
+
+
+PACKAGES = [
+    ["Paket", "Popcon", "Größe", "Beschreibung"],
+    ["doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"],
+    ["debian-policy", "I:21", "4379", "Debian Policy-Handbuch"],
+    ["developers-reference", "V:0, I:6", "2051", "Richtlinien für Debian-Entwickler"],
+    ["debmake-doc", "I:0", "11992", "Leitfaden für Debian-Betreuer"],
+    ["debian-faq", "I:850", "790", "Debian FAQ"],
+]
+
+
+def _overflowing(page: pymupdf.Page) -> None:
+    """A DocBook table as FOP draws it, each cell's borders its own strokes (a rule across
+    per cell, a rule down per row); one package name in a monospaced face longer than its
+    column, printed on over the rule down into the next column (its row taller, the row's
+    other cells set lower)."""
+    xs, y = [62.0, 166.0, 232.0, 272.0, 520.0], 100.0
+    for row in PACKAGES:
+        tall = len(row[0]) > 16
+        height = 22 if tall else 13
+        page.insert_text((xs[0] + 4, y + 10), row[0], fontsize=10, fontname="cour")
+        for x, cell in zip(xs[1:], row[1:], strict=False):
+            page.insert_text((x + 4, y + (15 if tall else 10)), cell, fontsize=9, fontname="tiro")
+        for left, right in zip(xs, xs[1:], strict=False):
+            page.draw_line((left, y), (right, y), width=0.6)
+            page.draw_line((left, y + height), (right, y + height), width=0.6)
+        for x in xs:
+            page.draw_line((x, y), (x, y + height), width=0.6)
+        y += height
+
+
+def test_a_cell_printed_on_over_its_column_rule_stays_in_its_column(tmp_path):
+    """debian-reference.de p33: ``developers-reference`` runs over the rule down after its
+    column into the next one; it is its own column's cell, and the table's other cells keep
+    their columns."""
+    assert pipe_rows(drawn_markdown(tmp_path, _overflowing)) == PACKAGES

@@ -130,31 +130,33 @@ def _cell(
     """The cell (left, top, right, bottom) that rules make around a text line, and the rules
     it lies on: the nearest rules above and below it, reaching over its width, and the
     nearest rule down on at least one side, from the rule above to the one below, which both
-    reach; an open side (a table without outer walls) ends where the rules across end. None
-    when there is none."""
+    reach; an open side (a table without outer walls) ends where the rules across end. A line
+    printed on past the rule down where its cell's rules across end (a long name in a narrow
+    column) is that cell's, if the cell holds most of it. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
     top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
         return None
     start, end = max(top[1], bottom[1]), min(top[2], bottom[2])  # where both rules reach
-    if start > ln.x0 + TOL or end < ln.x1 - TOL:
+    x1 = min(ln.x1, end)  # text printed on past its cell's wall: the cell it starts in
+    if start > ln.x0 + TOL or x1 - ln.x0 < 0.5 * (ln.x1 - ln.x0):
         return None
     walls = [
         wall
         for wall in (
             _nearest(down, xs, ln.x0 + TOL, y, before=True),
-            _nearest(down, xs, ln.x1 - TOL, y, before=False),
+            _nearest(down, xs, x1 - TOL, y, before=False),
         )
         if wall is not None
         and wall[1] - TOL <= top[0]
         and wall[2] + TOL >= bottom[0]
         and start - TOL <= wall[0] <= end + TOL
     ]
-    if not walls:
-        return None
+    if not walls or x1 < ln.x1 - TOL and abs(walls[-1][0] - end) > TOL:
+        return None  # past where the rules reach, no wall there: no cell of this table
     left = max((w[0] for w in walls if w[0] <= ln.x0 + TOL), default=start)
-    right = min((w[0] for w in walls if w[0] >= ln.x1 - TOL), default=end)
+    right = min((w[0] for w in walls if w[0] >= x1 - TOL), default=end)
     box = (round(left, 1), round(top[0], 1), round(right, 1), round(bottom[0], 1))
     return box, (top, bottom, *walls)
 
