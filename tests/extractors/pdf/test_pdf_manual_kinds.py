@@ -2,7 +2,8 @@
 DocBook, a contract's clauses, a filled form: bench/pdf_truth/README.md), each printed by a
 generated page: a numbered heading wrapped under its title (a hanging indent), a FAQ's
 question as a heading, a title ending in an abbreviation, a numbered heading whose
-title is a word in code, a form's title printed again on its copy."""
+title is a word in code, a form's title printed again on its copy, a booktabs group head
+narrower than the columns it heads."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 
 import docread
 import pymupdf
-from factories import drawn, drawn_markdown, pdf
+from factories import drawn, drawn_markdown, pdf, pipe_rows
 
 BODY = (
     "Die meiste Arbeit von Paketbetreuern geht in das Bereitstellen aktualisierter "
@@ -113,3 +114,39 @@ def test_a_form_title_printed_again_on_its_copy_is_a_heading_on_each_page(tmp_pa
     title = "Arbeitszeitnachweis nach dem Mindestlohngesetz"
     assert [HEADING.findall(t) for t in texts] == [[title], [title]]
     assert [t.count("TeX Satz GmbH, Personalabteilung") for t in texts] == [1, 0]
+
+
+PRICES = [
+    ["Tier", "Beschreibung", "Preis ($)"],
+    ["Mücke", "pro Gramm", "13.65"],
+    ["", "pro Stück", "0.01"],
+    ["Gnu", "ausgestopft", "92.50"],
+    ["Emu", "ausgestopft", "33.33"],
+    ["Gürteltier", "gefroren", "8.99"],
+]
+
+
+def _group_head(p: pymupdf.Page) -> None:
+    """booktabs-de p2's table: rules across only, ``Artikel`` centred over the first two
+    columns under a short rule (narrower than they are, so it overlaps the second alone), the
+    prices set right."""
+    p.draw_line((250, 380), (412, 380), width=0.8)
+    p.insert_text((294, 391), "Artikel", fontsize=10, fontname="tiro")
+    p.draw_line((250, 396), (362, 396), width=0.4)
+    for i, row in enumerate(PRICES):
+        y = 408 + 17 * (i > 0) + 12 * max(i - 1, 0)
+        p.insert_text((251, y), row[0], fontsize=10, fontname="tiro")
+        p.insert_text((302, y), row[1], fontsize=10, fontname="tiro")
+        width = pymupdf.get_text_length(row[2], fontname="tiro", fontsize=10)
+        p.insert_text((410 - width, y), row[2], fontsize=10, fontname="tiro")
+        if i == 0:
+            p.draw_line((250, y + 4), (412, y + 4), width=0.4)
+    p.draw_line((250, 490), (412, 490), width=0.8)
+
+
+def test_a_group_head_centred_over_two_columns_is_a_header_row_of_its_own(tmp_path):
+    """booktabs-de p2: a group head centred over two columns, narrower than they are, is a
+    header row of its own (its text in the first column it spans), not the wrapped first line
+    of the head of the one column it overlaps (``Artikel Beschreibung``)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _group_head))
+    assert rows == [["Artikel", "", ""], *PRICES]

@@ -1,13 +1,14 @@
 """PDF structure (``pdf.structure: auto``) on the kinds Word and LibreOffice print, issue 33's
 fourth round: bench/real_pdf.py's ``extra`` split scores the corpus's Word/ODF/HTML documents
 exported to PDF by LibreOffice (bench/pdf_truth/README.md); each test here prints one thing
-those pages showed the engine getting wrong, on a generated page."""
+those pages showed the engine getting wrong, on a generated page (a spreadsheet's financial
+statement among them: its period heads in the band over a ruled table)."""
 
 from __future__ import annotations
 
 import docread
 import pymupdf
-from factories import drawn, pdf
+from factories import drawn, drawn_markdown, pdf, pipe_rows
 from test_pdf_real_structure import headings
 
 BODY = (
@@ -147,3 +148,42 @@ def test_a_bold_line_of_two_letter_acronyms_at_body_size_is_a_heading(reader, tm
 
     pdf(tmp_path / "tldr.pdf", [drawn(page, width=612, height=792)])
     assert headings(_read(reader, "tldr.pdf")) == ["TL;DR:"]
+
+
+STATEMENT = [
+    ["Underlying trading operating profit", "7,904", "7,683"],
+    ["Net other trading income/(expenses)", "(553)", "(999)"],
+    ["Trading operating profit", "7,351", "6,684"],
+    ["Operating profit", "7,262", "6,619"],
+]
+
+
+def _statement(p: pymupdf.Page) -> None:
+    """A financial statement as a spreadsheet exports it (2023-half-year-analyses-by-segment
+    p5): a rule across the table's top, the unit at the left and each period's head set right
+    over two lines in the band under it, a rule under the heads, a rule under each row, the
+    current period's column shaded from the first row down (its edges the only rules down)."""
+    p.draw_line((62, 108), (533, 108), width=0.3)
+    p.insert_text((63, 115), "In millions of CHF", fontsize=7)
+    for right, year in ((472.5, "2023"), (531.7, "2022")):
+        for y, text in ((121, "Half-year"), (129, year)):
+            width = pymupdf.get_text_length(text, fontsize=7)
+            p.insert_text((right - width, y), text, fontsize=7)
+    p.draw_rect(pymupdf.Rect(414, 131, 473.4, 131 + 11 * len(STATEMENT)), color=None,
+                fill=(0.93, 0.93, 0.93))  # fmt: skip
+    p.draw_line((62, 131), (533, 131), width=0.3)
+    for i, row in enumerate(STATEMENT):
+        y = 131 + 11 * i
+        p.insert_text((63, y + 8), row[0], fontsize=7)
+        for right, value in zip((472.5, 531.7), row[1:], strict=True):
+            width = pymupdf.get_text_length(value, fontsize=7)
+            p.insert_text((right - width, y + 8), value, fontsize=7)
+        p.draw_line((62, y + 11), (533, y + 11), width=0.3)
+
+
+def test_period_heads_in_the_band_over_a_ruled_table_head_its_columns(tmp_path):
+    """2023-half-year-analyses-by-segment p5: the heads set in the band between the table's top
+    rule and its first row, where no rule down reaches, are its header row, each column's lines
+    one cell; not lines of text above a table without a header."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _statement))
+    assert rows == [["In millions of CHF", "Half-year 2023", "Half-year 2022"], *STATEMENT]

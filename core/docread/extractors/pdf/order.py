@@ -1,10 +1,13 @@
 """Reading order of a page's pieces (text lines, tables, figures) by their geometry: columns
 one after the other, bands across the page between them, by recursive cuts along empty
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
-the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``)."""
+the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
+notes set close beside the body's column are told apart first (``margin_notes``): no cut
+parts them from it."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -12,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from .blocks import Block
+    from .lines import Line
 
 GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
@@ -227,3 +231,25 @@ def _rows(pieces: list[P], rtl: bool) -> list[P]:
         row = [p]
     out.extend(sorted(row, key=lambda q: -q.x1 if rtl else q.x0))
     return out
+
+
+_NOTE_REACH = 14.0  # points: a margin note ends at most this far left of the body's column
+
+
+def margin_notes(lines: Sequence[Line], width: float, body: float) -> set[int]:
+    """The ids of the page's margin notes: short lines set smaller than the body (under 0.85
+    of its size) that end just left of the column its full-width body lines start at (a
+    LaTeX ``\\marginpar``, an option's name beside its paragraph). Read with the body, they
+    would open a paragraph or break it with a block of their own."""
+    full = [ln for ln in lines if ln.x1 - ln.x0 > 0.4 * width and abs(ln.size - body) < 1]
+    if len(full) < 3:
+        return set()
+    left = Counter(round(ln.x0) for ln in full).most_common(1)[0][0]
+    return {
+        id(ln)
+        for ln in lines
+        if left - _NOTE_REACH <= ln.x1 < left - 1
+        and ln.x1 - ln.x0 < 0.3 * width
+        and ln.size < 0.85 * body
+        and not ln.rotated
+    }

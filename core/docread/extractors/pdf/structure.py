@@ -4,7 +4,7 @@ heading styles: survey.py), tables as pipe tables where they stand (tables.py), 
 items, columns in reading order (order.py), pictures as a ``[Figure]`` line with their caption
 and the labels printed on them, footnotes after the page's text, running headers/footers and
 page numbers out of the flow (each running line once, on the first page that prints it),
-rotated margin text as plain lines at the end, words hyphenated at a line end joined, a
+rotated margin text and margin notes as plain lines at the end, words hyphenated at a line end joined, a
 paragraph's lines joined into one, a paragraph that runs on into the next column whole.
 
 ``analyse`` makes a page's ``PageModel`` (its blocks); ``PageModel.markdown`` writes it, with
@@ -29,9 +29,9 @@ from .blocks import (
 )
 from .figures import captioned, drawn_label, figure_boxes
 from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
-from .order import Item, reading_order
+from .order import Item, margin_notes, reading_order
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
-from .tables.cells import PageTable, inside, left_over, numbers_row, page_number
+from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
 
@@ -86,13 +86,14 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     margin: list[Line] = []
     running: list[Line] = []
     folios = [ln for ln in text.lines if in_band(ln, height) and page_number(ln, text.lines)]
+    beside = margin_notes(text.lines, text.width, survey.body)
     for ln in text.lines:
-        if ln.rotated:
+        if ln.rotated or id(ln) in beside:
             margin.append(ln)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not (
-            numbers_row(ln, text.lines) or survey.title(ln)
+            numbers_row(ln, text.lines) or heads_row(ln, text.lines) or survey.title(ln)
         ):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
@@ -145,7 +146,12 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
             block.kind = "text"
     aside = notes
     if margin:
-        aside.append(Block("lines", sorted(margin, key=lambda ln: (ln.x0, ln.y0))))
+        aside.append(
+            Block(
+                "lines",
+                sorted(margin, key=lambda ln: (ln.x0, ln.y0) if ln.rotated else (1e9, ln.y0)),
+            )
+        )
     if running:
         aside.append(Block("lines", sorted(running, key=lambda ln: (ln.y0, ln.x0))))
     at = len(blocks)

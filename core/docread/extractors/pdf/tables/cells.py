@@ -147,6 +147,15 @@ def numbers_row(line: Line, lines: list[Line]) -> bool:
     return sum(NUMBER.match(o.text.strip()) is not None for o in row) >= 2
 
 
+def heads_row(line: Line, lines: list[Line]) -> bool:
+    """A line of a row of three or more, a row of two or more set right under it (within a
+    line's height): a table's header row, printed again atop each page the table runs over,
+    not a running header (which stands apart from the body under it)."""
+    mid, height = (line.y0 + line.y1) / 2, line.y1 - line.y0
+    row = sum(o.y0 < mid < o.y1 for o in lines)
+    return row >= 3 and sum(line.y1 - 1 <= o.y0 < line.y1 + height for o in lines) >= 2
+
+
 def page_number(line: Line, lines: list[Line]) -> bool:
     """A line that reads as a page number (``survey.is_page_number``) and is in no row of
     numbers (``numbers_row``)."""

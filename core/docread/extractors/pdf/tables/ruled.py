@@ -84,12 +84,15 @@ def _ruled_tables(
             cells.setdefault(found[0], []).append(ln)
             bounds[found[0]] = found[1]
     groups = _neighbour_groups(list(cells), bounds)
+    celled = {id(ln) for held in cells.values() for ln in held}
+    free = [ln for ln in lines if id(ln) not in celled]
     out = []
     for group in groups:
         if len(group) < 2 or any(_container(cells[c]) for c in group):
             continue  # a frame around text laid out in rows of its own: not cells of a grid
         one = len({c[0] for c in group}) == 1  # one column of cells: the rules may draw more
-        table = _lattice(group, cells, output, _drawn_columns(group, bounds, down) if one else [])
+        drawn = _drawn_columns(group, bounds, down) if one else []
+        table = _lattice(group, cells, output, drawn, (across, free))
         if table is not None:
             out.append(table)
     return out
@@ -130,31 +133,33 @@ def _cell(
     """The cell (left, top, right, bottom) that rules make around a text line, and the rules
     it lies on: the nearest rules above and below it, reaching over its width, and the
     nearest rule down on at least one side, from the rule above to the one below, which both
-    reach; an open side (a table without outer walls) ends where the rules across end. None
-    when there is none."""
+    reach; an open side (a table without outer walls) ends where the rules across end. A line
+    printed on past the rule down where its cell's rules across end (a long name in a narrow
+    column) is that cell's, if the cell holds most of it. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
     top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
         return None
     start, end = max(top[1], bottom[1]), min(top[2], bottom[2])  # where both rules reach
-    if start > ln.x0 + TOL or end < ln.x1 - TOL:
+    x1 = min(ln.x1, end)  # text printed on past its cell's wall: the cell it starts in
+    if start > ln.x0 + TOL or x1 - ln.x0 < 0.5 * (ln.x1 - ln.x0):
         return None
     walls = [
         wall
         for wall in (
             _nearest(down, xs, ln.x0 + TOL, y, before=True),
-            _nearest(down, xs, ln.x1 - TOL, y, before=False),
+            _nearest(down, xs, x1 - TOL, y, before=False),
         )
         if wall is not None
         and wall[1] - TOL <= top[0]
         and wall[2] + TOL >= bottom[0]
         and start - TOL <= wall[0] <= end + TOL
     ]
-    if not walls:
-        return None
+    if not walls or x1 < ln.x1 - TOL and abs(walls[-1][0] - end) > TOL:
+        return None  # past where the rules reach, no wall there: no cell of this table
     left = max((w[0] for w in walls if w[0] <= ln.x0 + TOL), default=start)
-    right = min((w[0] for w in walls if w[0] >= ln.x1 - TOL), default=end)
+    right = min((w[0] for w in walls if w[0] >= x1 - TOL), default=end)
     box = (round(left, 1), round(top[0], 1), round(right, 1), round(bottom[0], 1))
     return box, (top, bottom, *walls)
 
@@ -243,12 +248,17 @@ def _drawn_columns(
 
 
 def _lattice(
-    group: list[Box], cells: dict[Box, list[Line]], output: OutputSettings, drawn: list[float]
+    group: list[Box],
+    cells: dict[Box, list[Line]],
+    output: OutputSettings,
+    drawn: list[float],
+    page: tuple[list[Rule], list[Line]],
 ) -> PageTable | None:
     """A table from its cells: columns and rows between the cells' edges and the ``drawn``
     columns; each cell's text (its lines top to bottom, one text) in the first slot it
-    covers. Filled cells in one column of a grid drawn with more keep its empty columns (a
-    table whose other column holds a nested table)."""
+    covers, under the heads in the band above its first row (``_band``: the ``page``'s rules
+    across and the lines in no cell). Filled cells in one column of a grid drawn with more keep its empty
+    columns (a table whose other column holds a nested table)."""
     xs = _edges([*(x for c in group for x in (c[0], c[2])), *drawn])
     ys = _edges(y for c in group for y in (c[1], c[3]))
     if len(xs) < 3 or len(ys) < 2:
@@ -263,11 +273,45 @@ def _lattice(
         rows[row][col] = _cell_text(lines)
     if _banded(group, cells):
         return None  # each "cell" is a row band holding several columns: not a grid
-    box = (xs[0], ys[0], xs[-1], ys[-1])
+    heads = _band(xs, ys[0], *page) if len(ys) > 2 else []  # a table of two rows or more
+    if heads:
+        rows.insert(
+            0, [_cell_text([h for h in heads if _slot(xs, h.x0) == i]) for i in range(len(xs) - 1)]
+        )
+        used.extend(heads)
+    box = (xs[0], min([ys[0], *(h.y0 for h in heads)]), xs[-1], ys[-1])
     kept = clean_rows(rows)
     if kept and max(len(r) for r in kept) == 1:
         kept = clean_rows(rows, columns=False)
     return make_table(box, kept, output, used)
+
+
+def _band(xs: list[float], top: float, across: list[Rule], lines: list[Line]) -> list[Line]:
+    """The lines between a table's first row (at ``top``) and the nearest rule across above it
+    that spans the table, at most five lines' height up, top to bottom: its column heads set
+    where no rule down reaches (a statement's ``January–June`` over ``2023``), when they fall
+    in two columns or more, each line within one; else none."""
+    spans = [
+        r[0] for r in across if r[0] < top - TOL and r[1] <= xs[0] + TOL <= xs[-1] <= r[2] + TOL
+    ]
+    if not spans:
+        return []
+    band = [
+        ln
+        for ln in lines
+        if ln.y0 >= max(spans) - TOL
+        and ln.y1 <= top + TOL
+        and xs[0] - TOL <= ln.x0
+        and ln.x1 <= xs[-1] + TOL
+    ]
+    if not band or top - max(spans) > 5 * max(ln.y1 - ln.y0 for ln in band):
+        return []
+    if (
+        any(_slot(xs, ln.x0) != _slot(xs, ln.x1 - 2 * TOL) for ln in band)
+        or len({_slot(xs, ln.x0) for ln in band}) < 2
+    ):
+        return []
+    return sorted(band, key=lambda ln: (round(ln.y0), ln.x0))
 
 
 def _slot(edges: list[float], at: float) -> int:

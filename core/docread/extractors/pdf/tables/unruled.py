@@ -372,24 +372,43 @@ def _lead(run: list[list[Line]]) -> int:
 
 def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
     """A table's header rows as cells: a line over two or more columns, or centred over the gap
-    between two (a group label), keeps its row; the other lines of each column, top to
-    bottom, are one cell of the last row (a head wrapped over lines, or set between two
-    header rows)."""
+    between two or over their span (a group label), keeps its row; the other lines of each
+    column, top to bottom, are one cell of the last row (a head wrapped over lines, or set
+    between two header rows)."""
     out: list[list[str]] = []
     stacked = [""] * len(cols)
-    for row in rows:
+    for k, row in enumerate(rows):
         groups = [""] * len(cols)
         for ln in row:
             i = _column_of(ln, cols)
             mid = (ln.x0 + ln.x1) / 2
             over = sum(min(ln.x1, x1) - max(ln.x0, x0) > 1 for x0, x1 in cols)
-            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols):
+            span = _spanned(ln, cols, i, rows[k + 1] if k + 1 < len(rows) else [])
+            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols) or span is not None:
+                i = i if span is None else span
                 groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
             else:
                 stacked[i] = _glued(stacked[i], ln.text.strip())
         if any(groups):
             out.append(groups)
     return [*out, stacked] if any(stacked) else out
+
+
+def _spanned(ln: Line, cols: list[list[float]], i: int, below: list[Line]) -> int | None:
+    """The first of two or more neighbouring columns, its column ``i`` among them, that a head
+    set neither left, centred nor right in column ``i`` is centred over, heads in two of them
+    on the header row ``below`` (a booktabs group label narrower than its columns: ``Artikel``
+    over Tier and Beschreibung); else None."""
+    x0, x1 = cols[i]
+    mid = (ln.x0 + ln.x1) / 2
+    if min(abs(ln.x0 - x0), abs(mid - (x0 + x1) / 2), abs(ln.x1 - x1)) <= ALIGN:
+        return None
+    under = {_column_of(head, cols) for head in below}
+    for a, b in ((j, k) for j in range(i + 1) for k in range(max(j + 1, i), len(cols))):
+        width = cols[b][1] - cols[a][0]
+        if abs(mid - (cols[a][0] + cols[b][1]) / 2) <= max(ALIGN, 0.1 * width):
+            return a if len(under & set(range(a, b + 1))) >= 2 else None
+    return None
 
 
 def _glued(a: str, b: str) -> str:
