@@ -35,7 +35,7 @@ class _Pattern:
     """A regular expression compiled when first used (``lazy_pattern``)."""
 
     def __init__(self, text: str | bytes, flags: int) -> None:
-        self._text, self._flags = text, flags
+        self.pattern, self._flags = text, flags  # ``pattern`` as re.Pattern's, not compiling
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -47,7 +47,7 @@ class _Pattern:
         """The compiled pattern (compiled now if it was not)."""
         compiled: re.Pattern[Any] | None = self.__dict__.get("_compiled")
         if compiled is None:
-            compiled = self.__dict__["_compiled"] = re.compile(self._text, self._flags)
+            compiled = self.__dict__["_compiled"] = re.compile(self.pattern, self._flags)
         return compiled
 
 

@@ -200,7 +200,7 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
 def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_run() -> None:
     """The core's patterns a first PDF unit does not run (headings, ranges, detection, the
     sanitizer's non-ASCII scans, OCR, tables, outline ids, footnote marks, form numbers, an
-    allocation failure's message) are compiled at their first use
+    allocation failure's message, contact lines, theorem labels) are compiled at their first use
     (``sanitize.lazy_pattern``): none is in ``re``'s cache when the template forks."""
     lazy = (
         "docread.outline.headings:_HEADING", "docread.outline.headings:_RST_ADORNMENT",
@@ -211,14 +211,16 @@ def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_ru
         "docread.extractors.pdf.structure:_FOOT_MARK", "docread.extractors.pdf.figures:_NUMBERED",
         "docread.extractors.pdf.tables.cells:_LED", "docread.extractors.pdf.tables.cells:_SPACED",
         "docread.extractors.pdf.tables.contents:_LEADER", "docread.isolation.worker:_NO_MEMORY",
-        "docread.extractors.pdf.tables.unruled:_CAPTION",
+        "docread.extractors.pdf.tables.unruled:_CAPTION", "docread.extractors.pdf.blocks:_WORD",
+        "docread.extractors.pdf.blocks:_CONTACT", "docread.extractors.pdf.blocks:_THEOREM",
+        "docread.extractors.pdf.blocks:_CAPTION_LABEL",
     )  # fmt: skip
     check = (
         "compiled = {key[1] for key in re._cache}\n"
         "for name in sys.argv[1:]:\n"
         "    module, attr = name.split(':')\n"
         "    found = vars(importlib.import_module(module))[attr]\n"
-        "    text = found.pattern if isinstance(found, re.Pattern) else vars(found)['_text']\n"
+        "    text = found.pattern\n"
         "    if text in compiled: print(name)"
     )
     assert _at_first_fork(check, *lazy) == ""
