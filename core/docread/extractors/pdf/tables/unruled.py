@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ....sanitize import lazy_pattern
 from ..survey import in_band
 from .cells import (
     ALIGN,
@@ -27,9 +26,9 @@ if TYPE_CHECKING:
     from ..lines import Box, Line, PageText
 
 _FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
-_WORD = lazy_pattern(r"[^\W\d_]{3}")  # a word: three letters in a row
-_CAPTION = lazy_pattern(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
-_LABEL = lazy_pattern(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
+_WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
+_LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
