@@ -10,14 +10,15 @@ Heavy libraries (PyMuPDF, pandas, Pillow, ...) load only inside the extractor th
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
 
-from .model import collector_paused as _paused  # docread's imports: see its docstring
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, not importing typing (3 ms on the cold start)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
     from .errors import (
         ArchiveSecurityError,
         BannedExtensionError,
@@ -91,14 +92,33 @@ _PUBLIC = {name: module for module, names in _MODULES.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
-    """A public name, imported from its module the first time it is asked for."""
+    """A public name, imported from its module the first time it is asked for, with the garbage
+    collector paused (``model.collector_paused``). The Reader's module starts the worker
+    template before any other docread module imports (``template.prestart``): the template's
+    imports are the cold start's critical path, and ``model`` alone (dataclasses, hashlib) would
+    start it some 0.02 s later."""
     module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'docread' has no attribute {name!r}")
-    with _paused():
+    enabled = gc.isenabled()
+    gc.disable()  # as model.collector_paused does: importing it would come before the pause
+    try:
+        if module == ".reader":
+            from .isolation.template import prestart
+
+            prestart()
         value = getattr(importlib.import_module(module, __name__), name)
+    finally:
+        if enabled:
+            gc.enable()
     globals()[name] = value
     return value
+
+
+def _reader() -> type[Reader]:
+    """The Reader class, imported as ``docread.Reader`` is (above)."""
+    reader: type[Reader] = __getattr__("Reader")
+    return reader
 
 
 def __dir__() -> list[str]:
@@ -114,10 +134,7 @@ def read(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """Read one file (or list a directory) as the agent view sees it; see ReadOptions."""
-    with _paused():
-        from .reader import Reader
-
-    with Reader(workspace, config, shared_pool=True) as reader:
+    with _reader()(workspace, config, shared_pool=True) as reader:
         return reader.read(file_path, **options)
 
 
@@ -125,10 +142,7 @@ async def aread(
     file_path: PathLike, *, workspace: PathLike | None = None, config: Any = None, **options: Any
 ) -> ReadResult:
     """``read`` without blocking the event loop."""
-    with _paused():
-        from .reader import Reader
-
-    with Reader(workspace, config, shared_pool=True) as reader:
+    with _reader()(workspace, config, shared_pool=True) as reader:
         return await reader.aread(file_path, **options)
 
 
@@ -141,10 +155,7 @@ def iter_units(
 ) -> Iterator[Unit]:
     """Loader mode: every Document and Media of files and folders, streamed (``Reader.iter_units``
     has the options); without ``workspace`` the root is ``loader_workspace``'s, as every loader's."""
-    with _paused():
-        from .reader import Reader
-
-    yield from _loading(Reader.iter_units, paths, workspace, config, options)
+    yield from _loading(_reader().iter_units, paths, workspace, config, options)
 
 
 def iter_documents(
@@ -155,10 +166,7 @@ def iter_documents(
     **options: Any,
 ) -> Iterator[Document]:
     """Loader mode, Documents only, streamed (a 2,000-page PDF never sits in memory whole)."""
-    with _paused():
-        from .reader import Reader
-
-    yield from _loading(Reader.iter_documents, paths, workspace, config, options)
+    yield from _loading(_reader().iter_documents, paths, workspace, config, options)
 
 
 def _loading(

@@ -19,23 +19,39 @@ def lazy_pattern(text: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     """``re.compile(text, flags)`` at the pattern's first use: a module's patterns a first read
     does not run cost no compile (some 0.7 million instructions each, the cold start's template
     imports them all). Each method read once is then a plain attribute (no cost after)."""
-    return cast("re.Pattern[AnyStr]", _Pattern(text, flags))
+    pattern = _Pattern(text, flags)
+    _uncompiled.append(pattern)
+    return cast("re.Pattern[AnyStr]", pattern)
+
+
+def compile_patterns() -> None:
+    """Compile every ``lazy_pattern`` not compiled yet: the worker template, idle after its first
+    fork, so its later workers inherit them compiled instead of each compiling what it uses."""
+    while _uncompiled:
+        _uncompiled.pop().compiled()
 
 
 class _Pattern:
     """A regular expression compiled when first used (``lazy_pattern``)."""
 
     def __init__(self, text: str | bytes, flags: int) -> None:
-        self._text, self._flags = text, flags
+        self.pattern, self._flags = text, flags  # ``pattern`` as re.Pattern's, not compiling
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)  # copy's and pickle's probes: not a pattern's method
-        compiled = self.__dict__.get("_compiled")
-        if compiled is None:
-            compiled = self.__dict__["_compiled"] = re.compile(self._text, self._flags)
-        value = self.__dict__[name] = getattr(compiled, name)
+        value = self.__dict__[name] = getattr(self.compiled(), name)
         return value
+
+    def compiled(self) -> re.Pattern[Any]:
+        """The compiled pattern (compiled now if it was not)."""
+        compiled: re.Pattern[Any] | None = self.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = self.__dict__["_compiled"] = re.compile(self.pattern, self._flags)
+        return compiled
+
+
+_uncompiled: list[_Pattern] = []  # every lazy_pattern, until ``compile_patterns`` compiles them
 
 
 _ANSI = lazy_pattern(

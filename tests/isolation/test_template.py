@@ -20,6 +20,7 @@ from docread.extractors.base import Context, Extractor
 from docread.extractors.ocr.result import OcrResult
 from docread.isolation import template
 from docread.model import Document
+from docread.outline.headings import _RST_ADORNMENT
 from docread.source import Source
 
 pytestmark = pytest.mark.timeout(120)
@@ -45,6 +46,8 @@ class Preloaded(Extractor):
             "pid": os.getpid(),
             # an OCR reading's class: no unit here makes one (generated: the template did)
             "generated": vars(OcrResult)["__init__"].__code__.co_filename == "<string>",
+            # a pattern no unit here runs (reST headings): compiled only if the template did
+            "compiled": "_compiled" in vars(_RST_ADORNMENT),
         }
         yield Document(repr(found))
 
@@ -145,6 +148,16 @@ def test_a_later_worker_inherits_the_dataclass_methods_a_first_unit_generates(
     assert first["generated"] is False and later["generated"] is True
 
 
+def test_a_later_worker_inherits_the_patterns_the_template_compiled_once_idle(
+    cold: Cold,
+) -> None:
+    """The template compiles no ``lazy_pattern`` a first unit does not run before its first
+    fork; once idle after that request it compiles them all, so a later worker inherits them
+    compiled instead of compiling each at its first use."""
+    first, _, _, later = cold
+    assert first["compiled"] is False and later["compiled"] is True
+
+
 def test_a_first_worker_finds_tables_with_the_deferred_table_finder(
     cold: Cold,
 ) -> None:
@@ -186,7 +199,8 @@ def test_the_path_to_the_first_fork_leaves_out_what_a_first_pdf_unit_does_not_ru
 
 def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_run() -> None:
     """The core's patterns a first PDF unit does not run (headings, ranges, detection, the
-    sanitizer's non-ASCII scans, OCR, tables, outline ids) are compiled at their first use
+    sanitizer's non-ASCII scans, OCR, tables, outline ids, footnote marks, form numbers, an
+    allocation failure's message, contact lines, theorem labels) are compiled at their first use
     (``sanitize.lazy_pattern``): none is in ``re``'s cache when the template forks."""
     lazy = (
         "docread.outline.headings:_HEADING", "docread.outline.headings:_RST_ADORNMENT",
@@ -194,13 +208,19 @@ def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_ru
         "docread.sanitize:_INVISIBLE", "docread.sanitize:_ANSI", "docread.source:_CONTROL",
         "docread.extractors.ocr.result:_WORD", "docread.extractors.ocr.engine:_LANGUAGE",
         "docread.extractors.markdown:_BREAKS", "docread.outline.tree:_ID",
+        "docread.extractors.pdf.structure:_FOOT_MARK", "docread.extractors.pdf.figures:_NUMBERED",
+        "docread.extractors.pdf.tables.cells:_LED", "docread.extractors.pdf.tables.cells:_SPACED",
+        "docread.extractors.pdf.tables.contents:_LEADER", "docread.isolation.worker:_NO_MEMORY",
+        "docread.extractors.pdf.blocks:_WORD",
+        "docread.extractors.pdf.blocks:_CONTACT", "docread.extractors.pdf.blocks:_THEOREM",
+        "docread.extractors.pdf.blocks:_CAPTION_LABEL",
     )  # fmt: skip
     check = (
         "compiled = {key[1] for key in re._cache}\n"
         "for name in sys.argv[1:]:\n"
         "    module, attr = name.split(':')\n"
         "    found = vars(importlib.import_module(module))[attr]\n"
-        "    text = found.pattern if isinstance(found, re.Pattern) else vars(found)['_text']\n"
+        "    text = found.pattern\n"
         "    if text in compiled: print(name)"
     )
     assert _at_first_fork(check, *lazy) == ""
@@ -253,6 +273,32 @@ def test_a_process_that_only_imports_docread_starts_no_process(tmp_path: Path) -
     )
     out = _as_a_user(code, str(tmp_path))
     assert out.stdout.splitlines() == ["[] False", "True True 1", "True True 1"], out.stderr
+
+
+def test_asking_for_the_reader_starts_the_template_before_the_rest_of_docread_imports() -> None:
+    """The template's imports are the cold start's critical path: ``docread.Reader`` starts it
+    (``template.launch``) having imported no docread module but the template's own and none of
+    the standard modules the rest of docread needs (``model``'s dataclasses and hashlib,
+    ``typing``, ``pathlib``: 0.02 s of the host's CPU that would come first)."""
+    code = (
+        "import subprocess, sys\n"
+        "seen = []\n"
+        "popen = subprocess.Popen.__init__\n"
+        "def started(self, *args, **kwargs):\n"
+        "    seen.append(sorted(name for name in sys.modules if name.startswith('docread') or\n"
+        "        name in ('typing', 'dataclasses', 'hashlib', 'pathlib')))\n"
+        "    popen(self, *args, **kwargs)\n"
+        "subprocess.Popen.__init__ = started\n"
+        "import docread\n"
+        "docread.Reader\n"
+        "print(seen[0])"
+    )
+    out = _as_a_user(code)
+    assert out.returncode == 0, out.stderr
+    assert ast.literal_eval(out.stdout) == [
+        "docread", "docread.extractors", "docread.extractors.environ", "docread.isolation",
+        "docread.isolation.template",
+    ]  # fmt: skip
 
 
 def test_the_template_of_a_process_that_never_read_is_gone_when_it_exits() -> None:

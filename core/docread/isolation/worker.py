@@ -19,6 +19,7 @@ from ..errors import ExtractionError, ReadDocumentError, ResourceLimitError, log
 from ..extractors.base import extractor_class
 from ..extractors.ocr import set_share
 from ..pipeline import Pipeline, extractor_of
+from ..sanitize import lazy_pattern
 from ..source import Source
 from ..workspace import Workspace
 from . import protocol
@@ -38,7 +39,7 @@ QUEUED = 64  # units made and not yet sent before the extractor waits (the socke
 POLL = 0.1  # seconds between checks of a failed sender by an extractor waiting for room
 LINGER = 0.02  # seconds a unit made this soon after the last send waits for the ones after it
 # How native parsers say an allocation failed under the rlimit (sqlite, MuPDF, libc)
-_NO_MEMORY = re.compile(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
+_NO_MEMORY = lazy_pattern(r"out of memory|\b(?:m|c|re)alloc\b.*\bfailed|cannot allocate memory", re.I)
 
 
 def main(fd: int, max_mb: int, host: int) -> None:

@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from .lines import Line, hyphenated, join
+from ...sanitize import lazy_pattern
+from .lines import CJK, Line, hyphenated, join
 from .order import Item
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
@@ -18,40 +19,38 @@ if TYPE_CHECKING:
 
 _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
 _WEAK_BULLETS = "-–—*·∙"
-_NUMBERED = re.compile(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
 )
-CAPTION = re.compile(rf"^{_CAPTION_WORDS}\s*[\dIVX]", re.IGNORECASE)
-_CAPTION_START = re.compile(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a caption opens with
-_THEOREM = re.compile(  # a theorem's or a proof's label: it opens a paragraph, heads no section
+CAPTION = lazy_pattern(rf"^{_CAPTION_WORDS}\s*[\dIVX]", re.IGNORECASE)
+_CAPTION_START = lazy_pattern(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a caption opens with
+_THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)"
     r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*[.:(]?$",
 )  # an example's or exercise's numbered label too (alone: "Example" may head a section)
-_FIELD = re.compile(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
-_CONTACT = re.compile(  # a phone number, an e-mail or a web address: a letterhead's, no title's
+_FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
     r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
 )
-_CAPTION_WORD = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
-_CAPTION_LABEL = re.compile(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
-ENDS = re.compile(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
+_CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
+_CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
+ENDS = lazy_pattern(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
-_WORD = re.compile(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
-_ACRONYM = re.compile(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
-_SENTENCES = re.compile(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
-_ABBREVIATED = re.compile(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
+_WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
+_SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
-# scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
-_CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
-_NUMBER_ONLY = re.compile(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
+_NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
-_TOC_ENTRY = re.compile(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
-_MATH_FONT = re.compile(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
+_TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 
 
 @dataclass
@@ -272,8 +271,8 @@ def first_word(text: str) -> int:
     """The length of the text's first word, as wrapping sees it: one character for a script
     that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
     word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
-    code = ord(word[0])  # below U+1100 no script of _CJK (most text: no range looked at)
-    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in _CJK) else len(word)
+    code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
 
 
 def run_in(prev: Line, ln: Line) -> bool:

@@ -9,6 +9,7 @@ import re
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from ...sanitize import lazy_pattern
 from .blocks import Block, joined
 
 if TYPE_CHECKING:
@@ -25,9 +26,9 @@ _SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
 _BARS = 10  # or small filled rectangles (a bar chart's bars)
 _TABLED = 0.8  # a table covering this share of a drawing: the drawing is the table's
 _THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
-_NUMBERED = re.compile(r"^\s*(?:\*\s*)?\d{1,3}[a-z]?\.\s+\S")  # a form's field number: "* 10. Name"
+_NUMBERED = lazy_pattern(r"^\s*(?:\*\s*)?\d{1,3}[a-z]?\.\s+\S")  # a form's field number: "* 10. Name"
 
-_FIGURE_CAPTION = re.compile(
+_FIGURE_CAPTION = lazy_pattern(
     r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|그림|\[그림)\s*[\dIVX]", re.IGNORECASE
 )
 

@@ -42,6 +42,8 @@ _TRAILING = lazy_pattern(
     r"|Oblique|It|MT|PS|Std|Pro|\d+)$"
 )
 _CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
+# scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
+CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 _SPACED_POINT = lazy_pattern(r"\d\. \d")  # "11,062. 6": a point of no width, a space after it
 _MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)

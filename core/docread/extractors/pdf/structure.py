@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from ...sanitize import lazy_pattern
 from .blocks import (
     CAPTION,
     ENDS,
@@ -41,13 +42,13 @@ if TYPE_CHECKING:
 _LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
 _AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
-_PAGE_NO = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
-_TITLE_LABEL = re.compile(
+_PAGE_NO = lazy_pattern(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
+_TITLE_LABEL = lazy_pattern(
     r"^(?:(?:chapter|kapitel|part|teil|appendix|anhang|lecture|vorlesung|chapitre)\s+)?"
     r"(?:\d{1,3}|[IVXLC]{1,6})\.?$",
     re.IGNORECASE,
 )  # a chapter's number set on a line of its own above its title
-_FOOT_MARK = re.compile(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
+_FOOT_MARK = lazy_pattern(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 

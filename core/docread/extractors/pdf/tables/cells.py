@@ -4,11 +4,11 @@ no table took, a page's table budget, and rows of lines side by side."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from ....sanitize import lazy_pattern
 from ...markdown import Cell, Grid, grid_table
 from ..survey import is_page_number
 
@@ -18,15 +18,15 @@ if TYPE_CHECKING:
 
 TOL = 2.0  # points: rules and text edges this close meet
 ALIGN = 4.0  # points: left edges this close are one column
-NUMBER = re.compile(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
-_HYPHEN_BREAK = re.compile(r"([^\W\d_]-)\n(?=\S)")
-_CELL_TEXT = re.compile(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
+NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
+_HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
+_CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
 _HALF = 0.5
 LEADERS = ".·•…‥_∙"  # a dot leader's characters
-_LED = re.compile(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
-_SPACED = re.compile(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
-_CELL_BULLET = re.compile(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
+_LED = lazy_pattern(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
+_SPACED = lazy_pattern(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
+_CELL_BULLET = lazy_pattern(r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*")
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ....sanitize import lazy_pattern
 from .cells import ALIGN, LEADERS, TOL, PageTable, box_of, make_table
 
 if TYPE_CHECKING:
@@ -22,13 +23,13 @@ if TYPE_CHECKING:
 
     Entry = tuple[list[Line], str, str]  # the lines it takes, its title, its page
 
-_LEADER = re.compile(
+_LEADER = lazy_pattern(
     rf"^(?P<title>.*?\S)\s*(?:[{LEADERS}]\s*){{3,}}\s*(?P<page>\d{{1,4}}|[ivxlcdm]{{1,7}})\s*$",
     re.IGNORECASE,
 )
 _NUMERALS = "ivxlcdmIVXLCDM\u0130\u0131"  # the page's roman letters, in either case
-_DOTS = re.compile(rf"\s*(?:[{LEADERS}]\s*){{3,}}$")  # leaders at a line's end
-_PAGE = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
+_DOTS = lazy_pattern(rf"\s*(?:[{LEADERS}]\s*){{3,}}$")  # leaders at a line's end
+_PAGE = lazy_pattern(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$")  # roman in lower case: "X" is a mark
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _TOC_ROWS = 3  # entries with leaders a page needs to hold a table of contents
 _BARE_ROWS = 5  # entries without leaders: a column of numbers needs more to be a TOC
