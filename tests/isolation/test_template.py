@@ -359,3 +359,14 @@ def test_a_reader_that_reads_in_its_own_process_stops_the_template_import_starte
     )
     out = _as_a_user(code, str(tmp_path))
     assert out.stdout.split("\n")[:2] == ["True None", "words True"], out.stderr
+
+
+def test_a_workers_import_path_holds_the_folder_of_docread_not_its_modules() -> None:
+    """The template's path leads with the folder the host imports docread from, and no entry
+    lies inside the package, where ``errors.py`` or ``cache/`` would shadow top-level modules."""
+    import docread
+
+    package = Path(docread.__file__).resolve().parent
+    path = [Path(entry).resolve() for entry in template.python_path().split(os.pathsep)]
+    assert path[0] == package.parent
+    assert not [entry for entry in path if entry == package or package in entry.parents]

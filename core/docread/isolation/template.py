@@ -128,8 +128,11 @@ def discard(started: Started) -> None:
 
 
 def python_path() -> str:
-    """The host's import path, so a worker imports exactly what the host can (tests' fakes too)."""
-    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # not pathlib: 2 ms
+    """The host's import path, so a worker imports exactly what the host can (tests' fakes too),
+    led by the folder that holds the ``docread`` package (never the package's own folder, whose
+    modules would shadow top-level ones such as ``errors`` or ``cache``)."""
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # not pathlib: 2 ms
+    here = os.path.dirname(package)
     entries = [here, *(p for p in sys.path if p and os.path.isdir(p))]
     return os.pathsep.join(dict.fromkeys(entries))
 
