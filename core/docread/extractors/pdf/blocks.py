@@ -148,9 +148,10 @@ def column_blocks(
 def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
     unless numbered or the outline's; a number alone in a numbered heading's style is one."""
-    listed = {(ln.style, ln.weight) for ln in lines if bulleted(ln.text)}
-    heads = {_key(b): b.level for b in out if b.kind == "heading" and _HEAD_NUMBER.match(b.text)}
-    for i, block in enumerate(out if listed or heads else ()):  # most columns: neither
+    headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
+    listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
+    heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
+    for i, block in enumerate(out if listed or heads else ()):
         text = block.text
         if block.kind == "heading" and _key(block)[:2] in listed and not _HEAD_NUMBER.match(text):
             out[i] = block if norm(text) in toc else Block("text", block.lines, right=at)
@@ -179,8 +180,7 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts with (``reach``: how far
-    right the column's lines starting at an x run, in 4 pt steps)."""
+    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -300,8 +300,8 @@ def _typed(
     say so: ``_heading_level``), a heading run into the paragraph it opens, a caption, or a
     paragraph / list item; a block ``beside`` another on its row (a label, a value) is never a
     heading, a list item (``strong``: indented, or of lines) only if larger than body or bold."""
-    opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
-    named = toc and opens and opens[0].casefold() in starts
+    opens = lines[0].text.split(None, 1)[:1] if toc else []  # a title's first word: of ``starts``
+    named = opens and opens[0].casefold() in starts
     whole = norm(" ".join(ln.text for ln in lines)) if named else None
     if whole is not None and whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
