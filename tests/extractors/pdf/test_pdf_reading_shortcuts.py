@@ -1,16 +1,19 @@
 """The structure engine's shortcuts (issue 33, speed) give what the long way gives: a line whose
 spans share one style is not weighed span by span, the dot-leader pattern of a table of
 contents runs only on lines that end in leaders and a number, pictures are found by a
-device that hears of nothing else, and a page is read with the garbage collector paused."""
+device that hears of nothing else, a page is read with the garbage collector paused, and the
+content guard bounds a page the survey sampled once."""
 
 from __future__ import annotations
 
 import gc
 import itertools
 
+import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
+from docread.extractors.pdf import content, document, pages, survey
 from docread.extractors.pdf.library import drawn_pictures
 from docread.extractors.pdf.lines import _joined_spans, _line, flags, read_page
 from docread.extractors.pdf.tables.contents import _LEADER, _led
@@ -96,3 +99,28 @@ def test_a_page_is_read_with_the_collector_paused_and_the_setting_restored(enabl
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_surveyed_page_is_bounded_once_in_the_document_the_survey_read(tmp_path, monkeypatch):
+    """The content guard runs once a page in a read: the page loop does not bound again a page
+    the survey sampled in the same opened document (all of a short one); a second read of the
+    file (another opening; the survey kept) bounds its pages itself. The text is the same."""
+    doc = pymupdf.open()
+    for n in range(3):
+        doc.new_page().insert_text((72, 72), f"Page {n + 1} of a short document.")
+    doc.save(tmp_path / "three.pdf")
+    calls: list[int] = []
+    real = content.bound_content
+
+    def counted(doc, page, cap):
+        calls.append(page.number)
+        return real(doc, page, cap)
+
+    for module in (survey, pages, document):
+        monkeypatch.setattr(module, "bound_content", counted, raising=False)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    reader = docread.Reader(str(tmp_path), config={**config, "pdf": {"structure": "auto"}})
+    first = [d.text for d in reader.iter_documents("three.pdf")]
+    assert sorted(calls) == [0, 1, 2] and "Page 2 of a short document." in first[1]
+    second = [d.text for d in reader.iter_documents("three.pdf")]
+    assert sorted(calls) == [0, 0, 1, 1, 2, 2] and second == first

@@ -125,9 +125,7 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        at = round(prev.x0 / 4) if prev else 0  # where the text prev starts with wraps
-        edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-        start = _starts_item(ln, prev, edge if prev else right, rtl)
+        start = _starts_item(ln, prev, reach, rtl)
         if (
             prev is None
             or start
@@ -149,9 +147,10 @@ def column_blocks(
 def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
     unless numbered or the outline's; a number alone in a numbered heading's style is one."""
-    listed = {(ln.style, ln.weight) for ln in lines if bulleted(ln.text)}
-    heads = {_key(b): b.level for b in out if b.kind == "heading" and _HEAD_NUMBER.match(b.text)}
-    for i, block in enumerate(out):
+    headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
+    listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
+    heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
+    for i, block in enumerate(out if listed or heads else ()):
         text = block.text
         if block.kind == "heading" and _key(block)[:2] in listed and not _HEAD_NUMBER.match(text):
             out[i] = block if norm(text) in toc else Block("text", block.lines, right=at)
@@ -178,18 +177,20 @@ def _line_gap(lines: list[Line]) -> float:
     return max(gaps[len(gaps) // 4], 0.0)
 
 
-def _starts_item(ln: Line, prev: Line | None, right: float, rtl: bool) -> bool:
+def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the column's edge."""
+    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
-    return (weak or numbered) and (
-        prev is None or not runs_to_edge(prev, right, rtl) or prev.x0 > ln.x0 + 2
-    )
+    if not (weak or numbered) or prev is None:
+        return weak or numbered
+    at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
+    edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
@@ -298,8 +299,8 @@ def _typed(
     say so: ``_heading_level``), a heading run into the paragraph it opens, a caption, or a
     paragraph / list item; a block ``beside`` another on its row (a label, a value) is never a
     heading, a list item (``strong``: indented, or of lines) only if larger than body or bold."""
-    opens = lines[0].text.split(None, 1)[:1]  # a title's first word: one of ``starts``
-    named = toc and opens and opens[0].casefold() in starts
+    opens = lines[0].text.split(None, 1)[:1] if toc else []  # a title's first word: of ``starts``
+    named = opens and opens[0].casefold() in starts
     whole = norm(" ".join(ln.text for ln in lines)) if named else None
     if whole is not None and whole in toc:
         return [Block("heading", lines, level=min(toc[whole], 4))]
@@ -412,11 +413,10 @@ def _heading_level(
 
 def _caps_numbered(text: str) -> bool:
     """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
-    stripped = text.strip()
-    letters = [c for c in stripped if c.isalpha()]
+    stripped = text.strip()  # the number first: most lines have none (no letters looked at)
+    letters = [c for c in stripped if c.isalpha()] if _HEAD_NUMBER.match(stripped) else ""
     caps = len(letters) >= 3 and all(c.isupper() for c in letters)
-    short = len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
-    return bool(_HEAD_NUMBER.match(stripped)) and caps and short
+    return caps and len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:

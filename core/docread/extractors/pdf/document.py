@@ -196,7 +196,7 @@ def _pages(
                 return
             ctx.check_deadline(f"page {n}")
             page = doc.load_page(n - 1)  # n is in range: no checks again
-            if bound_content(doc, page, pdf.max_page_content) or (marked and marked.was_cut(page)):
+            if marked.bound(page) if marked is not None else bound_content(doc, page, pdf.max_page_content):
                 ctx.warn(
                     f"Page {n}: its content streams decode to more than pdf.max_page_content="
                     f"{pdf.max_page_content:,} bytes; only the first {pdf.max_page_content:,} "

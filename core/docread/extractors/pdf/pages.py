@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ...model import dataclass
 from ...sanitize import lazy_pattern
+from .content import bound_content
 from .library import layout_model
 from .lines import PageText, read_page, visible, with_pictures
 from .structure import PageMarkdown, PageModel, analyse
@@ -68,8 +69,10 @@ class PageMarkdowns:
         file: Hashable = None,
     ) -> None:
         self.doc, self.mode, self.output, self.lines_kept = doc, mode, output, lines_kept
-        self.state = _document(doc, pdf, file)
+        self.cap = pdf.max_page_content
+        self.state, fresh = _document(doc, pdf, file)
         self.survey = self.state.survey
+        self.guarded = set(self.survey.read) if fresh else set()  # bounded by the survey, in doc
         self.path: list[tuple[int, str]] = []
         self.next = 1  # the page self.path is the start of
         self.outline: list[list[str]] = []  # with an outline: the path where each page starts
@@ -88,9 +91,13 @@ class PageMarkdowns:
                 self.state.survey.unpictured.clear()
                 self.state.models.clear()
 
-    def was_cut(self, page: pymupdf.Page) -> bool:
-        """Whether the survey cut the page's content (at ``pdf.max_page_content``)."""
-        return page.number in self.survey.cut
+    def bound(self, page: pymupdf.Page) -> bool:
+        """Cut the page's content at ``pdf.max_page_content`` (content.bound_content): whether
+        it was cut, now or by the survey. A page the survey sampled in this very document was
+        bounded then (bounding it again cuts nothing: the survey's answer is the answer)."""
+        if page.number in self.guarded:
+            return page.number in self.survey.cut
+        return bound_content(self.doc, page, self.cap) or page.number in self.survey.cut
 
     def page(self, page: pymupdf.Page) -> PageMarkdown:
         """One page's markdown and its headings."""
@@ -158,9 +165,10 @@ class PageMarkdowns:
         return fold(base, (h for found in reversed(pages) for h in found))
 
 
-def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> _Document:
+def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> tuple[_Document, bool]:
     """The document's shared state, made once per process for ``file`` (and its page and
-    object counts): the parts of a split read in one process would each survey it again."""
+    object counts): the parts of a split read in one process would each survey it again; and
+    whether it was made now (surveyed in ``doc``)."""
     key = (
         None if file is None
         else (file, doc.page_count, doc.xref_length(), pdf.max_page_content,
@@ -171,7 +179,7 @@ def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> _Docum
         if known is not None:
             known.users += 1
             _DOCUMENTS.move_to_end(key)
-            return known
+            return known, False
     state = _Document(survey(doc, pdf.max_page_content, pdf.table_max_paths, pdf.table_max_seconds))
     state.users = 1
     if key is not None:
@@ -179,7 +187,7 @@ def _document(doc: pymupdf.Document, pdf: PdfSettings, file: Hashable) -> _Docum
             _DOCUMENTS[key] = state
             while len(_DOCUMENTS) > _KEPT:
                 _DOCUMENTS.popitem(last=False)
-    return state
+    return state, True
 
 
 def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
