@@ -26,7 +26,7 @@ class PdfExtractor(Extractor):
     # 5: view="outline" is one listing unit (bookmarks.py); 6: the structure engine's rules from
     # the extra2 real pages (headings, unruled grids, leaders): a result cached before is stale;
     # 7: heading colours, diagram and form labels, date lines, OCR layers, column run-ons
-    version: ClassVar[int] = 7
+    version: ClassVar[int] = 8
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
