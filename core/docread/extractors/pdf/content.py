@@ -2,7 +2,9 @@
 bytes before MuPDF interprets them (a few KB of Flate can inflate into GBs of text operators),
 at the cost of a look at each stream's raw length and filter on every page (MuPDF's own
 objects, read through its low-level bindings: PyMuPDF's ``get_contents``, ``get_xobjects`` and
-``xref_stream_raw`` cost 3x as much in Python around the same calls)."""
+``xref_stream_raw`` cost 3x as much in Python around the same calls; a key is looked up by
+its name as a string, ``pdf_dict_gets``: ``pdf_dict_get`` with a name's enum costs twice as
+much in the bindings)."""
 
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
 
     obj = mupdf.pdf_page_from_fz_page(page.this).obj()
     found: dict[int, Any] = {}
-    contents = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Contents)
+    contents = mupdf.pdf_dict_gets(obj, "Contents")
     if mupdf.pdf_is_array(contents):
         for i in range(mupdf.pdf_array_len(contents)):
             part = mupdf.pdf_array_get(contents, i)
@@ -73,18 +75,18 @@ def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
     elif contents.m_internal:
         found[mupdf.pdf_to_num(contents)] = contents
     seen: set[int] = set()
-    todo = [mupdf.pdf_dict_get_inheritable(obj, mupdf.PDF_ENUM_NAME_Resources)]
+    todo = [mupdf.pdf_dict_gets_inheritable(obj, "Resources")]
     while todo:  # resources, then the resources of each form they list (a cycle ends at seen)
-        xobjects = mupdf.pdf_dict_get(todo.pop(), mupdf.PDF_ENUM_NAME_XObject)
+        xobjects = mupdf.pdf_dict_gets(todo.pop(), "XObject")
         for i in range(mupdf.pdf_dict_len(xobjects)):
             xobject = mupdf.pdf_dict_get_val(xobjects, i)
             xref = mupdf.pdf_to_num(xobject)
-            subtype = mupdf.pdf_dict_get(xobject, mupdf.PDF_ENUM_NAME_Subtype)
-            if xref in seen or not mupdf.pdf_name_eq(subtype, mupdf.PDF_ENUM_NAME_Form):
+            subtype = mupdf.pdf_dict_gets(xobject, "Subtype")
+            if xref in seen or mupdf.pdf_to_name(subtype) != "Form":
                 continue
             seen.add(xref)
             found.setdefault(xref, xobject)
-            resources = mupdf.pdf_dict_get(xobject, mupdf.PDF_ENUM_NAME_Resources)
+            resources = mupdf.pdf_dict_gets(xobject, "Resources")
             if resources.m_internal:
                 todo.append(resources)
     return found
@@ -96,7 +98,7 @@ def _filter(obj: Any) -> str:
     Flate: each look into the dictionary is a call into MuPDF, on every stream of every page."""
     from pymupdf import mupdf
 
-    chain = mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_Filter)
+    chain = mupdf.pdf_dict_gets(obj, "Filter")
     if not chain.m_internal:
         return "none"
     name = mupdf.pdf_to_name(chain)  # "" when it is no name (an array)
@@ -105,8 +107,8 @@ def _filter(obj: Any) -> str:
     if name not in ("FlateDecode", "Fl"):
         return "other"
     parameters = (
-        mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DecodeParms).m_internal
-        or mupdf.pdf_dict_get(obj, mupdf.PDF_ENUM_NAME_DP).m_internal
+        mupdf.pdf_dict_gets(obj, "DecodeParms").m_internal
+        or mupdf.pdf_dict_gets(obj, "DP").m_internal
     )
     return "other" if parameters else "flate"
 
