@@ -42,15 +42,8 @@ def pdf_operator_bomb(path: Path, *, megabytes: int = 128) -> Path:
     parts.append(z.compress(op * (count % 10000)))
     parts.append(z.flush())
     stream = b"".join(parts)
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    return _write_pdf(path, objects)
+    flate = b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
+    return _write_pdf(path, _one_page(flate + b"\nendstream"))
 
 
 def pdf_hidden_bomb(
@@ -96,6 +89,22 @@ def pdf_hidden_bomb(
     return _write_pdf(path, objects)
 
 
+def _one_page(
+    contents: bytes, *, outline: bool = False, size: bytes = b"612 792", font: bytes = b""
+) -> list[bytes]:
+    """Objects 1-5 of a one-page PDF: the catalog (its outline root object 6 when ``outline``),
+    the page tree, the page (``size`` points), its ``contents`` stream object, and Helvetica as
+    font /F1 (with ``font``'s extra keys)."""
+    return [
+        b"<< /Type /Catalog /Pages 2 0 R%s >>" % (b" /Outlines 6 0 R" if outline else b""),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>" % size,
+        contents,
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica%s >>" % font,
+    ]
+
+
 def _write_pdf(path: Path, objects: list[bytes]) -> Path:
     """A PDF of ``objects`` (object n is ``objects[n - 1]``, 1 the catalog) with its xref table."""
     out = bytearray(b"%PDF-1.7\n")
@@ -127,16 +136,9 @@ def _text_stream(lines: list[tuple[int, str]]) -> bytes:
 def pdf_deep_outline(path: Path, *, depth: int = 1500) -> Path:
     """A one-page PDF with a heading (18 pt) and a paragraph, whose outline nests ``depth`` items, each
     the only child of the one before (PyMuPDF's ``get_toc`` recurses once per level)."""
-    page = (
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>"
-    )
+    text = _text_stream([(18, "Deep outline"), (11, "The body text of the page stays readable.")])
     objects = [
-        b"<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        page,
-        _text_stream([(18, "Deep outline"), (11, "The body text of the page stays readable.")]),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        *_one_page(text, outline=True),
         b"<< /Type /Outlines /First 7 0 R /Last 7 0 R /Count %d >>" % depth,
     ]
     for level in range(depth):  # item k is object 7 + k
@@ -154,13 +156,9 @@ def pdf_wide_outline(path: Path, *, entries: int = 20_000) -> Path:
     ``entries`` siblings "Entry 0", "Entry 1", ..., each going to the page's top: what
     PyMuPDF's ``set_toc`` writes, here in ~0.1 s instead of its ~2 s for 20,000."""
     ops = b"BT /F1 12 Tf 72 770 Td (Entry 7) Tj ET\nBT /F1 12 Tf 72 442 Td (body text) Tj ET\n"
+    contents = b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"\nendstream"
     objects = [
-        b"<< /Type /Catalog /Pages 2 0 R /Outlines 6 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(ops) + ops + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        *_one_page(contents, outline=True, size=b"595 842", font=b" /Encoding /WinAnsiEncoding"),
         b"<< /Type /Outlines /First 7 0 R /Last %d 0 R /Count %d >>" % (6 + entries, entries),
     ]
     for n in range(entries):  # entry n is object 7 + n
