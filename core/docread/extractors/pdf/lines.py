@@ -45,7 +45,7 @@ _TRAILING = lazy_pattern(
 _CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
-_SPACED_POINT = lazy_pattern(r"\d\. \d")  # "11,062. 6": a point of no width, a space after it
+_SPACED_POINT = lazy_pattern(r"\. (?<=\d\. )\d")  # "11,062. 6" (". " first: a literal, 8x faster)
 _MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
