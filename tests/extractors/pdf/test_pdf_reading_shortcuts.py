@@ -124,3 +124,26 @@ def test_a_surveyed_page_is_bounded_once_in_the_document_the_survey_read(tmp_pat
     assert sorted(calls) == [0, 1, 2] and "Page 2 of a short document." in first[1]
     second = [d.text for d in reader.iter_documents("three.pdf")]
     assert sorted(calls) == [0, 0, 1, 1, 2, 2] and second == first
+
+
+def test_a_page_of_more_lines_than_a_printed_page_is_read_as_plain_text(tmp_path):
+    """A content bomb of text operators (tests/hostile_files.py; ~38,000 lines on one page) is
+    no printed page: ``auto`` reads its plain text from the text page it made, as ``off``
+    does, and says so in a note, instead of converting and analysing every line (4 s against
+    off's 1 s at the default content cap)."""
+    import hostile_files
+
+    hostile_files.pdf_operator_bomb(tmp_path / "ops.pdf", megabytes=1)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    texts, notes = {}, {}
+    for mode in ("off", "auto"):
+        reader = docread.Reader(str(tmp_path), config={**config, "pdf": {"structure": mode}})
+        result = reader.read("ops.pdf")
+        texts[mode], notes[mode] = result.text, result.notes
+        assert [d.text for d in reader.iter_documents("ops.pdf")] == [result.text]
+    assert texts["auto"] == texts["off"] and texts["auto"].count("x" * 40) > 5000
+    assert notes["off"] == []
+    assert notes["auto"] == [
+        "Page 1: more than 5,000 lines of text (no printed page): read as plain text, its "
+        "headings, tables and columns not looked for."
+    ]

@@ -22,7 +22,7 @@ from ..ocr import OcrResult, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
 from .library import load_pymupdf
-from .lines import visible
+from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import (
     form_lines,
@@ -180,6 +180,7 @@ def _pages(
             )
     skipped: list[int] = []
     unsearched: list[int] = []  # pages over the table budget: their text only
+    plain: list[int] = []  # pages of more lines than a printed page: their plain text only
     read = marked.survey.outline if marked is not None else None  # the outline walked once
     stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc, read)) else None
 
@@ -211,6 +212,8 @@ def _pages(
                 text, found, chars = md.text, md.headings, md.chars
             if md is not None and md.tables_skipped:
                 unsearched.append(n)
+            if md is not None and md.plain:
+                plain.append(n)
             slow = page_time.expired()
             scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned, found)
@@ -276,6 +279,12 @@ def _pages(
         where = f"Page{'s' if len(unsearched) > 1 else ''} {compact_spans(unsearched)}"
         ctx.warn(
             _over_budget(where, pdf, "the text is complete, but ruled tables were not looked for")
+        )
+    if plain:
+        ctx.warn(
+            f"Page{'s' if len(plain) > 1 else ''} {compact_spans(plain)}: more than "
+            f"{MAX_LINES:,} lines of text (no printed page): read as plain text, its headings, "
+            f"tables and columns not looked for."
         )
     if no_layer:
         ctx.warn(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from unicodedata import normalize
 
 from ...errors import DependencyMissingError
+from ...sanitize import lazy_pattern
 
 if TYPE_CHECKING:
     import pymupdf
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
+_RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 
 
 def load_pymupdf() -> ModuleType:
@@ -140,6 +142,25 @@ def over_paths(textpage: Any, limit: int) -> bool:
     while block is not None and count <= limit:
         block, count = block.next, count + 1
     return count > limit
+
+
+def right_to_left(text: str) -> bool:
+    """Whether the text has Hebrew or Arabic letters."""
+    return not text.isascii() and bool(_RTL.search(text))
+
+
+def page_text(page: pymupdf.Page, textpage: Any = None) -> str:
+    """The page's text in content order (``pdf.structure: off``'s; from ``textpage`` when given,
+    a text page already made); right-to-left lines rebuilt from the characters with their
+    ligatures as printed (``repaired``)."""
+    text: str = page.get_text(textpage=textpage)
+    if not right_to_left(text):
+        return text
+    return "".join(
+        repaired(line) + "\n"
+        for block in page.get_text("rawdict", textpage=textpage)["blocks"]
+        for line in block.get("lines", ())
+    )
 
 
 def raw_lines(page: pymupdf.Page, textpage: Any, lines: list[Line], rtl: bool) -> list[Line]:

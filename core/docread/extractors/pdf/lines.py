@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
-from .library import drawn_pictures, flags, over_paths, raw_lines
+from .library import drawn_pictures, flags, over_paths, page_text, raw_lines
+from .library import right_to_left as right_to_left  # where the engine looks for it
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,8 +45,7 @@ _TRAILING = lazy_pattern(
 _CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
-_RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
-_SPACED_POINT = lazy_pattern(r"\d\. \d")  # "11,062. 6": a point of no width, a space after it
+_SPACED_POINT = lazy_pattern(r"\. (?<=\d\. )\d")  # "11,062. 6" (". " first: a literal, 8x faster)
 _MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
@@ -109,7 +109,8 @@ class PageText:
     cell frames and backgrounds: what a ruled table is made of; None when the page draws more
     paths than the budget, which are then not collected) and of its other paths (curves,
     shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
-    its text layer (spaces aside) and the seconds its reading took."""
+    its text layer (spaces aside) and the seconds its reading took; ``plain``: a page of more
+    than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text."""
 
     lines: list[Line]
     rects: list[Box] | None
@@ -119,6 +120,7 @@ class PageText:
     chars: int
     seconds: float = 0.0
     paths: list[Box] = field(default_factory=list)
+    plain: str | None = None
 
 
 @collector_paused()  # its objects hold no cycles
@@ -128,7 +130,8 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
     again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
     Right-to-left pages get their characters' order repaired, pages with a number spaced
-    after its point the spaces MuPDF made up after glyphs of no width removed (``raw_lines``)."""
+    after its point the spaces MuPDF made up after glyphs of no width removed (``raw_lines``).
+    A page of more than MAX_LINES lines gets its plain text only (``PageText.plain``)."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
@@ -136,6 +139,10 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     if over_paths(textpage, max_paths):
         textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
     data = page.get_text("dict", textpage=textpage)
+    rect = page.rect
+    if sum(len(block.get("lines", ())) for block in data["blocks"]) > MAX_LINES:
+        plain = page_text(page, textpage)  # off's text, from this text page (ligatures expanded)
+        return PageText([], None, [], rect.width, rect.height, visible(plain), plain=plain)
     out: list[Line] = []
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
@@ -150,7 +157,6 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
         out = raw_lines(page, textpage, out, rtl)
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
-    rect = page.rect
     if out and out[0].family == _OCR_FONT and all(ln.family == _OCR_FONT for ln in out):
         out = steadied(out)
     return PageText(
@@ -311,7 +317,7 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
-_JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
+MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
 
 
 def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = ()) -> list[Line]:
@@ -322,7 +328,7 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
     columns and right-aligned labels stay apart (wider gaps)."""
-    if len(lines) < 2 or len(lines) > _JOIN_LINES:
+    if len(lines) < 2:
         return lines
     out: list[Line] = []
     pending = sorted(lines, key=attrgetter("y0"))
@@ -422,11 +428,6 @@ def _is_letters(text: str) -> bool:
 def visible(text: str) -> int:
     """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
     return len(text) - sum(map(text.count, _SPACES))
-
-
-def right_to_left(text: str) -> bool:
-    """Whether the text has Hebrew or Arabic letters."""
-    return not text.isascii() and bool(_RTL.search(text))
 
 
 def hyphenated(text: str) -> bool:

@@ -107,9 +107,12 @@ class PageMarkdowns:
             model = self.state.models.pop(page.number, None)
             reading = self.survey.read.pop(page.number, None) if model is None else None
         if model is None:
-            model = self._analysed(
-                page.number, reading or read_page(page, self.survey.max_paths), page
-            )
+            reading = reading or read_page(page, self.survey.max_paths)
+            if reading.plain is not None:  # no printed page: its text, not its structure
+                with _LOCK:
+                    self.state.heads[page.number] = []
+                return PageMarkdown(reading.plain, [], reading.chars, plain=True)
+            model = self._analysed(page.number, reading, page)
         return model.markdown(lines_kept=self.lines_kept)
 
     def _analysed(self, number: int, text: PageText, page: pymupdf.Page | None = None) -> PageModel:
@@ -150,7 +153,11 @@ class PageMarkdowns:
         for n in range(number - 2, self.next - 2, -1):  # 0-based, backwards
             with _LOCK:
                 heads = self.state.heads.get(n)
-                reading = self.survey.read.pop(n, None) if heads is None else None
+                reading = self.survey.read.get(n) if heads is None else None
+                if reading is not None and reading.plain is not None:
+                    heads, reading = [], None  # a plain page heads nothing (its read takes it)
+                elif reading is not None:
+                    del self.survey.read[n]
             if heads is None and reading is not None:
                 model = self._analysed(n, reading)
                 with _LOCK:

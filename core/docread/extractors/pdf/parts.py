@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
-from .library import repaired
-from .lines import read_page, right_to_left
+from .library import page_text as page_text  # off's page text: the extractor's import
+from .lines import read_page
 from .tables.cells import over_budget, pipe_table, table_rows
 
 if TYPE_CHECKING:
@@ -61,19 +61,6 @@ def properties(doc: pymupdf.Document) -> dict[str, Any]:
         if iso:
             out[key] = iso
     return out
-
-
-def page_text(page: pymupdf.Page) -> str:
-    """The page's text in content order; right-to-left lines rebuilt from the characters with
-    their ligatures as printed (lines.repaired)."""
-    text: str = page.get_text()
-    if not right_to_left(text):
-        return text
-    return "".join(
-        repaired(line) + "\n"
-        for block in page.get_text("rawdict")["blocks"]
-        for line in block.get("lines", ())
-    )
 
 
 def table_markdowns(

@@ -55,13 +55,15 @@ _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's part
 @dataclass(frozen=True, slots=True)
 class PageMarkdown:
     """A page's markdown, the headings it holds, in order, as (level, text), the
-    characters of its text layer (spaces aside: what the OCR threshold counts), and whether
-    ruled tables were not looked for (over the page's table budget)."""
+    characters of its text layer (spaces aside: what the OCR threshold counts), whether
+    ruled tables were not looked for (over the page's table budget), and whether the page is
+    its plain text, no structure looked for (over lines.MAX_LINES: ``PageText.plain``)."""
 
     text: str
     headings: list[tuple[int, str]]
     chars: int
     tables_skipped: bool = False
+    plain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
