@@ -132,7 +132,7 @@ def test_a_process_reads_its_share_of_images_at_once(monkeypatch: pytest.MonkeyP
 
     running, most, lock = 0, 0, threading.Lock()
 
-    def slow(image: Image.Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+    def slow(image: Image.Image, ctx: Context, cmd: str, what: str, key: str = "") -> OcrResult:
         nonlocal running, most
         with lock:
             running += 1
