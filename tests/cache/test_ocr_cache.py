@@ -91,3 +91,25 @@ def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     with docread.Reader(ws, config=finer) as reader:
         assert "shipping" in reader.read("scan.pdf").documents[0].text.lower()
     assert renders() - start == 4 and "shipping" in changed[0].text.lower()
+
+
+def test_a_scan_inside_an_archive_is_rendered_once(tmp_path: Path) -> None:
+    """A member's bytes are its stamp (archive members have no result-cache entry of their own):
+    a second load of the archive finds the member's reading without rendering its page."""
+    import zipfile
+
+    from docread.extractors.ocr import renders
+    from factories import pdf_bytes
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with zipfile.ZipFile(ws / "scans.zip", "w") as archive:
+        archive.writestr("scan.pdf", pdf_bytes([scan_page("Invoice number 4711 is paid")]))
+    config = {"cache": {"directory": str(tmp_path / "cache")}, "isolation": {"enabled": False}}
+    start = renders()
+    texts = []
+    for _ in range(2):
+        with docread.Reader(ws, config=config) as reader:
+            texts.append([d.text for d in reader.iter_documents(["scans.zip"])])
+        assert renders() - start == 1
+    assert texts[0] == texts[1] and "4711" in " ".join(texts[0])
