@@ -121,20 +121,18 @@ def ocr_stream(
         for key, image in items:
             if image is None:
                 pending.append((key, None))
-                continue
-            cmd = cmd or tesseract(ctx)
-            known, found = "", None
-            if isinstance(image, Scan):
-                known = scan_key(image, ctx, cmd)
-                found = stored(known, ctx)
-            if found is not None:  # a cached scan: no render, no thread
-                pending.append((key, _done(found)))
             else:
-                pool = pool or _pool()
-                picture = image.image() if isinstance(image, Scan) else image
-                name = f"{what} {key}"
-                job = pool.submit(_SHARE.read, picture, ctx, cmd, name, stop, known)
-                pending.append((key, job))
+                cmd = cmd or tesseract(ctx)
+                known = scan_key(image, ctx, cmd) if isinstance(image, Scan) else ""
+                found = stored(known, ctx)
+                if found is not None:  # a cached scan: no render, no thread
+                    pending.append((key, _done(found)))
+                else:
+                    pool = pool or _pool()
+                    picture = image.image() if isinstance(image, Scan) else image
+                    name = f"{what} {key}"
+                    job = pool.submit(_SHARE.read, picture, ctx, cmd, name, stop, known)
+                    pending.append((key, job))
             while pending and (
                 _ready(pending[0][1])
                 or _busy(pending) >= 2 * _SHARE.now()  # rendered pages held: two a slot
