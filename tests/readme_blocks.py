@@ -7,8 +7,10 @@ documents in ``examples/samples`` and ``.venv``, a link to this interpreter's vi
 the venv active as ``. .venv/bin/activate`` leaves it (its ``bin`` first on PATH,
 ``VIRTUAL_ENV``), a private HOME (cache) and a per-block timeout.
 
-- ```python blocks run, each in a fresh interpreter, in ``examples/samples`` (the README says
-  the examples run there).
+- ```python blocks run, each in a fresh process, in ``examples/samples`` (the README says the
+  examples run there): a child forked from one interpreter per test module (``Forks``) that
+  imported the third-party modules the blocks import (the framework stacks, 1-3 s of CPU each),
+  not docread's own, so each block runs as ``python -c`` would, without importing those again.
 - ```bash / ```sh / ```console blocks run through ``bash -e -o pipefail`` from the repository
   root (where the set-up leaves the user; a block goes elsewhere with ``cd``), stdin closed (so
   ``docread mcp`` over stdio ends at once).
@@ -22,12 +24,16 @@ the venv active as ``. .venv/bin/activate`` leaves it (its ``bin`` first on PATH
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import re
+import select
 import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,25 +163,138 @@ def workdir(layout: Path, samples: Path) -> Path:
     return Path(shutil.copytree(samples, layout / "examples" / "samples", symlinks=True))
 
 
-def run(block: Block, argv: list[str], cwd: Path, home: Path, **env_vars: str) -> str:
-    """One process of a block, the venv active (and ``env_vars`` set); its stdout. Fails naming
-    the block on an error or the timeout."""
+def user_env(home: Path, **env_vars: str) -> dict[str, str]:
+    """The environment a block runs in: the venv active, a private HOME, ``env_vars`` set."""
     env = {**os.environ, "HOME": str(home), "PYTHONUNBUFFERED": "1", "VIRTUAL_ENV": sys.prefix}
     env.update(env_vars)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.pop("DOCREAD_CONFIG", None)
+    return env
+
+
+def run(block: Block, argv: list[str], cwd: Path, home: Path, **env_vars: str) -> str:
+    """One process of a block, the venv active (and ``env_vars`` set); its stdout. Fails naming
+    the block on an error or the timeout."""
     try:
         done = subprocess.run(
-            argv, cwd=cwd, env=env, input="", capture_output=True, text=True, timeout=TIMEOUT
-        )
+            argv, cwd=cwd, env=user_env(home, **env_vars), input="", capture_output=True,
+            text=True, timeout=TIMEOUT,
+        )  # fmt: skip
     except subprocess.TimeoutExpired:
         pytest.fail(f"{block.where}: {shlex.join(argv)[:80]} ran past {TIMEOUT} s")
-    if done.returncode != 0:
+    return ended(block, done.returncode, done.stdout, done.stderr)
+
+
+def ended(block: Block, code: int, stdout: str, stderr: str) -> str:
+    """A block's process's stdout; fails naming the block when it exited with an error."""
+    if code != 0:
         pytest.fail(
-            f"{block.where}: exit {done.returncode}\n{block.code}\n--- stderr ---\n"
-            f"{done.stderr[-3000:]}\n--- stdout ---\n{done.stdout[-1500:]}"
+            f"{block.where}: exit {code}\n{block.code}\n--- stderr ---\n"
+            f"{stderr[-3000:]}\n--- stdout ---\n{stdout[-1500:]}"
         )
-    return done.stdout
+    return stdout
+
+
+# The fork server: imports the modules named in argv[1] (one that fails is left to the block
+# that imports it, to fail in its own process with the real error) and freezes them out of the
+# collector (a child's collections then copy none of their pages), then per request line (a
+# JSON job: code, cwd, out, err, pid files) forks a child that runs the code as ``python -c``
+# would (``__main__``, argv ["-c"], stdin empty, stdout and stderr to the files, an uncaught
+# error printed and exit 1; at its end its threads joined and atexit handlers run, as at an
+# interpreter's exit, but the imported modules not torn down one by one) and answers with its
+# exit code.
+_SERVER = """
+import atexit, gc, importlib, json, os, sys, threading, traceback, types
+for name in json.loads(sys.argv[1]):
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass
+gc.freeze()
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        for fd, name in ((1, "out"), (2, "err")):
+            os.dup2(os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
+        os.chdir(job["cwd"])
+        sys.argv = ["-c"]
+        main = sys.modules["__main__"] = types.ModuleType("__main__")
+        code = 0
+        try:
+            exec(compile(job["code"], "<string>", "exec"), main.__dict__)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        threading._shutdown()
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    with open(job["pid"], "w") as f:
+        f.write(str(pid))
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+"""
+
+
+class Forks:
+    """One interpreter that forks a process per python block (see ``_SERVER``), started with the
+    environment ``run`` gives a block; ``close`` ends it."""
+
+    def __init__(self, home: Path, folder: Path) -> None:
+        self.folder = folder
+        runs = [b for b in BLOCKS if b.lang == "python" and not b.not_run and not starts_ray(b)]
+        modules = sorted({name for b in runs for name in _imported(b)})
+        self.server = subprocess.Popen(
+            [sys.executable, "-c", _SERVER, json.dumps(modules)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, env=user_env(home), bufsize=0,
+        )  # fmt: skip
+
+    def run(self, block: Block, cwd: Path) -> str:
+        """The block's stdout; fails naming the block on an error or the timeout (its process
+        killed)."""
+        files = {name: str(self.folder / f"L{block.line}.{name}") for name in ("out", "err", "pid")}
+        job = {"code": block.code, "cwd": str(cwd), **files}
+        assert self.server.stdin is not None and self.server.stdout is not None
+        self.server.stdin.write((json.dumps(job) + "\n").encode())
+        if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
+            os.kill(int(Path(files["pid"]).read_text()), 9)
+            self.server.stdout.readline()
+            pytest.fail(f"{block.where}: ran past {TIMEOUT} s")
+        code = int(self.server.stdout.readline())
+        out, err = (Path(files[name]).read_text(errors="replace") for name in ("out", "err"))
+        return ended(block, code, out, err)
+
+    def close(self) -> None:
+        assert self.server.stdin is not None
+        self.server.stdin.close()
+        self.server.wait(timeout=TIMEOUT)
+
+
+def _imported(block: Block) -> set[str]:
+    """The modules a python block imports, but docread's own (importing ``docread.Reader``
+    starts a worker template: each block's process starts its own, as a user's does)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(block.code)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return {n for n in names if n.split(".")[0] not in DOCREAD_PACKAGES}
+
+
+DOCREAD_PACKAGES = ("docread", "langchain_docread", "llama_index_docread")
+
+
+@pytest.fixture(scope="module")
+def forks(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
+    """The module's fork server for python blocks."""
+    server = Forks(home, tmp_path_factory.mktemp("blocks"))
+    yield server
+    server.close()
 
 
 def check_output(block: Block, printed: str) -> None:
@@ -215,14 +334,18 @@ def skip_if_marked(block: Block) -> None:
         pytest.skip(f"{block.where}: not run: {block.not_run}")
 
 
-def run_block(block: Block, workdir: Path, home: Path, **env_vars: str) -> None:
-    """A python or shell block run as the module docstring says, its output and what it writes
-    checked."""
+def run_block(
+    block: Block, workdir: Path, home: Path, forks: Forks | None = None, **env_vars: str
+) -> None:
+    """A python or shell block run as the module docstring says (a python block forked from
+    ``forks`` when given, else in ``python -c``), its output and what it writes checked."""
     skip_if_marked(block)
     if block.lang == "python":
-        check_output(
-            block, run(block, [sys.executable, "-c", block.code], workdir, home, **env_vars)
-        )
+        if forks is not None:
+            check_output(block, forks.run(block, workdir))
+        else:
+            argv = [sys.executable, "-c", block.code]
+            check_output(block, run(block, argv, workdir, home, **env_vars))
         return
     root = workdir.parents[1]
     argv = ["bash", "-e", "-o", "pipefail", "-c", block.code]

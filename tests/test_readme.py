@@ -23,6 +23,8 @@ from readme_blocks import (
     SHELL,
     TIMEOUT,
     Block,
+    Forks,
+    forks,
     home,
     layout,
     params,
@@ -33,7 +35,7 @@ from readme_blocks import (
     workdir,
 )
 
-__all__ = ["home", "layout", "samples", "workdir"]  # the blocks' fixtures, used here
+__all__ = ["forks", "home", "layout", "samples", "workdir"]  # the blocks' fixtures, used here
 
 
 def test_every_block_is_run_parsed_or_marked() -> None:
@@ -55,14 +57,35 @@ def test_every_block_is_run_parsed_or_marked() -> None:
 
 
 @pytest.mark.parametrize("block", params("python"))
-def test_python_block_runs(block: Block, workdir: Path, home: Path) -> None:
-    run_block(block, workdir, home)
+def test_python_block_runs(block: Block, workdir: Path, home: Path, forks: Forks) -> None:
+    """In a process of its own, forked from an interpreter that imported the modules it
+    imports but docread's (``readme_blocks.Forks``)."""
+    run_block(block, workdir, home, forks)
 
 
 @pytest.mark.parametrize("block", params(*SHELL))
 def test_shell_block_runs(block: Block, workdir: Path, home: Path) -> None:
     """Through bash, as typed, from the repository root (any failing command fails the block)."""
     run_block(block, workdir, home)
+
+
+def test_a_forked_block_runs_as_python_c_would(forks: Forks, tmp_path: Path) -> None:
+    """A python block's process (``Forks``) is ``python -c``'s: ``__main__``, argv ``["-c"]``,
+    its folder, empty stdin, an uncaught error printed and exit 1, ``sys.exit``'s code; an
+    ``atexit`` handler runs; the block's names are its own."""
+    code = (
+        "import atexit, os, sys\nassert 'leftover' not in globals()\nleftover = 1\n"
+        "atexit.register(print, 'at exit')\n"
+        "print(__name__, sys.argv, os.getcwd(), repr(sys.stdin.read()))\n"
+    )
+    block = Block(1, "test", "python", code)
+    printed = forks.run(block, tmp_path)
+    assert printed == f"__main__ ['-c'] {tmp_path} ''\nat exit\n"
+    assert forks.run(block, tmp_path) == printed
+    with pytest.raises(pytest.fail.Exception, match=r"exit 1(.|\n)*ZeroDivisionError"):
+        forks.run(Block(2, "test", "python", "print('before')\n1 / 0"), tmp_path)
+    with pytest.raises(pytest.fail.Exception, match="exit 3"):
+        forks.run(Block(3, "test", "python", "import sys\nsys.exit(3)"), tmp_path)
 
 
 def test_the_blocks_that_start_ray_are_run_with_the_ray_tests() -> None:

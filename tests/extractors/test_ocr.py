@@ -132,7 +132,7 @@ def test_a_process_reads_its_share_of_images_at_once(monkeypatch: pytest.MonkeyP
 
     running, most, lock = 0, 0, threading.Lock()
 
-    def slow(image: Image.Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+    def slow(image: Image.Image, ctx: Context, cmd: str, what: str, key: str = "") -> OcrResult:
         nonlocal running, most
         with lock:
             running += 1
@@ -235,3 +235,20 @@ def test_reading_pdfs_and_ocr_imports_neither_pytesseract_nor_pandas(tmp_path: P
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[-2] == "[] True True"
+
+
+def test_items_without_an_image_are_handed_out_before_the_next_is_taken() -> None:
+    """A text page passes through the OCR stream at once: a PDF's pages stream (and a load can
+    split a long one) rather than all coming out at its end."""
+    from docread.extractors.ocr import ocr_stream
+
+    taken: list[int] = []
+
+    def items():  # type: ignore[no-untyped-def]
+        for n in range(3):
+            taken.append(n)
+            yield n, None
+
+    stream = ocr_stream(items(), context(), what="OCR")
+    assert next(stream) == (0, None) and taken == [0]
+    assert list(stream) == [(1, None), (2, None)] and taken == [0, 1, 2]

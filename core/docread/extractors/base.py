@@ -41,6 +41,11 @@ class OcrStore(Protocol):
 
     def put(self, key: str, value: str) -> None: ...
 
+    def stamp(self, source: Source) -> str | None:
+        """The file's content stamp (what the result cache keys it by), None when it has none:
+        a scanned page's reading is then found before the page is rendered."""
+        ...
+
 
 class Extractor:
     """Base of every extractor: set the class facts, implement ``extract``.

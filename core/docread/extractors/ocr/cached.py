@@ -3,18 +3,22 @@ skipped, else the reading stored in the OCR cache for these pixels and settings,
 Tesseract's (then stored).
 
 The cache is handed in (``Context.ocr_cache``: ``cache/ocr.py``'s store, opened by the pipeline
-in each process; None when ``cache.enabled`` is off). Its key is a digest of the pixels Tesseract
-would be given and the settings that change the reading, so the agent view, a loader and a split
-read of one scanned page share it (a PDF page is still rendered: its pixels are the key, a render
-is a tenth of a tesseract run). A reading is stored whole, as JSON text (never a pickle of OCR
-classes: a changed class is a miss); the confidence floor is applied after, so it is not in the
-key."""
+in each process; None when ``cache.enabled`` is off). A picture's key is a digest of the pixels
+Tesseract would be given and the settings that change the reading. A PDF page's (a ``Scan``) is
+the file's content stamp, the page and what its render depends on (dpi, text hidden, the
+renderer's version) with the same settings, so the agent view, a loader and a split read of one
+scanned page share it and a stored reading is found before the page is rendered (a render is a
+tenth of a tesseract run, all of a cached read's time). A reading is stored whole, as JSON text
+(never a pickle of OCR classes: a changed class is a miss); the confidence floor is applied
+after, so it is not in the key."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .engine import ENGINE, PSM, read_upright, version
@@ -24,17 +28,62 @@ from .result import OcrLine, OcrResult
 if TYPE_CHECKING:
     from PIL.Image import Image
 
+    from ...source import Source
     from ..base import Context
 
+_RENDERS = [0]  # scans rendered in this process (``renders``)
+_RENDERS_LOCK = threading.Lock()
 
-def reading(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """A PDF page to OCR, not rendered yet: ``render`` makes its image, ``facts`` are what that
+    image depends on besides the file (page, dpi, text hidden, the renderer's version)."""
+
+    source: Source
+    facts: Mapping[str, object]
+    render: Callable[[], Image]
+
+    def image(self) -> Image:
+        """The page rendered (counted in ``renders``)."""
+        with _RENDERS_LOCK:
+            _RENDERS[0] += 1
+        return self.render()
+
+
+def renders() -> int:
+    """How many PDF pages this process has rendered for OCR: a page whose reading is in the OCR
+    cache is not rendered."""
+    return _RENDERS[0]
+
+
+def scan_key(scan: Scan, ctx: Context, cmd: str) -> str:
+    """The OCR cache key of a scan, from the file's content stamp rather than its pixels; ""
+    when there is no cache or the file has no stamp (the rendered pixels are the key then)."""
+    store = ctx.ocr_cache
+    stamp = store.stamp(scan.source) if store is not None else None
+    if stamp is None:
+        return ""
+    return ocr_key(stamp.encode(), {**_ocr_facts(ctx, cmd), **scan.facts})
+
+
+def stored(key: str, ctx: Context) -> OcrResult | None:
+    """The reading stored under ``key``, None when there is none (or no key, or no cache)."""
+    text = ctx.ocr_cache.get(key) if key and ctx.ocr_cache is not None else None
+    return _loads(text) if text is not None else None
+
+
+def reading(image: Image, ctx: Context, cmd: str, what: str, key: str = "") -> OcrResult:
     """No words in an image of one colour (what Tesseract would read there, without running
-    it); noise skipped (with a note); else the cached reading of these pixels, or a new one
-    (stored)."""
+    it); noise skipped (with a note); else the cached reading of these pixels (or under
+    ``key``, a scan's), or a new one (stored)."""
     image = plain(image)
     gray = image if image.mode == "L" else image.convert("L")  # the checks read gray, once
     if one_colour(gray):
-        return OcrResult.of([])
+        result = OcrResult.of([])
+        if key and ctx.ocr_cache is not None:  # a blank page is then not rendered again
+            ctx.ocr_cache.put(key, _dumps(result))
+        return result
     noise = noise_correlation(gray)
     if noise is not None:
         ctx.warn(
@@ -43,20 +92,21 @@ def reading(image: Image, ctx: Context, cmd: str, what: str) -> OcrResult:
         )
         return OcrResult("", None, 0, skipped=True)
     store = ctx.ocr_cache
-    key = _cache_key(image, ctx, cmd) if store is not None else ""
-    stored = store.get(key) if store is not None else None
-    if stored is not None:
-        return _loads(stored)
+    key = key or (_cache_key(image, ctx, cmd) if store is not None else "")
+    known = stored(key, ctx)
+    if known is not None:
+        return known
     result = read_upright(image, gray, ctx, cmd, what)
     if store is not None:
         store.put(key, _dumps(result))
     return result
 
 
-def ocr_key(pixels: bytes, facts: Mapping[str, object]) -> str:
-    """The key of one reading: BLAKE2b of the image's pixels and the facts that change what
-    Tesseract reads from them (size, mode, dpi, languages, page segmentation, its version)."""
-    digest = hashlib.blake2b(pixels, digest_size=32)
+def ocr_key(data: bytes, facts: Mapping[str, object]) -> str:
+    """The key of one reading: BLAKE2b of the image's pixels (or a scan's file stamp) and the
+    facts that change what Tesseract reads from them (size, mode, dpi, languages, page
+    segmentation, its version; a scan's page and render settings)."""
+    digest = hashlib.blake2b(data, digest_size=32)
     for name in sorted(facts):
         digest.update(f"\0{name}={facts[name]}".encode())
     return "ocr:" + digest.hexdigest()
@@ -65,11 +115,17 @@ def ocr_key(pixels: bytes, facts: Mapping[str, object]) -> str:
 def _cache_key(image: Image, ctx: Context, cmd: str) -> str:
     """The OCR cache key of this image: its pixels, and what changes Tesseract's reading of
     them. The confidence floor is not in it: the whole reading is stored, callers apply it."""
-    facts = {
+    facts = {"mode": image.mode, "size": image.size, "dpi": recorded_dpi(image)}
+    return ocr_key(image.tobytes(), {**_ocr_facts(ctx, cmd), **facts})
+
+
+def _ocr_facts(ctx: Context, cmd: str) -> dict[str, object]:
+    """What changes Tesseract's reading of given pixels: the rules here, its version, the
+    languages, the page segmentation."""
+    return {
         "engine": ENGINE, "tesseract": version(cmd), "languages": ctx.settings.pdf.ocr_languages,
-        "psm": PSM, "mode": image.mode, "size": image.size, "dpi": recorded_dpi(image),
+        "psm": PSM,
     }  # fmt: skip
-    return ocr_key(image.tobytes(), facts)
 
 
 def _dumps(result: OcrResult) -> str:

@@ -1,6 +1,8 @@
 """Images read in parallel, one tesseract per core, handed out in input order: a long document
 streams (at most two images per core, and 64 items, are held), and a failed image is its own
-error, so the caller goes on with the rest.
+error, so the caller goes on with the rest. A PDF page comes as a ``Scan``: its reading is
+looked up in the OCR cache first and the page rendered (in the caller's thread, as PyMuPDF
+needs) only when it is not there.
 
 A process reads at most ``share`` images at once (``set_share``): one per usable core (a read
 in-process), or in a worker its share of its read's core budget (a load's ``workers``) among
@@ -16,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from ...errors import DependencyMissingError, ReadDocumentError
-from .cached import reading
+from .cached import Scan, reading, scan_key, stored
 from .engine import tesseract
 from .result import OcrResult
 
@@ -56,7 +58,7 @@ class _Share:
             self._cond.notify_all()
 
     def read(
-        self, image: Image, ctx: Context, cmd: str, what: str, stop: threading.Event
+        self, image: Image, ctx: Context, cmd: str, what: str, stop: threading.Event, key: str = ""
     ) -> OcrResult:
         """``reading`` in a free slot; CancelledError when the stream closed meanwhile."""
         with self._cond:
@@ -68,7 +70,7 @@ class _Share:
                 from concurrent.futures import CancelledError  # imported with the pool
 
                 raise CancelledError
-            return reading(image, ctx, cmd, what)
+            return reading(image, ctx, cmd, what, key)
         finally:
             with self._cond:
                 self._running -= 1
@@ -105,24 +107,32 @@ def ocr_images(
 
 
 def ocr_stream(
-    items: Iterable[tuple[K, Image | None]], ctx: Context, *, what: str
+    items: Iterable[tuple[K, Image | Scan | None]], ctx: Context, *, what: str
 ) -> Iterator[tuple[K, OcrResult | ReadDocumentError | None]]:
-    """Items with an image are OCR'd in parallel, items without pass through (result None), in
-    input order. At most two images per core (and 64 items) are held, so a long document streams. A failed
-    image (timeout, tesseract error) yields its error, so the caller can go on with the rest."""
+    """Items with an image (or a scan whose reading is not cached) are OCR'd in parallel, items
+    without pass through (result None), in input order. At most two images per core (and 64
+    items) are held, so a long document streams. A failed image (timeout, tesseract error)
+    yields its error, so the caller can go on with the rest."""
     cmd: str | None = None
     pending: deque[tuple[K, Future[OcrResult] | None]] = deque()
     stop = threading.Event()  # set when the stream closes: an image waiting for a slot is dropped
     pool: ThreadPoolExecutor | None = None  # made for the first image: most PDFs have none
     try:
         for key, image in items:
-            if image is not None:
-                cmd = cmd or tesseract(ctx)
-                pool = pool or _pool()
-                name = f"{what} {key}"
-                pending.append((key, pool.submit(_SHARE.read, image, ctx, cmd, name, stop)))
-            else:
+            if image is None:
                 pending.append((key, None))
+            else:
+                cmd = cmd or tesseract(ctx)
+                known = scan_key(image, ctx, cmd) if isinstance(image, Scan) else ""
+                found = stored(known, ctx)
+                if found is not None:  # a cached scan: no render, no thread
+                    pending.append((key, _done(found)))
+                else:
+                    pool = pool or _pool()
+                    picture = image.image() if isinstance(image, Scan) else image
+                    name = f"{what} {key}"
+                    job = pool.submit(_SHARE.read, picture, ctx, cmd, name, stop, known)
+                    pending.append((key, job))
             while pending and (
                 _ready(pending[0][1])
                 or _busy(pending) >= 2 * _SHARE.now()  # rendered pages held: two a slot
@@ -147,6 +157,15 @@ def _pool() -> ThreadPoolExecutor:
     from concurrent.futures import ThreadPoolExecutor
 
     return ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="docread-ocr")
+
+
+def _done(result: OcrResult) -> Future[OcrResult]:
+    """A reading already known, as a finished future (handed out in order with the rest)."""
+    from concurrent.futures import Future
+
+    fut: Future[OcrResult] = Future()
+    fut.set_result(result)
+    return fut
 
 
 def _ready(fut: Future[OcrResult] | None) -> bool:

@@ -10,6 +10,7 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ...errors import EncryptedDocumentError, ExtractionError, ReadDocumentError
@@ -18,7 +19,7 @@ from ...request.ranges import compact_spans, select_units
 from ..base import Context
 from ..deadline import Deadline
 from ..markdown import human_size
-from ..ocr import OcrResult, kept_reading, ocr_stream
+from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
 from .library import load_pymupdf
@@ -38,7 +39,6 @@ from .structure import paragraphs
 
 if TYPE_CHECKING:
     import pymupdf
-    from PIL.Image import Image
 
     from ...settings import PdfSettings
     from ...source import Source
@@ -75,7 +75,7 @@ def extract(source: Source, ctx: Context) -> Iterator[Unit]:
         if ctx.options.view in ("visual", "pdf"):
             yield from _visual(doc, numbers, ctx, base)
         else:
-            yield from _pages(doc, numbers, ctx, base)
+            yield from _pages(doc, source, numbers, ctx, base)
         if props and not ctx.loader:
             lines = [
                 f"\n  - {label}: {props[key]}" for key, label in _HEADER_LABELS if key in props
@@ -158,7 +158,7 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
 
 
 def _pages(
-    doc: pymupdf.Document, numbers: list[int], ctx: Context, base: dict[str, Any]
+    doc: pymupdf.Document, source: Source, numbers: list[int], ctx: Context, base: dict[str, Any]
 ) -> Iterator[Unit]:
     """Page Documents in order; scanned pages go through OCR in parallel while text pages wait.
     With ``pdf.structure`` on, a page's text is its markdown (pages.py) and its metadata has
@@ -184,7 +184,7 @@ def _pages(
     read = marked.survey.outline if marked is not None else None  # the outline walked once
     stamps = PageStamps(entries) if ctx.loader and (entries := usable(doc, read)) else None
 
-    def items() -> Iterator[tuple[int, Image | None]]:
+    def items() -> Iterator[tuple[int, Scan | None]]:
         # timed, not interrupted: a page over it stops the read after that page, with a hint
         page_time = Deadline(ctx.info.source, pdf.per_page_timeout, "timeouts.pdf_per_page")
         slow = False
@@ -224,8 +224,9 @@ def _pages(
                 yield n, None
             else:
                 ctx.budget.ocr_pages += 1
-                dpi = ocr_dpi(page, pdf.ocr_dpi, pdf.ocr_max_dpi)
-                yield n, scan_image(page, dpi, hide_text=not opts.ocr)
+                dpi, hide = ocr_dpi(page, pdf.ocr_dpi, pdf.ocr_max_dpi), not opts.ocr
+                facts = {"page": n, "dpi": dpi, "hide_text": hide, "mupdf": load_pymupdf().version}
+                yield n, Scan(source, facts, partial(scan_image, page, dpi, hide_text=hide))
 
     ocr_pages: list[int] = []
     no_layer: list[int] = []
