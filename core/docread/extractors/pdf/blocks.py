@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .lines import CJK, Line, hyphenated, join
-from .order import Item
+from .lines import Line, hyphenated, join
+from .order import Item, first_word, runs_to_edge
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:
@@ -193,14 +193,6 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
 
 
-def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
-    """Whether the line reaches the column's edge (no room left there for a word)."""
-    per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
-    if rtl:
-        return True  # right-aligned starts: the left end tells nothing of a wrap
-    return ln.x1 + (word + 1) * per_char >= right
-
-
 def _breaks(
     prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
     right: float, survey: Survey, rtl: bool,
@@ -266,14 +258,6 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
     label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
     same = abs(ln.size - prev.size) < 1.0
     return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))
-
-
-def first_word(text: str) -> int:
-    """The length of the text's first word, as wrapping sees it: one character for a script
-    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
-    code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
-    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
 
 
 def run_in(prev: Line, ln: Line) -> bool:

@@ -3,7 +3,8 @@ one after the other, bands across the page between them, by recursive cuts along
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
-parts them from it."""
+parts them from it. Where a line ends against its column (``runs_to_edge``) says whether it
+wrapped."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from .lines import CJK
 
 if TYPE_CHECKING:
     from .blocks import Block
@@ -253,3 +256,19 @@ def margin_notes(lines: Sequence[Line], width: float, body: float) -> set[int]:
         and ln.size < 0.85 * body
         and not ln.rotated
     }
+
+
+def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
+    """Whether the line reaches the column's edge (no room left there for a word)."""
+    per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
+    if rtl:
+        return True  # right-aligned starts: the left end tells nothing of a wrap
+    return ln.x1 + (word + 1) * per_char >= right
+
+
+def first_word(text: str) -> int:
+    """The length of the text's first word, as wrapping sees it: one character for a script
+    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
+    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
+    code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
