@@ -48,6 +48,7 @@ _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, anothe
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
+_SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
@@ -346,7 +347,8 @@ def _heading_level(
     first = lines[0]
     if len(lines) > 3:
         return 0
-    distinct = survey.distinct(first)
+    small = _small_head(first, survey)  # apart though smaller: even as a list item's line
+    distinct = small or survey.distinct(first)
     if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
     if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
@@ -388,11 +390,20 @@ def _heading_level(
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
-    if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
+    if (strong and not (small or _caps_numbered(text))) or words > _WEAK_WORDS or sentence:
         return 0
     if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
+
+
+def _small_head(first: Line, survey: Survey) -> bool:
+    """A numbered line set a little smaller than the body but apart from it by weight, slant or
+    family: a paper's section head (REVTeX sets its heads at 9 pt over a 10 pt body)."""
+    size, bold, italic, family = survey.body_style
+    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(first.text.strip()):
+        return False
+    return first.bold > bold or first.italic > italic or first.family != family and not first.mono
 
 
 def _caps_numbered(text: str) -> bool:
