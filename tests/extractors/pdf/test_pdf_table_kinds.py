@@ -448,3 +448,44 @@ def test_a_cell_run_on_over_the_next_one_does_not_join_their_columns(tmp_path: P
     rows = pipe_rows(drawn_markdown(tmp_path, _overflow))
     assert rows[0] == ["Alpha", "Beta", "Gamma"]
     assert ["49", "93", "6"] in rows and ["95", "55", "18"] in rows
+
+
+_COLUMN_TEXT = (
+    "Regardless of the rights management choice, the author will",
+    "receive a copy of the completed rights form once it has been",
+    "submitted. This form contains commands that must be copied",
+)
+
+
+def _table_in_a_column(page: pymupdf.Page) -> None:
+    """A two-column paper's page (ACM sigconf, split ``extra4``): running text down the left
+    column, and at the top of the right one a small booktabs table (rules across only) whose
+    rows sit between the left column's lines, then text under it."""
+    for i in range(30):
+        page.insert_text((54, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    rows = [
+        ("Non-English or Math", "Frequency", "Comments"),
+        ("Ø", "1 in 1,000", "For Swedish names"),
+        ("%", "1 in 5", "Common in math"),
+        ("$", "4 in 5", "Used in business"),
+        ("#", "1 in 40,000", "Unexplained usage"),
+    ]
+    for rule in (104.0, 119.0, 175.0):
+        page.draw_line((329, rule), (547, rule), width=0.6)
+    for j, row in enumerate(rows):
+        y = 115.0 + 13 * j + (4 if j else 0)
+        for x, cell in zip((335, 423, 471), row, strict=True):
+            page.insert_text((x, y), cell, fontsize=9, fontname="tiro")
+    for i in range(20):
+        page.insert_text((318, 200 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+
+
+def test_an_unruled_table_in_one_column_of_two_is_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _table_in_a_column, width=612))
+    assert rows[:5] == [
+        ["Non-English or Math", "Frequency", "Comments"],
+        ["Ø", "1 in 1,000", "For Swedish names"],
+        ["%", "1 in 5", "Common in math"],
+        ["$", "4 in 5", "Used in business"],
+        ["#", "1 in 40,000", "Unexplained usage"],
+    ]

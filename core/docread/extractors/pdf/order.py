@@ -71,11 +71,9 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(pieces) == 1:
         out.append(pieces)
         return
-    gap = _column_gap(pieces, chars)
-    if gap is not None:
-        left = [p for p in pieces if p.x1 <= gap]
-        right = [p for p in pieces if p.x1 > gap]
-        for side in (right, left) if rtl else (left, right):
+    sides = column_sides(pieces, chars)
+    if sides is not None:
+        for side in sides[::-1] if rtl else sides:
             _cut(side, chars, rtl, out)
         return
     bands = _bands(pieces)
@@ -94,6 +92,15 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
             continue
         out.extend(runs)
         single = len(runs) == 1
+
+
+def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], list[P]] | None:
+    """The pieces left and right of a gutter that runs through them all (``_column_gap``),
+    or None: one column."""
+    gap = _column_gap(pieces, chars)
+    if gap is None:
+        return None
+    return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
 
 
 def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:

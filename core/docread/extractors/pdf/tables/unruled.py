@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..order import column_sides
 from ..survey import in_band
 from .cells import (
     ALIGN,
@@ -31,14 +32,30 @@ _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Bo
 
 
 def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """The page's tables without rules among ``lines`` (rows of short cells side by side)."""
+    """The page's tables without rules among ``lines`` (rows of short cells side by side); where
+    the page has none across it but two columns, each column's (a table in one column has its
+    rows between the other column's lines: rows across the page mix them)."""
     width = text.width
     lines, whole = spaced_apart(lines)
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
+    found = _aligned(text, lines, whole, output)
+    for side in () if found else column_sides(lines, _chars) or ():
+        found += _aligned(text, side, whole, output)
+    return found
+
+
+def _chars(ln: Line) -> int:
+    return len(ln.text)
+
+
+def _aligned(
+    text: PageText, lines: list[Line], whole: dict[int, Line], output: OutputSettings
+) -> list[PageTable]:
+    """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    for heads, run in unruled_runs(lines, width, text.height):
+    for heads, run in unruled_runs(lines, text.width, text.height):
         used = list(
             {
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
