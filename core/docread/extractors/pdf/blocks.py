@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .lines import Line, hyphenated, join
-from .order import Item, first_word, runs_to_edge
+from .lines import Line
+from .order import Item, first_word, hyphenated, join, runs_to_edge
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:

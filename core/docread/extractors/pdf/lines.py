@@ -1,14 +1,13 @@
 """A PDF page's text lines with their geometry, font (size, weight, slant, family) and colour,
 from one ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the
 page read once, everything after works on what it returns (``PageText``), never on the page
-again. And the joining of lines' text (a word hyphenated at a line end made whole)."""
+again."""
 
 from __future__ import annotations
 
 import functools
 import re
 import time
-from collections.abc import Iterable
 from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
@@ -53,7 +52,6 @@ _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmar
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
     r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
 )
@@ -427,22 +425,3 @@ def visible(text: str) -> int:
 def right_to_left(text: str) -> bool:
     """Whether the text has Hebrew or Arabic letters."""
     return not text.isascii() and bool(_RTL.search(text))
-
-
-def hyphenated(text: str) -> bool:
-    """Ends in a letter and a hyphen."""
-    return text.endswith("-") and bool(_HYPHEN_END.search(text))
-
-
-def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
-    out = ""
-    for line in lines:
-        text = " ".join(line.split())
-        if not out:
-            out = text
-        elif hyphenated(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out

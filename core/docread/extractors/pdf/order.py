@@ -4,16 +4,17 @@ strips (an XY-cut that prefers columns: a gutter that runs through a region spli
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
 parts them from it. Where a line ends against its column (``runs_to_edge``) says whether it
-wrapped."""
+wrapped; wrapped lines' text is joined, a word hyphenated at a line end made whole (``join``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ...sanitize import lazy_pattern
 from .lines import CJK
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
+_HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 
 
@@ -279,3 +281,22 @@ def first_word(text: str) -> int:
     word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
     code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
     return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
+
+
+def hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
+
+
+def join(lines: Iterable[str]) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    out = ""
+    for line in lines:
+        text = " ".join(line.split())
+        if not out:
+            out = text
+        elif hyphenated(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out

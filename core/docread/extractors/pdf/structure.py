@@ -28,8 +28,8 @@ from .blocks import (
     norm,
 )
 from .figures import captioned, drawn_label, figure_boxes
-from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
-from .order import Item, margin_notes, reading_order, runs_to_edge
+from .lines import Line, PageText, right_to_left, same_row
+from .order import Item, hyphenated, join, margin_notes, reading_order, runs_to_edge
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
