@@ -489,3 +489,29 @@ def test_an_unruled_table_in_one_column_of_two_is_a_table(tmp_path: Path) -> Non
         ["$", "4 in 5", "Used in business"],
         ["#", "1 in 40,000", "Unexplained usage"],
     ]
+
+
+def _number_by_its_wall(page: pymupdf.Page) -> None:
+    """A dblatex package table (debian-reference p33, split ``extra3``): a size column whose
+    short numbers end a couple of ems before the drawn rule, the description just after it."""
+    xs, ys = [72.0, 164.0, 230.6, 269.9, 520.0], [100.0 + 12 * i for i in range(4)]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    rows = [
+        ("Paket", "Popcon", "Größe", "Beschreibung"),
+        ("doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"),
+        ("debian-faq", "I:850", "790", "Debian FAQ"),
+    ]
+    for r, row in enumerate(rows):
+        for x, text in zip((78.0, 170.0, 236.8, 276.1), row, strict=True):
+            page.insert_text((x, ys[r] + 9.5), text, fontsize=10, fontname="tiro")
+
+
+def test_a_number_is_not_joined_to_the_text_across_a_drawn_column_rule(tmp_path: Path) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _number_by_its_wall)) == [
+        ["Paket", "Popcon", "Größe", "Beschreibung"],
+        ["doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"],
+        ["debian-faq", "I:850", "790", "Debian FAQ"],
+    ]

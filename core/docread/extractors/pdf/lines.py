@@ -307,6 +307,7 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
 
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
+_WALL = 2.0  # points: a drawn column rule's width at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 _JOIN_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -319,7 +320,7 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     box before a heading), a clause's number up to 4 before a word (a tab stop: ``2.1 Term``);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
-    columns and right-aligned labels stay apart (wider gaps)."""
+    columns and right-aligned labels stay apart (wider gaps, a drawn column rule between)."""
     if len(lines) < 2 or len(lines) > _JOIN_LINES:
         return lines
     out: list[Line] = []
@@ -347,8 +348,12 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
 
 
 def _strokes(rects: list[Box] | None) -> list[Box]:
-    """The short thin horizontal rules among a page's rectilinear paths: drawn underscores."""
-    return [r for r in rects or () if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
+    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores)
+    and the thin upright ones (a table's column rules: ``_walled``)."""
+    return [
+        r for r in rects or ()
+        if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1] or r[2] - r[0] <= _WALL
+    ]  # fmt: skip
 
 
 def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
@@ -356,6 +361,16 @@ def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
     low = first.y0 + 0.6 * first.height
     return any(
         r[0] >= first.x1 - 1 and r[2] <= second.x0 + 1 and low <= r[1] <= first.y1 + 2
+        and r[3] - r[1] <= _STROKE[0]
+        for r in strokes
+    )  # fmt: skip
+
+
+def _walled(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
+    """Whether an upright rule runs through the row between two fragments (either order)."""
+    lo, hi, middle = min(first.x1, second.x1), max(first.x0, second.x0), first.y0 + first.height / 2
+    return any(
+        r[2] - r[0] <= _WALL < r[3] - r[1] and lo <= r[0] and r[2] <= hi and r[1] <= middle <= r[3]
         for r in strokes
     )
 
@@ -379,6 +394,8 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         clause = word and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
+        if strokes and _walled(first, second, strokes):
+            return None  # a cell's number, a drawn column rule, the next cell's text
         if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
             return None  # a number beside a number: a table's cells ("0.0" "0.0")
     big = first if visible(first.text) >= visible(second.text) else second
