@@ -93,7 +93,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not (
-            numbers_row(ln, text.lines) or heads_row(ln, text.lines) or survey.title(ln)
+            numbers_row(ln, text.lines) or heads_row(ln, text.lines) or _page_title(ln, survey, number)
         ):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
@@ -160,6 +160,17 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     blocks[at:at] = aside
     headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
     return PageModel(blocks, headings, text.chars, skipped)
+
+
+def _page_title(ln: Line, survey: Survey, number: int) -> bool:
+    """A title each page prints (``Survey.title``: a form and its copy), not a running line;
+    where the PDF's outline names its headings and not this line (a manual's banner), only on
+    the first page it runs on."""
+    if not survey.title(ln) or len(survey.outline) < 2:
+        return survey.title(ln)
+    if survey.running.get(running_key(ln.text)) == number:
+        return True
+    return norm(ln.text) in {norm(title) for _, title, _, _ in survey.outline}
 
 
 def _footnotes(blocks: list[Block], survey: Survey) -> None:
