@@ -515,3 +515,36 @@ def test_a_number_is_not_joined_to_the_text_across_a_drawn_column_rule(tmp_path:
         ["doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"],
         ["debian-faq", "I:850", "790", "Debian FAQ"],
     ]
+
+
+def _tableau(page: pymupdf.Page) -> None:
+    """booktabs-de's ruled 'tableau' (split ``extra3``): a label over two rows (no rule across
+    under it in its column); two columns with no rule down between them, told apart by a
+    rule across under one only."""
+    ys = [258.7, 271.0, 283.0, 295.3, 307.3, 319.6]
+    for x in (251.5, 305.7, 409.6):
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    for y in (ys[0], ys[2], ys[4], ys[5]):
+        page.draw_line((251.5, y), (409.6, y), width=0.8)
+    page.draw_line((305.7, ys[1]), (409.6, ys[1]), width=0.8)  # not under Mücken
+    page.draw_line((251.5, ys[3]), (305.7, ys[3]), width=0.8)  # not under ausgestopft
+    page.draw_line((366.7, ys[3]), (409.6, ys[3]), width=0.8)  # under 92.50 only
+    for x, y, text in (
+        (257.5, 0, "Mücken"), (311.7, 0, "Gramm"), (373.1, 0, "$13.65"), (311.7, 1, "je"),
+        (389.7, 1, ".01"), (257.5, 2, "Gnu"), (311.7, 2, "ausgestopft"), (378.7, 2, "92.50"),
+        (257.5, 3, "Emu"), (378.7, 3, "33.33"), (257.5, 4, "Gürteltier"),
+        (311.7, 4, "gefroren"), (384.2, 4, "8.99"),
+    ):  # fmt: skip
+        page.insert_text((x, ys[y] + 9), text, fontsize=9.5, fontname="tiro")
+
+
+def test_two_columns_no_rule_down_parts_in_a_ruled_tableau_stay_two_columns(
+    tmp_path: Path,
+) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _tableau)) == [
+        ["Mücken", "Gramm", "$13.65"],
+        ["", "je", ".01"],
+        ["Gnu", "ausgestopft", "92.50"],
+        ["Emu", "", "33.33"],
+        ["Gürteltier", "gefroren", "8.99"],
+    ]
