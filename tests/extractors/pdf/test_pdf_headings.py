@@ -472,3 +472,31 @@ def test_a_first_word_in_a_script_that_wraps_anywhere_needs_one_characters_room(
     assert [first_word(text) for text in [*words, "\ud7af"]] == [1] * (len(words) + 1)
     others = ["paragraph one", "\u10ffab", "\u3100\u3101", "\ua000xy", ""]
     assert [first_word(text) for text in others] == [9, 3, 2, 3, 4]
+
+
+_RUN_ON = (
+    "key, or may consist of a comma-separated list of keys. The citation key may",
+    "contain letters, numbers, the dash (-) character, or the period character.",
+)
+
+
+def test_a_paragraph_opened_by_a_numbered_run_in_head_stays_one_block(reader, tmp_path):
+    """REVTeX's fourth-level head (apssamp p2, split ``extra4``): ``a. Syntax`` in italic at a
+    paragraph's first-line indent, its text run in on the row to the column's edge, the next
+    lines at the column's left: the head is a heading, its paragraph one block (a list
+    item's lines would hang under its text)."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), BODY[:60], fontsize=10, fontname="tiro")
+        p.insert_text((82, 100), "a. Syntax", fontsize=10, fontname="tiit")
+        first = "The argument of the cite command may be a single one"
+        at = 82 + pymupdf.get_text_length("a. Syntax", fontname="tiit", fontsize=10) + 8
+        p.insert_text((at, 100), first, fontsize=10, fontname="tiro")
+        for i, line in enumerate(_RUN_ON):
+            p.insert_text((72, 112 + 12 * i), line, fontsize=10, fontname="tiro")
+
+    pdf(tmp_path / "paper.pdf", [drawn(page, width=480)])
+    text = _read(reader, "paper.pdf")[0]
+    assert headings(text) == ["a. Syntax"]
+    block = next(b for b in blocks(text) if "The argument" in b)
+    assert "period character." in block

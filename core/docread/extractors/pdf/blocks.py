@@ -223,6 +223,8 @@ def _breaks(
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
+        if len(current) > 1 and run_in(current[0], current[1]):
+            return False  # a run-in head's paragraph (``a. Syntax The ...``): its lines go on
         return not rtl and ln.x0 < current[0].x0 - 0.5 * ln.size
     em = ln.size
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
