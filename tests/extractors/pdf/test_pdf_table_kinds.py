@@ -548,3 +548,29 @@ def test_two_columns_no_rule_down_parts_in_a_ruled_tableau_stay_two_columns(
         ["Emu", "", "33.33"],
         ["Gürteltier", "gefroren", "8.99"],
     ]
+
+
+def _code_table(page: pymupdf.Page) -> None:
+    """An Introduction to R's families table (texinfo @multitable, split ``extra4``): a bold
+    head row over rows whose two cells are both words in code, no rules."""
+    page.insert_text((72, 80), "Family name", fontsize=10, fontname="hebo")
+    page.insert_text((190, 80), "Link functions", fontsize=10, fontname="hebo")
+    rows = [
+        ("binomial", "logit, probit, log, cloglog"),
+        ("gaussian", "identity, log, inverse"),
+        ("Gamma", "identity, inverse, log"),
+        ("poisson", "identity, log, sqrt"),
+    ]
+    for i, (family, links) in enumerate(rows):
+        page.insert_text((72, 94 + 13 * i), family, fontsize=10, fontname="cour")
+        page.insert_text((190, 93.6 + 13 * i), links, fontsize=10, fontname="cour")
+
+
+def test_a_head_row_over_cells_in_code_makes_them_a_table(tmp_path: Path) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _code_table)) == [
+        ["Family name", "Link functions"],
+        ["binomial", "logit, probit, log, cloglog"],
+        ["gaussian", "identity, log, inverse"],
+        ["Gamma", "identity, inverse, log"],
+        ["poisson", "identity, log, sqrt"],
+    ]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..lines import same_row
 from ..order import column_sides
 from ..survey import in_band
 from .cells import (
@@ -24,6 +26,7 @@ from .grid import grid, reach, run_box
 if TYPE_CHECKING:
     from ....settings import OutputSettings
     from ..lines import Line, PageText
+    from ..survey import Survey
 
 _FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
@@ -63,7 +66,7 @@ def _aligned(
         )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
+        if sum(ln.text.lstrip()[:1].islower() and not ln.mono for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
@@ -307,3 +310,39 @@ def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
+
+
+def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
+    """A listing's pieces on one row (an option, its description) as one line, left to right,
+    spaced to their columns in characters of the font: the reading order keeps the row, no
+    table is made; unless a row in another face above it starts two of its columns (a head
+    row over cells in code: R's ``Family name | Link functions``)."""
+    rows: list[list[Line]] = []
+    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
+        if rows and same_row(rows[-1][0], ln):
+            rows[-1].append(ln)  # on the row's baseline: a piece of it
+        else:
+            rows.append([ln])
+    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
+    heads: list[list[Line]] = []
+    for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
+        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
+
+        heads = heads or [r for r in rows_of([ln for ln in lines if not survey.code(ln)]) if r[1:]]
+        if any(_heads(head, row) for head in heads):
+            continue  # a table's row: its cells stay apart
+        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
+        text = ""
+        for ln in row:
+            at = round((ln.x0 - row[0].x0) / width)
+            text = (text + " " if text else "").ljust(at) + ln.text.strip()
+        merged[id(row[0])] = replace(row[0], text=text, x1=max(ln.x1 for ln in row))
+        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
+    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
+
+
+def _heads(head: list[Line], row: list[Line]) -> bool:
+    """``head`` sits above ``row``, no more than ten lines up, and starts two of its columns."""
+    above = row[0].y0 - max(ln.y1 for ln in head)
+    starts = sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row)
+    return 0 <= above <= 10 * row[0].height and starts >= 2
