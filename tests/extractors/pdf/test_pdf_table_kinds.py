@@ -550,11 +550,15 @@ def test_two_columns_no_rule_down_parts_in_a_ruled_tableau_stay_two_columns(
     ]
 
 
-def _code_table(page: pymupdf.Page) -> None:
+def _code_table(page: pymupdf.Page, head: bool = True) -> None:
     """An Introduction to R's families table (texinfo @multitable, split ``extra4``): a bold
-    head row over rows whose two cells are both words in code, no rules."""
-    page.insert_text((72, 80), "Family name", fontsize=10, fontname="hebo")
-    page.insert_text((190, 80), "Link functions", fontsize=10, fontname="hebo")
+    head row over rows whose two cells are both words in code, no rules; the body's text in
+    roman under it."""
+    for i in range(6):
+        page.insert_text((72, 170 + 12 * i), _COLUMN_TEXT[i % 3], fontsize=10, fontname="tiro")
+    if head:
+        page.insert_text((72, 80), "Family name", fontsize=10, fontname="hebo")
+        page.insert_text((190, 80), "Link functions", fontsize=10, fontname="hebo")
     rows = [
         ("binomial", "logit, probit, log, cloglog"),
         ("gaussian", "identity, log, inverse"),
@@ -574,3 +578,13 @@ def test_a_head_row_over_cells_in_code_makes_them_a_table(tmp_path: Path) -> Non
         ["Gamma", "identity, inverse, log"],
         ["poisson", "identity, log, sqrt"],
     ]
+
+
+def test_a_listing_row_whose_right_piece_sits_higher_reads_left_to_right(tmp_path: Path) -> None:
+    """The same rows without their head row are a listing: each row one line, its pieces
+    left to right though the right one is set a little higher (R-intro's second page)."""
+
+    markdown = drawn_markdown(tmp_path, lambda page: _code_table(page, head=False))
+    assert pipe_rows(markdown) == []
+    assert "binomial" in markdown
+    assert markdown.index("binomial") < markdown.index("logit, probit")

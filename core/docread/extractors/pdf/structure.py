@@ -119,7 +119,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         else:
             free.append(ln)
     free = code_rows(free, survey)
-    more = aligned_tables(text, free, output)
+    more = aligned_tables(text, free, output, survey)
     tables += more
     items: list[Item | Line] = [_table_item(t) for t in tables]
     items.extend(figures)

@@ -34,7 +34,9 @@ _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s
 _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
-def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
+def aligned_tables(
+    text: PageText, lines: list[Line], output: OutputSettings, survey: Survey
+) -> list[PageTable]:
     """The page's tables without rules among ``lines`` (rows of short cells side by side); where
     the page has none across it but two columns, each column's (a table in one column has its
     rows between the other column's lines: rows across the page mix them)."""
@@ -43,9 +45,9 @@ def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) ->
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
-    found = _aligned(text, lines, whole, output)
+    found = _aligned(text, lines, whole, output, survey)
     for side in () if found else column_sides(lines, _chars) or ():
-        found += _aligned(text, side, whole, output)
+        found += _aligned(text, side, whole, output, survey)
     return found
 
 
@@ -54,7 +56,11 @@ def _chars(ln: Line) -> int:
 
 
 def _aligned(
-    text: PageText, lines: list[Line], whole: dict[int, Line], output: OutputSettings
+    text: PageText,
+    lines: list[Line],
+    whole: dict[int, Line],
+    output: OutputSettings,
+    survey: Survey,
 ) -> list[PageTable]:
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
@@ -66,7 +72,9 @@ def _aligned(
         )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(ln.text.lstrip()[:1].islower() and not ln.mono for ln in used) * 2 >= len(used):
+        if sum(ln.text.lstrip()[:1].islower() and not survey.code(ln) for ln in used) * 2 >= len(
+            used
+        ):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
