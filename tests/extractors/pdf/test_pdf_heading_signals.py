@@ -247,3 +247,19 @@ def test_a_numbered_line_set_a_little_smaller_than_the_body_but_apart_is_a_headi
         "2. Example citations",
     ]
     assert "1. Notes set small in roman" in markdown
+
+
+def _code_word_head(page: pymupdf.Page) -> None:
+    """An Introduction to R's unnumbered heads (split ``extra4``): a bold line set larger than
+    the body with a word in code in its middle (``The gaussian family``), paragraphs around."""
+    y = _paragraph(page, 80.0, 3)
+    x = 72.0
+    for piece, font in (("The ", "hebo"), ("gaussian", "cour"), (" family", "hebo")):
+        page.insert_text((x, y + 8), piece, fontsize=13, fontname=font)
+        x += pymupdf.get_text_length(piece, fontname=font, fontsize=13)
+    _paragraph(page, y + 30, 3)
+
+
+def test_a_larger_line_with_a_word_in_code_amid_its_bold_is_one_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _code_word_head, width=612)
+    assert HEADING.findall(markdown) == ["The gaussian family"]

@@ -295,7 +295,8 @@ def _typed(
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
-    lines = _lead_split(lines)
+    first = lines[0]  # larger and mostly in a bold face: a heading's line, a word in code in it
+    lines = lines if survey.bigger(first) and first.weight >= 600 else _lead_split(lines)
     if len(lines) > 1 and run_in(lines[0], lines[1]):
         return _run_in_label(lines, kind, survey, right)
     level = _heading_level(lines, survey, toc, strong=strong)
