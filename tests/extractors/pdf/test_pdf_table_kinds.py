@@ -588,3 +588,41 @@ def test_a_listing_row_whose_right_piece_sits_higher_reads_left_to_right(tmp_pat
     assert pipe_rows(markdown) == []
     assert "binomial" in markdown
     assert markdown.index("binomial") < markdown.index("logit, probit")
+
+
+_FIGURES = (
+    ("Cu", "0.800", "14.10", "2.550"),
+    ("Ag", "0.990", "15.90", "2.710"),
+    ("Au", "1.150", "15.90", "2.710"),
+    ("Mg", "0.490", "17.60", "3.200"),
+    ("Zn", "0.300", "15.20", "2.970"),
+)
+
+
+def _figures_under_a_wide_caption(page: pymupdf.Page) -> None:
+    """A physics paper's page (REVTeX, split ``extra4``): a wide table's caption across the
+    page, then two columns: running text down the left one, and in the right one text, then a
+    table of figures with element labels (no word in it) whose rows sit between the left
+    column's lines."""
+    for i, line in enumerate(_CAPTION_LINES):
+        page.insert_text((54, 80 + 11 * i), line, fontsize=9, fontname="tiro")
+    for i in range(30):
+        page.insert_text((54, 160 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    for i in range(8):
+        page.insert_text((318, 160 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    for j, row in enumerate(_FIGURES):
+        for x, cell in zip((320, 380, 440, 500), row, strict=True):
+            page.insert_text((x, 262 + 11 * j), cell, fontsize=9, fontname="tiro")
+
+
+_CAPTION_LINES = (
+    "TABLE II. This is a wide table that spans the full page width in a two-column layout. It is",
+    "formatted using the table* environment. It also demonstrates the use of multicolumn in rows.",
+)
+
+
+def test_a_table_of_figures_in_one_column_under_a_wide_caption_is_a_table(
+    tmp_path: Path,
+) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _figures_under_a_wide_caption, width=612))
+    assert rows == [list(r) for r in _FIGURES]

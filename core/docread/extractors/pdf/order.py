@@ -105,6 +105,17 @@ def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], l
     return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
 
 
+def region_columns(pieces: list[P], chars: Callable[[P], int]) -> list[list[P]]:
+    """The columns of the pieces' regions, one cut deep: the two sides of a gutter through
+    them all, else those of each group of bands a gutter runs through (``_joined``: the two
+    columns under a title or a table across the page); none where no region has columns."""
+    sides = column_sides(pieces, chars)
+    if sides is not None:
+        return list(sides)
+    groups = _joined(_bands(pieces), min(p.x0 for p in pieces), max(p.x1 for p in pieces))
+    return [side for group in groups for side in column_sides(group, chars) or ()]
+
+
 def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
     """The empty x intervals between ``lo`` and ``hi`` no piece covers."""
     free: list[Interval] = []

@@ -10,10 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..lines import same_row
-from ..order import column_sides
+from ..order import region_columns
 from ..survey import in_band
 from .cells import (
     ALIGN,
+    NUMBER,
     PageTable,
     clean_rows,
     make_table,
@@ -37,18 +38,34 @@ _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Bo
 def aligned_tables(
     text: PageText, lines: list[Line], output: OutputSettings, survey: Survey
 ) -> list[PageTable]:
-    """The page's tables without rules among ``lines`` (rows of short cells side by side); where
-    the page has none across it but two columns, each column's (a table in one column has its
-    rows between the other column's lines: rows across the page mix them)."""
+    """The page's tables without rules among ``lines`` (rows of short cells side by side), then
+    among the lines they left each column's (``order.region_columns``: the page's two, or the
+    two under a title or a table across it; a table in one column has its rows between the
+    other column's lines: rows across the page mix them)."""
     width = text.width
     lines, whole = spaced_apart(lines)
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
     found = _aligned(text, lines, whole, output, survey)
-    for side in () if found else column_sides(lines, _chars) or ():
+    taken = set().union(*(t.lines for t in found))
+    rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
+    for side in region_columns(rest, _chars) if rest else ():
         found += _aligned(text, side, whole, output, survey)
     return found
+
+
+def _figures(run: list[list[Line]]) -> bool:
+    """Four rows or more, most of them a label (a word or two, a letter first: a chemical
+    element, a symbol) and two numbers or more after it: a table of figures with row labels,
+    not a formula's array of numbers (nor rows of figures beside the other column's text)."""
+    labelled = sum(
+        row[0].text.strip()[:1].isalpha()
+        and len(row[0].text.split()) <= 2
+        and sum(NUMBER.match(ln.text.strip()) is not None for ln in row[1:]) >= 2
+        for row in (sorted(r, key=lambda ln: ln.x0) for r in run)
+    )
+    return labelled >= 4 and labelled * 4 >= 3 * len(run)
 
 
 def _chars(ln: Line) -> int:
@@ -70,7 +87,7 @@ def _aligned(
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
             }.values()
         )
-        if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
+        if sum(bool(_WORD.search(ln.text)) for ln in used) < 2 and not _figures(run):
             continue  # no words: a display formula's array or a diagram's labels
         if sum(ln.text.lstrip()[:1].islower() and not survey.code(ln) for ln in used) * 2 >= len(
             used
