@@ -626,3 +626,30 @@ def test_a_table_of_figures_in_one_column_under_a_wide_caption_is_a_table(
 ) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _figures_under_a_wide_caption, width=612))
     assert rows == [list(r) for r in _FIGURES]
+
+
+def _table_beside_notes(page: pymupdf.Page) -> None:
+    """A physics paper's page (REVTeX, split ``extra4``): text down both columns, then a table
+    at the foot of the left column whose last cells (a number set right: ``0.69``) end two
+    ems and a half before the right column's footnotes, set smaller, on the same baselines."""
+    for i in range(20):
+        page.insert_text((54, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+        page.insert_text((318, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    rows = [("One", "Two", "Three", "Four", "Five")] + [r for r, _ in _NOTED]
+    for j, row in enumerate(rows):
+        for x, cell in zip((58, 98, 150, 202, 278.6), row, strict=True):
+            page.insert_text((x, 340 + 11 * j), cell, fontsize=9, fontname="tiro")
+    for j, (_, note) in enumerate(_NOTED):
+        page.insert_text((318.5, 351 + 11 * j), note, fontsize=8, fontname="tiro")
+
+
+_NOTED = (
+    (("He", "2", "2.77234", "45672.", "0.69"), "a Here is the first, from Ref. 2."),
+    (("Ne", "3", "12537.64", "37.66345", "86.37"), "b Here is the second."),
+    (("Ar", "5", "1.5", "2.25", "3.75"), "c Here is the third."),
+)
+
+
+def test_a_cell_is_not_joined_to_the_next_columns_smaller_note(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _table_beside_notes, width=612))
+    assert rows == [["One", "Two", "Three", "Four", "Five"], *(list(r) for r, _ in _NOTED)]

@@ -317,7 +317,8 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
-    box before a heading), a clause's number up to 4 before a word (a tab stop: ``2.1 Term``);
+    box before a heading), a clause's number up to 4 before a word of its size (a tab stop:
+    ``2.1 Term``; not a cell's ``0.69`` before the next column's smaller footnote);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
     columns and right-aligned labels stay apart (wider gaps, a drawn column rule between)."""
@@ -392,6 +393,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         clause = word and gap <= _TAB_GAP * em and _CLAUSE.match(label)
+        clause = clause and abs(first.size - second.size) < 0.5  # a smaller note's: no clause
         if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
         if strokes and _walled(first, second, strokes):
