@@ -653,3 +653,33 @@ _NOTED = (
 def test_a_cell_is_not_joined_to_the_next_columns_smaller_note(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _table_beside_notes, width=612))
     assert rows == [["One", "Two", "Three", "Four", "Five"], *(list(r) for r, _ in _NOTED)]
+
+
+_MARKED = (
+    ("Ion", "First", "Second", "Third", "Fourth"),
+    ("K", "(2e)", "(4i)", "(2c)", "(4f)"),
+    ("Mn", "(2g)a", "(a) + (b)", "(4e)", "(2a)"),
+    ("Cl", "(a) + (b)", "(2g)a", "(4e)a", ""),
+    ("He", "(8r)a", "(4j)a", "(4g)a", ""),
+    ("Ag", "", "(4k)a", "", "(4h)a"),
+)
+
+
+def _rows_with_raised_marks(page: pymupdf.Page) -> None:
+    """A physics paper's wide table (REVTeX's Table II, split ``extra4``): rows set close, cells
+    with a footnote mark raised after them (``(2g)ᵃ``: the mark lifts its line's top over the
+    row above's bottom), rows after the first leaving cells empty."""
+    for j, row in enumerate(_MARKED):
+        y = 100 + 13.5 * j
+        for x, cell in zip((60, 150, 260, 370, 480), row, strict=True):
+            text = cell.removesuffix("a") if cell.endswith(")a") else cell
+            page.insert_text((x, y), text, fontsize=9, fontname="tiro")
+            if text != cell:
+                end = x + pymupdf.get_text_length(text, fontname="tiro", fontsize=9)
+                page.insert_text((end + 0.3, y - 5.5), "a", fontsize=6, fontname="tiro")
+
+
+def test_rows_whose_cells_carry_raised_marks_stay_rows(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _rows_with_raised_marks, width=612))
+    assert [r[0] for r in rows] == ["Ion", "K", "Mn", "Cl", "He", "Ag"]
+    assert rows[3] == ["Cl", "(a) + (b)", "(2g)a", "(4e)a", ""]

@@ -27,7 +27,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     top = max(1, heads, _lead(run))
     body = [row for row in run[top:] if len(row) >= 2] or run
     gaps = sorted(
-        min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
+        _top(b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
     )
     usual = gaps[len(gaps) // 2] if gaps else 0.0
     cols = _columns([ln for row in body for ln in row])
@@ -38,7 +38,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         for ln in row:
             i = _column_of(ln, cols)
             cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
-        gap = min(ln.y0 for ln in row) - bottom
+        gap = _top(row) - bottom
         tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
         if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
             rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
@@ -46,6 +46,12 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
     return rows
+
+
+def _top(row: list[Line]) -> float:
+    """A row's top: its lines' lowest (a superscript's raises its line, not its row: rows of
+    ``(2g)ᵃ`` set a point apart are no cell's wrapped lines)."""
+    return max(ln.y0 for ln in row)
 
 
 def _columns(lines: list[Line]) -> list[list[float]]:
