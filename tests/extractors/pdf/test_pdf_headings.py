@@ -10,7 +10,7 @@ import re
 
 import docread
 import pymupdf
-from factories import drawn, pdf
+from factories import drawn, drawn_markdown, pdf
 from test_pdf_real_structure import headings, pages
 
 BODY = (
@@ -500,3 +500,32 @@ def test_a_paragraph_opened_by_a_numbered_run_in_head_stays_one_block(reader, tm
     assert headings(text) == ["a. Syntax"]
     block = next(b for b in blocks(text) if "The argument" in b)
     assert "period character." in block
+
+
+_ABSTRACT = (
+    "An article usually includes an abstract, a concise summary of the work covered at length",
+    "in the main body of the article, set across the page above both columns of the text; it",
+    "the item command to give the category of each item of the list.",
+)
+_COLUMN = "This sample document shows the use of the class in manuscripts"
+
+
+def _heads_under_an_abstract(page: pymupdf.Page) -> None:
+    """REVTeX's APS sample p1 (split ``extra4``): a full-width abstract whose short last line
+    ends over the gap between the two columns' heads, then the left head on two lines (its
+    first shorter), the right head beside its first line, and text down both columns."""
+    for i, line in enumerate(_ABSTRACT):
+        page.insert_text((118, 300 + 13.5 * i), line, fontsize=9, fontname="tiro")
+    page.insert_text((110, 350), "I. FIRST-LEVEL HEADING:", fontsize=9, fontname="tibo")
+    page.insert_text((80, 363.5), "THE LINE BREAK WAS FORCED VIA BY", fontsize=9, fontname="tibo")
+    page.insert_text((385, 350), "A. Second-level heading", fontsize=9, fontname="tibo")
+    for i in range(12):
+        page.insert_text((54, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
+        page.insert_text((317, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
+
+
+def test_two_column_heads_under_an_abstract_are_read_column_by_column(tmp_path):
+    text = drawn_markdown(tmp_path, _heads_under_an_abstract, width=612)
+    left, right = text.index("THE LINE BREAK"), text.index("A. Second-level heading")
+    assert left < right
+    assert text.index(_COLUMN) < right  # the left column's text before the right head

@@ -191,8 +191,9 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     """Neighbouring bands joined while an empty vertical strip (GUTTER wide) runs through
     all of them: lines of two columns that happen to leave a gap at the same height stay
     columns. A band that shares a strip with the band below it but not with the group above
-    (the row of a heading and the right column's first line, under a centred author block)
-    opens a group of its own."""
+    (the row of a heading and the right column's first line, under a centred author block;
+    the row of two columns' heads under a full-width abstract's short last line: the strip
+    the two bands below share, where they share one) opens a group of its own."""
     groups: list[list[P]] = []
     free: list[Interval] = []
     # only strips GUTTER wide can hold one: their intersections are no wider (a column's
@@ -202,6 +203,9 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         here = frees[i]
         common = _intersect(free, here) if groups else []
         after = frees[i + 1] if i + 1 < len(bands) else None
+        if after is not None and i + 2 < len(bands):  # the gutter the next two bands share
+            deeper = _intersect(after, frees[i + 2])
+            after = deeper if _gutter(deeper, lo, hi) else after
         if (
             groups
             and _gutter(common, lo, hi)
