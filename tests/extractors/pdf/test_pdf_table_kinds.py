@@ -683,3 +683,25 @@ def test_rows_whose_cells_carry_raised_marks_stay_rows(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _rows_with_raised_marks, width=612))
     assert [r[0] for r in rows] == ["Ion", "K", "Mn", "Cl", "He", "Ag"]
     assert rows[3] == ["Cl", "(a) + (b)", "(2g)a", "(4e)a", ""]
+
+
+_TWO_HEADS = (
+    ("One", "Two", "Three", "Four", "Five"),
+    ("one", "two", "three", "four", "five"),
+    ("He", "2", "2.77234", "45672.", "0.69"),
+    ("Ne", "3", "12537.64", "37.66345", "86.37"),
+    ("Ar", "5", "1.5", "2.25", "3.75"),
+)
+
+
+def _two_full_header_rows(page: pymupdf.Page) -> None:
+    """REVTeX's Table III (split ``extra4``): two header rows without a number, each with a
+    head in every column (heads, then their lower-case names), over rows of figures."""
+    for j, row in enumerate(_TWO_HEADS):
+        for x, cell in zip((72, 130, 200, 280, 360), row, strict=True):
+            page.insert_text((x, 100 + 13 * j), cell, fontsize=9, fontname="tiro")
+
+
+def test_two_header_rows_with_a_head_in_every_column_stay_two_rows(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _two_full_header_rows))
+    assert rows == [list(r) for r in _TWO_HEADS]

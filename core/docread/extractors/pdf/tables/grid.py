@@ -94,6 +94,8 @@ def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
     between two or over their span (a group label), keeps its row; the other lines of each
     column, top to bottom, are one cell of the last row (a head wrapped over lines, or set
     between two header rows)."""
+    if len(rows) > 1 and all(_full(row, cols) for row in rows):
+        return [[ln.text.strip() for ln in sorted(row, key=lambda ln: ln.x0)] for row in rows]
     out: list[list[str]] = []
     stacked = [""] * len(cols)
     for k, row in enumerate(rows):
@@ -111,6 +113,12 @@ def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
         if any(groups):
             out.append(groups)
     return [*out, stacked] if any(stacked) else out
+
+
+def _full(row: list[Line], cols: list[list[float]]) -> bool:
+    """A header row with one line in each column (a row of heads, then one of their units or
+    sub-heads: ``One Two Three`` over ``one two three``): no head wrapped over it."""
+    return len(row) == len(cols) and len({_column_of(ln, cols) for ln in row}) == len(cols)
 
 
 def _spanned(ln: Line, cols: list[list[float]], i: int, below: list[Line]) -> int | None:
