@@ -392,8 +392,8 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         return None  # overlapping: text printed over text, not one line
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
-        clause = word and gap <= _TAB_GAP * em and _CLAUSE.match(label)
-        clause = clause and abs(first.size - second.size) < 0.5  # a smaller note's: no clause
+        sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
+        clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
         if strokes and _walled(first, second, strokes):
