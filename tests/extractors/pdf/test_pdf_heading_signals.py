@@ -213,3 +213,53 @@ def test_a_numbered_sentence_of_many_words_is_no_heading(tmp_path: Path) -> None
     markdown = drawn_markdown(tmp_path, _numbered_sentence, width=612)
     assert HEADING.findall(markdown) == []
     assert "0 One or all tracks may be transposed at the touch of a key." in markdown
+
+
+def _small_heads(page: pymupdf.Page) -> None:
+    """A physics paper's heads (REVTeX, split ``extra4``): numbered lines centred over the
+    column, set a point SMALLER than the 10 pt body, apart from it by weight or slant; and a
+    numbered line in the body's own roman at that small size (a note), which is no heading.
+    Each paragraph ends in a short line, so a numbered head under it opens a list item too."""
+    y = 70.0
+    for text, font in (
+        ("A. Second-level heading: Formatting", "tibo"),
+        ("1. Wide text (A level-3 head)", "tiit"),
+        ("2. Example citations", "tiit"),
+        ("1. Notes set small in roman", "tiro"),
+    ):
+        width = pymupdf.get_text_length(text, fontname=font, fontsize=9)
+        page.insert_text((306 - width / 2, y + 8), text, fontsize=9, fontname=font)
+        y += 24
+        for i in range(4):
+            page.insert_text((72, y), _TEXT[i % 2], fontsize=10, fontname="tiro")
+            y += 12
+        page.insert_text((72, y), "as printed.", fontsize=10, fontname="tiro")
+        y += 18
+
+
+def test_a_numbered_line_set_a_little_smaller_than_the_body_but_apart_is_a_heading(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _small_heads, width=612)
+    assert HEADING.findall(markdown) == [
+        "A. Second-level heading: Formatting",
+        "1. Wide text (A level-3 head)",
+        "2. Example citations",
+    ]
+    assert "1. Notes set small in roman" in markdown
+
+
+def _code_word_head(page: pymupdf.Page) -> None:
+    """An Introduction to R's unnumbered heads (split ``extra4``): a bold line set larger than
+    the body with a word in code in its middle (``The gaussian family``), paragraphs around."""
+    y = _paragraph(page, 80.0, 3)
+    x = 72.0
+    for piece, font in (("The ", "hebo"), ("gaussian", "cour"), (" family", "hebo")):
+        page.insert_text((x, y + 8), piece, fontsize=13, fontname=font)
+        x += pymupdf.get_text_length(piece, fontname=font, fontsize=13)
+    _paragraph(page, y + 30, 3)
+
+
+def test_a_larger_line_with_a_word_in_code_amid_its_bold_is_one_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _code_word_head, width=612)
+    assert HEADING.findall(markdown) == ["The gaussian family"]

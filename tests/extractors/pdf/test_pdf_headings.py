@@ -10,7 +10,7 @@ import re
 
 import docread
 import pymupdf
-from factories import drawn, pdf
+from factories import drawn, drawn_markdown, pdf
 from test_pdf_real_structure import headings, pages
 
 BODY = (
@@ -466,9 +466,66 @@ def test_headings_over_notes_set_a_little_apart_stand_apart():
 def test_a_first_word_in_a_script_that_wraps_anywhere_needs_one_characters_room():
     """The wrap test's room for a line's first word on the line above: one character of Hangul,
     kana or CJK (they wrap inside a word; each range's ends included), else the whole word."""
-    from docread.extractors.pdf.blocks import first_word
+    from docread.extractors.pdf.order import first_word
 
     words = ["기타 항목", "ひらがな", "カタカナ", "中文", "\u1100x", "\u11ff", "\u3131", "\u9fff"]
     assert [first_word(text) for text in [*words, "\ud7af"]] == [1] * (len(words) + 1)
     others = ["paragraph one", "\u10ffab", "\u3100\u3101", "\ua000xy", ""]
     assert [first_word(text) for text in others] == [9, 3, 2, 3, 4]
+
+
+_RUN_ON = (
+    "key, or may consist of a comma-separated list of keys. The citation key may",
+    "contain letters, numbers, the dash (-) character, or the period character.",
+)
+
+
+def test_a_paragraph_opened_by_a_numbered_run_in_head_stays_one_block(reader, tmp_path):
+    """REVTeX's fourth-level head (apssamp p2, split ``extra4``): ``a. Syntax`` in italic at a
+    paragraph's first-line indent, its text run in on the row to the column's edge, the next
+    lines at the column's left: the head is a heading, its paragraph one block (a list
+    item's lines would hang under its text)."""
+
+    def page(p: pymupdf.Page) -> None:
+        p.insert_text((72, 80), BODY[:60], fontsize=10, fontname="tiro")
+        p.insert_text((82, 100), "a. Syntax", fontsize=10, fontname="tiit")
+        first = "The argument of the cite command may be a single one"
+        at = 82 + pymupdf.get_text_length("a. Syntax", fontname="tiit", fontsize=10) + 8
+        p.insert_text((at, 100), first, fontsize=10, fontname="tiro")
+        for i, line in enumerate(_RUN_ON):
+            p.insert_text((72, 112 + 12 * i), line, fontsize=10, fontname="tiro")
+
+    pdf(tmp_path / "paper.pdf", [drawn(page, width=480)])
+    text = _read(reader, "paper.pdf")[0]
+    assert headings(text) == ["a. Syntax"]
+    block = next(b for b in blocks(text) if "The argument" in b)
+    assert "period character." in block
+
+
+_ABSTRACT = (
+    "An article usually includes an abstract, a concise summary of the work covered at length",
+    "in the main body of the article, set across the page above both columns of the text; it",
+    "the item command to give the category of each item of the list.",
+)
+_COLUMN = "This sample document shows the use of the class in manuscripts"
+
+
+def _heads_under_an_abstract(page: pymupdf.Page) -> None:
+    """REVTeX's APS sample p1 (split ``extra4``): a full-width abstract whose short last line
+    ends over the gap between the two columns' heads, then the left head on two lines (its
+    first shorter), the right head beside its first line, and text down both columns."""
+    for i, line in enumerate(_ABSTRACT):
+        page.insert_text((118, 300 + 13.5 * i), line, fontsize=9, fontname="tiro")
+    page.insert_text((110, 350), "I. FIRST-LEVEL HEADING:", fontsize=9, fontname="tibo")
+    page.insert_text((80, 363.5), "THE LINE BREAK WAS FORCED VIA BY", fontsize=9, fontname="tibo")
+    page.insert_text((385, 350), "A. Second-level heading", fontsize=9, fontname="tibo")
+    for i in range(12):
+        page.insert_text((54, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
+        page.insert_text((317, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
+
+
+def test_two_column_heads_under_an_abstract_are_read_column_by_column(tmp_path):
+    text = drawn_markdown(tmp_path, _heads_under_an_abstract, width=612)
+    left, right = text.index("THE LINE BREAK"), text.index("A. Second-level heading")
+    assert left < right
+    assert text.index(_COLUMN) < right  # the left column's text before the right head

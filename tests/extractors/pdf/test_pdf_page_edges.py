@@ -117,3 +117,38 @@ def test_a_cell_printed_on_over_its_column_rule_stays_in_its_column(tmp_path):
     column into the next one; it is its own column's cell, and the table's other cells keep
     their columns."""
     assert pipe_rows(drawn_markdown(tmp_path, _overflowing)) == PACKAGES
+
+
+def _bannered(doc: pymupdf.Document, page: int) -> None:
+    """A class manual's page (milog, split ``extra3``): a large bold banner with the class's
+    name atop every page, a numbered section heading and paragraphs under it."""
+    p = doc.new_page()
+    p.insert_text((46, 34), "milog.cls", fontsize=15.5, fontname="hebo")
+    p.insert_text((145, 138), f"{page} Klassenoptionen", fontsize=13, fontname="tibo")
+    y = 170.0
+    for text in PARAGRAPHS * 3:
+        for i in range(0, len(text), 90):
+            p.insert_text((145, y), text[i : i + 90], fontsize=9, fontname="tiro")
+            y += 12
+        y += 6
+
+
+def test_a_banner_atop_every_page_that_the_outline_does_not_name_is_no_heading(tmp_path):
+    """A bold line far larger than the body repeated atop each page is kept as each page's
+    title (a form and its copy) unless the PDF's outline names the headings and not it: then
+    it is the title of the first page it runs on only."""
+    doc = pymupdf.open()
+    for page in range(1, 4):
+        _bannered(doc, page)
+    doc.set_toc([[1, f"{page} Klassenoptionen", page] for page in range(1, 4)])
+    doc.save(tmp_path / "manual.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        pages = [d.text for d in reader.iter_documents("manual.pdf")]
+    heads = [[ln for ln in text.splitlines() if ln.startswith("#")] for text in pages]
+    assert [[h.lstrip("# ") for h in page] for page in heads] == [
+        ["milog.cls", "1 Klassenoptionen"],
+        ["2 Klassenoptionen"],
+        ["3 Klassenoptionen"],
+    ]
+    assert sum(text.count("milog.cls") for text in pages) == 1

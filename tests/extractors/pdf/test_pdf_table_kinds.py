@@ -448,3 +448,260 @@ def test_a_cell_run_on_over_the_next_one_does_not_join_their_columns(tmp_path: P
     rows = pipe_rows(drawn_markdown(tmp_path, _overflow))
     assert rows[0] == ["Alpha", "Beta", "Gamma"]
     assert ["49", "93", "6"] in rows and ["95", "55", "18"] in rows
+
+
+_COLUMN_TEXT = (
+    "Regardless of the rights management choice, the author will",
+    "receive a copy of the completed rights form once it has been",
+    "submitted. This form contains commands that must be copied",
+)
+
+
+def _table_in_a_column(page: pymupdf.Page) -> None:
+    """A two-column paper's page (ACM sigconf, split ``extra4``): running text down the left
+    column, and at the top of the right one a small booktabs table (rules across only) whose
+    rows sit between the left column's lines, then text under it."""
+    for i in range(30):
+        page.insert_text((54, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    rows = [
+        ("Non-English or Math", "Frequency", "Comments"),
+        ("Ø", "1 in 1,000", "For Swedish names"),
+        ("%", "1 in 5", "Common in math"),
+        ("$", "4 in 5", "Used in business"),
+        ("#", "1 in 40,000", "Unexplained usage"),
+    ]
+    for rule in (104.0, 119.0, 175.0):
+        page.draw_line((329, rule), (547, rule), width=0.6)
+    for j, row in enumerate(rows):
+        y = 115.0 + 13 * j + (4 if j else 0)
+        for x, cell in zip((335, 423, 471), row, strict=True):
+            page.insert_text((x, y), cell, fontsize=9, fontname="tiro")
+    for i in range(20):
+        page.insert_text((318, 200 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+
+
+def test_an_unruled_table_in_one_column_of_two_is_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _table_in_a_column, width=612))
+    assert rows[:5] == [
+        ["Non-English or Math", "Frequency", "Comments"],
+        ["Ø", "1 in 1,000", "For Swedish names"],
+        ["%", "1 in 5", "Common in math"],
+        ["$", "4 in 5", "Used in business"],
+        ["#", "1 in 40,000", "Unexplained usage"],
+    ]
+
+
+def _number_by_its_wall(page: pymupdf.Page) -> None:
+    """A dblatex package table (debian-reference p33, split ``extra3``): a size column whose
+    short numbers end a couple of ems before the drawn rule, the description just after it."""
+    xs, ys = [72.0, 164.0, 230.6, 269.9, 520.0], [100.0 + 12 * i for i in range(4)]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.5)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    rows = [
+        ("Paket", "Popcon", "Größe", "Beschreibung"),
+        ("doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"),
+        ("debian-faq", "I:850", "790", "Debian FAQ"),
+    ]
+    for r, row in enumerate(rows):
+        for x, text in zip((78.0, 170.0, 236.8, 276.1), row, strict=True):
+            page.insert_text((x, ys[r] + 9.5), text, fontsize=10, fontname="tiro")
+
+
+def test_a_number_is_not_joined_to_the_text_across_a_drawn_column_rule(tmp_path: Path) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _number_by_its_wall)) == [
+        ["Paket", "Popcon", "Größe", "Beschreibung"],
+        ["doc-debian", "I:853", "166", "Dokumentation des Debian-Projekts"],
+        ["debian-faq", "I:850", "790", "Debian FAQ"],
+    ]
+
+
+def _tableau(page: pymupdf.Page) -> None:
+    """booktabs-de's ruled 'tableau' (split ``extra3``): a label over two rows (no rule across
+    under it in its column); two columns with no rule down between them, told apart by a
+    rule across under one only."""
+    ys = [258.7, 271.0, 283.0, 295.3, 307.3, 319.6]
+    for x in (251.5, 305.7, 409.6):
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    for y in (ys[0], ys[2], ys[4], ys[5]):
+        page.draw_line((251.5, y), (409.6, y), width=0.8)
+    page.draw_line((305.7, ys[1]), (409.6, ys[1]), width=0.8)  # not under Mücken
+    page.draw_line((251.5, ys[3]), (305.7, ys[3]), width=0.8)  # not under ausgestopft
+    page.draw_line((366.7, ys[3]), (409.6, ys[3]), width=0.8)  # under 92.50 only
+    for x, y, text in (
+        (257.5, 0, "Mücken"), (311.7, 0, "Gramm"), (373.1, 0, "$13.65"), (311.7, 1, "je"),
+        (389.7, 1, ".01"), (257.5, 2, "Gnu"), (311.7, 2, "ausgestopft"), (378.7, 2, "92.50"),
+        (257.5, 3, "Emu"), (378.7, 3, "33.33"), (257.5, 4, "Gürteltier"),
+        (311.7, 4, "gefroren"), (384.2, 4, "8.99"),
+    ):  # fmt: skip
+        page.insert_text((x, ys[y] + 9), text, fontsize=9.5, fontname="tiro")
+
+
+def test_two_columns_no_rule_down_parts_in_a_ruled_tableau_stay_two_columns(
+    tmp_path: Path,
+) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _tableau)) == [
+        ["Mücken", "Gramm", "$13.65"],
+        ["", "je", ".01"],
+        ["Gnu", "ausgestopft", "92.50"],
+        ["Emu", "", "33.33"],
+        ["Gürteltier", "gefroren", "8.99"],
+    ]
+
+
+def _code_table(page: pymupdf.Page, head: bool = True) -> None:
+    """An Introduction to R's families table (texinfo @multitable, split ``extra4``): a bold
+    head row over rows whose two cells are both words in code, no rules; the body's text in
+    roman under it."""
+    for i in range(6):
+        page.insert_text((72, 170 + 12 * i), _COLUMN_TEXT[i % 3], fontsize=10, fontname="tiro")
+    if head:
+        page.insert_text((72, 80), "Family name", fontsize=10, fontname="hebo")
+        page.insert_text((190, 80), "Link functions", fontsize=10, fontname="hebo")
+    rows = [
+        ("binomial", "logit, probit, log, cloglog"),
+        ("gaussian", "identity, log, inverse"),
+        ("Gamma", "identity, inverse, log"),
+        ("poisson", "identity, log, sqrt"),
+    ]
+    for i, (family, links) in enumerate(rows):
+        page.insert_text((72, 94 + 13 * i), family, fontsize=10, fontname="cour")
+        page.insert_text((190, 93.6 + 13 * i), links, fontsize=10, fontname="cour")
+
+
+def test_a_head_row_over_cells_in_code_makes_them_a_table(tmp_path: Path) -> None:
+    assert pipe_rows(drawn_markdown(tmp_path, _code_table)) == [
+        ["Family name", "Link functions"],
+        ["binomial", "logit, probit, log, cloglog"],
+        ["gaussian", "identity, log, inverse"],
+        ["Gamma", "identity, inverse, log"],
+        ["poisson", "identity, log, sqrt"],
+    ]
+
+
+def test_a_listing_row_whose_right_piece_sits_higher_reads_left_to_right(tmp_path: Path) -> None:
+    """The same rows without their head row are a listing: each row one line, its pieces
+    left to right though the right one is set a little higher (R-intro's second page)."""
+
+    markdown = drawn_markdown(tmp_path, lambda page: _code_table(page, head=False))
+    assert pipe_rows(markdown) == []
+    assert "binomial" in markdown
+    assert markdown.index("binomial") < markdown.index("logit, probit")
+
+
+_FIGURES = (
+    ("Cu", "0.800", "14.10", "2.550"),
+    ("Ag", "0.990", "15.90", "2.710"),
+    ("Au", "1.150", "15.90", "2.710"),
+    ("Mg", "0.490", "17.60", "3.200"),
+    ("Zn", "0.300", "15.20", "2.970"),
+)
+
+
+def _figures_under_a_wide_caption(page: pymupdf.Page) -> None:
+    """A physics paper's page (REVTeX, split ``extra4``): a wide table's caption across the
+    page, then two columns: running text down the left one, and in the right one text, then a
+    table of figures with element labels (no word in it) whose rows sit between the left
+    column's lines."""
+    for i, line in enumerate(_CAPTION_LINES):
+        page.insert_text((54, 80 + 11 * i), line, fontsize=9, fontname="tiro")
+    for i in range(30):
+        page.insert_text((54, 160 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    for i in range(8):
+        page.insert_text((318, 160 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    for j, row in enumerate(_FIGURES):
+        for x, cell in zip((320, 380, 440, 500), row, strict=True):
+            page.insert_text((x, 262 + 11 * j), cell, fontsize=9, fontname="tiro")
+
+
+_CAPTION_LINES = (
+    "TABLE II. This is a wide table that spans the full page width in a two-column layout. It is",
+    "formatted using the table* environment. It also demonstrates the use of multicolumn in rows.",
+)
+
+
+def test_a_table_of_figures_in_one_column_under_a_wide_caption_is_a_table(
+    tmp_path: Path,
+) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _figures_under_a_wide_caption, width=612))
+    assert rows == [list(r) for r in _FIGURES]
+
+
+def _table_beside_notes(page: pymupdf.Page) -> None:
+    """A physics paper's page (REVTeX, split ``extra4``): text down both columns, then a table
+    at the foot of the left column whose last cells (a number set right: ``0.69``) end two
+    ems and a half before the right column's footnotes, set smaller, on the same baselines."""
+    for i in range(20):
+        page.insert_text((54, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+        page.insert_text((318, 100 + 11 * i), _COLUMN_TEXT[i % 3], fontsize=9, fontname="tiro")
+    rows = [("One", "Two", "Three", "Four", "Five")] + [r for r, _ in _NOTED]
+    for j, row in enumerate(rows):
+        for x, cell in zip((58, 98, 150, 202, 278.6), row, strict=True):
+            page.insert_text((x, 340 + 11 * j), cell, fontsize=9, fontname="tiro")
+    for j, (_, note) in enumerate(_NOTED):
+        page.insert_text((318.5, 351 + 11 * j), note, fontsize=8, fontname="tiro")
+
+
+_NOTED = (
+    (("He", "2", "2.77234", "45672.", "0.69"), "a Here is the first, from Ref. 2."),
+    (("Ne", "3", "12537.64", "37.66345", "86.37"), "b Here is the second."),
+    (("Ar", "5", "1.5", "2.25", "3.75"), "c Here is the third."),
+)
+
+
+def test_a_cell_is_not_joined_to_the_next_columns_smaller_note(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _table_beside_notes, width=612))
+    assert rows == [["One", "Two", "Three", "Four", "Five"], *(list(r) for r, _ in _NOTED)]
+
+
+_MARKED = (
+    ("Ion", "First", "Second", "Third", "Fourth"),
+    ("K", "(2e)", "(4i)", "(2c)", "(4f)"),
+    ("Mn", "(2g)a", "(a) + (b)", "(4e)", "(2a)"),
+    ("Cl", "(a) + (b)", "(2g)a", "(4e)a", ""),
+    ("He", "(8r)a", "(4j)a", "(4g)a", ""),
+    ("Ag", "", "(4k)a", "", "(4h)a"),
+)
+
+
+def _rows_with_raised_marks(page: pymupdf.Page) -> None:
+    """A physics paper's wide table (REVTeX's Table II, split ``extra4``): rows set close, cells
+    with a footnote mark raised after them (``(2g)ᵃ``: the mark lifts its line's top over the
+    row above's bottom), rows after the first leaving cells empty."""
+    for j, row in enumerate(_MARKED):
+        y = 100 + 13.5 * j
+        for x, cell in zip((60, 150, 260, 370, 480), row, strict=True):
+            text = cell.removesuffix("a") if cell.endswith(")a") else cell
+            page.insert_text((x, y), text, fontsize=9, fontname="tiro")
+            if text != cell:
+                end = x + pymupdf.get_text_length(text, fontname="tiro", fontsize=9)
+                page.insert_text((end + 0.3, y - 5.5), "a", fontsize=6, fontname="tiro")
+
+
+def test_rows_whose_cells_carry_raised_marks_stay_rows(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _rows_with_raised_marks, width=612))
+    assert [r[0] for r in rows] == ["Ion", "K", "Mn", "Cl", "He", "Ag"]
+    assert rows[3] == ["Cl", "(a) + (b)", "(2g)a", "(4e)a", ""]
+
+
+_TWO_HEADS = (
+    ("One", "Two", "Three", "Four", "Five"),
+    ("one", "two", "three", "four", "five"),
+    ("He", "2", "2.77234", "45672.", "0.69"),
+    ("Ne", "3", "12537.64", "37.66345", "86.37"),
+    ("Ar", "5", "1.5", "2.25", "3.75"),
+)
+
+
+def _two_full_header_rows(page: pymupdf.Page) -> None:
+    """REVTeX's Table III (split ``extra4``): two header rows without a number, each with a
+    head in every column (heads, then their lower-case names), over rows of figures."""
+    for j, row in enumerate(_TWO_HEADS):
+        for x, cell in zip((72, 130, 200, 280, 360), row, strict=True):
+            page.insert_text((x, 100 + 13 * j), cell, fontsize=9, fontname="tiro")
+
+
+def test_two_header_rows_with_a_head_in_every_column_stay_two_rows(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _two_full_header_rows))
+    assert rows == [list(r) for r in _TWO_HEADS]

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .lines import CJK, Line, hyphenated, join
-from .order import Item
+from .lines import Line
+from .order import Item, first_word, hyphenated, join, runs_to_edge
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, anothe
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
+_SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
@@ -193,14 +194,6 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
 
 
-def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
-    """Whether the line reaches the column's edge (no room left there for a word)."""
-    per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
-    if rtl:
-        return True  # right-aligned starts: the left end tells nothing of a wrap
-    return ln.x1 + (word + 1) * per_char >= right
-
-
 def _breaks(
     prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
     right: float, survey: Survey, rtl: bool,
@@ -230,6 +223,8 @@ def _breaks(
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
+        if len(current) > 1 and run_in(current[0], current[1]):
+            return False  # a run-in head's paragraph (``a. Syntax The ...``): its lines go on
         return not rtl and ln.x0 < current[0].x0 - 0.5 * ln.size
     em = ln.size
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
@@ -268,14 +263,6 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
     return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))
 
 
-def first_word(text: str) -> int:
-    """The length of the text's first word, as wrapping sees it: one character for a script
-    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
-    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
-    code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
-    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
-
-
 def run_in(prev: Line, ln: Line) -> bool:
     """``ln`` runs on from ``prev`` on the same row, a space or so after it (a run-in label's
     text, ``Satz 4.1`` then its statement), not a value set apart in a column of its own."""
@@ -308,7 +295,8 @@ def _typed(
         return [Block("caption", lines, right=right)]
     if beside:
         return [Block(kind, lines, right=right)]
-    lines = _lead_split(lines)
+    first = lines[0]  # larger and mostly in a bold face: a heading's line, a word in code in it
+    lines = lines if survey.bigger(first) and first.weight >= 600 else _lead_split(lines)
     if len(lines) > 1 and run_in(lines[0], lines[1]):
         return _run_in_label(lines, kind, survey, right)
     level = _heading_level(lines, survey, toc, strong=strong)
@@ -362,7 +350,8 @@ def _heading_level(
     first = lines[0]
     if len(lines) > 3:
         return 0
-    distinct = survey.distinct(first)
+    small = _small_head(first, survey)  # apart though smaller: even as a list item's line
+    distinct = small or survey.distinct(first)
     if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
     if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
@@ -404,11 +393,20 @@ def _heading_level(
         if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
             return 0
         return survey.level(first)
-    if (strong and not _caps_numbered(text)) or words > _WEAK_WORDS or sentence:
+    if (strong and not (small or _caps_numbered(text))) or words > _WEAK_WORDS or sentence:
         return 0
     if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
+
+
+def _small_head(first: Line, survey: Survey) -> bool:
+    """A numbered line set a little smaller than the body but apart from it by weight, slant or
+    family: a paper's section head (REVTeX sets its heads at 9 pt over a 10 pt body)."""
+    size, bold, italic, family = survey.body_style
+    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(first.text.strip()):
+        return False
+    return first.bold > bold or first.italic > italic or first.family != family and not first.mono
 
 
 def _caps_numbered(text: str) -> bool:

@@ -22,7 +22,7 @@ from ..markdown import human_size
 from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
-from .library import load_pymupdf
+from .library import load_pymupdf, page_text
 from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import (
@@ -30,7 +30,6 @@ from .parts import (
     image_lines,
     jpeg,
     ocr_dpi,
-    page_text,
     properties,
     scan_image,
     table_markdowns,

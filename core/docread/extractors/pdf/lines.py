@@ -1,22 +1,20 @@
 """A PDF page's text lines with their geometry, font (size, weight, slant, family) and colour,
 from one ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the
 page read once, everything after works on what it returns (``PageText``), never on the page
-again. And the joining of lines' text (a word hyphenated at a line end made whole)."""
+again."""
 
 from __future__ import annotations
 
 import functools
 import re
 import time
-from collections.abc import Iterable
 from dataclasses import field, replace
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
-from .library import drawn_pictures, flags, over_paths, page_text, raw_lines
-from .library import right_to_left as right_to_left  # where the engine looks for it
+from .library import drawn_pictures, flags, over_paths, page_text, raw_lines, right_to_left
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,7 +51,6 @@ _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmar
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
     r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
 )
@@ -315,6 +312,7 @@ def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
 
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
+_WALL = 2.0  # points: a drawn column rule's width at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -324,10 +322,11 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
-    box before a heading), a clause's number up to 4 before a word (a tab stop: ``2.1 Term``);
+    box before a heading), a clause's number up to 4 before a word of its size (a tab stop:
+    ``2.1 Term``; not a cell's ``0.69`` before the next column's smaller footnote);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
-    columns and right-aligned labels stay apart (wider gaps)."""
+    columns and right-aligned labels stay apart (wider gaps, a drawn column rule between)."""
     if len(lines) < 2:
         return lines
     out: list[Line] = []
@@ -355,8 +354,12 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
 
 
 def _strokes(rects: list[Box] | None) -> list[Box]:
-    """The short thin horizontal rules among a page's rectilinear paths: drawn underscores."""
-    return [r for r in rects or () if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
+    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores)
+    and the thin upright ones (a table's column rules: ``_walled``)."""
+    return [
+        r for r in rects or ()
+        if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1] or r[2] - r[0] <= _WALL
+    ]  # fmt: skip
 
 
 def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
@@ -364,6 +367,16 @@ def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
     low = first.y0 + 0.6 * first.height
     return any(
         r[0] >= first.x1 - 1 and r[2] <= second.x0 + 1 and low <= r[1] <= first.y1 + 2
+        and r[3] - r[1] <= _STROKE[0]
+        for r in strokes
+    )  # fmt: skip
+
+
+def _walled(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
+    """Whether an upright rule runs through the row between two fragments (either order)."""
+    lo, hi, middle = min(first.x1, second.x1), max(first.x0, second.x0), first.y0 + first.height / 2
+    return any(
+        r[2] - r[0] <= _WALL < r[3] - r[1] and lo <= r[0] and r[2] <= hi and r[1] <= middle <= r[3]
         for r in strokes
     )
 
@@ -384,9 +397,12 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         return None  # overlapping: text printed over text, not one line
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
-        clause = word and gap <= _TAB_GAP * em and _CLAUSE.match(label)
+        sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
+        clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
+        if strokes and _walled(first, second, strokes):
+            return None  # a cell's number, a drawn column rule, the next cell's text
         if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
             return None  # a number beside a number: a table's cells ("0.0" "0.0")
     big = first if visible(first.text) >= visible(second.text) else second
@@ -428,22 +444,3 @@ def _is_letters(text: str) -> bool:
 def visible(text: str) -> int:
     """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
     return len(text) - sum(map(text.count, _SPACES))
-
-
-def hyphenated(text: str) -> bool:
-    """Ends in a letter and a hyphen."""
-    return text.endswith("-") and bool(_HYPHEN_END.search(text))
-
-
-def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
-    out = ""
-    for line in lines:
-        text = " ".join(line.split())
-        if not out:
-            out = text
-        elif hyphenated(out) and text[:1].islower():
-            out = out[:-1] + text
-        else:
-            out = f"{out} {text}"
-    return out

@@ -3,15 +3,19 @@ one after the other, bands across the page between them, by recursive cuts along
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
-parts them from it."""
+parts them from it. Where a line ends against its column (``runs_to_edge``) says whether it
+wrapped; wrapped lines' text is joined, a word hyphenated at a line end made whole (``join``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from ...sanitize import lazy_pattern
+from .lines import CJK
 
 if TYPE_CHECKING:
     from .blocks import Block
@@ -21,6 +25,7 @@ GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
+_HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 
 
@@ -68,11 +73,9 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(pieces) == 1:
         out.append(pieces)
         return
-    gap = _column_gap(pieces, chars)
-    if gap is not None:
-        left = [p for p in pieces if p.x1 <= gap]
-        right = [p for p in pieces if p.x1 > gap]
-        for side in (right, left) if rtl else (left, right):
+    sides = column_sides(pieces, chars)
+    if sides is not None:
+        for side in sides[::-1] if rtl else sides:
             _cut(side, chars, rtl, out)
         return
     bands = _bands(pieces)
@@ -91,6 +94,26 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
             continue
         out.extend(runs)
         single = len(runs) == 1
+
+
+def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], list[P]] | None:
+    """The pieces left and right of a gutter that runs through them all (``_column_gap``),
+    or None: one column."""
+    gap = _column_gap(pieces, chars)
+    if gap is None:
+        return None
+    return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
+
+
+def region_columns(pieces: list[P], chars: Callable[[P], int]) -> list[list[P]]:
+    """The columns of the pieces' regions, one cut deep: the two sides of a gutter through
+    them all, else those of each group of bands a gutter runs through (``_joined``: the two
+    columns under a title or a table across the page); none where no region has columns."""
+    sides = column_sides(pieces, chars)
+    if sides is not None:
+        return list(sides)
+    groups = _joined(_bands(pieces), min(p.x0 for p in pieces), max(p.x1 for p in pieces))
+    return [side for group in groups for side in column_sides(group, chars) or ()]
 
 
 def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
@@ -168,8 +191,9 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     """Neighbouring bands joined while an empty vertical strip (GUTTER wide) runs through
     all of them: lines of two columns that happen to leave a gap at the same height stay
     columns. A band that shares a strip with the band below it but not with the group above
-    (the row of a heading and the right column's first line, under a centred author block)
-    opens a group of its own."""
+    (the row of a heading and the right column's first line, under a centred author block;
+    the row of two columns' heads under a full-width abstract's short last line: the strip
+    the two bands below share, where they share one) opens a group of its own."""
     groups: list[list[P]] = []
     free: list[Interval] = []
     # only strips GUTTER wide can hold one: their intersections are no wider (a column's
@@ -179,6 +203,9 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         here = frees[i]
         common = _intersect(free, here) if groups else []
         after = frees[i + 1] if i + 1 < len(bands) else None
+        if after is not None and i + 2 < len(bands):  # the gutter the next two bands share
+            deeper = _intersect(after, frees[i + 2])
+            after = deeper if _gutter(deeper, lo, hi) else after
         if (
             groups
             and _gutter(common, lo, hi)
@@ -253,3 +280,38 @@ def margin_notes(lines: Sequence[Line], width: float, body: float) -> set[int]:
         and ln.size < 0.85 * body
         and not ln.rotated
     }
+
+
+def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
+    """Whether the line reaches the column's edge (no room left there for a word)."""
+    per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
+    if rtl:
+        return True  # right-aligned starts: the left end tells nothing of a wrap
+    return ln.x1 + (word + 1) * per_char >= right
+
+
+def first_word(text: str) -> int:
+    """The length of the text's first word, as wrapping sees it: one character for a script
+    that wraps anywhere in a word (Hangul, Chinese, Japanese)."""
+    word = (text.split(None, 1) or ["    "])[0]  # no word: as wide as four characters
+    code = ord(word[0])  # below U+1100 no script of CJK (most text: no range looked at)
+    return 1 if code >= 0x1100 and any(lo <= code <= hi for lo, hi in CJK) else len(word)
+
+
+def hyphenated(text: str) -> bool:
+    """Ends in a letter and a hyphen."""
+    return text.endswith("-") and bool(_HYPHEN_END.search(text))
+
+
+def join(lines: Iterable[str]) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    out = ""
+    for line in lines:
+        text = " ".join(line.split())
+        if not out:
+            out = text
+        elif hyphenated(out) and text[:1].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}"
+    return out

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
-from .library import page_text as page_text  # off's page text: the extractor's import
 from .lines import read_page
 from .tables.cells import over_budget, pipe_table, table_rows
 

@@ -26,15 +26,15 @@ from .blocks import (
     ended,
     joined,
     norm,
-    runs_to_edge,
 )
 from .figures import captioned, drawn_label, figure_boxes
-from .lines import Line, PageText, hyphenated, join, right_to_left, same_row
-from .order import Item, margin_notes, reading_order
+from .library import right_to_left
+from .lines import Line, PageText
+from .order import Item, hyphenated, join, margin_notes, reading_order, runs_to_edge
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
-from .tables.unruled import aligned_tables
+from .tables.unruled import aligned_tables, code_rows
 
 if TYPE_CHECKING:
     from ...settings import OutputSettings
@@ -96,7 +96,9 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not (
-            numbers_row(ln, text.lines) or heads_row(ln, text.lines) or survey.title(ln)
+            numbers_row(ln, text.lines)
+            or heads_row(ln, text.lines)
+            or _page_title(ln, survey, number)
         ):
             if survey.running.get(running_key(ln.text)) == number:
                 running.append(ln)
@@ -119,8 +121,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
         else:
             free.append(ln)
-    free = _code_rows(free, survey)
-    more = aligned_tables(text, free, output)
+    free = code_rows(free, survey)
+    more = aligned_tables(text, free, output, survey)
     tables += more
     items: list[Item | Line] = [_table_item(t) for t in tables]
     items.extend(figures)
@@ -165,6 +167,17 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     return PageModel(blocks, headings, text.chars, skipped)
 
 
+def _page_title(ln: Line, survey: Survey, number: int) -> bool:
+    """A title each page prints (``Survey.title``: a form and its copy), not a running line;
+    where the PDF's outline names its headings and not this line (a manual's banner), only on
+    the first page it runs on."""
+    if not survey.title(ln) or len(survey.outline) < 2:
+        return survey.title(ln)
+    if survey.running.get(running_key(ln.text)) == number:
+        return True
+    return norm(ln.text) in {norm(title) for _, title, _, _ in survey.outline}
+
+
 def _footnotes(blocks: list[Block], survey: Survey) -> None:
     """Mark the column's footnotes: the blocks at its foot set smaller than the body, the
     first of them opening with a mark (``1``, ``*``, ``†``, ``3)``)."""
@@ -194,29 +207,6 @@ def _coded(column: list[Block], survey: Survey) -> None:
         else:
             out.append(Block("code", list(block.lines)))
     column[:] = out
-
-
-def _code_rows(lines: list[Line], survey: Survey) -> list[Line]:
-    """A listing's pieces on one row (an option, its description) as one line, spaced to their
-    columns in characters of the font: the reading order keeps the row, no table is made."""
-    rows: list[list[Line]] = []
-    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
-        if rows and same_row(rows[-1][0], ln):
-            rows[-1].append(ln)  # on the row's baseline: a piece of it
-        else:
-            rows.append([ln])
-    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
-    for row in (r for r in rows if len(r) > 1):
-        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
-
-        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
-        text = ""
-        for ln in row:
-            at = round((ln.x0 - row[0].x0) / width)
-            text = (text + " " if text else "").ljust(at) + ln.text.strip()
-        merged[id(row[0])] = replace(row[0], text=text, x1=row[-1].x1)
-        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
-    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
 
 
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:
@@ -390,7 +380,7 @@ def _written(block: Block, lines_kept: bool) -> str:
 
 
 def _fenced(lines: list[Line]) -> str:
-    """Code fenced, a row a line (``_code_rows``), indented and spaced out as printed."""
+    """Code fenced, a row a line (``tables.unruled.code_rows``), indented and spaced out as printed."""
     import statistics
 
     left = min(ln.x0 for ln in lines)

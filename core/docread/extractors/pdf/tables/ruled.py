@@ -270,7 +270,16 @@ def _lattice(
         row = _slot(ys, cell[1])
         lines = sorted(cells[cell], key=lambda ln: (round(ln.y0), ln.x0))
         used.extend(lines)
-        rows[row][col] = _cell_text(lines)
+        slots = [_slot(xs, ln.x0) for ln in lines]
+        if len(set(slots)) > 1 and all(
+            _slot(xs, ln.x1 - TOL) == at for ln, at in zip(lines, slots, strict=True)
+        ):
+            for at in sorted(set(slots)):  # pieces in columns of the grid no rule parts here
+                rows[row][at] = _cell_text(
+                    [ln for ln, i in zip(lines, slots, strict=True) if i == at]
+                )
+        else:
+            rows[row][col] = _cell_text(lines)
     if _banded(group, cells):
         return None  # each "cell" is a row band holding several columns: not a grid
     heads = _band(xs, ys[0], *page) if len(ys) > 2 else []  # a table of two rows or more

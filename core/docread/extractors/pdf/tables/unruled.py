@@ -6,24 +6,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..lines import same_row
+from ..order import region_columns
 from ..survey import in_band
 from .cells import (
     ALIGN,
     NUMBER,
     PageTable,
-    box_of,
     clean_rows,
     make_table,
     rows_of,
     spaced_apart,
     whole_lines,
 )
+from .grid import grid, reach, run_box
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
-    from ..lines import Box, Line, PageText
+    from ..lines import Line, PageText
+    from ..survey import Survey
 
 _FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
@@ -31,23 +35,63 @@ _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s
 _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
-def aligned_tables(text: PageText, lines: list[Line], output: OutputSettings) -> list[PageTable]:
-    """The page's tables without rules among ``lines`` (rows of short cells side by side)."""
+def aligned_tables(
+    text: PageText, lines: list[Line], output: OutputSettings, survey: Survey
+) -> list[PageTable]:
+    """The page's tables without rules among ``lines`` (rows of short cells side by side), then
+    among the lines they left each column's (``order.region_columns``: the page's two, or the
+    two under a title or a table across it; a table in one column has its rows between the
+    other column's lines: rows across the page mix them)."""
     width = text.width
     lines, whole = spaced_apart(lines)
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
+    found = _aligned(text, lines, whole, output, survey)
+    taken = set().union(*(t.lines for t in found))
+    rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
+    for side in region_columns(rest, _chars) if rest else ():
+        found += _aligned(text, side, whole, output, survey)
+    return found
+
+
+def _figures(run: list[list[Line]]) -> bool:
+    """Four rows or more, most of them a label (a word or two, a letter first: a chemical
+    element, a symbol) and two numbers or more after it: a table of figures with row labels,
+    not a formula's array of numbers (nor rows of figures beside the other column's text)."""
+    labelled = sum(
+        row[0].text.strip()[:1].isalpha()
+        and len(row[0].text.split()) <= 2
+        and sum(NUMBER.match(ln.text.strip()) is not None for ln in row[1:]) >= 2
+        for row in (sorted(r, key=lambda ln: ln.x0) for r in run)
+    )
+    return labelled >= 4 and labelled * 4 >= 3 * len(run)
+
+
+def _chars(ln: Line) -> int:
+    return len(ln.text)
+
+
+def _aligned(
+    text: PageText,
+    lines: list[Line],
+    whole: dict[int, Line],
+    output: OutputSettings,
+    survey: Survey,
+) -> list[PageTable]:
+    """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    for heads, run in unruled_runs(lines, width, text.height):
+    for heads, run in unruled_runs(lines, text.width, text.height):
         used = list(
             {
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
             }.values()
         )
-        if sum(bool(_WORD.search(ln.text)) for ln in used) < 2:
+        if sum(bool(_WORD.search(ln.text)) for ln in used) < 2 and not _figures(run):
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(ln.text.lstrip()[:1].islower() for ln in used) * 2 >= len(used):
+        if sum(ln.text.lstrip()[:1].islower() and not survey.code(ln) for ln in used) * 2 >= len(
+            used
+        ):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
@@ -241,7 +285,7 @@ def _over(row: list[Line], cols: list[list[float]]) -> bool:
     """A row of heads each set left in its column over numbers set right (a spreadsheet's
     heads): two or more lines, left to right in distinct columns, each starting past the end
     of the column before its own and ending before the next one starts."""
-    at = [_reach(ln, cols) for ln in row]
+    at = [reach(ln, cols) for ln in row]
     return (
         len(row) >= 2
         and all(a < b for a, b in zip(at, at[1:], strict=False))
@@ -249,12 +293,6 @@ def _over(row: list[Line], cols: list[list[float]]) -> bool:
             i + 1 == len(cols) or ln.x1 <= cols[i + 1][0] for ln, i in zip(row, at, strict=True)
         )
     )
-
-
-def _reach(ln: Line, cols: list[list[float]]) -> int:
-    """The first column that ends right of the line's start (the last one past them all): a
-    column reaches left to the end of the one before it."""
-    return next((i for i, (_, x1) in enumerate(cols) if ln.x0 < x1), len(cols) - 1)
 
 
 def _labelled(row: list[Line], width: float) -> bool:
@@ -299,152 +337,37 @@ def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
 
 
-def run_box(run: list[list[Line]]) -> Box:
-    box = box_of(ln for row in run for ln in row)
-    return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
-
-
-def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
-    """A run of rows as a table's rows: columns are the x ranges the lines of its rows of
-    cells cover (overlapping ranges merged; a header or a group label goes to the column it
-    starts in, or the one it overlaps most); a row right under the one before (closer than
-    half the gap between its rows usually is) with fewer cells continues its cells (wrapped
-    text). The header rows (``heads``, or the rows without a number that open a table of
-    numbers) are read by ``_header`` and left out of the columns."""
-    top = max(1, heads, _lead(run))
-    body = [row for row in run[top:] if len(row) >= 2] or run
-    gaps = sorted(
-        min(ln.y0 for ln in b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
-    )
-    usual = gaps[len(gaps) // 2] if gaps else 0.0
-    cols = _columns([ln for row in body for ln in row])
-    rows = _header(run[:top], cols) if top > 1 else []
-    bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
-    for row in run[top:] if top > 1 else run:
-        cells = [""] * len(cols)
-        for ln in row:
-            i = _column_of(ln, cols)
-            cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
-        gap = min(ln.y0 for ln in row) - bottom
-        tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
-        if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
-            rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
+def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
+    """A listing's pieces on one row (an option, its description) as one line, left to right,
+    spaced to their columns in characters of the font: the reading order keeps the row, no
+    table is made; unless a row in another face above it starts two of its columns (a head
+    row over cells in code: R's ``Family name | Link functions``)."""
+    rows: list[list[Line]] = []
+    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
+        if rows and same_row(rows[-1][0], ln):
+            rows[-1].append(ln)  # on the row's baseline: a piece of it
         else:
-            rows.append(cells)
-        bottom = max(ln.y1 for ln in row)
-    return rows
+            rows.append([ln])
+    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
+    heads: list[list[Line]] = []
+    for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
+        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
 
-
-def _columns(lines: list[Line]) -> list[list[float]]:
-    """The x ranges the lines cover, overlapping ranges merged; a line over twice the usual
-    width that spans two ranges the others keep apart is left out (a cell's text run on over
-    the next, empty cell: it does not join two columns)."""
-    widths = sorted(ln.x1 - ln.x0 for ln in lines)
-    wide = 2 * widths[len(widths) // 2]
-    base = _merged([ln for ln in lines if ln.x1 - ln.x0 <= wide])
-    return _merged(
-        [
-            ln
-            for ln in lines
-            if ln.x1 - ln.x0 <= wide or sum(a < ln.x1 and ln.x0 < b for a, b in base) < 2
-        ]
-    )
-
-
-def _merged(lines: list[Line]) -> list[list[float]]:
-    cols: list[list[float]] = []
-    for x0, x1 in sorted((ln.x0, ln.x1) for ln in lines):
-        if cols and x0 <= cols[-1][1] + 1:
-            cols[-1][1] = max(cols[-1][1], x1)
-        else:
-            cols.append([x0, x1])
-    return cols
-
-
-def _lead(run: list[list[Line]]) -> int:
-    """How many rows open a table of numbers without a number in them (its header rows, up
-    to three), else 0."""
-    for i, row in enumerate(run):
-        if any(NUMBER.match(ln.text.strip()) for ln in row):
-            return i if i <= 3 else 0
-    return 0
-
-
-def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
-    """A table's header rows as cells: a line over two or more columns, or centred over the gap
-    between two or over their span (a group label), keeps its row; the other lines of each
-    column, top to bottom, are one cell of the last row (a head wrapped over lines, or set
-    between two header rows)."""
-    out: list[list[str]] = []
-    stacked = [""] * len(cols)
-    for k, row in enumerate(rows):
-        groups = [""] * len(cols)
+        heads = heads or [r for r in rows_of([ln for ln in lines if not survey.code(ln)]) if r[1:]]
+        if any(_heads(head, row) for head in heads):
+            continue  # a table's row: its cells stay apart
+        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
+        text = ""
         for ln in row:
-            i = _column_of(ln, cols)
-            mid = (ln.x0 + ln.x1) / 2
-            over = sum(min(ln.x1, x1) - max(ln.x0, x0) > 1 for x0, x1 in cols)
-            span = _spanned(ln, cols, i, rows[k + 1] if k + 1 < len(rows) else [])
-            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols) or span is not None:
-                i = i if span is None else span
-                groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
-            else:
-                stacked[i] = _glued(stacked[i], ln.text.strip())
-        if any(groups):
-            out.append(groups)
-    return [*out, stacked] if any(stacked) else out
+            at = round((ln.x0 - row[0].x0) / width)
+            text = (text + " " if text else "").ljust(at) + ln.text.strip()
+        merged[id(row[0])] = replace(row[0], text=text, x1=max(ln.x1 for ln in row))
+        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
+    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
 
 
-def _spanned(ln: Line, cols: list[list[float]], i: int, below: list[Line]) -> int | None:
-    """The first of two or more neighbouring columns, its column ``i`` among them, that a head
-    set neither left, centred nor right in column ``i`` is centred over, heads in two of them
-    on the header row ``below`` (a booktabs group label narrower than its columns: ``Artikel``
-    over Tier and Beschreibung); else None."""
-    x0, x1 = cols[i]
-    mid = (ln.x0 + ln.x1) / 2
-    if min(abs(ln.x0 - x0), abs(mid - (x0 + x1) / 2), abs(ln.x1 - x1)) <= ALIGN:
-        return None
-    under = {_column_of(head, cols) for head in below}
-    for a, b in ((j, k) for j in range(i + 1) for k in range(max(j + 1, i), len(cols))):
-        width = cols[b][1] - cols[a][0]
-        if abs(mid - (cols[a][0] + cols[b][1]) / 2) <= max(ALIGN, 0.1 * width):
-            return a if len(under & set(range(a, b + 1))) >= 2 else None
-    return None
-
-
-def _glued(a: str, b: str) -> str:
-    """A cell's text and its wrapped line: no space after a hyphen ("enc-" "layers")."""
-    if not a or not b:
-        return a or b
-    return f"{a}{b}" if a.endswith("-") else f"{a} {b}"
-
-
-def _opens(above: list[str], cells: list[str]) -> bool:
-    """A row that holds the first lines of cells the row under it ends (a cell set on its
-    last line beside one wrapped over several): fewer filled cells than it, or one, each
-    over a filled cell that is no number."""
-    filled = [i for i, c in enumerate(above) if c]
-    fewer = 0 < len(filled) < sum(bool(c) for c in cells) or len(filled) == 1
-    return fewer and all(cells[i] and not NUMBER.match(cells[i]) for i in filled)
-
-
-def _continued(above: list[str], cells: list[str]) -> bool:
-    """A row that carries on the cells of the row above (wrapped text): fewer cells, each
-    under a filled one, no number under a number (a header's unit under its name is text:
-    "mAP" / "(0.75)")."""
-    filled = [i for i, c in enumerate(cells) if c]
-    return len(filled) < sum(bool(c) for c in above) and all(
-        above[i] and not (NUMBER.match(cells[i]) and NUMBER.match(above[i])) for i in filled
-    )
-
-
-def _column_of(ln: Line, cols: list[list[float]]) -> int:
-    """The column a line starts in, else the one it overlaps most, else the one it reaches
-    (``_reach``: a head set left over numbers set right)."""
-    for i, (x0, x1) in enumerate(cols):
-        if x0 - 1 <= ln.x0 <= x1:
-            return i
-    overlaps = [min(ln.x1, x1) - max(ln.x0, x0) for x0, x1 in cols]
-    best = max(range(len(cols)), key=lambda i: overlaps[i])
-    if overlaps[best] > 0:
-        return best
-    return _reach(ln, cols)
+def _heads(head: list[Line], row: list[Line]) -> bool:
+    """``head`` sits above ``row``, no more than ten lines up, and starts two of its columns."""
+    above = row[0].y0 - max(ln.y1 for ln in head)
+    starts = sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row)
+    return 0 <= above <= 10 * row[0].height and starts >= 2

@@ -1,0 +1,183 @@
+"""A run of aligned rows (``unruled.unruled_runs``) as a table's grid: columns from the x ranges
+its rows of cells cover, header rows with cells spanning columns, a cell's wrapped lines glued
+back to it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cells import ALIGN, NUMBER, box_of
+
+if TYPE_CHECKING:
+    from ..lines import Box, Line
+
+
+def run_box(run: list[list[Line]]) -> Box:
+    box = box_of(ln for row in run for ln in row)
+    return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
+
+
+def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
+    """A run of rows as a table's rows: columns are the x ranges the lines of its rows of
+    cells cover (overlapping ranges merged; a header or a group label goes to the column it
+    starts in, or the one it overlaps most); a row right under the one before (closer than
+    half the gap between its rows usually is) with fewer cells continues its cells (wrapped
+    text). The header rows (``heads``, or the rows without a number that open a table of
+    numbers) are read by ``_header`` and left out of the columns."""
+    top = max(1, heads, _lead(run))
+    body = [row for row in run[top:] if len(row) >= 2] or run
+    gaps = sorted(
+        _top(b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
+    )
+    usual = gaps[len(gaps) // 2] if gaps else 0.0
+    cols = _columns([ln for row in body for ln in row])
+    rows = _header(run[:top], cols) if top > 1 else []
+    bottom = max(ln.y1 for ln in run[top - 1]) if top > 1 else 0.0
+    for row in run[top:] if top > 1 else run:
+        cells = [""] * len(cols)
+        for ln in row:
+            i = _column_of(ln, cols)
+            cells[i] = f"{cells[i]} {ln.text.strip()}".strip()
+        gap = _top(row) - bottom
+        tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
+        if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
+            rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
+        else:
+            rows.append(cells)
+        bottom = max(ln.y1 for ln in row)
+    return rows
+
+
+def _top(row: list[Line]) -> float:
+    """A row's top: its lines' lowest (a superscript's raises its line, not its row: rows of
+    ``(2g)ᵃ`` set a point apart are no cell's wrapped lines)."""
+    return max(ln.y0 for ln in row)
+
+
+def _columns(lines: list[Line]) -> list[list[float]]:
+    """The x ranges the lines cover, overlapping ranges merged; a line over twice the usual
+    width that spans two ranges the others keep apart is left out (a cell's text run on over
+    the next, empty cell: it does not join two columns)."""
+    widths = sorted(ln.x1 - ln.x0 for ln in lines)
+    wide = 2 * widths[len(widths) // 2]
+    base = _merged([ln for ln in lines if ln.x1 - ln.x0 <= wide])
+    return _merged(
+        [
+            ln
+            for ln in lines
+            if ln.x1 - ln.x0 <= wide or sum(a < ln.x1 and ln.x0 < b for a, b in base) < 2
+        ]
+    )
+
+
+def _merged(lines: list[Line]) -> list[list[float]]:
+    cols: list[list[float]] = []
+    for x0, x1 in sorted((ln.x0, ln.x1) for ln in lines):
+        if cols and x0 <= cols[-1][1] + 1:
+            cols[-1][1] = max(cols[-1][1], x1)
+        else:
+            cols.append([x0, x1])
+    return cols
+
+
+def _lead(run: list[list[Line]]) -> int:
+    """How many rows open a table of numbers without a number in them (its header rows, up
+    to three), else 0."""
+    for i, row in enumerate(run):
+        if any(NUMBER.match(ln.text.strip()) for ln in row):
+            return i if i <= 3 else 0
+    return 0
+
+
+def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
+    """A table's header rows as cells: a line over two or more columns, or centred over the gap
+    between two or over their span (a group label), keeps its row; the other lines of each
+    column, top to bottom, are one cell of the last row (a head wrapped over lines, or set
+    between two header rows)."""
+    if len(rows) > 1 and all(_full(row, cols) for row in rows):
+        return [[ln.text.strip() for ln in sorted(row, key=lambda ln: ln.x0)] for row in rows]
+    out: list[list[str]] = []
+    stacked = [""] * len(cols)
+    for k, row in enumerate(rows):
+        groups = [""] * len(cols)
+        for ln in row:
+            i = _column_of(ln, cols)
+            mid = (ln.x0 + ln.x1) / 2
+            over = sum(min(ln.x1, x1) - max(ln.x0, x0) > 1 for x0, x1 in cols)
+            span = _spanned(ln, cols, i, rows[k + 1] if k + 1 < len(rows) else [])
+            if over >= 2 or not any(x0 <= mid <= x1 for x0, x1 in cols) or span is not None:
+                i = i if span is None else span
+                groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
+            else:
+                stacked[i] = _glued(stacked[i], ln.text.strip())
+        if any(groups):
+            out.append(groups)
+    return [*out, stacked] if any(stacked) else out
+
+
+def _full(row: list[Line], cols: list[list[float]]) -> bool:
+    """A header row with one line in each column (a row of heads, then one of their units or
+    sub-heads: ``One Two Three`` over ``one two three``): no head wrapped over it."""
+    return len(row) == len(cols) and len({_column_of(ln, cols) for ln in row}) == len(cols)
+
+
+def _spanned(ln: Line, cols: list[list[float]], i: int, below: list[Line]) -> int | None:
+    """The first of two or more neighbouring columns, its column ``i`` among them, that a head
+    set neither left, centred nor right in column ``i`` is centred over, heads in two of them
+    on the header row ``below`` (a booktabs group label narrower than its columns: ``Artikel``
+    over Tier and Beschreibung); else None."""
+    x0, x1 = cols[i]
+    mid = (ln.x0 + ln.x1) / 2
+    if min(abs(ln.x0 - x0), abs(mid - (x0 + x1) / 2), abs(ln.x1 - x1)) <= ALIGN:
+        return None
+    under = {_column_of(head, cols) for head in below}
+    for a, b in ((j, k) for j in range(i + 1) for k in range(max(j + 1, i), len(cols))):
+        width = cols[b][1] - cols[a][0]
+        if abs(mid - (cols[a][0] + cols[b][1]) / 2) <= max(ALIGN, 0.1 * width):
+            return a if len(under & set(range(a, b + 1))) >= 2 else None
+    return None
+
+
+def _glued(a: str, b: str) -> str:
+    """A cell's text and its wrapped line: no space after a hyphen ("enc-" "layers")."""
+    if not a or not b:
+        return a or b
+    return f"{a}{b}" if a.endswith("-") else f"{a} {b}"
+
+
+def _opens(above: list[str], cells: list[str]) -> bool:
+    """A row that holds the first lines of cells the row under it ends (a cell set on its
+    last line beside one wrapped over several): fewer filled cells than it, or one, each
+    over a filled cell that is no number."""
+    filled = [i for i, c in enumerate(above) if c]
+    fewer = 0 < len(filled) < sum(bool(c) for c in cells) or len(filled) == 1
+    return fewer and all(cells[i] and not NUMBER.match(cells[i]) for i in filled)
+
+
+def _continued(above: list[str], cells: list[str]) -> bool:
+    """A row that carries on the cells of the row above (wrapped text): fewer cells, each
+    under a filled one, no number under a number (a header's unit under its name is text:
+    "mAP" / "(0.75)")."""
+    filled = [i for i, c in enumerate(cells) if c]
+    return len(filled) < sum(bool(c) for c in above) and all(
+        above[i] and not (NUMBER.match(cells[i]) and NUMBER.match(above[i])) for i in filled
+    )
+
+
+def _column_of(ln: Line, cols: list[list[float]]) -> int:
+    """The column a line starts in, else the one it overlaps most, else the one it reaches
+    (``reach``: a head set left over numbers set right)."""
+    for i, (x0, x1) in enumerate(cols):
+        if x0 - 1 <= ln.x0 <= x1:
+            return i
+    overlaps = [min(ln.x1, x1) - max(ln.x0, x0) for x0, x1 in cols]
+    best = max(range(len(cols)), key=lambda i: overlaps[i])
+    if overlaps[best] > 0:
+        return best
+    return reach(ln, cols)
+
+
+def reach(ln: Line, cols: list[list[float]]) -> int:
+    """The first column that ends right of the line's start (the last one past them all): a
+    column reaches left to the end of the one before it."""
+    return next((i for i, (_, x1) in enumerate(cols) if ln.x0 < x1), len(cols) - 1)
