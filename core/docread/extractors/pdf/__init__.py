@@ -26,7 +26,9 @@ class PdfExtractor(Extractor):
     # 5: view="outline" is one listing unit (bookmarks.py); 6: the structure engine's rules from
     # the extra2 real pages (headings, unruled grids, leaders): a result cached before is stale;
     # 7: heading colours, diagram and form labels, date lines, OCR layers, column run-ons
-    version: ClassVar[int] = 8
+    # 8: extra3's table and margin-note rules; 9: extra4's paper tables, run-in heads and column
+    # rules, a content-bomb page read as plain text with a note
+    version: ClassVar[int] = 9
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
