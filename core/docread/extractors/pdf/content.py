@@ -29,11 +29,17 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
         return False  # damaged: MuPDF's own repair decides what is read
     # the most all streams can decode to, kept as each is decoded (a sum per step was
     # quadratic: a page of 500 form XObjects); ``unknown``: streams no bound is known for yet
-    unknown = sum(1 for s in streams if s.bound is None)
-    most = sum(s.bound or 0 for s in streams)
+    unknown, most = 0, 0
+    for stream in streams:
+        if stream.bound is None:
+            unknown += 1
+        else:
+            most += stream.bound
+    if not unknown and most <= cap:
+        return False  # cannot decode past the cap (most pages: no inflating at all)
     for stream in sorted(streams, key=lambda s: -1 if s.bound is None else -s.bound):
         if not unknown and most <= cap:
-            return False  # cannot decode past the cap (most pages: no inflating at all)
+            return False
         head, whole = stream.head(cap + 1)
         if not whole:
             break  # this one alone passes the cap
@@ -93,9 +99,10 @@ def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
 
 
 def _filter(obj: Any) -> str:
-    """A stream's filter: "none", "flate" (one Flate without parameters) or "other" (another
-    chain, or parameters: only MuPDF decodes it). Its name first, its parameters only for a
-    Flate: each look into the dictionary is a call into MuPDF, on every stream of every page."""
+    """A stream's filter by name: "none", "flate" (one Flate) or "other" (another chain: only
+    MuPDF decodes it). Each look into the dictionary is a call into MuPDF, on every stream of
+    every page: a Flate's parameters are looked at only when it is inflated (``_parameters``),
+    its bound is the same with them (a predictor only takes bytes out)."""
     from pymupdf import mupdf
 
     chain = mupdf.pdf_dict_gets(obj, "Filter")
@@ -104,13 +111,17 @@ def _filter(obj: Any) -> str:
     name = mupdf.pdf_to_name(chain)  # "" when it is no name (an array)
     if not name and mupdf.pdf_is_array(chain) and mupdf.pdf_array_len(chain) == 1:
         name = mupdf.pdf_to_name(mupdf.pdf_array_get(chain, 0))
-    if name not in ("FlateDecode", "Fl"):
-        return "other"
-    parameters = (
+    return "flate" if name in ("FlateDecode", "Fl") else "other"
+
+
+def _parameters(obj: Any) -> bool:
+    """Whether a Flate stream has decode parameters (a predictor: only MuPDF decodes it)."""
+    from pymupdf import mupdf
+
+    return bool(
         mupdf.pdf_dict_gets(obj, "DecodeParms").m_internal
         or mupdf.pdf_dict_gets(obj, "DP").m_internal
     )
-    return "other" if parameters else "flate"
 
 
 class _Stream:
@@ -120,25 +131,22 @@ class _Stream:
     def __init__(self, doc: pymupdf.Document, xref: int, obj: Any) -> None:
         from pymupdf import mupdf
 
-        self.doc, self.xref = doc, xref
+        self.doc, self.xref, self.obj = doc, xref, obj
         self._raw: Any = None  # a Flate stream's raw bytes, as MuPDF read them for the length
+        # ``bound``: the most the stream can decode to: its raw size unfiltered, 1032x it
+        # under one Flate; None under another filter chain
+        self.bound: int | None = 0
         if mupdf.pdf_is_stream(obj):
             raw = mupdf.pdf_load_raw_stream(obj)
             self.length: int = raw.m_internal.len
             self.filter = _filter(obj)
             if self.filter == "flate":
-                self._raw = raw
+                self._raw, self.bound = raw, self.length * _FLATE_MAX_RATIO
+            else:
+                self.bound = self.length if self.filter == "none" else None
         else:  # nothing MuPDF would interpret
             self.length, self.filter = 0, "none"
         self._decoded: tuple[bytes, bool] | None = None  # the longest head decoded so far
-
-    @property
-    def bound(self) -> int | None:
-        """The most the stream can decode to: its raw size unfiltered, 1032x it under one
-        Flate; None under another filter chain."""
-        if self.filter == "none":
-            return self.length
-        return self.length * _FLATE_MAX_RATIO if self.filter == "flate" else None
 
     def head(self, limit: int) -> tuple[bytes, bool]:
         """(the first ``limit`` decoded bytes, True when that is all of it); decoded once."""
@@ -158,7 +166,7 @@ class _Stream:
             if self.filter == "none":
                 raw: bytes = self.doc.xref_stream_raw(self.xref) or b""
                 return raw[:limit], len(raw) <= limit
-            if self.filter == "flate":
+            if self.filter == "flate" and not _parameters(self.obj):
                 # the bytes MuPDF already read for the length, in place (no second read)
                 packed = mupdf.fz_buffer_storage_memoryview(self._raw)
                 inflater = zlib.decompressobj()
