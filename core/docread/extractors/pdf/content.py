@@ -40,6 +40,15 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     for stream in sorted(streams, key=lambda s: -1 if s.bound is None else -s.bound):
         if not unknown and most <= cap:
             return False
+        if stream.bound is not None and stream.filter == "flate":
+            known = stream.tighter(cap - (most - stream.bound), cap)
+            if known is not None:  # a head inflated: the rest bounded (or all of it read)
+                known = min(known, stream.bound)
+                most += known - stream.bound
+                stream.bound = known
+                if known <= cap:
+                    continue
+                break  # this one alone passes the cap
         head, whole = stream.head(cap + 1)
         if not whole:
             break  # this one alone passes the cap
@@ -64,6 +73,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
 
 
 _FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
+# bytes of a head zlib may hold undecoded (its bit buffer, a match waiting for its distance),
+# counted with the rest: 16 x 1032 > 64 bits' worth and a 258-byte match
+_HELD = 16
 
 
 def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
@@ -147,6 +159,42 @@ class _Stream:
         else:  # nothing MuPDF would interpret
             self.length, self.filter = 0, "none"
         self._decoded: tuple[bytes, bool] | None = None  # the longest head decoded so far
+
+    def tighter(self, room: int, cap: int) -> int | None:
+        """A Flate stream's bound under ``room`` (what it may decode to, the page's other
+        streams' bounds kept) from a head of its raw bytes: what a head inflates to, plus
+        1032x what is left (and ``_HELD``). A stream of 5 KB on a page with a cap of 4 MB is
+        read for its first KB, not inflated whole twice (here, then by MuPDF). The head grows
+        until the bound fits, or is all of it (the exact size); over ``cap`` decoded: what was
+        decoded (past ``cap``: no room for it). None: not inflatable here (parameters, damage)."""
+        import zlib
+
+        from pymupdf import mupdf
+
+        if _parameters(self.obj):
+            return None
+        packed = mupdf.fz_buffer_storage_memoryview(self._raw)
+        size, ratio = len(packed), _FLATE_MAX_RATIO
+        inflater = zlib.decompressobj()
+        at, out = 0, 0
+        end = max(size + _HELD - room // ratio, 1)  # the least head the rest's bound fits after
+        while True:
+            end = min(end, size)
+            try:
+                out += len(inflater.decompress(packed[at:end], cap + 1 - out))
+            except zlib.error:
+                return None  # damaged: ``head`` lets MuPDF decode what it can
+            at = end
+            if inflater.unconsumed_tail or out > cap:
+                return out  # past the cap alone
+            if at >= size or inflater.eof:
+                return out  # all of it
+            rest = ratio * (size - at + _HELD)
+            if out + rest <= room:
+                return out + rest
+            # each byte more takes ``ratio`` off the rest and adds what bytes inflate to so far
+            step = (out + rest - room) // max(ratio - out // at, 1) + 1
+            end = at + max(step, 64)
 
     def head(self, limit: int) -> tuple[bytes, bool]:
         """(the first ``limit`` decoded bytes, True when that is all of it); decoded once."""
