@@ -19,8 +19,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
     text operators. True when something was cut. What each stream can decode to at most
     (``_Stream.bound``, from the length of the raw bytes MuPDF reads) clears most pages without
-    inflating anything, and only the streams that could pass the cap are inflated (at most
-    ``cap`` + 1 bytes each, so the check itself stays bounded)."""
+    inflating anything; of the streams that could pass the cap a Flate one is inflated as far
+    as a head of it clears it (``_Stream.tighter``), any other whole (at most ``cap`` + 1 bytes
+    each, so the check itself stays bounded)."""
     from pymupdf import mupdf
 
     try:
