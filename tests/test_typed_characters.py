@@ -87,3 +87,27 @@ def test_a_metadata_value_past_the_flat_ones_is_still_made_flat() -> None:
     assert flat_value(datetime.datetime(2020, 1, 2, 3, 4)) == "2020-01-02T03:04:00"
     assert flat_value({"a": [1, {"b": "é"}]}) == '{"a": [1, {"b": "é"}]}'
     assert flat_value([1, "a"]) == "1, a" and flat_value(1 << 70) == str(1 << 70)
+
+
+def test_metadata_cleaned_once_per_value_is_the_same_metadata() -> None:
+    """The pipeline cleans a file's repeated metadata values once (``clean_metadata``'s
+    ``seen``): each unit's metadata is what a clean of its own gives, a value seen under one
+    key is cleaned again under another (the cut differs), and ``1``, ``1.0`` and ``True``
+    (equal, hashed alike) keep their own types."""
+    from docread.sanitize import clean_metadata
+
+    out = Settings().output
+    long = "x\u200b" * (out.max_metadata_value_len + 10)
+    units = [
+        {"source": "a.pdf", "page_number": 1, "title": long, "flag": 1, "score": 1.0},
+        {"source": "a.pdf", "page_number": 2, "title": long, "flag": True, "score": 1},
+        {"source": "a.pdf", "page_number": 3, "bookmarks": long, "flag": 1.0, "score": True},
+    ]
+    seen: dict = {}
+    for meta in units:
+        cleaned = clean_metadata(meta, out, seen)
+        alone = clean_metadata(meta, out)
+        assert cleaned == alone
+        assert [type(v) for v in cleaned.values()] == [type(v) for v in alone.values()]
+    assert len(clean_metadata(units[2], out, seen)["bookmarks"]) == len(long.replace("\u200b", ""))
+    assert clean_metadata(units[0], out, seen)["title"].endswith("...")

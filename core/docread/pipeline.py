@@ -132,6 +132,7 @@ class Pipeline:
         base = _base_metadata(info, ext, extra)
         ids = _UnitIds(info.source)
         output = self.settings.output
+        seen: dict[tuple[str, type, Any], Any] = {}  # metadata values cleaned (clean_metadata)
         header = ctx.loader and info.category in DOCUMENT_CATEGORIES  # the properties header
         spends = ctx.depth == 0  # a member's units pass the top stream too: spent there once
         produced = ext.extract(source, ctx)
@@ -142,7 +143,7 @@ class Pipeline:
         ):
             for unit in produced:
                 ctx.check_deadline()
-                meta = clean_metadata({**base, **unit.metadata}, output)
+                meta = clean_metadata({**base, **unit.metadata}, output, seen)
                 if isinstance(unit, Media):
                     yield Media(unit.mime_type, unit.data, meta, ids.next(meta, unit.data))
                     continue

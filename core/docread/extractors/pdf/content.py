@@ -19,8 +19,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     total, in memory, before anything interprets them: a few KB of Flate can inflate into GBs of
     text operators. True when something was cut. What each stream can decode to at most
     (``_Stream.bound``, from the length of the raw bytes MuPDF reads) clears most pages without
-    inflating anything, and only the streams that could pass the cap are inflated (at most
-    ``cap`` + 1 bytes each, so the check itself stays bounded)."""
+    inflating anything; of the streams that could pass the cap a Flate one is inflated as far
+    as a head of it clears it (``_Stream.tighter``), any other whole (at most ``cap`` + 1 bytes
+    each, so the check itself stays bounded)."""
     from pymupdf import mupdf
 
     try:
@@ -29,11 +30,26 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
         return False  # damaged: MuPDF's own repair decides what is read
     # the most all streams can decode to, kept as each is decoded (a sum per step was
     # quadratic: a page of 500 form XObjects); ``unknown``: streams no bound is known for yet
-    unknown = sum(1 for s in streams if s.bound is None)
-    most = sum(s.bound or 0 for s in streams)
+    unknown, most = 0, 0
+    for stream in streams:
+        if stream.bound is None:
+            unknown += 1
+        else:
+            most += stream.bound
+    if not unknown and most <= cap:
+        return False  # cannot decode past the cap (most pages: no inflating at all)
     for stream in sorted(streams, key=lambda s: -1 if s.bound is None else -s.bound):
         if not unknown and most <= cap:
-            return False  # cannot decode past the cap (most pages: no inflating at all)
+            return False
+        if stream.bound is not None and stream.filter == "flate":
+            known = stream.tighter(cap - (most - stream.bound), cap)
+            if known is not None:  # a head inflated: the rest bounded (or all of it read)
+                known = min(known, stream.bound)
+                most += known - stream.bound
+                stream.bound = known
+                if known <= cap:
+                    continue
+                break  # this one alone passes the cap
         head, whole = stream.head(cap + 1)
         if not whole:
             break  # this one alone passes the cap
@@ -58,6 +74,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
 
 
 _FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
+# bytes of a head zlib may hold undecoded (its bit buffer, a match waiting for its distance),
+# counted with the rest: 16 x 1032 > 64 bits' worth and a 258-byte match
+_HELD = 16
 
 
 def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
@@ -93,9 +112,10 @@ def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
 
 
 def _filter(obj: Any) -> str:
-    """A stream's filter: "none", "flate" (one Flate without parameters) or "other" (another
-    chain, or parameters: only MuPDF decodes it). Its name first, its parameters only for a
-    Flate: each look into the dictionary is a call into MuPDF, on every stream of every page."""
+    """A stream's filter by name: "none", "flate" (one Flate) or "other" (another chain: only
+    MuPDF decodes it). Each look into the dictionary is a call into MuPDF, on every stream of
+    every page: a Flate's parameters are looked at only when it is inflated (``_parameters``),
+    its bound is the same with them (a predictor only takes bytes out)."""
     from pymupdf import mupdf
 
     chain = mupdf.pdf_dict_gets(obj, "Filter")
@@ -104,13 +124,17 @@ def _filter(obj: Any) -> str:
     name = mupdf.pdf_to_name(chain)  # "" when it is no name (an array)
     if not name and mupdf.pdf_is_array(chain) and mupdf.pdf_array_len(chain) == 1:
         name = mupdf.pdf_to_name(mupdf.pdf_array_get(chain, 0))
-    if name not in ("FlateDecode", "Fl"):
-        return "other"
-    parameters = (
+    return "flate" if name in ("FlateDecode", "Fl") else "other"
+
+
+def _parameters(obj: Any) -> bool:
+    """Whether a Flate stream has decode parameters (a predictor: only MuPDF decodes it)."""
+    from pymupdf import mupdf
+
+    return bool(
         mupdf.pdf_dict_gets(obj, "DecodeParms").m_internal
         or mupdf.pdf_dict_gets(obj, "DP").m_internal
     )
-    return "other" if parameters else "flate"
 
 
 class _Stream:
@@ -120,25 +144,58 @@ class _Stream:
     def __init__(self, doc: pymupdf.Document, xref: int, obj: Any) -> None:
         from pymupdf import mupdf
 
-        self.doc, self.xref = doc, xref
+        self.doc, self.xref, self.obj = doc, xref, obj
         self._raw: Any = None  # a Flate stream's raw bytes, as MuPDF read them for the length
+        # ``bound``: the most the stream can decode to: its raw size unfiltered, 1032x it
+        # under one Flate; None under another filter chain
+        self.bound: int | None = 0
         if mupdf.pdf_is_stream(obj):
             raw = mupdf.pdf_load_raw_stream(obj)
             self.length: int = raw.m_internal.len
             self.filter = _filter(obj)
             if self.filter == "flate":
-                self._raw = raw
+                self._raw, self.bound = raw, self.length * _FLATE_MAX_RATIO
+            else:
+                self.bound = self.length if self.filter == "none" else None
         else:  # nothing MuPDF would interpret
             self.length, self.filter = 0, "none"
         self._decoded: tuple[bytes, bool] | None = None  # the longest head decoded so far
 
-    @property
-    def bound(self) -> int | None:
-        """The most the stream can decode to: its raw size unfiltered, 1032x it under one
-        Flate; None under another filter chain."""
-        if self.filter == "none":
-            return self.length
-        return self.length * _FLATE_MAX_RATIO if self.filter == "flate" else None
+    def tighter(self, room: int, cap: int) -> int | None:
+        """A Flate stream's bound under ``room`` (what it may decode to, the page's other
+        streams' bounds kept) from a head of its raw bytes: what a head inflates to, plus
+        1032x what is left (and ``_HELD``). A stream of 5 KB on a page with a cap of 4 MB is
+        read for its first KB, not inflated whole twice (here, then by MuPDF). The head grows
+        until the bound fits, or is all of it (the exact size); over ``cap`` decoded: what was
+        decoded (past ``cap``: no room for it). None: not inflatable here (parameters, damage)."""
+        import zlib
+
+        from pymupdf import mupdf
+
+        if _parameters(self.obj):
+            return None
+        packed = mupdf.fz_buffer_storage_memoryview(self._raw)
+        size, ratio = len(packed), _FLATE_MAX_RATIO
+        inflater = zlib.decompressobj()
+        at, out = 0, 0
+        end = max(size + _HELD - room // ratio, 1)  # the least head the rest's bound fits after
+        while True:
+            end = min(end, size)
+            try:
+                out += len(inflater.decompress(packed[at:end], cap + 1 - out))
+            except zlib.error:
+                return None  # damaged: ``head`` lets MuPDF decode what it can
+            at = end
+            if inflater.unconsumed_tail or out > cap:
+                return out  # past the cap alone
+            if at >= size or inflater.eof:
+                return out  # all of it
+            rest = ratio * (size - at + _HELD)
+            if out + rest <= room:
+                return out + rest
+            # each byte more takes ``ratio`` off the rest and adds what bytes inflate to so far
+            step = (out + rest - room) // max(ratio - out // at, 1) + 1
+            end = at + max(step, 64)
 
     def head(self, limit: int) -> tuple[bytes, bool]:
         """(the first ``limit`` decoded bytes, True when that is all of it); decoded once."""
@@ -158,7 +215,7 @@ class _Stream:
             if self.filter == "none":
                 raw: bytes = self.doc.xref_stream_raw(self.xref) or b""
                 return raw[:limit], len(raw) <= limit
-            if self.filter == "flate":
+            if self.filter == "flate" and not _parameters(self.obj):
                 # the bytes MuPDF already read for the length, in place (no second read)
                 packed = mupdf.fz_buffer_storage_memoryview(self._raw)
                 inflater = zlib.decompressobj()

@@ -143,10 +143,10 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
     """Too little text layer, and something that may hold text drawn on the page: pictures
     over 5% of its area (a scan) or many filled paths (glyphs turned into outlines). A rule
     line or a small logo alone is not worth a tesseract run."""
-    import pymupdf
-
     if chars >= threshold:
         return False
+    import pymupdf
+
     area, paths, pictures = abs(page.rect) or 1.0, 0, 0.0
     for kind, rect in page.get_bboxlog():
         if kind in ("fill-image", "fill-imgmask"):
@@ -154,6 +154,13 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
         elif kind == "fill-path":
             paths += 1
     return pictures >= 0.05 * area or paths >= _OUTLINE_PATHS
+
+
+def _counted(text: str, threshold: int) -> int:
+    """``visible(text)``, or what its head counts when that reaches ``threshold``: the OCR test
+    only asks whether a page has that much text, and a page of text is not counted through."""
+    head = visible(text[: 4 * threshold])
+    return head if head >= threshold else visible(text)
 
 
 def _pages(
@@ -206,7 +213,7 @@ def _pages(
             md = marked.page(page) if marked is not None else None
             if md is None:
                 text, found = page_text(page), None
-                chars = visible(text)
+                chars = _counted(text, pdf.ocr_text_threshold)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars
             if md is not None and md.tables_skipped:
