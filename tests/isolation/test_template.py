@@ -101,13 +101,15 @@ print(repr((first, tables, again, later)))
 """
 
 
-def _as_a_user(code: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def _as_a_user(
+    code: str, *args: str, cwd: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
     """``code`` run by a new interpreter as a user's script (not a template: its own template
-    starts as docread starts it), with ``args`` and ``env`` added."""
+    starts as docread starts it), with ``args`` and ``env`` added, in ``cwd``."""
     environ = {**os.environ, **env}
     environ.pop(template.ROLE, None)
     run = [sys.executable, "-c", code, *args]
-    return subprocess.run(run, capture_output=True, text=True, env=environ, timeout=100)
+    return subprocess.run(run, capture_output=True, text=True, env=environ, timeout=100, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
@@ -370,3 +372,27 @@ def test_a_workers_import_path_holds_the_folder_of_docread_not_its_modules() -> 
     path = [Path(entry).resolve() for entry in template.python_path().split(os.pathsep)]
     assert path[0] == package.parent
     assert not [entry for entry in path if entry == package or package in entry.parents]
+
+
+def test_a_template_imports_nothing_from_the_folder_its_host_runs_in(tmp_path: Path) -> None:
+    """A script run from a folder that holds a module named as one the template imports
+    (``pymupdf.py`` here; ``enum.py`` or ``typing.py`` alike) never imports it itself (its path
+    starts with the script's folder), and neither does its template (started with ``-P``: no
+    working folder on its path): the read goes through the real PyMuPDF, no code of the folder
+    runs in the template or a worker."""
+    from factories import pdf
+
+    pdf(tmp_path / "one.pdf", ["words on a page"])
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "pymupdf.py").write_text("raise RuntimeError('the folder module ran')\n")
+    code = (
+        "import sys\n"
+        "sys.path.remove('')  # as a script elsewhere: its own folder leads, not this one\n"
+        "import docread\n"
+        "config = {'cache': {'enabled': False}, 'isolation': {'workers': 1}}\n"
+        "with docread.Reader(sys.argv[1], config) as r:\n"
+        "    print(r.read('one.pdf').text.count('words on a page'))\n"
+    )
+    out = _as_a_user(code, str(tmp_path), cwd=folder)
+    assert out.returncode == 0 and out.stdout == "1\n", out.stderr

@@ -2,13 +2,15 @@
 forks a worker per host request, so a new worker costs a fork (milliseconds), not an interpreter
 start and PyMuPDF's import (the host side is ``processes``).
 
-The template runs as ``python -c 'import gc; gc.disable(); from docread.isolation.template import main; ...'`` in its own
-session, one thread only (a fork copies just the calling thread), with the allow-listed part of
-the host's environment only (``extractors.environ.environment``: no tokens or keys). A request brings that
-part of the host's environment of the moment, its import path and directory and the worker's
-end of a socketpair (SCM_RIGHTS); the child starts its own session, and the template answers
-with the child's pid and a pidfd of it (opened by its parent, so the host's handle can never
-name a reused pid), reaps it when it ends and sends its wait status. Template and workers watch the host through a pidfd and exit with it.
+The template runs as ``python -P -c 'import gc; gc.disable(); from docread.isolation.template
+import main; ...'`` (``-P``: the host's working folder is not on its import path, so no module
+there runs in it) in its own session, one thread only (a fork copies just the calling thread),
+with the allow-listed part of the host's environment only (``extractors.environ.environment``: no
+tokens or keys). A request brings that part of the host's environment of the moment, its import
+path and directory and the worker's end of a socketpair (SCM_RIGHTS); the child starts its own
+session, and the template answers with the child's pid and a pidfd of it (opened by its parent,
+so the host's handle can never name a reused pid), reaps it when it ends and sends its wait
+status. Template and workers watch the host through a pidfd and exit with it.
 
 Importing the Reader's module starts this process's template (``prestart``, before the rest of
 docread imports; ``import docread`` alone starts none: a script or a test process that never
@@ -79,7 +81,7 @@ def launch() -> Started:
     )
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-c", code],
+            [sys.executable, "-P", "-c", code],  # -P: no module of the host's folder runs here
             pass_fds=(theirs.fileno(),),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
