@@ -14,7 +14,6 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import threading
 import time
 import weakref
@@ -133,9 +132,7 @@ class _Template:
             self.conn.close()
         if not self.forks:
             self.proc.kill()
-        try:
-            self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
+        if self.proc.wait(1) is None:
             self.proc.kill()
             self.proc.wait()
 
