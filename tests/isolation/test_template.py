@@ -431,3 +431,30 @@ def test_a_template_and_its_workers_inherit_no_descriptor_of_the_host(tmp_path: 
     assert session and read
     assert held["template"][:2] == ["/dev/null", "/dev/null"]
     assert pipe not in held["template"] and pipe not in held["worker"], held
+
+
+def test_a_host_holding_over_a_thousand_descriptors_reads_through_its_workers(
+    tmp_path: Path,
+) -> None:
+    """A server that holds more than FD_SETSIZE (1024) descriptors gets worker pidfds past it:
+    the host watches them with poll, not select (``filedescriptor out of range in select()``
+    failed every read of such a host)."""
+    import resource
+
+    from factories import pdf
+
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 2048:
+        pytest.skip("this machine allows fewer than 2048 descriptors a process")
+    pdf(tmp_path / "one.pdf", ["words on a page"])
+    code = (
+        "import os, resource, sys, docread\n"
+        "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))\n"
+        "held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]\n"
+        "config = {'cache': {'enabled': False}, 'isolation': {'workers': 1}}\n"
+        "with docread.Reader(sys.argv[1], config) as reader:\n"
+        "    print(reader.read('one.pdf').text.count('words on a page'))\n"
+        "print('closed')\n"
+    )
+    out = _as_a_user(code, str(tmp_path))
+    assert out.stdout == "1\nclosed\n", out.stderr[-2000:]

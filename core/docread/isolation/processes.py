@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import signal
 import socket
 import threading
@@ -51,7 +50,7 @@ class Forked:
         """Wait up to ``timeout`` seconds for the process to end; True if it has."""
         if self.ended:
             return True
-        if not select.select([self._pidfd], [], [], timeout)[0]:
+        if not template.pidfd_ended(self._pidfd, timeout):
             return False
         with self._lock:
             if not self.ended:

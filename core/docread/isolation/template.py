@@ -146,11 +146,7 @@ class Launched:
     def wait(self, timeout: float | None = None) -> int | None:
         """Its exit code once it ended, waiting up to ``timeout`` seconds (None: until it
         ends); None if it still runs."""
-        import select
-
-        ended = select.poll()  # not select.select: a pidfd may be past FD_SETSIZE in a server
-        ended.register(self._pidfd, select.POLLIN)
-        if self.returncode is None and ended.poll(None if timeout is None else timeout * 1000):
+        if self.returncode is None and pidfd_ended(self._pidfd, timeout):
             try:
                 self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
             except ChildProcessError:  # reaped by another waiter: ended, status unknown
@@ -169,6 +165,17 @@ class Launched:
     def __del__(self) -> None:
         if self._pidfd >= 0:
             os.close(self._pidfd)
+
+
+def pidfd_ended(pidfd: int, timeout: float | None) -> bool:
+    """True once the process behind ``pidfd`` has ended, waiting up to ``timeout`` seconds (None:
+    until it does). With poll, not select: in a host holding over 1024 descriptors (a server)
+    a pidfd is past select's FD_SETSIZE."""
+    import select
+
+    ended = select.poll()
+    ended.register(pidfd, select.POLLIN)
+    return bool(ended.poll(None if timeout is None else max(timeout, 0) * 1000))
 
 
 def prestart() -> None:
