@@ -1,6 +1,7 @@
 """The fork server's preloads: what a template has imported when it forks its first worker (what
 a first PDF unit runs), what it imports once it served that request (the other families), and
-that a process that never read leaves no template behind. Each runs in a fresh interpreter, as a
+that a process that never read leaves no template behind; how it is started (nothing of the
+host's folder, no descriptor of the host) and watched. Each runs in a fresh interpreter, as a
 cold start does (this process's template has long served its requests)."""
 
 from __future__ import annotations
@@ -436,20 +437,20 @@ def test_a_template_and_its_workers_inherit_no_descriptor_of_the_host(tmp_path: 
 def test_a_host_holding_over_a_thousand_descriptors_reads_through_its_workers(
     tmp_path: Path,
 ) -> None:
-    """A server that holds more than FD_SETSIZE (1024) descriptors gets worker pidfds past it:
-    the host watches them with poll, not select (``filedescriptor out of range in select()``
-    failed every read of such a host)."""
+    """A server holding over FD_SETSIZE (1024) descriptors gets worker pidfds past it: the host
+    watches them with poll, not select (``filedescriptor out of range in select()`` failed every
+    read of such a host)."""
     import resource
 
     from factories import pdf
 
     if resource.getrlimit(resource.RLIMIT_NOFILE)[1] < 2048:
-        pytest.skip("this machine allows fewer than 2048 descriptors a process")
+        pytest.skip("this machine allows a process fewer than 2048 descriptors")
     pdf(tmp_path / "one.pdf", ["words on a page"])
     code = (
         "import os, resource, sys, docread\n"
         "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
-        "resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))  # 20,000 here\n"
         "held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]\n"
         "config = {'cache': {'enabled': False}, 'isolation': {'workers': 1}}\n"
         "with docread.Reader(sys.argv[1], config) as reader:\n"
