@@ -2,8 +2,10 @@
 ``--before`` (a checkout) interleaved, medians of ``--runs``.
 
 - ``timeline``: ``import docread`` and the first unit of a 1-page PDF from a new Reader (as
-  ``load_path.py``'s start row): the moments (seconds from before the import) the host asked the
-  template for its first worker and got it, and the first unit; the CPU seconds of the template
+  ``load_path.py``'s start row), in an interpreter that imported nothing before docread (none
+  of this bench's modules: ``subprocess``, ``pathlib``, ``typing``): the moments (seconds from before the import) the host started
+  the template (and its CPU seconds then: what the template's start waited for), asked it for
+  its first worker and got it, and the first unit; the CPU seconds of the template
   when it answered (its path to the first fork), of the worker to the first unit, and of the host
   when it asked and at the first unit. The machine's other load inflates CPU seconds too: only
   the two trees in one run compare.
@@ -33,7 +35,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 from _harness import text_pdf
 
@@ -42,6 +43,8 @@ REPO = HERE.parents[1]
 BODY = "The quick brown fox jumps over the lazy dog. " * 8
 TIMELINE = (
     "seconds",
+    "launched",
+    "host_cpu_launch",
     "asked",
     "forked",
     "template_cpu",
@@ -69,38 +72,64 @@ FLOORS = ("seconds", "interpreter", "import", "page", "cpu")
 IDLE = {"import": "import docread", "import, 2 s": "import docread, time; time.sleep(2)"}
 
 
-def case_timeline(folder: str, warm: bool = False) -> dict[str, Any]:
-    """One cold start's moments and CPU seconds, or ``warm``'s (see the module's docstring)."""
+# One cold start's moments and CPU seconds, or a warm one's (see the module's docstring), in a
+# fresh interpreter that imports nothing before ``import docread`` (as a user's script: no
+# ``subprocess``, ``pathlib`` or ``typing`` of this bench's already there); argv: the folder, a
+# cache folder, "warm" or "cold". Prints a JSON object.
+CASE = """
+import time; start = time.perf_counter()
+import sys
+folder, cache, warm = sys.argv[1], sys.argv[2], sys.argv[3] == "warm"
+seen = {}
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as stat:
+        return int(stat.read().split()[0]) / 1e9
+
+def launched(event, args):  # the template's start, however it is made
+    if event in ("os.posix_spawn", "subprocess.Popen") and "launched" not in seen:
+        seen["launched"] = time.perf_counter() - start
+        seen["host_cpu_launch"] = time.process_time()
+
+sys.addaudithook(launched)
+import docread
+docread.Reader  # its import starts the template (``import docread`` alone does not)
+from docread.isolation import processes
+if warm:
+    time.sleep(2)  # the template imports meanwhile, then waits
     start = time.perf_counter()
-    import docread
+fork = processes._Template.fork  # the host's first fork request, timed from outside
 
-    docread.Reader  # noqa: B018 - its import starts the template (``import docread`` alone does not)
-    from docread.isolation import processes
+def timed(self, sock, max_mb):
+    seen.setdefault("asked", time.perf_counter() - start)
+    seen.setdefault("host_cpu_asked", time.process_time())
+    forked = fork(self, sock, max_mb)
+    seen.setdefault("forked", time.perf_counter() - start)
+    seen.setdefault("template_cpu", cpu_seconds(self.proc.pid))
+    seen.setdefault("worker", forked.pid)
+    return forked
 
-    if warm:
-        time.sleep(2)  # the template imports meanwhile, then waits
-        start = time.perf_counter()
+processes._Template.fork = timed
+with docread.Reader(folder, {"cache": {"directory": cache}}) as reader:
+    next(iter(reader.iter_units("one.pdf")))
+    seen["seconds"] = time.perf_counter() - start
+    seen["worker_cpu"] = cpu_seconds(seen["worker"])
+    seen["host_cpu"] = time.process_time()
+import json
+print(json.dumps(seen))
+"""
 
-    seen: dict[str, Any] = {}
-    fork = processes._Template.fork  # the host's first fork request, timed from outside
 
-    def timed(self: Any, sock: int, max_mb: int) -> Any:
-        seen.setdefault("asked", time.perf_counter() - start)
-        seen.setdefault("host_cpu_asked", time.process_time())
-        forked = fork(self, sock, max_mb)
-        seen.setdefault("forked", time.perf_counter() - start)
-        seen.setdefault("template_cpu", cpu_seconds(self.proc.pid))
-        seen.setdefault("worker", forked.pid)
-        return forked
-
-    processes._Template.fork = timed  # type: ignore[method-assign]
-    config = {"cache": {"directory": tempfile.mkdtemp(dir=folder)}}
-    with docread.Reader(folder, config) as reader:
-        next(iter(reader.iter_units("one.pdf")))
-        seen["seconds"] = time.perf_counter() - start
-        seen["worker_cpu"] = cpu_seconds(seen["worker"])
-        seen["host_cpu"] = time.process_time()
-    return seen
+def case_timeline(folder: str, tree: str, kind: str) -> dict[str, float]:
+    """``CASE`` in a fresh interpreter importing ``tree``'s docread, ``kind`` "cold" or "warm"
+    (a new cache folder each: the read is never a cached one)."""
+    cache = tempfile.mkdtemp(dir=folder)
+    run = [sys.executable, "-c", CASE, folder, cache, kind]
+    out = subprocess.run(run, env=env_of(tree), capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
 
 
 def cpu_seconds(pid: int) -> float:
@@ -153,8 +182,6 @@ def main() -> None:
     ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans come back here
     print(f"bench/cold_start.py: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(prefix="docread-coldstart-") as folder:
-        script = [sys.executable, str(HERE), "case", folder]
-        warm_script = [sys.executable, str(HERE), "warm", folder]
         subprocess.run([sys.executable, str(HERE), "make", folder], check=True)
         timeline: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
         warm: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
@@ -163,10 +190,8 @@ def main() -> None:
         for _ in range(args.runs):
             floor.append(case_floor(str(Path(folder) / "one.pdf")))
             for label, tree in trees.items():
-                out = subprocess.run(script, env=env_of(tree), capture_output=True, text=True)
-                timeline[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
-                out = subprocess.run(warm_script, env=env_of(tree), capture_output=True, text=True)
-                warm[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+                timeline[label].append(case_timeline(folder, tree, "cold"))
+                warm[label].append(case_timeline(folder, tree, "warm"))
                 for case, code in IDLE.items():
                     idle.setdefault((case, label), []).append(tree_cpu(code, tree))
     print(f"\ncold start timeline (median of {args.runs}; seconds)")
@@ -190,9 +215,5 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["make"]:
         text_pdf(Path(sys.argv[2]) / "one.pdf", 1, BODY)
-    elif sys.argv[1:2] == ["case"]:
-        print(json.dumps(case_timeline(sys.argv[2])))
-    elif sys.argv[1:2] == ["warm"]:
-        print(json.dumps(case_timeline(sys.argv[2], warm=True)))
     else:
         main()

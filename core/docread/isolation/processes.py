@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import signal
 import socket
-import subprocess
 import threading
 import time
 import weakref
@@ -52,7 +50,7 @@ class Forked:
         """Wait up to ``timeout`` seconds for the process to end; True if it has."""
         if self.ended:
             return True
-        if not select.select([self._pidfd], [], [], timeout)[0]:
+        if not template.pidfd_ended(self._pidfd, timeout):
             return False
         with self._lock:
             if not self.ended:
@@ -133,9 +131,7 @@ class _Template:
             self.conn.close()
         if not self.forks:
             self.proc.kill()
-        try:
-            self.proc.wait(timeout=1)
-        except subprocess.TimeoutExpired:
+        if self.proc.wait(1) is None:
             self.proc.kill()
             self.proc.wait()
 
