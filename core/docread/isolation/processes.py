@@ -13,6 +13,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import threading
 import time
 import weakref
@@ -131,7 +132,9 @@ class _Template:
             self.conn.close()
         if not self.forks:
             self.proc.kill()
-        if self.proc.wait(1) is None:
+        try:
+            self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
 

@@ -3,8 +3,9 @@ forks a worker per host request, so a new worker costs a fork (milliseconds), no
 start and PyMuPDF's import (the host side is ``processes``).
 
 The template runs as ``python -P -c 'import gc; gc.disable(); from docread.isolation.template
-import main; ...'`` (``-P``: the host's working folder is not on its import path, so no module
-there runs in it) in its own session, one thread only (a fork copies just the calling thread),
+import main; ...'`` (``-P``: no empty entry, the template's working folder, leads its import path,
+so a module there, ``pymupdf.py`` or ``enum.py``, never shadows one the template imports; the
+host's own path is passed on as given, its script's folder included) in its own session, one thread only (a fork copies just the calling thread),
 with the allow-listed part of the host's environment only (``extractors.environ.environment``: no
 tokens or keys). A request brings that part of the host's environment of the moment, its import
 path and directory and the worker's end of a socketpair (SCM_RIGHTS); the child starts its own
@@ -28,10 +29,13 @@ killed at the host's exit.
 
 from __future__ import annotations
 
-import _socket  # not ``socket``: its enums (and ``subprocess``'s imports) came before the start
 import atexit
+import contextlib
 import gc
 import os
+import select
+import socket
+import subprocess
 import sys
 
 from ..extractors.environ import environment
@@ -45,7 +49,7 @@ if TYPE_CHECKING:
 
 ROLE = "DOCREAD_TEMPLATE"  # set in the template's environment: its own import starts no template
 IDLE_EXIT = 60.0  # seconds a template waits for its first request before it exits
-Started = tuple["Launched", _socket.socket]  # a template, the host's end of its socket
+Started = tuple[subprocess.Popen[bytes], socket.socket]  # a template, the host's end of its socket
 _early: dict[int, Started] = {}  # by host pid: the template ``prestart`` started, not yet taken
 
 # Imported once here, before the first fork (instructions, callgrind: the whole path 0.64 billion,
@@ -70,101 +74,27 @@ IDLE = (
 
 def launch() -> Started:
     """A new template process (own session, the allow-listed environment, the host's import
-    path, stdout closed) and the host's end of its socket. Started with ``os.posix_spawn``, not
-    ``subprocess``: a host asking for its Reader imports only this module before the template
-    starts (``subprocess``, ``socket`` and ``contextlib`` with what they import cost 0.013 s
-    of CPU, which the template's start, the cold start's critical path, waited for)."""
-    ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    path, stdout closed) and the host's end of its socket."""
+    ours, theirs = socket.socketpair()
     code = (  # the collector off from the first import: ``_preload`` turns it on
         f"import gc; gc.disable(); from docread.isolation.template import main; "
         f"main({theirs.fileno()})"
     )
-    argv = [sys.executable, "-P", "-c", code]  # -P: no module of the host's folder runs there
-    env = {**environment(), "PYTHONPATH": python_path(), ROLE: "1"}  # no tokens, no keys
     try:
-        os.set_inheritable(theirs.fileno(), True)  # its one descriptor besides stdio
-        proc = Launched(_spawn(argv, env, theirs.fileno()))
-    except BaseException:  # (a pidfd refused: ``Launched`` has killed and reaped it)
+        proc = subprocess.Popen(
+            [sys.executable, "-P", "-c", code],  # -P: no module of the host's folder runs here
+            pass_fds=(theirs.fileno(),),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,  # a chatty native library must not write into our stdout
+            env={**environment(), "PYTHONPATH": python_path(), ROLE: "1"},  # no tokens, no keys
+            start_new_session=True,  # its own process group: a Ctrl-C in our terminal is ours
+        )
+    except BaseException:
         ours.close()
         raise
     finally:
         theirs.close()
     return proc, ours
-
-
-def _spawn(argv: list[str], env: dict[str, str], keep: int) -> int:
-    """``argv`` started in its own session (a Ctrl-C in our terminal is ours), stdin and stdout
-    on /dev/null (a chatty native library must not write into ours), every descriptor this
-    process lets a child inherit closed in it but stderr and ``keep``: as ``subprocess``'s
-    ``close_fds`` and ``pass_fds`` (descriptors are made non-inheritable, so only those a caller
-    marked inheritable are listed)."""
-    null = os.open(os.devnull, os.O_RDWR)  # not inheritable: gone at the exec
-    try:
-        actions: list[tuple[int, ...]] = [
-            (os.POSIX_SPAWN_DUP2, null, 0),
-            (os.POSIX_SPAWN_DUP2, null, 1),
-        ]
-        actions += [
-            (os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable() if fd not in (0, 1, 2, keep)
-        ]
-        return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
-    finally:
-        os.close(null)
-
-
-def _inheritable() -> list[int]:
-    """This process's open descriptors a child would inherit (Linux: /proc/self/fd)."""
-    found = []
-    for name in os.listdir("/proc/self/fd"):
-        try:
-            if os.get_inheritable(int(name)):
-                found.append(int(name))
-        except OSError:  # the listing's own descriptor, closed since
-            pass
-    return found
-
-
-class Launched:
-    """A process ``launch`` started, as the host uses it: its pid, ``poll``, ``wait`` (it is
-    reaped here) and ``kill``, through a pidfd (a signal never reaches a reused pid)."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.returncode: int | None = None  # as Popen's: -N for a signal; None while it runs
-        self._pidfd = -1
-        try:
-            self._pidfd = os.pidfd_open(pid)  # our child, not yet reaped: it names this process
-        except OSError:
-            os.kill(pid, 9)  # SIGKILL; not reaped yet, so the pid is still its own
-            os.waitpid(pid, 0)
-            raise
-
-    def poll(self) -> int | None:
-        """Its exit code if it ended, else None."""
-        return self.wait(0)
-
-    def wait(self, timeout: float | None = None) -> int | None:
-        """Its exit code once it ended, waiting up to ``timeout`` seconds (None: until it
-        ends); None if it still runs."""
-        if self.returncode is None and pidfd_ended(self._pidfd, timeout):
-            try:
-                self.returncode = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-            except ChildProcessError:  # reaped by another waiter: ended, status unknown
-                self.returncode = -1
-        return self.returncode
-
-    def kill(self) -> None:
-        """SIGKILL it, unless it has been reaped."""
-        import contextlib
-        import signal
-
-        if self.returncode is None:
-            with contextlib.suppress(OSError):  # it ended meanwhile
-                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
-
-    def __del__(self) -> None:
-        if self._pidfd >= 0:
-            os.close(self._pidfd)
 
 
 def pidfd_ended(pidfd: int, timeout: float | None) -> bool:
@@ -185,11 +115,9 @@ def prestart() -> None:
     the host gone)."""
     if os.environ.get(ROLE) or os.getpid() in _early:
         return
-    try:
+    with contextlib.suppress(OSError):
         _early[os.getpid()] = launch()
-    except OSError:
-        return
-    atexit.register(_discard_untaken)
+        atexit.register(_discard_untaken)
 
 
 def _discard_untaken() -> None:
@@ -208,7 +136,8 @@ def discard(started: Started) -> None:
     """Kill a template no request went to (it may still be importing) and reap it."""
     proc, sock = started
     sock.close()
-    proc.kill()
+    with contextlib.suppress(OSError):
+        proc.kill()
     proc.wait()
 
 
@@ -224,7 +153,6 @@ def python_path() -> str:
 
 def main(fd: int) -> None:
     """Preload ``FIRST``, then serve fork requests until the host closes the socket or dies."""
-    import contextlib
     import logging
     from multiprocessing.connection import Connection
 
@@ -270,7 +198,6 @@ def _preload(names: Iterable[str], methods: bool = False) -> None:
     (``model.generate_all``, ``sanitize.compile_patterns``: a later worker inherits them, the
     first made what its unit used), then freeze what they made (a worker's
     collections never touch, so never copy, the template's objects) and turn it on."""
-    import contextlib
     import importlib
 
     gc.disable()
@@ -288,7 +215,6 @@ def _preload(names: Iterable[str], methods: bool = False) -> None:
 
 
 def _serve(conn: Connection, host: int) -> None:
-    import select
     import time
 
     from . import protocol
