@@ -224,8 +224,10 @@ for line in sys.stdin:
         code = 0
         try:
             exec(compile(job["code"], "<string>", "exec"), main.__dict__)
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else 1
+        except SystemExit as exc:  # as the interpreter: None is 0, another object printed, 1
+            code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
+            if not isinstance(exc.code, int | None):
+                print(exc.code, file=sys.stderr)
         except BaseException:
             traceback.print_exc()
             code = 1
@@ -255,7 +257,10 @@ class Forks:
 
     def run(self, block: Block, cwd: Path) -> str:
         """The block's stdout; fails naming the block on an error or the timeout (its process
-        killed)."""
+        killed), or where it uses a submodule it does not import (``unimported``)."""
+        missing = unimported(block)
+        if missing:
+            pytest.fail(f"{block.where}: uses {', '.join(missing)} without importing it")
         files = {name: str(self.folder / f"L{block.line}.{name}") for name in ("out", "err", "pid")}
         job = {"code": block.code, "cwd": str(cwd), **files}
         assert self.server.stdin is not None and self.server.stdout is not None
@@ -284,6 +289,50 @@ def _imported(block: Block) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module)
     return {n for n in names if n.split(".")[0] not in DOCREAD_PACKAGES}
+
+
+def unimported(block: Block) -> list[str]:
+    """The submodules a block reaches as attributes of a package it imports (``import xml``,
+    then ``xml.dom.minidom``) without importing them: in ``python -c`` that is an AttributeError
+    unless the package happens to import them itself; in a fork whose server imported them for
+    another block it would pass, so it is refused here."""
+    import importlib.util
+
+    tree = ast.parse(block.code)
+    imported: set[str] = set()
+    bound: set[str] = set()  # names ``import a`` / ``import a.b`` bind to the package ``a``
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                imported |= {".".join(parts[: i + 1]) for i in range(len(parts))}
+                if alias.asname is None:
+                    bound.add(parts[0])
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module)
+    missing: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and not isinstance(node.value, ast.Attribute):
+            continue  # a chain is looked at from its outermost attribute only
+        chain: list[str] = []
+        while isinstance(node, ast.Attribute):
+            chain.insert(0, node.attr)
+            node = node.value
+        if not (isinstance(node, ast.Name) and node.id in bound and chain):
+            continue
+        dotted = node.id
+        for attr in chain:
+            dotted = f"{dotted}.{attr}"
+            if dotted in imported:
+                continue
+            try:
+                spec = importlib.util.find_spec(dotted)
+            except (ImportError, ValueError):
+                spec = None
+            if spec is not None and dotted not in missing:
+                missing.append(dotted)
+            break
+    return missing
 
 
 DOCREAD_PACKAGES = ("docread", "langchain_docread", "llama_index_docread")
@@ -340,6 +389,7 @@ def run_block(
     """A python or shell block run as the module docstring says (a python block forked from
     ``forks`` when given, else in ``python -c``), its output and what it writes checked."""
     skip_if_marked(block)
+    assert forks is None or not env_vars, "a fork server runs its blocks in its own environment"
     if block.lang == "python":
         if forks is not None:
             check_output(block, forks.run(block, workdir))

@@ -86,6 +86,21 @@ def test_a_forked_block_runs_as_python_c_would(forks: Forks, tmp_path: Path) -> 
         forks.run(Block(2, "test", "python", "print('before')\n1 / 0"), tmp_path)
     with pytest.raises(pytest.fail.Exception, match="exit 3"):
         forks.run(Block(3, "test", "python", "import sys\nsys.exit(3)"), tmp_path)
+    assert forks.run(Block(4, "test", "python", "import sys\nsys.exit()"), tmp_path) == ""
+    with pytest.raises(pytest.fail.Exception, match=r"exit 1(.|\n)*stopped here"):
+        forks.run(Block(5, "test", "python", "import sys\nsys.exit('stopped here')"), tmp_path)
+
+
+def test_a_block_using_a_submodule_it_does_not_import_fails(forks: Forks, tmp_path: Path) -> None:
+    """``import xml`` then ``xml.dom.minidom`` fails in ``python -c`` (xml imports no dom): a
+    forked block fails the same way, whatever its server imported for other blocks; a block
+    that imports the submodule runs."""
+    use = "xml.dom.minidom.parseString('<a/>')\nprint('parsed')\n"
+    with pytest.raises(pytest.fail.Exception, match=r"uses xml\.dom without importing it"):
+        forks.run(Block(6, "test", "python", "import xml\n" + use), tmp_path)
+    assert forks.run(Block(7, "test", "python", "import xml.dom.minidom\n" + use), tmp_path) == (
+        "parsed\n"
+    )
 
 
 def test_the_blocks_that_start_ray_are_run_with_the_ray_tests() -> None:
