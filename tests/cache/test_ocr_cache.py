@@ -61,7 +61,8 @@ def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     """The OCR cache keys a PDF page by the file's content, the page and its render settings:
     once a scan is read, the agent view, a loader, a split read and a new Reader find its
     pages' readings without rendering them (``renders``: this process's renders for OCR); a
-    changed file, or another dpi, is rendered and read anew."""
+    changed file, another dpi or another content cap (a page over it is rendered cut) is
+    rendered and read anew."""
     from docread.extractors.ocr import renders
 
     ws = tmp_path / "ws"
@@ -91,6 +92,10 @@ def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     with docread.Reader(ws, config=finer) as reader:
         assert "shipping" in reader.read("scan.pdf").documents[0].text.lower()
     assert renders() - start == 4 and "shipping" in changed[0].text.lower()
+    capped = {**config, "pdf": {"max_page_content": 2_000_000}}  # a page over it is cut: rendered
+    with docread.Reader(ws, config=capped) as reader:
+        assert "shipping" in reader.read("scan.pdf").documents[0].text.lower()
+    assert renders() - start == 5
 
 
 def test_a_scan_inside_an_archive_is_rendered_once(tmp_path: Path) -> None:

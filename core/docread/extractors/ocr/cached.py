@@ -5,8 +5,8 @@ Tesseract's (then stored).
 The cache is handed in (``Context.ocr_cache``: ``cache/ocr.py``'s store, opened by the pipeline
 in each process; None when ``cache.enabled`` is off). A picture's key is a digest of the pixels
 Tesseract would be given and the settings that change the reading. A PDF page's (a ``Scan``) is
-the file's content stamp, the page and what its render depends on (dpi, text hidden, the
-renderer's version) with the same settings, so the agent view, a loader and a split read of one
+the file's content stamp, the page and what its render depends on (dpi, text hidden, the content cap
+that cuts a page first, the renderer's version) with the same settings, so the agent view, a loader and a split read of one
 scanned page share it and a stored reading is found before the page is rendered (a render is a
 tenth of a tesseract run, all of a cached read's time). A reading is stored whole, as JSON text
 (never a pickle of OCR classes: a changed class is a miss); the confidence floor is applied
@@ -38,7 +38,7 @@ _RENDERS_LOCK = threading.Lock()
 @dataclass(frozen=True, slots=True)
 class Scan:
     """A PDF page to OCR, not rendered yet: ``render`` makes its image, ``facts`` are what that
-    image depends on besides the file (page, dpi, text hidden, the renderer's version)."""
+    image depends on besides the file (page, dpi, text hidden, content cap, renderer version)."""
 
     source: Source
     facts: Mapping[str, object]

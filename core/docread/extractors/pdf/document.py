@@ -231,7 +231,10 @@ def _pages(
             else:
                 ctx.budget.ocr_pages += 1
                 dpi, hide = ocr_dpi(page, pdf.ocr_dpi, pdf.ocr_max_dpi), not opts.ocr
-                facts = {"page": n, "dpi": dpi, "hide_text": hide, "mupdf": load_pymupdf().version}
+                facts = {  # what the render depends on: a page over the content cap is cut first
+                    "page": n, "dpi": dpi, "hide_text": hide, "mupdf": load_pymupdf().version,
+                    "content_cap": pdf.max_page_content,
+                }  # fmt: skip
                 yield n, Scan(source, facts, partial(scan_image, page, dpi, hide_text=hide))
 
     ocr_pages: list[int] = []
