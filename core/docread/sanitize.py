@@ -293,6 +293,7 @@ def clean_metadata(
 
 
 _MISSING = object()  # no cleaned value known yet
+_SCALARS = frozenset({str, int, float, bool})  # the values ``seen`` holds: immutable, hashable
 _SEEN_MAX = 4096  # values ``seen`` holds at most: a file of unique titles does not grow it on
 
 
@@ -301,15 +302,15 @@ def _keep(
     key: str,
     raw: Any,
     output: OutputSettings,
-    seen: dict[tuple[str, type, Any], Any] | None = None,
+    seen: dict[tuple[str, type, Any], Any] | None,
 ) -> None:
     """``raw`` cleaned (``clean_metadata``) into ``out[key]``, unless it is None or an empty
     list; a scalar's cleaned value from ``seen`` when it was cleaned before (its type in the key:
     ``1``, ``1.0`` and ``True`` are equal and hash alike)."""
-    scalar = seen is not None and type(raw) in _SCALARS
-    if scalar:
-        mark = (key, type(raw), raw)
-        value = seen.get(mark, _MISSING)  # type: ignore[union-attr]
+    memo = seen if seen is not None and type(raw) in _SCALARS else None
+    mark = (key, type(raw), raw)
+    if memo is not None:
+        value = memo.get(mark, _MISSING)
         if value is not _MISSING:
             if value is not None:
                 out[str(key)] = value
@@ -325,15 +326,13 @@ def _keep(
         value = clean_text(value, output)
         if key not in _WHOLE and len(value) > output.max_metadata_value_len:
             value = value[: output.max_metadata_value_len] + "..."
-    if scalar:
-        if len(seen) >= _SEEN_MAX:  # type: ignore[arg-type]
-            seen.clear()  # type: ignore[union-attr]
-        seen[mark] = value  # type: ignore[index]
+    if memo is not None:
+        if len(memo) >= _SEEN_MAX:
+            memo.clear()
+        memo[mark] = value
     if value is not None:
         out[str(key)] = value
 
-
-_SCALARS = frozenset({str, int, float, bool})
 
 
 def cut_cell(text: str, output: OutputSettings) -> str:

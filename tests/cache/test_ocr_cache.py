@@ -56,7 +56,6 @@ def test_a_scanned_page_viewed_then_loaded_is_ocrd_once(tmp_path, ocr_runs, enab
     assert readings(ocr_runs) == (1 if enabled else 2)
 
 
-
 def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     """The OCR cache keys a PDF page by the file's content, the page and its render settings:
     once a scan is read, the agent view, a loader, a split read and a new Reader find its

@@ -181,6 +181,9 @@ class _Store:
     def put(self, key: str, value: str) -> None:
         self.values[key] = value
 
+    def stamp(self, source: object) -> None:
+        """No file stamp: every image is keyed by its pixels."""
+
 
 def test_the_ocr_cache_is_the_one_the_context_hands_in(monkeypatch: pytest.MonkeyPatch) -> None:
     from docread.extractors.ocr import engine

@@ -12,9 +12,7 @@ the result cache.
 
 from __future__ import annotations
 
-import hashlib
 import threading
-import weakref
 from typing import TYPE_CHECKING
 
 from .disk import DiskCache
@@ -26,7 +24,6 @@ if TYPE_CHECKING:
 
 _OPEN: dict[CacheSettings, OcrCache] = {}
 _LOCK = threading.Lock()
-_IN_MEMORY: weakref.WeakKeyDictionary[Source, str] = weakref.WeakKeyDictionary()
 
 
 class OcrCache(DiskCache):
@@ -37,20 +34,10 @@ class OcrCache(DiskCache):
         return value if isinstance(value, str) else None
 
     def stamp(self, source: Source) -> str | None:
-        """The result cache's content stamp of a file (computed once per Source); bytes in
-        memory (an archive member, an upload) by their digest; None for a source without
-        either (a descriptor with no path)."""
-        if source.in_memory:  # digested once per Source, as content_stamp does
-            with _LOCK:
-                known = _IN_MEMORY.get(source)
-            if known is None:
-                known = "bytes:" + hashlib.blake2b(source.read_bytes(), digest_size=32).hexdigest()
-                with _LOCK:
-                    _IN_MEMORY[source] = known
-            return known
-        if source.path is None:
-            return None
-        return content_stamp(source)
+        """The result cache's content stamp of a file, or of bytes in memory (an archive
+        member, an upload), computed once per Source; None for a source with neither (a
+        descriptor with no path)."""
+        return content_stamp(source) if source.in_memory or source.path is not None else None
 
 
 def ocr_cache(settings: CacheSettings) -> OcrCache | None:

@@ -10,7 +10,8 @@ Two rules, chosen by size:
   A rewrite between head and tail is caught by ctime, which the kernel sets on every write and
   which no tool can set back; a touch or chmod alone is a (harmless) miss.
 
-The stamp is computed once per ``Source`` (one read) and shared by the cache key and the read log.
+The stamp is computed once per ``Source`` (one read) and shared by the cache key, the read log and
+the OCR cache's keys of scanned pages (which also stamp bytes in memory: archive members, uploads).
 """
 
 from __future__ import annotations
@@ -34,15 +35,19 @@ _lock = threading.Lock()
 
 
 def content_stamp(source: Source) -> str:
-    """The stamp of a file-backed source (see the module docstring for the two rules)."""
+    """The stamp of a file-backed source (see the module docstring for the two rules); of bytes
+    in memory (an archive member, an upload: the OCR cache's key), BLAKE2b of all of them."""
     with _lock:
         known = _stamps.get(source)
     if known is not None:
         return known
-    if source.path is None:
-        raise ValueError("content_stamp needs a file-backed Source")
-    with source.open() as f:  # the descriptor the read itself uses: never the path again
-        stamp = _stamp(f, source.stat())
+    if source.in_memory:
+        stamp = "bytes:" + hashlib.blake2b(source.read_bytes(), digest_size=32).hexdigest()
+    elif source.path is None:
+        raise ValueError("content_stamp needs a file-backed Source or bytes in memory")
+    else:
+        with source.open() as f:  # the descriptor the read itself uses: never the path again
+            stamp = _stamp(f, source.stat())
     with _lock:
         _stamps[source] = stamp
     return stamp

@@ -20,8 +20,9 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     text operators. True when something was cut. What each stream can decode to at most
     (``_Stream.bound``, from the length of the raw bytes MuPDF reads) clears most pages without
     inflating anything; of the streams that could pass the cap a Flate one is inflated as far
-    as a head of it clears it (``_Stream.tighter``), any other whole (at most ``cap`` + 1 bytes
-    each, so the check itself stays bounded)."""
+    as a head of it clears it (``_Stream.tighter``) and looked at up to ``cap`` + 1 bytes;
+    another filter chain (or Flate with decode parameters) is decoded whole by MuPDF, within
+    MuPDF's own decompression-bomb limit, then looked at up to the same bytes."""
     from pymupdf import mupdf
 
     try:

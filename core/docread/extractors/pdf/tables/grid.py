@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 def run_box(run: list[list[Line]]) -> Box:
+    """The box around a run of rows, a point wider on every side."""
     box = box_of(ln for row in run for ln in row)
     return (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
 
@@ -26,9 +27,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     numbers) are read by ``_header`` and left out of the columns."""
     top = max(1, heads, _lead(run))
     body = [row for row in run[top:] if len(row) >= 2] or run
-    gaps = sorted(
-        _top(b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False)
-    )
+    gaps = sorted(_top(b) - max(ln.y1 for ln in a) for a, b in zip(run, run[1:], strict=False))
     usual = gaps[len(gaps) // 2] if gaps else 0.0
     cols = _columns([ln for row in body for ln in row])
     rows = _header(run[:top], cols) if top > 1 else []
@@ -71,6 +70,7 @@ def _columns(lines: list[Line]) -> list[list[float]]:
 
 
 def _merged(lines: list[Line]) -> list[list[float]]:
+    """The lines' horizontal extents merged where they overlap (within a point): columns."""
     cols: list[list[float]] = []
     for x0, x1 in sorted((ln.x0, ln.x1) for ln in lines):
         if cols and x0 <= cols[-1][1] + 1:

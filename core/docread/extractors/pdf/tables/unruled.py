@@ -69,6 +69,7 @@ def _figures(run: list[list[Line]]) -> bool:
 
 
 def _chars(ln: Line) -> int:
+    """A line's weight when columns are found: its characters."""
     return len(ln.text)
 
 
