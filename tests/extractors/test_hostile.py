@@ -627,3 +627,29 @@ def test_the_unbombed_workbooks_still_read(bombs: dict[str, Path]) -> None:
             "MARKER"
             in docread.read(name, workspace=folder, config={"cache": {"enabled": False}}).text
         )
+
+
+def test_a_flate_stream_with_a_harmless_head_and_a_bomb_in_its_tail_is_cut(
+    tmp_path: Path,
+) -> None:
+    """The guard may clear a Flate stream from a head of it (what the head inflates to, plus
+    Deflate's largest ratio times the bytes left): a stream whose first part is a page's text
+    and whose rest inflates to 5 MB of operators is still found past the 4 MB cap and cut."""
+    import pymupdf
+
+    path = tmp_path / "tail.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page()
+        page.insert_text((72, 72), "Visible words at the head")
+        xref = page.get_contents()[0]
+        head = doc.xref_stream(xref)
+        bomb = head + b"\n" + b"q Q\n" * (5 * 1024 * 1024 // 4)
+        doc.update_stream(xref, zlib.compress(bomb, 9), compress=False)
+        doc.xref_set_key(xref, "Filter", "/FlateDecode")
+        doc.save(path)
+    with pymupdf.open(path) as doc:
+        raw = len(doc.xref_stream_raw(doc[0].get_contents()[0]))
+    assert raw < 4 * 1024 * 1024 // 1032 * 2  # a few KB: the head's inflating decides
+    result, _ = _read(tmp_path, "tail.pdf")
+    assert any("pdf.max_page_content=4,194,304" in n for n in result.notes)
+    assert "Visible words at the head" in result.text
