@@ -202,25 +202,31 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     for i, band in enumerate(bands):
         here = frees[i]
         common = _intersect(free, here) if groups else []
-        after = frees[i + 1] if i + 1 < len(bands) else None
-        if after is not None and i + 2 < len(bands):  # the gutter the next two bands share
-            deeper = _intersect(after, frees[i + 2])
-            after = deeper if _gutter(deeper, lo, hi) else after
-        if (
-            groups
-            and _gutter(common, lo, hi)
-            and not (
-                after is not None
-                and _gutter(_intersect(here, after), lo, hi)
-                and not _gutter(_intersect(common, after), lo, hi)
-            )  # it shares its gutter with the band below, not the one above: a column's top
-        ):
+        # it shares its gutter with the band below, not the one above: a column's top
+        if _gutter(common, lo, hi) and not _column_top(frees, i, common, lo, hi):
             groups[-1].extend(band)
             free = common
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _column_top(
+    frees: list[list[Interval]], i: int, common: list[Interval], lo: float, hi: float
+) -> bool:
+    """Band ``i`` (free strips ``frees[i]``, ``common`` with the group above) shares a gutter
+    with the band below (or the gutter the next two share) and not ``common``: looked at only
+    where the band shares a gutter with the group above (``_joined``)."""
+    if i + 1 >= len(frees):
+        return False
+    after = frees[i + 1]
+    if i + 2 < len(frees):  # the gutter the next two bands share
+        deeper = _intersect(after, frees[i + 2])
+        after = deeper if _gutter(deeper, lo, hi) else after
+    return _gutter(_intersect(frees[i], after), lo, hi) and not _gutter(
+        _intersect(common, after), lo, hi
+    )
 
 
 def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
