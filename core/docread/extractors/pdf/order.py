@@ -98,8 +98,8 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
 
 def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], list[P]] | None:
     """The pieces left and right of a gutter that runs through them all (``_column_gap``),
-    or None: one column."""
-    gap = _column_gap(pieces, chars)
+    or None: one column (one piece: no gap between pieces, most of a page's groups of bands)."""
+    gap = _column_gap(pieces, chars) if len(pieces) > 1 else None
     if gap is None:
         return None
     return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
