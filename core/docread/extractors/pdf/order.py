@@ -121,9 +121,11 @@ def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
     free: list[Interval] = []
     edge = lo
     for p in pieces if len(pieces) == 1 else sorted(pieces, key=_LEFT):
-        if p.x0 > edge:
-            free.append((edge, p.x0))
-        edge = max(edge, p.x1)
+        x0, x1 = p.x0, p.x1  # (a test, not max(): this runs for every band of every page)
+        if x0 > edge:
+            free.append((edge, x0))
+        if x1 > edge:
+            edge = x1
     if edge < hi:
         free.append((edge, hi))
     return free
@@ -236,11 +238,13 @@ def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
 def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
     out: list[Interval] = []
     i = j = 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+    na, nb = len(a), len(b)
+    while i < na and j < nb:
+        (a0, a1), (b0, b1) = a[i], b[j]
+        lo, hi = (b0 if b0 > a0 else a0), (b1 if b1 < a1 else a1)  # max(), min(), inline
         if lo < hi:
             out.append((lo, hi))
-        if a[i][1] < b[j][1]:
+        if a1 < b1:
             i += 1
         else:
             j += 1
