@@ -200,7 +200,12 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     free: list[Interval] = []
     # only strips GUTTER wide can hold one: their intersections are no wider (a column's
     # ragged edges and indents left out of every intersection below)
-    frees = [[(a, b) for a, b in _free(band, lo, hi) if b - a >= GUTTER] for band in bands]
+    frees = [
+        _margins(band[0], lo, hi)
+        if len(band) == 1
+        else [(a, b) for a, b in _free(band, lo, hi) if b - a >= GUTTER]
+        for band in bands
+    ]
     for i, band in enumerate(bands):
         here = frees[i]
         common = _intersect(free, here) if groups else []
@@ -212,6 +217,16 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _margins(p: Piece, lo: float, hi: float) -> list[Interval]:
+    """``_free`` of one piece GUTTER wide or more (most bands: one line), without a sort."""
+    x0, x1 = p.x0, p.x1
+    edge = x1 if x1 > lo else lo
+    out = [(lo, x0)] if x0 > lo and x0 - lo >= GUTTER else []
+    if edge < hi and hi - edge >= GUTTER:
+        out.append((edge, hi))
+    return out
 
 
 def _column_top(
