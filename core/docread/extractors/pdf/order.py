@@ -98,8 +98,8 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
 
 def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], list[P]] | None:
     """The pieces left and right of a gutter that runs through them all (``_column_gap``),
-    or None: one column."""
-    gap = _column_gap(pieces, chars)
+    or None: one column (one piece: no gap between pieces, most of a page's groups of bands)."""
+    gap = _column_gap(pieces, chars) if len(pieces) > 1 else None
     if gap is None:
         return None
     return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
@@ -121,9 +121,11 @@ def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
     free: list[Interval] = []
     edge = lo
     for p in pieces if len(pieces) == 1 else sorted(pieces, key=_LEFT):
-        if p.x0 > edge:
-            free.append((edge, p.x0))
-        edge = max(edge, p.x1)
+        x0, x1 = p.x0, p.x1  # (a test, not max(): this runs for every band of every page)
+        if x0 > edge:
+            free.append((edge, x0))
+        if x1 > edge:
+            edge = x1
     if edge < hi:
         free.append((edge, hi))
     return free
@@ -198,29 +200,50 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     free: list[Interval] = []
     # only strips GUTTER wide can hold one: their intersections are no wider (a column's
     # ragged edges and indents left out of every intersection below)
-    frees = [[(a, b) for a, b in _free(band, lo, hi) if b - a >= GUTTER] for band in bands]
+    frees = [
+        _margins(band[0], lo, hi)
+        if len(band) == 1
+        else [(a, b) for a, b in _free(band, lo, hi) if b - a >= GUTTER]
+        for band in bands
+    ]
     for i, band in enumerate(bands):
         here = frees[i]
         common = _intersect(free, here) if groups else []
-        after = frees[i + 1] if i + 1 < len(bands) else None
-        if after is not None and i + 2 < len(bands):  # the gutter the next two bands share
-            deeper = _intersect(after, frees[i + 2])
-            after = deeper if _gutter(deeper, lo, hi) else after
-        if (
-            groups
-            and _gutter(common, lo, hi)
-            and not (
-                after is not None
-                and _gutter(_intersect(here, after), lo, hi)
-                and not _gutter(_intersect(common, after), lo, hi)
-            )  # it shares its gutter with the band below, not the one above: a column's top
-        ):
+        # it shares its gutter with the band below, not the one above: a column's top
+        if _gutter(common, lo, hi) and not _column_top(frees, i, common, lo, hi):
             groups[-1].extend(band)
             free = common
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _margins(p: Piece, lo: float, hi: float) -> list[Interval]:
+    """``_free`` of one piece GUTTER wide or more (most bands: one line), without a sort."""
+    x0, x1 = p.x0, p.x1
+    edge = x1 if x1 > lo else lo
+    out = [(lo, x0)] if x0 > lo and x0 - lo >= GUTTER else []
+    if edge < hi and hi - edge >= GUTTER:
+        out.append((edge, hi))
+    return out
+
+
+def _column_top(
+    frees: list[list[Interval]], i: int, common: list[Interval], lo: float, hi: float
+) -> bool:
+    """Band ``i`` (free strips ``frees[i]``, ``common`` with the group above) shares a gutter
+    with the band below (or the gutter the next two share) and not ``common``: looked at only
+    where the band shares a gutter with the group above (``_joined``)."""
+    if i + 1 >= len(frees):
+        return False
+    after = frees[i + 1]
+    if i + 2 < len(frees):  # the gutter the next two bands share
+        deeper = _intersect(after, frees[i + 2])
+        after = deeper if _gutter(deeper, lo, hi) else after
+    return _gutter(_intersect(frees[i], after), lo, hi) and not _gutter(
+        _intersect(common, after), lo, hi
+    )
 
 
 def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
@@ -230,11 +253,13 @@ def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
 def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
     out: list[Interval] = []
     i = j = 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+    na, nb = len(a), len(b)
+    while i < na and j < nb:
+        (a0, a1), (b0, b1) = a[i], b[j]
+        lo, hi = (b0 if b0 > a0 else a0), (b1 if b1 < a1 else a1)  # max(), min(), inline
         if lo < hi:
             out.append((lo, hi))
-        if a[i][1] < b[j][1]:
+        if a1 < b1:
             i += 1
         else:
             j += 1
