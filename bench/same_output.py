@@ -95,6 +95,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     files = [str(p) for p in sorted((CORPUS / "pdf").glob("*.pdf"))]
+    if not files:  # else "0 differ" would pass having compared nothing
+        sys.exit(f"no PDF under {CORPUS / 'pdf'}: set DOCREAD_CORPUS to the shared corpus")
     given = [str(CORPUS / "pdf")] if args.loader else files
     with tempfile.TemporaryDirectory(prefix="docread-same-") as name:
         before = outputs(args.before.resolve(), given, Path(name), loader=args.loader)
