@@ -5,6 +5,7 @@ hold one cell between rows of cells: a group label), with the row just above as 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -350,12 +351,14 @@ def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
         else:
             rows.append([ln])
     merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
-    heads: list[list[Line]] = []
+    heads: list[tuple[float, list[Line]]] | None = None  # by bottom: made once, at the first row
     for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
         import statistics  # here: a first page seldom has a listing (with fractions, decimal)
 
-        heads = heads or [r for r in rows_of([ln for ln in lines if not survey.code(ln)]) if r[1:]]
-        if any(_heads(head, row) for head in heads):
+        if heads is None:
+            prose = rows_of([ln for ln in lines if not survey.code(ln)])
+            heads = sorted(((max(ln.y1 for ln in r), r) for r in prose if r[1:]), key=_bottom)
+        if _headed(row, heads):
             continue  # a table's row: its cells stay apart
         width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
         text = ""
@@ -367,8 +370,19 @@ def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
     return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
 
 
-def _heads(head: list[Line], row: list[Line]) -> bool:
-    """``head`` sits above ``row``, no more than ten lines up, and starts two of its columns."""
-    above = row[0].y0 - max(ln.y1 for ln in head)
-    starts = sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row)
-    return 0 <= above <= 10 * row[0].height and starts >= 2
+def _bottom(head: tuple[float, list[Line]]) -> float:
+    """A head row's sort key: its bottom."""
+    return head[0]
+
+
+def _headed(row: list[Line], heads: list[tuple[float, list[Line]]]) -> bool:
+    """A row among ``heads`` (by bottom) sits above ``row``, no more than ten lines up, and
+    starts two of its columns; only the rows in that band are looked at (bisected: a page of
+    a thousand code rows under a thousand prose rows is not a million comparisons)."""
+    top = row[0].y0
+    start = bisect_left(heads, top - 10 * row[0].height, key=_bottom)
+    end = bisect_right(heads, top, key=_bottom)
+    return any(
+        sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row) >= 2
+        for _, head in heads[start:end]
+    )
