@@ -453,7 +453,6 @@ def test_a_listings_options_beside_their_descriptions_stay_on_their_rows(reader,
     assert "|" not in text
 
 
-
 def test_headings_over_notes_set_a_little_apart_stand_apart():
     """korean-text-with-tables p1 (and libtasn1's function reference, bench/pdf_truth): most
     of the column's lines are one-line notes a little apart, so the median gap between lines
@@ -507,7 +506,7 @@ _ABSTRACT = (
     "in the main body of the article, set across the page above both columns of the text; it",
     "the item command to give the category of each item of the list.",
 )
-_COLUMN = "This sample document shows the use of the class in manuscripts"
+_COLUMN = "line {:02d} of the sample's {} column, the use of the class in manuscripts"
 
 
 def _heads_under_an_abstract(page: pymupdf.Page) -> None:
@@ -520,12 +519,17 @@ def _heads_under_an_abstract(page: pymupdf.Page) -> None:
     page.insert_text((80, 363.5), "THE LINE BREAK WAS FORCED VIA BY", fontsize=9, fontname="tibo")
     page.insert_text((385, 350), "A. Second-level heading", fontsize=9, fontname="tibo")
     for i in range(12):
-        page.insert_text((54, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
-        page.insert_text((317, 390 + 13.5 * i), _COLUMN, fontsize=9, fontname="tiro")
+        page.insert_text(
+            (54, 390 + 13.5 * i), _COLUMN.format(i, "left"), fontsize=9, fontname="tiro"
+        )
+        page.insert_text(
+            (317, 390 + 13.5 * i), _COLUMN.format(i, "right"), fontsize=9, fontname="tiro"
+        )
 
 
 def test_two_column_heads_under_an_abstract_are_read_column_by_column(tmp_path):
     text = drawn_markdown(tmp_path, _heads_under_an_abstract, width=612)
     left, right = text.index("THE LINE BREAK"), text.index("A. Second-level heading")
     assert left < right
-    assert text.index(_COLUMN) < right  # the left column's text before the right head
+    last_left, first_right = _COLUMN.format(11, "left"), _COLUMN.format(0, "right")
+    assert text.index(last_left) < right < text.index(first_right)  # column by column
