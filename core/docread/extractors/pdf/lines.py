@@ -157,7 +157,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     if out and out[0].family == _OCR_FONT and all(ln.family == _OCR_FONT for ln in out):
         out = steadied(out)
     return PageText(
-        joined_rows(out, rtl, _strokes(rects)), rects, drawn, rect.width, rect.height, chars,
+        joined_rows(out, rtl, *_strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
 
@@ -318,7 +318,9 @@ _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few;
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
 
 
-def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = ()) -> list[Line]:
+def joined_rows(
+    lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (), walls: Sequence[Box] = ()
+) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
     split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
@@ -326,7 +328,8 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     ``2.1 Term``; not a cell's ``0.69`` before the next column's smaller footnote);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
-    columns and right-aligned labels stay apart (wider gaps, a drawn column rule between)."""
+    columns and right-aligned labels stay apart (wider gaps, one of the page's upright ``walls``
+    between: a drawn column rule)."""
     if len(lines) < 2:
         return lines
     out: list[Line] = []
@@ -340,7 +343,7 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
                 other = out[i]
                 if other.rotated or not same_row(other, ln):
                     continue
-                joined = _join_fragments(other, ln, rtl, strokes)
+                joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if joined is not None:
                     out[i] = joined
                     merged = True
@@ -353,13 +356,13 @@ def joined_rows(lines: list[Line], rtl: bool = False, strokes: Sequence[Box] = (
     return out
 
 
-def _strokes(rects: list[Box] | None) -> list[Box]:
-    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores)
-    and the thin upright ones (a table's column rules: ``_walled``)."""
-    return [
-        r for r in rects or ()
-        if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1] or r[2] - r[0] <= _WALL
-    ]  # fmt: skip
+def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
+    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores),
+    and apart from them the thin upright ones (a table's column rules: ``_walled``), so a join
+    looks only through the kind it asks about."""
+    rects = rects or []
+    strokes = [r for r in rects if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
+    return strokes, [r for r in rects if r[2] - r[0] <= _WALL < r[3] - r[1]]
 
 
 def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
@@ -367,18 +370,14 @@ def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
     low = first.y0 + 0.6 * first.height
     return any(
         r[0] >= first.x1 - 1 and r[2] <= second.x0 + 1 and low <= r[1] <= first.y1 + 2
-        and r[3] - r[1] <= _STROKE[0]
         for r in strokes
     )  # fmt: skip
 
 
-def _walled(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
+def _walled(first: Line, second: Line, walls: Sequence[Box]) -> bool:
     """Whether an upright rule runs through the row between two fragments (either order)."""
     lo, hi, middle = min(first.x1, second.x1), max(first.x0, second.x0), first.y0 + first.height / 2
-    return any(
-        r[2] - r[0] <= _WALL < r[3] - r[1] and lo <= r[0] and r[2] <= hi and r[1] <= middle <= r[3]
-        for r in strokes
-    )
+    return any(lo <= r[0] and r[2] <= hi and r[1] <= middle <= r[3] for r in walls)
 
 
 def same_row(a: Line, b: Line) -> bool:
@@ -388,7 +387,9 @@ def same_row(a: Line, b: Line) -> bool:
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
-def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line | None:
+def _join_fragments(
+    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box]
+) -> Line | None:
     """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
@@ -401,7 +402,7 @@ def _join_fragments(a: Line, b: Line, rtl: bool, strokes: Sequence[Box]) -> Line
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
             return None
-        if strokes and _walled(first, second, strokes):
+        if walls and _walled(first, second, walls):
             return None  # a cell's number, a drawn column rule, the next cell's text
         if _FIGURE.match(label) and _FIGURE.match(second.text.strip()):
             return None  # a number beside a number: a table's cells ("0.0" "0.0")

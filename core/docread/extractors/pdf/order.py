@@ -151,6 +151,12 @@ def _column_gap(pieces: list[P], chars: Callable[[P], int]) -> float | None:
     return None
 
 
+def line_chars(line: Line) -> int:
+    """A line's weight on its side of a gutter (``chars``): its characters, at least one (a
+    weight of 0 is a table's or a figure's, ``_substantial``)."""
+    return max(1, len(line.text.strip()))
+
+
 def _substantial(side: list[P], chars: Callable[[P], int]) -> bool:
     total = 0
     for p in side:

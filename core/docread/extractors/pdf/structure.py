@@ -30,7 +30,15 @@ from .blocks import (
 from .figures import captioned, drawn_label, figure_boxes
 from .library import right_to_left
 from .lines import Line, PageText
-from .order import Item, hyphenated, join, margin_notes, reading_order, runs_to_edge
+from .order import (
+    Item,
+    hyphenated,
+    join,
+    line_chars,
+    margin_notes,
+    reading_order,
+    runs_to_edge,
+)
 from .survey import Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
@@ -175,7 +183,9 @@ def _page_title(ln: Line, survey: Survey, number: int) -> bool:
         return survey.title(ln)
     if survey.running.get(running_key(ln.text)) == number:
         return True
-    return norm(ln.text) in {norm(title) for _, title, _, _ in survey.outline}
+    if survey.titles is None:  # once a document, not once a banner line
+        survey.titles = frozenset(norm(title) for _, title, _, _ in survey.outline)
+    return norm(ln.text) in survey.titles
 
 
 def _footnotes(blocks: list[Block], survey: Survey) -> None:
@@ -312,7 +322,7 @@ def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
 
 
 def _chars(piece: Item | Line) -> int:
-    return 0 if isinstance(piece, Item) else max(1, len(piece.text.strip()))
+    return 0 if isinstance(piece, Item) else line_chars(piece)
 
 
 def _table_item(table: PageTable) -> Item:

@@ -91,6 +91,7 @@ class Survey:
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
     outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)
     outline: list[tuple[int, str, int, float]] = field(default_factory=list)  # as read (outline)
+    titles: frozenset[str] | None = None  # the outline's titles as compared (made on first use)
     # the per-page budget of ruled-table detection (pdf.table_max_paths, table_max_seconds)
     max_paths: int = 5000  # paths a page's reading collects at most
     max_seconds: float = 1.0  # a page whose reading took longer is not searched for rules

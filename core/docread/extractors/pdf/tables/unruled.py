@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..lines import same_row
-from ..order import region_columns
+from ..order import line_chars, region_columns
 from ..survey import in_band
 from .cells import (
     ALIGN,
@@ -51,7 +51,7 @@ def aligned_tables(
     found = _aligned(text, lines, whole, output, survey)
     taken = set().union(*(t.lines for t in found))
     rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
-    for side in region_columns(rest, _chars) if rest else ():
+    for side in region_columns(rest, line_chars) if rest else ():
         found += _aligned(text, side, whole, output, survey)
     return found
 
@@ -67,11 +67,6 @@ def _figures(run: list[list[Line]]) -> bool:
         for row in (sorted(r, key=lambda ln: ln.x0) for r in run)
     )
     return labelled >= 4 and labelled * 4 >= 3 * len(run)
-
-
-def _chars(ln: Line) -> int:
-    """A line's weight when columns are found: its characters."""
-    return len(ln.text)
 
 
 def _aligned(
