@@ -273,6 +273,36 @@ def unpacked(source: dict[str, str], name: str) -> Path | None:
     return out
 
 
+# What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
+# pages, the two manuals ``extra`` reads where Debian installs them
+SYSTEM = {
+    "soffice": ("libreoffice-writer", "libreoffice-calc", "libreoffice-impress"),
+    "/usr/share/doc/libtasn1-doc/libtasn1.pdf": ("libtasn1-doc",),
+    "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf": ("shared-mime-info",),
+}
+
+
+def system_packages() -> None:
+    """Install with apt-get (as run.sh does: sudo unless root) the packages of ``SYSTEM`` whose
+    program or file is missing; where apt-get is not there, their pages are skipped, warned."""
+    missing = [
+        name
+        for need, names in SYSTEM.items()
+        if not (Path(need).exists() if need.startswith("/") else shutil.which(need))
+        for name in names
+    ]
+    if not missing or shutil.which("apt-get") is None:
+        return
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    print(f"==> apt-get install {' '.join(missing)}", file=sys.stderr)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(
+        [*sudo, "apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+        check=False, env=env, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
     """PDF path -> truth file, for one split or all: a corpus path, an absolute one for the
     ``extra`` documents from outside the corpus (read only where installed), one ``made``
@@ -322,6 +352,7 @@ def main() -> None:
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
     cases = args.cases.split(",")
+    system_packages()
     truths = truth_set(args.split)
     jobs = {path: sorted(int(n) for n in t["pages"]) for path, t in truths.items()}
     if not jobs:
