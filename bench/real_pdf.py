@@ -274,9 +274,10 @@ def unpacked(source: dict[str, str], name: str) -> Path | None:
 
 
 # What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
-# pages, the two manuals ``extra`` reads where Debian installs them
+# pages (with the Liberation fonts their truth was written against), the two manuals ``extra``
+# reads where Debian installs them
 SYSTEM = {
-    "soffice": ("libreoffice-writer", "libreoffice-calc", "libreoffice-impress"),
+    "soffice": ("libreoffice-writer", "libreoffice-calc", "libreoffice-impress", "fonts-liberation"),
     "/usr/share/doc/libtasn1-doc/libtasn1.pdf": ("libtasn1-doc",),
     "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf": ("shared-mime-info",),
 }
