@@ -404,11 +404,12 @@ def _heading_level(
 
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family: a paper's section head (REVTeX sets its heads at 9 pt over a 10 pt body)."""
-    size, bold, italic, family = survey.body_style
-    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(first.text.strip()):
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
+    size, bold, italic, family, text = *survey.body_style, first.text.strip()
+    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
-    return first.bold > bold or first.italic > italic or first.family != family and not first.mono
+    apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
+    return apart and not (text.endswith((".", "!", "?")) and len(text.split()) > 5)  # a sentence
 
 
 def _caps_numbered(text: str) -> bool:
