@@ -230,10 +230,17 @@ def _breaks(
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
-        if first is prev and survey.hangs(prev, ln):
-            return False  # a numbered heading's title wrapped under itself (a hanging indent)
+        if first is prev and (survey.hangs(prev, ln) or wraps and _hung(prev, ln)):
+            return False  # a title or an item wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _hung(prev: Line, ln: Line) -> bool:
+    """``ln`` hangs under ``prev``'s text past a one-glyph label that is no letter (an OCR
+    layer's bullet read as ``0`` or ``'``, a note's mark): a wrap, no first-line indent."""
+    head = prev.text[:2]
+    return head[1:] == " " and not head[:1].isalpha() and ln.x0 <= prev.x0 + 2 * ln.size
 
 
 def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
