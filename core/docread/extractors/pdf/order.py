@@ -218,13 +218,36 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         here = frees[i]
         common = _intersect(free, here) if groups else []
         # it shares its gutter with the band below, not the one above: a column's top
-        if _gutter(common, lo, hi) and not _column_top(frees, i, common, lo, hi):
+        if (
+            _gutter(common, lo, hi)
+            and not _column_top(frees, i, common, lo, hi)
+            and not _heads_below(bands, frees, i, common, lo, hi)
+        ):
             groups[-1].extend(band)
             free = common
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _heads_below(
+    bands: list[list[P]], frees: list[list[Interval]], i: int, common: list[Interval],
+    lo: float, hi: float,
+) -> bool:  # fmt: skip
+    """Band ``i``, one piece, stands closer to the band below than to the group above (whose
+    strips it shares: ``common``), and the gutter does not run on below it: a side head over
+    the text across the page under two columns, no column's last line."""
+    if len(bands[i]) > 1 or i + 1 >= len(bands):
+        return False
+    p = bands[i][0]
+    above = p.y0 - max(q.y1 for q in bands[i - 1])
+    below = bands[i + 1][0].y0 - p.y1
+    return (
+        above > 2 * max(below, 0.0)
+        and above > (p.y1 - p.y0) / 2
+        and not _gutter(_intersect(common, frees[i + 1]), lo, hi)
+    )
 
 
 def _margins(p: Piece, lo: float, hi: float) -> list[Interval]:
