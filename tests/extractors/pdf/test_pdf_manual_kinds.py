@@ -150,3 +150,39 @@ def test_a_group_head_centred_over_two_columns_is_a_header_row_of_its_own(tmp_pa
     of the head of the one column it overlaps (``Artikel Beschreibung``)."""
     rows = pipe_rows(drawn_markdown(tmp_path, _group_head))
     assert rows == [["Artikel", "", ""], *PRICES]
+
+
+_LISTED = (
+    ["Unless the file to be imported from is entirely in ASCII, it is usually necessary to",
+     "know how it was encoded. For text files, a good way to find out something about its",
+     "structure is the file command-line tool. This reports something like"],
+    ["text.Rd: UTF-8 Unicode English text", "text2.dat: ISO-8859 English text",
+     "intro.dat: UTF-8 Unicode text"],
+    ["Modern Unix-alike systems, including macOS, are likely to produce UTF-8 files, and",
+     "Windows may produce what it calls Unicode files. Any manual can be compacted by"],
+    ["make compact-pdf"],
+    ["provided qpdf and gs are available (see the help for how to name them if not on the",
+     "path), as the tools that shrink a manual's fonts and its pictures need both of them."],
+)  # fmt: skip
+
+
+def _code_displays(p: pymupdf.Page) -> None:
+    """R's manuals (texinfo, split ``extra5``): paragraphs in a serif body, and between them
+    listings in a typewriter face set in from the text (a program's output, a command), one
+    before a paragraph opening in capitals, one before text going on in lower case."""
+    y = 72.0
+    for n, lines in enumerate(_LISTED):
+        code = n % 2 == 1
+        for line in lines:
+            p.insert_text(
+                (100 if code else 72, y), line, fontsize=10, fontname="cour" if code else "tiro"
+            )
+            y += 13
+        y += 3 if code else 1
+
+
+def test_a_listing_set_in_between_paragraphs_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _code_displays, width=612).split("\n\n")
+    assert "```\n" + "\n".join(_LISTED[1]) + "\n```" in blocks
+    assert "```\nmake compact-pdf\n```" in blocks
+    assert " ".join(_LISTED[2]) in blocks and " ".join(_LISTED[4]) in blocks

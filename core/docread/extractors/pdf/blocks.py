@@ -220,6 +220,8 @@ def _breaks(
     if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
+        if survey.code(prev) != survey.code(ln):
+            return True  # a listing's line and prose: a display set in ends or opens
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)

@@ -143,7 +143,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     for column in columns:
         _footnotes(column, survey)
         _titled(column, numbers)
-        _displayed(column)
+        _displayed(column, survey)
         _coded(column, survey)
     _run_on(columns, rtl)
     blocks: list[Block] = []
@@ -249,18 +249,19 @@ def _titled(column: list[Block], numbers: list[Line]) -> None:
         i += 1
 
 
-def _displayed(column: list[Block]) -> None:
+def _displayed(column: list[Block], survey: Survey) -> None:
     """A paragraph broken at a display (a formula, a short line centred under it) is one: a
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
-    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``). One
-    pass, the paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
+    code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
+    paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
     i = 0
     while i < len(column):
         head = column[i]
         kept.append(head)
         i += 1
-        if not _open(head):
+        if not _open(head) or survey.code(head.lines[0]):
             continue
         left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
         head.lines = list(head.lines)  # its own list, grown in place
@@ -273,7 +274,7 @@ def _displayed(column: list[Block]) -> None:
                 and column[j].kind == "text"
                 and column[j].lines
                 and column[j].lines[0].text.lstrip()[:1].islower()
-            ):
+            ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
             joined = [ln for block in column[i : j + 1] for ln in block.lines]
             head.lines.extend(joined)
