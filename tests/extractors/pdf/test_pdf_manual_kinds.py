@@ -186,3 +186,22 @@ def test_a_listing_set_in_between_paragraphs_is_code_of_its_own(tmp_path):
     assert "```\n" + "\n".join(_LISTED[1]) + "\n```" in blocks
     assert "```\nmake compact-pdf\n```" in blocks
     assert " ".join(_LISTED[2]) in blocks and " ".join(_LISTED[4]) in blocks
+
+
+def _one_line_before_code(p: pymupdf.Page) -> None:
+    """A journal class's manual (ptptex, split ``extra5``): a paragraph of one line, opened by
+    an indent, then a command set in further in a typewriter face, then text at the margin."""
+    p.insert_text(
+        (90, 72), "You can start your source file with the line", fontsize=10, fontname="tiro"
+    )
+    p.insert_text((120, 88), "\\documentclass{ptptex}", fontsize=10, fontname="cour")
+    y = 104.0
+    for line in _LISTED[4]:
+        p.insert_text((72, y), line, fontsize=10, fontname="tiro")
+        y += 13
+
+
+def test_a_command_set_in_under_a_one_line_paragraph_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _one_line_before_code, width=612).split("\n\n")
+    assert "You can start your source file with the line" in blocks
+    assert "```\n\\documentclass{ptptex}\n```" in blocks

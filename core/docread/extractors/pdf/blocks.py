@@ -217,11 +217,12 @@ def _breaks(
         return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
+    code = survey.code(ln)  # a listing set in opens, or ends at a short line
+    if code != survey.code(prev) and (not wraps or code and ln.x0 > prev.x0 + ln.size):
+        return True
     if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
-        if survey.code(prev) != survey.code(ln):
-            return True  # a listing's line and prose: a display set in ends or opens
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
             return True
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
