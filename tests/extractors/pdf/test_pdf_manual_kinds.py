@@ -205,3 +205,22 @@ def test_a_command_set_in_under_a_one_line_paragraph_is_code_of_its_own(tmp_path
     blocks = drawn_markdown(tmp_path, _one_line_before_code, width=612).split("\n\n")
     assert "You can start your source file with the line" in blocks
     assert "```\n\\documentclass{ptptex}\n```" in blocks
+
+
+def _described(p: pymupdf.Page) -> None:
+    """A German package manual (schulmathematik, split ``extra5``): a bold heading, then
+    package names in green sans at the body's size, each over a paragraph set in an em."""
+    p.insert_text((72, 72), "Geladene Pakete und Bibliotheken", fontsize=11, fontname="hebo")
+    y = 96.0
+    for name in ("autoaligne", "icomma", "pgfplots"):
+        p.insert_text((72, y), name, fontsize=11, fontname="helv", color=(0.0, 0.5, 0.0))
+        for line in BODY.strip().split(", "):
+            y += 14
+            p.insert_text((83, y), line, fontsize=11, fontname="tiro")
+        y += 22
+
+
+def test_a_description_lists_terms_over_text_set_in_are_no_headings(tmp_path):
+    markdown = drawn_markdown(tmp_path, _described, width=612)
+    assert HEADING.findall(markdown) == ["Geladene Pakete und Bibliotheken"]
+    assert "pgfplots" in markdown

@@ -17,16 +17,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import (
-    CAPTION,
-    ENDS,
-    Block,
-    bulleted,
-    column_blocks,
-    ended,
-    joined,
-    norm,
-)
+from .blocks import CAPTION, ENDS, Block, bulleted, column_blocks, ended, joined, norm
 from .figures import captioned, drawn_label, figure_boxes
 from .library import right_to_left
 from .lines import Line, PageText
@@ -39,7 +30,7 @@ from .order import (
     reading_order,
     runs_to_edge,
 )
-from .survey import Survey, alone, in_band, is_page_number, marking, running_key
+from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables, code_rows
@@ -143,6 +134,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     for column in columns:
         _footnotes(column, survey)
         _titled(column, numbers)
+        _termed(column, survey)
         _displayed(column, survey)
         _coded(column, survey)
     _run_on(columns, rtl)
@@ -247,6 +239,18 @@ def _titled(column: list[Block], numbers: list[Line]) -> None:
             label.level = min(label.level, title.level)
             del column[i + 1]
         i += 1
+
+
+def _termed(column: list[Block], survey: Survey) -> None:
+    """A description list's term (unnumbered, in a face or colour of its own at the body's size
+    and weight, over text all set in past it: ``pgfplots``) is no heading."""
+    for block, after in zip(column, column[1:], strict=False):
+        first = block.lines[0] if block.kind == "heading" and len(block.lines) == 1 else None
+        if not first or first.bold or survey.bigger(first) or after.kind != "text":
+            continue
+        inset = min((ln.x0 for ln in after.lines), default=0.0) - first.x0
+        if inset >= 0.6 * first.size and not HEAD_NUMBER.match(first.text.strip()):
+            block.kind, block.level = "text", 0
 
 
 def _displayed(column: list[Block], survey: Survey) -> None:
