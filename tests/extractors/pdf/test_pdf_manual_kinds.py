@@ -224,3 +224,35 @@ def test_a_description_lists_terms_over_text_set_in_are_no_headings(tmp_path):
     markdown = drawn_markdown(tmp_path, _described, width=612)
     assert HEADING.findall(markdown) == ["Geladene Pakete und Bibliotheken"]
     assert "pgfplots" in markdown
+
+
+def _code_under_code_word(p: pymupdf.Page) -> None:
+    """R's manuals (split ``extra5``): a bulleted item whose last line is mostly a path in
+    the typewriter face, then an option line set in under it, then the item's next paragraph."""
+    p.insert_text(
+        (72, 72),
+        "• An X sub-system unless configuring without it: the script",
+        fontsize=10,
+        fontname="tiro",
+    )
+    p.insert_text(
+        (84, 85),
+        "can be told to look for the X11 headers and libraries in the main location of XQuartz at",
+        fontsize=10,
+        fontname="tiro",
+    )
+    p.insert_text((84, 98), "/opt/X11, e.g. by", fontsize=10, fontname="cour")
+    p.insert_text((124, 114), "--x-includes=/opt/X11/include", fontsize=10, fontname="cour")
+    p.insert_text(
+        (84, 130),
+        "Be wary of pre-release versions, which may be offered as an update.",
+        fontsize=10,
+        fontname="tiro",
+    )
+
+
+def test_an_option_set_in_under_an_items_line_in_code_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _code_under_code_word, width=612).split("\n\n")
+    fenced = [b for b in blocks if b.startswith("```")]
+    assert fenced and "--x-includes=/opt/X11/include" in fenced[0]
+    assert blocks[0].endswith("in the main location of XQuartz at /opt/X11, e.g. by")

@@ -217,9 +217,9 @@ def _breaks(
         return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
-    code = survey.code(ln)  # a listing set in opens, or ends at a short line
-    if code != survey.code(prev) and (not wraps or code and ln.x0 > prev.x0 + ln.size):
-        return True
+    code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
+    if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
+        return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
     if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
