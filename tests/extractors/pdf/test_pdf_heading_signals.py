@@ -263,3 +263,41 @@ def _code_word_head(page: pymupdf.Page) -> None:
 def test_a_larger_line_with_a_word_in_code_amid_its_bold_is_one_heading(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _code_word_head, width=612)
     assert HEADING.findall(markdown) == ["The gaussian family"]
+
+
+def _barred_heads(page: pymupdf.Page) -> None:
+    """Section heads whose number and title stand either side of a short drawn upright bar
+    (``1 │ Introduction``: a bar no taller than the line, no table's column rule), paragraphs
+    under each."""
+    y = _paragraph(page, 80.0, 3)
+    for number, title in (("1", "Introduction"), ("2", "Background")):
+        page.insert_text((72, y + 8), number, fontsize=14, fontname="hebo")
+        page.draw_line((88, y - 4), (88, y + 12), width=1)
+        page.insert_text((96, y + 8), title, fontsize=14, fontname="hebo")
+        y = _paragraph(page, y + 30, 3)
+
+
+def test_a_heads_number_and_title_either_side_of_a_drawn_bar_are_one_heading(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _barred_heads, width=612)
+    assert HEADING.findall(markdown) == ["1 Introduction", "2 Background"]
+
+
+def _small_numbered_sentences(page: pymupdf.Page) -> None:
+    """Paragraphs in 10 pt, and between them numbered sentences set a point smaller in an
+    oblique face (a contract's terms: ``1. Payment is due within 30 days.``), no heading."""
+    y = _paragraph(page, 80.0, 3)
+    for line in (
+        "1. Payment is due within 30 days.",
+        "2. Late payments bear interest at two percent a month.",
+    ):
+        page.insert_text((72, y), line, fontsize=9, fontname="heit")
+        y += 14
+    _paragraph(page, y + 10, 3)
+
+
+def test_a_small_oblique_numbered_sentence_is_no_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _small_numbered_sentences, width=612)
+    assert HEADING.findall(markdown) == []
+    assert "1. Payment is due within 30 days." in markdown

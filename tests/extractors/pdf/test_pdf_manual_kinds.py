@@ -150,3 +150,109 @@ def test_a_group_head_centred_over_two_columns_is_a_header_row_of_its_own(tmp_pa
     of the head of the one column it overlaps (``Artikel Beschreibung``)."""
     rows = pipe_rows(drawn_markdown(tmp_path, _group_head))
     assert rows == [["Artikel", "", ""], *PRICES]
+
+
+_LISTED = (
+    ["Unless the file to be imported from is entirely in ASCII, it is usually necessary to",
+     "know how it was encoded. For text files, a good way to find out something about its",
+     "structure is the file command-line tool. This reports something like"],
+    ["text.Rd: UTF-8 Unicode English text", "text2.dat: ISO-8859 English text",
+     "intro.dat: UTF-8 Unicode text"],
+    ["Modern Unix-alike systems, including macOS, are likely to produce UTF-8 files, and",
+     "Windows may produce what it calls Unicode files. Any manual can be compacted by"],
+    ["make compact-pdf"],
+    ["provided qpdf and gs are available (see the help for how to name them if not on the",
+     "path), as the tools that shrink a manual's fonts and its pictures need both of them."],
+)  # fmt: skip
+
+
+def _code_displays(p: pymupdf.Page) -> None:
+    """R's manuals (texinfo, split ``extra5``): paragraphs in a serif body, and between them
+    listings in a typewriter face set in from the text (a program's output, a command), one
+    before a paragraph opening in capitals, one before text going on in lower case."""
+    y = 72.0
+    for n, lines in enumerate(_LISTED):
+        code = n % 2 == 1
+        for line in lines:
+            p.insert_text(
+                (100 if code else 72, y), line, fontsize=10, fontname="cour" if code else "tiro"
+            )
+            y += 13
+        y += 3 if code else 1
+
+
+def test_a_listing_set_in_between_paragraphs_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _code_displays, width=612).split("\n\n")
+    assert "```\n" + "\n".join(_LISTED[1]) + "\n```" in blocks
+    assert "```\nmake compact-pdf\n```" in blocks
+    assert " ".join(_LISTED[2]) in blocks and " ".join(_LISTED[4]) in blocks
+
+
+def _one_line_before_code(p: pymupdf.Page) -> None:
+    """A journal class's manual (ptptex, split ``extra5``): a paragraph of one line, opened by
+    an indent, then a command set in further in a typewriter face, then text at the margin."""
+    p.insert_text(
+        (90, 72), "You can start your source file with the line", fontsize=10, fontname="tiro"
+    )
+    p.insert_text((120, 88), "\\documentclass{ptptex}", fontsize=10, fontname="cour")
+    y = 104.0
+    for line in _LISTED[4]:
+        p.insert_text((72, y), line, fontsize=10, fontname="tiro")
+        y += 13
+
+
+def test_a_command_set_in_under_a_one_line_paragraph_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _one_line_before_code, width=612).split("\n\n")
+    assert "You can start your source file with the line" in blocks
+    assert "```\n\\documentclass{ptptex}\n```" in blocks
+
+
+def _described(p: pymupdf.Page) -> None:
+    """A German package manual (schulmathematik, split ``extra5``): a bold heading, then
+    package names in green sans at the body's size, each over a paragraph set in an em."""
+    p.insert_text((72, 72), "Geladene Pakete und Bibliotheken", fontsize=11, fontname="hebo")
+    y = 96.0
+    for name in ("autoaligne", "icomma", "pgfplots"):
+        p.insert_text((72, y), name, fontsize=11, fontname="helv", color=(0.0, 0.5, 0.0))
+        for line in BODY.strip().split(", "):
+            y += 14
+            p.insert_text((83, y), line, fontsize=11, fontname="tiro")
+        y += 22
+
+
+def test_a_description_lists_terms_over_text_set_in_are_no_headings(tmp_path):
+    markdown = drawn_markdown(tmp_path, _described, width=612)
+    assert HEADING.findall(markdown) == ["Geladene Pakete und Bibliotheken"]
+    assert "pgfplots" in markdown
+
+
+def _code_under_code_word(p: pymupdf.Page) -> None:
+    """R's manuals (split ``extra5``): a bulleted item whose last line is mostly a path in
+    the typewriter face, then an option line set in under it, then the item's next paragraph."""
+    p.insert_text(
+        (72, 72),
+        "• An X sub-system unless configuring without it: the script",
+        fontsize=10,
+        fontname="tiro",
+    )
+    p.insert_text(
+        (84, 85),
+        "can be told to look for the X11 headers and libraries in the main location of XQuartz at",
+        fontsize=10,
+        fontname="tiro",
+    )
+    p.insert_text((84, 98), "/opt/X11, e.g. by", fontsize=10, fontname="cour")
+    p.insert_text((124, 114), "--x-includes=/opt/X11/include", fontsize=10, fontname="cour")
+    p.insert_text(
+        (84, 130),
+        "Be wary of pre-release versions, which may be offered as an update.",
+        fontsize=10,
+        fontname="tiro",
+    )
+
+
+def test_an_option_set_in_under_an_items_line_in_code_is_code_of_its_own(tmp_path):
+    blocks = drawn_markdown(tmp_path, _code_under_code_word, width=612).split("\n\n")
+    fenced = [b for b in blocks if b.startswith("```")]
+    assert fenced and "--x-includes=/opt/X11/include" in fenced[0]
+    assert blocks[0].endswith("in the main location of XQuartz at /opt/X11, e.g. by")

@@ -146,3 +146,74 @@ def _marked(page: pymupdf.Page) -> None:
 def test_a_marking_printed_at_the_top_and_the_foot_of_a_page_is_no_heading(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _marked, width=612)
     assert HEADING.findall(markdown) == ["PRIVACY ACT STATEMENT"]
+
+
+_FEATURES = (
+    ("0 Simple, easy to learn operation: the 32 character LCD display clearly guides you through",
+     "HELP screens and additional explanations."),
+    ("0 Two FOOTSWITCH INPUTS may be assigned to remotely control many of the functions used,",
+     "ERASE, REPEAT, PLAY/STOP, or LOCATE."),
+)  # fmt: skip
+
+
+def _ocr_bullets(page: pymupdf.Page) -> None:
+    """A scanned sheet's OCR text layer (sandwich.pdf, split ``extra2``): bullets read as
+    ``0``, each item's second line hung under its text past the bullet; above them a
+    paragraph whose first line is indented as far, after one that ran to the edge."""
+    y = 80.0
+    for line, x in ((_TEXT[0], 80.0), (_TEXT[1], 72.0), (_TEXT[0], 80.0), (_TEXT[1], 72.0)):
+        page.insert_text((x, y), line, fontsize=9, fontname="tiro")
+        y += 11
+    hang = 72 + pymupdf.get_text_length("0 ", fontname="tiro", fontsize=9)
+    for first, second in _FEATURES:
+        page.insert_text((72, y + 6), first, fontsize=9, fontname="tiro")
+        page.insert_text((hang, y + 17), second, fontsize=9, fontname="tiro")
+        y += 24
+
+
+def test_an_items_line_hung_under_its_text_past_a_one_glyph_bullet_goes_on_with_it(
+    tmp_path: Path,
+) -> None:
+    blocks = drawn_markdown(tmp_path, _ocr_bullets, width=612).split("\n\n")
+    for first, second in _FEATURES:
+        assert f"{first} {second}" in blocks
+    assert f"{_TEXT[0]} {_TEXT[1]}" in blocks  # an indented first line still opens a paragraph
+
+
+_LEFT_COLUMN = (
+    "To erase a wrong note, simply hold ERASE and press",
+    "the note to be erased just before it plays in the",
+    "sequence: when played back, it will be gone.",
+)
+_RIGHT_COLUMN = (
+    "The INSERT/COPY function allows you to move bars",
+    "from one location to another in the same sequence",
+    "or a different one, as the song needs it.",
+)
+
+
+def _head_under_columns(page: pymupdf.Page) -> None:
+    """Two columns of text, under them a bold side head at the left closer to the full-width
+    items it heads than to the columns' ends (sandwich.pdf's 'Additional Features')."""
+    y = 80.0
+    for left, right in zip(_LEFT_COLUMN, _RIGHT_COLUMN, strict=True):
+        page.insert_text((72, y), left, fontsize=9, fontname="tiro")
+        page.insert_text((310, y), right, fontsize=9, fontname="tiro")
+        y += 14
+    y += 11
+    page.insert_text((72, y), "Additional Features", fontsize=10, fontname="tibo")
+    for first, second in _FEATURES:
+        page.insert_text((72, y + 15), first, fontsize=9, fontname="tiro")
+        page.insert_text((78, y + 29), second, fontsize=9, fontname="tiro")
+        y += 28
+
+
+def test_a_side_head_under_two_columns_heads_the_full_width_text_under_it(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _head_under_columns, width=612)
+    read = [
+        markdown.index(text)
+        for text in (_LEFT_COLUMN[-1], _RIGHT_COLUMN[0], _RIGHT_COLUMN[-1], "Additional Features")
+    ]
+    assert read == sorted(read) and read[-1] < markdown.index(_FEATURES[0][0])

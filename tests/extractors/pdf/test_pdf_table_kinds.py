@@ -705,3 +705,30 @@ def _two_full_header_rows(page: pymupdf.Page) -> None:
 def test_two_header_rows_with_a_head_in_every_column_stay_two_rows(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _two_full_header_rows))
     assert rows == [list(r) for r in _TWO_HEADS]
+
+
+_FILES = (
+    ("1. manptp.tex", "Source file for this manual."),
+    ("2. template.tex", "Template for making a PTPTEX compuscript."),
+    ("3. ptptex.cls", "Main class file of PTPTEX."),
+    ("4. ptp-prep.clo", "Class option file for preprint style output."),
+    ("5. wrapft.sty", "Macro for wrapfigure and wraptable environments."),
+)
+
+
+def _file_list(page: pymupdf.Page) -> None:
+    """A journal class's manual (ptptex, split ``extra5``): a paragraph, then a numbered list
+    of files set as a grid (a name, then what it is in a column of its own), a paragraph."""
+    page.insert_text((90, 80), "The following files are obtained in the above site:", fontsize=11)
+    y = 96.0
+    for name, what in _FILES:
+        page.insert_text((88, y), name, fontsize=11, fontname="tiro")
+        page.insert_text((175, y), what, fontsize=11, fontname="tiro")
+        y += 13.3
+    text = "The macros 6 and 7 are style files attached to the standard systems."
+    page.insert_text((72, y + 4), text, fontsize=11, fontname="tiro")
+
+
+def test_a_numbered_list_of_names_set_beside_what_each_is_is_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _file_list))
+    assert rows[-len(_FILES) :] == [list(row) for row in _FILES]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
 from .lines import Line
-from .order import Item, first_word, hyphenated, join, runs_to_edge
+from .order import Item, first_word, hyphenated, join, run_in, runs_to_edge, script, side_by_side
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}"
 _ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
-_RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
@@ -136,7 +135,7 @@ def column_blocks(
             flush()
             kind = "item" if start else "text"
             beside = (  # a label on its row; a title far larger than the tag beside it is none
-                prev is not None and _beside(prev, ln)
+                prev is not None and side_by_side(prev, ln)
                 and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)
             )  # fmt: skip
         far = max(far, ln.x1) if current else ln.x1
@@ -204,8 +203,8 @@ def _breaks(
     size changes, two short lines apart from the body change slant or family (a subtitle over
     a heading, not a byline over affiliations); after a line that runs to the text's edge, only
     a first-line indent; after a short line, a heading style's change, or a sentence's end."""
-    if _beside(prev, ln):
-        return not (run_in(prev, ln) or _script(prev, ln))  # a label or a value: its own block
+    if side_by_side(prev, ln):
+        return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
     if _CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
@@ -218,6 +217,9 @@ def _breaks(
         return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
+    code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
+    if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
+        return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
     if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
@@ -231,10 +233,17 @@ def _breaks(
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
-        if first is prev and survey.hangs(prev, ln):
-            return False  # a numbered heading's title wrapped under itself (a hanging indent)
+        if first is prev and (survey.hangs(prev, ln) or wraps and _hung(prev, ln)):
+            return False  # a title or an item wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _hung(prev: Line, ln: Line) -> bool:
+    """``ln`` hangs under ``prev``'s text past a one-glyph label that is no letter (an OCR
+    layer's bullet read as ``0`` or ``'``, a note's mark): a wrap, no first-line indent."""
+    head = prev.text[:2]
+    return head[1:] == " " and not head[:1].isalpha() and ln.x0 <= prev.x0 + 2 * ln.size
 
 
 def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
@@ -242,16 +251,6 @@ def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
     short of the column's edge ``right``: verse, a quotation's lines): the lines go on."""
     short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
     return prev.text.rstrip().endswith(":") and short >= 2
-
-
-def _script(prev: Line, ln: Line) -> bool:
-    """``ln`` is a piece of ``prev``'s row that runs on from it, overlapping its second half or
-    just after it (inline math: a subscript, a symbol in its own font, set apart by MuPDF)."""
-    return (
-        max(ln.size, prev.size) <= 1.6 * min(ln.size, prev.size)
-        and ln.x0 > (prev.x0 + prev.x1) / 2
-        and ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
-    )
 
 
 def _captioning(first: Line, prev: Line, ln: Line) -> bool:
@@ -262,22 +261,6 @@ def _captioning(first: Line, prev: Line, ln: Line) -> bool:
     label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
     same = abs(ln.size - prev.size) < 1.0
     return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))
-
-
-def run_in(prev: Line, ln: Line) -> bool:
-    """``ln`` runs on from ``prev`` on the same row, a space or so after it (a run-in label's
-    text, ``Satz 4.1`` then its statement), not a value set apart in a column of its own."""
-    return (
-        _beside(prev, ln)
-        and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
-        and abs(ln.size - prev.size) < 1.0
-    )
-
-
-def _beside(prev: Line, ln: Line) -> bool:
-    """The line sits on the row of the one before, apart from it."""
-    y0, y1, top, bottom = ln.y0, ln.y1, prev.y0, prev.y1  # heights inline: 50,000 calls a corpus
-    return y0 < bottom - 0.5 * min(y1 - y0, bottom - top) and y1 > top
 
 
 def _typed(
@@ -404,11 +387,12 @@ def _heading_level(
 
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family: a paper's section head (REVTeX sets its heads at 9 pt over a 10 pt body)."""
-    size, bold, italic, family = survey.body_style
-    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(first.text.strip()):
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
+    size, bold, italic, family, text = *survey.body_style, first.text.strip()
+    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
-    return first.bold > bold or first.italic > italic or first.family != family and not first.mono
+    apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
+    return apart and not (text.endswith((".", "!", "?")) and len(text.split()) > 5)  # a sentence
 
 
 def _caps_numbered(text: str) -> bool:

@@ -375,9 +375,15 @@ def _underscored(first: Line, second: Line, strokes: Sequence[Box]) -> bool:
 
 
 def _walled(first: Line, second: Line, walls: Sequence[Box]) -> bool:
-    """Whether an upright rule runs through the row between two fragments (either order)."""
-    lo, hi, middle = min(first.x1, second.x1), max(first.x0, second.x0), first.y0 + first.height / 2
-    return any(lo <= r[0] and r[2] <= hi and r[1] <= middle <= r[3] for r in walls)
+    """Whether a table's column rule runs through the row between two fragments (either order):
+    an upright rule there taller than two lines, or met at an end by another at its x (drawn
+    cell by cell); a bar alone about a line high sets a head's number off its title."""
+    lo, hi, h = min(first.x1, second.x1), max(first.x0, second.x0), first.height
+    return any(
+        r[3] - r[1] > 2 * h or any(o is not r and abs(o[0] - r[0]) <= 1
+                                   and o[1] <= r[3] + h / 2 and o[3] >= r[1] - h / 2 for o in walls)
+        for r in walls if lo <= r[0] and r[2] <= hi and r[1] <= first.y0 + h / 2 <= r[3]
+    )  # fmt: skip
 
 
 def same_row(a: Line, b: Line) -> bool:
@@ -400,7 +406,9 @@ def _join_fragments(
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
-        if not clause and (gap > _LABEL_GAP * em or len(label) > 3 or _is_letters(label)):
+        if not clause and (
+            gap > _LABEL_GAP * em or len(label) > 3 or sum(map(str.isalpha, label)) >= 2
+        ):
             return None
         if walls and _walled(first, second, walls):
             return None  # a cell's number, a drawn column rule, the next cell's text
@@ -435,11 +443,6 @@ def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
         and bool(_SENTENCE_END.search(first.text.rstrip()))
         and second.text.lstrip()[:1].isupper()
     )
-
-
-def _is_letters(text: str) -> bool:
-    """Two or more letters: a word, not a label such as "1", "a)" or "•"."""
-    return sum(c.isalpha() for c in text) >= 2
 
 
 def visible(text: str) -> int:

@@ -4,7 +4,8 @@ strips (an XY-cut that prefers columns: a gutter that runs through a region spli
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
 parts them from it. Where a line ends against its column (``runs_to_edge``) says whether it
-wrapped; wrapped lines' text is joined, a word hyphenated at a line end made whole (``join``)."""
+wrapped; wrapped lines' text is joined, a word hyphenated at a line end made whole (``join``);
+lines of one row are set apart (``side_by_side``) or run on (``run_in``, ``script``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and sh
 _FORM_CHARS = 25  # a form's label or value: shorter than this
 _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
+_RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 
 
 class Piece(Protocol):
@@ -216,13 +218,36 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         here = frees[i]
         common = _intersect(free, here) if groups else []
         # it shares its gutter with the band below, not the one above: a column's top
-        if _gutter(common, lo, hi) and not _column_top(frees, i, common, lo, hi):
+        if (
+            _gutter(common, lo, hi)
+            and not _column_top(frees, i, common, lo, hi)
+            and not _heads_below(bands, frees, i, common, lo, hi)
+        ):
             groups[-1].extend(band)
             free = common
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _heads_below(
+    bands: list[list[P]], frees: list[list[Interval]], i: int, common: list[Interval],
+    lo: float, hi: float,
+) -> bool:  # fmt: skip
+    """Band ``i``, one piece, stands closer to the band below than to the group above (whose
+    strips it shares: ``common``), and the gutter does not run on below it: a side head over
+    the text across the page under two columns, no column's last line."""
+    if len(bands[i]) > 1 or i + 1 >= len(bands):
+        return False
+    p = bands[i][0]
+    above = p.y0 - max(q.y1 for q in bands[i - 1])
+    below = bands[i + 1][0].y0 - p.y1
+    return (
+        above > 2 * max(below, 0.0)
+        and above > (p.y1 - p.y0) / 2
+        and not _gutter(_intersect(common, frees[i + 1]), lo, hi)
+    )
 
 
 def _margins(p: Piece, lo: float, hi: float) -> list[Interval]:
@@ -311,6 +336,32 @@ def margin_notes(lines: Sequence[Line], width: float, body: float) -> set[int]:
         and ln.size < 0.85 * body
         and not ln.rotated
     }
+
+
+def script(prev: Line, ln: Line) -> bool:
+    """``ln`` is a piece of ``prev``'s row that runs on from it, overlapping its second half or
+    just after it (inline math: a subscript, a symbol in its own font, set apart by MuPDF)."""
+    return (
+        max(ln.size, prev.size) <= 1.6 * min(ln.size, prev.size)
+        and ln.x0 > (prev.x0 + prev.x1) / 2
+        and ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+    )
+
+
+def run_in(prev: Line, ln: Line) -> bool:
+    """``ln`` runs on from ``prev`` on the same row, a space or so after it (a run-in label's
+    text, ``Satz 4.1`` then its statement), not a value set apart in a column of its own."""
+    return (
+        side_by_side(prev, ln)
+        and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
+        and abs(ln.size - prev.size) < 1.0
+    )
+
+
+def side_by_side(prev: Line, ln: Line) -> bool:
+    """The line sits on the row of the one before, apart from it."""
+    y0, y1, top, bottom = ln.y0, ln.y1, prev.y0, prev.y1  # heights inline: 50,000 calls a corpus
+    return y0 < bottom - 0.5 * min(y1 - y0, bottom - top) and y1 > top
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:

@@ -17,16 +17,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import (
-    CAPTION,
-    ENDS,
-    Block,
-    bulleted,
-    column_blocks,
-    ended,
-    joined,
-    norm,
-)
+from .blocks import CAPTION, ENDS, Block, bulleted, column_blocks, ended, joined, norm
 from .figures import captioned, drawn_label, figure_boxes
 from .library import right_to_left
 from .lines import Line, PageText
@@ -39,7 +30,7 @@ from .order import (
     reading_order,
     runs_to_edge,
 )
-from .survey import Survey, alone, in_band, is_page_number, marking, running_key
+from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables, code_rows
@@ -143,7 +134,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     for column in columns:
         _footnotes(column, survey)
         _titled(column, numbers)
-        _displayed(column)
+        _termed(column, survey)
+        _displayed(column, survey)
         _coded(column, survey)
     _run_on(columns, rtl)
     blocks: list[Block] = []
@@ -249,18 +241,31 @@ def _titled(column: list[Block], numbers: list[Line]) -> None:
         i += 1
 
 
-def _displayed(column: list[Block]) -> None:
+def _termed(column: list[Block], survey: Survey) -> None:
+    """A description list's term (unnumbered, in a face or colour of its own at the body's size
+    and weight, over text all set in past it: ``pgfplots``) is no heading."""
+    for block, after in zip(column, column[1:], strict=False):
+        first = block.lines[0] if block.kind == "heading" and len(block.lines) == 1 else None
+        if not first or first.bold or survey.bigger(first) or after.kind != "text":
+            continue
+        inset = min((ln.x0 for ln in after.lines), default=0.0) - first.x0
+        if inset >= 0.6 * first.size and not HEAD_NUMBER.match(first.text.strip()):
+            block.kind, block.level = "text", 0
+
+
+def _displayed(column: list[Block], survey: Survey) -> None:
     """A paragraph broken at a display (a formula, a short line centred under it) is one: a
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
-    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``). One
-    pass, the paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
+    code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
+    paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
     i = 0
     while i < len(column):
         head = column[i]
         kept.append(head)
         i += 1
-        if not _open(head):
+        if not _open(head) or survey.code(head.lines[0]):
             continue
         left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
         head.lines = list(head.lines)  # its own list, grown in place
@@ -273,7 +278,7 @@ def _displayed(column: list[Block]) -> None:
                 and column[j].kind == "text"
                 and column[j].lines
                 and column[j].lines[0].text.lstrip()[:1].islower()
-            ):
+            ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
             joined = [ln for block in column[i : j + 1] for ln in block.lines]
             head.lines.extend(joined)

@@ -145,6 +145,7 @@ def unruled_runs(
             and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
             or _labelled(row, width)
             or _one_long(row, width)
+            or _described(row, width)
         )
 
     def close(end: int) -> None:
@@ -182,6 +183,18 @@ def unruled_runs(
         start = i
     close(len(rows))
     return runs
+
+
+def _described(row: list[Line], width: float) -> bool:
+    """A row of two: a short label (three words at most) and a line of up to eight words after
+    it, under half the page wide (a file's name and what it is: a list set as a grid)."""
+    return (
+        len(row) == 2
+        and len(row[0].text.split()) <= 3
+        and row[0].x1 - row[0].x0 < 0.3 * width
+        and len(row[1].text.split()) <= 8
+        and row[1].x1 - row[1].x0 < 0.5 * width
+    )
 
 
 def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
