@@ -392,3 +392,28 @@ def test_a_page_a_little_over_the_flate_bound_is_cleared_from_a_head_of_its_stre
     docs = list(reader.iter_documents("dense.pdf"))
     assert all(line in docs[0].text for line in lines)
     assert 0 < sum(fed) < raw / 2
+
+
+@pytest.mark.parametrize("turned_off", [False, True])
+def test_off_reads_alike_and_leaves_pymupdfs_quad_corrections_as_it_found_them(
+    make_reader, tmp_path, turned_off
+):
+    """``off`` writes a page's text with PyMuPDF's ascender/descender corrections off (what
+    pymupdf4llm sets for its whole process when imported): the text is the same whichever way
+    the process has them, and the process's own setting is put back after every page."""
+    pdf(tmp_path / "t.pdf", ["Alpha beta gamma " * 20, "Delta epsilon " * 20])
+    reader = make_reader(isolation={"enabled": False}, pdf={"structure": "off"})
+    tools = pymupdf.TOOLS
+    before = tools.unset_quad_corrections()
+    try:
+        tools.unset_quad_corrections(turned_off)
+        seen = []
+        for doc in reader.iter_documents("t.pdf"):
+            seen.append(tools.unset_quad_corrections())  # between pages: the process's own
+            assert doc.text.startswith(("Alpha beta gamma", "Delta epsilon"))
+        with pymupdf.open(tmp_path / "t.pdf") as plain:
+            want = [page.get_text().strip() for page in plain]
+    finally:
+        tools.unset_quad_corrections(before)
+    assert seen == [turned_off, turned_off]
+    assert [d.text for d in reader.iter_documents("t.pdf")] == want

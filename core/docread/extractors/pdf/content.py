@@ -8,6 +8,7 @@ much in the bindings)."""
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     as a head of it clears it (``_Stream.tighter``) and looked at up to ``cap`` + 1 bytes;
     another filter chain (or Flate with decode parameters) is decoded whole by MuPDF, within
     MuPDF's own decompression-bomb limit, then looked at up to the same bytes."""
-    from pymupdf import mupdf
+    mupdf = _mupdf()
 
     try:
         streams = [_Stream(doc, xref, obj) for xref, obj in _stream_objects(page).items()]
@@ -74,6 +75,13 @@ def bound_content(doc: pymupdf.Document, page: pymupdf.Page, cap: int) -> bool:
     return cut
 
 
+def _mupdf() -> Any:
+    """PyMuPDF's MuPDF bindings (imported before any page is read): a look-up, not an import
+    statement per call (``from pymupdf import mupdf`` runs the import system's Python code
+    each time: 5,000 times over the corpus's 820 pages)."""
+    return sys.modules["pymupdf"].mupdf
+
+
 _FLATE_MAX_RATIO = 1032  # Deflate's largest expansion: n compressed bytes inflate to < 1032 n
 # bytes of a head zlib may hold undecoded (its bit buffer, a match waiting for its distance),
 # counted with the rest: 16 x 1032 > 64 bits' worth and a 258-byte match
@@ -83,7 +91,7 @@ _HELD = 16
 def _stream_objects(page: pymupdf.Page) -> dict[int, Any]:
     """The page's content streams and every form XObject its resources reach (nested forms
     too, each once) by xref, in that order: what MuPDF may interpret for the page."""
-    from pymupdf import mupdf
+    mupdf = _mupdf()
 
     obj = mupdf.pdf_page_from_fz_page(page.this).obj()
     found: dict[int, Any] = {}
@@ -117,7 +125,7 @@ def _filter(obj: Any) -> str:
     MuPDF decodes it). Each look into the dictionary is a call into MuPDF, on every stream of
     every page: a Flate's parameters are looked at only when it is inflated (``_parameters``),
     its bound is the same with them (a predictor only takes bytes out)."""
-    from pymupdf import mupdf
+    mupdf = _mupdf()
 
     chain = mupdf.pdf_dict_gets(obj, "Filter")
     if not chain.m_internal:
@@ -130,7 +138,7 @@ def _filter(obj: Any) -> str:
 
 def _parameters(obj: Any) -> bool:
     """Whether a Flate stream has decode parameters (a predictor: only MuPDF decodes it)."""
-    from pymupdf import mupdf
+    mupdf = _mupdf()
 
     return bool(
         mupdf.pdf_dict_gets(obj, "DecodeParms").m_internal
@@ -143,7 +151,7 @@ class _Stream:
     which may lie; the bytes themselves are fetched only to be inflated) and its filter."""
 
     def __init__(self, doc: pymupdf.Document, xref: int, obj: Any) -> None:
-        from pymupdf import mupdf
+        mupdf = _mupdf()
 
         self.doc, self.xref, self.obj = doc, xref, obj
         self._raw: Any = None  # a Flate stream's raw bytes, as MuPDF read them for the length
@@ -171,7 +179,7 @@ class _Stream:
         decoded (past ``cap``: no room for it). None: not inflatable here (parameters, damage)."""
         import zlib
 
-        from pymupdf import mupdf
+        mupdf = _mupdf()
 
         if _parameters(self.obj):
             return None
@@ -210,7 +218,7 @@ class _Stream:
     def _decode(self, limit: int) -> tuple[bytes, bool]:
         import zlib
 
-        from pymupdf import mupdf
+        mupdf = _mupdf()
 
         try:
             if self.filter == "none":

@@ -9,6 +9,7 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -156,6 +157,22 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
     return pictures >= 0.05 * area or paths >= _OUTLINE_PATHS
 
 
+def _plain_text(page: pymupdf.Page) -> str:
+    """``page_text`` with PyMuPDF's ascender/descender corrections off for the call (the
+    process's own setting put back): in plain text they only decide whether a character at the
+    page's edge touches the page, for fonts with implausible metrics, and cost 40 % of writing
+    the text out. pymupdf4llm turns them off for the whole process when it is imported, so
+    ``off`` reads alike (and at raw ``get_text()``'s speed there) whoever imported what."""
+    tools = sys.modules["pymupdf"].TOOLS
+    if tools.unset_quad_corrections():  # off already (pymupdf4llm imported in this process)
+        return page_text(page)
+    tools.unset_quad_corrections(True)
+    try:
+        return page_text(page)
+    finally:
+        tools.unset_quad_corrections(False)
+
+
 def _counted(text: str, threshold: int) -> int:
     """``visible(text)``, or what its head counts when that reaches ``threshold``: the OCR test
     only asks whether a page has that much text, and a page of text is not counted through."""
@@ -212,7 +229,7 @@ def _pages(
             page_time.restart()
             md = marked.page(page) if marked is not None else None
             if md is None:
-                text, found = page_text(page), None
+                text, found = _plain_text(page), None
                 chars = _counted(text, pdf.ocr_text_threshold)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars
