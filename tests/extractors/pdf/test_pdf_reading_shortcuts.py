@@ -1,8 +1,8 @@
 """The structure engine's shortcuts (issue 33, speed) give what the long way gives: a line whose
 spans share one style is not weighed span by span, the dot-leader pattern of a table of
 contents runs only on lines that end in leaders and a number, pictures are found by a
-device that hears of nothing else, a page is read with the garbage collector paused, and the
-content guard bounds a page the survey sampled once."""
+device that hears of nothing else, a page is read and analysed with the garbage collector
+paused, and the content guard bounds a page the survey sampled once."""
 
 from __future__ import annotations
 
@@ -99,6 +99,35 @@ def test_a_page_is_read_with_the_collector_paused_and_the_setting_restored(enabl
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_page_is_analysed_with_the_collector_paused_and_the_setting_restored(enabled, monkeypatch):
+    """The page's analysis (its blocks, reading order and markdown: many objects and no cycle,
+    where a full collection walked every object of the process) runs with the collector off
+    too; the caller's setting is kept."""
+    path = CORPUS / "pdf" / "layout-parser-paper-fast.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    seen: list[bool] = []
+    real = pages.analyse
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "analyse", spy)
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    reader = docread.Reader(str(path.parent), config={**config, "pdf": {"structure": "auto"}})
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        units = list(reader.iter_documents(path.name))
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert "# 1 Introduction" in "\n".join(d.text for d in units)
+    assert len(seen) == len(units) == 2 and not any(seen)
 
 
 def test_a_surveyed_page_is_bounded_once_in_the_document_the_survey_read(tmp_path, monkeypatch):

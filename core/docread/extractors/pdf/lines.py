@@ -208,9 +208,9 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
     span = spans[0]
     style = _STYLE(span)
     size, font, flags_, color = style
-    if len(spans) == 1 or all(_STYLE(s) == style for s in spans):
+    if len(spans) == 1 or all(map(style.__eq__, map(_STYLE, spans))):
         # one style (most lines; a paper's words and MuPDF's synthetic spaces between them
-        # come as spans of their own): nothing to weigh (compared to the first: 2x a set's cost)
+        # come as spans of their own): nothing to weigh (each to the first by map: no generator)
         text = span["text"] if len(spans) == 1 else "".join(map(_TEXT, spans))
         if not text.strip():
             return None
@@ -333,15 +333,18 @@ def joined_rows(
     if len(lines) < 2:
         return lines
     out: list[Line] = []
-    pending = sorted(lines, key=attrgetter("y0"))
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
-    for ln in pending:
-        active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0]
+    for ln in sorted(lines, key=attrgetter("y0")):
+        top, bottom = ln.y0, ln.y1
+        active = [i for i in active[-_OPEN:] if out[i].y1 > top] if active else active
         merged = False
-        if not ln.rotated:
-            for i in active:
+        if active and not ln.rotated:
+            for i in active:  # same_row(other, ln) inline (every line asks it), min/max as tests
                 other = out[i]
-                if other.rotated or not same_row(other, ln):
+                low, high = (bottom if bottom < other.y1 else other.y1), other.y0
+                overlap = low - (top if top > high else high)
+                a, b = other.y1 - high, bottom - top
+                if other.rotated or not overlap >= 0.6 * (b if b < a else a):
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if joined is not None:

@@ -19,7 +19,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-from ...model import dataclass
+from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
 from .content import bound_content
 from .library import layout_model
@@ -99,6 +99,7 @@ class PageMarkdowns:
             return page.number in self.survey.cut
         return bound_content(self.doc, page, self.cap) or page.number in self.survey.cut
 
+    @collector_paused()  # a page's lines, blocks and markdown: many objects, no cycle to find
     def page(self, page: pymupdf.Page) -> PageMarkdown:
         """One page's markdown and its headings."""
         if self.mode == "layout":
@@ -115,6 +116,7 @@ class PageMarkdowns:
             model = self._analysed(page.number, reading, page)
         return model.markdown(lines_kept=self.lines_kept)
 
+    @collector_paused()  # as ``page``: also reached from ``headings_at``
     def _analysed(self, number: int, text: PageText, page: pymupdf.Page | None = None) -> PageModel:
         """The page's model, from its reading (a survey's reading gets its pictures first)."""
         with _LOCK:

@@ -282,9 +282,12 @@ def _styles(found: Survey) -> None:
         ]
         pages.append(lines)
         for ln in lines:
-            n = len(ln.text.strip())
-            chars[ln.style] += n
-            weights.setdefault(ln.style, Counter())[ln.weight] += n
+            n, style = len(ln.text.strip()), ln.style
+            chars[style] += n
+            by_weight = weights.get(style)  # (setdefault would make a Counter for every line)
+            if by_weight is None:
+                by_weight = weights[style] = Counter()
+            by_weight[ln.weight] += n
         for run in _runs(lines):
             runs[run[0].style] += 1
             if len(run) <= 2 and _words(run) <= _ALONE_WORDS:
