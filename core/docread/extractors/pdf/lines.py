@@ -335,16 +335,12 @@ def joined_rows(
     out: list[Line] = []
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
     for ln in sorted(lines, key=attrgetter("y0")):
-        top, bottom = ln.y0, ln.y1
-        active = [i for i in active[-_OPEN:] if out[i].y1 > top] if active else active
+        active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0] if active else active
         merged = False
         if active and not ln.rotated:
-            for i in active:  # same_row(other, ln) inline (every line asks it), min/max as tests
+            for i in active:
                 other = out[i]
-                low, high = (bottom if bottom < other.y1 else other.y1), other.y0
-                overlap = low - (top if top > high else high)
-                a, b = other.y1 - high, bottom - top
-                if other.rotated or not overlap >= 0.6 * (b if b < a else a):
+                if other.rotated or not same_row(other, ln):
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if joined is not None:
