@@ -4,12 +4,13 @@ files (corpus conformance is in test_conformance.py)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import docread
 import pymupdf
 import pytest
-from conftest import normalize
+from conftest import CORPUS, normalize
 from docread.errors import (
     DependencyMissingError,
     EncryptedDocumentError,
@@ -417,3 +418,31 @@ def test_off_reads_alike_and_leaves_pymupdfs_quad_corrections_as_it_found_them(
         tools.unset_quad_corrections(before)
     assert seen == [turned_off, turned_off]
     assert [d.text for d in reader.iter_documents("t.pdf")] == want
+
+
+def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_corrections(
+    make_reader, tmp_path
+):
+    """pymupdf4llm turns PyMuPDF's quad corrections off for its whole process when imported, and
+    they move line boxes (pdflatex-forms' three labels were one line with them on, three with
+    them off): ``auto`` reads with them off, so its structure does not depend on what the user's
+    process imported, and puts the process's own setting back."""
+    source = CORPUS / "pdf" / "pdflatex-forms.pdf"
+    if not source.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    shutil.copy(source, tmp_path / "forms.pdf")
+    reader = make_reader(isolation={"enabled": False}, pdf={"structure": "auto"})
+    tools = pymupdf.TOOLS
+    before = tools.unset_quad_corrections()
+    read, kept = {}, {}
+    try:
+        for turned_off in (False, True):
+            tools.unset_quad_corrections(turned_off)
+            read[turned_off] = [d.text for d in reader.iter_documents("forms.pdf")]
+            kept[turned_off] = tools.unset_quad_corrections()
+    finally:
+        tools.unset_quad_corrections(before)
+    assert kept == {False: False, True: True}
+    assert read[False] == read[True]
+    assert "Name" in read[False][0] and "Submit" in read[False][0]
+

@@ -9,7 +9,6 @@ before it) is done, so a 2,000-page loader run never holds the whole document.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -23,7 +22,7 @@ from ..markdown import human_size
 from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
-from .library import load_pymupdf, page_text
+from .library import load_pymupdf, page_text, quads_uncorrected
 from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import (
@@ -158,19 +157,11 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
 
 
 def _plain_text(page: pymupdf.Page) -> str:
-    """``page_text`` with PyMuPDF's ascender/descender corrections off for the call (the
-    process's own setting put back): in plain text they only decide whether a character at the
-    page's edge touches the page, for fonts with implausible metrics, and cost 40 % of writing
-    the text out. pymupdf4llm turns them off for the whole process when it is imported, so
-    ``off`` reads alike (and at raw ``get_text()``'s speed there) whoever imported what."""
-    tools = sys.modules["pymupdf"].TOOLS
-    if tools.unset_quad_corrections():  # off already (pymupdf4llm imported in this process)
+    """``page_text`` with PyMuPDF's quad corrections off (``quads_uncorrected``): in plain text
+    they only decide whether a character at the page's edge touches the page, for fonts with
+    implausible metrics, and cost 40 % of writing the text out."""
+    with quads_uncorrected():
         return page_text(page)
-    tools.unset_quad_corrections(True)
-    try:
-        return page_text(page)
-    finally:
-        tools.unset_quad_corrections(False)
 
 
 def _counted(text: str, threshold: int) -> int:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
+from . import library
 from .library import drawn_pictures, flags, over_paths, page_text, raw_lines, right_to_left
 
 if TYPE_CHECKING:
@@ -121,14 +122,13 @@ class PageText:
 
 
 @collector_paused()  # its objects hold no cycles
+@library.quads_uncorrected()  # the same boxes whoever imported pymupdf4llm
 def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
-    """The page's non-blank text lines (fragments of one printed line joined: ``joined_rows``),
-    its rectilinear paths and pictures (not looked for without ``pictures``: ``with_pictures``
-    adds them), from one ``dict`` extraction; a page of more than ``max_paths`` blocks is read
-    again without its paths (converting 100,000 paths to Python costs 5-10x the page's text).
-    Right-to-left pages get their characters' order repaired, pages with a number spaced
-    after its point the spaces MuPDF made up after glyphs of no width removed (``raw_lines``).
-    A page of more than MAX_LINES lines gets its plain text only (``PageText.plain``)."""
+    """The page's non-blank text lines (a printed line's fragments joined: ``joined_rows``), its
+    rectilinear paths and pictures (``with_pictures`` adds them if not ``pictures``), from one
+    ``dict``; a page of over ``max_paths`` blocks is read again without its paths (100,000 paths
+    in Python cost 5-10x its text). Right-to-left pages' characters reordered, spaces MuPDF made
+    up after a number's point removed (``raw_lines``); over MAX_LINES lines: plain text only."""
     start = time.perf_counter()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
