@@ -4,17 +4,20 @@ its callers use one (a cold start's template imports some 50 of them and uses fe
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 import pickle
 import re
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import field
 from typing import Any
 
 import pytest
-from docread.model import Document, FileInfo, lazy_dataclass
+from docread.model import Document, FileInfo, Switch, collector_paused, lazy_dataclass
 from docread.sanitize import lazy_pattern
 
 
@@ -140,3 +143,82 @@ def test_a_lazy_pattern_matches_as_the_compiled_one() -> None:
         assert vars(lazy)["_compiled"].pattern == args[0]
     binary = lazy_pattern(rb"[\x00-\x08]")
     assert binary.findall(b"a\x01b\x02") == [b"\x01", b"\x02"]
+
+
+def _inside_while(hold: Any) -> None:
+    """Two threads in ``hold()`` at once, A in first and out first, B still inside after."""
+    a_in, b_in, a_out = threading.Event(), threading.Event(), threading.Event()
+
+    def first() -> None:
+        with hold():
+            a_in.set()
+            b_in.wait(5)
+        a_out.set()
+
+    def second() -> None:
+        a_in.wait(5)
+        with hold():
+            b_in.set()
+            a_out.wait(5)
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+
+
+def test_the_collector_stays_paused_for_a_thread_still_inside_and_is_back_after() -> None:
+    """Two threads reading pages at once: the one that leaves first does not switch the
+    collector on under the other (the look-then-set pause of each did), and it is on again
+    after both, as the process had it."""
+    seen: list[bool] = []
+    assert gc.isenabled()
+
+    def hold() -> Any:
+        return _recording(collector_paused(), seen)
+
+    _inside_while(hold)
+    assert seen == [False, False]  # B's view after A left: still paused
+    assert gc.isenabled()
+
+
+@contextlib.contextmanager
+def _recording(held: Any, seen: list[bool]) -> Iterator[None]:
+    """``held`` entered; on the way out, the collector's state while still inside."""
+    with held:
+        yield
+        seen.append(gc.isenabled())
+
+
+def test_a_switch_puts_the_setting_back_once_as_the_first_thread_found_it() -> None:
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    during: list[bool] = []
+
+    def hold() -> Any:
+        return switch.held()
+
+    with switch.held():
+        during.append(setting["on"])
+        with switch.held():  # re-entered (a page read inside a page's analysis)
+            during.append(setting["on"])
+        during.append(setting["on"])
+    assert during == [True, True, True]
+    assert setting == {"on": False}
+    _inside_while(hold)
+    assert setting == {"on": False}
+    with pytest.raises(ValueError), switch.held():
+        raise ValueError("a read fails")
+    assert setting == {"on": False}
+
+
+def test_a_switch_leaves_a_setting_its_owner_changed_meanwhile() -> None:
+    """pymupdf4llm imported while docread holds PyMuPDF's quad corrections off sets them off
+    for itself: the hold's end does not switch them back on under it."""
+    setting, imported = {"on": False}, {"lib": False}
+    switch = Switch(
+        lambda: setting["on"], lambda v: setting.update(on=v), True, owner=lambda: imported["lib"]
+    )
+    with switch.held():
+        imported["lib"] = True  # the library's import sets what it needs
+    assert setting == {"on": True}

@@ -207,17 +207,48 @@ Unit = Document | Media
 OutputFormat = Literal["text", "markdown", "json"]
 
 
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
+class Switch:
+    """A process-wide setting held at ``value`` while any thread is inside ``held()``: the first
+    thread in saves it, the last one out puts it back, so threads reading at once neither undo
+    each other's hold nor leave the setting changed (two calls, "look" then "set", per thread
+    would). ``owner()`` is sampled at the first entry and at the last exit: where it changed (a
+    library that sets the switch for itself was imported meanwhile), the setting is left."""
+
+    def __init__(
+        self, read: Callable[[], bool], write: Callable[[bool], object], value: bool,
+        owner: Callable[[], object] = lambda: None,
+    ) -> None:  # fmt: skip
+        self._read, self._write, self._value, self._owner = read, write, value, owner
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._saved: tuple[bool, object] = (value, None)
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """The setting at ``value`` for the block (restored also on error or abandonment)."""
+        with self._lock:
+            if not self._inside:
+                self._saved = (self._read(), self._owner())
+                if self._saved[0] != self._value:
+                    self._write(self._value)
+            self._inside += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._inside -= 1
+                was, owner = self._saved
+                if not self._inside and was != self._value and self._owner() == owner:
+                    self._write(was)
+
+
+_COLLECTOR = Switch(gc.isenabled, lambda on: gc.enable() if on else gc.disable(), False)
+
+
+def collector_paused() -> contextlib.AbstractContextManager[None]:
     """The garbage collector paused over work that makes many objects and no cycle, which a
     collection every 700 allocations would walk in vain: docread's imports (some 100,000
     objects: the Reader's import 0.15 -> 0.13 s of CPU) and PyMuPDF's ``dict`` of a page
     (thousands of dicts, lists and tuples: 0.25 -> 0.09 s of ``auto``'s CPU over the corpus
-    PDFs). The caller's setting is restored, also on error."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
+    PDFs). The caller's setting is restored, also on error and across threads (``Switch``)."""
+    return _COLLECTOR.held()

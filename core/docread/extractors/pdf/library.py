@@ -10,9 +10,10 @@ loaded already, and PyMuPDF's ``find_tables`` then runs the layout model on ever
 looks at (5 s a page on a loaded machine, and other tables): docread calls it with
 ``use_layout=False`` (tables.py, parts.py), so ``auto`` and ``off`` read the same, at the same
 speed, whoever imported PyMuPDF first; for the same reason a page is read with PyMuPDF's quad
-corrections off (``quads_uncorrected``), as pymupdf4llm's import sets them. And where a page draws its pictures (``drawn_pictures``),
-the text flags a page is read with and a bounded count of its blocks; and a page's lines repaired
-from the characters of its ``rawdict`` (right-to-left ligatures, spaces MuPDF made up in numbers)."""
+corrections off (``quads_uncorrected``), as pymupdf4llm's import sets them. And where a page
+draws its pictures (``drawn_pictures``), the text flags a page is read with and a bounded count
+of its blocks; and a page's lines repaired from the characters of its ``rawdict``
+(right-to-left ligatures, spaces MuPDF made up in numbers)."""
 
 from __future__ import annotations
 
@@ -20,13 +21,13 @@ import contextlib
 import functools
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from unicodedata import normalize
 
 from ...errors import DependencyMissingError
+from ...model import Switch
 from ...sanitize import lazy_pattern
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
+_QUADS: Switch | None = None  # PyMuPDF's quad corrections, off while a page is read
 _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 
 
@@ -56,21 +58,21 @@ def load_pymupdf() -> ModuleType:
     return sys.modules["pymupdf"]
 
 
-@contextlib.contextmanager
-def quads_uncorrected() -> Iterator[None]:
+def quads_uncorrected() -> contextlib.AbstractContextManager[None]:
     """PyMuPDF's ascender/descender corrections of character boxes off for the reads inside (the
-    process's own setting put back): pymupdf4llm turns this process-wide switch off when it is
-    imported, so without the pin a page's line boxes, and so its structure, would depend on
-    whether the user's process imported it. Off is also cheaper (plain text 40 %, ``dict`` 12 %)."""
-    tools = load_pymupdf().TOOLS
-    if tools.unset_quad_corrections():  # off already (pymupdf4llm imported in this process)
-        yield
-        return
-    tools.unset_quad_corrections(True)
-    try:
-        yield
-    finally:
-        tools.unset_quad_corrections(False)
+    process's own setting put back by the last reader out: ``Switch``): pymupdf4llm turns this
+    process-wide switch off when imported, so without the pin a page's line boxes, and so its
+    structure, would depend on whether the user's process imported it; off is also cheaper
+    (plain text 40 %, ``dict`` 12 %). An import of pymupdf4llm meanwhile keeps its setting."""
+    global _QUADS
+    if _QUADS is None:
+        tools = load_pymupdf().TOOLS
+        with _LOCK:  # one Switch for every thread
+            _QUADS = _QUADS or Switch(
+                tools.unset_quad_corrections, tools.unset_quad_corrections, True,
+                owner=lambda: "pymupdf4llm" in sys.modules,
+            )  # fmt: skip
+    return _QUADS.held()
 
 
 def layout_model() -> ModuleType:
