@@ -301,3 +301,19 @@ def test_a_small_oblique_numbered_sentence_is_no_heading(tmp_path: Path) -> None
     markdown = drawn_markdown(tmp_path, _small_numbered_sentences, width=612)
     assert HEADING.findall(markdown) == []
     assert "1. Payment is due within 30 days." in markdown
+
+
+def _small_bold_question(page: pymupdf.Page) -> None:
+    """A paper's numbered section head set a point smaller than the body in bold, asked as a
+    question (it ends in ``?``, not a full stop): a heading, unlike a term's sentence."""
+    y = _paragraph(page, 80.0, 3)
+    page.insert_text(
+        (72, y + 6), "2. Why does the simple model fail at low temperature?", fontsize=9,
+        fontname="hebo",
+    )  # fmt: skip
+    _paragraph(page, y + 24, 3)
+
+
+def test_a_small_numbered_head_asked_as_a_question_is_a_heading(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _small_bold_question, width=612)
+    assert HEADING.findall(markdown) == ["2. Why does the simple model fail at low temperature?"]

@@ -223,7 +223,10 @@ def _described(p: pymupdf.Page) -> None:
 def test_a_description_lists_terms_over_text_set_in_are_no_headings(tmp_path):
     markdown = drawn_markdown(tmp_path, _described, width=612)
     assert HEADING.findall(markdown) == ["Geladene Pakete und Bibliotheken"]
-    assert "pgfplots" in markdown
+    assert "```" not in markdown  # each term a line of text of its own, not code
+    assert [p for p in markdown.split("\n\n") if p in ("autoaligne", "icomma", "pgfplots")] == [
+        "autoaligne", "icomma", "pgfplots",
+    ]  # fmt: skip
 
 
 def _code_under_code_word(p: pymupdf.Page) -> None:
@@ -256,3 +259,41 @@ def test_an_option_set_in_under_an_items_line_in_code_is_code_of_its_own(tmp_pat
     fenced = [b for b in blocks if b.startswith("```")]
     assert fenced and "--x-includes=/opt/X11/include" in fenced[0]
     assert blocks[0].endswith("in the main location of XQuartz at /opt/X11, e.g. by")
+
+
+def _side_heads(p: pymupdf.Page) -> None:
+    """A manual's side heads: capitalised, blue sans at the body's size at the margin, the body
+    set in past them throughout (Word's and many manuals' layout): headings, no terms."""
+    y = 80.0
+    for k, head in enumerate(("Installing the software", "Configuring the server")):
+        p.insert_text((72, y), head, fontsize=10, fontname="helv", color=(0.0, 0.0, 0.7))
+        for _ in range(1 + 3 * k):
+            y += 12
+            p.insert_text((108, y), "The body of the manual runs on with words to fill a line.",
+                          fontsize=10, fontname="tiro")  # fmt: skip
+        y += 26
+
+
+def test_capitalised_side_heads_over_a_body_set_in_throughout_stay_headings(tmp_path):
+    markdown = drawn_markdown(tmp_path, _side_heads, width=612)
+    assert HEADING.findall(markdown) == ["Installing the software", "Configuring the server"]
+
+
+def _references(p: pymupdf.Page) -> None:
+    """A paper's references, each wrapped under its text past the ``[n]`` label, a URL in the
+    typewriter face (LaTeX's ``\\url``) on the wrapped line: each reference one paragraph."""
+    rows = (
+        (72, "[1] A. Author and B. Writer. A study of things in the real world. Available", "helv"),
+        (90, "https://example.org/a/long/path/to/the/paper/file.pdf", "cour"),
+        (72, "[2] C. Someone. Another title of another paper in a journal, 2020. Online:", "helv"),
+        (90, "https://example.org/another/long/path/to/paper2.pdf", "cour"),
+    )
+    for k, (x, text, font) in enumerate(rows):
+        p.insert_text((x, 100 + 12 * k + 2 * (k // 2)), text, fontsize=10, fontname=font)
+
+
+def test_a_references_url_on_its_hung_line_goes_on_with_the_reference(tmp_path):
+    markdown = drawn_markdown(tmp_path, _references, width=612)
+    assert "```" not in markdown
+    assert "Available https://example.org/a/long/path/to/the/paper/file.pdf" in markdown
+    assert "\n[2] C. Someone." in "\n" + markdown.split("file.pdf", 1)[1].lstrip()

@@ -39,6 +39,7 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
 )
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
+_LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 ENDS = lazy_pattern(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
@@ -218,6 +219,8 @@ def _breaks(
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
+    if code and not coded and _hung_text(current[0], ln):
+        return False  # a reference's or an item's URL where its text hangs: the entry goes on
     if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
         return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
     if not wraps:
@@ -385,6 +388,13 @@ def _heading_level(
     return 0
 
 
+def _hung_text(first: Line, ln: Line) -> bool:
+    """``ln`` starts where the text after ``first``'s label does (``[12] ``, ``3. ``, a bullet;
+    0.6 em a character, within an em): a reference's or an item's wrapped line."""
+    label = _LABEL.match(first.text)
+    return bool(label) and abs(first.x0 + 0.6 * first.size * label.end() - ln.x0) < ln.size
+
+
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
     family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
@@ -392,7 +402,7 @@ def _small_head(first: Line, survey: Survey) -> bool:
     if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
-    return apart and not (text.endswith((".", "!", "?")) and len(text.split()) > 5)  # a sentence
+    return apart and not (text.endswith(".") and len(text.split()) > 5)  # a sentence, no question
 
 
 def _caps_numbered(text: str) -> bool:

@@ -243,12 +243,18 @@ def _titled(column: list[Block], numbers: list[Line]) -> None:
 
 def _termed(column: list[Block], survey: Survey) -> None:
     """A description list's term (unnumbered, in a face or colour of its own at the body's size
-    and weight, over text all set in past it: ``pgfplots``) is no heading."""
+    and weight, over text all set in past it: ``pgfplots``) is no heading,
+    where it opens in lower case (a name, an option) or the column's prose also starts at its
+    left: a capitalised side head over a body set in throughout stays a heading."""
+    lefts = [b.lines[0].x0 for b in column if b.kind == "text"]
     for block, after in zip(column, column[1:], strict=False):
         first = block.lines[0] if block.kind == "heading" and len(block.lines) == 1 else None
         if not first or first.bold or survey.bigger(first) or after.kind != "text":
             continue
-        inset = min((ln.x0 for ln in after.lines), default=0.0) - first.x0
+        named = not first.text.lstrip()[:1].isupper()
+        if not named and all(abs(x - first.x0) > 1 for x in lefts):
+            continue
+        inset = min(ln.x0 for ln in after.lines) - first.x0
         if inset >= 0.6 * first.size and not HEAD_NUMBER.match(first.text.strip()):
             block.kind, block.level = "text", 0
 
