@@ -221,9 +221,13 @@ for line in sys.stdin:
         for fd, name in ((1, "out"), (2, "err")):
             os.dup2(os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
         os.chdir(job["cwd"])
-        if job.get("env") is not None:
+        env = job.get("env")
+        if env is not None:
             os.environ.clear()
-            os.environ.update(job["env"])
+            os.environ.update(env)
+            locale = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or "C"
+            if locale in ("C", "POSIX") and env.get("PYTHONCOERCECLOCALE") != "0":
+                os.environ["LC_CTYPE"] = "C.UTF-8"  # PEP 538, as an interpreter started so does
         warnings._processoptions(job.get("warnings", []))
         main = sys.modules["__main__"] = types.ModuleType("__main__")
         if job.get("path"):
@@ -282,7 +286,11 @@ class Forks:
         warnings: Sequence[str] = (), timeout: float = TIMEOUT,
     ) -> subprocess.CompletedProcess[str]:  # fmt: skip
         """``python [-W WARNINGS] PATH ARGS`` in ``cwd`` with ``env`` (the server's without),
-        as ``subprocess.run`` gives it; fails on the timeout (its process killed)."""
+        as ``subprocess.run`` gives it; fails on the timeout (its process killed), or where the
+        script uses a submodule it does not import (``unimported``)."""
+        missing = unimported(Block(0, path.name, "python", path.read_text(encoding="utf-8")))
+        if missing:
+            pytest.fail(f"{path.name}: uses {', '.join(missing)} without importing it")
         job = {"path": str(path), "args": list(args), "env": env, "warnings": list(warnings)}
         code, out, err = self._fork(job, path.stem, cwd, timeout)
         return subprocess.CompletedProcess([sys.executable, str(path), *args], code, out, err)
