@@ -33,7 +33,7 @@ import shlex
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,13 +198,15 @@ def ended(block: Block, code: int, stdout: str, stderr: str) -> str:
 # The fork server: imports the modules named in argv[1] (one that fails is left to the block
 # that imports it, to fail in its own process with the real error) and freezes them out of the
 # collector (a child's collections then copy none of their pages), then per request line (a
-# JSON job: code, cwd, out, err, pid files) forks a child that runs the code as ``python -c``
-# would (``__main__``, argv ["-c"], stdin empty, stdout and stderr to the files, an uncaught
-# error printed and exit 1; at its end its threads joined and atexit handlers run, as at an
-# interpreter's exit, but the imported modules not torn down one by one) and answers with its
-# exit code.
+# JSON job: code, cwd, out, err, pid files; or a script's path and args instead of code, and
+# an environment and ``-W`` options) forks a child that runs the code as ``python -c`` would
+# (``__main__``, argv ["-c"], stdin empty, stdout and stderr to the files, an uncaught error
+# printed and exit 1; at its end its threads joined and atexit handlers run, as at an
+# interpreter's exit, but the imported modules not torn down one by one), or the script as
+# ``python [-W OPTION] PATH ARGS`` would (argv [PATH, *ARGS], its folder first on sys.path,
+# ``__file__``), and answers with its exit code.
 _SERVER = """
-import atexit, gc, importlib, json, os, sys, threading, traceback, types
+import atexit, gc, importlib, json, os, sys, threading, traceback, types, warnings
 for name in json.loads(sys.argv[1]):
     try:
         importlib.import_module(name)
@@ -219,11 +221,27 @@ for line in sys.stdin:
         for fd, name in ((1, "out"), (2, "err")):
             os.dup2(os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), fd)
         os.chdir(job["cwd"])
-        sys.argv = ["-c"]
+        env = job.get("env")
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+            locale = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG") or "C"
+            if locale in ("C", "POSIX") and env.get("PYTHONCOERCECLOCALE") != "0":
+                os.environ["LC_CTYPE"] = "C.UTF-8"  # PEP 538, as an interpreter started so does
+        warnings._processoptions(job.get("warnings", []))
         main = sys.modules["__main__"] = types.ModuleType("__main__")
+        if job.get("path"):
+            sys.argv = [job["path"], *job["args"]]
+            sys.path[0] = os.path.dirname(os.path.abspath(job["path"]))
+            main.__file__ = job["path"]
+            with open(job["path"], encoding="utf-8") as f:
+                source, name = f.read(), job["path"]
+        else:
+            sys.argv = ["-c"]
+            source, name = job["code"], "<string>"
         code = 0
         try:
-            exec(compile(job["code"], "<string>", "exec"), main.__dict__)
+            exec(compile(source, name, "exec"), main.__dict__)
         except SystemExit as exc:  # as the interpreter: None is 0, another object printed, 1
             code = 0 if exc.code is None else exc.code if isinstance(exc.code, int) else 1
             if not isinstance(exc.code, int | None):
@@ -243,16 +261,15 @@ for line in sys.stdin:
 
 
 class Forks:
-    """One interpreter that forks a process per python block (see ``_SERVER``), started with the
-    environment ``run`` gives a block; ``close`` ends it."""
+    """One interpreter that forks a process per python block or script (see ``_SERVER``),
+    started with ``env`` (a block's: ``user_env``) after importing ``modules``; ``close`` ends
+    it."""
 
-    def __init__(self, home: Path, folder: Path) -> None:
+    def __init__(self, folder: Path, modules: Iterable[str], env: dict[str, str]) -> None:
         self.folder = folder
-        runs = [b for b in BLOCKS if b.lang == "python" and not b.not_run and not starts_ray(b)]
-        modules = sorted({name for b in runs for name in _imported(b)})
         self.server = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, json.dumps(modules)], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, env=user_env(home), bufsize=0,
+            [sys.executable, "-c", _SERVER, json.dumps(sorted(modules))], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, env=env, bufsize=0,
         )  # fmt: skip
 
     def run(self, block: Block, cwd: Path) -> str:
@@ -261,17 +278,37 @@ class Forks:
         missing = unimported(block)
         if missing:
             pytest.fail(f"{block.where}: uses {', '.join(missing)} without importing it")
-        files = {name: str(self.folder / f"L{block.line}.{name}") for name in ("out", "err", "pid")}
-        job = {"code": block.code, "cwd": str(cwd), **files}
+        code, out, err = self._fork({"code": block.code}, f"L{block.line}", cwd, TIMEOUT)
+        return ended(block, code, out, err)
+
+    def script(
+        self, path: Path, *args: str, cwd: Path, env: dict[str, str] | None = None,
+        warnings: Sequence[str] = (), timeout: float = TIMEOUT,
+    ) -> subprocess.CompletedProcess[str]:  # fmt: skip
+        """``python [-W WARNINGS] PATH ARGS`` in ``cwd`` with ``env`` (the server's without),
+        as ``subprocess.run`` gives it; fails on the timeout (its process killed), or where the
+        script uses a submodule it does not import (``unimported``)."""
+        missing = unimported(Block(0, path.name, "python", path.read_text(encoding="utf-8")))
+        if missing:
+            pytest.fail(f"{path.name}: uses {', '.join(missing)} without importing it")
+        job = {"path": str(path), "args": list(args), "env": env, "warnings": list(warnings)}
+        code, out, err = self._fork(job, path.stem, cwd, timeout)
+        return subprocess.CompletedProcess([sys.executable, str(path), *args], code, out, err)
+
+    def _fork(
+        self, job: dict[str, object], name: str, cwd: Path, timeout: float
+    ) -> tuple[int, str, str]:
+        """One child of the server: its exit code, stdout and stderr."""
+        files = {kind: str(self.folder / f"{name}.{kind}") for kind in ("out", "err", "pid")}
         assert self.server.stdin is not None and self.server.stdout is not None
-        self.server.stdin.write((json.dumps(job) + "\n").encode())
-        if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
+        self.server.stdin.write((json.dumps({**job, "cwd": str(cwd), **files}) + "\n").encode())
+        if not select.select([self.server.stdout], [], [], timeout)[0]:
             os.kill(int(Path(files["pid"]).read_text()), 9)
             self.server.stdout.readline()
-            pytest.fail(f"{block.where}: ran past {TIMEOUT} s")
+            pytest.fail(f"{name}: ran past {timeout} s")
         code = int(self.server.stdout.readline())
-        out, err = (Path(files[name]).read_text(errors="replace") for name in ("out", "err"))
-        return ended(block, code, out, err)
+        out, err = (Path(files[kind]).read_text(errors="replace") for kind in ("out", "err"))
+        return code, out, err
 
     def close(self) -> None:
         assert self.server.stdin is not None
@@ -279,11 +316,11 @@ class Forks:
         self.server.wait(timeout=TIMEOUT)
 
 
-def _imported(block: Block) -> set[str]:
-    """The modules a python block imports, but docread's own (importing ``docread.Reader``
-    starts a worker template: each block's process starts its own, as a user's does)."""
+def imported(code: str) -> set[str]:
+    """The modules Python code imports, but docread's own (importing ``docread.Reader`` starts
+    a worker template: each block's or script's process starts its own, as a user's does)."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(block.code)):
+    for node in ast.walk(ast.parse(code)):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -340,8 +377,10 @@ DOCREAD_PACKAGES = ("docread", "langchain_docread", "llama_index_docread")
 
 @pytest.fixture(scope="module")
 def forks(home: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
-    """The module's fork server for python blocks."""
-    server = Forks(home, tmp_path_factory.mktemp("blocks"))
+    """The module's fork server for python blocks: it imported what the blocks import."""
+    runs = [b for b in BLOCKS if b.lang == "python" and not b.not_run and not starts_ray(b)]
+    modules = {name for b in runs for name in imported(b.code)}
+    server = Forks(tmp_path_factory.mktemp("blocks"), modules, user_env(home))
     yield server
     server.close()
 

@@ -91,6 +91,35 @@ def test_a_forked_block_runs_as_python_c_would(forks: Forks, tmp_path: Path) -> 
         forks.run(Block(5, "test", "python", "import sys\nsys.exit('stopped here')"), tmp_path)
 
 
+def test_a_forked_script_runs_as_python_path_would(forks: Forks, tmp_path: Path) -> None:
+    """A script run by ``Forks.script`` (the example tests') is ``python [-W ...] PATH ARGS``
+    in a process of its own: the same exit code and output as a real one, argv, ``__file__``
+    and its folder first on sys.path, the given environment alone, ``-W`` options."""
+    script = tmp_path / "bin" / "show.py"
+    script.parent.mkdir()
+    script.write_text(
+        "import os, sys, warnings\n"
+        "print(__name__, __file__, sys.argv, sys.path[0], os.getcwd(), sorted(os.environ))\n"
+        "warnings.warn('hidden', FutureWarning)\nsys.exit(4)\n"
+    )
+    env = {"ONLY": "this", "PATH": os.environ["PATH"]}
+    forked = forks.script(
+        script, "a", "b c", cwd=tmp_path, env=env, warnings=["ignore::FutureWarning"]
+    )
+    real = subprocess.run(
+        [sys.executable, "-W", "ignore::FutureWarning", str(script), "a", "b c"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+    )  # fmt: skip
+    assert (forked.returncode, forked.stdout, forked.stderr) == (4, real.stdout, "")
+    assert real.returncode == 4 and real.stderr == ""
+    assert forked.stdout.startswith(
+        f"__main__ {script} {[str(script), 'a', 'b c']} {script.parent} {tmp_path} ["
+    )
+    assert "'ONLY', 'PATH']" in forked.stdout and "HOME" not in forked.stdout
+    warned = forks.script(script, cwd=tmp_path, env=env)
+    assert warned.returncode == 4 and "FutureWarning: hidden" in warned.stderr
+
+
 def test_a_block_using_a_submodule_it_does_not_import_fails(forks: Forks, tmp_path: Path) -> None:
     """``import xml`` then ``xml.dom.minidom`` fails in ``python -c`` (xml imports no dom): a
     forked block fails the same way, whatever its server imported for other blocks; a block

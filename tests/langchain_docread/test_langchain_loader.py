@@ -248,15 +248,6 @@ def test_reindexing_upserts_instead_of_duplicating(corpus: Path) -> None:
     assert {d.id for d in plain.get_by_ids([d.id for d in loader.load()])} == set(plain.store)
 
 
-def test_rag_example_runs_offline() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "langchain_rag.py")],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    assert "warranty expires 24 months after the date of purchase. [report.pdf p.3]" in out.stdout
-
-
 # -- LangChain's conventions on the core walk ------------------------------------------------------
 def test_langchain_loader_keeps_its_conventions_on_the_core_walk(
     tmp_path: Path, caplog: pytest.LogCaptureFixture

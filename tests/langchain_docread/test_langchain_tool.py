@@ -1,13 +1,12 @@
 """ReadDocumentTool: ToolMessages with the agent view text and standard image/file blocks,
-artifact Documents, error tool results, model_inputs, split_tool_media, and the agent example."""
+artifact Documents, error tool results, model_inputs, split_tool_media (the agent example:
+test_langchain_examples.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -243,20 +242,6 @@ def test_split_tool_media_moves_images_after_the_tool_run(
     assert out[3] is text_result
     assert [b["type"] for b in out[4].content] == ["text", "image"]
     assert split_tool_media([HumanMessage("hi"), text_result]) == [HumanMessage("hi"), text_result]
-
-
-def test_agent_example_runs_the_whole_loop_offline() -> None:
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "langchain_agent.py"), "--offline"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    assert "tool call_0_0: status=success blocks=['text']" in out.stdout  # report.pdf pages 1-2
-    assert "tool call_1_1: status=success blocks=['text']" in out.stdout  # server.log window
-    assert "tool call_2_0: status=success blocks=['text', 'image']" in out.stdout  # scanned page
-    assert "tool call_2_1: status=success blocks=['text', 'image']" in out.stdout  # photo.jpg
-    assert "Revenue grew 12%" in out.stdout and "Widget A" in out.stdout
-    assert "[0 document(s), 1 image(s)]" in out.stdout
 
 
 def test_unknown_model_input_is_refused(tmp_path) -> None:

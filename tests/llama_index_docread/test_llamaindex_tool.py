@@ -7,8 +7,7 @@ import asyncio
 import base64
 import dataclasses
 import pickle
-import subprocess
-import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +16,7 @@ import pytest
 from docread.request.options import ReadOptions
 from docread.request.parameters import PARAMETERS
 from factories import code, display_png, image_bytes, markdown, notebook, pdf, stream
+from readme_blocks import Forks, imported
 
 # LlamaIndex is imported by the tests that use it, not at collection (~2.5 s of CPU in every
 # pytest process, each xdist worker)
@@ -265,17 +265,39 @@ async def test_function_agent_passes_image_blocks_to_the_model(tmp_path: Path) -
     assert "Quarterly revenue rose." in tool_msgs[0].content
 
 
-@pytest.mark.parametrize("script", ["llamaindex_agent.py", "llamaindex_ingestion.py"])
-def test_examples_run_offline(script: str, tmp_path: Path) -> None:
-    env = {
+EXAMPLES = ("llamaindex_agent.py", "llamaindex_ingestion.py")
+
+
+def offline_env(home: Path) -> dict[str, str]:
+    """What the examples run with: a bare PATH, a fresh HOME and TMPDIR, this checkout."""
+    return {
         "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path),
-        "TMPDIR": str(tmp_path),
+        "HOME": str(home),
+        "TMPDIR": str(home),
         "PYTHONPATH": str(ROOT),
     }
-    proc = subprocess.run(
-        [sys.executable, "-W", "ignore::FutureWarning", str(ROOT / "examples" / script)],
-        capture_output=True, text=True, timeout=180, env=env, cwd=tmp_path,
+
+
+@pytest.fixture(scope="module")
+def example_forks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Forks]:
+    """One interpreter that imported the examples' LlamaIndex stack (~2 s of CPU) and forks a
+    process per run of one (``readme_blocks.Forks``), instead of each importing it again."""
+    modules = {
+        name for script in EXAMPLES for name in imported((ROOT / "examples" / script).read_text())
+    }
+    server = Forks(
+        tmp_path_factory.mktemp("forks"), modules, offline_env(tmp_path_factory.mktemp("home"))
+    )
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("script", EXAMPLES)
+def test_examples_run_offline(script: str, tmp_path: Path, example_forks: Forks) -> None:
+    """``python -W ignore::FutureWarning examples/SCRIPT`` in a fresh folder and HOME."""
+    proc = example_forks.script(
+        ROOT / "examples" / script, cwd=tmp_path, env=offline_env(tmp_path),
+        warnings=["ignore::FutureWarning"], timeout=180,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     if script == "llamaindex_agent.py":
