@@ -245,10 +245,12 @@ class Switch:
 _COLLECTOR = Switch(gc.isenabled, lambda on: gc.enable() if on else gc.disable(), False)
 
 
-def collector_paused() -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
     """The garbage collector paused over work that makes many objects and no cycle, which a
     collection every 700 allocations would walk in vain: docread's imports (some 100,000
     objects: the Reader's import 0.15 -> 0.13 s of CPU) and PyMuPDF's ``dict`` of a page
     (thousands of dicts, lists and tuples: 0.25 -> 0.09 s of ``auto``'s CPU over the corpus
     PDFs). The caller's setting is restored, also on error and across threads (``Switch``)."""
-    return _COLLECTOR.held()
+    with _COLLECTOR.held():
+        yield

@@ -392,7 +392,7 @@ def _hung_text(first: Line, ln: Line) -> bool:
     """``ln`` starts where the text after ``first``'s label does (``[12] ``, ``3. ``, a bullet;
     0.6 em a character, within an em): a reference's or an item's wrapped line."""
     label = _LABEL.match(first.text)
-    return bool(label) and abs(first.x0 + 0.6 * first.size * label.end() - ln.x0) < ln.size
+    return label is not None and abs(first.x0 + 0.6 * first.size * label.end() - ln.x0) < ln.size
 
 
 def _small_head(first: Line, survey: Survey) -> bool:

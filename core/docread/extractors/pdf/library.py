@@ -21,6 +21,7 @@ import contextlib
 import functools
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -58,7 +59,8 @@ def load_pymupdf() -> ModuleType:
     return sys.modules["pymupdf"]
 
 
-def quads_uncorrected() -> contextlib.AbstractContextManager[None]:
+@contextlib.contextmanager
+def quads_uncorrected() -> Iterator[None]:
     """PyMuPDF's ascender/descender corrections of character boxes off for the reads inside (the
     process's own setting put back by the last reader out: ``Switch``): pymupdf4llm turns this
     process-wide switch off when imported, so without the pin a page's line boxes, and so its
@@ -72,7 +74,8 @@ def quads_uncorrected() -> contextlib.AbstractContextManager[None]:
                 tools.unset_quad_corrections, tools.unset_quad_corrections, True,
                 owner=lambda: "pymupdf4llm" in sys.modules,
             )  # fmt: skip
-    return _QUADS.held()
+    with _QUADS.held():
+        yield
 
 
 def layout_model() -> ModuleType:
