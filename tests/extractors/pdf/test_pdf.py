@@ -399,9 +399,9 @@ def test_a_page_a_little_over_the_flate_bound_is_cleared_from_a_head_of_its_stre
 def test_off_reads_alike_and_leaves_pymupdfs_quad_corrections_as_it_found_them(
     make_reader, tmp_path, turned_off
 ):
-    """``off`` writes a page's text with PyMuPDF's ascender/descender corrections off (what
-    pymupdf4llm sets for its whole process when imported): the text is the same whichever way
-    the process has them, and the process's own setting is put back after every page."""
+    """``off``'s text is the same whichever way the process has PyMuPDF's ascender/descender
+    corrections (pymupdf4llm turns them off for its whole process when imported), and ``off``
+    leaves the process's setting as it was on every page."""
     pdf(tmp_path / "t.pdf", ["Alpha beta gamma " * 20, "Delta epsilon " * 20])
     reader = make_reader(isolation={"enabled": False}, pdf={"structure": "off"})
     tools = pymupdf.TOOLS
@@ -425,8 +425,8 @@ def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_correction
 ):
     """pymupdf4llm turns PyMuPDF's quad corrections off for its whole process when imported, and
     they move line boxes (pdflatex-forms' three labels were one line with them on, three with
-    them off): ``auto`` reads with them off, so its structure does not depend on what the user's
-    process imported, and puts the process's own setting back."""
+    them off): ``auto`` reads with them on, PyMuPDF's default, so its structure does not depend
+    on what the user's process imported, and puts the process's own setting back."""
     source = CORPUS / "pdf" / "pdflatex-forms.pdf"
     if not source.is_file():
         pytest.skip(f"corpus not present at {CORPUS}")

@@ -22,7 +22,7 @@ from ..markdown import human_size
 from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
-from .library import load_pymupdf, page_text, quads_uncorrected
+from .library import load_pymupdf, page_text
 from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import (
@@ -156,14 +156,6 @@ def _wants_ocr(page: pymupdf.Page, chars: int, threshold: int) -> bool:
     return pictures >= 0.05 * area or paths >= _OUTLINE_PATHS
 
 
-def _plain_text(page: pymupdf.Page) -> str:
-    """``page_text`` with PyMuPDF's quad corrections off (``quads_uncorrected``): in plain text
-    they only decide whether a character at the page's edge touches the page, for fonts with
-    implausible metrics, and cost 40 % of writing the text out."""
-    with quads_uncorrected():
-        return page_text(page)
-
-
 def _counted(text: str, threshold: int) -> int:
     """``visible(text)``, or what its head counts when that reaches ``threshold``: the OCR test
     only asks whether a page has that much text, and a page of text is not counted through."""
@@ -220,7 +212,7 @@ def _pages(
             page_time.restart()
             md = marked.page(page) if marked is not None else None
             if md is None:
-                text, found = _plain_text(page), None
+                text, found = page_text(page), None
                 chars = _counted(text, pdf.ocr_text_threshold)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars

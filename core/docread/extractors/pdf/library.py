@@ -10,7 +10,7 @@ loaded already, and PyMuPDF's ``find_tables`` then runs the layout model on ever
 looks at (5 s a page on a loaded machine, and other tables): docread calls it with
 ``use_layout=False`` (tables.py, parts.py), so ``auto`` and ``off`` read the same, at the same
 speed, whoever imported PyMuPDF first; for the same reason a page is read with PyMuPDF's quad
-corrections off (``quads_uncorrected``), as pymupdf4llm's import sets them. And where a page
+corrections on (``quads_corrected``), which pymupdf4llm's import turns off. And where a page
 draws its pictures (``drawn_pictures``), the text flags a page is read with and a bounded count
 of its blocks; and a page's lines repaired from the characters of its ``rawdict``
 (right-to-left ligatures, spaces MuPDF made up in numbers)."""
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
-_QUADS: Switch | None = None  # PyMuPDF's quad corrections, off while a page is read
+_QUADS: Switch | None = None  # PyMuPDF's quad corrections, on while a page is read
 _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
 
 
@@ -60,18 +60,19 @@ def load_pymupdf() -> ModuleType:
 
 
 @contextlib.contextmanager
-def quads_uncorrected() -> Iterator[None]:
-    """PyMuPDF's ascender/descender corrections of character boxes off for the reads inside (the
-    process's own setting put back by the last reader out: ``Switch``): pymupdf4llm turns this
-    process-wide switch off when imported, so without the pin a page's line boxes, and so its
-    structure, would depend on whether the user's process imported it; off is also cheaper
-    (plain text 40 %, ``dict`` 12 %). An import of pymupdf4llm meanwhile keeps its setting."""
+def quads_corrected() -> Iterator[None]:
+    """PyMuPDF's ascender/descender corrections of character boxes on, its default, for the reads
+    inside (the process's own setting put back by the last reader out: ``Switch``): pymupdf4llm
+    turns this process-wide switch off when imported, which moves ``dict``'s line boxes (a
+    two-line title read as two headings), so without the pin a page's structure would depend on
+    whether the user's process imported it. On is what workers have and the rules were tuned on;
+    an import of pymupdf4llm meanwhile keeps its setting."""
     global _QUADS
     if _QUADS is None:
         tools = load_pymupdf().TOOLS
         with _LOCK:  # one Switch for every thread
             _QUADS = _QUADS or Switch(
-                tools.unset_quad_corrections, tools.unset_quad_corrections, True,
+                tools.unset_quad_corrections, tools.unset_quad_corrections, False,
                 owner=lambda: "pymupdf4llm" in sys.modules,
             )  # fmt: skip
     with _QUADS.held():

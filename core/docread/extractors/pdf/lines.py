@@ -122,7 +122,7 @@ class PageText:
 
 
 @collector_paused()  # its objects hold no cycles
-@library.quads_uncorrected()  # the same boxes whoever imported pymupdf4llm
+@library.quads_corrected()  # the same boxes whoever imported pymupdf4llm
 def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
     """The page's non-blank text lines (a printed line's fragments joined: ``joined_rows``), its
     rectilinear paths and pictures (``with_pictures`` adds them if not ``pictures``), from one

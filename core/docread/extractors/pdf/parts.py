@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
-from .library import quads_uncorrected
+from .library import quads_corrected
 from .lines import read_page
 from .tables.cells import over_budget, pipe_table, table_rows
 
@@ -71,7 +71,7 @@ def table_markdowns(
     paths counted first: ``pdf.table_max_paths``, ``table_max_seconds``)."""
     if over_budget(read_page(page, pdf.table_max_paths), pdf.table_max_seconds):
         return None
-    with quads_uncorrected():  # its cells' boxes whoever imported pymupdf4llm
+    with quads_corrected():  # its cells' boxes whoever imported pymupdf4llm
         found = [table_rows(table) for table in page.find_tables(use_layout=False).tables]
     return [pipe_table(rows, output) for rows in found if rows]
 
@@ -141,7 +141,7 @@ def scan_image(page: pymupdf.Page, dpi: int, *, hide_text: bool) -> Image:
     image = PILImage.frombytes("RGB" if color else "L", (pix.width, pix.height), pix.samples)
     to_pixels = page.rotation_matrix * pymupdf.Matrix(dpi / 72, dpi / 72)
     draw = ImageDraw.Draw(image)  # Pillow paints in C; PyMuPDF 2.x's set_rect is a Python loop
-    with quads_uncorrected():  # the text's boxes as auto and off read them
+    with quads_corrected():  # the text's boxes as auto and off read them
         blocks = page.get_text("blocks") if hide_text else []
     for block in blocks:
         if block[6] == 0 and block[4].strip():  # a text block with visible characters
