@@ -212,13 +212,16 @@ def test_a_switch_puts_the_setting_back_once_as_the_first_thread_found_it() -> N
     assert setting == {"on": False}
 
 
-def test_a_switch_leaves_a_setting_its_owner_changed_meanwhile() -> None:
-    """pymupdf4llm imported while docread holds PyMuPDF's quad corrections off sets them off
-    for itself: the hold's end does not switch them back on under it."""
-    setting, imported = {"on": False}, {"lib": False}
-    switch = Switch(
-        lambda: setting["on"], lambda v: setting.update(on=v), True, owner=lambda: imported["lib"]
-    )
+def test_a_switch_set_otherwise_inside_a_hold_is_set_again_by_the_next_entry() -> None:
+    """A library imported while pages are read (pymupdf4llm turns PyMuPDF's quad corrections
+    off on import) changes the setting under the hold: the next page's entry pins it again, and
+    the last one out still restores what the first one in found."""
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    seen = []
     with switch.held():
-        imported["lib"] = True  # the library's import sets what it needs
-    assert setting == {"on": True}
+        setting["on"] = False  # the library's import
+        with switch.held():
+            seen.append(setting["on"])
+    assert seen == [True]
+    assert setting == {"on": False}

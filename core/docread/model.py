@@ -211,35 +211,31 @@ class Switch:
     """A process-wide setting held at ``value`` while any thread is inside ``held()``: the first
     thread in saves it, the last one out puts it back, so threads reading at once neither undo
     each other's hold nor leave the setting changed (two calls, "look" then "set", per thread
-    would). ``owner()`` is sampled at the first entry and at the last exit: where it changed (a
-    library that sets the switch for itself was imported meanwhile), the setting is left."""
+    would). Each entry sets it again if something changed it meanwhile (a library's import)."""
 
-    def __init__(
-        self, read: Callable[[], bool], write: Callable[[bool], object], value: bool,
-        owner: Callable[[], object] = lambda: None,
-    ) -> None:  # fmt: skip
-        self._read, self._write, self._value, self._owner = read, write, value, owner
+    def __init__(self, read: Callable[[], bool], write: Callable[[bool], object], value: bool) -> None:
+        self._read, self._write, self._value = read, write, value
         self._lock = threading.Lock()
         self._inside = 0
-        self._saved: tuple[bool, object] = (value, None)
+        self._saved = value
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
         """The setting at ``value`` for the block (restored also on error or abandonment)."""
         with self._lock:
+            now = self._read()
             if not self._inside:
-                self._saved = (self._read(), self._owner())
-                if self._saved[0] != self._value:
-                    self._write(self._value)
+                self._saved = now
+            if now != self._value:
+                self._write(self._value)
             self._inside += 1
         try:
             yield
         finally:
             with self._lock:
                 self._inside -= 1
-                was, owner = self._saved
-                if not self._inside and was != self._value and self._owner() == owner:
-                    self._write(was)
+                if not self._inside and self._saved != self._value:
+                    self._write(self._saved)
 
 
 _COLLECTOR = Switch(gc.isenabled, lambda on: gc.enable() if on else gc.disable(), False)

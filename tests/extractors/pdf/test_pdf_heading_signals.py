@@ -317,3 +317,23 @@ def _small_bold_question(page: pymupdf.Page) -> None:
 def test_a_small_numbered_head_asked_as_a_question_is_a_heading(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _small_bold_question, width=612)
     assert HEADING.findall(markdown) == ["2. Why does the simple model fail at low temperature?"]
+
+
+def _small_oblique_questions(page: pymupdf.Page) -> None:
+    """An exercise list: numbered questions a point smaller than the body in an oblique face,
+    one after another: text, no headings (only a bold question heads a section)."""
+    y = _paragraph(page, 80.0, 3)
+    for line in (
+        "1. Which of the files in the folder does the reader skip?",
+        "2. How long does the first read of a long document take?",
+        "3. What does the agent see when a section is asked for?",
+    ):
+        page.insert_text((72, y), line, fontsize=9, fontname="heit")
+        y += 14
+    _paragraph(page, y + 10, 3)
+
+
+def test_small_oblique_numbered_questions_are_no_headings(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _small_oblique_questions, width=612)
+    assert HEADING.findall(markdown) == []
+    assert "2. How long does the first read of a long document take?" in markdown

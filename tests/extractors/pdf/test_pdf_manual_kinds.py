@@ -297,3 +297,18 @@ def test_a_references_url_on_its_hung_line_goes_on_with_the_reference(tmp_path):
     assert "```" not in markdown
     assert "Available https://example.org/a/long/path/to/the/paper/file.pdf" in markdown
     assert "\n[2] C. Someone." in "\n" + markdown.split("file.pdf", 1)[1].lstrip()
+
+
+def _command_in_an_item(p: pymupdf.Page) -> None:
+    """A numbered step whose command, in the typewriter face, sits where the step's text hangs
+    under a short line ending in a colon: a listing, not the step's words."""
+    p.insert_text((72, 100), "1. Install the package from the index with:", fontsize=10,
+                  fontname="helv")  # fmt: skip
+    p.insert_text((90, 114), "pip install docread", fontsize=10, fontname="cour")
+    p.insert_text((72, 130), "2. Then run the demo over the sample files.", fontsize=10,
+                  fontname="helv")  # fmt: skip
+
+
+def test_a_command_where_an_items_text_hangs_is_still_code(tmp_path):
+    markdown = drawn_markdown(tmp_path, _command_in_an_item, width=612)
+    assert "```\npip install docread\n```" in markdown

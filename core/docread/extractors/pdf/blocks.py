@@ -39,6 +39,7 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
 )
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
+_URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 ENDS = lazy_pattern(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
@@ -219,7 +220,7 @@ def _breaks(
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
     code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
-    if code and not coded and _hung_text(current[0], ln):
+    if code and not coded and _URL.match(ln.text) and _hung_text(current[0], ln):
         return False  # a reference's or an item's URL where its text hangs: the entry goes on
     if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
         return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
@@ -402,7 +403,8 @@ def _small_head(first: Line, survey: Survey) -> bool:
     if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
-    return apart and not (text.endswith(".") and len(text.split()) > 5)  # a sentence, no question
+    sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
+    return apart and not (sentence and len(text.split()) > 5)
 
 
 def _caps_numbered(text: str) -> bool:

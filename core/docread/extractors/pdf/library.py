@@ -66,15 +66,14 @@ def quads_corrected() -> Iterator[None]:
     turns this process-wide switch off when imported, which moves ``dict``'s line boxes (a
     two-line title read as two headings), so without the pin a page's structure would depend on
     whether the user's process imported it. On is what workers have and the rules were tuned on;
-    an import of pymupdf4llm meanwhile keeps its setting."""
+    an import of pymupdf4llm during a read keeps its setting after (it equals the pin's)."""
     global _QUADS
     if _QUADS is None:
         tools = load_pymupdf().TOOLS
         with _LOCK:  # one Switch for every thread
             _QUADS = _QUADS or Switch(
-                tools.unset_quad_corrections, tools.unset_quad_corrections, False,
-                owner=lambda: "pymupdf4llm" in sys.modules,
-            )  # fmt: skip
+                tools.unset_quad_corrections, tools.unset_quad_corrections, False
+            )
     with _QUADS.held():
         yield
 
