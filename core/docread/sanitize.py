@@ -280,17 +280,11 @@ def clean_metadata(
     pipeline keeps one per file, so a page's 20 keys are not cleaned again on every page)."""
     out: dict[str, Any] = {}
     rest: list[tuple[str, Any]] = []
-    memo = seen if seen is not None else {}
     for key, raw in metadata.items():  # one pass over the keys: once a unit
-        if key not in PROTECTED_KEYS:
-            rest.append((key, raw))
-            continue
-        kind = type(raw)  # a value cleaned before: looked up here, not in a call a key
-        value = memo.get((key, kind, raw), _MISSING) if kind in _SCALARS else _MISSING
-        if value is _MISSING:
+        if key in PROTECTED_KEYS:
             _keep(out, key, raw, output, seen)
-        elif value is not None:
-            out[key] = value
+        else:
+            rest.append((key, raw))
     for key, raw in rest:
         if len(out) >= output.max_metadata_fields:
             break

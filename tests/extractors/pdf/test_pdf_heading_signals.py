@@ -7,6 +7,7 @@ for one line of Hangul): each page here is generated to show the same thing."""
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
 import pymupdf
@@ -284,21 +285,22 @@ def test_a_heads_number_and_title_either_side_of_a_drawn_bar_are_one_heading(
     assert HEADING.findall(markdown) == ["1 Introduction", "2 Background"]
 
 
-def _small_numbered_sentences(page: pymupdf.Page) -> None:
-    """Paragraphs in 10 pt, and between them numbered sentences set a point smaller in an
-    oblique face (a contract's terms: ``1. Payment is due within 30 days.``), no heading."""
+def _small_oblique_lines(page: pymupdf.Page, lines: tuple[str, ...]) -> None:
+    """Paragraphs in 10 pt, and between them numbered ``lines`` set a point smaller in an
+    oblique face, one after another."""
     y = _paragraph(page, 80.0, 3)
-    for line in (
-        "1. Payment is due within 30 days.",
-        "2. Late payments bear interest at two percent a month.",
-    ):
+    for line in lines:
         page.insert_text((72, y), line, fontsize=9, fontname="heit")
         y += 14
     _paragraph(page, y + 10, 3)
 
 
+# a contract's terms, numbered sentences: no heading
+_TERMS = ("1. Payment is due within 30 days.", "2. Late payments bear interest at two percent a month.")
+
+
 def test_a_small_oblique_numbered_sentence_is_no_heading(tmp_path: Path) -> None:
-    markdown = drawn_markdown(tmp_path, _small_numbered_sentences, width=612)
+    markdown = drawn_markdown(tmp_path, partial(_small_oblique_lines, lines=_TERMS), width=612)
     assert HEADING.findall(markdown) == []
     assert "1. Payment is due within 30 days." in markdown
 
@@ -319,21 +321,15 @@ def test_a_small_numbered_head_asked_as_a_question_is_a_heading(tmp_path: Path) 
     assert HEADING.findall(markdown) == ["2. Why does the simple model fail at low temperature?"]
 
 
-def _small_oblique_questions(page: pymupdf.Page) -> None:
-    """An exercise list: numbered questions a point smaller than the body in an oblique face,
-    one after another: text, no headings (only a bold question heads a section)."""
-    y = _paragraph(page, 80.0, 3)
-    for line in (
-        "1. Which of the files in the folder does the reader skip?",
-        "2. How long does the first read of a long document take?",
-        "3. What does the agent see when a section is asked for?",
-    ):
-        page.insert_text((72, y), line, fontsize=9, fontname="heit")
-        y += 14
-    _paragraph(page, y + 10, 3)
+# an exercise list's numbered questions, oblique: text, no headings (a bold question heads)
+_QUESTIONS = (
+    "1. Which of the files in the folder does the reader skip?",
+    "2. How long does the first read of a long document take?",
+    "3. What does the agent see when a section is asked for?",
+)
 
 
 def test_small_oblique_numbered_questions_are_no_headings(tmp_path: Path) -> None:
-    markdown = drawn_markdown(tmp_path, _small_oblique_questions, width=612)
+    markdown = drawn_markdown(tmp_path, partial(_small_oblique_lines, lines=_QUESTIONS), width=612)
     assert HEADING.findall(markdown) == []
     assert "2. How long does the first read of a long document take?" in markdown
