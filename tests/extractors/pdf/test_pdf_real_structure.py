@@ -126,6 +126,20 @@ def test_a_justified_line_split_at_a_sentence_end_is_one_line():
     )
 
 
+def test_a_columns_line_ending_a_sentence_is_not_joined_to_the_next_columns_line():
+    """A two-column LaTeX page with a 1-em gutter: the left column's ``... eget quam.`` and the
+    right column's ``Morbi ultrices ...`` on one baseline look like a justified line split at
+    a sentence's wide space, but MuPDF holds them in two blocks: two lines, and the left
+    column's last paragraph is read whole before the right column."""
+    text = pages("multicolumn.pdf", "2")[0][0]
+    assert (
+        "Morbi luctus, wisi viverra faucibus pretium, nibh est placerat odio, nec commodo wisi"
+        " enim eget quam. Quisque libero justo" in text
+    )
+    assert "eget quam. Morbi ultrices" not in text
+    assert text.index("Morbi luctus") < text.index("luctus et ultrices posuere cubilia")
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

@@ -432,11 +432,12 @@ def _join_fragments(
 
 
 def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
-    """The wide space after a sentence's end in a justified line (MuPDF splits the line
-    there): a word and its full stop, then a capital, in one size and style, at most 1.5
-    ems apart (a table's cells are not sentences)."""
+    """The wide space after a sentence's end in a justified line (MuPDF splits it there, in its
+    block; two columns' lines across a 1-em gutter are two blocks): a word and its full stop,
+    then a capital, in one size and style, at most 1.5 ems apart (no table's cells)."""
     return (
         ems <= _SENTENCE_GAP
+        and first.block == second.block
         and first.size == second.size
         and first.style == second.style
         and bool(_SENTENCE_END.search(first.text.rstrip()))
