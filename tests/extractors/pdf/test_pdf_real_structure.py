@@ -140,6 +140,15 @@ def test_a_columns_line_ending_a_sentence_is_not_joined_to_the_next_columns_line
     assert text.index("Morbi luctus") < text.index("luctus et ultrices posuere cubilia")
 
 
+def test_a_run_in_clause_heading_keeps_its_full_stop_where_mupdf_ends_the_line_before_it():
+    """A Word contract's ``6. INSURANCE.`` run into its clause, underlined: MuPDF ends its line
+    at the underline's end, so the bold full stop opens the next fragment. The heading is the
+    whole bold label, as printed."""
+    text = pages("sample_contract.pdf", "3")[0][0]
+    assert "6. INSURANCE." in headings(text)
+    assert "\nCONSULTANT, at its sole cost and expense" in text
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

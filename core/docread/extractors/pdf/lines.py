@@ -426,15 +426,15 @@ def _join_fragments(
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
         big.mono, big.family, big.weight, min(a.block, b.block),
-        lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
+        lead=first.lead or (len(first.text.rstrip()) + (second.lead and len(space) + second.lead)
+                            if first.bold and not second.bold else 0),  # its "." in the next
         color=big.color,
     )  # fmt: skip
 
 
 def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
-    """The wide space after a sentence's end in a justified line (MuPDF splits it there, in its
-    block; two columns' lines across a 1-em gutter are two blocks): a word and its full stop,
-    then a capital, in one size and style, at most 1.5 ems apart (no table's cells)."""
+    """A justified line's wide space after a sentence (MuPDF splits it there, in its block; not
+    across a gutter): a full stop, a capital, one size and style, within 1.5 ems (no cells)."""
     return (
         ems <= _SENTENCE_GAP
         and first.block == second.block
