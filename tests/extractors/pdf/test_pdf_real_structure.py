@@ -149,6 +149,15 @@ def test_a_run_in_clause_heading_keeps_its_full_stop_where_mupdf_ends_the_line_b
     assert "\nCONSULTANT, at its sole cost and expense" in text
 
 
+def test_a_lettered_clause_after_a_wrapped_one_opens_a_paragraph_of_its_own():
+    """A contract's ``B.`` sub-clause wraps under its text (a hanging indent) and ends short of
+    the edge by less than ``C.`` is wide: ``C.`` at the letters' x opens the next sub-clause,
+    as a bullet or ``b)`` does, not a line of the one before."""
+    text = pages("sample_contract.pdf", "8")[0][0]
+    assert "provided by the COMMISSION’s Contract Manager.\n\nC. There shall be no change" in text
+    assert "\n\nD. No oral understanding" in text
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
 _WEAK_BULLETS = "-–—*·∙"
-_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
-_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
+_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|[A-Z]\.|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
@@ -182,13 +182,16 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')."""
+    after a line that did not run to the edge of the text it starts (``reach``: column_blocks'),
+    a capital's ``B.`` only under a line set in past it (a contract's lettered clauses)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+    if numbered and first.isupper():  # "C." under a clause's text set in: a lettered clause
+        return prev is not None and prev.x0 > ln.x0 + 2  # (not "A. Smith" opening a line)
     if not (weak or numbered) or prev is None:
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
