@@ -158,6 +158,18 @@ def test_a_lettered_clause_after_a_wrapped_one_opens_a_paragraph_of_its_own():
     assert "\n\nD. No oral understanding" in text
 
 
+def test_an_end_of_proof_mark_at_the_right_of_a_line_ends_that_line_and_opens_no_item():
+    """A math course's ``■`` closing a remark, set flush right on the remark's last line (its
+    box a little higher than the line's tall math box): the mark ends that line, no bullet that
+    opens a list item and cuts the remark's paragraph in two."""
+    text = pages("GeoTopo-komprimiert.pdf", "6")[0][0]
+    assert (
+        "Außerdem XC = X \\ X = ∅∈T und X \\ ∅= X ∈T, d. h. X und ∅sind als Komplement offener"
+        " Mengen abgeschlossen. ■" in text
+    )
+    assert "\n- \n" not in text and "\n-\n" not in text
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

@@ -50,6 +50,7 @@ _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
+_TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
@@ -356,9 +357,8 @@ def joined_rows(
 
 
 def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
-    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores),
-    and apart from them the thin upright ones (a table's column rules: ``_walled``), so a join
-    looks only through the kind it asks about."""
+    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores), and
+    apart from them the thin upright ones (column rules: ``_walled``): a join looks at its kind."""
     rects = rects or []
     strokes = [r for r in rects if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
     return strokes, [r for r in rects if r[2] - r[0] <= _WALL < r[3] - r[1]]
@@ -386,8 +386,7 @@ def _walled(first: Line, second: Line, walls: Sequence[Box]) -> bool:
 
 
 def same_row(a: Line, b: Line) -> bool:
-    """Two lines that share most of the smaller one's height (a raised mark or a subscript
-    sits inside its line's band)."""
+    """Two lines sharing most of the smaller one's height (a raised mark, a subscript: its band)."""
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
@@ -401,7 +400,8 @@ def _join_fragments(
     em = max(first.size, second.size, 1.0)
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
-    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
+    ended = second.text.strip() in _TOMBSTONES and not rtl  # whatever the gap: no bullet
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
