@@ -170,6 +170,15 @@ def test_an_end_of_proof_mark_at_the_right_of_a_line_ends_that_line_and_opens_no
     assert "\n- \n" not in text and "\n-\n" not in text
 
 
+def test_an_item_set_in_under_a_full_line_that_ends_a_sentence_opens_a_list_item():
+    """A definition's justified last line runs to the edge and ends with a colon or a full
+    stop; the ``a)`` under it is set in past the definition's text: a list item, not the
+    definition's line run on (GeoTopo p65, a section start)."""
+    text = pages("GeoTopo-komprimiert.pdf", "65")[0][0]
+    assert "Abbildung ◦: G × X →X für die gilt:\n\na) 1G" in text
+    assert "eine Gruppenoperation.\n\na) G operiert durch Homöomorphismen" in text
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

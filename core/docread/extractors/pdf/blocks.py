@@ -182,7 +182,8 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts (``reach``: column_blocks'),
+    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')
+    or that ended a sentence left of it (a definition's full last line, its ``a)`` set in),
     a capital's ``B.`` only under a line set in past it (a contract's lettered clauses)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
@@ -196,7 +197,8 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
     edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
+    ends = ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())  # set in after
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
 
 
 def _breaks(
