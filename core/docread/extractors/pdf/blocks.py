@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 
 _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc"
 _WEAK_BULLETS = "-–—*·∙"
-_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|[A-Z]\.|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
-_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
@@ -191,8 +191,8 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
-    if numbered and first.isupper():  # "C." under a clause's text set in: a lettered clause
-        return prev is not None and prev.x0 > ln.x0 + 2  # (not "A. Smith" opening a line)
+    if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
+        return prev is not None and prev.x0 > ln.x0 + 2  # text set in (not "A. Smith" opening)
     if not (weak or numbered) or prev is None:
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)

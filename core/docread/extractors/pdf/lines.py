@@ -50,7 +50,6 @@ _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
-_TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
@@ -400,8 +399,9 @@ def _join_fragments(
     em = max(first.size, second.size, 1.0)
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
-    ended = second.text.strip() in _TOMBSTONES and not rtl  # whatever the gap: no bullet
-    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and (
+        rtl or second.text.strip() not in {"■", "□", "∎"}  # an end of proof: at any gap
+    ):
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
