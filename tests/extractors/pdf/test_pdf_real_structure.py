@@ -179,6 +179,16 @@ def test_an_item_set_in_under_a_full_line_that_ends_a_sentence_opens_a_list_item
     assert "eine Gruppenoperation.\n\na) G operiert durch Homöomorphismen" in text
 
 
+def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
+    """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
+    set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.
+    INSURANCE.``); the clause's text does not open with a stray ``.``."""
+    text = pages("sample_contract.pdf", "6")[0][0]
+    assert "11. INDEPENDENT CONSULTANT STATUS." in headings(text)
+    assert "\nCONSULTANT and COMMISSION have reviewed" in text
+    assert "\n. " not in text
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

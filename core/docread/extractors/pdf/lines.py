@@ -416,9 +416,9 @@ def _join_fragments(
     big = first if visible(first.text) >= visible(second.text) else second
     if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
         big = first  # a bold heading number before a word in code: the heading's face
-    space = (
-        "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
-    )
+    glued = gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ")
+    space = "" if glued else " "
+    stop = second.lead or len(second.text) - len(second.text.lstrip(".:"))  # a label's, after it
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
     return Line(
@@ -426,7 +426,7 @@ def _join_fragments(
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
         big.mono, big.family, big.weight, min(a.block, b.block),
-        lead=first.lead or (len(first.text.rstrip()) + (second.lead and len(space) + second.lead)
+        lead=first.lead or (len(first.text.rstrip()) + (stop and len(space) + stop)
                             if first.bold and not second.bold else 0),  # its "." in the next
         color=big.color,
     )  # fmt: skip
