@@ -189,6 +189,18 @@ def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_t
     assert "\n. " not in text
 
 
+def test_an_equation_number_at_a_columns_edge_is_not_joined_to_the_next_columns_line():
+    """A two-column paper's ``(1)`` set at the left column's right edge, 1.5 ems before the right
+    column's line on its row: no label of that line (a line across the gutter reads the band
+    row by row, both columns' lines mixed), and the left column's paragraph stays whole."""
+    text = pages("multi-column.pdf", "3")[0][0]
+    assert "(1) as the negative log likelihood" not in text
+    assert (
+        "are the closest to the question vector. We define the similarity between the question"
+        " and the passage using the dot product of their vectors:" in text
+    )
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

@@ -407,6 +407,7 @@ def _join_fragments(
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (
             gap > _LABEL_GAP * em or len(label) > 3 or sum(map(str.isalpha, label)) >= 2
+            or label[:1] == "(" and first.block != second.block  # an equation's number: a column's
         ):
             return None
         if walls and _walled(first, second, walls):
@@ -417,8 +418,7 @@ def _join_fragments(
     if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
         big = first  # a bold heading number before a word in code: the heading's face
     glued = gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ")
-    space = "" if glued else " "
-    stop = second.lead or len(second.text) - len(second.text.lstrip(".:"))  # a label's, after it
+    space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
     return Line(
