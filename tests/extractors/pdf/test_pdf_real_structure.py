@@ -201,6 +201,16 @@ def test_an_equation_number_at_a_columns_edge_is_not_joined_to_the_next_columns_
     )
 
 
+def test_a_tables_check_mark_glyph_is_no_label_of_the_number_beside_it():
+    """The DPR paper's Table 3: an ``IB`` column of check marks (an unmapped glyph, a control
+    character in the text layer) before ``Top-5``'s numbers. The mark is no bullet of the
+    number: ``47.0`` is a cell of its own and ``Top-5`` heads its own column."""
+    text = pages("multi-column.pdf", "6")[0][0]
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    assert any(re.search(r"\| Top-5 \|", row) for row in rows)
+    assert any(re.search(r"\| 47\.0 \| 64\.3 \| 77\.8 \|", row) for row in rows)
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

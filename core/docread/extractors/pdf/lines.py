@@ -407,8 +407,8 @@ def _join_fragments(
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (
             gap > _LABEL_GAP * em or len(label) > 3 or sum(map(str.isalpha, label)) >= 2
-            or label[:1] == "(" and first.block != second.block  # an equation's number: a column's
-        ):
+            or min(label) < " " or label[:1] == "(" and first.block != second.block
+        ):  # a glyph the layer cannot name (a check mark in a cell); an equation's number
             return None
         if walls and _walled(first, second, walls):
             return None  # a cell's number, a drawn column rule, the next cell's text
