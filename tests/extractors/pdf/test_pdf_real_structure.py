@@ -211,6 +211,16 @@ def test_a_tables_check_mark_glyph_is_no_label_of_the_number_beside_it():
     assert any(re.search(r"\| 47\.0 \| 64\.3 \| 77\.8 \|", row) for row in rows)
 
 
+def test_an_appendix_heading_wrapped_under_its_title_is_one_heading():
+    """A paper's appendix heads are lettered without a stop (``B Alternative Similarity
+    Functions &`` over ``Triplet Loss`` set under the title past the letter): one heading, as a
+    numbered head wrapped under itself is, not two."""
+    heads = headings(pages("multi-column.pdf", "12")[0][0])
+    assert "B Alternative Similarity Functions & Triplet Loss" in heads
+    assert "D Joint Training of Retriever and Reader" in heads
+    assert "Reader" not in heads
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

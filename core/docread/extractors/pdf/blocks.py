@@ -21,6 +21,7 @@ _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\
 _WEAK_BULLETS = "-–—*·∙"
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
+_APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
@@ -242,7 +243,8 @@ def _breaks(
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
-        if first is prev and (survey.hangs(prev, ln) or wraps and _hung(prev, ln)):
+        lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
+        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and _hung(prev, ln)):
             return False  # a title or an item wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
@@ -256,8 +258,7 @@ def _hung(prev: Line, ln: Line) -> bool:
 
 
 def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
-    """A colon after a short line in a block set line by line (two of its earlier lines stop
-    short of the column's edge ``right``: verse, a quotation's lines): the lines go on."""
+    """A colon after a short line where two earlier lines stop short of ``right`` (verse)."""
     short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
     return prev.text.rstrip().endswith(":") and short >= 2
 
@@ -308,8 +309,7 @@ def _typed(
 
 
 def _lead_split(lines: list[Line]) -> list[Line]:
-    """A first line that opens with a label in another style (``Line.lead``) as two pieces,
-    the label and its text after it on the row."""
+    """A first line opening with a label in another style (``Line.lead``): label, text apart."""
     first = lines[0]
     if not first.lead or first.lead >= len(first.text):
         return lines
