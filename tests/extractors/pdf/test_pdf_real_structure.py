@@ -126,6 +126,101 @@ def test_a_justified_line_split_at_a_sentence_end_is_one_line():
     )
 
 
+def test_a_columns_line_ending_a_sentence_is_not_joined_to_the_next_columns_line():
+    """A two-column LaTeX page with a 1-em gutter: the left column's ``... eget quam.`` and the
+    right column's ``Morbi ultrices ...`` on one baseline look like a justified line split at
+    a sentence's wide space, but MuPDF holds them in two blocks: two lines, and the left
+    column's last paragraph is read whole before the right column."""
+    text = pages("multicolumn.pdf", "2")[0][0]
+    assert (
+        "Morbi luctus, wisi viverra faucibus pretium, nibh est placerat odio, nec commodo wisi"
+        " enim eget quam. Quisque libero justo" in text
+    )
+    assert "eget quam. Morbi ultrices" not in text
+    assert text.index("Morbi luctus") < text.index("luctus et ultrices posuere cubilia")
+
+
+def test_a_run_in_clause_heading_keeps_its_full_stop_where_mupdf_ends_the_line_before_it():
+    """A Word contract's ``6. INSURANCE.`` run into its clause, underlined: MuPDF ends its line
+    at the underline's end, so the bold full stop opens the next fragment. The heading is the
+    whole bold label, as printed."""
+    text = pages("sample_contract.pdf", "3")[0][0]
+    assert "6. INSURANCE." in headings(text)
+    assert "\nCONSULTANT, at its sole cost and expense" in text
+
+
+def test_a_lettered_clause_after_a_wrapped_one_opens_a_paragraph_of_its_own():
+    """A contract's ``B.`` sub-clause wraps under its text (a hanging indent) and ends short of
+    the edge by less than ``C.`` is wide: ``C.`` at the letters' x opens the next sub-clause,
+    as a bullet or ``b)`` does, not a line of the one before."""
+    text = pages("sample_contract.pdf", "8")[0][0]
+    assert "provided by the COMMISSION’s Contract Manager.\n\nC. There shall be no change" in text
+    assert "\n\nD. No oral understanding" in text
+
+
+def test_an_end_of_proof_mark_at_the_right_of_a_line_ends_that_line_and_opens_no_item():
+    """A math course's ``■`` closing a remark, set flush right on the remark's last line (its
+    box a little higher than the line's tall math box): the mark ends that line, no bullet that
+    opens a list item and cuts the remark's paragraph in two."""
+    text = pages("GeoTopo-komprimiert.pdf", "6")[0][0]
+    assert (
+        "Außerdem XC = X \\ X = ∅∈T und X \\ ∅= X ∈T, d. h. X und ∅sind als Komplement offener"
+        " Mengen abgeschlossen. ■" in text
+    )
+    assert "\n- \n" not in text and "\n-\n" not in text
+
+
+def test_an_item_set_in_under_a_full_line_that_ends_a_sentence_opens_a_list_item():
+    """A definition's justified last line runs to the edge and ends with a colon or a full
+    stop; the ``a)`` under it is set in past the definition's text: a list item, not the
+    definition's line run on (GeoTopo p65, a section start)."""
+    text = pages("GeoTopo-komprimiert.pdf", "65")[0][0]
+    assert "Abbildung ◦: G × X →X für die gilt:\n\na) 1G" in text
+    assert "eine Gruppenoperation.\n\na) G operiert durch Homöomorphismen" in text
+
+
+def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
+    """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
+    set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.
+    INSURANCE.``); the clause's text does not open with a stray ``.``."""
+    text = pages("sample_contract.pdf", "6")[0][0]
+    assert "11. INDEPENDENT CONSULTANT STATUS." in headings(text)
+    assert "\nCONSULTANT and COMMISSION have reviewed" in text
+    assert "\n. " not in text
+
+
+def test_an_equation_number_at_a_columns_edge_is_not_joined_to_the_next_columns_line():
+    """A two-column paper's ``(1)`` set at the left column's right edge, 1.5 ems before the right
+    column's line on its row: no label of that line (a line across the gutter reads the band
+    row by row, both columns' lines mixed), and the left column's paragraph stays whole."""
+    text = pages("multi-column.pdf", "3")[0][0]
+    assert "(1) as the negative log likelihood" not in text
+    assert (
+        "are the closest to the question vector. We define the similarity between the question"
+        " and the passage using the dot product of their vectors:" in text
+    )
+
+
+def test_a_tables_check_mark_glyph_is_no_label_of_the_number_beside_it():
+    """The DPR paper's Table 3: an ``IB`` column of check marks (an unmapped glyph, a control
+    character in the text layer) before ``Top-5``'s numbers. The mark is no bullet of the
+    number: ``47.0`` is a cell of its own and ``Top-5`` heads its own column."""
+    text = pages("multi-column.pdf", "6")[0][0]
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    assert any(re.search(r"\| Top-5 \|", row) for row in rows)
+    assert any(re.search(r"\| 47\.0 \| 64\.3 \| 77\.8 \|", row) for row in rows)
+
+
+def test_an_appendix_heading_wrapped_under_its_title_is_one_heading():
+    """A paper's appendix heads are lettered without a stop (``B Alternative Similarity
+    Functions &`` over ``Triplet Loss`` set under the title past the letter): one heading, as a
+    numbered head wrapped under itself is, not two."""
+    heads = headings(pages("multi-column.pdf", "12")[0][0])
+    assert "B Alternative Similarity Functions & Triplet Loss" in heads
+    assert "D Joint Training of Retriever and Reader" in heads
+    assert "Reader" not in heads
+
+
 def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one():
     """The right column's first line sits on the row of the left column's ``Abstract``
     heading, under a centred author block: it opens the right column, not the abstract."""

@@ -21,6 +21,7 @@ _STRONG_BULLETS = "•◦▪▫‣⁃●○■□▶►➢✓\u25b8\ufffd\uf0a7\
 _WEAK_BULLETS = "-–—*·∙"
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
+_APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
 _CAPTION_WORDS = (
     r"(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|Table|Tab\.|Tabelle|Listing|Example"
     r"|Algorithm|Scheme|Plate|Exhibit|그림|표|\[표|\[그림)"
@@ -182,18 +183,23 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
     """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')."""
+    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')
+    or that ended a sentence left of it (a definition's full last line, its ``a)`` set in),
+    a capital's ``B.`` only under a line set in past it (a contract's lettered clauses)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
         return True
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+    if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
+        return prev is not None and prev.x0 > ln.x0 + 2  # text set in (not "A. Smith" opening)
     if not (weak or numbered) or prev is None:
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
     edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2
+    ends = ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())  # set in after
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
 
 
 def _breaks(
@@ -237,7 +243,8 @@ def _breaks(
     indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
-        if first is prev and (survey.hangs(prev, ln) or wraps and _hung(prev, ln)):
+        lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
+        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and _hung(prev, ln)):
             return False  # a title or an item wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
@@ -251,8 +258,7 @@ def _hung(prev: Line, ln: Line) -> bool:
 
 
 def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
-    """A colon after a short line in a block set line by line (two of its earlier lines stop
-    short of the column's edge ``right``: verse, a quotation's lines): the lines go on."""
+    """A colon after a short line where two earlier lines stop short of ``right`` (verse)."""
     short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
     return prev.text.rstrip().endswith(":") and short >= 2
 
@@ -303,8 +309,7 @@ def _typed(
 
 
 def _lead_split(lines: list[Line]) -> list[Line]:
-    """A first line that opens with a label in another style (``Line.lead``) as two pieces,
-    the label and its text after it on the row."""
+    """A first line opening with a label in another style (``Line.lead``): label, text apart."""
     first = lines[0]
     if not first.lead or first.lead >= len(first.text):
         return lines

@@ -356,9 +356,8 @@ def joined_rows(
 
 
 def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
-    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores),
-    and apart from them the thin upright ones (a table's column rules: ``_walled``), so a join
-    looks only through the kind it asks about."""
+    """The short thin horizontal rules among a page's rectilinear paths (drawn underscores), and
+    apart from them the thin upright ones (column rules: ``_walled``): a join looks at its kind."""
     rects = rects or []
     strokes = [r for r in rects if r[3] - r[1] <= _STROKE[0] and r[2] - r[0] <= _STROKE[1]]
     return strokes, [r for r in rects if r[2] - r[0] <= _WALL < r[3] - r[1]]
@@ -386,8 +385,7 @@ def _walled(first: Line, second: Line, walls: Sequence[Box]) -> bool:
 
 
 def same_row(a: Line, b: Line) -> bool:
-    """Two lines that share most of the smaller one's height (a raised mark or a subscript
-    sits inside its line's band)."""
+    """Two lines sharing most of the smaller one's height (a raised mark, a subscript: its band)."""
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
@@ -401,13 +399,16 @@ def _join_fragments(
     em = max(first.size, second.size, 1.0)
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
-    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em):
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and (
+        rtl or second.text.strip() not in {"■", "□", "∎"}  # an end of proof: at any gap
+    ):
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
         if not clause and (
             gap > _LABEL_GAP * em or len(label) > 3 or sum(map(str.isalpha, label)) >= 2
-        ):
+            or min(label) < " " or label[:1] == "(" and first.block != second.block
+        ):  # a glyph the layer cannot name (a check mark in a cell); an equation's number
             return None
         if walls and _walled(first, second, walls):
             return None  # a cell's number, a drawn column rule, the next cell's text
@@ -416,9 +417,8 @@ def _join_fragments(
     big = first if visible(first.text) >= visible(second.text) else second
     if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
         big = first  # a bold heading number before a word in code: the heading's face
-    space = (
-        "" if gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ") else " "
-    )
+    glued = gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ")
+    space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
     return Line(
@@ -426,17 +426,18 @@ def _join_fragments(
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
         big.size, first.bold and second.bold, first.italic and second.italic,
         big.mono, big.family, big.weight, min(a.block, b.block),
-        lead=first.lead or (len(first.text.rstrip()) if first.bold and not second.bold else 0),
+        lead=first.lead or (len(first.text.rstrip()) + (stop and len(space) + stop)
+                            if first.bold and not second.bold else 0),  # its "." in the next
         color=big.color,
     )  # fmt: skip
 
 
 def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
-    """The wide space after a sentence's end in a justified line (MuPDF splits the line
-    there): a word and its full stop, then a capital, in one size and style, at most 1.5
-    ems apart (a table's cells are not sentences)."""
+    """A justified line's wide space after a sentence (MuPDF splits it there, in its block; not
+    across a gutter): a full stop, a capital, one size and style, within 1.5 ems (no cells)."""
     return (
         ems <= _SENTENCE_GAP
+        and first.block == second.block
         and first.size == second.size
         and first.style == second.style
         and bool(_SENTENCE_END.search(first.text.rstrip()))
