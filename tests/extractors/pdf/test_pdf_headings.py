@@ -419,7 +419,7 @@ def test_a_listing_in_a_monospaced_font_is_a_fenced_code_block(reader, tmp_path)
 def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
     """The shared-mime-info spec's listings are in NimbusMonL, whose flags do not say fixed
     pitch; the family's name does (and a Monotype face is no monospaced one)."""
-    from docread.extractors.pdf.lines import monospaced
+    from docread.extractors.pdf.library import monospaced
 
     assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
     assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)

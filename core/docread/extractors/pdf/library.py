@@ -12,13 +12,15 @@ looks at (5 s a page on a loaded machine, and other tables): docread calls it wi
 speed, whoever imported PyMuPDF first; for the same reason a page is read with PyMuPDF's quad
 corrections on (``quads_corrected``), which pymupdf4llm's import turns off. And where a page
 draws its pictures (``drawn_pictures``), the text flags a page is read with and a bounded count
-of its blocks; and a page's lines repaired from the characters of its ``rawdict``
-(right-to-left ligatures, spaces MuPDF made up in numbers)."""
+of its blocks; a font's face (family, weight, slant, fixed pitch) from its name and MuPDF's flags
+(``face``); and a page's lines repaired from the characters of its ``rawdict`` (right-to-left
+ligatures, spaces MuPDF made up in numbers)."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -40,6 +42,27 @@ _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()
 _QUADS: Switch | None = None  # PyMuPDF's quad corrections, on while a page is read
 _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arabic and their forms
+_SUBSET = lazy_pattern(r"^[A-Z]{6}\+")
+_MONO_NAME = lazy_pattern(  # fixed-pitch families whose fonts may not say so in their flags
+    r"(?i)courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
+    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$"
+)
+# weight words in font names, heaviest first where one contains another ("semibold" > "bold")
+_WEIGHTS = (
+    ("hairline", 100), ("thin", 100), ("extralight", 200), ("ultralight", 200),
+    ("semilight", 350), ("light", 300), ("book", 400), ("regular", 400), ("normal", 400),
+    ("roman", 400), ("medium", 500), ("semibold", 600), ("demibold", 600), ("demi", 600),
+    ("extrabold", 800), ("ultrabold", 800), ("heavy", 900), ("black", 900), ("bold", 700),
+    ("bd", 700), ("medi", 500),
+)  # fmt: skip
+_TRAILING = lazy_pattern(
+    r"(?:Thin|Hairline|ExtraLight|UltraLight|SemiLight|Light|Book|Regular|Regu|Normal|Roman"
+    r"|Medium|Medi|SemiBold|DemiBold|Demi|ExtraBold|UltraBold|Bold|Bd|Heavy|Black|Italic|Ital"
+    r"|Oblique|It|MT|PS|Std|Pro|\d+)$"
+)
+_CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
+
+OCR_FONT = "GlyphLessFont"  # an OCR text layer's invisible font (Tesseract, OCRmyPDF)
 
 
 def load_pymupdf() -> ModuleType:
@@ -144,6 +167,46 @@ def _picture_device() -> Any:
             self._add(ctm)
 
     return Pictures
+
+
+@functools.lru_cache(maxsize=512)
+def monospaced(font: str, flags_: int) -> bool:
+    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas);
+    never an OCR text layer's invisible ``GlyphLessFont`` (fixed-pitch, but the print is not)."""
+    name = _SUBSET.sub("", font)
+    return name != OCR_FONT and (bool(flags_ & 8) or bool(_MONO_NAME.search(name)))
+
+
+@functools.lru_cache(maxsize=512)
+def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
+    """A font's (family, weight, bold, italic): the family is its name without the subset
+    prefix and the weight, slant and vendor words it ends with (``Times-BoldItalic`` and
+    ``Times-Roman`` are ``Times``); the weight from those words (``Light`` 300, ``Medium``
+    500, ``Demi`` 600, ``Bold``/``Bd`` 700, ...) or a family's own three-digit code
+    (``YoonGothicPro780``: compared within the family only), else 400; bold from 600 up or
+    by MuPDF's flag (then 700)."""
+    name = _SUBSET.sub("", font)
+    family = re.split(r"[-,+ ]", name, maxsplit=1)[0]
+    while (shorter := _TRAILING.sub("", family)) != family and shorter:
+        family = shorter
+    suffix = name[len(family) :]
+    low = suffix.casefold()
+    weight = next((w for word, w in _WEIGHTS if word in low), 0)
+    code = None if weight else _CODE_WEIGHT.search(suffix)
+    if code:
+        weight = int(code.group(1))
+    bold = bool(flags_ & 16) or (not code and weight >= 600)
+    if not weight:
+        weight = 700 if bold else 400
+    italic = bool(flags_ & 2) or "ital" in low or "oblique" in low
+    return family or name, weight, bold, italic
+
+
+@functools.lru_cache(maxsize=512)
+def face(font: str, flags_: int) -> tuple[str, int, bool, bool, bool]:
+    """``font_style`` and ``monospaced`` in one look-up: what a line's style needs of its font,
+    asked once a line (two cached calls a line cost more than the tuple they make)."""
+    return (*font_style(font, flags_), monospaced(font, flags_))
 
 
 def flags(*, vectors: bool = True) -> int:

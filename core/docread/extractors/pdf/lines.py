@@ -5,8 +5,6 @@ again."""
 
 from __future__ import annotations
 
-import functools
-import re
 import time
 from dataclasses import field, replace
 from operator import attrgetter, itemgetter
@@ -23,25 +21,6 @@ if TYPE_CHECKING:
     import pymupdf
 
 _SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
-_SUBSET = lazy_pattern(r"^[A-Z]{6}\+")
-_MONO_NAME = lazy_pattern(  # fixed-pitch families whose fonts may not say so in their flags
-    r"(?i)courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
-    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$"
-)
-# weight words in font names, heaviest first where one contains another ("semibold" > "bold")
-_WEIGHTS = (
-    ("hairline", 100), ("thin", 100), ("extralight", 200), ("ultralight", 200),
-    ("semilight", 350), ("light", 300), ("book", 400), ("regular", 400), ("normal", 400),
-    ("roman", 400), ("medium", 500), ("semibold", 600), ("demibold", 600), ("demi", 600),
-    ("extrabold", 800), ("ultrabold", 800), ("heavy", 900), ("black", 900), ("bold", 700),
-    ("bd", 700), ("medi", 500),
-)  # fmt: skip
-_TRAILING = lazy_pattern(
-    r"(?:Thin|Hairline|ExtraLight|UltraLight|SemiLight|Light|Book|Regular|Regu|Normal|Roman"
-    r"|Medium|Medi|SemiBold|DemiBold|Demi|ExtraBold|UltraBold|Bold|Bd|Heavy|Black|Italic|Ital"
-    r"|Oblique|It|MT|PS|Std|Pro|\d+)$"
-)
-_CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
 # scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
 CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 _SPACED_POINT = lazy_pattern(r"\. (?<=\d\. )\d")  # "11,062. 6" (". " first: a literal, 8x faster)
@@ -55,7 +34,6 @@ _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: 
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
     r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
 )
-_OCR_FONT = "GlyphLessFont"  # an OCR text layer's invisible font (Tesseract, OCRmyPDF)
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 _STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
 
@@ -154,7 +132,8 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
         out = raw_lines(page, textpage, out, rtl)
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
-    if out and out[0].family == _OCR_FONT and all(ln.family == _OCR_FONT for ln in out):
+    ocr = library.OCR_FONT  # an OCR text layer's font: every line in it
+    if out and out[0].family == ocr and all(ln.family == ocr for ln in out):
         out = steadied(out)
     return PageText(
         joined_rows(out, rtl, *_strokes(rects)), rects, drawn, rect.width, rect.height, chars,
@@ -214,16 +193,16 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         text = span["text"] if len(spans) == 1 else "".join(map(_TEXT, spans))
         if not text.strip():
             return None
-        family, weight, bold, italic = font_style(font, flags_)
+        family, weight, bold, italic, mono = library.face(font, flags_)
     else:
         text, size, font, flags_, bold, italic, lead, color = _joined_spans(spans)
         if not text.strip():
             return None
-        family, weight, _, _ = font_style(font, flags_)
+        family, weight, _, _, mono = library.face(font, flags_)
     x0, y0, x1, y1 = line["bbox"]
     return Line(
-        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, monospaced(font, flags_), family,
-        weight, number, rotated, lead, color,
+        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, mono, family, weight, number,
+        rotated, lead, color,
     )  # fmt: skip
 
 
@@ -258,7 +237,7 @@ def _joined_spans(
         text, s_flags = span["text"], span["flags"]
         raised = s_flags & 1 and span["size"] < size
         if n and not raised:  # it counts for the line's style
-            _, _, b, i = font_style(span["font"], s_flags)
+            _, _, b, i = library.font_style(span["font"], s_flags)
             total += n
             bold_chars += n if b else 0
             italic_chars += n if i else 0
@@ -276,39 +255,6 @@ def _joined_spans(
     italic = italic_chars >= _MOSTLY * total > 0
     color = max(colors.items(), key=itemgetter(1))[0]
     return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead, color
-
-
-@functools.lru_cache(maxsize=512)
-def monospaced(font: str, flags_: int) -> bool:
-    """A fixed-pitch font: MuPDF's flag, or its family's name (NimbusMonL, CMTT10, Consolas);
-    never an OCR text layer's invisible ``GlyphLessFont`` (fixed-pitch, but the print is not)."""
-    name = _SUBSET.sub("", font)
-    return name != _OCR_FONT and (bool(flags_ & 8) or bool(_MONO_NAME.search(name)))
-
-
-@functools.lru_cache(maxsize=512)
-def font_style(font: str, flags_: int) -> tuple[str, int, bool, bool]:
-    """A font's (family, weight, bold, italic): the family is its name without the subset
-    prefix and the weight, slant and vendor words it ends with (``Times-BoldItalic`` and
-    ``Times-Roman`` are ``Times``); the weight from those words (``Light`` 300, ``Medium``
-    500, ``Demi`` 600, ``Bold``/``Bd`` 700, ...) or a family's own three-digit code
-    (``YoonGothicPro780``: compared within the family only), else 400; bold from 600 up or
-    by MuPDF's flag (then 700)."""
-    name = _SUBSET.sub("", font)
-    family = re.split(r"[-,+ ]", name, maxsplit=1)[0]
-    while (shorter := _TRAILING.sub("", family)) != family and shorter:
-        family = shorter
-    suffix = name[len(family) :]
-    low = suffix.casefold()
-    weight = next((w for word, w in _WEIGHTS if word in low), 0)
-    code = None if weight else _CODE_WEIGHT.search(suffix)
-    if code:
-        weight = int(code.group(1))
-    bold = bool(flags_ & 16) or (not code and weight >= 600)
-    if not weight:
-        weight = 700 if bold else 400
-    italic = bool(flags_ & 2) or "ital" in low or "oblique" in low
-    return family or name, weight, bold, italic
 
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
