@@ -22,7 +22,7 @@ from ..markdown import human_size
 from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
-from .library import load_pymupdf, page_text
+from .library import load_pymupdf, page_text, quads_corrected
 from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import (
@@ -212,7 +212,8 @@ def _pages(
             page_time.restart()
             md = marked.page(page) if marked is not None else None
             if md is None:
-                text, found = page_text(page), None
+                with quads_corrected(False):  # the same text, ~25 % cheaper (library.py)
+                    text, found = page_text(page), None
                 chars = _counted(text, pdf.ocr_text_threshold)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars
