@@ -67,7 +67,7 @@ def quads_corrected(on: bool = True) -> Iterator[None]:
     this process-wide switch off when imported, which moves ``dict``'s line boxes (a two-line
     title read as two headings), so ``auto`` pins it on: what workers have and its rules were
     tuned on; an import of pymupdf4llm during a read keeps its setting after. ``off``'s plain
-    text is the same either way (every corpus page) and ~25 % cheaper off: it pins it off."""
+    text is the same either way (every corpus page) and ~8 % cheaper off: it pins it off."""
     global _QUADS
     if _QUADS is None:
         tools = load_pymupdf().TOOLS
