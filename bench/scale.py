@@ -11,6 +11,12 @@ and a scanned page read by the agent view then by a loader, its tesseract runs c
 logging ``tesseract`` first on PATH, the real one behind it; the cache on, in a temp folder).
 Ray Data's row is ``bench/ray_data.py --cluster``.
 
+The raw floor is PyMuPDF as a user's ``import pymupdf`` gives it, settings untouched (with its
+layout packages where installed, as here: quad corrections then off, as docread's ``off`` reads
+its text), ``page.get_text()`` a page; its import (~0.9 s of CPU with the layout packages) is
+timed apart, and so is a docread case's ``import docread`` (``RAW``, ``case_docread``): one
+floor with bench/structure.py's and bench/load_path.py's.
+
     .venv/bin/python bench/scale.py            # full size, 3 repeats, both tables
     .venv/bin/python bench/scale.py --quick    # smaller inputs, 2 repeats (a few minutes)
     .venv/bin/python bench/scale.py --table 27 # issue 27's rows only
@@ -37,9 +43,16 @@ CORPUS_PDF = CORPUS / "pdf"
 BODY = "The quick brown fox jumps over the lazy dog. " * 8
 NO_CACHE = {"cache": {"enabled": False}}
 
-# raw PyMuPDF: process ``part`` of ``parts`` reads every parts-th page of every file
+# raw PyMuPDF: process ``part`` of ``parts`` reads every parts-th page of every file. The floor
+# is PyMuPDF as a user's ``import pymupdf`` gives it, its settings untouched: with its layout
+# packages when they are installed (this bench's environment: ~0.9 s of CPU, and pymupdf4llm's
+# import turns quad corrections off, as docread's ``off`` reads), its import timed apart (its
+# wall and CPU seconds printed after the characters: ``raw_import``).
 RAW = """
-import sys, time, pymupdf
+import sys, time
+began, cpu = time.perf_counter(), time.process_time()
+import pymupdf
+imported = (time.perf_counter() - began, time.process_time() - cpu)
 pymupdf.TOOLS.mupdf_display_errors(False)
 part, parts, files = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 chars = 0
@@ -52,16 +65,29 @@ for name in files:
             chars += len(doc[n].get_text())
     except Exception:
         continue
-print(chars)
+print(chars, *imported)
 """
+
+
+def raw_import(outs: list[str]) -> tuple[int, float, float]:
+    """What RAW processes printed: their characters, and the longest ``import pymupdf`` among
+    them, wall and CPU seconds (the processes import at once: the floor starts after it)."""
+    rows = [out.split() for out in outs if out.strip()]
+    chars = sum(int(row[0]) for row in rows)
+    wall = max((float(row[1]) for row in rows), default=0.0)
+    return chars, wall, sum(float(row[2]) for row in rows)
 
 
 # -- cases (each runs in a fresh process: ``scale.py case KIND ARGS...``) ---------------------
 def case_docread(folder: str, target: str, workers: int, config: str = "{}") -> dict[str, Any]:
     """A default isolated Reader (cache off, ``config`` JSON merged in) loading ``target`` with
-    ``workers``."""
+    ``workers``; ``import docread`` timed apart (``import``, ``import_cpu``), as the raw floor's
+    ``import pymupdf`` is."""
+    began, cpu = time.perf_counter(), time.process_time()
     import docread
 
+    docread.Reader  # noqa: B018  (``import docread`` defers the Reader's modules to this)
+    imported = (time.perf_counter() - began, time.process_time() - cpu)
     start = time.perf_counter()
     cpu = time.process_time()
     units = 0
@@ -72,6 +98,8 @@ def case_docread(folder: str, target: str, workers: int, config: str = "{}") -> 
         "seconds": time.perf_counter() - start,
         "units": units,
         "host_cpu": time.process_time() - cpu,  # every host thread's CPU time
+        "import": imported[0],
+        "import_cpu": imported[1],
     }
 
 
@@ -85,8 +113,8 @@ def case_raw(folder: str, processes: int) -> dict[str, Any]:
         )
         for i in range(processes)
     ]
-    chars = sum(int(p.communicate()[0] or 0) for p in procs)
-    return {"seconds": time.perf_counter() - start, "units": chars}
+    chars, imported, _ = raw_import([p.communicate()[0].decode() for p in procs])
+    return {"seconds": time.perf_counter() - start - imported, "units": chars}
 
 
 def case_cores(folder: str, target: str, cores: int) -> dict[str, Any]:
@@ -185,13 +213,15 @@ def run_wall(*args: str) -> dict[str, Any]:
     if proc.returncode:
         raise RuntimeError(f"case {args} failed ({proc.returncode})")
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    result["seconds"] = time.perf_counter() - start  # peak RSS: the case's own (host, workers)
+    # peak RSS: the case's own (host, workers); ``import docread`` timed apart (case_docread)
+    result["seconds"] = time.perf_counter() - start - result.get("import", 0.0)
     return result
 
 
 def run_raw(folder: str, processes: int) -> dict[str, Any]:
     """Raw PyMuPDF over every PDF under ``folder`` in ``processes`` processes spawned here, timed
-    from spawn to the last exit; peak RSS of the largest."""
+    from spawn to the last exit, the import timed apart (``import``, ``import_cpu``: RAW);
+    peak RSS of the largest."""
     files = sorted(str(p) for p in Path(folder).rglob("*.pdf"))
     start = time.perf_counter()
     procs = [
@@ -202,18 +232,20 @@ def run_raw(folder: str, processes: int) -> dict[str, Any]:
         )  # fmt: skip
         for i in range(processes)
     ]
-    chars, peak = 0, 0.0
+    outs, peak = [], 0.0
     for proc in procs:
-        out = proc.stdout.read() if proc.stdout else ""
+        outs.append(proc.stdout.read() if proc.stdout else "")
         _, _, usage = os.wait4(proc.pid, 0)
         proc.returncode = 0
-        chars += int(out or 0)
         peak = max(peak, usage.ru_maxrss / 1024)
+    chars, imported, imported_cpu = raw_import(outs)
     return {
-        "seconds": time.perf_counter() - start,
+        "seconds": time.perf_counter() - start - imported,
         "units": chars,
         "host_mb": peak,
         "child_mb": 0.0,
+        "import": imported,
+        "import_cpu": imported_cpu,
     }
 
 

@@ -225,3 +225,64 @@ def test_a_switch_set_otherwise_inside_a_hold_is_set_again_by_the_next_entry() -
             seen.append(setting["on"])
     assert seen == [True]
     assert setting == {"on": False}
+
+
+def test_threads_holding_a_switch_at_two_values_each_read_under_their_own() -> None:
+    """``auto`` holds PyMuPDF's quad corrections on while ``off`` holds them off: a thread asking
+    for the other value waits until the holder is out (it does not switch it under the reader
+    inside), newcomers for the held value wait behind it, and the last out restores the
+    process's setting."""
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    a_in, a_go, c_asked = threading.Event(), threading.Event(), threading.Event()
+    order: list[str] = []
+    seen: dict[str, list[bool]] = {"a": [], "b": [], "c": []}
+
+    def first() -> None:
+        with switch.held(True):
+            a_in.set()
+            a_go.wait(5)
+            seen["a"].append(setting["on"])
+            order.append("a out")
+
+    def other() -> None:
+        a_in.wait(5)
+        with switch.held(False):
+            order.append("b in")
+            seen["b"].append(setting["on"])
+            c_asked.wait(5)
+            seen["b"].append(setting["on"])
+
+    def newcomer() -> None:
+        c_asked.set()
+        with switch.held(True):
+            order.append("c in")
+            seen["c"].append(setting["on"])
+
+    a, b = threading.Thread(target=first), threading.Thread(target=other)
+    a.start(), b.start()
+    a_in.wait(5)
+    while not switch._waiting[False]:  # B is waiting for A
+        threading.Event().wait(0.001)
+    c = threading.Thread(target=newcomer)
+    c.start()
+    while not switch._waiting[True]:  # C waits behind B, though A holds its value
+        threading.Event().wait(0.001)
+    a_go.set()
+    for t in (a, b, c):
+        t.join(10)
+    assert order == ["a out", "b in", "c in"]
+    assert seen == {"a": [True], "b": [False, False], "c": [True]}
+    assert setting == {"on": False}
+
+
+def test_a_thread_asking_for_the_other_value_inside_its_own_hold_is_an_error_not_a_hang() -> None:
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    with switch.held(True):
+        with pytest.raises(RuntimeError, match="inside its hold"), switch.held(False):
+            pass
+        assert setting == {"on": True}
+    assert setting == {"on": False}
+    with switch.held(False):  # free again, at either value
+        assert setting == {"on": False}

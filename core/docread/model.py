@@ -208,34 +208,73 @@ OutputFormat = Literal["text", "markdown", "json"]
 
 
 class Switch:
-    """A process-wide setting held at ``value`` while any thread is inside ``held()``: the first
+    """A process-wide setting held at a value while any thread is inside ``held()``: the first
     thread in saves it, the last one out puts it back, so threads reading at once neither undo
     each other's hold nor leave the setting changed (two calls, "look" then "set", per thread
-    would). Each entry sets it again if something changed it meanwhile (a library's import)."""
+    would). Threads may hold either value, never both at once: one asking for the other value
+    waits until the holders are out (and holds back newcomers for the held one meanwhile, so
+    it is not starved). Each entry sets it again if something changed it meanwhile (a
+    library's import)."""
 
     def __init__(self, read: Callable[[], bool], write: Callable[[bool], object], value: bool) -> None:
         self._read, self._write, self._value = read, write, value
-        self._lock = threading.Lock()
+        self._turn = threading.Condition(threading.Lock())
         self._inside = 0
+        self._at = value  # the value the threads inside hold
         self._saved = value
+        self._depth: dict[int, int] = {}  # a thread inside -> its holds (re-entered)
+        self._waiting = {False: 0, True: 0}  # threads waiting to hold each value
 
     @contextlib.contextmanager
-    def held(self) -> Iterator[None]:
-        """The setting at ``value`` for the block (restored also on error or abandonment)."""
-        with self._lock:
+    def held(self, value: bool | None = None) -> Iterator[None]:
+        """The setting at ``value`` (the switch's own by default) for the block, restored also
+        on error or abandonment. A thread inside asking for the other value is an error (it
+        would wait for itself)."""
+        want = self._value if value is None else value
+        me = threading.get_ident()
+        with self._turn:
+            mine = self._depth.get(me, 0)
+            if mine and want != self._at:
+                raise RuntimeError(
+                    f"a thread holding a process-wide setting at {self._at} asked for {want} "
+                    f"inside its hold (it would wait for itself): hold it once, at one value"
+                )
+            if not mine and not self._enters(want):
+                self._waiting[want] += 1
+                try:
+                    self._turn.wait_for(lambda: self._enters(want))
+                finally:
+                    self._waiting[want] -= 1
             now = self._read()
             if not self._inside:
-                self._saved = now
-            if now != self._value:
-                self._write(self._value)
+                self._saved, self._at = now, want
+            if now != want:
+                self._write(want)
             self._inside += 1
+            self._depth[me] = mine + 1
         try:
             yield
         finally:
-            with self._lock:
+            with self._turn:
                 self._inside -= 1
-                if not self._inside and self._saved != self._value:
-                    self._write(self._saved)
+                if mine:
+                    self._depth[me] = mine
+                else:
+                    del self._depth[me]
+                if not self._inside:
+                    if self._saved != self._at:
+                        self._write(self._saved)
+                    if self._waiting[not self._at]:  # their turn
+                        self._at = not self._at
+                    self._turn.notify_all()
+
+    def _enters(self, want: bool) -> bool:
+        """Whether a thread may hold ``want`` now: the threads inside hold it and none waits for
+        the other value; or none is inside and it is ``want``'s turn (the last out hands the
+        turn to the other value if a thread waits for it) or no thread waits for the other."""
+        if self._inside:
+            return want == self._at and not self._waiting[not want]
+        return want == self._at or not self._waiting[not want]
 
 
 _COLLECTOR = Switch(gc.isenabled, lambda on: gc.enable() if on else gc.disable(), False)
