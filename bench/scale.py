@@ -74,6 +74,11 @@ def raw_import(outs: list[str]) -> tuple[int, float, float]:
     them, wall and CPU seconds (the processes import at once: the floor starts after it)."""
     rows = [out.split() for out in outs if out.strip()]
     chars = sum(int(row[0]) for row in rows)
+    if len(rows) != len(outs) or not chars:  # a crashed process: no floor, not a fast one
+        raise RuntimeError(
+            f"raw PyMuPDF: {len(outs) - len(rows)} of {len(outs)} processes "
+            f"printed nothing, {chars} characters read"
+        )
     wall = max((float(row[1]) for row in rows), default=0.0)
     return chars, wall, sum(float(row[2]) for row in rows)
 

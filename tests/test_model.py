@@ -5,6 +5,7 @@ its callers use one (a cold start's template imports some 50 of them and uses fe
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import gc
 import pickle
@@ -12,7 +13,8 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import field
 from typing import Any
 
@@ -262,12 +264,10 @@ def test_threads_holding_a_switch_at_two_values_each_read_under_their_own() -> N
     a, b = threading.Thread(target=first), threading.Thread(target=other)
     a.start(), b.start()
     a_in.wait(5)
-    while not switch._waiting[False]:  # B is waiting for A
-        threading.Event().wait(0.001)
+    _until(lambda: switch.waiting(False) == 1)  # B is waiting for A
     c = threading.Thread(target=newcomer)
     c.start()
-    while not switch._waiting[True]:  # C waits behind B, though A holds its value
-        threading.Event().wait(0.001)
+    _until(lambda: switch.waiting(True) == 1)  # C waits behind B, though A holds its value
     a_go.set()
     for t in (a, b, c):
         t.join(10)
@@ -286,3 +286,110 @@ def test_a_thread_asking_for_the_other_value_inside_its_own_hold_is_an_error_not
     assert setting == {"on": False}
     with switch.held(False):  # free again, at either value
         assert setting == {"on": False}
+
+
+def _until(done: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Wait for another thread to reach a state (a deadline, not the suite's 300 s timeout)."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the other thread never got there"
+        time.sleep(0.001)
+
+
+class _GaveUp(Exception):
+    """Raised in a waiting thread from outside, as a Ctrl-C landing in its wait would be; slow
+    to make (50 ms, before its thread takes the lock back), so the threads woken with it look
+    at the turn first."""
+
+    def __init__(self) -> None:
+        time.sleep(0.05)
+        super().__init__("gave up")
+
+
+def test_a_thread_that_gives_up_waiting_for_the_other_value_lets_those_behind_it_in() -> None:
+    """A holds off; M waits for on, X for off behind M; M is interrupted in its wait just as A
+    leaves: X goes in (the turn is not left with a thread that is gone) and the setting is
+    put back."""
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    a_in, a_go, x_in = threading.Event(), threading.Event(), threading.Event()
+    gave_up: list[bool] = []
+
+    def holder() -> None:
+        with switch.held(False):
+            a_in.set()
+            a_go.wait(5)
+
+    def m() -> None:
+        try:
+            with switch.held(True):
+                pass
+        except _GaveUp:
+            gave_up.append(True)
+
+    def x() -> None:
+        with switch.held(False):
+            x_in.set()
+
+    a = threading.Thread(target=holder, daemon=True)
+    a.start()
+    a_in.wait(5)
+    waiter = threading.Thread(target=m, daemon=True)
+    waiter.start()
+    _until(lambda: switch.waiting(True) == 1)
+    behind = threading.Thread(target=x, daemon=True)
+    behind.start()
+    _until(lambda: switch.waiting(False) == 1)
+    assert waiter.ident is not None
+    set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    assert set_async(ctypes.c_ulong(waiter.ident), ctypes.py_object(_GaveUp)) == 1
+    a_go.set()  # A leaves: M wakes, raises in its wait, and gives up
+    waiter.join(5)
+    assert gave_up == [True]
+    assert x_in.wait(5), "the thread behind the one that gave up was never let in"
+    behind.join(5)
+    assert setting == {"on": False}
+    assert switch.waiting(True) == switch.waiting(False) == 0
+
+
+def test_threads_queued_for_one_value_go_in_together_when_its_turn_comes() -> None:
+    """A holds off; M1 and M2 wait for on, then F for off: when A leaves, M1 and M2 hold on at
+    the same time (a turn is not one thread at a time), and F goes in after them."""
+    setting = {"on": False}
+    switch = Switch(lambda: setting["on"], lambda v: setting.update(on=v), True)
+    a_in, a_go = threading.Event(), threading.Event()
+    both_in = threading.Barrier(2, timeout=5)
+    order: list[str] = []
+
+    def holder() -> None:
+        with switch.held(False):
+            a_in.set()
+            a_go.wait(5)
+            order.append("a out")
+
+    def on_reader(name: str) -> None:
+        with switch.held(True):
+            both_in.wait()  # broken (an error) unless the other one is inside too
+            order.append(f"{name} in")
+
+    def off_reader() -> None:
+        with switch.held(False):
+            order.append("f in")
+
+    a = threading.Thread(target=holder)
+    a.start()
+    a_in.wait(5)
+    m1 = threading.Thread(target=on_reader, args=("m1",))
+    m1.start()
+    _until(lambda: switch.waiting(True) == 1)
+    m2 = threading.Thread(target=on_reader, args=("m2",))
+    m2.start()
+    _until(lambda: switch.waiting(True) == 2)
+    f = threading.Thread(target=off_reader)
+    f.start()
+    _until(lambda: switch.waiting(False) == 1)
+    a_go.set()
+    for t in (a, m1, m2, f):
+        t.join(10)
+    assert order[0] == "a out" and sorted(order[1:3]) == ["m1 in", "m2 in"] and order[3] == "f in"
+    assert setting == {"on": False}

@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import itertools
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
@@ -211,10 +212,11 @@ class Switch:
     """A process-wide setting held at a value while any thread is inside ``held()``: the first
     thread in saves it, the last one out puts it back, so threads reading at once neither undo
     each other's hold nor leave the setting changed (two calls, "look" then "set", per thread
-    would). Threads may hold either value, never both at once: one asking for the other value
-    waits until the holders are out (and holds back newcomers for the held one meanwhile, so
-    it is not starved). Each entry sets it again if something changed it meanwhile (a
-    library's import)."""
+    would). Threads may hold either value, never both at once: they queue in arrival order and
+    enter together while the queue's head asks for the held value, so a thread asking for the
+    other one waits for the holders and is not starved by newcomers, and those behind it that
+    ask for its value go in with it. Each entry sets the value again if something changed it
+    meanwhile (a library's import)."""
 
     def __init__(self, read: Callable[[], bool], write: Callable[[bool], object], value: bool) -> None:
         self._read, self._write, self._value = read, write, value
@@ -223,7 +225,13 @@ class Switch:
         self._at = value  # the value the threads inside hold
         self._saved = value
         self._depth: dict[int, int] = {}  # a thread inside -> its holds (re-entered)
-        self._waiting = {False: 0, True: 0}  # threads waiting to hold each value
+        self._queue: list[tuple[int, bool]] = []  # waiting threads' (ticket, value), in order
+        self._tickets = itertools.count()
+
+    def waiting(self, value: bool) -> int:
+        """How many threads wait to hold ``value``."""
+        with self._turn:
+            return sum(v == value for _, v in self._queue)
 
     @contextlib.contextmanager
     def held(self, value: bool | None = None) -> Iterator[None]:
@@ -239,16 +247,17 @@ class Switch:
                     f"a thread holding a process-wide setting at {self._at} asked for {want} "
                     f"inside its hold (it would wait for itself): hold it once, at one value"
                 )
-            if not mine and not self._enters(want):
-                self._waiting[want] += 1
+            if not mine:
+                ticket = (next(self._tickets), want)
+                self._queue.append(ticket)
                 try:
-                    self._turn.wait_for(lambda: self._enters(want))
-                finally:
-                    self._waiting[want] -= 1
-            now = self._read()
-            if not self._inside:
-                self._saved, self._at = now, want
-            if now != want:
+                    self._turn.wait_for(lambda: self._enters(ticket))
+                finally:  # in, or given up (an interrupt): either way the rest look again
+                    self._queue.remove(ticket)
+                    self._turn.notify_all()
+                if not self._inside:
+                    self._saved, self._at = self._read(), want
+            if self._read() != want:
                 self._write(want)
             self._inside += 1
             self._depth[me] = mine + 1
@@ -264,17 +273,18 @@ class Switch:
                 if not self._inside:
                     if self._saved != self._at:
                         self._write(self._saved)
-                    if self._waiting[not self._at]:  # their turn
-                        self._at = not self._at
                     self._turn.notify_all()
 
-    def _enters(self, want: bool) -> bool:
-        """Whether a thread may hold ``want`` now: the threads inside hold it and none waits for
-        the other value; or none is inside and it is ``want``'s turn (the last out hands the
-        turn to the other value if a thread waits for it) or no thread waits for the other."""
-        if self._inside:
-            return want == self._at and not self._waiting[not want]
-        return want == self._at or not self._waiting[not want]
+    def _enters(self, ticket: tuple[int, bool]) -> bool:
+        """Whether a waiting thread may hold its value now: every thread queued before it asks
+        for the same value, and the threads inside (if any) hold it."""
+        want = ticket[1]
+        for queued in self._queue:
+            if queued == ticket:
+                return not self._inside or self._at == want
+            if queued[1] != want:
+                return False
+        return False  # not queued: cannot happen while it waits
 
 
 _COLLECTOR = Switch(gc.isenabled, lambda on: gc.enable() if on else gc.disable(), False)

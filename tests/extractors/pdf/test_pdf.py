@@ -541,3 +541,29 @@ def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_correction
     assert read[False] == read[True]
     assert "Name" in read[False][0] and "Submit" in read[False][0]
 
+
+def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_corrections(
+    make_reader, tmp_path
+):
+    """pdf.structure layout runs pymupdf4llm, whose import turns PyMuPDF's quad corrections off:
+    it reads with them off whatever the process's setting is now (a thread's ``off`` or
+    ``auto`` read put back what it found), and puts that setting back (multi-column-2p's
+    second page read otherwise with them on)."""
+    source = CORPUS / "pdf" / "multi-column-2p.pdf"
+    if not source.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    shutil.copy(source, tmp_path / "columns.pdf")
+    reader = make_reader(isolation={"enabled": False}, pdf={"structure": "layout"})
+    tools = pymupdf.TOOLS
+    before = tools.unset_quad_corrections()
+    read, kept = {}, {}
+    try:
+        for turned_off in (False, True):
+            tools.unset_quad_corrections(turned_off)
+            read[turned_off] = [d.text for d in reader.iter_documents("columns.pdf")]
+            kept[turned_off] = tools.unset_quad_corrections()
+    finally:
+        tools.unset_quad_corrections(before)
+    assert kept == {False: False, True: True}
+    assert read[False] == read[True]
+    assert len(read[True]) == 2

@@ -89,8 +89,10 @@ def quads_corrected(on: bool = True) -> Iterator[None]:
     asking for the other value waits for the readers inside: ``Switch``). pymupdf4llm turns
     this process-wide switch off when imported, which moves ``dict``'s line boxes (a two-line
     title read as two headings), so ``auto`` pins it on: what workers have and its rules were
-    tuned on; an import of pymupdf4llm during a read keeps its setting after. ``off``'s plain
-    text is the same either way (every corpus page) and ~8 % cheaper off: it pins it off."""
+    tuned on; ``layout`` reads, and imports pymupdf4llm, with it off, as pymupdf4llm means it, so
+    its import changes nothing under another thread's read and docread leaves the process's
+    setting as it found it. ``off``'s plain text is the same either way (every corpus page) and
+    ~8 % cheaper off: it pins it off."""
     global _QUADS
     if _QUADS is None:
         tools = load_pymupdf().TOOLS
@@ -107,8 +109,9 @@ def layout_model() -> ModuleType:
     its weights ship in the ``pymupdf_layout`` package: nothing is downloaded)."""
     load_pymupdf()
     try:
-        import pymupdf.layout  # activates the model for pymupdf4llm
-        import pymupdf4llm  # type: ignore[import-untyped]
+        with quads_corrected(False):  # its import turns them off: not under another's read
+            import pymupdf.layout  # activates the model for pymupdf4llm
+            import pymupdf4llm  # type: ignore[import-untyped]
     except ImportError as exc:
         raise DependencyMissingError(
             f"pdf.structure: layout needs PyMuPDF's layout model ({exc}): "

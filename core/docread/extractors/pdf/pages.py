@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
 from .content import bound_content
-from .library import layout_model
+from .library import layout_model, quads_corrected
 from .lines import PageText, read_page, visible, with_pictures
 from .structure import PageMarkdown, PageModel, analyse
 from .survey import Survey, survey
@@ -205,7 +205,8 @@ def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
     own OCR decides that; running headers/footers left out), its headings read back from its
     ``#`` lines."""
     model = layout_model()
-    with contextlib.redirect_stdout(io.StringIO()):  # it prints parser messages
+    quiet = contextlib.redirect_stdout(io.StringIO())  # it prints parser messages
+    with quads_corrected(False), quiet:  # as pymupdf4llm means it (its import's setting)
         text = model.to_markdown(
             doc, pages=[page.number], use_ocr=False, header=False, footer=False,
             show_progress=False,
