@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .lines import Line
+from .lines import Line, closed
 from .order import Item, first_word, hyphenated, join, run_in, runs_to_edge, script, side_by_side
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
@@ -31,7 +31,8 @@ _CAPTION_START = lazy_pattern(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a
 _THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)"
-    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*[.:(]?$",
+    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*"
+    r"(?:[.:(]|\([^()]*\))?$",  # "Beispiel 1 (Topologien)": its name in brackets
 )  # an example's or exercise's numbered label too (alone: "Example" may head a section)
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
@@ -42,7 +43,7 @@ _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Ab
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
-ENDS = lazy_pattern(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
+ENDS = lazy_pattern(r"[.!?:;。！？■□∎][\"'”’»)\]]*$")  # a sentence's end (quotes after), a proof's
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
@@ -224,7 +225,7 @@ def _breaks(
     if restyled and not runs_to_edge(prev, right, rtl, first_word(ln.text)):
         return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
-    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
+    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text)) and not closed(prev)
     code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
     if code and not coded and _URL.match(ln.text) and _hung_text(current[0], ln):
         return False  # a reference's or an item's URL where its text hangs: the entry goes on
@@ -301,10 +302,8 @@ def _typed(
     if head:
         level = _heading_level(lines[:head], survey, toc, strong=strong)
         if level:
-            return [
-                Block("heading", lines[:head], level=level),
-                Block(kind, lines[head:], right=right),
-            ]
+            rest = Block(kind, lines[head:], right=right)
+            return [Block("heading", lines[:head], level=level), rest]
     return [Block(kind, lines, right=right)]
 
 
@@ -325,10 +324,8 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        return [
-            Block("heading", [label], level=survey.level(label)),
-            Block(kind, lines[1:], right=right),
-        ]
+        rest = Block(kind, lines[1:], right=right)
+        return [Block("heading", [label], level=survey.level(label)), rest]
     return [Block(kind, lines, right=right)]
 
 
