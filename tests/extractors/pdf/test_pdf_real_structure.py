@@ -305,6 +305,20 @@ def test_squares_in_an_unruled_tables_cells_end_no_line_and_keep_the_table(tmp_p
     assert "| Priority support |" in text and "support □" not in text
 
 
+def test_an_initial_opening_a_paragraphs_line_opens_no_list_item(tmp_path):
+    """``J. Smith and his colleagues`` opens the second line of a paragraph whose first line is
+    set in (a first-line indent): a name's initial, no lettered item ``J.`` (no ``I.`` or ``K.``
+    at its x), the paragraph whole."""
+    rows = [(72.0, 100.0, "This paragraph is an ordinary one before the next paragraph in the text."),
+            (72, 114, "It ends here with a full stop and nothing more to say about the matter."),
+            (90, 128, "Recent work on the topic was carried out over many years by the team led by"),
+            (72, 142, "J. Smith and his colleagues at the university, who measured the effect in a"),
+            (72, 156, "long series of careful experiments that are still cited widely today by many.")]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))  # fmt: skip
+    assert "by the team led by J. Smith and his colleagues" in " ".join(text.split())
+    assert "\n\nJ. Smith" not in text
+
+
 def test_an_end_of_proof_mark_ends_the_line_it_is_set_on_not_one_beside_or_above_it():
     """GeoTopo's ``■`` at the right edge ends the proof's last line: the line whose row it
     shares most, its row's last piece (p42: not the sum sign in the formula's middle; p62: not
@@ -315,6 +329,12 @@ def test_an_end_of_proof_mark_ends_the_line_it_is_set_on_not_one_beside_or_above
     assert "Analog gilt f ◦g = id ˜Y . ■" in text and "id ˜ ■ X." not in text
     text = pages("GeoTopo-komprimiert.pdf", "107")[0][0]
     assert "⇒ϕ(∠ABC) = ∠ACB\n⇒∠ABC ∼= ∠ACB ■" in text
+
+
+def test_a_german_abbreviation_opening_a_line_opens_no_lettered_item():
+    """``O. B. d. A.`` (o. B. d. A.: without loss of generality) opening a line under a line set
+    in is no lettered item: no ``N.`` or ``P.`` opens a line at its x (GeoTopo p15)."""
+    assert "\n\nO. B. d. A. sei N" not in pages("GeoTopo-komprimiert.pdf", "15")[0][0]
 
 
 def test_a_line_an_end_of_proof_mark_ends_ends_its_paragraph():

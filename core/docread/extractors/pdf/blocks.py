@@ -105,6 +105,8 @@ def column_blocks(
     for ln in lines:
         at = round(ln.x0 / 4)
         reach[at] = max(reach.get(at, 0.0), ln.x1)
+    letters = {(t[0], round(ln.x0 / 2)) for ln in lines  # "C. " labels by x (2 pt): siblings
+               if (t := ln.text.lstrip())[1:3] == ". " and t[0].isupper()}  # fmt: skip
     out: list[Block] = []
     current: list[Line] = []
     far = 0.0  # how far right the block being made runs
@@ -117,9 +119,8 @@ def column_blocks(
             edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
-            out.extend(
-                _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
-            )
+            typed = _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
+            out.extend(typed)
         current, kind = [], "text"
 
     prev: Line | None = None
@@ -130,11 +131,9 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, reach, rtl)
-        if (
-            prev is None
-            or start
-            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
+        start = _starts_item(ln, prev, reach, rtl, letters)
+        if start or prev is None or _breaks(
+            prev, ln, current, far, kind, gap, left, right, survey, rtl
         ):
             flush()
             kind = "item" if start else "text"
@@ -182,11 +181,12 @@ def _line_gap(lines: list[Line]) -> float:
     return max(gaps[len(gaps) // 4], 0.0)
 
 
-def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
-    """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')
-    or that ended a sentence left of it (a definition's full last line, its ``a)`` set in),
-    a capital's ``B.`` only under a line set in past it (a contract's lettered clauses)."""
+def _starts_item(
+    ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool, letters: set[tuple[str, int]]
+) -> bool:
+    """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
+    short of its text's edge (``reach``: column_blocks') or ending a sentence left of it (a
+    definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -194,7 +194,9 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
-        return prev is not None and prev.x0 > ln.x0 + 2  # text set in (not "A. Smith" opening)
+        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
+        sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
+        return sibling and prev is not None and prev.x0 > ln.x0 + 2
     if not (weak or numbered) or prev is None:
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
