@@ -337,6 +337,13 @@ def test_a_german_abbreviation_opening_a_line_opens_no_lettered_item():
     assert "\n\nO. B. d. A. sei N" not in pages("GeoTopo-komprimiert.pdf", "15")[0][0]
 
 
+def test_a_proofs_item_under_a_short_line_keeps_its_wrapped_line():
+    """A proof's ``a)`` set in under ``Beweis:`` (a short line alone at its x, not a full line
+    ending a sentence) opens no item there, and its line wrapped under it stays in its
+    paragraph (GeoTopo p31: no cut between ``mit`` and ``ε = ...``)."""
+    text = pages("GeoTopo-komprimiert.pdf", "31")[0][0]
+    assert "F(Bδ(y)) ⊆Bε(F(y)) mit ε = 12∥F(y)∥. Folgt" in text
+
 def test_a_line_an_end_of_proof_mark_ends_ends_its_paragraph():
     """The ``■`` at the edge makes the proof's last line full, yet the paragraph ends there: the
     example's label under it opens a paragraph of its own (GeoTopo p6)."""

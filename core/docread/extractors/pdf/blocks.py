@@ -185,8 +185,8 @@ def _starts_item(
     ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool, letters: set[tuple[str, int]]
 ) -> bool:
     """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
-    short of its text's edge (``reach``: column_blocks') or ending a sentence left of it (a
-    definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
+    short of its text's edge (``reach``: column_blocks') or full and ending a sentence left of it
+    (a definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -201,7 +201,8 @@ def _starts_item(
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
     edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-    ends = ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())  # set in after
+    full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
+    ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
 
 
