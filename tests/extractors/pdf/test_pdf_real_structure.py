@@ -12,10 +12,13 @@ from functools import cache
 from pathlib import Path
 
 import docread
+import pymupdf
 import pytest
 from conftest import CORPUS
+from factories import drawn_markdown
 
 HEADING = re.compile(r"^(#{1,4}) (.+)$", re.MULTILINE)
+SQUARES = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with ■ and □ in it
 
 
 @cache
@@ -260,3 +263,97 @@ def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_read
                 full.pictures,
                 full.rects,
             )
+
+
+def _rows(page: pymupdf.Page, rows: list[tuple[float, float, str]], size: float = 10) -> None:
+    """Writes each ``(x, y, text)`` on ``page``: ■ and □ in DejaVu Sans, the rest in Helvetica."""
+    for x, y, text in rows:
+        square = text in ("■", "□")
+        font = {"fontname": "F0", "fontfile": SQUARES} if square else {"fontname": "helv"}
+        page.insert_text((x, y), text, fontsize=size, **font)
+
+
+def test_a_square_bullet_in_the_next_column_ends_no_line_of_this_one(tmp_path):
+    """A paragraph beside a list whose items open with ``■`` in the next column: a bullet of its
+    item's text, no end of proof of the left column's line on its row (the columns read one
+    after the other, the paragraph whole)."""
+    left = ["The left column holds an ordinary paragraph", "of running text that wraps over several",
+            "lines of the page and goes on for a while", "before it comes to its own end, like this.",
+            "Another sentence follows here in the left", "column, still part of the same paragraph."]
+    items = ["Fast export to many formats", "Cloud sync across devices", "An audit log of changes"]
+    rows = [(72.0, 100.0 + 13 * i, line) for i, line in enumerate(left)]
+    rows.append((320, 100, "Features of the product:"))
+    for i, item in enumerate(items, 1):
+        rows += [(320, 100 + 13 * i, "■"), (338, 100 + 13 * i, item)]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows))  # fmt: skip
+    flat = " ".join(text.split())
+    assert "ordinary paragraph of running text that wraps over several lines of the page" in flat
+    assert "several ■" not in flat and "while ■" not in flat
+    assert text.index("same paragraph.") < text.index("Features of the product:")
+
+
+def test_squares_in_an_unruled_tables_cells_end_no_line_and_keep_the_table(tmp_path):
+    """A feature table without rules, ``■`` (has it) and ``□`` (has it not) in its cells: no end
+    of proof of the row's label, the table stays a table."""
+    rows = [(72.0, 100.0, "Feature comparison of the three products is shown below in the table.")]
+    cells = [("Feature", "Basic", "Pro"), ("Export to CSV", "■", "■"), ("Cloud sync", "□", "■"),
+             ("Audit log", "□", "■"), ("Priority support", "□", "□")]  # fmt: skip
+    for i, (label, basic, pro) in enumerate(cells):
+        rows += [(72, 130 + 16 * i, label), (300, 130 + 16 * i, basic), (400, 130 + 16 * i, pro)]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))
+    assert "| Feature | Basic | Pro |" in text
+    assert "| Priority support |" in text and "support □" not in text
+
+
+def test_an_initial_opening_a_paragraphs_line_opens_no_list_item(tmp_path):
+    """``J. Smith and his colleagues`` opens the second line of a paragraph whose first line is
+    set in (a first-line indent): a name's initial, no lettered item ``J.`` (no ``I.`` or ``K.``
+    at its x), the paragraph whole."""
+    rows = [(72.0, 100.0, "This paragraph is an ordinary one before the next paragraph in the text."),
+            (72, 114, "It ends here with a full stop and nothing more to say about the matter."),
+            (90, 128, "Recent work on the topic was carried out over many years by the team led by"),
+            (72, 142, "J. Smith and his colleagues at the university, who measured the effect in a"),
+            (72, 156, "long series of careful experiments that are still cited widely today by many.")]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))  # fmt: skip
+    assert "by the team led by J. Smith and his colleagues" in " ".join(text.split())
+    assert "\n\nJ. Smith" not in text
+
+
+def test_an_end_of_proof_mark_ends_the_line_it_is_set_on_not_one_beside_or_above_it():
+    """GeoTopo's ``■`` at the right edge ends the proof's last line: the line whose row it
+    shares most, its row's last piece (p42: not the sum sign in the formula's middle; p62: not
+    the line above; p107: not the line above, read after its own)."""
+    text = pages("GeoTopo-komprimiert.pdf", "42")[0][0]
+    assert "+ � ■" not in text and "(−1)k ■" not in text and "= χ(∆) ■" in text
+    text = pages("GeoTopo-komprimiert.pdf", "62")[0][0]
+    assert "Analog gilt f ◦g = id ˜Y . ■" in text and "id ˜ ■ X." not in text
+    text = pages("GeoTopo-komprimiert.pdf", "107")[0][0]
+    assert "⇒ϕ(∠ABC) = ∠ACB\n⇒∠ABC ∼= ∠ACB ■" in text
+
+
+def test_a_german_abbreviation_opening_a_line_opens_no_lettered_item():
+    """``O. B. d. A.`` (o. B. d. A.: without loss of generality) opening a line under a line set
+    in is no lettered item: no ``N.`` or ``P.`` opens a line at its x (GeoTopo p15)."""
+    assert "\n\nO. B. d. A. sei N" not in pages("GeoTopo-komprimiert.pdf", "15")[0][0]
+
+
+def test_a_proofs_item_under_a_short_line_keeps_its_wrapped_line():
+    """A proof's ``a)`` set in under ``Beweis:`` (a short line alone at its x, not a full line
+    ending a sentence) opens no item there, and its line wrapped under it stays in its
+    paragraph (GeoTopo p31: no cut between ``mit`` and ``ε = ...``)."""
+    text = pages("GeoTopo-komprimiert.pdf", "31")[0][0]
+    assert "F(Bδ(y)) ⊆Bε(F(y)) mit ε = 12∥F(y)∥. Folgt" in text
+
+def test_a_line_an_end_of_proof_mark_ends_ends_its_paragraph():
+    """The ``■`` at the edge makes the proof's last line full, yet the paragraph ends there: the
+    example's label under it opens a paragraph of its own (GeoTopo p6)."""
+    text = pages("GeoTopo-komprimiert.pdf", "6")[0][0]
+    assert "Mengen abgeschlossen. ■\n\nBeispiel 1 (Topologien)\n\n" in text
+
+
+def test_an_examples_label_with_its_name_in_brackets_heads_no_section():
+    """``Beispiel 14 (Stereographische Projektion)`` in bold opens an example, as ``Beispiel
+    42`` does: a label of its paragraph, no heading of the outline (GeoTopo p15)."""
+    text = pages("GeoTopo-komprimiert.pdf", "15")[0][0]
+    assert "Beispiel 14 (Stereographische Projektion)" in text
+    assert not any(h.startswith("Beispiel") for h in headings(text))

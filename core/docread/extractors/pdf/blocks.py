@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .lines import Line
+from .lines import Line, closed
 from .order import Item, first_word, hyphenated, join, run_in, runs_to_edge, script, side_by_side
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
@@ -31,7 +31,8 @@ _CAPTION_START = lazy_pattern(rf"^\s*{_CAPTION_WORDS}", re.IGNORECASE)  # what a
 _THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph, heads no section
     r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
     r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)"
-    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*[.:(]?$",
+    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*"
+    r"(?:[.:(]|\([^()]*\))?$",  # "Beispiel 1 (Topologien)": its name in brackets
 )  # an example's or exercise's numbered label too (alone: "Example" may head a section)
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
@@ -42,7 +43,7 @@ _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Ab
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
-ENDS = lazy_pattern(r"[.!?:;。！？][\"'”’»)\]]*$")  # a sentence's end (quotes after it)
+ENDS = lazy_pattern(r"[.!?:;。！？■□∎][\"'”’»)\]]*$")  # a sentence's end (quotes after), a proof's
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
@@ -104,6 +105,8 @@ def column_blocks(
     for ln in lines:
         at = round(ln.x0 / 4)
         reach[at] = max(reach.get(at, 0.0), ln.x1)
+    letters = {(t[0], round(ln.x0 / 2)) for ln in lines  # "C. " labels by x (2 pt): siblings
+               if (t := ln.text.lstrip())[1:3] == ". " and t[0].isupper()}  # fmt: skip
     out: list[Block] = []
     current: list[Line] = []
     far = 0.0  # how far right the block being made runs
@@ -116,9 +119,8 @@ def column_blocks(
             edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
-            out.extend(
-                _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
-            )
+            typed = _typed(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
+            out.extend(typed)
         current, kind = [], "text"
 
     prev: Line | None = None
@@ -129,11 +131,9 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, reach, rtl)
-        if (
-            prev is None
-            or start
-            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
+        start = _starts_item(ln, prev, reach, rtl, letters)
+        if start or prev is None or _breaks(
+            prev, ln, current, far, kind, gap, left, right, survey, rtl
         ):
             flush()
             kind = "item" if start else "text"
@@ -181,11 +181,12 @@ def _line_gap(lines: list[Line]) -> float:
     return max(gaps[len(gaps) // 4], 0.0)
 
 
-def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool) -> bool:
-    """A line that opens a list item: a strong bullet, or a weak one (``-``, ``·``) or a number
-    after a line that did not run to the edge of the text it starts (``reach``: column_blocks')
-    or that ended a sentence left of it (a definition's full last line, its ``a)`` set in),
-    a capital's ``B.`` only under a line set in past it (a contract's lettered clauses)."""
+def _starts_item(
+    ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool, letters: set[tuple[str, int]]
+) -> bool:
+    """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
+    short of its text's edge (``reach``: column_blocks') or full and ending a sentence left of it
+    (a definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
@@ -193,12 +194,15 @@ def _starts_item(ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
-        return prev is not None and prev.x0 > ln.x0 + 2  # text set in (not "A. Smith" opening)
+        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
+        sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
+        return sibling and prev is not None and prev.x0 > ln.x0 + 2
     if not (weak or numbered) or prev is None:
         return weak or numbered
     at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
     edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
-    ends = ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())  # set in after
+    full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
+    ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
 
 
@@ -224,7 +228,7 @@ def _breaks(
     if restyled and not runs_to_edge(prev, right, rtl, first_word(ln.text)):
         return True  # two short lines apart from the body in two slants or families
     edge = max(far, ln.x1) if current else right  # this text's edge
-    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text))
+    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text)) and not closed(prev)
     code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
     if code and not coded and _URL.match(ln.text) and _hung_text(current[0], ln):
         return False  # a reference's or an item's URL where its text hangs: the entry goes on
@@ -301,10 +305,8 @@ def _typed(
     if head:
         level = _heading_level(lines[:head], survey, toc, strong=strong)
         if level:
-            return [
-                Block("heading", lines[:head], level=level),
-                Block(kind, lines[head:], right=right),
-            ]
+            rest = Block(kind, lines[head:], right=right)
+            return [Block("heading", lines[:head], level=level), rest]
     return [Block(kind, lines, right=right)]
 
 
@@ -325,10 +327,8 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        return [
-            Block("heading", [label], level=survey.level(label)),
-            Block(kind, lines[1:], right=right),
-        ]
+        rest = Block(kind, lines[1:], right=right)
+        return [Block("heading", [label], level=survey.level(label)), rest]
     return [Block(kind, lines, right=right)]
 
 

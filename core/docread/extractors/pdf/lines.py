@@ -29,6 +29,7 @@ _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
+_TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
@@ -296,6 +297,15 @@ def joined_rows(
         if not merged:
             active.append(len(out))
             out.append(ln)
+    marks = [] if rtl else [ln for ln in out if ln.text.strip() in _TOMBSTONES]
+    if marks:  # a mark left alone (no bullet of the text after it) may end its row's line
+        out = [ln for ln in out if ln.text.strip() not in _TOMBSTONES]
+    for mark in marks:
+        at = _closing(out, mark, marks, walls)
+        if at is None:
+            out.append(mark)
+        else:
+            out[at] = _join_fragments(out[at], mark, rtl, strokes, walls, ended=True) or out[at]
     # back to content order (MuPDF's order of blocks: columns read one after the other)
     out.sort(key=attrgetter("block", "y0"))
     return out
@@ -336,18 +346,48 @@ def same_row(a: Line, b: Line) -> bool:
     return overlap >= 0.6 * min(a.y1 - a.y0, b.y1 - b.y0)
 
 
+def _closing(out: list[Line], mark: Line, marks: list[Line], walls: Sequence[Box]) -> int | None:
+    """The line (its index in ``out``) an end-of-proof mark (``■ □ ∎``) ends whatever the gap:
+    of the lines on the mark's row the one sharing most of its height, the mark the row's last
+    fragment and flush right, at the edge of the text over and under that line (not beside
+    another column's text), no column rule between, no other mark on its row or at its x near
+    it (a table's ticks). GeoTopo p6: a remark's ``■``, its box a little above the line's."""
+    h = mark.y1 - mark.y0
+    if any(o is not mark and (same_row(o, mark) or abs(o.x0 - mark.x0) <= 1
+                              and abs(o.y0 - mark.y0) <= 3 * h) for o in marks):
+        return None  # a table's column of ticks
+    row = [i for i, ln in enumerate(out) if not ln.rotated and same_row(ln, mark)]
+    if any(out[i].x0 >= mark.x1 for i in row):
+        return None  # text right of it: a bullet or a cell, not the row's end
+    row = [i for i in row if out[i].x1 <= mark.x0]
+    if not row:
+        return None
+    i = max(row, key=lambda i: min(out[i].y1, mark.y1) - max(out[i].y0, mark.y0))
+    after = [j for j in row if out[j].x0 >= out[i].x1 and same_row(out[j], out[i])]
+    i = max(after, key=lambda j: out[j].x1) if after else i  # its row's last piece: "= χ(∆)"
+    line = out[i]
+    column = [ln.x1 for ln in out if ln.x0 < line.x1 and ln.x1 > line.x0]  # over and under it
+    if not any(abs(mark.x1 - x) <= mark.size / 2 for x in column) or mark.x1 > max(column) + 1:
+        return None  # no line of its column ends where it does (the next column's bullet)
+    return None if walls and _walled(line, mark, walls) else i
+
+
+def closed(ln: Line) -> bool:
+    """A line an end-of-proof mark ends (``_closing``): its paragraph ends there, full or not."""
+    return ln.text.rstrip()[-1:] in _TOMBSTONES
+
+
 def _join_fragments(
-    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box]
+    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box], ended: bool = False
 ) -> Line | None:
-    """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``), else None."""
+    """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``; ``ended``:
+    ``b`` an end-of-proof mark that ends ``a``, ``_closing``, whatever the gap), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
     if gap < -0.5 * em:
         return None  # overlapping: text printed over text, not one line
-    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and (
-        rtl or second.text.strip() not in {"■", "□", "∎"}  # an end of proof: at any gap
-    ):
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
