@@ -28,8 +28,9 @@ class PdfExtractor(Extractor):
     # 7: heading colours, diagram and form labels, date lines, OCR layers, column run-ons
     # 8: extra3's table and margin-note rules; 9: extra4's paper tables, run-in heads and column
     # rules, a content-bomb page read as plain text with a note; 10: extra5's code listings,
-    # description terms and label grids, pages read with PyMuPDF's quad corrections pinned on
-    version: ClassVar[int] = 10
+    # description terms and label grids, pages read with PyMuPDF's quad corrections pinned on;
+    # 11: extra6's run-in label stops, column joins, lettered and numbered items, proof marks
+    version: ClassVar[int] = 11
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
