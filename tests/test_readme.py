@@ -32,6 +32,7 @@ from readme_blocks import (
     run_block,
     samples,
     skip_if_marked,
+    unimported,
     workdir,
 )
 
@@ -130,6 +131,18 @@ def test_a_block_using_a_submodule_it_does_not_import_fails(forks: Forks, tmp_pa
     assert forks.run(Block(7, "test", "python", "import xml.dom.minidom\n" + use), tmp_path) == (
         "parsed\n"
     )
+
+
+def test_a_module_a_package_binds_itself_is_no_unimported_submodule() -> None:
+    """``import os`` then ``os.path`` runs in ``python -c`` (os binds ``path`` to posixpath
+    itself): not refused, while ``xml.dom`` after ``import xml`` still is."""
+
+    def block(code: str) -> Block:
+        return Block(8, "test", "python", code)
+
+    assert unimported(block("import os\nprint(os.path.join('a', 'b'), os.sep)\n")) == []
+    assert unimported(block("import os.path\nprint(os.path.basename('/a/b'))\n")) == []
+    assert unimported(block("import os, xml\nos.path.join('a')\nxml.dom.minidom\n")) == ["xml.dom"]
 
 
 def test_the_blocks_that_start_ray_are_run_with_the_ray_tests() -> None:
