@@ -11,9 +11,11 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from conftest import rewrite_ahead
 from readme_blocks import (
     BLOCKS,
     CONFIG,
@@ -245,6 +247,28 @@ def test_skipped_corpus_tests_are_counted_at_the_end_of_the_run(tmp_path: Path) 
     assert done.returncode == 0 and "corpus" not in done.stdout
     development = README.read_text(encoding="utf-8").split("## Development", 1)[1]
     assert "DOCREAD_CORPUS=/path/to/corpus" in development
+
+
+def test_an_xdist_runs_controller_rewrites_the_test_modules_asserts_ahead_of_its_workers(
+    pytestconfig: pytest.Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``conftest.rewrite_ahead`` (an xdist controller's, before its workers collect: each
+    would rewrite every module again on a clean clone) leaves the pyc pytest's import hook
+    reads, with the asserts rewritten; each file once, split over the processes."""
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
+
+    files = [tmp_path / f"test_{n}.py" for n in range(3)]
+    for n, path in enumerate(files):
+        path.write_text(f"def test():\n    seen = {n}\n    assert seen == 7\n")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as run.sh runs pytest
+    rewrite_ahead(pytestconfig, files, processes=2)
+    for n, path in enumerate(files):
+        code = _read_pyc(path, path.parent / "__pycache__" / (path.stem + PYC_TAIL))
+        assert code is not None, path
+        names: dict[str, Any] = {}
+        exec(code, names)
+        with pytest.raises(AssertionError, match=rf"assert {n} == 7"):  # rewritten: the values
+            names["test"]()
 
 
 def test_run_sh_runs_any_command_in_the_venv_from_the_callers_folder(tmp_path: Path) -> None:
