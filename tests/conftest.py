@@ -123,7 +123,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def rewrite_ahead(config: pytest.Config, files: list[Path], processes: int) -> None:
     """Writes the pyc of rewritten asserts pytest's import hook would write, for each of
     ``files`` without a current one, split over ``processes`` forked processes (this one
-    included). Nothing where pytest writes no bytecode (PYTHONDONTWRITEBYTECODE)."""
+    included; none forked beside another thread). Nothing where pytest writes no bytecode
+    (PYTHONDONTWRITEBYTECODE)."""
     from _pytest.assertion import rewrite
 
     if sys.dont_write_bytecode:
@@ -144,6 +145,8 @@ def rewrite_ahead(config: pytest.Config, files: list[Path], processes: int) -> N
             if rewrite.try_makedirs(pyc(path).parent):
                 rewrite._write_pyc(state, code, source_hash, pyc(path))
 
+    if threading.active_count() > 1:  # a fork copies this thread alone: no fork
+        processes = 1
     children = []
     for n in range(1, min(processes, len(stale))):
         pid = os.fork()
