@@ -23,6 +23,7 @@ from docread.extractors.pdf.library import load_pymupdf
 load_pymupdf()  # the tests' own `import pymupdf` then skips the layout model (~0.4 s), as docread does
 # the README blocks' runner (imported by two test modules) has its asserts explained as theirs are
 pytest.register_assert_rewrite("readme_blocks")
+TESTS = Path(__file__).resolve().parent
 
 CORPUS = Path(
     os.environ.get(
@@ -107,6 +108,57 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     collected (a stable sort: each module's tests keep their order)."""
     rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller of an xdist run (``run.sh test``) rewrites the test modules' asserts
+    before its workers start: on a clean clone each worker would rewrite every module itself,
+    at once (~3 s of CPU each); they then read the pycs pytest caches."""
+    xdist = config.getoption("numprocesses", None) and not hasattr(config, "workerinput")
+    if xdist and config.getoption("assertmode") == "rewrite":
+        files = [*TESTS.rglob("test_*.py"), *TESTS.rglob("conftest.py"), TESTS / "readme_blocks.py"]
+        rewrite_ahead(config, sorted(files), processes=os.cpu_count() or 1)
+
+
+def rewrite_ahead(config: pytest.Config, files: list[Path], processes: int) -> None:
+    """Writes the pyc of rewritten asserts pytest's import hook would write, for each of
+    ``files`` without a current one, split over ``processes`` forked processes (this one
+    included; none forked beside another thread). Nothing where pytest writes no bytecode
+    (PYTHONDONTWRITEBYTECODE)."""
+    from _pytest.assertion import rewrite
+
+    if sys.dont_write_bytecode:
+        return
+
+    def pyc(path: Path) -> Path:
+        return rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+
+    stale = [path for path in files if rewrite._read_pyc(path, pyc(path)) is None]
+    state = config.stash[rewrite.assertstate_key]
+
+    def write(share: list[Path]) -> None:
+        for path in share:
+            try:
+                source_hash, code = rewrite._rewrite_test(path, config)
+            except SyntaxError:  # pytest reports it when it collects the module
+                continue
+            if rewrite.try_makedirs(pyc(path).parent):
+                rewrite._write_pyc(state, code, source_hash, pyc(path))
+
+    if threading.active_count() > 1:  # a fork copies this thread alone: no fork
+        processes = 1
+    children = []
+    for n in range(1, min(processes, len(stale))):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                write(stale[n::processes])
+            finally:
+                os._exit(0)
+        children.append(pid)
+    write(stale[::processes])
+    for pid in children:
+        os.waitpid(pid, 0)
 
 
 def corpus_rows(*folders: str) -> list[dict[str, object]]:

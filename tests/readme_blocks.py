@@ -332,7 +332,8 @@ def unimported(block: Block) -> list[str]:
     """The submodules a block reaches as attributes of a package it imports (``import xml``,
     then ``xml.dom.minidom``) without importing them: in ``python -c`` that is an AttributeError
     unless the package happens to import them itself; in a fork whose server imported them for
-    another block it would pass, so it is refused here."""
+    another block it would pass, so it is refused here. A name the package binds to a module
+    of another name (``os.path``, posixpath) is no submodule: the package always binds it."""
     import importlib.util
 
     tree = ast.parse(block.code)
@@ -366,7 +367,9 @@ def unimported(block: Block) -> list[str]:
                 spec = importlib.util.find_spec(dotted)
             except (ImportError, ValueError):
                 spec = None
-            if spec is not None and dotted not in missing:
+            # a module under another name (``os.path`` is posixpath) is one the package binds
+            # itself at its import, as ``os`` does: no submodule to import
+            if spec is not None and spec.name == dotted and dotted not in missing:
                 missing.append(dotted)
             break
     return missing

@@ -11,9 +11,11 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from conftest import rewrite_ahead
 from readme_blocks import (
     BLOCKS,
     CONFIG,
@@ -32,6 +34,7 @@ from readme_blocks import (
     run_block,
     samples,
     skip_if_marked,
+    unimported,
     workdir,
 )
 
@@ -130,6 +133,18 @@ def test_a_block_using_a_submodule_it_does_not_import_fails(forks: Forks, tmp_pa
     assert forks.run(Block(7, "test", "python", "import xml.dom.minidom\n" + use), tmp_path) == (
         "parsed\n"
     )
+
+
+def test_a_module_a_package_binds_itself_is_no_unimported_submodule() -> None:
+    """``import os`` then ``os.path`` runs in ``python -c`` (os binds ``path`` to posixpath
+    itself): not refused, while ``xml.dom`` after ``import xml`` still is."""
+
+    def block(code: str) -> Block:
+        return Block(8, "test", "python", code)
+
+    assert unimported(block("import os\nprint(os.path.join('a', 'b'), os.sep)\n")) == []
+    assert unimported(block("import os.path\nprint(os.path.basename('/a/b'))\n")) == []
+    assert unimported(block("import os, xml\nos.path.join('a')\nxml.dom.minidom\n")) == ["xml.dom"]
 
 
 def test_the_blocks_that_start_ray_are_run_with_the_ray_tests() -> None:
@@ -232,6 +247,28 @@ def test_skipped_corpus_tests_are_counted_at_the_end_of_the_run(tmp_path: Path) 
     assert done.returncode == 0 and "corpus" not in done.stdout
     development = README.read_text(encoding="utf-8").split("## Development", 1)[1]
     assert "DOCREAD_CORPUS=/path/to/corpus" in development
+
+
+def test_an_xdist_runs_controller_rewrites_the_test_modules_asserts_ahead_of_its_workers(
+    pytestconfig: pytest.Config, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``conftest.rewrite_ahead`` (an xdist controller's, before its workers collect: each
+    would rewrite every module again on a clean clone) leaves the pyc pytest's import hook
+    reads, with the asserts rewritten; each file once, split over the processes."""
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
+
+    files = [tmp_path / f"test_{n}.py" for n in range(3)]
+    for n, path in enumerate(files):
+        path.write_text(f"def test():\n    seen = {n}\n    assert seen == 7\n")
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as run.sh runs pytest
+    rewrite_ahead(pytestconfig, files, processes=2)
+    for n, path in enumerate(files):
+        code = _read_pyc(path, path.parent / "__pycache__" / (path.stem + PYC_TAIL))
+        assert code is not None, path
+        names: dict[str, Any] = {}
+        exec(code, names)
+        with pytest.raises(AssertionError, match=rf"assert {n} == 7"):  # rewritten: the values
+            names["test"]()
 
 
 def test_run_sh_runs_any_command_in_the_venv_from_the_callers_folder(tmp_path: Path) -> None:

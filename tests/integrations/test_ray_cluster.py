@@ -38,10 +38,19 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]
     from ray.cluster_utils import Cluster
 
     homes = [tmp_path_factory.mktemp(f"node{i}") for i in range(2)]
-    node: dict[str, Any] = {"num_cpus": 1, "object_store_memory": STORE}
+    # no log monitor (the driver takes no worker logs: log_to_driver=False) and no autoscaler
+    # monitor (a fixed cluster): ~0.5 s of CPU each at its start, and they poll while it lives
+    node: dict[str, Any] = {
+        "num_cpus": 1, "object_store_memory": STORE, "include_log_monitor": False,
+    }  # fmt: skip
     cluster = Cluster(
         initialize_head=True,
-        head_node_args={**node, "include_dashboard": False, "env_vars": {"HOME": str(homes[0])}},
+        head_node_args={
+            **node,
+            "include_dashboard": False,
+            "no_monitor": True,
+            "env_vars": {"HOME": str(homes[0])},
+        },
     )
     second = cluster.add_node(**node, env_vars={"HOME": str(homes[1])})
     cluster.wait_for_nodes()
