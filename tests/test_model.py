@@ -393,3 +393,41 @@ def test_threads_queued_for_one_value_go_in_together_when_its_turn_comes() -> No
         t.join(10)
     assert order[0] == "a out" and sorted(order[1:3]) == ["m1 in", "m2 in"] and order[3] == "f in"
     assert setting == {"on": False}
+
+
+def test_the_threads_waiting_go_in_when_the_last_one_outs_put_back_fails() -> None:
+    """The last thread out fails to put the setting back (the library raised): its error is
+    its own, and the thread waiting for the other value still goes in."""
+    setting, fails = {"on": False}, [True]
+
+    def write(value: bool) -> None:
+        if value is False and fails and fails.pop():
+            raise OSError("the library refused the setting")
+        setting["on"] = value
+
+    switch = Switch(lambda: setting["on"], write, True)
+    a_in, a_go, b_in = threading.Event(), threading.Event(), threading.Event()
+    errors: list[str] = []
+
+    def holder() -> None:
+        try:
+            with switch.held(True):
+                a_in.set()
+                a_go.wait(5)
+        except OSError as exc:
+            errors.append(str(exc))
+
+    def other() -> None:
+        with switch.held(False):
+            b_in.set()
+
+    a = threading.Thread(target=holder, daemon=True)
+    a.start()
+    a_in.wait(5)
+    b = threading.Thread(target=other, daemon=True)
+    b.start()
+    _until(lambda: switch.waiting(False) == 1)
+    a_go.set()
+    a.join(5)
+    assert errors == ["the library refused the setting"]
+    assert b_in.wait(5), "the waiting thread was never woken"

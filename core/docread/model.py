@@ -271,9 +271,17 @@ class Switch:
                 else:
                     del self._depth[me]
                 if not self._inside:
-                    if self._saved != self._at:
-                        self._write(self._saved)
-                    self._turn.notify_all()
+                    try:
+                        if self._saved != self._at:
+                            self._write(self._saved)
+                    finally:  # the waiting threads' turn, also if the write failed
+                        self._turn.notify_all()
+
+    def keep(self, value: bool) -> None:
+        """Have the last thread out put ``value`` back: something done inside a hold changed the
+        process's own setting as it would have outside (a library's first import)."""
+        with self._turn:
+            self._saved = value
 
     def _enters(self, ticket: tuple[int, bool]) -> bool:
         """Whether a waiting thread may hold its value now: every thread queued before it asks

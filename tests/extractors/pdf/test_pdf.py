@@ -5,6 +5,8 @@ files (corpus conformance is in test_conformance.py)."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from docread.errors import (
     ExtractionError,
     InvalidOptionError,
 )
+from docread.extractors.pdf.library import layout_model
 from factories import drawn, image_bytes, pdf, scan_page, table_page, text_page
 
 SCANS = {"pdf": {"ocr_dpi": 150}}  # fixture scans are 150 dpi: more dots add nothing
@@ -554,6 +557,7 @@ def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_co
         pytest.skip(f"corpus not present at {CORPUS}")
     shutil.copy(source, tmp_path / "columns.pdf")
     reader = make_reader(isolation={"enabled": False}, pdf={"structure": "layout"})
+    layout_model()  # its first import sets the process's own setting (the test below it)
     tools = pymupdf.TOOLS
     before = tools.unset_quad_corrections()
     read, kept = {}, {}
@@ -567,3 +571,48 @@ def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_co
     assert kept == {False: False, True: True}
     assert read[False] == read[True]
     assert len(read[True]) == 2
+
+
+def test_layout_read_in_threads_at_once_leaves_the_process_stdout_as_it_was(
+    make_reader, tmp_path
+):
+    """pymupdf4llm prints parser messages, kept out of the output by a redirect of the process's
+    ``sys.stdout``: threads reading ``layout`` at once take turns, so none puts back another's
+    redirect (the process's prints were lost for good)."""
+    source = CORPUS / "pdf" / "multi-column-2p.pdf"
+    if not source.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    for n in range(3):
+        shutil.copy(source, tmp_path / f"columns{n}.pdf")
+    reader = make_reader(isolation={"enabled": False}, pdf={"structure": "layout"})
+    stdout, texts = sys.stdout, {}
+
+    def read(n: int) -> None:
+        texts[n] = [d.text for d in reader.iter_documents(f"columns{n}.pdf")]
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert sys.stdout is stdout
+    assert len(texts) == 3 and texts[0] == texts[1] == texts[2] and len(texts[0]) == 2
+
+
+def test_docreads_first_import_of_pymupdf4llm_leaves_pymupdfs_setting_as_that_import_does():
+    """pymupdf4llm turns PyMuPDF's quad corrections off when first imported, for the whole
+    process; docread imports it (``layout``) inside a hold, so no other thread's read sees the
+    change, and then leaves the process as the import would have: a user's own
+    ``pymupdf4llm.to_markdown`` after it reads as it would without docread."""
+    script = (
+        "from docread.extractors.pdf.library import layout_model, load_pymupdf\n"
+        "tools = load_pymupdf().TOOLS\n"
+        "before = bool(tools.unset_quad_corrections())\n"
+        "layout_model()\n"
+        "print(before, bool(tools.unset_quad_corrections()))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["False", "True"]
+

@@ -303,6 +303,7 @@ def test_squares_in_an_unruled_tables_cells_end_no_line_and_keep_the_table(tmp_p
     text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))
     assert "| Feature | Basic | Pro |" in text
     assert "| Priority support |" in text and "support □" not in text
+    assert "| Export to CSV | ■ | ■ |" in text and "| Cloud sync | □ | ■ |" in text  # its values
 
 
 def test_an_initial_opening_a_paragraphs_line_opens_no_list_item(tmp_path):

@@ -90,8 +90,8 @@ def quads_corrected(on: bool = True) -> Iterator[None]:
     this process-wide switch off when imported, which moves ``dict``'s line boxes (a two-line
     title read as two headings), so ``auto`` pins it on: what workers have and its rules were
     tuned on; ``layout`` reads, and imports pymupdf4llm, with it off, as pymupdf4llm means it, so
-    its import changes nothing under another thread's read and docread leaves the process's
-    setting as it found it. ``off``'s plain text is the same either way (every corpus page) and
+    its import changes nothing under another thread's read; the process's setting is then left
+    as that import leaves it (off), else as docread found it. ``off``'s plain text is the same either way (every corpus page) and
     ~8 % cheaper off: it pins it off."""
     global _QUADS
     if _QUADS is None:
@@ -110,8 +110,12 @@ def layout_model() -> ModuleType:
     load_pymupdf()
     try:
         with quads_corrected(False):  # its import turns them off: not under another's read
+            first = "pymupdf4llm" not in sys.modules
             import pymupdf.layout  # activates the model for pymupdf4llm
             import pymupdf4llm  # type: ignore[import-untyped]
+
+            if first and _QUADS is not None:  # the process's setting after, as its import left it
+                _QUADS.keep(pymupdf.TOOLS.unset_quad_corrections())
     except ImportError as exc:
         raise DependencyMissingError(
             f"pdf.structure: layout needs PyMuPDF's layout model ({exc}): "

@@ -36,6 +36,7 @@ _HEADING = lazy_pattern(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 _EMPHASIS = lazy_pattern(r"\*\*|__")
 _KEPT = 8  # documents whose survey and page headings a process keeps
 _LOCK = threading.Lock()
+_LAYOUT = threading.Lock()  # pymupdf4llm, a page at a time: its stdout's redirect is process-wide
 
 
 @dataclass(slots=True)
@@ -206,7 +207,7 @@ def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
     ``#`` lines."""
     model = layout_model()
     quiet = contextlib.redirect_stdout(io.StringIO())  # it prints parser messages
-    with quads_corrected(False), quiet:  # as pymupdf4llm means it (its import's setting)
+    with _LAYOUT, quads_corrected(False), quiet:  # as pymupdf4llm means it (its import's setting)
         text = model.to_markdown(
             doc, pages=[page.number], use_ocr=False, header=False, footer=False,
             show_progress=False,
