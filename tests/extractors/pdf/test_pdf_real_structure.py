@@ -306,6 +306,19 @@ def test_squares_in_an_unruled_tables_cells_end_no_line_and_keep_the_table(tmp_p
     assert "| Export to CSV | ■ | ■ |" in text and "| Cloud sync | □ | ■ |" in text  # its values
 
 
+def test_a_box_alone_on_its_line_is_kept_and_opens_no_empty_list_item(tmp_path):
+    """A form's tick box ``□`` set far right of a paragraph's line, too far to join it: a line of
+    its own that keeps its glyph, not a bullet of nothing (an empty ``-`` item that cut the
+    paragraph and lost the box)."""
+    rows = [(72.0, 100.0, "The applicant has read the terms and conditions set out in this and"),
+            (72, 114, "agrees to all of them in full as indicated by the mark in the box at"),
+            (500, 114, "□"),
+            (72, 128, "the right and by the signature given at the bottom of this page here.")]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))  # fmt: skip
+    assert "□" in text
+    assert "-" not in [line.strip() for line in text.splitlines()]
+
+
 def test_an_initial_opening_a_paragraphs_line_opens_no_list_item(tmp_path):
     """``J. Smith and his colleagues`` opens the second line of a paragraph whose first line is
     set in (a first-line indent): a name's initial, no lettered item ``J.`` (no ``I.`` or ``K.``
