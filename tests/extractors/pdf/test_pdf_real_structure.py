@@ -266,9 +266,9 @@ def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_read
 
 
 def _rows(page: pymupdf.Page, rows: list[tuple[float, float, str]], size: float = 10) -> None:
-    """Writes each ``(x, y, text)`` on ``page``: ■ and □ in DejaVu Sans, the rest in Helvetica."""
+    """Writes each ``(x, y, text)`` on ``page``: ■, □ and � in DejaVu Sans, the rest in Helvetica."""
     for x, y, text in rows:
-        square = text in ("■", "□")
+        square = text in ("■", "□", "\ufffd")
         font = {"fontname": "F0", "fontfile": SQUARES} if square else {"fontname": "helv"}
         page.insert_text((x, y), text, fontsize=size, **font)
 
@@ -317,6 +317,25 @@ def test_a_box_alone_on_its_line_is_kept_and_opens_no_empty_list_item(tmp_path):
     text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))  # fmt: skip
     assert "□" in text
     assert "-" not in [line.strip() for line in text.splitlines()]
+
+
+def test_a_glyph_the_text_layer_cannot_name_alone_is_no_value_of_a_cell_nor_part_of_a_sentence(
+    tmp_path,
+):
+    """U+FFFD, a glyph with no Unicode (a formula's big operator), alone in a table's cell is no
+    value, unlike a box or tick: the cell stays empty; alone on a line beside prose it is not
+    glued into the sentence (GeoTopo's lone operators read as ``abgeschlossen �``)."""
+    cells = [("Symbol", "Meaning", "Page"), ("A", "\ufffd", "12"), ("B", "the second", "14"),
+             ("C", "the third", "15"), ("D", "the fourth", "16")]  # fmt: skip
+    rows = [(72.0, 100.0, "The symbols of the chapter and what each one of them means are these.")]
+    for i, row in enumerate(cells):
+        rows += [(x, 130 + 16 * i, cell) for x, cell in zip((72, 250, 400), row, strict=True)]
+    rows += [(72, 250, "The set is closed and so is its image under the map that we defined"),
+             (300, 264, "\ufffd"),
+             (72, 278, "in the chapter before this one, which ends the proof of the claim.")]
+    text = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11))  # fmt: skip
+    assert "| Symbol | Meaning | Page |" in text and "| A |  | 12 |" in text
+    assert "defined \ufffd" not in text and "\ufffd in the chapter" not in text
 
 
 def test_an_initial_opening_a_paragraphs_line_opens_no_list_item(tmp_path):

@@ -190,7 +190,7 @@ def _starts_item(
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in _STRONG_BULLETS:
-        return bool(stripped[1:].strip())  # a mark alone (a form's box) opens no empty item
+        return first == "\ufffd" or bool(stripped[1:].strip())  # a box alone: no empty item
     weak = first in _WEAK_BULLETS and second in (" ", "\t", "\xa0")
     numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's

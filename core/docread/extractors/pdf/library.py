@@ -91,8 +91,8 @@ def quads_corrected(on: bool = True) -> Iterator[None]:
     title read as two headings), so ``auto`` pins it on: what workers have and its rules were
     tuned on; ``layout`` reads, and imports pymupdf4llm, with it off, as pymupdf4llm means it, so
     its import changes nothing under another thread's read; the process's setting is then left
-    as that import leaves it (off), else as docread found it. ``off``'s plain text is the same either way (every corpus page) and
-    ~8 % cheaper off: it pins it off."""
+    as that import leaves it (off), else as docread found it. ``off``'s plain text is the same
+    either way (every corpus page) and ~8 % cheaper off: it pins it off."""
     global _QUADS
     if _QUADS is None:
         tools = load_pymupdf().TOOLS

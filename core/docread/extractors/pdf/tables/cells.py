@@ -26,9 +26,9 @@ _HALF = 0.5
 LEADERS = ".·•…‥_∙"  # a dot leader's characters
 _LED = lazy_pattern(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
 _SPACED = lazy_pattern(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
-_CELL_BULLET = lazy_pattern(  # before a cell's text: a tick or box alone is the cell's value
-    r"^\s*[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*(?=\S)"
-)
+_CELL_BULLET = lazy_pattern(  # before a cell's text; a tick or box alone is the cell's value
+    r"^\s*(?:[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*(?=\S)|\ufffd\s*$)"
+)  # (a glyph the text layer cannot name, alone, is no value: emptied)
 
 
 @dataclass(frozen=True, slots=True)
