@@ -296,6 +296,14 @@ def _until(done: Callable[[], bool], seconds: float = 5.0) -> None:
         time.sleep(0.001)
 
 
+def _started(target: Callable[..., object], *args: object) -> threading.Thread:
+    """A daemon thread running ``target(*args)``, started (one stuck by a bug cannot hold the
+    test process)."""
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
 class _GaveUp(Exception):
     """Raised in a waiting thread from outside, as a Ctrl-C landing in its wait would be; slow
     to make (50 ms, before its thread takes the lock back), so the threads woken with it look
@@ -331,14 +339,11 @@ def test_a_thread_that_gives_up_waiting_for_the_other_value_lets_those_behind_it
         with switch.held(False):
             x_in.set()
 
-    a = threading.Thread(target=holder, daemon=True)
-    a.start()
+    _started(holder)
     a_in.wait(5)
-    waiter = threading.Thread(target=m, daemon=True)
-    waiter.start()
+    waiter = _started(m)
     _until(lambda: switch.waiting(True) == 1)
-    behind = threading.Thread(target=x, daemon=True)
-    behind.start()
+    behind = _started(x)
     _until(lambda: switch.waiting(False) == 1)
     assert waiter.ident is not None
     set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
@@ -376,17 +381,13 @@ def test_threads_queued_for_one_value_go_in_together_when_its_turn_comes() -> No
         with switch.held(False):
             order.append("f in")
 
-    a = threading.Thread(target=holder)
-    a.start()
+    a = _started(holder)
     a_in.wait(5)
-    m1 = threading.Thread(target=on_reader, args=("m1",))
-    m1.start()
+    m1 = _started(on_reader, "m1")
     _until(lambda: switch.waiting(True) == 1)
-    m2 = threading.Thread(target=on_reader, args=("m2",))
-    m2.start()
+    m2 = _started(on_reader, "m2")
     _until(lambda: switch.waiting(True) == 2)
-    f = threading.Thread(target=off_reader)
-    f.start()
+    f = _started(off_reader)
     _until(lambda: switch.waiting(False) == 1)
     a_go.set()
     for t in (a, m1, m2, f):
@@ -421,11 +422,9 @@ def test_the_threads_waiting_go_in_when_the_last_one_outs_put_back_fails() -> No
         with switch.held(False):
             b_in.set()
 
-    a = threading.Thread(target=holder, daemon=True)
-    a.start()
+    a = _started(holder)
     a_in.wait(5)
-    b = threading.Thread(target=other, daemon=True)
-    b.start()
+    _started(other)
     _until(lambda: switch.waiting(False) == 1)
     a_go.set()
     a.join(5)

@@ -255,9 +255,10 @@ class Switch:
                 finally:  # in, or given up (an interrupt): either way the rest look again
                     self._queue.remove(ticket)
                     self._turn.notify_all()
-                if not self._inside:
-                    self._saved, self._at = self._read(), want
-            if self._read() != want:
+            now = self._read()
+            if not self._inside:
+                self._saved, self._at = now, want
+            if now != want:
                 self._write(want)
             self._inside += 1
             self._depth[me] = mine + 1

@@ -4,11 +4,14 @@ files (corpus conformance is in test_conformance.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import docread
 import pymupdf
@@ -399,6 +402,30 @@ def test_a_page_a_little_over_the_flate_bound_is_cleared_from_a_head_of_its_stre
     assert 0 < sum(fed) < raw / 2
 
 
+@contextlib.contextmanager
+def _process_quads(turned_off: bool) -> Iterator[None]:
+    """PyMuPDF's process-wide quad corrections set as a user's import of pymupdf4llm would set
+    them (``turned_off``), the process's own setting put back after."""
+    tools = pymupdf.TOOLS
+    before = tools.unset_quad_corrections()
+    tools.unset_quad_corrections(turned_off)
+    try:
+        yield
+    finally:
+        tools.unset_quad_corrections(before)
+
+
+def _read_both_ways(reader: Any, name: str) -> tuple[dict[bool, list[str]], dict[bool, bool]]:
+    """``name``'s texts read with the process's quad corrections on and off, and the setting
+    found after each read."""
+    read, kept = {}, {}
+    for turned_off in (False, True):
+        with _process_quads(turned_off):
+            read[turned_off] = [d.text for d in reader.iter_documents(name)]
+            kept[turned_off] = pymupdf.TOOLS.unset_quad_corrections()
+    return read, kept
+
+
 @pytest.mark.parametrize("turned_off", [False, True])
 def test_off_reads_as_plain_get_text_whichever_way_the_process_set_quad_corrections(
     make_reader, tmp_path, turned_off
@@ -408,15 +435,10 @@ def test_off_reads_as_plain_get_text_whichever_way_the_process_set_quad_correcti
     imported)."""
     pdf(tmp_path / "t.pdf", ["Alpha beta gamma " * 20, "Delta epsilon " * 20])
     reader = make_reader(isolation={"enabled": False}, pdf={"structure": "off"})
-    tools = pymupdf.TOOLS
-    before = tools.unset_quad_corrections()
-    try:
-        tools.unset_quad_corrections(turned_off)
+    with _process_quads(turned_off):
         got = [d.text for d in reader.iter_documents("t.pdf")]
         with pymupdf.open(tmp_path / "t.pdf") as plain:
             want = [page.get_text().strip() for page in plain]
-    finally:
-        tools.unset_quad_corrections(before)
     assert got == want
     assert got[0].startswith("Alpha beta gamma") and got[1].startswith("Delta epsilon")
 
@@ -477,15 +499,13 @@ def test_off_reads_its_text_with_quad_corrections_off_and_puts_the_process_setti
         seen.append(tools.unset_quad_corrections())
         return real(*args, **kwargs)
 
-    before = tools.unset_quad_corrections()
-    try:
-        tools.unset_quad_corrections(turned_off)
+    with _process_quads(turned_off):
         monkeypatch.setattr(pymupdf.extra, "page_get_textpage", spied)
-        got = [d.text for d in reader.iter_documents("t.pdf")]
-        after = tools.unset_quad_corrections()
-    finally:
-        monkeypatch.undo()
-        tools.unset_quad_corrections(before)
+        try:
+            got = [d.text for d in reader.iter_documents("t.pdf")]
+            after = tools.unset_quad_corrections()
+        finally:
+            monkeypatch.undo()
     assert seen == [True, True]
     assert after is turned_off
     assert got[0].startswith("Alpha beta gamma") and got[1].startswith("Delta epsilon")
@@ -530,16 +550,7 @@ def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_correction
         pytest.skip(f"corpus not present at {CORPUS}")
     shutil.copy(source, tmp_path / "forms.pdf")
     reader = make_reader(isolation={"enabled": False}, pdf={"structure": "auto"})
-    tools = pymupdf.TOOLS
-    before = tools.unset_quad_corrections()
-    read, kept = {}, {}
-    try:
-        for turned_off in (False, True):
-            tools.unset_quad_corrections(turned_off)
-            read[turned_off] = [d.text for d in reader.iter_documents("forms.pdf")]
-            kept[turned_off] = tools.unset_quad_corrections()
-    finally:
-        tools.unset_quad_corrections(before)
+    read, kept = _read_both_ways(reader, "forms.pdf")
     assert kept == {False: False, True: True}
     assert read[False] == read[True]
     assert "Name" in read[False][0] and "Submit" in read[False][0]
@@ -558,16 +569,7 @@ def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_co
     shutil.copy(source, tmp_path / "columns.pdf")
     reader = make_reader(isolation={"enabled": False}, pdf={"structure": "layout"})
     layout_model()  # its first import sets the process's own setting (the test below it)
-    tools = pymupdf.TOOLS
-    before = tools.unset_quad_corrections()
-    read, kept = {}, {}
-    try:
-        for turned_off in (False, True):
-            tools.unset_quad_corrections(turned_off)
-            read[turned_off] = [d.text for d in reader.iter_documents("columns.pdf")]
-            kept[turned_off] = tools.unset_quad_corrections()
-    finally:
-        tools.unset_quad_corrections(before)
+    read, kept = _read_both_ways(reader, "columns.pdf")
     assert kept == {False: False, True: True}
     assert read[False] == read[True]
     assert len(read[True]) == 2
