@@ -22,8 +22,14 @@ least CPU: what a shared machine adds least to). ``docread:auto+pymupdf``: auto 
 checkout, e.g. main's) in the same rounds, labelled ``@before``: a before/after table from one
 run on the same machine; an ``@before`` case's "x off" is against ``docread:off@before``.
 
+``--stages`` also runs each docread case once a round with stage timers (a process apart from
+the timed ones): CPU seconds in MuPDF's text page and ``dict``, ``off``'s text out of its text
+page, the characters of a page with a number's made-up space (``rawdict``), ``read_page``'s
+Python, where its pictures are drawn, the survey's own work, the content guard, the engine
+(``analyse`` and the markdown) and the rest, each the least of the rounds.
+
     python bench/structure.py [--rounds 3] [--sets corpus,papers] [--before /work/main]
-        [--cases docread:auto] [--json out.json]
+        [--cases docread:auto] [--stages] [--json out.json]
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from _harness import CORPUS
 
@@ -66,6 +73,8 @@ else:
            "timeouts": {"global": 3600}, "pdf": {"structure": mode}}
     reader = docread.Reader("/", config=cfg)
     sum(1 for _ in reader.iter_documents(files[0], pages="1"))
+    if os.environ.get("STRUCTURE_STAGES"):  # --stages: the timers (STAGES)
+        exec(os.environ["STRUCTURE_STAGES"])
 t0, c0 = time.perf_counter(), time.process_time()
 if case == "raw":
     for f in files:
@@ -91,8 +100,57 @@ if out != "-":
 # VmHWM: this process's own peak (ru_maxrss also counts the forked parent's before exec)
 with open("/proc/self/status") as fh:
     peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM")) / 1024
-print(json.dumps({"pages": pages, "seconds": seconds, "cpu": cpu, "peak_mb": peak}))
+found = {"pages": pages, "seconds": seconds, "cpu": cpu, "peak_mb": peak}
+if "spent" in globals():
+    found["stages"] = {**spent, "rest": cpu - sum(spent.values())}
+print(json.dumps(found))
 """.replace("PEER_PAGES", str(PEER_PAGES))
+
+# ``--stages``: where a docread case's CPU goes, each second to the innermost stage running
+# (MuPDF's text page and ``dict``; ``off``'s text out of its text page; ``read_page``'s Python;
+# the survey's own work; the content guard; the engine: ``analyse`` and the markdown); a stage
+# the tree does not have is left out. Its own process: the timers cost ~2 us a call.
+STAGE_NAMES = (
+    "guard", "text page", "text out", "dict", "raw chars", "read_page", "pictures", "survey",
+    "engine", "rest",
+)  # fmt: skip
+STAGES = r"""
+import pymupdf
+from docread.extractors.pdf import document, lines, pages as pdf_pages, structure, survey
+spent, stack = {}, []
+
+def timed(owner, name, stage):
+    inner = getattr(owner, name, None)
+    if inner is None:
+        return
+    def wrapper(*args, **kwargs):
+        now = time.process_time()
+        if stack:
+            spent[stack[-1][0]] = spent.get(stack[-1][0], 0.0) + now - stack[-1][1]
+        stack.append([stage, now])
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            now, (done, since) = time.process_time(), stack.pop()
+            spent[done] = spent.get(done, 0.0) + now - since
+            if stack:
+                stack[-1][1] = now
+    setattr(owner, name, wrapper)
+
+timed(pymupdf.extra, "page_get_textpage", "text page")
+timed(pymupdf.TextPage, "extractDICT", "dict")
+timed(document, "_plain_text", "text out")
+for owner in (pdf_pages, survey):
+    timed(owner, "read_page", "read_page")
+timed(pdf_pages, "with_pictures", "read_page")
+timed(lines, "drawn_pictures", "pictures")
+timed(lines, "raw_lines", "raw chars")
+timed(pdf_pages, "survey", "survey")
+for owner in (pdf_pages, document, survey):
+    timed(owner, "bound_content", "guard")
+timed(pdf_pages, "analyse", "engine")
+timed(structure.PageModel, "markdown", "engine")
+"""
 
 CASES = ("raw", "docread:off", "docread:auto", "pymupdf4llm")
 SKIP = {"password.pdf", "libreoffice-writer-password.pdf", "copy-protected.pdf"}  # no text
@@ -157,13 +215,18 @@ def corpus_pdfs() -> list[str]:
     return [str(p) for p in sorted((CORPUS / "pdf").glob("*.pdf")) if p.name not in SKIP]
 
 
-def run(case: str, files: list[str], keep: Path | None, tree: Path = ROOT) -> dict[str, float]:
+def run(
+    case: str, files: list[str], keep: Path | None, tree: Path = ROOT, *, stages: bool = False
+) -> dict[str, Any]:
+    """One case over ``files`` in a fresh process (``stages``: with the stage timers)."""
     env = {**os.environ, "PYTHONPATH": f"{tree / 'core'}:{ROOT}"}
+    if stages:
+        env["STRUCTURE_STAGES"] = STAGES
     proc = subprocess.run(
         [sys.executable, "-c", CHILD, case.split("@")[0], str(keep) if keep else "-", *files],
         capture_output=True, text=True, env=env, check=True,
     )  # fmt: skip
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -173,6 +236,20 @@ def _rates(runs: list[dict[str, float]]) -> tuple[float, float]:
         statistics.median(x["pages"] / x["seconds"] for x in runs),
         max(x["pages"] / x["cpu"] for x in runs),
     )
+
+
+def _print_stages(staged: dict[tuple[str, str], list[dict[str, float]]]) -> dict[str, object]:
+    """Each stage's CPU seconds, the least over the rounds (``--stages``), case by case."""
+    names = [n for n in STAGE_NAMES if any(n in r for runs in staged.values() for r in runs)]
+    print(f"\n{'set':<11} {'case':<22}" + "".join(f"{n:>11}" for n in names) + f"{'sum':>8}")
+    out: dict[str, object] = {}
+    for (set_name, case), runs in staged.items():
+        least = {n: min(r.get(n, 0.0) for r in runs) for n in names}
+        out[f"{set_name}/{case}"] = least
+        cells = "".join(f"{least[n]:>11.3f}" for n in names)
+        print(f"{set_name:<11} {case:<22}{cells}{sum(least.values()):>8.3f}")
+    print("CPU seconds by stage, each the least of the rounds (a run of its own, timers on)")
+    return out
 
 
 def main() -> None:
@@ -190,6 +267,10 @@ def main() -> None:
         help="comma-separated: only these cases (raw and docread:off "
         "are always run: the ratios' floors)",
     )
+    parser.add_argument(
+        "--stages", action="store_true",
+        help="also run each docread case once a round with stage timers: where its CPU goes",
+    )  # fmt: skip
     args = parser.parse_args()
     truths = structure_set()
     sys.path.insert(0, str(ROOT / "tests"))
@@ -208,7 +289,8 @@ def main() -> None:
     if args.cases:
         wanted = {"raw", "docread:off", *args.cases.split(",")}
         cases = [c for c in cases if c.split("@")[0] in wanted]
-    times: dict[tuple[str, str], list[dict[str, float]]] = {}
+    times: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    staged: dict[tuple[str, str], list[dict[str, float]]] = {}
     recall: dict[str, dict[str, dict[str, tuple[int, int]]]] = {}
     for r in range(args.rounds):
         for set_name, files in sets.items():
@@ -222,6 +304,9 @@ def main() -> None:
                 )
                 tree = args.before if case.endswith("@before") else ROOT
                 times.setdefault((set_name, case), []).append(run(case, files, keep, tree))
+                if args.stages and case.startswith("docread") and set_name != "structure":
+                    found = run(case, files, None, tree, stages=True)
+                    staged.setdefault((set_name, case), []).append(found["stages"])
                 if keep:
                     texts = json.loads(keep.read_text())
                     recall[case] = {f: score(texts[f], truths[f]) for f in files}
@@ -262,6 +347,8 @@ def main() -> None:
             f"{rate / off:>6.2f} {cpu:>8.1f} {cpu / cpu_raw:>6.2f} {cpu / cpu_off:>6.2f} "
             f"{peak:>8.0f}"
         )
+    if staged:
+        report["stages"] = _print_stages(staged)
     for file_case, found in recall.items():
         print(f"\n{file_case} per file:", {Path(f).name: v for f, v in found.items()})
     if args.json:
