@@ -193,12 +193,17 @@ def test_bookmarks_placed_up_to_the_first_content_look_no_further_and_say_the_sa
     titles = ["Combat rules", "Spells", "Items", "Gone", "Lost"]
     whole = place_bookmarks(text, titles)
     assert asked == [[stamps.title_key(t) for t in titles]] and all(f for _, f in whole[:3])
-    for upto, looked in ((0, ["combat rules", "spells"]), (7, ["combat rules", "spells"])):
+    # found on the line ``upto`` is on: no later entry can start by it; a line more: one more
+    for upto, looked in (
+        (0, ["combat rules"]),
+        (7, ["combat rules"]),
+        (13, ["combat rules", "spells"]),
+    ):
         asked.clear()
         placed = place_bookmarks(text, titles, upto=upto)
         assert [k for keys in asked for k in keys] == looked
         assert [at <= upto for at, _ in placed] == [at <= upto for at, _ in whole]
-        assert placed[:2] == whole[:2]
+        assert placed[: len(looked)] == whole[: len(looked)]  # those looked for: as placed
     cases = (("x\n", titles), ("", ["Gone", "Combat rules", "Lost"]), ("", ["Nope"]))
     for lead, these in cases:
         page = lead + text

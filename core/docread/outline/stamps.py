@@ -36,9 +36,10 @@ def place_bookmarks(
     start for its first entry, else where the next found one starts, else the page's end (the
     section then starts with the next page); (offset, False). ``upto``: only which entries
     start at or before that offset is asked (the section a page's first content is in): the
-    search stops at the first entry found past it, the entries after it placed at the page's
-    end (past ``upto`` too), and a title is looked for among the lines only once it is no
-    heading (a page of 20 entries whose first opens it: one title looked for, not 20)."""
+    search stops at the first entry found past it, or found on the last line that starts by
+    it (those after start on later lines), the entries after it placed at the page's end
+    (past ``upto`` too), and a title is looked for among the lines only when asked (a page of
+    20 entries whose first opens it: one title looked for, not 20)."""
     if not titles:
         return []
     keys = [title_key(title) for title in titles]
@@ -54,8 +55,8 @@ def place_bookmarks(
         found.append(at)
         if at is not None:
             low = at + 1
-            if upto is not None and at > upto:
-                break
+            if upto is not None and (at > upto or text.find("\n", at, upto) < 0):
+                break  # the rest start on lines past ``upto``
     found.extend([None] * (len(keys) - len(found)))  # after the stop: at the page's end
     first = next((i for i, at in enumerate(found) if at is not None), len(found))
     later, out = len(text), [(0, False)] * len(found)
