@@ -552,7 +552,8 @@ def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(
         try:
             together[mode].append([d.text for d in readers[mode].iter_documents("forms.pdf")])
         finally:
-            off_done.set() if mode == "off" else None
+            if mode == "off":
+                off_done.set()
 
     together: dict[str, list[list[str]]] = {"off": [], "auto": []}
     monkeypatch.setattr(pymupdf.extra, "page_get_textpage", spied)
