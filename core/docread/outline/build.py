@@ -220,7 +220,8 @@ class TreeBuilder:
         here = _Here(meta, text)
         out = UnitSections(self._top())
         entries = bookmark_entries(str(meta.get("bookmarks", "")))
-        placed = place_bookmarks(text, [title for _, _, title in entries])
+        titles = [title for _, _, title in entries]  # sizes or not: the section at ``content``
+        placed = place_bookmarks(text, titles, upto=None if self.sizes else content)
         if (
             in_force == 0
             and not self._path

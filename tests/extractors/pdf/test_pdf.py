@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -511,9 +512,16 @@ def test_off_reads_its_text_with_quad_corrections_off_and_puts_the_process_setti
     assert got[0].startswith("Alpha beta gamma") and got[1].startswith("Delta epsilon")
 
 
-def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(make_reader, tmp_path):
+def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(
+    make_reader, tmp_path, monkeypatch
+):
     """Threads reading ``off`` (corrections off) and ``auto`` (on) at once: each reads as it
-    does alone (pdflatex-forms' labels move with the setting under ``auto``)."""
+    does alone (pdflatex-forms' labels move with the setting under ``auto``). First made to
+    overlap, not left to chance: ``auto``'s first text page waits, inside its hold, until
+    ``off`` has come to read (queued for its own value, or, were it let in, done reading), then
+    is made under the setting ``auto`` holds; then 20 reads of each at once."""
+    from docread.extractors.pdf import library
+
     source = CORPUS / "pdf" / "pdflatex-forms.pdf"
     if not source.is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
@@ -523,7 +531,43 @@ def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(make_read
         for mode in ("off", "auto")
     }
     alone = {mode: [d.text for d in r.iter_documents("forms.pdf")] for mode, r in readers.items()}
+    tools, real = pymupdf.TOOLS, pymupdf.extra.page_get_textpage
+    seen: dict[str, list[bool]] = {"off": [], "auto": []}
+    auto_in, off_done = threading.Event(), threading.Event()
+
+    def spied(*args: Any) -> Any:
+        mode = threading.current_thread().name
+        if mode == "auto" and not auto_in.is_set():
+            auto_in.set()  # inside auto's hold: off comes to read now
+            deadline = time.monotonic() + 30
+            while not (library._QUADS.waiting(True) or off_done.is_set()):
+                assert time.monotonic() < deadline, "off never came to read"
+                time.sleep(0.001)
+        seen[mode].append(tools.unset_quad_corrections())
+        return real(*args)
+
+    def read_once(mode: str) -> None:
+        if mode == "off":
+            assert auto_in.wait(30)
+        try:
+            together[mode].append([d.text for d in readers[mode].iter_documents("forms.pdf")])
+        finally:
+            if mode == "off":
+                off_done.set()
+
     together: dict[str, list[list[str]]] = {"off": [], "auto": []}
+    monkeypatch.setattr(pymupdf.extra, "page_get_textpage", spied)
+    overlapped = [threading.Thread(target=read_once, args=(m,), name=m) for m in together]
+    for t in overlapped:
+        t.start()
+    for t in overlapped:
+        t.join(60)
+    monkeypatch.undo()
+    assert seen["auto"] and not any(seen["auto"]), "auto's text made with corrections off"
+    assert seen["off"] and all(seen["off"])
+    assert together == {mode: [alone[mode]] for mode in together}
+
+    together = {"off": [], "auto": []}
 
     def read(mode: str) -> None:
         for _ in range(20):
