@@ -44,6 +44,10 @@ class Deadline:
         """The full ``limit`` again from now (a loader's next chunk, the next page)."""
         self.end = end_after(self.limit)
 
+    def extend(self, seconds: float) -> None:
+        """``seconds`` more: time the step spent waiting for another thread's turn is not its own."""
+        self.end += seconds
+
     def expired(self) -> bool:
         """True once this limit itself has run out (``check`` also asks ``outer``)."""
         return time.monotonic() > self.end

@@ -24,6 +24,7 @@ from docread.errors import (
     ExtractionError,
     InvalidOptionError,
 )
+from docread.extractors.pdf import pages
 from docread.extractors.pdf.library import layout_model
 from factories import drawn, image_bytes, pdf, scan_page, table_page, text_page
 
@@ -643,6 +644,30 @@ def test_layout_read_in_threads_at_once_leaves_the_process_stdout_as_it_was(
         t.join(120)
     assert sys.stdout is stdout
     assert len(texts) == 3 and texts[0] == texts[1] == texts[2] and len(texts[0]) == 2
+
+
+def test_a_layout_page_waiting_for_another_threads_turn_is_not_timed_for_the_wait(
+    make_reader, tmp_path
+):
+    """``timeouts.pdf_per_page`` times a page's own reading: a ``layout`` page that waits while
+    another thread's page has pymupdf4llm (one page at a time) is not slow for it, and the pages
+    after it are read (a busy process lost the rest of its documents)."""
+    source = CORPUS / "pdf" / "multi-column-2p.pdf"
+    if not source.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    shutil.copy(source, tmp_path / "columns.pdf")
+    reader = make_reader(
+        isolation={"enabled": False}, pdf={"structure": "layout", "per_page_timeout": 1}
+    )
+    layout_model()  # imported before: the wait below is another page's turn only
+    result: list[docread.ReadResult] = []
+    with pages._LAYOUT:  # another thread's page holds the model
+        thread = threading.Thread(target=lambda: result.append(reader.read("columns.pdf")))
+        thread.start()
+        thread.join(2.5)  # waits its turn longer than the page's budget
+    thread.join(120)
+    assert [d.metadata["page_number"] for d in result[0].documents] == [1, 2]
+    assert "not read" not in result[0].render()
 
 
 def test_docreads_first_import_of_pymupdf4llm_leaves_pymupdfs_setting_as_that_import_does():

@@ -234,6 +234,8 @@ def _pages(
                 unsearched.append(n)
             if md is not None and md.plain:
                 plain.append(n)
+            if md is not None:
+                page_time.extend(md.waited)
             slow = page_time.expired()
             scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned, found)

@@ -14,6 +14,7 @@ import contextlib
 import io
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from dataclasses import field
@@ -205,9 +206,11 @@ def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
     shipped with ``pymupdf_layout``, loaded on the first page that needs it; no OCR: docread's
     own OCR decides that; running headers/footers left out), its headings read back from its
     ``#`` lines."""
+    asked = time.monotonic()
     model = layout_model()
     quiet = contextlib.redirect_stdout(io.StringIO())  # it prints parser messages
     with _LAYOUT, quads_corrected(False), quiet:  # as pymupdf4llm means it (its import's setting)
+        waited = time.monotonic() - asked  # the model's import, another thread's page: not its own
         text = model.to_markdown(
             doc, pages=[page.number], use_ocr=False, header=False, footer=False,
             show_progress=False,
@@ -217,7 +220,7 @@ def _layout_page(doc: pymupdf.Document, page: pymupdf.Page) -> PageMarkdown:
         (min(len(m.group(1)), 4), " ".join(_EMPHASIS.sub("", m.group(2)).split()))
         for m in _HEADING.finditer(text)
     ]
-    return PageMarkdown(text, headings, visible(page.get_text()))
+    return PageMarkdown(text, headings, visible(page.get_text()), waited=waited)
 
 
 def fold(path: list[tuple[int, str]], headings: Iterable[tuple[int, str]]) -> list[tuple[int, str]]:

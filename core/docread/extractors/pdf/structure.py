@@ -63,6 +63,7 @@ class PageMarkdown:
     chars: int
     tables_skipped: bool = False
     plain: bool = False
+    waited: float = 0.0  # seconds on another thread's turn: not the page's own reading time
 
 
 @dataclass(frozen=True, slots=True)
