@@ -390,3 +390,24 @@ def test_an_examples_label_with_its_name_in_brackets_heads_no_section():
     text = pages("GeoTopo-komprimiert.pdf", "15")[0][0]
     assert "Beispiel 14 (Stereographische Projektion)" in text
     assert not any(h.startswith("Beispiel") for h in headings(text))
+
+
+
+def test_two_columns_of_symbol_lists_are_a_table_each_not_one_across_the_gutter():
+    """A math course's list of symbols, two page columns of headed two-cell lists (GeoTopo
+    p112): each list is a table of its own, no row runs across the gutter into the other
+    column's list, and the lists' headings are headings, not cells."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert {"Mengenoperationen", "Geometrie", "Gruppen", "Wege"} <= set(headings(text))
+    rows = [ln for ln in text.splitlines() if ln.startswith("|")]
+    assert not [r for r in rows if "Komplement" in r and ("Perm" in r or "Wege" in r)]
+    assert "| [γ] | Homotopieklasse von γ |" in text
+
+
+def test_a_symbol_given_on_one_line_with_its_meaning_is_cut_into_two_cells_at_the_column():
+    """MuPDF gives ``A × B   Kreuzprodukt`` as one line (TeX's box), and docread joins ``∂M``
+    to its text across the gap: where the list's other meanings start at that edge, the line
+    is cut there into the symbol's cell and the meaning's (GeoTopo p112)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| ∂M | Rand der Menge M |" in text and "| A × B | Kreuzprodukt |" in text
+    assert "| γ1 ∗γ2 | Zusammenhängen von Wegen |" in text

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from ..lines import Box, Line, PageText
 
 TOL = 2.0  # points: rules and text edges this close meet
-ALIGN = 4.0  # points: left edges this close are one column
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces

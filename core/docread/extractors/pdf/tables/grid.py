@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, NUMBER, box_of
+from .cells import NUMBER, box_of
+from .cuts import ALIGN
 
 if TYPE_CHECKING:
     from ..lines import Box, Line

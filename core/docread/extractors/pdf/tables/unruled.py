@@ -11,10 +11,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..lines import same_row
-from ..order import line_chars, region_columns
+from ..order import column_sides, line_chars, region_columns
 from ..survey import in_band
 from .cells import (
-    ALIGN,
     NUMBER,
     PageTable,
     clean_rows,
@@ -23,6 +22,7 @@ from .cells import (
     spaced_apart,
     whole_lines,
 )
+from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
 
 if TYPE_CHECKING:
@@ -44,16 +44,46 @@ def aligned_tables(
     two under a title or a table across it; a table in one column has its rows between the
     other column's lines: rows across the page mix them)."""
     width = text.width
-    lines, whole = spaced_apart(lines)
+    lines, whole = column_cuts(*spaced_apart(lines))
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
+    sided = _sided(text, lines, whole, output, survey)
+    if sided is not None:
+        return sided
     found = _aligned(text, lines, whole, output, survey)
     taken = set().union(*(t.lines for t in found))
     rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
     for side in region_columns(rest, line_chars) if rest else ():
         found += _aligned(text, side, whole, output, survey)
     return found
+
+
+def _sided(
+    text: PageText,
+    lines: list[Line],
+    whole: dict[int, Line],
+    output: OutputSettings,
+    survey: Survey,
+) -> list[PageTable] | None:
+    """The tables of each side of a gutter through all the lines, when both sides hold tables
+    and some table of one side has none on the other over the same rows (its top and bottom
+    within a line): two page columns each with its own lists set as grids (GeoTopo's symbol
+    list), not one table across the gutter (whose sides' rows are the same rows); else None."""
+    sides = column_sides(lines, line_chars, forms=False)
+    if sides is None:
+        return None
+    left, right = (_aligned(text, side, whole, output, survey) for side in sides)
+    if not left or not right:
+        return None
+    height = min(ln.height for ln in lines)
+    if all(
+        any(abs(t.y0 - o.y0) <= height and abs(t.y1 - o.y1) <= height for o in others)
+        for ours, others in ((left, right), (right, left))
+        for t in ours
+    ):
+        return None
+    return left + right
 
 
 def _figures(run: list[list[Line]]) -> bool:

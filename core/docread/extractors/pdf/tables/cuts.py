@@ -1,0 +1,95 @@
+"""Where one text line holds two cells: a wide gap inside it (TeX sets a symbol list's
+``A × B`` and ``Kreuzprodukt`` as one line, MuPDF gives it as one), marked when the page is
+read (``Line.cuts``) and cut only where a column of the page starts (``column_cuts``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ....sanitize import lazy_pattern
+
+if TYPE_CHECKING:
+    from ..lines import Line
+
+ALIGN = 4.0  # points: left edges this close are one column
+_CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
+_ITEM_LABEL = lazy_pattern(
+    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
+)  # "1." "a)" "(iv)" "2.1" "•"
+_CUT = tuple[float, int]  # a cut's left edge, and the visible characters before it
+
+
+def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
+    """A MuPDF line's cuts: each span of text half an em or more after the last one's end
+    (blank spans between or none), its left edge and the visible characters before it."""
+    cuts: list[_CUT] = []
+    seen, end = 0, 0.0
+    for span in spans:
+        n = len("".join(span["text"].split()))
+        if n:
+            x0, _, x1, _ = span["bbox"]
+            if seen and x0 - end >= _CELL_SPACE * span["size"]:
+                cuts.append((x0, seen))
+            seen, end = seen + n, x1
+    return tuple(cuts)
+
+
+def joined_cuts(first: Line, second: Line, wide: bool) -> tuple[_CUT, ...]:
+    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``): both lines'
+    cuts, and the gap between them when ``wide`` (a symbol's ``∂M`` joined to its text)."""
+    if not wide and not second.cuts:
+        return first.cuts
+    seen = len("".join(first.text.split()))
+    return (
+        first.cuts
+        + (((second.x0, seen),) if wide else ())
+        + tuple((x, seen + n) for x, n in second.cuts)
+    )
+
+
+def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], dict[int, Line]]:
+    """The lines with each one a wide gap parts (``Line.cuts``: TeX's ``A × B   Kreuzprodukt``
+    as one line) cut there into one line a cell, where two other lines (or cuts) within six
+    lines' height start at that edge (a column, not a word spaced wide) and what is left of
+    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too);
+    ``whole``, ``spaced_apart``'s, with each piece's line added."""
+    if not any(ln.cuts for ln in lines):
+        return lines, whole
+    starts = [(ln.x0, ln.y0) for ln in lines] + [(x, ln.y0) for ln in lines for x, _ in ln.cuts]
+    out: list[Line] = []
+    whole = dict(whole)
+    for ln in lines:
+        edges = [
+            (x, n)
+            for x, n in ln.cuts
+            if sum(abs(x - sx) <= ALIGN and abs(sy - ln.y0) <= 6 * ln.height for sx, sy in starts)
+            >= 3  # the cut itself and two more
+        ]
+        pieces = _cut(ln, edges) if edges else [ln]
+        out += pieces
+        if len(pieces) > 1:
+            whole.update(dict.fromkeys(map(id, pieces), whole.get(id(ln), ln)))
+    return out, whole
+
+
+def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
+    """``line`` cut at ``edges`` (left edge, visible characters before it); whole where a piece
+    left of a cut reads as a list's label or a piece is blank."""
+    at: list[_CUT] = []
+    seen = i = 0
+    for x, n in edges:
+        while i < len(line.text) and seen < n:
+            seen += not line.text[i].isspace()
+            i += 1
+        at.append((x, i))
+    bounds = [(line.x0, 0), *at, (line.x1, len(line.text))]
+    gap = _CELL_SPACE * line.size  # a piece's right end: the gap before a cut, at least
+    pieces = [
+        replace(line, x0=x0, x1=max(x0, x1 - gap) if b < len(line.text) else x1,
+                text=line.text[a:b].strip(), cuts=())
+        for (x0, a), (x1, b) in zip(bounds, bounds[1:], strict=False)
+    ]  # fmt: skip
+    if any(not p.text for p in pieces) or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1]):
+        return [line]
+    return pieces
