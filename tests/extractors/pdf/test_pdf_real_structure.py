@@ -411,3 +411,19 @@ def test_a_symbol_given_on_one_line_with_its_meaning_is_cut_into_two_cells_at_th
     text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
     assert "| ∂M | Rand der Menge M |" in text and "| A × B | Kreuzprodukt |" in text
     assert "| γ1 ∗γ2 | Zusammenhängen von Wegen |" in text
+
+
+def test_lists_set_one_under_another_with_their_own_columns_are_tables_each():
+    """GeoTopo p112's right column holds three symbol lists one under another, each set tight
+    with its meanings at its own x and a blank line between them: each is a table, not one
+    run whose columns overlap and fold into one (which read as text)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| B | Basis einer Topologie |" in text and "| A | Atlas |" in text
+    assert "| ⟨a⟩ | Erzeugnis von a |" in text and "| πX | Projektion auf X |" in text
+
+
+def test_a_list_of_symbols_starting_lowercase_is_no_sentence_carried_on():
+    """A list whose symbols start in lowercase (``f−1(M)``, ``χ(K)``: no word in them) beside
+    their meanings is a table; only lines with a word count as a sentence carried on."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| f−1(M) | Urbild von M |" in text and "| χ(K) | Euler-Charakteristik von K |" in text

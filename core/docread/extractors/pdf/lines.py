@@ -70,7 +70,7 @@ class Line:
     rotated: bool = False
     lead: int = 0  # characters of a bold label the line opens with, the rest not bold
     color: int = 0
-    cuts: tuple[tuple[float, int], ...] = ()  # where cells may part: ``tables.cuts``
+    cuts: tuple[tuple[float, int, float], ...] = ()  # where cells may part: ``tables.cuts``
 
     @property
     def height(self) -> float:
@@ -197,7 +197,7 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         if not text.strip():
             return None
         family, weight, bold, italic, mono = library.face(font, flags_)
-        cuts: tuple[tuple[float, int], ...] = ()
+        cuts: tuple[tuple[float, int, float], ...] = ()
     else:
         text, size, font, flags_, bold, italic, lead, color = _joined_spans(spans)
         if not text.strip():

@@ -17,12 +17,14 @@ _CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
 _ITEM_LABEL = lazy_pattern(
     r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
 )  # "1." "a)" "(iv)" "2.1" "•"
-_CUT = tuple[float, int]  # a cut's left edge, and the visible characters before it
+_CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
+# of the text before it
 
 
 def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
     """A MuPDF line's cuts: each span of text half an em or more after the last one's end
-    (blank spans between or none), its left edge and the visible characters before it."""
+    (blank spans between or none), its left edge, the visible characters before it and the
+    last one's end."""
     cuts: list[_CUT] = []
     seen, end = 0, 0.0
     for span in spans:
@@ -30,7 +32,7 @@ def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
         if n:
             x0, _, x1, _ = span["bbox"]
             if seen and x0 - end >= _CELL_SPACE * span["size"]:
-                cuts.append((x0, seen))
+                cuts.append((x0, seen, end))
             seen, end = seen + n, x1
     return tuple(cuts)
 
@@ -43,8 +45,8 @@ def joined_cuts(first: Line, second: Line, wide: bool) -> tuple[_CUT, ...]:
     seen = len("".join(first.text.split()))
     return (
         first.cuts
-        + (((second.x0, seen),) if wide else ())
-        + tuple((x, seen + n) for x, n in second.cuts)
+        + (((second.x0, seen, first.x1),) if wide else ())
+        + tuple((x, seen + n, end) for x, n, end in second.cuts)
     )
 
 
@@ -56,14 +58,14 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
     ``whole``, ``spaced_apart``'s, with each piece's line added."""
     if not any(ln.cuts for ln in lines):
         return lines, whole
-    starts = [(ln.x0, ln.y0) for ln in lines] + [(x, ln.y0) for ln in lines for x, _ in ln.cuts]
+    starts = [(ln.x0, ln.y0) for ln in lines] + [(c[0], ln.y0) for ln in lines for c in ln.cuts]
     out: list[Line] = []
     whole = dict(whole)
     for ln in lines:
         edges = [
-            (x, n)
-            for x, n in ln.cuts
-            if sum(abs(x - sx) <= ALIGN and abs(sy - ln.y0) <= 6 * ln.height for sx, sy in starts)
+            cut
+            for cut in ln.cuts
+            if sum(abs(cut[0] - x) <= ALIGN and abs(y - ln.y0) <= 6 * ln.height for x, y in starts)
             >= 3  # the cut itself and two more
         ]
         pieces = _cut(ln, edges) if edges else [ln]
@@ -74,22 +76,17 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
 
 
 def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
-    """``line`` cut at ``edges`` (left edge, visible characters before it); whole where a piece
-    left of a cut reads as a list's label or a piece is blank."""
-    at: list[_CUT] = []
-    seen = i = 0
-    for x, n in edges:
+    """``line`` cut at ``edges`` (``_CUT``); whole where a piece left of a cut reads as a
+    list's label or a piece is blank."""
+    pieces: list[Line] = []
+    start, x0, seen, i = 0, line.x0, 0, 0
+    for x, n, end in edges:
         while i < len(line.text) and seen < n:
             seen += not line.text[i].isspace()
             i += 1
-        at.append((x, i))
-    bounds = [(line.x0, 0), *at, (line.x1, len(line.text))]
-    gap = _CELL_SPACE * line.size  # a piece's right end: the gap before a cut, at least
-    pieces = [
-        replace(line, x0=x0, x1=max(x0, x1 - gap) if b < len(line.text) else x1,
-                text=line.text[a:b].strip(), cuts=())
-        for (x0, a), (x1, b) in zip(bounds, bounds[1:], strict=False)
-    ]  # fmt: skip
+        pieces.append(replace(line, x0=x0, x1=end, text=line.text[start:i].strip(), cuts=()))
+        start, x0 = i, x
+    pieces.append(replace(line, x0=x0, text=line.text[start:].strip(), cuts=()))
     if any(not p.text for p in pieces) or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1]):
         return [line]
     return pieces

@@ -113,9 +113,7 @@ def _aligned(
         )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2 and not _figures(run):
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(ln.text.lstrip()[:1].islower() and not survey.code(ln) for ln in used) * 2 >= len(
-            used
-        ):
+        if sum(_carries_on(ln, survey) for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
@@ -129,6 +127,41 @@ def _fits(row: list[Line], cols: list[list[float]]) -> int:
         any(c[0] - ALIGN <= ln.x0 <= c[1] or (ln.x0 < c[1] and c[0] < ln.x1) for c in cols)
         for ln in row
     )
+
+
+def _carries_on(line: Line, survey: Survey) -> bool:
+    """A line that carries on a sentence: a lowercase start, a word of three letters in it
+    (not a symbol: ``f−1(M)``, ``χ(K)``), not code."""
+    return (
+        line.text.lstrip()[:1].islower()
+        and bool(_WORD.search(line.text))
+        and not survey.code(line)
+    )
+
+
+def _spaced_off(run: list[list[Line]], held: list[list[Line]], row: list[Line]) -> bool:
+    """A row set off from a tight run of three rows or more (rows under a third of a line
+    apart) by over three quarters of a line (from the run's last row, or the one-line rows
+    ``held`` under it), a line of it starting where none of the run's does: the next list
+    (GeoTopo's symbol lists one under another, each its own columns), not a note's row set
+    off under a bill's rows."""
+    if len(run) < 3:
+        return False
+    last = held[-1] if held else run[-1]
+    height = min(ln.height for ln in (*last, *row))
+    gaps = [_top(b) - _bottom_of(a) for a, b in zip(run, run[1:], strict=False)]
+    if max(gaps) >= height / 3 or _top(row) - _bottom_of(last) <= 0.75 * height:
+        return False
+    starts = [ln.x0 for r in run for ln in r]
+    return any(all(abs(ln.x0 - x) > ALIGN for x in starts) for ln in row)
+
+
+def _top(row: list[Line]) -> float:
+    return min(ln.y0 for ln in row)
+
+
+def _bottom_of(row: list[Line]) -> float:
+    return max(ln.y1 for ln in row)
 
 
 def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
@@ -192,6 +225,7 @@ def unruled_runs(
             run
             and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
+            and not _spaced_off(run, held, row)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
