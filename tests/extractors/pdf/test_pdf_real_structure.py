@@ -436,3 +436,12 @@ def test_a_bold_head_set_out_left_under_a_full_items_line_opens_its_own_block():
     text = pages("GeoTopo-komprimiert.pdf", "31")[0][0]
     assert "Mannigfaltigkeit der Dimension n −1.\n\nBeweis:" in text
     assert "n −1. Beweis:" not in text
+
+
+def test_a_meaning_wrapped_in_a_symbol_list_set_loose_stays_in_its_cell():
+    """GeoTopo p112 sets a meaning's wrapped line as far under it as the next row: a row with
+    only that line, its symbol's column empty in a list whose symbols key every other row, is
+    the cell above carried on, not a row of its own."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| AB | Gerade durch die Punkte A und B |" in text
+    assert "| GLn(K) | Allgemeine lineare Gruppe (von General Linear Group) |" in text
