@@ -428,16 +428,6 @@ def test_a_list_of_symbols_starting_lowercase_is_no_sentence_carried_on():
     text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
     assert "| f−1(M) | Urbild von M |" in text and "| χ(K) | Euler-Charakteristik von K |" in text
 
-
-def test_a_bold_head_set_out_left_under_a_full_items_line_opens_its_own_block():
-    """GeoTopo p31: ``Beweis:`` in bold at the column's left, under an item whose line runs to
-    the edge (``b) ... der Dimension n − 1.``), is no word of the item: the item's paragraph
-    ends there and the proof's head stands apart."""
-    text = pages("GeoTopo-komprimiert.pdf", "31")[0][0]
-    assert "Mannigfaltigkeit der Dimension n −1.\n\nBeweis:" in text
-    assert "n −1. Beweis:" not in text
-
-
 def test_a_meaning_wrapped_in_a_symbol_list_set_loose_stays_in_its_cell():
     """GeoTopo p112 sets a meaning's wrapped line as far under it as the next row: a row with
     only that line, its symbol's column empty in a list whose symbols key every other row, is

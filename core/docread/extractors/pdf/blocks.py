@@ -213,8 +213,8 @@ def _breaks(
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
     right): it sits beside it, more space is above it than between a paragraph's lines, the
     size changes, two short lines apart from the body change slant or family (a subtitle over
-    a heading, not a byline over affiliations); after a full line, only a first-line indent or a
-    bold head set out left ("Beweis:"); after a short one, a heading style's change, a stop."""
+    a heading, not a byline over affiliations); after a line that runs to the text's edge, only
+    a first-line indent; after a short line, a heading style's change, or a sentence's end."""
     if side_by_side(prev, ln):
         return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
@@ -234,7 +234,7 @@ def _breaks(
         return False  # a reference's or an item's URL where its text hangs: the entry goes on
     if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
         return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
-    if not wraps or ln.bold > prev.bold and heady and ln.x0 < current[0].x0 - 0.5 * ln.size:
+    if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
         if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
