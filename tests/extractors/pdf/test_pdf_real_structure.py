@@ -428,6 +428,7 @@ def test_a_list_of_symbols_starting_lowercase_is_no_sentence_carried_on():
     text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
     assert "| f−1(M) | Urbild von M |" in text and "| χ(K) | Euler-Charakteristik von K |" in text
 
+
 def test_a_meaning_wrapped_in_a_symbol_list_set_loose_stays_in_its_cell():
     """GeoTopo p112 sets a meaning's wrapped line as far under it as the next row: a row with
     only that line, its symbol's column empty in a list whose symbols key every other row, is
@@ -435,3 +436,13 @@ def test_a_meaning_wrapped_in_a_symbol_list_set_loose_stays_in_its_cell():
     text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
     assert "| AB | Gerade durch die Punkte A und B |" in text
     assert "| GLn(K) | Allgemeine lineare Gruppe (von General Linear Group) |" in text
+
+
+def test_an_affiliations_mark_joined_to_its_line_is_no_cell():
+    """A paper's affiliations (``4 University of Washington``: the raised mark joined to its
+    line across a wide gap, the lines under it starting where the text does) are no table:
+    a bare number left of such a gap is a mark or a list's number, no cell (layout-parser
+    p1)."""
+    text = pages("layout-parser-paper-fast.pdf", "1")[0][0]
+    assert not [ln for ln in text.splitlines() if ln.startswith("|") and "University" in ln]
+    assert "University of Waterloo" in text

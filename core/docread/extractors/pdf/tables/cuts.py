@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 ALIGN = 4.0  # points: left edges this close are one column
 _CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
 _ITEM_LABEL = lazy_pattern(
-    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
-)  # "1." "a)" "(iv)" "2.1" "•"
+    r"^(?:[^\w\s]|\d{1,3}|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
+)  # "1." "a)" "(iv)" "2.1" "•", an affiliation's or a note's "4"
 _CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
 # of the text before it
 
@@ -54,7 +54,8 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
     """The lines with each one a wide gap parts (``Line.cuts``: TeX's ``A × B   Kreuzprodukt``
     as one line) cut there into one line a cell, where two other lines (or cuts) within six
     lines' height start at that edge (a column, not a word spaced wide) and what is left of
-    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too);
+    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too;
+    an affiliation's ``4``);
     ``whole``, ``spaced_apart``'s, with each piece's line added."""
     if not any(ln.cuts for ln in lines):
         return lines, whole
