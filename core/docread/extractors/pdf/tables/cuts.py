@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 ALIGN = 4.0  # points: left edges this close are one column
 _CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
 _ITEM_LABEL = lazy_pattern(
-    r"^(?:[^\w\s]|\d{1,3}|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
-)  # "1." "a)" "(iv)" "2.1" "•", an affiliation's or a note's "4"
+    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
+)  # "1." "a)" "(iv)" "2.1" "•"
 _CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
 # of the text before it
 
@@ -24,16 +24,16 @@ _CUT = tuple[float, int, float]  # a cut's left edge, the visible characters bef
 def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
     """A MuPDF line's cuts: each span of text half an em or more after the last one's end
     (blank spans between or none), its left edge, the visible characters before it and the
-    last one's end."""
+    last one's end; none after raised marks alone (an affiliation's smaller ``4``)."""
     cuts: list[_CUT] = []
-    seen, end = 0, 0.0
+    seen, end, size = 0, 0.0, 0.0  # size: the largest text's before the gap
     for span in spans:
         n = len("".join(span["text"].split()))
         if n:
             x0, _, x1, _ = span["bbox"]
-            if seen and x0 - end >= _CELL_SPACE * span["size"]:
+            if seen and x0 - end >= _CELL_SPACE * span["size"] and size > span["size"] - 1:
                 cuts.append((x0, seen, end))
-            seen, end = seen + n, x1
+            seen, end, size = seen + n, x1, max(size, span["size"])
     return tuple(cuts)
 
 
@@ -54,8 +54,7 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
     """The lines with each one a wide gap parts (``Line.cuts``: TeX's ``A × B   Kreuzprodukt``
     as one line) cut there into one line a cell, where two other lines (or cuts) within six
     lines' height start at that edge (a column, not a word spaced wide) and what is left of
-    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too;
-    an affiliation's ``4``);
+    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too);
     ``whole``, ``spaced_apart``'s, with each piece's line added."""
     if not any(ln.cuts for ln in lines):
         return lines, whole
