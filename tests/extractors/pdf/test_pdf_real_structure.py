@@ -446,3 +446,12 @@ def test_an_affiliations_mark_joined_to_its_line_is_no_cell():
     text = pages("layout-parser-paper-fast.pdf", "1")[0][0]
     assert not [ln for ln in text.splitlines() if ln.startswith("|") and "University" in ln]
     assert "University of Waterloo" in text
+
+
+def test_rows_of_symbols_in_tall_math_boxes_stay_apart():
+    """A symbol set in a math font (``A ⊆B``) comes in a box nearly twice its line's height:
+    the row under it, its middle within that box's half height but not within its own, is a
+    row of its own, not glued into the one above (GeoTopo p112)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| A ⊆B | Teilmengenbeziehung |" in text
+    assert "| A ⊊B | echte Teilmengenbeziehung |" in text
