@@ -45,10 +45,10 @@ def aligned_tables(
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
-    sided = _sided(text, lines, whole, output, survey)
+    found = _aligned(text, lines, whole, output, survey)
+    sided = _sided(text, lines, whole, output, survey, found) if found else None
     if sided is not None:
         return sided
-    found = _aligned(text, lines, whole, output, survey)
     taken = set().union(*(t.lines for t in found))
     rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
     for side in region_columns(rest, line_chars) if rest else ():
@@ -62,14 +62,19 @@ def _sided(
     whole: dict[int, Line],
     output: OutputSettings,
     survey: Survey,
+    found: list[PageTable],
 ) -> list[PageTable] | None:
-    """The tables of each side of a gutter through all the lines, when both sides hold tables
-    and some table of one side has none on the other over the same rows (its top and bottom
-    within a line): two page columns each with its own lists set as grids (GeoTopo's symbol
-    list), not one table across the gutter (whose sides' rows are the same rows); else None."""
+    """The tables of each side of a gutter through all the lines, when a table ``found``
+    across the page runs over it, both sides hold tables and some table of one side has none
+    on the other over the same rows (its top and bottom within a line): two page columns each
+    with its own lists set as grids (GeoTopo's symbol list), not one table across the gutter
+    (whose sides' rows are the same rows); else None."""
     sides = column_sides(lines, line_chars, forms=False)
     if sides is None:
         return None
+    gap = (max(ln.x1 for ln in sides[0]), min(ln.x0 for ln in sides[1]))
+    if not any(t.x0 < gap[0] and gap[1] < t.x1 for t in found):
+        return None  # no table across the gutter
     left, right = (_aligned(text, side, whole, output, survey) for side in sides)
     if not left or not right:
         return None
