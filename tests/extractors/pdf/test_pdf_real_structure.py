@@ -455,3 +455,32 @@ def test_rows_of_symbols_in_tall_math_boxes_stay_apart():
     text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
     assert "| A ⊆B | Teilmengenbeziehung |" in text
     assert "| A ⊊B | echte Teilmengenbeziehung |" in text
+
+
+def _pipe_rows(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.startswith("|")]
+
+
+def test_a_display_formulas_pieces_are_not_cut_into_cells():
+    """A display formula's pieces apart on its line (``∂u1 (p) = ∂F``, a vector's entries) hold
+    no word: no cut there, and the proof's text around them is no table (GeoTopo p98)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "98")[0][0]) if "Beweis" in r]
+
+
+def test_a_formulas_lowercase_lines_without_words_are_no_symbol_list():
+    """``k=0`` under a sum, ``d`` over it: lowercase lines without words count as a sentence's
+    lines unless they open a row whose other cells hold words (a symbol before its meaning):
+    two sums side by side are no table (GeoTopo p45)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "45")[0][0]) if "k=0" in r]
+
+
+def test_a_case_label_before_its_formula_is_not_cut_off_as_a_cell():
+    """``Fall 1`` set apart before its condition, its explanation under it: a case's label, as
+    ``1.`` is an item's, no cell of a table (GeoTopo p88)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "88")[0][0]) if "Fall 1" in r]
+
+
+def test_an_index_entry_under_another_is_not_glued_to_it():
+    """An index's sub-entry under an entry ending in its page number starts an entry of its
+    own, though the key column beside it is empty (GeoTopo p115)."""
+    assert "allgemeine lineare, 22, 26 spezielle" not in pages("GeoTopo-komprimiert.pdf", "115")[0][0]

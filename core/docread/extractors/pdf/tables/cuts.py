@@ -15,8 +15,10 @@ if TYPE_CHECKING:
 ALIGN = 4.0  # points: left edges this close are one column
 _CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
 _ITEM_LABEL = lazy_pattern(
-    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?)$"
-)  # "1." "a)" "(iv)" "2.1" "•"
+    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?"
+    r"|[^\W\d_]{3,}\s\d{1,3}[.:)]?)$"
+)  # "1." "a)" "(iv)" "2.1" "•" "Fall 1"
+_WORD = lazy_pattern(r"[^\W\d_]{3}")  # a word: three letters in a row
 _CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
 # of the text before it
 
@@ -77,7 +79,8 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
 
 def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
     """``line`` cut at ``edges`` (``_CUT``); whole where a piece left of a cut reads as a
-    list's label or a piece is blank."""
+    list's label, a piece is blank or one right of a cut holds no word (a display formula's
+    pieces: ``∂u1 (p) = ∂F``)."""
     pieces: list[Line] = []
     start, x0, seen, i = 0, line.x0, 0, 0
     for x, n, end in edges:
@@ -87,6 +90,10 @@ def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
         pieces.append(replace(line, x0=x0, x1=end, text=line.text[start:i].strip(), cuts=()))
         start, x0 = i, x
     pieces.append(replace(line, x0=x0, text=line.text[start:].strip(), cuts=()))
-    if any(not p.text for p in pieces) or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1]):
+    if (
+        any(not p.text for p in pieces)
+        or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1])
+        or not all(_WORD.search(p.text) for p in pieces[1:])
+    ):
         return [line]
     return pieces

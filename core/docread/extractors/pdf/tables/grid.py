@@ -51,7 +51,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
 def _keyed(rows: list[list[str]]) -> list[list[str]]:
     """The rows with each one that holds one cell of text alone, its first column empty, glued
     to the row above when that row's key and that cell are filled, the cell ending no
-    sentence, in a table whose
+    sentence nor in a number (an index's entry and its page), in a table whose
     first column keys its rows (at most a quarter of the rows under the first empty there): a
     meaning wrapped in a symbol list whose lines are set as far apart as its rows (GeoTopo's
     ``Gerade durch die Punkte A und`` / ``B``)."""
@@ -63,7 +63,8 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
         filled = [i for i, c in enumerate(row) if c]
         at = filled[0] if len(filled) == 1 else 0
         above = out[-1][at] if out and at and out[-1][0] else ""
-        if above and not above.endswith((".", ":", "!", "?")) and not NUMBER.match(row[at]):
+        ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
+        if above and not ends and not NUMBER.match(row[at]):
             out[-1] = [_glued(a, b) for a, b in zip(out[-1], row, strict=True)]
         else:
             out.append(row)

@@ -118,7 +118,12 @@ def _aligned(
         )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2 and not _figures(run):
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(_carries_on(ln, survey) for ln in used) * 2 >= len(used):
+        keys = {
+            id(whole.get(id(row[0]), row[0]))
+            for row in run
+            if any(_WORD.search(ln.text) for ln in row[1:])
+        }  # the first cells of rows with words after them: a symbol list's symbols
+        if sum(_carries_on(ln, survey, keys) for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
@@ -134,13 +139,14 @@ def _fits(row: list[Line], cols: list[list[float]]) -> int:
     )
 
 
-def _carries_on(line: Line, survey: Survey) -> bool:
-    """A line that carries on a sentence: a lowercase start, a word of three letters in it
-    (not a symbol: ``f−1(M)``, ``χ(K)``), not code."""
+def _carries_on(line: Line, survey: Survey, keys: set[int]) -> bool:
+    """A line that carries on a sentence: a lowercase start, not code, and not a row's first
+    cell (``keys``) without a word of three letters in it (a symbol: ``f−1(M)``, ``χ(K)``,
+    before its meaning; a formula's ``k=0`` under another is none)."""
     return (
         line.text.lstrip()[:1].islower()
-        and bool(_WORD.search(line.text))
         and not survey.code(line)
+        and not (id(line) in keys and not _WORD.search(line.text))
     )
 
 
