@@ -390,3 +390,97 @@ def test_an_examples_label_with_its_name_in_brackets_heads_no_section():
     text = pages("GeoTopo-komprimiert.pdf", "15")[0][0]
     assert "Beispiel 14 (Stereographische Projektion)" in text
     assert not any(h.startswith("Beispiel") for h in headings(text))
+
+
+
+def test_two_columns_of_symbol_lists_are_a_table_each_not_one_across_the_gutter():
+    """A math course's list of symbols, two page columns of headed two-cell lists (GeoTopo
+    p112): each list is a table of its own, no row runs across the gutter into the other
+    column's list, and the lists' headings are headings, not cells."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert {"Mengenoperationen", "Geometrie", "Gruppen", "Wege"} <= set(headings(text))
+    rows = [ln for ln in text.splitlines() if ln.startswith("|")]
+    assert not [r for r in rows if "Komplement" in r and ("Perm" in r or "Wege" in r)]
+    assert "| [γ] | Homotopieklasse von γ |" in text
+
+
+def test_a_symbol_given_on_one_line_with_its_meaning_is_cut_into_two_cells_at_the_column():
+    """MuPDF gives ``A × B   Kreuzprodukt`` as one line (TeX's box), and docread joins ``∂M``
+    to its text across the gap: where the list's other meanings start at that edge, the line
+    is cut there into the symbol's cell and the meaning's (GeoTopo p112)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| ∂M | Rand der Menge M |" in text and "| A × B | Kreuzprodukt |" in text
+    assert "| γ1 ∗γ2 | Zusammenhängen von Wegen |" in text
+
+
+def test_lists_set_one_under_another_with_their_own_columns_are_tables_each():
+    """GeoTopo p112's right column holds three symbol lists one under another, each set tight
+    with its meanings at its own x and a blank line between them: each is a table, not one
+    run whose columns overlap and fold into one (which read as text)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| B | Basis einer Topologie |" in text and "| A | Atlas |" in text
+    assert "| ⟨a⟩ | Erzeugnis von a |" in text and "| πX | Projektion auf X |" in text
+
+
+def test_a_list_of_symbols_starting_lowercase_is_no_sentence_carried_on():
+    """A list whose symbols start in lowercase (``f−1(M)``, ``χ(K)``: no word in them) beside
+    their meanings is a table; only lines with a word count as a sentence carried on."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| f−1(M) | Urbild von M |" in text and "| χ(K) | Euler-Charakteristik von K |" in text
+
+
+def test_a_meaning_wrapped_in_a_symbol_list_set_loose_stays_in_its_cell():
+    """GeoTopo p112 sets a meaning's wrapped line as far under it as the next row: a row with
+    only that line, its symbol's column empty in a list whose symbols key every other row, is
+    the cell above carried on, not a row of its own."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| AB | Gerade durch die Punkte A und B |" in text
+    assert "| GLn(K) | Allgemeine lineare Gruppe (von General Linear Group) |" in text
+
+
+def test_an_affiliations_mark_joined_to_its_line_is_no_cell():
+    """A paper's affiliations (``4 University of Washington``: the raised mark joined to its
+    line across a wide gap, the lines under it starting where the text does) are no table:
+    a bare number left of such a gap is a mark or a list's number, no cell (layout-parser
+    p1)."""
+    text = pages("layout-parser-paper-fast.pdf", "1")[0][0]
+    assert not [ln for ln in text.splitlines() if ln.startswith("|") and "University" in ln]
+    assert "University of Waterloo" in text
+
+
+def test_rows_of_symbols_in_tall_math_boxes_stay_apart():
+    """A symbol set in a math font (``A ⊆B``) comes in a box nearly twice its line's height:
+    the row under it, its middle within that box's half height but not within its own, is a
+    row of its own, not glued into the one above (GeoTopo p112)."""
+    text = pages("GeoTopo-komprimiert.pdf", "112")[0][0]
+    assert "| A ⊆B | Teilmengenbeziehung |" in text
+    assert "| A ⊊B | echte Teilmengenbeziehung |" in text
+
+
+def _pipe_rows(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.startswith("|")]
+
+
+def test_a_display_formulas_pieces_are_not_cut_into_cells():
+    """A display formula's pieces apart on its line (``∂u1 (p) = ∂F``, a vector's entries) hold
+    no word: no cut there, and the proof's text around them is no table (GeoTopo p98)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "98")[0][0]) if "Beweis" in r]
+
+
+def test_a_formulas_lowercase_lines_without_words_are_no_symbol_list():
+    """``k=0`` under a sum, ``d`` over it: lowercase lines without words count as a sentence's
+    lines unless they open a row whose other cells hold words (a symbol before its meaning):
+    two sums side by side are no table (GeoTopo p45)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "45")[0][0]) if "k=0" in r]
+
+
+def test_a_case_label_before_its_formula_is_not_cut_off_as_a_cell():
+    """``Fall 1`` set apart before its condition, its explanation under it: a case's label, as
+    ``1.`` is an item's, no cell of a table (GeoTopo p88)."""
+    assert not [r for r in _pipe_rows(pages("GeoTopo-komprimiert.pdf", "88")[0][0]) if "Fall 1" in r]
+
+
+def test_an_index_entry_under_another_is_not_glued_to_it():
+    """An index's sub-entry under an entry ending in its page number starts an entry of its
+    own, though the key column beside it is empty (GeoTopo p115)."""
+    assert "allgemeine lineare, 22, 26 spezielle" not in pages("GeoTopo-komprimiert.pdf", "115")[0][0]

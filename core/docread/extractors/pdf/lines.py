@@ -14,6 +14,7 @@ from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
 from . import library
 from .library import drawn_pictures, flags, over_paths, page_text, raw_lines, right_to_left
+from .tables.cuts import joined_cuts, span_cuts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -69,6 +70,7 @@ class Line:
     rotated: bool = False
     lead: int = 0  # characters of a bold label the line opens with, the rest not bold
     color: int = 0
+    cuts: tuple[tuple[float, int, float], ...] = ()  # where cells may part: ``tables.cuts``
 
     @property
     def height(self) -> float:
@@ -195,15 +197,17 @@ def _line(line: dict[str, Any], number: int) -> Line | None:
         if not text.strip():
             return None
         family, weight, bold, italic, mono = library.face(font, flags_)
+        cuts: tuple[tuple[float, int, float], ...] = ()
     else:
         text, size, font, flags_, bold, italic, lead, color = _joined_spans(spans)
         if not text.strip():
             return None
         family, weight, _, _, mono = library.face(font, flags_)
+        cuts = span_cuts(spans)
     x0, y0, x1, y1 = line["bbox"]
     return Line(
         x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, mono, family, weight, number,
-        rotated, lead, color,
+        rotated, lead, color, cuts,
     )  # fmt: skip
 
 
@@ -407,6 +411,7 @@ def _join_fragments(
     space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
+    cuts = () if rtl else joined_cuts(first, second, gap > _MERGE_GAP * em)
     return Line(
         min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,
@@ -414,7 +419,7 @@ def _join_fragments(
         big.mono, big.family, big.weight, min(a.block, b.block),
         lead=first.lead or (len(first.text.rstrip()) + (stop and len(space) + stop)
                             if first.bold and not second.bold else 0),  # its "." in the next
-        color=big.color,
+        color=big.color, cuts=cuts,
     )  # fmt: skip
 
 

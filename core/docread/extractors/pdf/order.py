@@ -99,10 +99,13 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
         single = len(runs) == 1
 
 
-def column_sides(pieces: list[P], chars: Callable[[P], int]) -> tuple[list[P], list[P]] | None:
-    """The pieces left and right of a gutter that runs through them all (``_column_gap``),
-    or None: one column (one piece: no gap between pieces, most of a page's groups of bands)."""
-    gap = _column_gap(pieces, chars) if len(pieces) > 1 else None
+def column_sides(
+    pieces: list[P], chars: Callable[[P], int], *, forms: bool = True
+) -> tuple[list[P], list[P]] | None:
+    """The pieces left and right of a gutter that runs through them all (``_column_gap``;
+    ``forms``: not a form's labels and values), or None: one column (one piece: no gap between
+    pieces, most of a page's groups of bands)."""
+    gap = _column_gap(pieces, chars, forms) if len(pieces) > 1 else None
     if gap is None:
         return None
     return [p for p in pieces if p.x1 <= gap], [p for p in pieces if p.x1 > gap]
@@ -134,7 +137,7 @@ def _free(pieces: list[P], lo: float, hi: float) -> list[Interval]:
     return free
 
 
-def _column_gap(pieces: list[P], chars: Callable[[P], int]) -> float | None:
+def _column_gap(pieces: list[P], chars: Callable[[P], int], forms: bool = True) -> float | None:
     """The middle of the widest empty vertical strip through all the pieces that splits them
     into columns: GUTTER wide or more, with content each side (``_COLUMN_CHARS``, a table or
     figure, or three lines), and not a form (short labels left, short values right, paired
@@ -148,7 +151,7 @@ def _column_gap(pieces: list[P], chars: Callable[[P], int]) -> float | None:
         if (
             _substantial(left, chars)
             and _substantial(right, chars)
-            and not _form(left, right, chars)
+            and not (forms and _form(left, right, chars))
         ):
             return mid
     return None

@@ -32,8 +32,9 @@ from .order import (
 )
 from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
+from .tables.listing import code_rows
 from .tables.ruled import drawn_tables
-from .tables.unruled import aligned_tables, code_rows
+from .tables.unruled import aligned_tables
 
 if TYPE_CHECKING:
     from ...settings import OutputSettings
@@ -402,7 +403,7 @@ def _written(block: Block, lines_kept: bool) -> str:
 
 
 def _fenced(lines: list[Line]) -> str:
-    """Code fenced, a row a line (``tables.unruled.code_rows``), indented and spaced out as printed."""
+    """Code fenced, a row a line (``tables.listing.code_rows``), indented and spaced out as printed."""
     import statistics
 
     left = min(ln.x0 for ln in lines)

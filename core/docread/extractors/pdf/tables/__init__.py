@@ -1,2 +1,3 @@
 """PDF tables from the page's one reading: what they share (cells.py), the ones it draws
-(ruled.py: tables of contents and ruled tables) and the ones it aligns (unruled.py)."""
+(ruled.py: tables of contents and ruled tables) and the ones it aligns (unruled.py; cuts.py:
+lines holding two cells); a code listing's rows kept whole, no table (listing.py)."""

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from ..lines import Box, Line, PageText
 
 TOL = 2.0  # points: rules and text edges this close meet
-ALIGN = 4.0  # points: left edges this close are one column
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
@@ -200,13 +199,16 @@ def box_of(lines: Iterable[Line]) -> Box:
 
 def rows_of(lines: list[Line]) -> list[list[Line]]:
     """Lines grouped into rows, left to right: lines whose vertical middles are within half a
-    line of the row's first (a cell's wrapped line is a row of its own: ``grid`` joins it)."""
+    line of the row's first, of the lower one when both are one size (a math symbol's box
+    nearly twice its line's height takes in no row under it); a cell's wrapped line is a row of
+    its own: ``grid`` joins it."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.y0 + ln.y1) / 2):
         mid = (line.y0 + line.y1) / 2
         if rows:
             first = rows[-1][0]
-            if abs(mid - (first.y0 + first.y1) / 2) <= (first.y1 - first.y0) / 2:
+            half = (min(first.height, line.height) if line.size == first.size else first.height) / 2
+            if abs(mid - (first.y0 + first.y1) / 2) <= half:
                 rows[-1].append(line)
                 continue
         rows.append([line])

@@ -15,7 +15,8 @@ import re
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
-from .cells import ALIGN, LEADERS, TOL, PageTable, box_of, make_table
+from .cells import LEADERS, TOL, PageTable, box_of, make_table
+from .cuts import ALIGN
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cells import ALIGN, NUMBER, box_of
+from .cells import NUMBER, box_of
+from .cuts import ALIGN
 
 if TYPE_CHECKING:
     from ..lines import Box, Line
@@ -44,7 +45,30 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
-    return rows
+    return _keyed(rows)
+
+
+def _keyed(rows: list[list[str]]) -> list[list[str]]:
+    """The rows with each one that holds one cell of text alone, its first column empty, glued
+    to the row above when that row's key and that cell are filled, the cell ending no
+    sentence nor in a number (an index's entry and its page), in a table whose
+    first column keys its rows (at most a quarter of the rows under the first empty there): a
+    meaning wrapped in a symbol list whose lines are set as far apart as its rows (GeoTopo's
+    ``Gerade durch die Punkte A und`` / ``B``)."""
+    empty = sum(not r[0] for r in rows[1:])
+    if len(rows) < 4 or not empty or empty * 4 > len(rows) - 1:
+        return rows
+    out: list[list[str]] = []
+    for row in rows:
+        filled = [i for i, c in enumerate(row) if c]
+        at = filled[0] if len(filled) == 1 else 0
+        above = out[-1][at] if out and at and out[-1][0] else ""
+        ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
+        if above and not ends and not NUMBER.match(row[at]):
+            out[-1] = [_glued(a, b) for a, b in zip(out[-1], row, strict=True)]
+        else:
+            out.append(row)
+    return out
 
 
 def _top(row: list[Line]) -> float:

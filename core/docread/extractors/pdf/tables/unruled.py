@@ -5,16 +5,12 @@ hold one cell between rows of cells: a group label), with the row just above as 
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..lines import same_row
-from ..order import line_chars, region_columns
+from ..order import column_sides, line_chars, region_columns
 from ..survey import in_band
 from .cells import (
-    ALIGN,
     NUMBER,
     PageTable,
     clean_rows,
@@ -23,6 +19,7 @@ from .cells import (
     spaced_apart,
     whole_lines,
 )
+from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
 
 if TYPE_CHECKING:
@@ -44,16 +41,51 @@ def aligned_tables(
     two under a title or a table across it; a table in one column has its rows between the
     other column's lines: rows across the page mix them)."""
     width = text.width
-    lines, whole = spaced_apart(lines)
+    lines, whole = column_cuts(*spaced_apart(lines))
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
     if short < 6:  # two rows of three cells at least
         return []
     found = _aligned(text, lines, whole, output, survey)
+    sided = _sided(text, lines, whole, output, survey, found) if found else None
+    if sided is not None:
+        return sided
     taken = set().union(*(t.lines for t in found))
     rest = [ln for ln in lines if id(whole.get(id(ln), ln)) not in taken]
     for side in region_columns(rest, line_chars) if rest else ():
         found += _aligned(text, side, whole, output, survey)
     return found
+
+
+def _sided(
+    text: PageText,
+    lines: list[Line],
+    whole: dict[int, Line],
+    output: OutputSettings,
+    survey: Survey,
+    found: list[PageTable],
+) -> list[PageTable] | None:
+    """The tables of each side of a gutter through all the lines, when a table ``found``
+    across the page runs over it, both sides hold tables and some table of one side has none
+    on the other over the same rows (its top and bottom within a line): two page columns each
+    with its own lists set as grids (GeoTopo's symbol list), not one table across the gutter
+    (whose sides' rows are the same rows); else None."""
+    sides = column_sides(lines, line_chars, forms=False)
+    if sides is None:
+        return None
+    gap = (max(ln.x1 for ln in sides[0]), min(ln.x0 for ln in sides[1]))
+    if not any(t.x0 < gap[0] and gap[1] < t.x1 for t in found):
+        return None  # no table across the gutter
+    left, right = (_aligned(text, side, whole, output, survey) for side in sides)
+    if not left or not right:
+        return None
+    height = min(ln.height for ln in lines)
+    if all(
+        any(abs(t.y0 - o.y0) <= height and abs(t.y1 - o.y1) <= height for o in others)
+        for ours, others in ((left, right), (right, left))
+        for t in ours
+    ):
+        return None
+    return left + right
 
 
 def _figures(run: list[list[Line]]) -> bool:
@@ -86,9 +118,12 @@ def _aligned(
         )
         if sum(bool(_WORD.search(ln.text)) for ln in used) < 2 and not _figures(run):
             continue  # no words: a display formula's array or a diagram's labels
-        if sum(ln.text.lstrip()[:1].islower() and not survey.code(ln) for ln in used) * 2 >= len(
-            used
-        ):
+        keys = {
+            id(whole.get(id(row[0]), row[0]))
+            for row in run
+            if any(_WORD.search(ln.text) for ln in row[1:])
+        }  # the first cells of rows with words after them: a symbol list's symbols
+        if sum(_carries_on(ln, survey, keys) for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
         table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
@@ -102,6 +137,42 @@ def _fits(row: list[Line], cols: list[list[float]]) -> int:
         any(c[0] - ALIGN <= ln.x0 <= c[1] or (ln.x0 < c[1] and c[0] < ln.x1) for c in cols)
         for ln in row
     )
+
+
+def _carries_on(line: Line, survey: Survey, keys: set[int]) -> bool:
+    """A line that carries on a sentence: a lowercase start, not code, and not a row's first
+    cell (``keys``) without a word of three letters in it (a symbol: ``f−1(M)``, ``χ(K)``,
+    before its meaning; a formula's ``k=0`` under another is none)."""
+    return (
+        line.text.lstrip()[:1].islower()
+        and not survey.code(line)
+        and not (id(line) in keys and not _WORD.search(line.text))
+    )
+
+
+def _spaced_off(run: list[list[Line]], held: list[list[Line]], row: list[Line]) -> bool:
+    """A row set off from a tight run of three rows or more (rows under a third of a line
+    apart) by over three quarters of a line (from the run's last row, or the one-line rows
+    ``held`` under it), a line of it starting where none of the run's does: the next list
+    (GeoTopo's symbol lists one under another, each its own columns), not a note's row set
+    off under a bill's rows."""
+    if len(run) < 3:
+        return False
+    last = held[-1] if held else run[-1]
+    height = min(ln.height for ln in (*last, *row))
+    gaps = [_top(b) - _bottom_of(a) for a, b in zip(run, run[1:], strict=False)]
+    if max(gaps) >= height / 3 or _top(row) - _bottom_of(last) <= 0.75 * height:
+        return False
+    starts = [ln.x0 for r in run for ln in r]
+    return any(all(abs(ln.x0 - x) > ALIGN for x in starts) for ln in row)
+
+
+def _top(row: list[Line]) -> float:
+    return min(ln.y0 for ln in row)
+
+
+def _bottom_of(row: list[Line]) -> float:
+    return max(ln.y1 for ln in row)
 
 
 def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
@@ -165,6 +236,7 @@ def unruled_runs(
             run
             and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
+            and not _spaced_off(run, held, row)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
@@ -345,52 +417,3 @@ def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
-
-
-def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
-    """A listing's pieces on one row (an option, its description) as one line, left to right,
-    spaced to their columns in characters of the font: the reading order keeps the row, no
-    table is made; unless a row in another face above it starts two of its columns (a head
-    row over cells in code: R's ``Family name | Link functions``)."""
-    rows: list[list[Line]] = []
-    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
-        if rows and same_row(rows[-1][0], ln):
-            rows[-1].append(ln)  # on the row's baseline: a piece of it
-        else:
-            rows.append([ln])
-    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
-    heads: list[tuple[float, list[Line]]] | None = None  # by bottom: made once, at the first row
-    for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
-        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
-
-        if heads is None:
-            prose = rows_of([ln for ln in lines if not survey.code(ln)])
-            heads = sorted(((max(ln.y1 for ln in r), r) for r in prose if r[1:]), key=_bottom)
-        if _headed(row, heads):
-            continue  # a table's row: its cells stay apart
-        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
-        text = ""
-        for ln in row:
-            at = round((ln.x0 - row[0].x0) / width)
-            text = (text + " " if text else "").ljust(at) + ln.text.strip()
-        merged[id(row[0])] = replace(row[0], text=text, x1=max(ln.x1 for ln in row))
-        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
-    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
-
-
-def _bottom(head: tuple[float, list[Line]]) -> float:
-    """A head row's sort key: its bottom."""
-    return head[0]
-
-
-def _headed(row: list[Line], heads: list[tuple[float, list[Line]]]) -> bool:
-    """A row among ``heads`` (by bottom) sits above ``row``, no more than ten lines up, and
-    starts two of its columns; only the rows in that band are looked at (bisected: a page of
-    a thousand code rows under a thousand prose rows is not a million comparisons)."""
-    top = row[0].y0
-    start = bisect_left(heads, top - 10 * row[0].height, key=_bottom)
-    end = bisect_right(heads, top, key=_bottom)
-    return any(
-        sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row) >= 2
-        for _, head in heads[start:end]
-    )

@@ -1,0 +1,99 @@
+"""Where one text line holds two cells: a wide gap inside it (TeX sets a symbol list's
+``A × B`` and ``Kreuzprodukt`` as one line, MuPDF gives it as one), marked when the page is
+read (``Line.cuts``) and cut only where a column of the page starts (``column_cuts``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ....sanitize import lazy_pattern
+
+if TYPE_CHECKING:
+    from ..lines import Line
+
+ALIGN = 4.0  # points: left edges this close are one column
+_CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
+_ITEM_LABEL = lazy_pattern(
+    r"^(?:[^\w\s]|\(?(?:\d{1,3}|[A-Za-z]|[ivx]{1,4})[.)]|\d+(?:\.\d+)+\.?"
+    r"|[^\W\d_]{3,}\s\d{1,3}[.:)]?)$"
+)  # "1." "a)" "(iv)" "2.1" "•" "Fall 1"
+_WORD = lazy_pattern(r"[^\W\d_]{3}")  # a word: three letters in a row
+_CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
+# of the text before it
+
+
+def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
+    """A MuPDF line's cuts: each span of text half an em or more after the last one's end
+    (blank spans between or none), its left edge, the visible characters before it and the
+    last one's end; none after raised marks alone (an affiliation's smaller ``4``)."""
+    cuts: list[_CUT] = []
+    seen, end, size = 0, 0.0, 0.0  # size: the largest text's before the gap
+    for span in spans:
+        n = len("".join(span["text"].split()))
+        if n:
+            x0, _, x1, _ = span["bbox"]
+            if seen and x0 - end >= _CELL_SPACE * span["size"] and size > span["size"] - 1:
+                cuts.append((x0, seen, end))
+            seen, end, size = seen + n, x1, max(size, span["size"])
+    return tuple(cuts)
+
+
+def joined_cuts(first: Line, second: Line, wide: bool) -> tuple[_CUT, ...]:
+    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``): both lines'
+    cuts, and the gap between them when ``wide`` (a symbol's ``∂M`` joined to its text)."""
+    if not wide and not second.cuts:
+        return first.cuts
+    seen = len("".join(first.text.split()))
+    return (
+        first.cuts
+        + (((second.x0, seen, first.x1),) if wide else ())
+        + tuple((x, seen + n, end) for x, n, end in second.cuts)
+    )
+
+
+def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], dict[int, Line]]:
+    """The lines with each one a wide gap parts (``Line.cuts``: TeX's ``A × B   Kreuzprodukt``
+    as one line) cut there into one line a cell, where two other lines (or cuts) within six
+    lines' height start at that edge (a column, not a word spaced wide) and what is left of
+    the cut is no list's label (``1.``, ``a)``, a bullet: an item's text starts there too);
+    ``whole``, ``spaced_apart``'s, with each piece's line added."""
+    if not any(ln.cuts for ln in lines):
+        return lines, whole
+    starts = [(ln.x0, ln.y0) for ln in lines] + [(c[0], ln.y0) for ln in lines for c in ln.cuts]
+    out: list[Line] = []
+    whole = dict(whole)
+    for ln in lines:
+        edges = [
+            cut
+            for cut in ln.cuts
+            if sum(abs(cut[0] - x) <= ALIGN and abs(y - ln.y0) <= 6 * ln.height for x, y in starts)
+            >= 3  # the cut itself and two more
+        ]
+        pieces = _cut(ln, edges) if edges else [ln]
+        out += pieces
+        if len(pieces) > 1:
+            whole.update(dict.fromkeys(map(id, pieces), whole.get(id(ln), ln)))
+    return out, whole
+
+
+def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
+    """``line`` cut at ``edges`` (``_CUT``); whole where a piece left of a cut reads as a
+    list's label, a piece is blank or one right of a cut holds no word (a display formula's
+    pieces: ``∂u1 (p) = ∂F``)."""
+    pieces: list[Line] = []
+    start, x0, seen, i = 0, line.x0, 0, 0
+    for x, n, end in edges:
+        while i < len(line.text) and seen < n:
+            seen += not line.text[i].isspace()
+            i += 1
+        pieces.append(replace(line, x0=x0, x1=end, text=line.text[start:i].strip(), cuts=()))
+        start, x0 = i, x
+    pieces.append(replace(line, x0=x0, text=line.text[start:].strip(), cuts=()))
+    if (
+        any(not p.text for p in pieces)
+        or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1])
+        or not all(_WORD.search(p.text) for p in pieces[1:])
+    ):
+        return [line]
+    return pieces

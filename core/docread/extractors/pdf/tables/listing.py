@@ -1,0 +1,66 @@
+"""A code listing's pieces on one row (an option and its description, set apart by spaces
+MuPDF does not keep) as one line spaced to its columns, so the reading order keeps the row and
+no table is made of a listing; a row under a head row in another face stays cells."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..lines import same_row
+from .cells import rows_of
+from .cuts import ALIGN
+
+if TYPE_CHECKING:
+    from ..lines import Line
+    from ..survey import Survey
+
+
+def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
+    """A listing's pieces on one row (an option, its description) as one line, left to right,
+    spaced to their columns in characters of the font: the reading order keeps the row, no
+    table is made; unless a row in another face above it starts two of its columns (a head
+    row over cells in code: R's ``Family name | Link functions``)."""
+    rows: list[list[Line]] = []
+    for ln in sorted((ln for ln in lines if survey.code(ln)), key=lambda ln: (ln.y0, ln.x0)):
+        if rows and same_row(rows[-1][0], ln):
+            rows[-1].append(ln)  # on the row's baseline: a piece of it
+        else:
+            rows.append([ln])
+    merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
+    heads: list[tuple[float, list[Line]]] | None = None  # by bottom: made once, at the first row
+    for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
+        import statistics  # here: a first page seldom has a listing (with fractions, decimal)
+
+        if heads is None:
+            prose = rows_of([ln for ln in lines if not survey.code(ln)])
+            heads = sorted(((max(ln.y1 for ln in r), r) for r in prose if r[1:]), key=_bottom)
+        if _headed(row, heads):
+            continue  # a table's row: its cells stay apart
+        width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in row)
+        text = ""
+        for ln in row:
+            at = round((ln.x0 - row[0].x0) / width)
+            text = (text + " " if text else "").ljust(at) + ln.text.strip()
+        merged[id(row[0])] = replace(row[0], text=text, x1=max(ln.x1 for ln in row))
+        merged.update(dict.fromkeys((id(ln) for ln in row[1:]), None))
+    return [got for ln in lines if (got := merged.get(id(ln), ln)) is not None]
+
+
+def _bottom(head: tuple[float, list[Line]]) -> float:
+    """A head row's sort key: its bottom."""
+    return head[0]
+
+
+def _headed(row: list[Line], heads: list[tuple[float, list[Line]]]) -> bool:
+    """A row among ``heads`` (by bottom) sits above ``row``, no more than ten lines up, and
+    starts two of its columns; only the rows in that band are looked at (bisected: a page of
+    a thousand code rows under a thousand prose rows is not a million comparisons)."""
+    top = row[0].y0
+    start = bisect_left(heads, top - 10 * row[0].height, key=_bottom)
+    end = bisect_right(heads, top, key=_bottom)
+    return any(
+        sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row) >= 2
+        for _, head in heads[start:end]
+    )
