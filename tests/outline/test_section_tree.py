@@ -178,42 +178,6 @@ def test_bookmark_titles_match_lines_at_their_offsets_whatever_their_case_and_ma
     ]
 
 
-def test_bookmarks_placed_up_to_the_first_content_look_no_further_and_say_the_same(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A load's page needs only the section its first content is in (``upto``): the search
-    stops at the first entry found past it, each title looked for among the lines only when
-    asked, and which entries start at or before it is what the whole placing says."""
-    import docread.outline.stamps as stamps
-
-    asked: list[list[str]] = []
-    real = stamps._lines
-    monkeypatch.setattr(stamps, "_lines", lambda *a: asked.append(a[2]) or real(*a))
-    text = "Combat rules\nbody\nSpells\nmore\nItems\nend"
-    titles = ["Combat rules", "Spells", "Items", "Gone", "Lost"]
-    whole = place_bookmarks(text, titles)
-    assert asked == [[stamps.title_key(t) for t in titles]] and all(f for _, f in whole[:3])
-    # found on the line ``upto`` is on: no later entry can start by it; a line more: one more
-    for upto, looked in (
-        (0, ["combat rules"]),
-        (7, ["combat rules"]),
-        (13, ["combat rules", "spells"]),
-    ):
-        asked.clear()
-        placed = place_bookmarks(text, titles, upto=upto)
-        assert [k for keys in asked for k in keys] == looked
-        assert [at <= upto for at, _ in placed] == [at <= upto for at, _ in whole]
-        assert placed[: len(looked)] == whole[: len(looked)]  # those looked for: as placed
-    cases = (("x\n", titles), ("", ["Gone", "Combat rules", "Lost"]), ("", ["Nope"]))
-    for lead, these in cases:
-        page = lead + text
-        for upto in (0, 2, len(lead), len(page)):
-            got = place_bookmarks(page, these, upto=upto)
-            want = place_bookmarks(page, these)
-            assert [at <= upto for at, _ in got] == [at <= upto for at, _ in want]
-            assert got[0] == want[0]
-
-
 def test_bookmarked_pages_take_ids_from_their_stamps() -> None:
     pages = [
         _unit("Title page", page_number=1, page_section="s0", bookmarks="s1 1 Guide"),

@@ -220,8 +220,7 @@ class TreeBuilder:
         here = _Here(meta, text)
         out = UnitSections(self._top())
         entries = bookmark_entries(str(meta.get("bookmarks", "")))
-        titles = [title for _, _, title in entries]  # sizes or not: the section at ``content``
-        placed = place_bookmarks(text, titles, upto=None if self.sizes else content)
+        placed = place_bookmarks(text, [title for _, _, title in entries])
         if (
             in_force == 0
             and not self._path

@@ -27,37 +27,27 @@ def bookmark_entries(stamp: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def place_bookmarks(
-    text: str, titles: list[str], *, upto: int | None = None
-) -> list[tuple[int, bool]]:
+def place_bookmarks(text: str, titles: list[str]) -> list[tuple[int, bool]]:
     """Where each of a page's outline entries starts in its text, in order: the first heading
     line after the one before whose title starts with it (``Armored Ogre Creatures`` for
     ``Armored Ogre``), else a line that is the title; (offset, True). Not found: the page's
     start for its first entry, else where the next found one starts, else the page's end (the
-    section then starts with the next page); (offset, False). ``upto``: only which entries
-    start at or before that offset is asked (the section a page's first content is in): the
-    search stops at the first entry found past it, or found on the last line that starts by
-    it (those after start on later lines), the entries after it placed at the page's end
-    (past ``upto`` too), and a title is looked for among the lines only when asked (a page of
-    20 entries whose first opens it: one title looked for, not 20)."""
+    section then starts with the next page); (offset, False)."""
     if not titles:
         return []
     keys = [title_key(title) for title in titles]
     marks = _Offsets((h.at, title_key(h.title)) for h in headings(text))
-    lines: _Lines | None = None  # made when a title is no heading (most pages of an off read)
+    lines: _Offsets | None = None  # built when a title is no heading (most pages of an off read)
     found: list[int | None] = []
     low = 0
     for key in keys:
         at = marks.first(key, low)
         if at is None:
-            lines = _Lines(text, keys if upto is None else None) if lines is None else lines
+            lines = _Offsets(_lines(text, keys), prefixes=False) if lines is None else lines
             at = lines.first(key, low)
         found.append(at)
         if at is not None:
             low = at + 1
-            if upto is not None and (at > upto or text.find("\n", at, upto) < 0):
-                break  # the rest start on lines past ``upto``
-    found.extend([None] * (len(keys) - len(found)))  # after the stop: at the page's end
     first = next((i for i, at in enumerate(found) if at is not None), len(found))
     later, out = len(text), [(0, False)] * len(found)
     for i in range(len(found) - 1, -1, -1):  # one pass back: where the next found one starts
@@ -65,24 +55,6 @@ def place_bookmarks(
         out[i] = (at, True) if at is not None else (0 if i < first else later, False)
         later = at if at is not None else later
     return out
-
-
-class _Lines:
-    """The lines of a page that say a title, by ``title_key``: for every title of the page at
-    once (``keys``), or for each title as it is asked (None)."""
-
-    def __init__(self, text: str, keys: list[str] | None) -> None:
-        self.text, self.folded = text, text.casefold()
-        self.every = _Offsets(_lines(text, self.folded, keys), prefixes=False) if keys else None
-        self.asked: dict[str, _Offsets] = {}
-
-    def first(self, key: str, low: int) -> int | None:
-        """The first line at or after ``low`` that says ``key``."""
-        if self.every is not None:
-            return self.every.first(key, low)
-        if key not in self.asked:
-            self.asked[key] = _Offsets(_lines(self.text, self.folded, [key]), prefixes=False)
-        return self.asked[key].first(key, low)
 
 
 class _Offsets:
@@ -109,13 +81,13 @@ class _Offsets:
         return found[i] if i < len(found) else None
 
 
-def _lines(text: str, folded: str, keys: list[str]) -> list[tuple[int, str]]:
+def _lines(text: str, keys: list[str]) -> list[tuple[int, str]]:
     """The lines of ``text`` that may say one of ``keys``, as (offset, title_key): a line can
-    only if its casefolded text (``folded``, character by character: its line breaks are the
-    text's) holds each word of the key (``title_key`` casefolds character by character and only
-    takes markup and spaces out), so the lines holding its longest word are found by
-    ``str.find`` over the whole page rather than a ``title_key`` of every line."""
+    only if its casefolded text holds each word of the key (``title_key`` casefolds character
+    by character and only takes markup and spaces out), so the lines holding its longest word
+    are found by ``str.find`` over the whole page rather than a ``title_key`` of every line."""
     words = {max(key.split(" "), key=len) for key in keys if key}
+    folded = text.casefold()  # character by character: its line breaks are the text's
     found: set[int] = set()
     for word in words:
         at = folded.find(word)

@@ -531,8 +531,9 @@ def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(
         mode: make_reader(isolation={"enabled": False}, pdf={"structure": mode})
         for mode in ("off", "auto")
     }
-    alone = {mode: [d.text for d in r.iter_documents("forms.pdf")] for mode, r in readers.items()}
     tools, real = pymupdf.TOOLS, pymupdf.extra.page_get_textpage
+    before = bool(tools.unset_quad_corrections())  # off if an earlier test imported pymupdf4llm
+    alone = {mode: [d.text for d in r.iter_documents("forms.pdf")] for mode, r in readers.items()}
     seen: dict[str, list[bool]] = {"off": [], "auto": []}
     auto_in, off_done = threading.Event(), threading.Event()
 
@@ -580,7 +581,7 @@ def test_off_and_auto_read_at_once_each_under_its_own_quad_corrections(
     for t in threads:
         t.join(60)
     assert together == {mode: [alone[mode]] * 20 for mode in together}
-    assert pymupdf.TOOLS.unset_quad_corrections() is False
+    assert bool(pymupdf.TOOLS.unset_quad_corrections()) is before  # the process's own, put back
 
 
 def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_corrections(
@@ -646,25 +647,30 @@ def test_layout_read_in_threads_at_once_leaves_the_process_stdout_as_it_was(
     assert len(texts) == 3 and texts[0] == texts[1] == texts[2] and len(texts[0]) == 2
 
 
-def test_a_layout_page_waiting_for_another_threads_turn_is_not_timed_for_the_wait(
+def test_a_layout_pages_budget_times_its_own_reading_not_its_wait_for_another_threads_turn(
     make_reader, tmp_path
 ):
-    """``timeouts.pdf_per_page`` times a page's own reading: a ``layout`` page that waits while
-    another thread's page has pymupdf4llm (one page at a time) is not slow for it, and the pages
-    after it are read (a busy process lost the rest of its documents)."""
-    source = CORPUS / "pdf" / "multi-column-2p.pdf"
-    if not source.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    shutil.copy(source, tmp_path / "columns.pdf")
-    reader = make_reader(
-        isolation={"enabled": False}, pdf={"structure": "layout", "per_page_timeout": 1}
-    )
+    """``timeouts.pdf_per_page`` times a page's own reading: over a budget of 0 a ``layout`` read
+    stops after its first page; a page that waits longer than its budget while another thread's
+    page has pymupdf4llm (one page at a time) is not slow for it, and the pages after it are read
+    (a busy process lost the rest of its documents)."""
+    words = "plain words, enough of them to need no OCR on this page"
+    pdf(tmp_path / "two.pdf", [f"A first page of {words}.", f"A second page of {words}."])
     layout_model()  # imported before: the wait below is another page's turn only
+
+    def read(budget: float) -> docread.ReadResult:
+        reader = make_reader(
+            isolation={"enabled": False}, pdf={"structure": "layout", "per_page_timeout": budget}
+        )
+        return reader.read("two.pdf")
+
+    assert [d.metadata["page_number"] for d in read(0).documents] == [1]
     result: list[docread.ReadResult] = []
     with pages._LAYOUT:  # another thread's page holds the model
-        thread = threading.Thread(target=lambda: result.append(reader.read("columns.pdf")))
+        thread = threading.Thread(target=lambda: result.append(read(4)))
         thread.start()
-        thread.join(2.5)  # waits its turn longer than the page's budget
+        thread.join(4.5)  # waits its turn longer than its page's budget (its own reading ~1 s)
+        assert thread.is_alive()
     thread.join(120)
     assert [d.metadata["page_number"] for d in result[0].documents] == [1, 2]
     assert "not read" not in result[0].render()
