@@ -108,20 +108,6 @@ def case_docread(folder: str, target: str, workers: int, config: str = "{}") -> 
     }
 
 
-def case_raw(folder: str, processes: int) -> dict[str, Any]:
-    """Raw ``page.get_text()`` over every PDF of the folder, pages split over ``processes``."""
-    files = sorted(str(p) for p in Path(folder).rglob("*.pdf"))
-    start = time.perf_counter()
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-c", RAW, str(i), str(processes), *files], stdout=subprocess.PIPE
-        )
-        for i in range(processes)
-    ]
-    chars, imported, _ = raw_import([p.communicate()[0].decode() for p in procs])
-    return {"seconds": time.perf_counter() - start - imported, "units": chars}
-
-
 def case_cores(folder: str, target: str, cores: int) -> dict[str, Any]:
     """The default load (workers: one per usable core) with this process pinned to ``cores``."""
     os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:cores]))
@@ -224,9 +210,10 @@ def run_wall(*args: str) -> dict[str, Any]:
 
 
 def run_raw(folder: str, processes: int) -> dict[str, Any]:
-    """Raw PyMuPDF over every PDF under ``folder`` in ``processes`` processes spawned here, timed
-    from spawn to the last exit, the import timed apart (``import``, ``import_cpu``: RAW);
-    peak RSS of the largest."""
+    """Raw PyMuPDF over every PDF under ``folder`` in ``processes`` processes spawned here,
+    timed from spawn to the last exit, the import timed apart (``import``, ``import_cpu``:
+    RAW); peak RSS of the largest. The one raw runner: table 16 runs it as ``case raw``,
+    table 27 and load_path.py call it."""
     files = sorted(str(p) for p in Path(folder).rglob("*.pdf"))
     start = time.perf_counter()
     procs = [
@@ -547,8 +534,8 @@ if __name__ == "__main__":
             result = {"seconds": 0.0}
         elif kind == "ocronce":
             result = case_ocr_once(rest[0])
-        elif kind == "raw":
-            result = case_raw(rest[0], int(rest[1]))
+        elif kind == "raw":  # its processes' peak RSS: this case's children's (``child_mb``)
+            result = run_raw(rest[0], int(rest[1]))
         elif kind == "cores":
             result = case_cores(rest[0], rest[1], int(rest[2]))
         else:

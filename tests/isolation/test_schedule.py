@@ -18,7 +18,8 @@ from docread.isolation.schedule import AHEAD_PER_WORKER, BUFFER, Fanout
 @dataclass(frozen=True)
 class Item:
     """A fake file: ``pages`` units (a PDF when ``pdf``), ``delay`` seconds each; ``first`` and
-    ``last``: the page range a split asked for."""
+    ``last``: the page range a split asked for; ``hold``: seconds its read waits after its
+    second page for a split to cut it (a thread that was busy gets its chance to look)."""
 
     name: str
     pages: int = 1
@@ -29,12 +30,31 @@ class Item:
     ocr: bool = False
     first: int = 1
     last: int | None = None
+    hold: float = 0.0
+
+
+class PageClock:
+    """The schedule's clock in a test (``schedule.time``): it moves only by the fake pages'
+    delays, so a read's pace is what its pages cost, not what a loaded machine made of their
+    sleeps (a 1 ms page slept 4 ms under load, and a read not worth a split was split)."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+        self.lock = threading.Lock()
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        with self.lock:
+            self.now += seconds
 
 
 class FakeRead:
     """The ``read`` of a Fanout: records what was started and closed, and on which thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: PageClock | None = None) -> None:
+        self.clock = clock  # moved by each page's delay
         self.started: list[Item] = []
         self.closed: list[Item] = []
         self.threads: dict[str, set[int]] = {}  # the threads that made each file's units
@@ -52,11 +72,16 @@ class FakeRead:
             for page in range(item.first, (item.last or item.pages) + 1):
                 self.threads.setdefault(item.name, set()).add(threading.get_ident())
                 time.sleep(item.delay)
+                if self.clock is not None:
+                    self.clock.spend(item.delay)
                 meta = {"source": item.name, "page_number": page}
                 if item.pdf:
                     meta |= {"format": "pdf", "page_count": item.pages, "ocr": item.ocr}
                 unit = docread.Document(f"{item.name} p{page}", meta)
                 yield unit
+                waited = time.monotonic() + item.hold if page == item.first + 1 else 0.0
+                while until() is None and time.monotonic() < waited:
+                    time.sleep(0.005)
                 if past(unit, until()):
                     return  # the worker stops at the first unit past a split's last page
             yield FileDone(notes=[f"{item.name} p{item.first}-"])
@@ -137,22 +162,31 @@ def test_a_split_file_ends_once_with_the_notes_of_its_parts() -> None:
     assert f"{max(starts)}-" in {note.split(" p")[1] for note in notes}  # the last part's
 
 
-def split(item: Item) -> bool:
-    """Whether an idle thread took a part of ``item`` (read alone on 2 threads)."""
-    read = FakeRead()
+def split(item: Item, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Whether an idle thread took a part of ``item`` (read alone on 2 threads), its pace timed
+    by a ``PageClock`` and its read held ``hold`` seconds after its second page (or until cut)."""
+    clock = PageClock()
+    monkeypatch.setattr(schedule, "time", clock)
+    read = FakeRead(clock)
     events(Fanout([item], read, workers=2, part=part))
     return len(read.started) > 1
 
 
-def test_the_pages_cost_decides_a_split_not_their_count() -> None:
-    assert split(Item("slow.pdf", pages=6, delay=0.1, pdf=True))  # 0.6 s of pages to come
-    assert not split(Item("quick.pdf", pages=60, delay=0.001, pdf=True))  # a part costs more
-    assert not split(Item("long.docx", pages=60, delay=0.01))  # not a PDF
+def test_the_pages_cost_decides_a_split_not_their_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """0.4 s of pages to come is split; 58 pages of 1 ms (a part's start costs more) and a
+    file that is no PDF are not, however long the idle thread looks (deterministic: the pace
+    is the pages' cost, not the sleeps' on a loaded machine)."""
+    slow = Item("slow.pdf", pages=6, delay=0.1, pdf=True, hold=30.0)  # held until it is cut
+    assert split(slow, monkeypatch)
+    quick = Item("quick.pdf", pages=60, delay=0.001, pdf=True, hold=0.5)
+    assert not split(quick, monkeypatch)
+    assert not split(Item("long.docx", pages=60, delay=0.01, hold=0.5), monkeypatch)
 
 
-def test_a_short_ocr_run_is_not_split() -> None:
+def test_a_short_ocr_run_is_not_split(monkeypatch: pytest.MonkeyPatch) -> None:
     """Its worker OCRs a page per core already: a split measured slower below MIN_SPLIT pages."""
-    assert not split(Item("scan.pdf", pages=6, delay=0.1, pdf=True, ocr=True))
+    scan = Item("scan.pdf", pages=6, delay=0.1, pdf=True, ocr=True, hold=0.5)
+    assert not split(scan, monkeypatch)
 
 
 def test_a_failing_file_is_an_event_in_its_place_and_the_others_are_read() -> None:
