@@ -24,6 +24,7 @@ import pytest
 from docread import formats
 from docread.extractors.base import Context, Extractor
 from docread.extractors.programs import run_tool
+from docread.isolation import processes
 from docread.model import Document
 from docread.source import Source
 
@@ -602,14 +603,9 @@ def _environ(environ_file: Path) -> dict[str, str]:
     return dict(item.split("=", 1) for item in items if "=" in item)
 
 
-def _no_secret(env: dict[str, str], *, current: bool = True) -> None:
-    """No token or key in ``env``; ``current``: what programs need is passed on, as the host has
-    it now. The kernel's copy of a template's (and so its forked worker's) environment is the
-    allowed part of the host's when the template started (``prestart`` may have started it
-    before this test set LC_TIME); a worker's ``os.environ`` is the host's of each request."""
+def _no_secret(env: dict[str, str]) -> None:
     assert not set(SECRETS) & set(env) and not set(SECRETS.values()) & set(env.values())
-    if current:
-        assert "PATH" in env and env.get("LC_TIME") == "C"
+    assert "PATH" in env and env.get("LC_TIME") == "C"  # what programs need is passed on
 
 
 @pytest.mark.parametrize("isolated", [True, False], ids=["workers", "in-process"])
@@ -640,14 +636,15 @@ def test_secrets_in_the_hosts_environment_reach_no_process_docread_starts(
         if isolated:  # a template started now, with the secrets in our environment
             name = _file(tmp_path)
             old = ast.literal_eval(reader.read(name, format_hint="fake_env").text)["parent"]
+            processes.drop_prestarted()  # one an earlier docread.* access started holds its env
             for pid in [old, *_pids(reader)]:
                 os.kill(pid, signal.SIGKILL)
                 assert _gone(pid)
             found = ast.literal_eval(reader.read(name, format_hint="fake_env").text)
             assert found["parent"] != old
-            for pid in (found["parent"], found["pid"]):  # the template, a worker (its fork)
-                _no_secret(_environ(Path(f"/proc/{pid}/environ")), current=False)
-            _no_secret(found["env"])  # the worker's os.environ: the host's of the request
+            _no_secret(_environ(Path(f"/proc/{found['parent']}/environ")))  # the template
+            _no_secret(_environ(Path(f"/proc/{found['pid']}/environ")))  # a worker, alive
+            _no_secret(found["env"])  # the worker's os.environ
         text = reader.read("scan.png", ocr=True).text
     assert "revenue" in text.lower()  # the real tesseract ran, through the shim
     runs = list(dumps.iterdir())

@@ -43,9 +43,11 @@ class PageClock:
         self.lock = threading.Lock()
 
     def monotonic(self) -> float:
+        """The fake time: what the pages read so far cost."""
         return self.now
 
     def spend(self, seconds: float) -> None:
+        """A page's cost: the clock moves on by it."""
         with self.lock:
             self.now += seconds
 
