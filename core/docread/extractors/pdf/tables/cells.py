@@ -103,7 +103,8 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             start, end = (m.start(), m.end()) if m else (len(text) - len(text.lstrip()), len(text))
             x0 = ln.x0 + scale * sum(weights[:start])
             x1 = x0 + scale * sum(weights[start:end])
-            piece = replace(ln, x0=x0, x1=x1, text=m.group() if m else text.strip())
+            cuts = ln.cuts if m is None else ()  # a piece's offsets would count from the line's
+            piece = replace(ln, x0=x0, x1=x1, text=m.group() if m else text.strip(), cuts=cuts)
             whole[id(piece)] = ln
             out.append(piece)
     return out, whole
