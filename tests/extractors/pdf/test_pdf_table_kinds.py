@@ -871,3 +871,29 @@ def test_column_cuts_look_only_at_the_lines_near_each_cut() -> None:
     out, whole = column_cuts(lines, {})
     assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
     assert _cpu(lambda: column_cuts(lines, {})) < 0.5
+
+
+def _cut_line(y: float, text: str = "Term   meaning") -> Line:
+    """A line MuPDF gives whole over a wide gap at x=150 (``Line.cuts``), four letters before."""
+    return Line(72, y, 300, y + 10, text, 10, cuts=((150.0, 4, 100.0),))
+
+
+def test_a_wide_gap_is_cut_only_where_two_other_lines_start_there() -> None:
+    """One other line starting at a line's wide gap is no column (a word spaced wide over a
+    line that starts there): the line stays whole; two make a column, and it is cut."""
+    one = [_cut_line(100), Line(150, 114, 250, 124, "under it", 10)]
+    assert [ln.text for ln in column_cuts(one, {})[0]] == ["Term   meaning", "under it"]
+    two = [*one, Line(150, 128, 250, 138, "and again", 10)]
+    assert [ln.text for ln in column_cuts(two, {})[0]][:2] == ["Term", "meaning"]
+
+
+def test_a_row_set_off_under_a_tight_run_in_its_columns_stays_in_the_run() -> None:
+    """A row a blank line under three tight rows, its lines starting where the run's do (a
+    bill's note row under its items): the same table, not the next list (``_spaced_off``)."""
+    lines = [
+        Line(x, y, x + 40, y + 10, f"{word}{i}", 10)
+        for i, y in enumerate((100, 112, 124, 146))
+        for x, word in ((72, "Item"), (200, "cost"))
+    ]
+    runs = unruled_runs(lines, 612, 792)
+    assert [len(run) for _, run in runs] == [4]

@@ -200,18 +200,23 @@ def box_of(lines: Iterable[Line]) -> Box:
 
 def rows_of(lines: list[Line]) -> list[list[Line]]:
     """Lines grouped into rows, left to right: lines whose vertical middles are within half a
-    line of the row's first, of the lower one when both are one size (a math symbol's box
-    nearly twice its line's height takes in no row under it); a cell's wrapped line is a row of
-    its own: ``grid`` joins it."""
+    line of the row's first, or of a line of the row in their size, half the lower one's (a
+    math symbol's box nearly twice its line's height takes in no row under it; a matrix's
+    closing bracket a little lower than its row's first is in the row of the line it ends); a
+    cell's wrapped line is a row of its own: ``grid`` joins it."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.y0 + ln.y1) / 2):
-        mid = (line.y0 + line.y1) / 2
-        if rows:
-            first = rows[-1][0]
-            half = (min(first.height, line.height) if line.size == first.size else first.height) / 2
-            if abs(mid - (first.y0 + first.y1) / 2) <= half:
-                rows[-1].append(line)
-                continue
+        mid = line.y0 + line.y1
+        if rows and (
+            rows[-1][0].size != line.size
+            and abs(mid - rows[-1][0].y0 - rows[-1][0].y1) <= rows[-1][0].height
+            or any(
+                ln.size == line.size and abs(mid - ln.y0 - ln.y1) <= min(ln.height, line.height)
+                for ln in rows[-1]
+            )
+        ):
+            rows[-1].append(line)
+            continue
         rows.append([line])
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
