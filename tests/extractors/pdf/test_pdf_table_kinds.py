@@ -14,7 +14,7 @@ import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
-from docread.extractors.pdf.lines import Line
+from docread.extractors.pdf.lines import Line, _join_fragments
 from docread.extractors.pdf.tables.cuts import column_cuts
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from factories import drawn_markdown, pipe_rows
@@ -897,3 +897,23 @@ def test_a_row_set_off_under_a_tight_run_in_its_columns_stays_in_the_run() -> No
     ]
     runs = unruled_runs(lines, 612, 792)
     assert [len(run) for _, run in runs] == [4]
+
+
+def test_a_gap_after_words_joined_by_a_drawn_underscore_cuts_where_its_text_parts() -> None:
+    """``READ`` and ``ID   reads a value`` joined by an underscore drawn as a rule: the gap
+    inside the second is counted past the ``_`` put between them, so the cell is ``READ_ID``
+    (it was cut one letter early: ``READ_I`` / ``D reads a value``)."""
+    joined = []
+    for i, (key, what) in enumerate(
+        (("READ", "reads a value"), ("WRITE", "writes it"), ("CLEAR", "clears all"))
+    ):
+        y = 100.0 + 16 * i
+        first = Line(72, y, 72 + 6.5 * len(key), y + 10, key, 10)
+        second = Line(
+            first.x1 + 4.5, y, 300, y + 10, f"ID   {what}", 10, cuts=((160.0, 2, first.x1 + 18),)
+        )
+        stroke = (first.x1 + 0.5, y + 8, first.x1 + 4, y + 8.5)
+        line = _join_fragments(first, second, False, [stroke], [])
+        assert line is not None and line.text == f"{key}_ID   {what}"
+        joined.append(line)
+    assert [ln.text for ln in column_cuts(joined, {})[0]][:2] == ["READ_ID", "reads a value"]

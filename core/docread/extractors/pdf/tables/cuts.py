@@ -40,16 +40,20 @@ def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
     return tuple(cuts)
 
 
-def joined_cuts(first: Line, second: Line, wide: bool) -> tuple[_CUT, ...]:
-    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``): both lines'
-    cuts, and the gap between them when ``wide`` (a symbol's ``∂M`` joined to its text)."""
+def joined_cuts(first: Line, second: Line, wide: bool, inserted: str = "") -> tuple[_CUT, ...]:
+    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``) with ``inserted``
+    between them: both lines' cuts, the second's counted past what is inserted (an underscore
+    drawn as a stroke: ``_``, which makes one word of them, never cut), and the gap between
+    them when ``wide`` and nothing is inserted (a symbol's ``∂M`` joined to its text)."""
     if not wide and not second.cuts:
         return first.cuts
     seen = len("".join(first.text.split()))
+    wide = wide and not inserted.strip()
+    seen_after = seen + len("".join(inserted.split()))
     return (
         first.cuts
         + (((second.x0, seen, first.x1),) if wide else ())
-        + tuple((x, seen + n, end) for x, n, end in second.cuts)
+        + tuple((x, seen_after + n, end) for x, n, end in second.cuts)
     )
 
 
