@@ -917,3 +917,31 @@ def test_a_gap_after_words_joined_by_a_drawn_underscore_cuts_where_its_text_part
         assert line is not None and line.text == f"{key}_ID   {what}"
         joined.append(line)
     assert [ln.text for ln in column_cuts(joined, {})[0]][:2] == ["READ_ID", "reads a value"]
+
+
+_SURVEY = [
+    "The results of the survey show a clear trend over the years",
+    "and the numbers below give the counts for each of the regions",
+    "that took part in the study, with the totals at the bottom.",
+]
+
+
+def _two_tables_of_rising_numbers(page: pymupdf.Page) -> None:
+    """Two page columns of text, each with a small table whose last column's numbers rise row
+    by row (as a table of contents' page numbers do), at other heights in each column."""
+    for col, x in ((0, 54), (1, 318)):
+        for i in range(30):
+            y = 100 + 11 * i
+            if (col == 0 and 4 <= i < 9) or (col == 1 and 20 <= i < 25):
+                for dx, cell in ((0, f"Region {i}"), (90, f"{i * 7}"), (150, f"{i * 3}.5")):
+                    page.insert_text((x + dx, y), cell, fontsize=9, fontname="tiro")
+            else:
+                page.insert_text((x, y), _SURVEY[i % 3], fontsize=9, fontname="tiro")
+
+
+def test_two_columns_of_rising_numbers_without_leaders_are_read(tmp_path: Path) -> None:
+    """Two columns of numbers that could be a contents' pages, no column with dot leaders:
+    the page is read (the second such column was matched against the leader columns' edges,
+    one fewer than the columns: ``ValueError: zip() argument 2 is shorter``)."""
+    text = drawn_markdown(tmp_path, _two_tables_of_rising_numbers)
+    assert "Region 4" in text and "Region 24" in text
