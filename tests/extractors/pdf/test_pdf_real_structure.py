@@ -484,3 +484,11 @@ def test_an_index_entry_under_another_is_not_glued_to_it():
     """An index's sub-entry under an entry ending in its page number starts an entry of its
     own, though the key column beside it is empty (GeoTopo p115)."""
     assert "allgemeine lineare, 22, 26 spezielle" not in pages("GeoTopo-komprimiert.pdf", "115")[0][0]
+
+
+def test_a_matrix_closing_bracket_a_little_low_stays_in_its_row():
+    """A Jacobian matrix's closing bracket piece sits a little lower than its row's first line
+    (a taller one) but level with the line it ends: it stays in the row, and the matrix's right
+    column is read with it, not after the next paragraph (GeoTopo p34)."""
+    text = pages("GeoTopo-komprimiert.pdf", "34")[0][0]
+    assert text.index("r′(v) sin u") < text.index("Kugelkoordinaten")

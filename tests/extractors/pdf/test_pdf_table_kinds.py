@@ -6,12 +6,17 @@ of bench/pdf_truth/, which is not tuned on)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
+from docread.extractors.pdf.lines import Line, _join_fragments
+from docread.extractors.pdf.tables.cuts import column_cuts
+from docread.extractors.pdf.tables.unruled import unruled_runs
 from factories import drawn_markdown, pipe_rows
 
 
@@ -732,3 +737,211 @@ def _file_list(page: pymupdf.Page) -> None:
 def test_a_numbered_list_of_names_set_beside_what_each_is_is_a_table(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _file_list))
     assert rows[-len(_FILES) :] == [list(row) for row in _FILES]
+
+
+_ITEMS = [
+    ("Paper A4 box", "4", "12.50", "50.00"),
+    ("Toner cartridge", "2", "80.00", "160.00"),
+    ("Stapler heavy", "1", "25.00", "25.00"),
+    ("Envelopes C5", "10", "3.00", "30.00"),
+    ("Desk lamp", "3", "40.00", "120.00"),
+]
+_TOTALS = [("Subtotal", "385.00"), ("VAT 20%", "77.00"), ("Total due", "462.00")]
+
+
+def _invoice(page: pymupdf.Page) -> None:
+    """An invoice: items and quantities at the left, prices and amounts far to the right, then
+    three totals rows on the right side only (the review's gen1.py of round 12)."""
+    page.insert_text((72, 72), "Invoice 2024-17", fontsize=16, fontname="hebo")
+    page.insert_text((72, 102), "Acme Supplies Ltd, 12 Harbour Road", fontsize=10)
+    xs = [72, 200, 420, 500]
+    for x, head in zip(xs, ["Description", "Qty", "Unit price", "Amount"], strict=True):
+        page.insert_text((x, 126), head, fontsize=10, fontname="hebo")
+    y = 142.0
+    for item in _ITEMS:
+        for x, cell in zip(xs, item, strict=True):
+            page.insert_text((x, y), cell, fontsize=10)
+        y += 14
+    y += 10
+    for label, value in _TOTALS:
+        page.insert_text((420, y), label, fontsize=10, fontname="hebo")
+        page.insert_text((500, y), value, fontsize=10)
+        y += 14
+
+
+def test_an_invoice_with_totals_on_its_right_side_only_is_one_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _invoice))
+    assert rows[0] == ["Description", "Qty", "Unit price", "Amount"]
+    assert [list(item) for item in _ITEMS] == rows[1:6]
+    assert all(len(row) == 4 for row in rows)
+
+
+_RELEASES = [
+    ("2.4", "2024-05-02", "Added CSV export"),
+    ("", "", "Fixed crash on start"),
+    ("2.3", "2024-03-11", "New settings dialog"),
+    ("2.2", "2024-01-20", "Faster search"),
+    ("", "", "Dark mode"),
+    ("2.1", "2023-11-02", "Printing support"),
+    ("2.0", "2023-09-15", "Rewritten storage layer"),
+    ("1.9", "2023-06-01", "Plugin interface"),
+    ("1.8", "2023-02-10", "Initial public release"),
+]
+
+
+def _changelog(page: pymupdf.Page) -> None:
+    """A release history: a version's second change on a row of its own, its version and date
+    left blank (the review's gen2.py of round 12)."""
+    page.insert_text((72, 72), "Release history", fontsize=14, fontname="hebo")
+    xs = [72, 150, 260]
+    for x, head in zip(xs, ["Version", "Date", "Change"], strict=True):
+        page.insert_text((x, 100), head, fontsize=10, fontname="hebo")
+    for i, row in enumerate(_RELEASES):
+        for x, cell in zip(xs, row, strict=True):
+            if cell:
+                page.insert_text((x, 116 + 16 * i), cell, fontsize=10)
+
+
+def test_a_row_with_its_key_left_blank_is_a_row_of_its_own(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _changelog))
+    assert rows == [["Version", "Date", "Change"], *(list(row) for row in _RELEASES)]
+
+
+_PADDED_ROWS = [
+    ("Colour", "Deep", "red      Warm tone      Bright"),
+    ("Shape", "Round", "edge      Flat side      Sharp"),
+    ("Size", "Large", "box      Small case      Tiny"),
+]
+
+
+def _bold_then_padded(page: pymupdf.Page) -> None:
+    """Rows whose cells after the key are one text padded with spaces, its first word bold and
+    set apart (MuPDF gives the row one line with a wide gap inside: ``Line.cuts``)."""
+    page.insert_text((72, 72), "Some heading text", fontsize=12, fontname="hebo")
+    writer = pymupdf.TextWriter(page.rect)
+    bold, regular = pymupdf.Font("hebo"), pymupdf.Font("helv")
+    for i, (key, first, rest) in enumerate(_PADDED_ROWS):
+        y = 92 + 14 * i
+        writer.append((72, y), key, font=bold, fontsize=10)
+        end = writer.append((140, y), first, font=bold, fontsize=10)[1]
+        writer.append((end.x + 7, y), rest, font=regular, fontsize=10)
+    writer.write_text(page)
+
+
+def test_cells_padded_with_spaces_are_not_cut_again_at_their_lines_gaps(tmp_path: Path) -> None:
+    """A piece of a line padded with spaces does not keep the line's gaps (their offsets count
+    from the line's start: ``Warm tone`` was cut into ``Warm`` and ``tone``)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _bold_then_padded))
+    assert rows == [
+        ["Colour", "Deep red", "Warm tone", "Bright"],
+        ["Shape", "Round edge", "Flat side", "Sharp"],
+        ["Size", "Large box", "Small case", "Tiny"],
+    ]
+
+
+def _cpu(work: Callable[[], object]) -> float:
+    """The CPU seconds ``work`` takes, the least of three runs."""
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        work()
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def test_a_long_unruled_table_is_found_in_time_linear_in_its_rows() -> None:
+    """4,000 rows of two cells: one run, read in well under a second of CPU (each row used to
+    measure every gap of the run before it: ~7 s)."""
+    lines = [
+        Line(x, 72 + 12 * i, x + 50, 82 + 12 * i, f"{word}{i}", 10, family="x", weight=400)
+        for i in range(4000)
+        for x, word in ((72, "Term"), (200, "val"))
+    ]
+    assert len(unruled_runs(lines, 612, 10**6)) == 1
+    assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 0.5
+
+
+def test_column_cuts_look_only_at_the_lines_near_each_cut() -> None:
+    """4,000 lines each with a wide gap, one under another: cut at the column they share, in
+    well under a second of CPU (each cut used to be checked against every line's start: ~10 s)."""
+    lines = [
+        Line(72, 14 * i, 300, 14 * i + 10, "Term   meaning", 10, cuts=((150.0, 4, 100.0),))
+        for i in range(4000)
+    ]
+    out, whole = column_cuts(lines, {})
+    assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
+    assert _cpu(lambda: column_cuts(lines, {})) < 0.5
+
+
+def _cut_line(y: float, text: str = "Term   meaning") -> Line:
+    """A line MuPDF gives whole over a wide gap at x=150 (``Line.cuts``), four letters before."""
+    return Line(72, y, 300, y + 10, text, 10, cuts=((150.0, 4, 100.0),))
+
+
+def test_a_wide_gap_is_cut_only_where_two_other_lines_start_there() -> None:
+    """One other line starting at a line's wide gap is no column (a word spaced wide over a
+    line that starts there): the line stays whole; two make a column, and it is cut."""
+    one = [_cut_line(100), Line(150, 114, 250, 124, "under it", 10)]
+    assert [ln.text for ln in column_cuts(one, {})[0]] == ["Term   meaning", "under it"]
+    two = [*one, Line(150, 128, 250, 138, "and again", 10)]
+    assert [ln.text for ln in column_cuts(two, {})[0]][:2] == ["Term", "meaning"]
+
+
+def test_a_row_set_off_under_a_tight_run_in_its_columns_stays_in_the_run() -> None:
+    """A row a blank line under three tight rows, its lines starting where the run's do (a
+    bill's note row under its items): the same table, not the next list (``_spaced_off``)."""
+    lines = [
+        Line(x, y, x + 40, y + 10, f"{word}{i}", 10)
+        for i, y in enumerate((100, 112, 124, 146))
+        for x, word in ((72, "Item"), (200, "cost"))
+    ]
+    runs = unruled_runs(lines, 612, 792)
+    assert [len(run) for _, run in runs] == [4]
+
+
+def test_a_gap_after_words_joined_by_a_drawn_underscore_cuts_where_its_text_parts() -> None:
+    """``READ`` and ``ID   reads a value`` joined by an underscore drawn as a rule: the gap
+    inside the second is counted past the ``_`` put between them, so the cell is ``READ_ID``
+    (it was cut one letter early: ``READ_I`` / ``D reads a value``)."""
+    joined = []
+    for i, (key, what) in enumerate(
+        (("READ", "reads a value"), ("WRITE", "writes it"), ("CLEAR", "clears all"))
+    ):
+        y = 100.0 + 16 * i
+        first = Line(72, y, 72 + 6.5 * len(key), y + 10, key, 10)
+        second = Line(
+            first.x1 + 4.5, y, 300, y + 10, f"ID   {what}", 10, cuts=((160.0, 2, first.x1 + 18),)
+        )
+        stroke = (first.x1 + 0.5, y + 8, first.x1 + 4, y + 8.5)
+        line = _join_fragments(first, second, False, [stroke], [])
+        assert line is not None and line.text == f"{key}_ID   {what}"
+        joined.append(line)
+    assert [ln.text for ln in column_cuts(joined, {})[0]][:2] == ["READ_ID", "reads a value"]
+
+
+_SURVEY = [
+    "The results of the survey show a clear trend over the years",
+    "and the numbers below give the counts for each of the regions",
+    "that took part in the study, with the totals at the bottom.",
+]
+
+
+def _two_tables_of_rising_numbers(page: pymupdf.Page) -> None:
+    """Two page columns of text, each with a small table whose last column's numbers rise row
+    by row (as a table of contents' page numbers do), at other heights in each column."""
+    for col, x in ((0, 54), (1, 318)):
+        for i in range(30):
+            y = 100 + 11 * i
+            if (col == 0 and 4 <= i < 9) or (col == 1 and 20 <= i < 25):
+                for dx, cell in ((0, f"Region {i}"), (90, f"{i * 7}"), (150, f"{i * 3}.5")):
+                    page.insert_text((x + dx, y), cell, fontsize=9, fontname="tiro")
+            else:
+                page.insert_text((x, y), _SURVEY[i % 3], fontsize=9, fontname="tiro")
+
+
+def test_two_columns_of_rising_numbers_without_leaders_are_read(tmp_path: Path) -> None:
+    """Two columns of numbers that could be a contents' pages, no column with dot leaders:
+    the page is read (the second such column was matched against the leader columns' edges,
+    one fewer than the columns: ``ValueError: zip() argument 2 is shorter``)."""
+    text = drawn_markdown(tmp_path, _two_tables_of_rising_numbers)
+    assert "Region 4" in text and "Region 24" in text

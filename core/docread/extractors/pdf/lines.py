@@ -411,7 +411,7 @@ def _join_fragments(
     space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
-    cuts = () if rtl else joined_cuts(first, second, gap > _MERGE_GAP * em)
+    cuts = () if rtl else joined_cuts(first, second, gap > _MERGE_GAP * em, space)
     return Line(
         min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1),
         first.text.rstrip() + space + second.text.lstrip() if space else first.text + second.text,

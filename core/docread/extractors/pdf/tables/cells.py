@@ -103,7 +103,8 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             start, end = (m.start(), m.end()) if m else (len(text) - len(text.lstrip()), len(text))
             x0 = ln.x0 + scale * sum(weights[:start])
             x1 = x0 + scale * sum(weights[start:end])
-            piece = replace(ln, x0=x0, x1=x1, text=m.group() if m else text.strip())
+            cuts = ln.cuts if m is None else ()  # a piece's offsets would count from the line's
+            piece = replace(ln, x0=x0, x1=x1, text=m.group() if m else text.strip(), cuts=cuts)
             whole[id(piece)] = ln
             out.append(piece)
     return out, whole
@@ -189,6 +190,24 @@ def inside(line: Line, box: Box) -> bool:
     return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
+def _in_row(first: Line, line: Line) -> bool:
+    """``line``'s middle within half a line of a row's ``first`` line's: the lower one's when
+    both are one size, else the first's."""
+    half = (min(first.height, line.height) if line.size == first.size else first.height) / 2
+    return abs((line.y0 + line.y1) / 2 - (first.y0 + first.y1) / 2) <= half
+
+
+def _level(other: Line, line: Line) -> bool:
+    """Two lines of one size ending at one bottom (a tenth of the lower one's height apart),
+    their middles within half the taller one's: set on one baseline."""
+    low, high = sorted((other.height, line.height))
+    return (
+        other.size == line.size
+        and abs(other.y1 - line.y1) <= 0.1 * low
+        and abs(other.y0 + other.y1 - line.y0 - line.y1) <= high
+    )
+
+
 def box_of(lines: Iterable[Line]) -> Box:
     ls = list(lines)
     return (
@@ -200,17 +219,15 @@ def box_of(lines: Iterable[Line]) -> Box:
 def rows_of(lines: list[Line]) -> list[list[Line]]:
     """Lines grouped into rows, left to right: lines whose vertical middles are within half a
     line of the row's first, of the lower one when both are one size (a math symbol's box
-    nearly twice its line's height takes in no row under it); a cell's wrapped line is a row of
-    its own: ``grid`` joins it."""
+    nearly twice its line's height takes in no row under it), or lines of one size ending at
+    one bottom within half a line (a matrix's closing bracket a little lower than its row's
+    first, level with the line it ends); a cell's wrapped line is a row of its own: ``grid``
+    joins it."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.y0 + ln.y1) / 2):
-        mid = (line.y0 + line.y1) / 2
-        if rows:
-            first = rows[-1][0]
-            half = (min(first.height, line.height) if line.size == first.size else first.height) / 2
-            if abs(mid - (first.y0 + first.y1) / 2) <= half:
-                rows[-1].append(line)
-                continue
+        if rows and (_in_row(rows[-1][0], line) or any(_level(ln, line) for ln in rows[-1])):
+            rows[-1].append(line)
+            continue
         rows.append([line])
     for row in rows:
         row.sort(key=lambda ln: ln.x0)

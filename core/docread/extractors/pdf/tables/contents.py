@@ -45,11 +45,10 @@ def contents_tables(lines: list[Line], output: OutputSettings) -> list[PageTable
     taken = {id(ln) for col in columns for parts, _, _ in col for ln in parts}
     free = [ln for ln in lines if id(ln) not in taken]
     edges = [col[-1][0][-1].x1 for col in columns]
+    led = list(zip(columns, edges, strict=True))  # only leader columns take bare entries in
     for col in _bare_columns(free, edges):
         edge = col[-1][0][-1].x1
-        near = next(
-            (c for c, e in zip(columns, edges, strict=True) if abs(e - edge) <= 2 * TOL), None
-        )
+        near = next((c for c, e in led if abs(e - edge) <= 2 * TOL), None)
         if near is None:
             columns.append(col)
         else:

@@ -4,6 +4,7 @@ read (``Line.cuts``) and cut only where a column of the page starts (``column_cu
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -39,16 +40,20 @@ def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
     return tuple(cuts)
 
 
-def joined_cuts(first: Line, second: Line, wide: bool) -> tuple[_CUT, ...]:
-    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``): both lines'
-    cuts, and the gap between them when ``wide`` (a symbol's ``∂M`` joined to its text)."""
+def joined_cuts(first: Line, second: Line, wide: bool, inserted: str = "") -> tuple[_CUT, ...]:
+    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``) with ``inserted``
+    between them: both lines' cuts, the second's counted past what is inserted (an underscore
+    drawn as a stroke: ``_``, which makes one word of them, never cut), and the gap between
+    them when ``wide`` and nothing is inserted (a symbol's ``∂M`` joined to its text)."""
     if not wide and not second.cuts:
         return first.cuts
     seen = len("".join(first.text.split()))
+    wide = wide and not inserted.strip()
+    seen_after = seen + len("".join(inserted.split()))
     return (
         first.cuts
         + (((second.x0, seen, first.x1),) if wide else ())
-        + tuple((x, seen + n, end) for x, n, end in second.cuts)
+        + tuple((x, seen_after + n, end) for x, n, end in second.cuts)
     )
 
 
@@ -60,21 +65,33 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
     ``whole``, ``spaced_apart``'s, with each piece's line added."""
     if not any(ln.cuts for ln in lines):
         return lines, whole
-    starts = [(ln.x0, ln.y0) for ln in lines] + [(c[0], ln.y0) for ln in lines for c in ln.cuts]
+    starts = sorted(
+        [(ln.y0, ln.x0) for ln in lines] + [(ln.y0, c[0]) for ln in lines for c in ln.cuts]
+    )
+    tops = [y for y, _ in starts]
     out: list[Line] = []
     whole = dict(whole)
     for ln in lines:
-        edges = [
-            cut
-            for cut in ln.cuts
-            if sum(abs(cut[0] - x) <= ALIGN and abs(y - ln.y0) <= 6 * ln.height for x, y in starts)
-            >= 3  # the cut itself and two more
-        ]
+        edges = _edges(ln, starts, tops) if ln.cuts else []
         pieces = _cut(ln, edges) if edges else [ln]
         out += pieces
         if len(pieces) > 1:
             whole.update(dict.fromkeys(map(id, pieces), whole.get(id(ln), ln)))
     return out, whole
+
+
+def _edges(line: Line, starts: list[tuple[float, float]], tops: list[float]) -> list[_CUT]:
+    """The line's cuts where two other lines (or cuts) among ``starts`` (tops and left edges,
+    by top; ``tops`` theirs) start within six lines' height: only those are looked at
+    (bisected: a page of a thousand cut lines is not a million comparisons)."""
+    near = starts[
+        bisect_left(tops, line.y0 - 6 * line.height) : bisect_right(tops, line.y0 + 6 * line.height)
+    ]
+    return [
+        cut
+        for cut in line.cuts
+        if sum(abs(cut[0] - x) <= ALIGN for _, x in near) >= 3  # the cut itself and two more
+    ]
 
 
 def _cut(line: Line, edges: list[_CUT]) -> list[Line]:

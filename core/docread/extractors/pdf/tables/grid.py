@@ -51,10 +51,11 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
 def _keyed(rows: list[list[str]]) -> list[list[str]]:
     """The rows with each one that holds one cell of text alone, its first column empty, glued
     to the row above when that row's key and that cell are filled, the cell ending no
-    sentence nor in a number (an index's entry and its page), in a table whose
-    first column keys its rows (at most a quarter of the rows under the first empty there): a
-    meaning wrapped in a symbol list whose lines are set as far apart as its rows (GeoTopo's
-    ``Gerade durch die Punkte A und`` / ``B``)."""
+    sentence nor in a number (an index's entry and its page) and the cell reading on from it
+    (``_runs_on``), in a table whose first column keys its rows (at most a quarter of the rows
+    under the first empty there): a meaning wrapped in a symbol list whose lines are set as
+    far apart as its rows (GeoTopo's ``Gerade durch die Punkte A und`` / ``B``), not a
+    changelog's second change under its version (``Fixed crash``: a new entry)."""
     empty = sum(not r[0] for r in rows[1:])
     if len(rows) < 4 or not empty or empty * 4 > len(rows) - 1:
         return rows
@@ -64,11 +65,24 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
         at = filled[0] if len(filled) == 1 else 0
         above = out[-1][at] if out and at and out[-1][0] else ""
         ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
-        if above and not ends and not NUMBER.match(row[at]):
+        if above and not ends and not NUMBER.match(row[at]) and _runs_on(above, row[at]):
             out[-1] = [_glued(a, b) for a, b in zip(out[-1], row, strict=True)]
         else:
             out.append(row)
     return out
+
+
+def _runs_on(above: str, cell: str) -> bool:
+    """A cell that reads on from the cell ``above`` (a wrapped line): that one ends in a hyphen
+    or a comma or leaves a bracket open (``Gruppe (von`` / ``General Linear Group)``), or this
+    one opens with no capitalised word (a lowercase word, a symbol, a letter alone: ``B``); a
+    capitalised word opens an entry of its own."""
+    first = cell.split()[0]
+    return (
+        above.endswith(("-", ","))
+        or above.count("(") > above.count(")")
+        or not (first[:1].isupper() and first[1:2].isalpha())
+    )
 
 
 def _top(row: list[Line]) -> float:

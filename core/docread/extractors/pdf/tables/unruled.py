@@ -5,7 +5,9 @@ hold one cell between rows of cells: a group label), with the row just above as 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
+from math import inf
 from typing import TYPE_CHECKING
 
 from ..order import column_sides, line_chars, region_columns
@@ -65,10 +67,11 @@ def _sided(
     found: list[PageTable],
 ) -> list[PageTable] | None:
     """The tables of each side of a gutter through all the lines, when a table ``found``
-    across the page runs over it, both sides hold tables and some table of one side has none
-    on the other over the same rows (its top and bottom within a line): two page columns each
+    across the page runs over it, both sides hold tables and some table of one side has most
+    of its lines at heights where no table of the other side has one: two page columns each
     with its own lists set as grids (GeoTopo's symbol list), not one table across the gutter
-    (whose sides' rows are the same rows); else None."""
+    (whose sides' rows are the same rows, a few rows of one side aside: an invoice's totals
+    under its amounts); else None."""
     sides = column_sides(lines, line_chars, forms=False)
     if sides is None:
         return None
@@ -78,14 +81,28 @@ def _sided(
     left, right = (_aligned(text, side, whole, output, survey) for side in sides)
     if not left or not right:
         return None
-    height = min(ln.height for ln in lines)
-    if all(
-        any(abs(t.y0 - o.y0) <= height and abs(t.y1 - o.y1) <= height for o in others)
-        for ours, others in ((left, right), (right, left))
-        for t in ours
+    centres = [
+        [[ln.y0 + ln.y1 for ln in side if id(whole.get(id(ln), ln)) in t.lines] for t in tables]
+        for side, tables in zip(sides, (left, right), strict=True)
+    ]
+    height = min(ln.height for ln in lines)  # centres within half a line: the same row
+    if not any(
+        _apart(table, sorted(c for t in theirs for c in t), height)
+        for ours, theirs in ((centres[0], centres[1]), (centres[1], centres[0]))
+        for table in ours
     ):
         return None
     return left + right
+
+
+def _apart(ours: list[float], theirs: list[float], height: float) -> bool:
+    """Most of a table's lines (``ours``: twice their middles' heights) have no line of the
+    other side's tables (``theirs``, sorted) at their height, within half of ``height``."""
+    alone = 0
+    for c in ours:
+        at = bisect_left(theirs, c - height)
+        alone += at == len(theirs) or theirs[at] > c + height
+    return alone * 2 > len(ours)
 
 
 def _figures(run: list[list[Line]]) -> bool:
@@ -150,28 +167,33 @@ def _carries_on(line: Line, survey: Survey, keys: set[int]) -> bool:
     )
 
 
-def _spaced_off(run: list[list[Line]], held: list[list[Line]], row: list[Line]) -> bool:
+def _spaced_off(
+    run: list[list[Line]], held: list[list[Line]], row: list[Line], widest: float
+) -> bool:
     """A row set off from a tight run of three rows or more (rows under a third of a line
     apart) by over three quarters of a line (from the run's last row, or the one-line rows
     ``held`` under it), a line of it starting where none of the run's does: the next list
     (GeoTopo's symbol lists one under another, each its own columns), not a note's row set
-    off under a bill's rows."""
+    off under a bill's rows; ``widest``: the widest gap between the run's rows, kept as they
+    are added)."""
     if len(run) < 3:
         return False
     last = held[-1] if held else run[-1]
     height = min(ln.height for ln in (*last, *row))
-    gaps = [_top(b) - _bottom_of(a) for a, b in zip(run, run[1:], strict=False)]
-    if max(gaps) >= height / 3 or _top(row) - _bottom_of(last) <= 0.75 * height:
+    if widest >= height / 3 or _top(row) - _bottom_of(last) <= 0.75 * height:
         return False
     starts = [ln.x0 for r in run for ln in r]
     return any(all(abs(ln.x0 - x) > ALIGN for x in starts) for ln in row)
 
 
 def _top(row: list[Line]) -> float:
+    """A row's top: its highest line's (``grid._top`` takes the lowest: a raised mark there
+    must not part a cell's lines; here the gap between rows must not be overstated)."""
     return min(ln.y0 for ln in row)
 
 
 def _bottom_of(row: list[Line]) -> float:
+    """A row's bottom: its lowest line's."""
     return max(ln.y1 for ln in row)
 
 
@@ -205,6 +227,7 @@ def unruled_runs(
     run: list[list[Line]] = []
     cols: list[list[float]] = []
     held: list[list[Line]] = []  # one-cell rows waiting for a row of cells after them
+    widest = -inf  # the widest gap between the run's rows (``_spaced_off``)
     start = floor = 0  # the run's first row; the first row no emitted run holds
 
     def short(ln: Line) -> bool:
@@ -236,11 +259,12 @@ def unruled_runs(
             run
             and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
             and _fits(row, cols) >= max(1, len(row) - 1)
-            and not _spaced_off(run, held, row)
+            and not _spaced_off(run, held, row, widest)
             and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
             for part in (*held, row):
+                widest = max(widest, _top(part) - _bottom_of(run[-1]))
                 run.append(part)
                 cols = _widened(cols, part)
             held = []
@@ -252,6 +276,7 @@ def unruled_runs(
         held = []
         run = [row] if cells(row) else []
         cols = _widened([], row) if run else []
+        widest = -inf
         start = i
     close(len(rows))
     return runs
