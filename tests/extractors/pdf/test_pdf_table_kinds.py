@@ -807,6 +807,46 @@ def test_a_row_with_its_key_left_blank_is_a_row_of_its_own(tmp_path: Path) -> No
     assert rows == [["Version", "Date", "Change"], *(list(row) for row in _RELEASES)]
 
 
+_KEYED_LISTS = {  # heads, then rows: a second entry under a key starting lowercase, with a symbol, a letter
+    "products": [("Customer", "Product"), ("Smith", "Laptop Pro"), ("", "iPhone 15"), ("Jones", "Monitor"),
+                 ("Brown", "Keyboard"), ("", "eReader"), ("Green", "Mouse"), ("White", "Desk"),
+                 ("Black", "Chair"), ("Grey", "Lamp")],
+    "units": [("Name", "Unit"), ("Mass", "Kilogram"), ("", "kg"), ("Length", "Metre"), ("", "m"),
+              ("Time", "Second"), ("Current", "Ampere"), ("Amount", "Mole"),
+              ("Light", "Candela"), ("Temp", "Kelvin")],
+    "codes": [("Module", "Code"), ("Parser", "Unexpected token"), ("", "err_eof"), ("Lexer", "Bad escape"),
+              ("Loader", "Missing file"), ("", "enoent"), ("Net", "Timeout"),
+              ("Cache", "Stale entry"), ("Auth", "Denied"), ("Db", "Locked")],
+    "changes": [("Version", "Change"), ("2.4", "Added export"), ("", "+ dark mode"), ("2.3", "New dialog"),
+                ("2.2", "Faster"), ("", "#123 fixed"), ("2.1", "Printing"), ("2.0", "Storage"),
+                ("1.9", "Plugins"), ("1.8", "Initial")],
+    "grades": [("Student", "Grade"), ("Anna", "Excellent"), ("", "A"), ("Ben", "Good"), ("Carl", "Fair"), ("", "C"),
+               ("Dora", "Poor"), ("Eve", "Good"), ("Finn", "Fair"), ("Gus", "Good")],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(_KEYED_LISTS))
+def test_a_second_entry_under_a_key_is_a_row_of_its_own_however_it_starts(
+    tmp_path: Path, kind: str
+) -> None:
+    """A blank-key row is the cell above wrapped only when that cell breaks off mid-phrase:
+    ``iPhone 15``, ``kg``, ``err_eof``, ``+ dark mode`` or a grade ``A`` under a finished cell
+    are entries of their own (a cell opening with no capitalised word was glued; the review's
+    gen.py of round 12)."""
+    heads, *rows = _KEYED_LISTS[kind]
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 72), f"{heads[1]}s by {heads[0].lower()}", fontsize=14, fontname="hebo")
+        for x, head in zip((72, 200), heads, strict=True):
+            page.insert_text((x, 100), head, fontsize=10, fontname="hebo")
+        for i, row in enumerate(rows):
+            for x, cell in zip((72, 200), row, strict=True):
+                if cell:
+                    page.insert_text((x, 116 + 16 * i), cell, fontsize=10)
+
+    assert pipe_rows(drawn_markdown(tmp_path, draw)) == [list(heads), *map(list, rows)]
+
+
 _PADDED_ROWS = [
     ("Colour", "Deep", "red      Warm tone      Bright"),
     ("Shape", "Round", "edge      Flat side      Sharp"),

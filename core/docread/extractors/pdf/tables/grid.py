@@ -48,12 +48,23 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
     return _keyed(rows)
 
 
+#: Words a phrase does not end on, as written (English, German, French, Spanish): a cell ending
+#: in one was cut mid-phrase by its column's width.
+_FUNCTION_WORDS = frozenset({
+    "a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or", "the",
+    "to", "with", "und", "oder", "von", "vom", "zum", "zur", "der", "die", "das", "des", "dem",
+    "den", "ein", "eine", "einer", "eines", "mit", "für", "auf", "aus", "bei", "nach", "über",
+    "unter", "durch", "et", "ou", "de", "du", "la", "le", "les", "un", "une", "à", "en", "y", "o",
+    "del", "el", "los", "las", "con", "por", "para",
+})  # fmt: skip
+
+
 def _keyed(rows: list[list[str]]) -> list[list[str]]:
     """The rows with each one that holds one cell of text alone, its first column empty, glued
     to the row above when that row's key and that cell are filled, the cell ending no
-    sentence nor in a number (an index's entry and its page) and the cell reading on from it
-    (``_runs_on``), in a table whose first column keys its rows (at most a quarter of the rows
-    under the first empty there): a meaning wrapped in a symbol list whose lines are set as
+    sentence nor in a number (an index's entry and its page) and that row's cell cut
+    mid-phrase (``_mid_phrase``), in a table whose first column keys its rows (at most a
+    quarter of the rows under the first empty there): a meaning wrapped in a symbol list whose lines are set as
     far apart as its rows (GeoTopo's ``Gerade durch die Punkte A und`` / ``B``), not a
     changelog's second change under its version (``Fixed crash``: a new entry)."""
     empty = sum(not r[0] for r in rows[1:])
@@ -65,23 +76,22 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
         at = filled[0] if len(filled) == 1 else 0
         above = out[-1][at] if out and at and out[-1][0] else ""
         ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
-        if above and not ends and not NUMBER.match(row[at]) and _runs_on(above, row[at]):
+        if above and not ends and not NUMBER.match(row[at]) and _mid_phrase(above):
             out[-1] = [_glued(a, b) for a, b in zip(out[-1], row, strict=True)]
         else:
             out.append(row)
     return out
 
 
-def _runs_on(above: str, cell: str) -> bool:
-    """A cell that reads on from the cell ``above`` (a wrapped line): that one ends in a hyphen
-    or a comma or leaves a bracket open (``Gruppe (von`` / ``General Linear Group)``), or this
-    one opens with no capitalised word (a lowercase word, a symbol, a letter alone: ``B``); a
-    capitalised word opens an entry of its own."""
-    first = cell.split()[0]
+def _mid_phrase(above: str) -> bool:
+    """Whether a cell (``above``) breaks off mid-phrase, the next row's cell its wrapped line:
+    it ends in a hyphen, a comma or a function word (``Punkte A und`` / ``B``), or leaves a
+    bracket open (``Gruppe (von`` / ``General Linear Group)``). How the next cell starts says
+    nothing: ``iPhone 15``, ``kg``, ``+ dark mode`` or ``A`` open entries of their own."""
     return (
         above.endswith(("-", ","))
         or above.count("(") > above.count(")")
-        or not (first[:1].isupper() and first[1:2].isalpha())
+        or above.rsplit(None, 1)[-1] in _FUNCTION_WORDS
     )
 
 

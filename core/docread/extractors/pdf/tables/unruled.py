@@ -174,8 +174,8 @@ def _spaced_off(
     apart) by over three quarters of a line (from the run's last row, or the one-line rows
     ``held`` under it), a line of it starting where none of the run's does: the next list
     (GeoTopo's symbol lists one under another, each its own columns), not a note's row set
-    off under a bill's rows; ``widest``: the widest gap between the run's rows, kept as they
-    are added)."""
+    off under a bill's rows. ``widest``: the widest gap between the run's rows, kept as they
+    are added."""
     if len(run) < 3:
         return False
     last = held[-1] if held else run[-1]
