@@ -831,8 +831,8 @@ def test_a_second_entry_under_a_key_is_a_row_of_its_own_however_it_starts(
 ) -> None:
     """A blank-key row is the cell above wrapped only when that cell breaks off mid-phrase:
     ``iPhone 15``, ``kg``, ``err_eof``, ``+ dark mode`` or a grade ``A`` under a finished cell
-    are entries of their own (a cell opening with no capitalised word was glued; the review's
-    gen.py of round 12)."""
+    are entries of their own (a cell opening with no capitalised word was glued to the one
+    above)."""
     heads, *rows = _KEYED_LISTS[kind]
 
     def draw(page: pymupdf.Page) -> None:

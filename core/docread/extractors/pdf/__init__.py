@@ -30,6 +30,7 @@ class PdfExtractor(Extractor):
     # rules, a content-bomb page read as plain text with a note; 10: extra5's code listings,
     # description terms and label grids, pages read with PyMuPDF's quad corrections pinned on;
     # 11: extra6's run-in label stops, column joins, lettered and numbered items, proof marks
+    # 12: unruled tables cut at column gaps, page columns side by side, keyed rows' wraps
     version: ClassVar[int] = 12
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

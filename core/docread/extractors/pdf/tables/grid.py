@@ -64,9 +64,9 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
     to the row above when that row's key and that cell are filled, the cell ending no
     sentence nor in a number (an index's entry and its page) and that row's cell cut
     mid-phrase (``_mid_phrase``), in a table whose first column keys its rows (at most a
-    quarter of the rows under the first empty there): a meaning wrapped in a symbol list whose lines are set as
-    far apart as its rows (GeoTopo's ``Gerade durch die Punkte A und`` / ``B``), not a
-    changelog's second change under its version (``Fixed crash``: a new entry)."""
+    quarter of the rows under the first empty there): a meaning wrapped in a symbol list whose
+    lines are set as far apart as its rows (GeoTopo's ``Gerade durch die Punkte A und`` /
+    ``B``), not a changelog's second change under its version (``Fixed crash``: a new entry)."""
     empty = sum(not r[0] for r in rows[1:])
     if len(rows) < 4 or not empty or empty * 4 > len(rows) - 1:
         return rows
