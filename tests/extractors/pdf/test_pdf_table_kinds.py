@@ -7,7 +7,7 @@ of bench/pdf_truth/, which is not tuned on)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import docread
@@ -789,17 +789,28 @@ _RELEASES = [
 ]
 
 
-def _changelog(page: pymupdf.Page) -> None:
-    """A release history: a version's second change on a row of its own, its version and date
-    left blank (the review's gen2.py of round 12)."""
-    page.insert_text((72, 72), "Release history", fontsize=14, fontname="hebo")
-    xs = [72, 150, 260]
-    for x, head in zip(xs, ["Version", "Date", "Change"], strict=True):
-        page.insert_text((x, 100), head, fontsize=10, fontname="hebo")
-    for i, row in enumerate(_RELEASES):
-        for x, cell in zip(xs, row, strict=True):
-            if cell:
-                page.insert_text((x, 116 + 16 * i), cell, fontsize=10)
+def _keyed_page(
+    title: str, heads: Sequence[str], rows: Sequence[Sequence[str]], xs: Sequence[float]
+) -> Callable[[pymupdf.Page], None]:
+    """A page maker: ``title``, bold ``heads`` at ``xs``, then ``rows`` under them a line each,
+    an empty cell left blank (a key not repeated on the rows under it)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 72), title, fontsize=14, fontname="hebo")
+        for x, head in zip(xs, heads, strict=True):
+            page.insert_text((x, 100), head, fontsize=10, fontname="hebo")
+        for i, row in enumerate(rows):
+            for x, cell in zip(xs, row, strict=True):
+                if cell:
+                    page.insert_text((x, 116 + 16 * i), cell, fontsize=10)
+
+    return draw
+
+
+# A release history: a version's second change on a row of its own, its version and date blank.
+_changelog = _keyed_page(
+    "Release history", ("Version", "Date", "Change"), _RELEASES, (72, 150, 260)
+)
 
 
 def test_a_row_with_its_key_left_blank_is_a_row_of_its_own(tmp_path: Path) -> None:
@@ -834,16 +845,7 @@ def test_a_second_entry_under_a_key_is_a_row_of_its_own_however_it_starts(
     are entries of their own (a cell opening with no capitalised word was glued to the one
     above)."""
     heads, *rows = _KEYED_LISTS[kind]
-
-    def draw(page: pymupdf.Page) -> None:
-        page.insert_text((72, 72), f"{heads[1]}s by {heads[0].lower()}", fontsize=14, fontname="hebo")
-        for x, head in zip((72, 200), heads, strict=True):
-            page.insert_text((x, 100), head, fontsize=10, fontname="hebo")
-        for i, row in enumerate(rows):
-            for x, cell in zip((72, 200), row, strict=True):
-                if cell:
-                    page.insert_text((x, 116 + 16 * i), cell, fontsize=10)
-
+    draw = _keyed_page(f"{heads[1]}s by {heads[0].lower()}", heads, rows, (72, 200))
     assert pipe_rows(drawn_markdown(tmp_path, draw)) == [list(heads), *map(list, rows)]
 
 

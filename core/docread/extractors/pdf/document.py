@@ -230,12 +230,11 @@ def _pages(
                 chars = _counted(text, pdf.ocr_text_threshold)
             else:  # the text layer's characters, not the markdown's marks and placeholders
                 text, found, chars = md.text, md.headings, md.chars
-            if md is not None and md.tables_skipped:
-                unsearched.append(n)
-            if md is not None and md.plain:
-                plain.append(n)
-            if md is not None:
-                page_time.extend(md.waited)
+                page_time.extend(md.waited)  # another thread's turn is not this page's time
+                if md.tables_skipped:
+                    unsearched.append(n)
+                if md.plain:
+                    plain.append(n)
             slow = page_time.expired()
             scanned = _wants_ocr(page, chars, pdf.ocr_text_threshold)
             held[n] = (page, text, scanned, found)

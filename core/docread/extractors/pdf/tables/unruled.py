@@ -86,9 +86,10 @@ def _sided(
         for side, tables in zip(sides, (left, right), strict=True)
     ]
     height = min(ln.height for ln in lines)  # centres within half a line: the same row
+    every = [sorted(c for t in side for c in t) for side in centres]  # each side's, sorted once
     if not any(
-        _apart(table, sorted(c for t in theirs for c in t), height)
-        for ours, theirs in ((centres[0], centres[1]), (centres[1], centres[0]))
+        _apart(table, theirs, height)
+        for ours, theirs in ((centres[0], every[1]), (centres[1], every[0]))
         for table in ours
     ):
         return None
