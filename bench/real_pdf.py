@@ -136,7 +136,8 @@ def page_parts(markdown: str) -> tuple[list[str], Counter[str], list[str], str]:
 
 
 def score_page(markdown: str, truth: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    """(found, expected) per measure for one page."""
+    """(found, expected) per measure for one page. A paragraph's list marker (``1. Fall: ...``)
+    is taken off as it is off the page's blocks (``page_parts``), or the item could never match."""
     heads, cells, blocks, whole = page_parts(markdown)
     want_h = [norm(t) for _, t in truth.get("headings", [])]
     want_c = Counter(
@@ -146,7 +147,7 @@ def score_page(markdown: str, truth: dict[str, Any]) -> dict[str, tuple[int, int
     split = set(truth.get("split_paragraphs", []))
     found_p = alone = 0
     for i, para in enumerate(truth.get("paragraphs", [])):
-        p = norm(para)
+        p = norm(_MARKER.sub("", para))
         found_p += p in whole if i in split else any(p in b for b in blocks)
         alone += any(p in b and len(b) <= 1.15 * len(p) + 15 for b in blocks) or (
             i in split and p in whole
