@@ -182,6 +182,17 @@ def test_an_item_set_in_under_a_full_line_that_ends_a_sentence_opens_a_list_item
     assert "eine Gruppenoperation.\n\na) G operiert durch Homöomorphismen" in text
 
 
+def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
+    """An item's last line under a line whose box a Fraktur or overlined letter makes tall: the
+    boxes overlap over half the short line's height, but the lines overlap across the column,
+    one under the other, not on one row: the item stays whole (GeoTopo p7 and p71)."""
+    text = pages("GeoTopo-komprimiert.pdf", "7")[0][0]
+    assert "Vereinigung von Elementen aus B ist." in " ".join(text.split())
+    assert "\n\naus B ist." not in text
+    text = pages("GeoTopo-komprimiert.pdf", "71")[0][0]
+    assert "also auch AP ′ und AQ." in " ".join(text.split())
+
+
 def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
     """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
     set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.

@@ -22,6 +22,7 @@ from .order import (
     runs_to_edge,
     script,
     side_by_side,
+    stacked,
     verse,
 )
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
@@ -230,7 +231,7 @@ def _breaks(
     size changes, two short lines apart from the body change slant or family (a subtitle over
     a heading, not a byline over affiliations); after a line that runs to the text's edge, only
     a first-line indent; after a short line, a heading style's change, or a sentence's end."""
-    if side_by_side(prev, ln):
+    if side_by_side(prev, ln) and not stacked(prev, ln):
         return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True

@@ -396,6 +396,16 @@ def side_by_side(prev: Line, ln: Line) -> bool:
     return y0 < bottom - 0.5 * min(y1 - y0, bottom - top) and y1 > top
 
 
+def stacked(prev: Line, ln: Line) -> bool:
+    """``ln`` lies under ``prev``, not beside it, though their boxes share most of a row (a
+    Fraktur or overlined letter's tall box): one size, ``ln`` starting in ``prev``'s first half
+    and over half its width under ``prev``'s (no subscript: ``script``; no cell: apart)."""
+    width = ln.x1 - ln.x0
+    over = min(ln.x1, prev.x1) - max(ln.x0, prev.x0)
+    mid = (prev.x0 + prev.x1) / 2
+    return abs(ln.size - prev.size) < 1.0 and ln.x0 < mid and over > 0.5 * width > 0
+
+
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:
     """Whether the line reaches the column's edge (no room left there for a word)."""
     per_char = (ln.x1 - ln.x0) / max(len(ln.text.strip()), 1)
