@@ -193,6 +193,15 @@ def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
     assert "also auch AP ′ und AQ." in " ".join(text.split())
 
 
+def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
+    """A two-column paper's datasets, each a paragraph opening with its name in bold run in, no
+    indent, the line before ending a sentence (full or short: ``TriviaQA`` is too wide for the
+    room left): each its own paragraph, not run on into the one before (the DPR paper's p4)."""
+    text = pages("multi-column.pdf", "4")[0][0]
+    for name in ("TriviaQA (Joshi", "WebQuestions (WQ)", "CuratedTREC (TREC)", "SQuAD v1.1"):
+        assert re.search(r"\.\n\n(\*\*)?" + re.escape(name), text), name
+
+
 def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
     """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
     set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.
