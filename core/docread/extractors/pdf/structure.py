@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import CAPTION, ENDS, Block, bulleted, column_blocks, ended, joined, norm
-from .figures import captioned, drawn_label, figure_boxes
+from .blocks import Block, bulleted, column_blocks, ended, joined, norm
+from .figures import captioned, drawn_label, figure_boxes, figure_label
 from .library import right_to_left
 from .lines import Line, PageText
 from .order import (
@@ -31,7 +31,7 @@ from .order import (
     runs_to_edge,
 )
 from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
-from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
+from .tables.cells import PageTable, heads_row, left_over, numbers_row, page_number
 from .tables.listing import code_rows
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
@@ -39,8 +39,6 @@ from .tables.unruled import aligned_tables
 if TYPE_CHECKING:
     from ...settings import OutputSettings
 
-_LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
-_AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
 _PAGE_NO = lazy_pattern(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
 _TITLE_LABEL = lazy_pattern(
@@ -117,7 +115,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
     free: list[Line] = [] if figures else lines
     for ln in lines if figures else ():
-        box = next((f for f in figures if _label(ln, f, id(f) in axes, survey)), None)
+        box = next((f for f in figures if figure_label(ln, f, id(f) in axes, survey)), None)
         if box is not None:
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
         else:
@@ -312,26 +310,6 @@ def _display(block: Block, left: float, right: float) -> bool:
         return False
     em = block.lines[0].size
     return all(ln.x0 > left + 2 * em and ln.x1 < right - 2 * em for ln in block.lines)
-
-
-def _label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
-    """A figure's label: a short line on it (``_LABEL_WORDS``), or, by a drawing (``axes``),
-    a word or three just outside it (a plot's tick labels and axis titles); never a caption,
-    nor a heading's line beside it."""
-    words = len(ln.text.split())
-    if words > _LABEL_WORDS or CAPTION.match(ln.text.lstrip()):
-        return False
-    if inside(ln, (figure.x0, figure.y0, figure.x1, figure.y1)):
-        return True
-    if not axes or survey.bigger(ln):
-        return False
-    m = _AXES
-    near = (figure.x0 - m, figure.y0 - m / 3, figure.x1 + m / 2, figure.y1 + m)
-    return words <= 3 and not ENDS.search(ln.text.rstrip()) and _within(ln, near)
-
-
-def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
-    return box[0] <= ln.x0 and ln.x1 <= box[2] and box[1] <= ln.y0 and ln.y1 <= box[3]
 
 
 def _chars(piece: Item | Line) -> int:
