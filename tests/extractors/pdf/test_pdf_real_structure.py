@@ -202,6 +202,16 @@ def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
         assert re.search(r"\.\n\n(\*\*)?" + re.escape(name), text), name
 
 
+def test_a_paragraph_ending_a_column_at_a_full_stop_goes_on_unindented_under_the_next_float():
+    """The DPR paper's p6: ``Impact of gold passages ... (Section 4.2).`` ends the left column at
+    a full stop and goes on in the right column under Table 3 and its caption, its first line
+    not indented where the page's paragraphs open indented: one paragraph; the right column's
+    run-in heads (``Similarity and loss``) still open paragraphs of their own."""
+    text = pages("multi-column.pdf", "6")[0][0]
+    assert "(Section 4.2). Our experiments on Natural Questions" in " ".join(text.split())
+    assert "\n\nSimilarity and loss" in text.replace("**", "")
+
+
 def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
     """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
     set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.

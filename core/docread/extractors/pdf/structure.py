@@ -323,22 +323,40 @@ def _table_item(table: PageTable) -> Item:
 def _run_on(columns: list[list[Block]], rtl: bool) -> None:
     """A paragraph that ends a column without ending its sentence and the paragraph that
     opens a later column (above it: the next column), lower-case or without a first-line
-    indent, are one paragraph (tables, figures, captions and notes between them aside)."""
+    indent, are one paragraph (tables, figures, captions and notes between them aside); one
+    that ends its sentence too, where the page's paragraphs open indented (``_resumes``)."""
     for i, column in enumerate(columns):
         last = next((b for b in reversed(column) if b.kind in ("text", "item", "heading")), None)
         if last is None or last.kind == "heading":
             continue
-        if ended(last):
+        done = ended(last)
+        if done and rtl:
             continue
         for later in columns[i + 1 :]:
             first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
             if first is None:
                 continue
-            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl, later):
+            goes_on = _resumes(first, column, later) if done else _continues(first, rtl, later)
+            if first.kind != "text" or first.y0 >= last.y1 or not goes_on:
                 break
             last.lines = [*last.lines, *first.lines]
             later.remove(first)
             break
+
+
+def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
+    """A paragraph of lines under the float that opens the ``later`` column, unindented, no bold
+    label run in, where the two columns' paragraphs open indented: it resumes the paragraph
+    the ``column`` before ended at a sentence's end (the DPR paper's p6, under Table 3)."""
+    lines, em, at = block.lines, block.lines[0].size, later.index(block)
+    if len(lines) < 2 or lines[0].lead or lines[0].bold or lines[0].x0 > lines[1].x0 + 0.5 * em:
+        return False
+    if not at or any(b.kind not in ("table", "figure", "caption") for b in later[:at]):
+        return False  # no float over it: a column's unindented top may be a paragraph's own
+    return any(
+        b.kind == "text" and len(b.lines) > 1 and b.lines[0].x0 > b.lines[1].x0 + 0.5 * em
+        for b in (*column, *later)
+    )
 
 
 def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
