@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...sanitize import lazy_pattern
 from .lines import Line, closed
 from .order import (
+    ENDS,
     Item,
     first_word,
     hung,
@@ -57,7 +58,6 @@ _CAPTION_WORD = lazy_pattern(
 )
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
-ENDS = lazy_pattern(r"[.!?:;。！？■□∎][\"'”’»)\]]*$")  # a sentence's end (quotes after), a proof's
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word

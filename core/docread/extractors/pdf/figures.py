@@ -10,7 +10,8 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import CAPTION, ENDS, Block, joined
+from .blocks import CAPTION, Block, joined
+from .order import ENDS
 from .tables.cells import inside
 
 if TYPE_CHECKING:
