@@ -190,7 +190,7 @@ def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
     assert "Vereinigung von Elementen aus B ist." in " ".join(text.split())
     assert "\n\naus B ist." not in text
     text = pages("GeoTopo-komprimiert.pdf", "71")[0][0]
-    assert "also auch AP ′ und AQ." in " ".join(text.split())
+    assert "also auch AP ′ und AQ." in text
 
 
 def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
@@ -210,6 +210,15 @@ def test_a_paragraph_ending_a_column_at_a_full_stop_goes_on_unindented_under_the
     text = pages("multi-column.pdf", "6")[0][0]
     assert "(Section 4.2). Our experiments on Natural Questions" in " ".join(text.split())
     assert "\n\nSimilarity and loss" in text.replace("**", "")
+
+
+def test_an_abbreviation_ending_a_short_line_ends_no_sentence():
+    """``1) Jede Basis ist auch eine Subbasis, z.B.`` then ``S = { ... } ist für R ...`` under it:
+    ``z.B.`` (``e.g.``) ends no sentence, so the short line above ends no paragraph; the item
+    stays whole (GeoTopo p7)."""
+    text = pages("GeoTopo-komprimiert.pdf", "7")[0][0]
+    item = next(block for block in text.split("\n\n") if "Jede Basis ist auch" in block)
+    assert "Subbasis, z.B." in item and "S = { (a, b) | a, b ∈R, a < b } ist für R" in item
 
 
 def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
