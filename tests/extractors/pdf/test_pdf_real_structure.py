@@ -196,10 +196,14 @@ def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
 def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
     """A two-column paper's datasets, each a paragraph opening with its name in bold run in, no
     indent, the line before ending a sentence (full or short: ``TriviaQA`` is too wide for the
-    room left): each its own paragraph, not run on into the one before (the DPR paper's p4)."""
+    room left): each its own paragraph, not run on into the one before (the DPR paper's p4); not
+    after a colon, nor at a word's bold part (IBM's back cover: ``ibm.com/redbooks``)."""
     text = pages("multi-column.pdf", "4")[0][0]
     for name in ("TriviaQA (Joshi", "WebQuestions (WQ)", "CuratedTREC (TREC)", "SQuAD v1.1"):
         assert re.search(r"\.\n\n(\*\*)?" + re.escape(name), text), name
+    # after a colon, and a bold part of a word (``ibm.com/redbooks``): no label run in
+    text = pages("redp5110_sampled.pdf")[-1][0]
+    assert "For more information: ibm.com/redbooks" in text.replace("**", "")
 
 
 def test_a_paragraph_ending_a_column_at_a_full_stop_goes_on_unindented_under_the_next_float():

@@ -255,7 +255,7 @@ def _breaks(
             return True
         if ENDS.search(prev.text.rstrip()) and not verse(prev, current, right, rtl):
             return True
-    if ln.lead and ENDS.search(prev.text.rstrip()):
+    if ln.lead and " " in ln.text[ln.lead - 1 : ln.lead + 1] and prev.text.rstrip()[-1:] in ".!?":
         return True  # a bold label run in after a sentence's end: a paper's next paragraph
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
         if len(current) > 1 and run_in(current[0], current[1]):
