@@ -27,8 +27,11 @@ _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, th
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
 _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
-# a sentence's end (quotes after), a proof's; not an abbreviation's ("z.B.", "z. B.", "e.g.")
-ENDS = lazy_pattern(r"(?<!\b[a-z]\.[A-Za-z])(?<!\b[a-z]\. [A-Za-z])[.!?:;。！？■□∎][\"'”’»)\]]*$")
+# a sentence's end (quotes after), a proof's; not an abbreviation's ("z.B.", "z. B.", "e.g."),
+# looked for behind a stop only (before each character: 3.5x the cost of a line's search)
+ENDS = lazy_pattern(
+    r"[.!?:;。！？■□∎](?<!\b[a-z]\.[A-Za-z]\.)(?<!\b[a-z]\. [A-Za-z]\.)[\"'”’»)\]]*$"
+)
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
