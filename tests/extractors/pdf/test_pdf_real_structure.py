@@ -182,6 +182,49 @@ def test_an_item_set_in_under_a_full_line_that_ends_a_sentence_opens_a_list_item
     assert "eine Gruppenoperation.\n\na) G operiert durch Homöomorphismen" in text
 
 
+def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
+    """An item's last line under a line whose box a Fraktur or overlined letter makes tall: the
+    boxes overlap over half the short line's height, but the lines overlap across the column,
+    one under the other, not on one row: the item stays whole (GeoTopo p7 and p71)."""
+    text = pages("GeoTopo-komprimiert.pdf", "7")[0][0]
+    assert "Vereinigung von Elementen aus B ist." in " ".join(text.split())
+    assert "\n\naus B ist." not in text
+    text = pages("GeoTopo-komprimiert.pdf", "71")[0][0]
+    assert "also auch AP ′ und AQ." in text
+
+
+def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
+    """A two-column paper's datasets, each a paragraph opening with its name in bold run in, no
+    indent, the line before ending a sentence (full or short: ``TriviaQA`` is too wide for the
+    room left): each its own paragraph, not run on into the one before (the DPR paper's p4); not
+    after a colon, nor at a word's bold part (IBM's back cover: ``ibm.com/redbooks``)."""
+    text = pages("multi-column.pdf", "4")[0][0]
+    for name in ("TriviaQA (Joshi", "WebQuestions (WQ)", "CuratedTREC (TREC)", "SQuAD v1.1"):
+        assert re.search(r"\.\n\n(\*\*)?" + re.escape(name), text), name
+    # after a colon, and a bold part of a word (``ibm.com/redbooks``): no label run in
+    text = pages("redp5110_sampled.pdf")[-1][0]
+    assert "For more information: ibm.com/redbooks" in text.replace("**", "")
+
+
+def test_a_paragraph_ending_a_column_at_a_full_stop_goes_on_unindented_under_the_next_float():
+    """The DPR paper's p6: ``Impact of gold passages ... (Section 4.2).`` ends the left column at
+    a full stop and goes on in the right column under Table 3 and its caption, its first line
+    not indented where the page's paragraphs open indented: one paragraph; the right column's
+    run-in heads (``Similarity and loss``) still open paragraphs of their own."""
+    text = pages("multi-column.pdf", "6")[0][0]
+    assert "(Section 4.2). Our experiments on Natural Questions" in " ".join(text.split())
+    assert "\n\nSimilarity and loss" in text.replace("**", "")
+
+
+def test_an_abbreviation_ending_a_short_line_ends_no_sentence():
+    """``1) Jede Basis ist auch eine Subbasis, z.B.`` then ``S = { ... } ist für R ...`` under it:
+    ``z.B.`` (``e.g.``) ends no sentence, so the short line above ends no paragraph; the item
+    stays whole (GeoTopo p7)."""
+    text = pages("GeoTopo-komprimiert.pdf", "7")[0][0]
+    item = next(block for block in text.split("\n\n") if "Jede Basis ist auch" in block)
+    assert "Subbasis, z.B." in item and "S = { (a, b) | a, b ∈R, a < b } ist für R" in item
+
+
 def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_the_clause():
     """``11. INDEPENDENT CONSULTANT STATUS. CONSULTANT and ...``: the bold label's full stop is
     set in the body's face, glued to it. It closes the heading (as a bold one does: ``6.

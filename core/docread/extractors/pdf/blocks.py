@@ -11,7 +11,21 @@ from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
 from .lines import Line, closed
-from .order import Item, first_word, hyphenated, join, run_in, runs_to_edge, script, side_by_side
+from .order import (
+    ENDS,
+    Item,
+    first_word,
+    hung,
+    hung_text,
+    hyphenated,
+    join,
+    run_in,
+    runs_to_edge,
+    script,
+    side_by_side,
+    stacked,
+    verse,
+)
 from .survey import HEAD_NUMBER as _HEAD_NUMBER
 
 if TYPE_CHECKING:
@@ -39,11 +53,11 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
     r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
 )
-_CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
+_CAPTION_WORD = lazy_pattern(
+    r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE
+)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
-_LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
-ENDS = lazy_pattern(r"[.!?:;。！？■□∎][\"'”’»)\]]*$")  # a sentence's end (quotes after), a proof's
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
@@ -132,8 +146,10 @@ def column_blocks(
             continue
         ln = piece
         start = _starts_item(ln, prev, reach, rtl, letters)
-        if start or prev is None or _breaks(
-            prev, ln, current, far, kind, gap, left, right, survey, rtl
+        if (
+            start
+            or prev is None
+            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
         ):
             flush()
             kind = "item" if start else "text"
@@ -215,7 +231,7 @@ def _breaks(
     size changes, two short lines apart from the body change slant or family (a subtitle over
     a heading, not a byline over affiliations); after a line that runs to the text's edge, only
     a first-line indent; after a short line, a heading style's change, or a sentence's end."""
-    if side_by_side(prev, ln):
+    if side_by_side(prev, ln) and not stacked(prev, ln):
         return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
@@ -230,15 +246,17 @@ def _breaks(
     edge = max(far, ln.x1) if current else right  # this text's edge
     wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text)) and not closed(prev)
     code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
-    if code and not coded and _URL.match(ln.text) and _hung_text(current[0], ln):
+    if code and not coded and _URL.match(ln.text) and hung_text(current[0], ln):
         return False  # a reference's or an item's URL where its text hangs: the entry goes on
     if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
         return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
     if not wraps:
         if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
             return True
-        if ENDS.search(prev.text.rstrip()) and not _verse(prev, current, right, rtl):
+        if ENDS.search(prev.text.rstrip()) and not verse(prev, current, right, rtl):
             return True
+    if ln.lead and " " in ln.text[ln.lead - 1 : ln.lead + 1] and prev.text.rstrip()[-1:] in ".!?":
+        return True  # a bold label run in after a sentence's end: a paper's next paragraph
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
         if len(current) > 1 and run_in(current[0], current[1]):
             return False  # a run-in head's paragraph (``a. Syntax The ...``): its lines go on
@@ -248,23 +266,10 @@ def _breaks(
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
         lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
-        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and _hung(prev, ln)):
+        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and hung(prev, ln)):
             return False  # a title or an item wrapped under itself (a hanging indent)
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
-
-
-def _hung(prev: Line, ln: Line) -> bool:
-    """``ln`` hangs under ``prev``'s text past a one-glyph label that is no letter (an OCR
-    layer's bullet read as ``0`` or ``'``, a note's mark): a wrap, no first-line indent."""
-    head = prev.text[:2]
-    return head[1:] == " " and not head[:1].isalpha() and ln.x0 <= prev.x0 + 2 * ln.size
-
-
-def _verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
-    """A colon after a short line where two earlier lines stop short of ``right`` (verse)."""
-    short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
-    return prev.text.rstrip().endswith(":") and short >= 2
 
 
 def _captioning(first: Line, prev: Line, ln: Line) -> bool:
@@ -394,13 +399,6 @@ def _heading_level(
     return 0
 
 
-def _hung_text(first: Line, ln: Line) -> bool:
-    """``ln`` starts where the text after ``first``'s label does (``[12] ``, ``3. ``, a bullet;
-    0.6 em a character, within an em): a reference's or an item's wrapped line."""
-    label = _LABEL.match(first.text)
-    return label is not None and abs(first.x0 + 0.6 * first.size * label.end() - ln.x0) < ln.size
-
-
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
     family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
@@ -408,7 +406,9 @@ def _small_head(first: Line, survey: Survey) -> bool:
     if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
-    sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
+    sentence = (
+        text.endswith((".", "!")) or text.endswith("?") and not first.bold
+    )  # a bold question heads
     return apart and not (sentence and len(text.split()) > 5)
 
 

@@ -10,12 +10,16 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import Block, joined
+from .blocks import CAPTION, Block, joined
+from .order import ENDS
+from .tables.cells import inside
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from .lines import Box, Line, PageText
+    from .order import Item
+    from .survey import Survey
 
 PICTURE = 0.02  # pictures over this share of the page are figures
 _SMALL = 0.005  # smaller pictures with text printed on them too
@@ -26,7 +30,11 @@ _SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
 _BARS = 10  # or small filled rectangles (a bar chart's bars)
 _TABLED = 0.8  # a table covering this share of a drawing: the drawing is the table's
 _THIN = 2.0  # points: a rectangle this thin is a rule, not a shape
-_NUMBERED = lazy_pattern(r"^\s*(?:\*\s*)?\d{1,3}[a-z]?\.\s+\S")  # a form's field number: "* 10. Name"
+_LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
+_AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
+_NUMBERED = lazy_pattern(
+    r"^\s*(?:\*\s*)?\d{1,3}[a-z]?\.\s+\S"
+)  # a form's field number: "* 10. Name"
 
 _FIGURE_CAPTION = lazy_pattern(
     r"^(?:Figure|Fig\.|Chart|Image|Photo|Abbildung|Abb\.|그림|\[그림)\s*[\dIVX]", re.IGNORECASE
@@ -252,3 +260,23 @@ def captioned(blocks: list[Block]) -> list[Block]:
                 skip = True
         out.append(block)
     return out
+
+
+def figure_label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
+    """A figure's label: a short line on it (``_LABEL_WORDS``), or, by a drawing (``axes``),
+    a word or three just outside it (a plot's tick labels and axis titles); never a caption,
+    nor a heading's line beside it."""
+    words = len(ln.text.split())
+    if words > _LABEL_WORDS or CAPTION.match(ln.text.lstrip()):
+        return False
+    if inside(ln, (figure.x0, figure.y0, figure.x1, figure.y1)):
+        return True
+    if not axes or survey.bigger(ln):
+        return False
+    m = _AXES
+    near = (figure.x0 - m, figure.y0 - m / 3, figure.x1 + m / 2, figure.y1 + m)
+    return words <= 3 and not ENDS.search(ln.text.rstrip()) and _within(ln, near)
+
+
+def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
+    return box[0] <= ln.x0 and ln.x1 <= box[2] and box[1] <= ln.y0 and ln.y1 <= box[3]

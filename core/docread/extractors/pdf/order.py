@@ -27,6 +27,12 @@ _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, th
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
 _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
+# a sentence's end (quotes after), a proof's; not an abbreviation's ("z.B.", "z. B.", "e.g."),
+# looked for behind a stop only (before each character: 3.5x the cost of a line's search)
+ENDS = lazy_pattern(
+    r"[.!?:;。！？■□∎](?<!\b[a-z]\.[A-Za-z]\.)(?<!\b[a-z]\. [A-Za-z]\.)[\"'”’»)\]]*$"
+)
+_LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 
@@ -369,10 +375,40 @@ def run_in(prev: Line, ln: Line) -> bool:
     )
 
 
+def hung(prev: Line, ln: Line) -> bool:
+    """``ln`` hangs under ``prev``'s text past a one-glyph label that is no letter (an OCR
+    layer's bullet read as ``0`` or ``'``, a note's mark): a wrap, no first-line indent."""
+    head = prev.text[:2]
+    return head[1:] == " " and not head[:1].isalpha() and ln.x0 <= prev.x0 + 2 * ln.size
+
+
+def hung_text(first: Line, ln: Line) -> bool:
+    """``ln`` starts where the text after ``first``'s label does (``[12] ``, ``3. ``, a bullet;
+    0.6 em a character, within an em): a reference's or an item's wrapped line."""
+    label = _LABEL.match(first.text)
+    return label is not None and abs(first.x0 + 0.6 * first.size * label.end() - ln.x0) < ln.size
+
+
+def verse(prev: Line, current: list[Line], right: float, rtl: bool) -> bool:
+    """A colon after a short line where two earlier lines stop short of ``right`` (verse)."""
+    short = sum(not runs_to_edge(ln, right, rtl) for ln in current if ln is not prev)
+    return prev.text.rstrip().endswith(":") and short >= 2
+
+
 def side_by_side(prev: Line, ln: Line) -> bool:
     """The line sits on the row of the one before, apart from it."""
     y0, y1, top, bottom = ln.y0, ln.y1, prev.y0, prev.y1  # heights inline: 50,000 calls a corpus
     return y0 < bottom - 0.5 * min(y1 - y0, bottom - top) and y1 > top
+
+
+def stacked(prev: Line, ln: Line) -> bool:
+    """``ln`` lies under ``prev``, not beside it, though their boxes share most of a row (a
+    Fraktur or overlined letter's tall box): one size, ``ln`` starting in ``prev``'s first half
+    and over half its width under ``prev``'s (no subscript: ``script``; no cell: apart)."""
+    width = ln.x1 - ln.x0
+    over = min(ln.x1, prev.x1) - max(ln.x0, prev.x0)
+    mid = (prev.x0 + prev.x1) / 2
+    return abs(ln.size - prev.size) < 1.0 and ln.x0 < mid and over > 0.5 * width > 0
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import CAPTION, ENDS, Block, bulleted, column_blocks, ended, joined, norm
-from .figures import captioned, drawn_label, figure_boxes
+from .blocks import Block, bulleted, column_blocks, ended, joined, norm
+from .figures import captioned, drawn_label, figure_boxes, figure_label
 from .library import right_to_left
 from .lines import Line, PageText
 from .order import (
@@ -31,7 +31,7 @@ from .order import (
     runs_to_edge,
 )
 from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
-from .tables.cells import PageTable, heads_row, inside, left_over, numbers_row, page_number
+from .tables.cells import PageTable, heads_row, left_over, numbers_row, page_number
 from .tables.listing import code_rows
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
@@ -39,8 +39,6 @@ from .tables.unruled import aligned_tables
 if TYPE_CHECKING:
     from ...settings import OutputSettings
 
-_LABEL_WORDS = 8  # a line on a figure this short is one of its labels, not text beside it
-_AXES = 30.0  # points beside a figure where its tick labels and axis titles are printed
 _FIGURE = "[Figure]"
 _PAGE_NO = lazy_pattern(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
 _TITLE_LABEL = lazy_pattern(
@@ -117,7 +115,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
     free: list[Line] = [] if figures else lines
     for ln in lines if figures else ():
-        box = next((f for f in figures if _label(ln, f, id(f) in axes, survey)), None)
+        box = next((f for f in figures if figure_label(ln, f, id(f) in axes, survey)), None)
         if box is not None:
             box.block.lines.append(ln)  # a label printed on the figure or at its axes
         else:
@@ -314,26 +312,6 @@ def _display(block: Block, left: float, right: float) -> bool:
     return all(ln.x0 > left + 2 * em and ln.x1 < right - 2 * em for ln in block.lines)
 
 
-def _label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
-    """A figure's label: a short line on it (``_LABEL_WORDS``), or, by a drawing (``axes``),
-    a word or three just outside it (a plot's tick labels and axis titles); never a caption,
-    nor a heading's line beside it."""
-    words = len(ln.text.split())
-    if words > _LABEL_WORDS or CAPTION.match(ln.text.lstrip()):
-        return False
-    if inside(ln, (figure.x0, figure.y0, figure.x1, figure.y1)):
-        return True
-    if not axes or survey.bigger(ln):
-        return False
-    m = _AXES
-    near = (figure.x0 - m, figure.y0 - m / 3, figure.x1 + m / 2, figure.y1 + m)
-    return words <= 3 and not ENDS.search(ln.text.rstrip()) and _within(ln, near)
-
-
-def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
-    return box[0] <= ln.x0 and ln.x1 <= box[2] and box[1] <= ln.y0 and ln.y1 <= box[3]
-
-
 def _chars(piece: Item | Line) -> int:
     return 0 if isinstance(piece, Item) else line_chars(piece)
 
@@ -345,22 +323,40 @@ def _table_item(table: PageTable) -> Item:
 def _run_on(columns: list[list[Block]], rtl: bool) -> None:
     """A paragraph that ends a column without ending its sentence and the paragraph that
     opens a later column (above it: the next column), lower-case or without a first-line
-    indent, are one paragraph (tables, figures, captions and notes between them aside)."""
+    indent, are one paragraph (tables, figures, captions and notes between them aside); one
+    that ends its sentence too, where the page's paragraphs open indented (``_resumes``)."""
     for i, column in enumerate(columns):
         last = next((b for b in reversed(column) if b.kind in ("text", "item", "heading")), None)
         if last is None or last.kind == "heading":
             continue
-        if ended(last):
+        done = ended(last)
+        if done and rtl:
             continue
         for later in columns[i + 1 :]:
             first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
             if first is None:
                 continue
-            if first.kind != "text" or first.y0 >= last.y1 or not _continues(first, rtl, later):
+            goes_on = _resumes(first, column, later) if done else _continues(first, rtl, later)
+            if first.kind != "text" or first.y0 >= last.y1 or not goes_on:
                 break
             last.lines = [*last.lines, *first.lines]
             later.remove(first)
             break
+
+
+def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
+    """A paragraph of lines under the float that opens the ``later`` column, unindented, no bold
+    label run in, where the two columns' paragraphs open indented: it resumes the paragraph
+    the ``column`` before ended at a sentence's end (the DPR paper's p6, under Table 3)."""
+    lines, em, at = block.lines, block.lines[0].size, later.index(block)
+    if len(lines) < 2 or lines[0].lead or lines[0].bold or lines[0].x0 > lines[1].x0 + 0.5 * em:
+        return False
+    if not at or any(b.kind not in ("table", "figure", "caption") for b in later[:at]):
+        return False  # no float over it: a column's unindented top may be a paragraph's own
+    return any(
+        b.kind == "text" and len(b.lines) > 1 and b.lines[0].x0 > b.lines[1].x0 + 0.5 * em
+        for b in (*column, *later)
+    )
 
 
 def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
