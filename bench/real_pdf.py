@@ -343,7 +343,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 
