@@ -243,6 +243,46 @@ def test_column_heads_wrapped_over_lines_are_one_cell_each(tmp_path: Path) -> No
     ]
 
 
+def _hpo_table(page: pymupdf.Page) -> None:
+    """A paper's booktabs table of experiment settings: heads centred over their columns, some
+    wrapped over two lines (``#`` over ``enc-layers``, ``mAP`` over ``(0.75)``), the one-line
+    heads set between them, numbers close together."""
+
+    def centred(x: float, y: float, text: str) -> None:
+        width = pymupdf.get_text_length(text, fontname="tiro", fontsize=9)
+        page.insert_text((x - width / 2, y), text, fontsize=9, fontname="tiro")
+
+    xs = (95, 150, 200, 250, 300, 360)
+    page.insert_text((72, 80), "Table 2. Settings tried for the decoder.", fontsize=9)
+    page.draw_line((60, 88), (400, 88), width=0.8)
+    heads = [["#", "enc-layers"], ["#", "dec-layers"], ["Language"], ["TEDs"]]
+    heads += [["mAP", "(0.75)"], ["Inference", "time (secs)"]]
+    for x, parts in zip(xs, heads, strict=True):
+        for i, part in enumerate(parts):
+            centred(x, 100 + 11 * i + 5.5 * (2 - len(parts)), part)
+    page.draw_line((60, 116), (400, 116), width=0.4)
+    data = [
+        ("6", "6", "HTML", "0.923", "0.861", "3.02"),
+        ("4", "4", "HTML", "0.917", "0.858", "2.51"),
+        ("2", "4", "OTSL", "0.930", "0.866", "1.64"),
+        ("2", "2", "OTSL", "0.925", "0.863", "1.12"),
+    ]
+    for j, row in enumerate(data):
+        for x, value in zip(xs, row, strict=True):
+            centred(x, 128 + 11 * j, value)
+    page.draw_line((60, 168), (400, 168), width=0.8)
+
+
+def test_a_header_wrapped_over_two_lines_heads_its_table(tmp_path: Path) -> None:
+    """A booktabs table whose header cells wrap (``#`` over ``enc-layers``, ``mAP`` over
+    ``(0.75)``) beside heads of one line: both header lines head the table, each cell's lines
+    in one cell (a generated page of the kind of a paper's HPO table)."""
+    text = drawn_markdown(tmp_path, _hpo_table)
+    header = next(line for line in text.splitlines() if "enc-layers" in line)
+    assert header.startswith("| # enc-layers | # dec-layers | Language |")
+    assert "| mAP (0.75) | Inference time (secs) |" in header
+
+
 def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
     """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
     ruled table it is, its header row included ("X" is a mark, not page ten)."""
