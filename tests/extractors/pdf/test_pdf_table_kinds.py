@@ -1027,3 +1027,59 @@ def test_two_columns_of_rising_numbers_without_leaders_are_read(tmp_path: Path) 
     one fewer than the columns: ``ValueError: zip() argument 2 is shorter``)."""
     text = drawn_markdown(tmp_path, _two_tables_of_rising_numbers)
     assert "Region 4" in text and "Region 24" in text
+
+
+def _two_rows(page: pymupdf.Page, styles: tuple[str, str, str, str] = ("helv",) * 4) -> None:
+    """A word processor's borderless table of two rows of two cells (its rows padded a
+    quarter of a line apart), under a citation and a caption (testWORD_various.docx's second
+    page); ``styles``: each cell's font, row by row."""
+    page.insert_text((72, 100), "Here is a citation:", fontsize=11)
+    page.insert_text((72, 130), "(Kramer)", fontsize=11)
+    page.insert_text((72, 190), "Figure 1 This is a caption for Figure 1", fontsize=9)
+    cells = [(72, 262, "Row 1 column 1"), (324, 262, "Row 1 column 2")]
+    cells += [(72, 287, "Row 2 column 1"), (324, 287, "Row 2 column 2")]
+    for (x, y, text), font in zip(cells, styles, strict=True):
+        page.insert_text((x, y), text, fontsize=11, fontname=font)
+
+
+def test_two_rows_of_two_short_cells_in_columns_are_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _two_rows))
+    assert rows == [
+        ["Row 1 column 1", "Row 1 column 2"],
+        ["Row 2 column 1", "Row 2 column 2"],
+    ]
+
+
+def test_two_rows_whose_right_column_changes_style_are_no_table(tmp_path: Path) -> None:
+    """A bold head beside a bold head over a plain line beside a bold one: two columns of
+    text under their heads, not a table of two rows."""
+    text = drawn_markdown(tmp_path, lambda page: _two_rows(page, ("hebo", "hebo", "hebo", "helv")))
+    assert not pipe_rows(text)
+    assert "Row 2 column 2" in text
+
+
+def test_two_rows_with_a_third_row_in_their_columns_are_not_a_table_of_two(
+    tmp_path: Path,
+) -> None:
+    """Two rows of two cells over a third in the same columns that is not a row of cells
+    (long lines: a grid of text): no table of the first two."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _two_rows(page)
+        page.insert_text((72, 312), "A longer line of text here in the", fontsize=11)
+        page.insert_text((324, 312), "second column of the text too", fontsize=11)
+
+    assert not pipe_rows(drawn_markdown(tmp_path, draw))
+
+
+def test_a_symbol_list_of_two_entries_is_a_table() -> None:
+    """GeoTopo p112: the list of symbols' last group, two symbols beside their meanings under
+    a one-line gap, a table of two rows like the groups of more above it."""
+    path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/GeoTopo-komprimiert.pdf", pages="112")
+        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    assert ["Perm(X)", "Permutationsgruppe"] in pipe_rows(text)
+    assert ["Sym(X)", "Symmetrische Gruppe"] in pipe_rows(text)
