@@ -1083,3 +1083,17 @@ def test_a_symbol_list_of_two_entries_is_a_table() -> None:
         text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
     assert ["Perm(X)", "Permutationsgruppe"] in pipe_rows(text)
     assert ["Sym(X)", "Symmetrische Gruppe"] in pipe_rows(text)
+
+
+def test_check_marks_a_dingbats_font_gives_as_control_characters_are_named_in_cells() -> None:
+    """The DPR paper's Table 3 (p6; its pages 1 and 5 are held out): the IB column's ✗ and ✓
+    come from an embedded Dingbats font as ``\\x17`` and ``\\x13`` (no ToUnicode map); the
+    cells hold the marks, not empty strings, and stay cells of their own column."""
+    path = CORPUS / "pdf" / "multi-column.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/multi-column.pdf", pages="6")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    assert ["Random", "7", "✗", "47.0", "64.3", "77.8"] in rows
+    assert ["Gold", "127", "✓", "55.8", "73.0", "83.1"] in rows
