@@ -1097,3 +1097,20 @@ def test_check_marks_a_dingbats_font_gives_as_control_characters_are_named_in_ce
         rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
     assert ["Random", "7", "✗", "47.0", "64.3", "77.8"] in rows
     assert ["Gold", "127", "✓", "55.8", "73.0", "83.1"] in rows
+
+
+def test_a_bullet_opening_a_line_inside_a_ruled_cell_is_left_out() -> None:
+    """redp5110 p8: a ruled table's Description cell holds a sentence over a bulleted list
+    (its bullets a glyph the text layer cannot name); the items read on in the cell without
+    the bullets, as the cell's first line would."""
+    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="8")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    usage = next(r for r in rows if r[0] == "USAGE")
+    assert usage[2] == (
+        "Usage setting: ALLOWED: The user profile is allowed to use the function. "
+        "DENIED: The user profile is not allowed to use the function."
+    )

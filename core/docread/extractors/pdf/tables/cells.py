@@ -83,6 +83,12 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
+def unbulleted(text: str) -> str:
+    """A cell's line without the bullet glyph it opens with (an item of a list set in a cell,
+    after the cell's first line: "Usage setting: • ALLOWED: ..." reads without the •)."""
+    return _CELL_BULLET.sub("", text)
+
+
 def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     """The lines with those that set cells apart by runs of spaces (three or more inside a
     line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,

@@ -22,6 +22,7 @@ from .cells import (
     over_budget,
     rows_of,
     spaced_apart,
+    unbulleted,
     whole_lines,
 )
 from .contents import contents_tables
@@ -361,8 +362,10 @@ def _same_line(a: Line, b: Line) -> bool:
 
 def _cell_text(lines: list[Line]) -> str:
     """A cell's lines as its text: a line break where the cell's text breaks a word after a
-    hyphen (joined by clean_rows), else a space; lines side by side left to right."""
+    hyphen (joined by clean_rows), else a space; lines side by side left to right; a bullet
+    opening a line after the first left out (``unbulleted``: the first's is, by clean_rows)."""
     parts = [" ".join(ln.text.split()) for ln in lines]
+    parts[1:] = [unbulleted(p) for p in parts[1:]]
     out = ""
     for part in parts:
         if not out:
