@@ -6,6 +6,7 @@ of bench/pdf_truth/, which is not tuned on)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -1114,3 +1115,49 @@ def test_a_bullet_opening_a_line_inside_a_ruled_cell_is_left_out() -> None:
         "Usage setting: ALLOWED: The user profile is allowed to use the function. "
         "DENIED: The user profile is not allowed to use the function."
     )
+
+
+def _hpo_section(page: pymupdf.Page) -> None:
+    """A paper's page: a numbered section heading, a paragraph, a booktabs table whose rows
+    come in pairs (the settings' cells set on the first row of each pair only, two languages
+    on its two rows), then the next section's heading and paragraph."""
+    text = (
+        "We have chosen the number of layers by a search over the settings tried before. The",
+        "table below gives the scores of each language for every setting of the layers.",
+    )
+    page.insert_text((72, 80), "5.1 Hyper Parameter Optimization", fontsize=12, fontname="tibo")
+    for i, line in enumerate(text):
+        page.insert_text((72, 100 + 12 * i), line, fontsize=10, fontname="tiro")
+    page.insert_text((72, 140), "Table 1. Settings tried for the decoder.", fontsize=9)
+    page.draw_line((72, 146), (400, 146), width=0.8)
+    xs = (90, 150, 210, 280, 350)
+    for x, head in zip(xs, ("enc", "dec", "Language", "TEDs", "mAP"), strict=True):
+        page.insert_text((x, 157), head, fontsize=9, fontname="tiro")
+    page.draw_line((72, 161), (400, 161), width=0.4)
+    data = [
+        ("6", "6", "OTSL", "0.941", "0.861"),
+        ("", "", "HTML", "0.952", "0.857"),
+        ("4", "4", "OTSL", "0.937", "0.858"),
+        ("", "", "HTML", "0.947", "0.853"),
+        ("2", "4", "OTSL", "0.930", "0.866"),
+        ("", "", "HTML", "0.939", "0.849"),
+    ]
+    for j, row in enumerate(data):
+        y = 173 + 11 * j + 3 * (j // 2)
+        for x, value in zip(xs, row, strict=True):
+            if value:
+                page.insert_text((x, y), value, fontsize=9, fontname="tiro")
+    page.draw_line((72, 245), (400, 245), width=0.8)
+    page.insert_text((72, 275), "5.2 Quantitative Results", fontsize=12, fontname="tibo")
+    page.insert_text(
+        (72, 295), "We compare the best setting with the models of earlier work.", fontsize=10
+    )
+
+
+def test_a_papers_table_of_paired_rows_keeps_its_rows_apart_in_place(tmp_path: Path) -> None:
+    """The settings' row and the language's row under it stay two rows (the second's first
+    cells empty), and the table stands between its section's heading and the next one's."""
+    text = drawn_markdown(tmp_path, _hpo_section)
+    assert re.search(r"^#+ 5\.1 Hyper Parameter Optimization$", text, re.MULTILINE)
+    assert "| 6 | 6 | OTSL | 0.941 |" in text and "|  |  | HTML | 0.952 |" in text
+    assert text.index("5.1 Hyper") < text.index("| 6 | 6 | OTSL") < text.index("5.2 Quantitative")
