@@ -1161,3 +1161,16 @@ def test_a_papers_table_of_paired_rows_keeps_its_rows_apart_in_place(tmp_path: P
     assert re.search(r"^#+ 5\.1 Hyper Parameter Optimization$", text, re.MULTILINE)
     assert "| 6 | 6 | OTSL | 0.941 |" in text and "|  |  | HTML | 0.952 |" in text
     assert text.index("5.1 Hyper") < text.index("| 6 | 6 | OTSL") < text.index("5.2 Quantitative")
+
+
+def test_many_tables_of_two_rows_are_found_in_time_linear_in_their_rows() -> None:
+    """1,000 tables of two rows of two cells one under another, over three lines apart:
+    each a table of its own (``two_row_tables``), found in well under a second of CPU."""
+    lines = [
+        Line(x, y, x + 50, y + 10, f"{word}{i}", 10, family="x", weight=400)
+        for i in range(1000)
+        for y in (72 + 60 * i, 84 + 60 * i)
+        for x, word in ((72, "Term"), (200, "Value"))
+    ]
+    assert len(unruled_runs(lines, 612, 10**6)) == 1000
+    assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 0.5

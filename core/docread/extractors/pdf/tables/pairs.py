@@ -22,17 +22,13 @@ def two_row_tables(
     rows: list[list[Line]], taken: set[int], width: float
 ) -> list[tuple[int, list[list[Line]]]]:
     """The pairs of rows (``rows`` top to bottom, each left to right) that are a table of two
-    rows (``_pair``), none of their lines ``taken`` by a run already (ids), neither row's
-    neighbour above or below a row of two cells in the same columns (a longer grid that was not
-    a table: no two rows of it are one), the pair set off from the lines around it
-    (``_set_off``); as ``unruled_runs`` gives runs (no header row)."""
+    rows (``_pair``), none of their lines ``taken`` by a run already (ids), the pair set off
+    from the lines around it (``_set_off``: a longer grid that was not a table, or a listing,
+    has no two rows that are one); as ``unruled_runs`` gives runs (no header row)."""
     out: list[tuple[int, list[list[Line]]]] = []
     for i in range(len(rows) - 1):
         upper, lower = rows[i], rows[i + 1]
         if any(id(ln) in taken for ln in (*upper, *lower)) or not _pair(upper, lower, width):
-            continue
-        around = [rows[j] for j in (i - 1, i + 2) if 0 <= j < len(rows)]
-        if any(len(r) == 2 and _columns(upper, r) for r in around):
             continue
         if not _set_off(rows[i - 1] if i else None, upper, lower, rows[i + 2 : i + 3]):
             continue
@@ -42,9 +38,10 @@ def two_row_tables(
 
 def _pair(upper: list[Line], lower: list[Line], width: float) -> bool:
     """Two rows of two short lines each (under ``_SHORT`` of the page wide, ``_WORDS`` words
-    at most, not rotated, none in a monospaced face: code beside what it prints), one column starting where the other's lines end or later, the
-    columns' edges aligned, each column's two lines in one style, the rows less than one and
-    a half lines apart (a word processor's table row pads its line) and the columns no further apart than ``_FAR`` times the wider one."""
+    at most, not rotated, none in a monospaced face: code beside what it prints), one column
+    starting where the other's lines end or later, the columns' edges aligned, each column's
+    two lines in one style, the rows less than one and a half lines apart (a word processor's
+    table row pads its line) and the columns no further apart than ``_FAR`` times the wider."""
     lines = (*upper, *lower)
     if (
         len(upper) != 2
