@@ -20,6 +20,8 @@ from docread.extractors.pdf.tables.cuts import column_cuts
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from factories import drawn_markdown, pipe_rows
 
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with Greek letters in it
+
 
 def _right(page: pymupdf.Page, right: float, y: float, text: str, font: str = "helv") -> None:
     width = pymupdf.get_text_length(text, fontname=font, fontsize=10.5)
@@ -444,6 +446,21 @@ def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -
         "",
     ] in rows
     assert ["FIB", "The student activities fee is", "95"] in rows
+
+
+def test_a_rows_answer_set_in_a_fallback_font_keeps_the_row_in_its_table(tmp_path: Path) -> None:
+    """The quiz's last row answers with a Greek letter the spreadsheet's font lacks, printed in
+    another font (LibreOffice's fallback: tests-example.xls): still a row of the table."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _quiz(page)
+        page.insert_text((59, 324), "MAT", fontsize=10)
+        page.insert_text((123, 324), "Match the lower-case greek letter with its capital form.",
+                         fontsize=10)  # fmt: skip
+        page.insert_text((375, 324), "λ", fontsize=10, fontname="F0", fontfile=_DEJAVU)
+
+    rows = pipe_rows(drawn_markdown(tmp_path, draw))
+    assert ["MAT", "Match the lower-case greek letter with its capital form.", "λ"] in rows
 
 
 def _shaded(page: pymupdf.Page) -> None:

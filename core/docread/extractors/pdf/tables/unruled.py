@@ -308,10 +308,10 @@ def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
 
 
 def _one_long(row: list[Line], width: float) -> bool:
-    """A row of three or more cells in one style, of a word or three each but one between
-    them, that one up to 12 words (a question between its code and its answer; ``row`` left
-    to right)."""
-    if len(row) < 3 or len({ln.style for ln in row}) != 1:
+    """A row of three or more cells in one style (a one-character cell aside: a symbol in a
+    fallback font), of a word or three each but one between them, that one up to 12 words
+    (a question between its code and its answer; ``row`` left to right)."""
+    if len(row) < 3 or len({ln.style for ln in row if len(ln.text.strip()) > 1}) != 1:
         return False
     wordy = [
         i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
