@@ -1191,3 +1191,16 @@ def test_many_tables_of_two_rows_are_found_in_time_linear_in_their_rows() -> Non
     ]
     assert len(unruled_runs(lines, 612, 10**6)) == 1000
     assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 0.5
+
+
+def test_a_label_joined_to_the_next_cells_text_over_a_drawn_rule_is_cut_there() -> None:
+    """normal_4pages p2: a ruled table's row label ``U코드`` and the next cell's bulleted text,
+    5 points apart with the column's rule between them, come as one line from the join of
+    fragments; the rule cuts it: the label its own cell, the text the next one's."""
+    path = CORPUS / "pdf" / "normal_4pages.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/normal_4pages.pdf", pages="2")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    assert [r[:2] for r in rows if r[0].startswith("U코드")] == [["U코드", "대상질병에 U코드 없음"]]
