@@ -85,11 +85,18 @@ def walled_cuts(
 ) -> tuple[list[Line], dict[int, Line]]:
     """The lines with each one a drawn rule down passes through the gap of (``Line.cuts``: two
     cells' texts MuPDF joined over the rule between them, a label and the next cell's value)
-    cut there (``_cut``); ``down``: the rules down, (x, y0, y1), sorted by x; ``whole`` with
-    each piece's line added."""
+    cut there (``_cut``); ``down``: the rules down, (x, y0, y1); ``whole`` with each piece's
+    line added. Rules end to end on one x are one (a grid of boxed cells: a rule a row), so a
+    gap meets a few rules however long the table."""
     if not any(ln.cuts for ln in lines) or not down:
         return lines, whole
-    xs = [d[0] for d in down]
+    merged: list[list[float]] = []
+    for x, y0, y1 in sorted((round(x * 2) / 2, y0, y1) for x, y0, y1 in down):
+        if merged and merged[-1][0] == x and y0 <= merged[-1][2] + 1:
+            merged[-1][2] = max(merged[-1][2], y1)
+        else:
+            merged.append([x, y0, y1])
+    xs = [m[0] for m in merged]
     out: list[Line] = []
     whole = dict(whole)
     for ln in lines:
@@ -99,7 +106,7 @@ def walled_cuts(
             for c in ln.cuts
             if any(
                 y0 <= mid <= y1
-                for _, y0, y1 in down[bisect_left(xs, c[2]) : bisect_right(xs, c[0])]
+                for _, y0, y1 in merged[bisect_left(xs, c[2]) : bisect_right(xs, c[0])]
             )
         ]
         pieces = _cut(ln, edges) if edges else [ln]
