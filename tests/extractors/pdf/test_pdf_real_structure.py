@@ -276,15 +276,6 @@ def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one(
     assert text.index("1 Introduction") < text.index("Retrieval in open-domain QA is usually")
 
 
-def test_a_header_wrapped_over_two_lines_heads_its_table():
-    """A booktabs table whose header cells wrap (``#`` over ``enc-layers``, ``mAP`` over
-    ``(0.75)``): both header lines head the table, each cell's lines in one cell."""
-    text = pages("2305.03393v1-pg9.pdf")[0][0]
-    header = next(line for line in text.splitlines() if "enc-layers" in line)
-    assert header.startswith("| # enc-layers | # dec-layers | Language |")
-    assert "| mAP (0.75) | Inference time (secs) |" in header
-
-
 def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_reading():
     from docread.extractors.pdf.library import load_pymupdf
     from docread.extractors.pdf.lines import read_page, with_pictures

@@ -419,13 +419,6 @@ def test_corpus_borderless_table():
     assert "| SKU-8847 | A-12 | 450 |" in text and "| SKU-4563 | D-22 |" in text
 
 
-def test_corpus_paper_page_table_rows_apart():
-    text = corpus_text("2305.03393v1-pg9.pdf")
-    assert re.search(r"^#+ 5\.1 Hyper Parameter Optimization$", text, re.MULTILINE)
-    assert "| 6 | 6 | OTSL | 0.965 |" in text and "|  |  | HTML | 0.969 |" in text
-    assert text.index("5.1 Hyper") < text.index("| 6 | 6 | OTSL") < text.index("5.2 Quantitative")
-
-
 def test_corpus_plots_and_diagrams_drawn_with_rules_are_not_tables():
     """Axes, ticks, frames and grids of a figure once passed the "ruled" test: find_tables ran
     on them (69 % of a paper's time) and made tables of their labels. Only cells of rules

@@ -6,6 +6,7 @@ of bench/pdf_truth/, which is not tuned on)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,9 +16,11 @@ import pymupdf
 import pytest
 from conftest import CORPUS
 from docread.extractors.pdf.lines import Line, _join_fragments
-from docread.extractors.pdf.tables.cuts import column_cuts
+from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from factories import drawn_markdown, pipe_rows
+
+_DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with Greek letters in it
 
 
 def _right(page: pymupdf.Page, right: float, y: float, text: str, font: str = "helv") -> None:
@@ -243,6 +246,46 @@ def test_column_heads_wrapped_over_lines_are_one_cell_each(tmp_path: Path) -> No
     ]
 
 
+def _hpo_table(page: pymupdf.Page) -> None:
+    """A paper's booktabs table of experiment settings: heads centred over their columns, some
+    wrapped over two lines (``#`` over ``enc-layers``, ``mAP`` over ``(0.75)``), the one-line
+    heads set between them, numbers close together."""
+
+    def centred(x: float, y: float, text: str) -> None:
+        width = pymupdf.get_text_length(text, fontname="tiro", fontsize=9)
+        page.insert_text((x - width / 2, y), text, fontsize=9, fontname="tiro")
+
+    xs = (95, 150, 200, 250, 300, 360)
+    page.insert_text((72, 80), "Table 2. Settings tried for the decoder.", fontsize=9)
+    page.draw_line((60, 88), (400, 88), width=0.8)
+    heads = [["#", "enc-layers"], ["#", "dec-layers"], ["Language"], ["TEDs"]]
+    heads += [["mAP", "(0.75)"], ["Inference", "time (secs)"]]
+    for x, parts in zip(xs, heads, strict=True):
+        for i, part in enumerate(parts):
+            centred(x, 100 + 11 * i + 5.5 * (2 - len(parts)), part)
+    page.draw_line((60, 116), (400, 116), width=0.4)
+    data = [
+        ("6", "6", "HTML", "0.923", "0.861", "3.02"),
+        ("4", "4", "HTML", "0.917", "0.858", "2.51"),
+        ("2", "4", "OTSL", "0.930", "0.866", "1.64"),
+        ("2", "2", "OTSL", "0.925", "0.863", "1.12"),
+    ]
+    for j, row in enumerate(data):
+        for x, value in zip(xs, row, strict=True):
+            centred(x, 128 + 11 * j, value)
+    page.draw_line((60, 168), (400, 168), width=0.8)
+
+
+def test_a_header_wrapped_over_two_lines_heads_its_table(tmp_path: Path) -> None:
+    """A booktabs table whose header cells wrap (``#`` over ``enc-layers``, ``mAP`` over
+    ``(0.75)``) beside heads of one line: both header lines head the table, each cell's lines
+    in one cell (a generated page of the kind of a paper's HPO table)."""
+    text = drawn_markdown(tmp_path, _hpo_table)
+    header = next(line for line in text.splitlines() if "enc-layers" in line)
+    assert header.startswith("| # enc-layers | # dec-layers | Language |")
+    assert "| mAP (0.75) | Inference time (secs) |" in header
+
+
 def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
     """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
     ruled table it is, its header row included ("X" is a mark, not page ten)."""
@@ -403,6 +446,21 @@ def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -
         "",
     ] in rows
     assert ["FIB", "The student activities fee is", "95"] in rows
+
+
+def test_a_rows_answer_set_in_a_fallback_font_keeps_the_row_in_its_table(tmp_path: Path) -> None:
+    """The quiz's last row answers with a Greek letter the spreadsheet's font lacks, printed in
+    another font (LibreOffice's fallback: tests-example.xls): still a row of the table."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _quiz(page)
+        page.insert_text((59, 324), "MAT", fontsize=10)
+        page.insert_text((123, 324), "Match the lower-case greek letter with its capital form.",
+                         fontsize=10)  # fmt: skip
+        page.insert_text((375, 324), "λ", fontsize=10, fontname="F0", fontfile=_DEJAVU)
+
+    rows = pipe_rows(drawn_markdown(tmp_path, draw))
+    assert ["MAT", "Match the lower-case greek letter with its capital form.", "λ"] in rows
 
 
 def _shaded(page: pymupdf.Page) -> None:
@@ -987,3 +1045,176 @@ def test_two_columns_of_rising_numbers_without_leaders_are_read(tmp_path: Path) 
     one fewer than the columns: ``ValueError: zip() argument 2 is shorter``)."""
     text = drawn_markdown(tmp_path, _two_tables_of_rising_numbers)
     assert "Region 4" in text and "Region 24" in text
+
+
+def _two_rows(page: pymupdf.Page, styles: tuple[str, str, str, str] = ("helv",) * 4) -> None:
+    """A word processor's borderless table of two rows of two cells (its rows padded a
+    quarter of a line apart), under a citation and a caption (testWORD_various.docx's second
+    page); ``styles``: each cell's font, row by row."""
+    page.insert_text((72, 100), "Here is a citation:", fontsize=11)
+    page.insert_text((72, 130), "(Kramer)", fontsize=11)
+    page.insert_text((72, 190), "Figure 1 This is a caption for Figure 1", fontsize=9)
+    cells = [(72, 262, "Row 1 column 1"), (324, 262, "Row 1 column 2")]
+    cells += [(72, 287, "Row 2 column 1"), (324, 287, "Row 2 column 2")]
+    for (x, y, text), font in zip(cells, styles, strict=True):
+        page.insert_text((x, y), text, fontsize=11, fontname=font)
+
+
+def test_two_rows_of_two_short_cells_in_columns_are_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _two_rows))
+    assert rows == [
+        ["Row 1 column 1", "Row 1 column 2"],
+        ["Row 2 column 1", "Row 2 column 2"],
+    ]
+
+
+def test_two_rows_whose_right_column_changes_style_are_no_table(tmp_path: Path) -> None:
+    """A bold head beside a bold head over a plain line beside a bold one: two columns of
+    text under their heads, not a table of two rows."""
+    text = drawn_markdown(tmp_path, lambda page: _two_rows(page, ("hebo", "hebo", "hebo", "helv")))
+    assert not pipe_rows(text)
+    assert "Row 2 column 2" in text
+
+
+def test_two_rows_with_a_third_row_in_their_columns_are_not_a_table_of_two(
+    tmp_path: Path,
+) -> None:
+    """Two rows of two cells over a third in the same columns that is not a row of cells
+    (long lines: a grid of text): no table of the first two."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _two_rows(page)
+        page.insert_text((72, 312), "A longer line of text here in the", fontsize=11)
+        page.insert_text((324, 312), "second column of the text too", fontsize=11)
+
+    assert not pipe_rows(drawn_markdown(tmp_path, draw))
+
+
+def test_a_symbol_list_of_two_entries_is_a_table() -> None:
+    """GeoTopo p112: the list of symbols' last group, two symbols beside their meanings under
+    a one-line gap, a table of two rows like the groups of more above it."""
+    path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/GeoTopo-komprimiert.pdf", pages="112")
+        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    assert ["Perm(X)", "Permutationsgruppe"] in pipe_rows(text)
+    assert ["Sym(X)", "Symmetrische Gruppe"] in pipe_rows(text)
+
+
+def test_check_marks_a_dingbats_font_gives_as_control_characters_are_named_in_cells() -> None:
+    """The DPR paper's Table 3 (p6; its pages 1 and 5 are held out): the IB column's ✗ and ✓
+    come from an embedded Dingbats font as ``\\x17`` and ``\\x13`` (no ToUnicode map); the
+    cells hold the marks, not empty strings, and stay cells of their own column."""
+    path = CORPUS / "pdf" / "multi-column.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/multi-column.pdf", pages="6")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    assert ["Random", "7", "✗", "47.0", "64.3", "77.8"] in rows
+    assert ["Gold", "127", "✓", "55.8", "73.0", "83.1"] in rows
+
+
+def test_a_bullet_opening_a_line_inside_a_ruled_cell_is_left_out() -> None:
+    """redp5110 p8: a ruled table's Description cell holds a sentence over a bulleted list
+    (its bullets a glyph the text layer cannot name); the items read on in the cell without
+    the bullets, as the cell's first line would."""
+    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="8")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    usage = next(r for r in rows if r[0] == "USAGE")
+    assert usage[2] == (
+        "Usage setting: ALLOWED: The user profile is allowed to use the function. "
+        "DENIED: The user profile is not allowed to use the function."
+    )
+
+
+def _hpo_section(page: pymupdf.Page) -> None:
+    """A paper's page: a numbered section heading, a paragraph, a booktabs table whose rows
+    come in pairs (the settings' cells set on the first row of each pair only, two languages
+    on its two rows), then the next section's heading and paragraph."""
+    text = (
+        "We have chosen the number of layers by a search over the settings tried before. The",
+        "table below gives the scores of each language for every setting of the layers.",
+    )
+    page.insert_text((72, 80), "5.1 Hyper Parameter Optimization", fontsize=12, fontname="tibo")
+    for i, line in enumerate(text):
+        page.insert_text((72, 100 + 12 * i), line, fontsize=10, fontname="tiro")
+    page.insert_text((72, 140), "Table 1. Settings tried for the decoder.", fontsize=9)
+    page.draw_line((72, 146), (400, 146), width=0.8)
+    xs = (90, 150, 210, 280, 350)
+    for x, head in zip(xs, ("enc", "dec", "Language", "TEDs", "mAP"), strict=True):
+        page.insert_text((x, 157), head, fontsize=9, fontname="tiro")
+    page.draw_line((72, 161), (400, 161), width=0.4)
+    data = [
+        ("6", "6", "OTSL", "0.941", "0.861"),
+        ("", "", "HTML", "0.952", "0.857"),
+        ("4", "4", "OTSL", "0.937", "0.858"),
+        ("", "", "HTML", "0.947", "0.853"),
+        ("2", "4", "OTSL", "0.930", "0.866"),
+        ("", "", "HTML", "0.939", "0.849"),
+    ]
+    for j, row in enumerate(data):
+        y = 173 + 11 * j + 3 * (j // 2)
+        for x, value in zip(xs, row, strict=True):
+            if value:
+                page.insert_text((x, y), value, fontsize=9, fontname="tiro")
+    page.draw_line((72, 245), (400, 245), width=0.8)
+    page.insert_text((72, 275), "5.2 Quantitative Results", fontsize=12, fontname="tibo")
+    page.insert_text(
+        (72, 295), "We compare the best setting with the models of earlier work.", fontsize=10
+    )
+
+
+def test_a_papers_table_of_paired_rows_keeps_its_rows_apart_in_place(tmp_path: Path) -> None:
+    """The settings' row and the language's row under it stay two rows (the second's first
+    cells empty), and the table stands between its section's heading and the next one's."""
+    text = drawn_markdown(tmp_path, _hpo_section)
+    assert re.search(r"^#+ 5\.1 Hyper Parameter Optimization$", text, re.MULTILINE)
+    assert "| 6 | 6 | OTSL | 0.941 |" in text and "|  |  | HTML | 0.952 |" in text
+    assert text.index("5.1 Hyper") < text.index("| 6 | 6 | OTSL") < text.index("5.2 Quantitative")
+
+
+def test_many_tables_of_two_rows_are_found_in_time_linear_in_their_rows() -> None:
+    """1,000 tables of two rows of two cells one under another, over three lines apart:
+    each a table of its own (``two_row_tables``), found in well under a second of CPU."""
+    lines = [
+        Line(x, y, x + 50, y + 10, f"{word}{i}", 10, family="x", weight=400)
+        for i in range(1000)
+        for y in (72 + 60 * i, 84 + 60 * i)
+        for x, word in ((72, "Term"), (200, "Value"))
+    ]
+    assert len(unruled_runs(lines, 612, 10**6)) == 1000
+    assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 0.5
+
+
+def test_a_label_joined_to_the_next_cells_text_over_a_drawn_rule_is_cut_there() -> None:
+    """normal_4pages p2: a ruled table's row label ``U코드`` and the next cell's bulleted text,
+    5 points apart with the column's rule between them, come as one line from the join of
+    fragments; the rule cuts it: the label its own cell, the text the next one's."""
+    path = CORPUS / "pdf" / "normal_4pages.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/normal_4pages.pdf", pages="2")
+        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    assert [r[:2] for r in rows if r[0].startswith("U코드")] == [["U코드", "대상질병에 U코드 없음"]]
+
+
+def test_lines_cut_at_drawn_rules_look_only_at_the_rules_near_each_gap() -> None:
+    """4,000 lines each joined over a rule down (a grid of 4,000 boxed rows: a rule a row on
+    one x): each cut at its rule, in well under a second of CPU (every rule on the line's x
+    would be 16 million checks)."""
+    lines = [
+        Line(72, 14 * i, 300, 14 * i + 10, "Term meaning", 10, cuts=((152.0, 4, 148.0),))
+        for i in range(4000)
+    ]
+    down = [(150.0, 14 * i - 2, 14 * i + 12) for i in range(4000)]
+    out, whole = walled_cuts(lines, down, {})
+    assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
+    assert _cpu(lambda: walled_cuts(lines, down, {})) < 0.5

@@ -22,6 +22,9 @@ _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
 _HALF = 0.5
+# A Dingbats font's codes as MuPDF gives them without a ToUnicode map, control characters (a
+# paper's ✓ is \x13, its ✗ \x17): the Dingbats block in ZapfDingbats' order, three aside.
+_DINGBATS = {c: 0x2700 + c for c in range(1, 32)} | {5: 0x260E, 10: 0x261B, 11: 0x261E}
 LEADERS = ".·•…‥_∙"  # a dot leader's characters
 _LED = lazy_pattern(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
 _SPACED = lazy_pattern(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
@@ -80,18 +83,33 @@ def _unstacked(row: list[str]) -> list[list[str]]:
     return [[p[i] if len(p) == k else (p[0] if i == 0 else "") for p in parts] for i in range(k)]
 
 
+def unbulleted(text: str) -> str:
+    """A cell's line without the bullet glyph it opens with (an item of a list set in a cell,
+    after the cell's first line: "Usage setting: • ALLOWED: ..." reads without the •)."""
+    return _CELL_BULLET.sub("", text)
+
+
 def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     """The lines with those that set cells apart by runs of spaces (three or more inside a
     line in a proportional font: a spreadsheet's padded numbers) cut into one line a cell,
     each placed by its characters' share of the line's width (a space or a comma half a
     digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
-    . . . . .``) cut to their text; and the line each piece was cut from, by the piece's id."""
+    . . . . .``) cut to their text, and a Dingbats glyph the text layer gives as a control
+    character named (``_DINGBATS``: a cell's ✓); and the line each piece was cut from, by the
+    piece's id."""
     leaders = {id(ln): at for ln in lines if (at := _leaders_at(ln)) is not None}
-    if not leaders and not any("   " in ln.text for ln in lines):
+    dingbats = [ln for ln in lines if "Dingbats" in ln.family and min(ln.text) < " "]
+    if not leaders and not dingbats and not any("   " in ln.text for ln in lines):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
+    named = {id(ln) for ln in dingbats}
     for ln in lines:
+        if id(ln) in named:
+            piece = replace(ln, text=ln.text.translate(_DINGBATS))
+            whole[id(piece)] = ln
+            out.append(piece)
+            continue
         led = leaders.get(id(ln))
         text = ln.text if led is None else ln.text[:led]
         if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):

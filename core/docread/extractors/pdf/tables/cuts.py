@@ -80,6 +80,42 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
     return out, whole
 
 
+def walled_cuts(
+    lines: list[Line], down: list[tuple[float, float, float]], whole: dict[int, Line]
+) -> tuple[list[Line], dict[int, Line]]:
+    """The lines with each one a drawn rule down passes through the gap of (``Line.cuts``: two
+    cells' texts MuPDF joined over the rule between them, a label and the next cell's value)
+    cut there (``_cut``); ``down``: the rules down, (x, y0, y1); ``whole`` with each piece's
+    line added. Rules end to end on one x are one (a grid of boxed cells: a rule a row), so a
+    gap meets a few rules however long the table."""
+    if not any(ln.cuts for ln in lines) or not down:
+        return lines, whole
+    merged: list[list[float]] = []
+    for x, y0, y1 in sorted((round(x * 2) / 2, y0, y1) for x, y0, y1 in down):
+        if merged and merged[-1][0] == x and y0 <= merged[-1][2] + 1:
+            merged[-1][2] = max(merged[-1][2], y1)
+        else:
+            merged.append([x, y0, y1])
+    xs = [m[0] for m in merged]
+    out: list[Line] = []
+    whole = dict(whole)
+    for ln in lines:
+        mid = (ln.y0 + ln.y1) / 2
+        edges = [
+            c
+            for c in ln.cuts
+            if any(
+                y0 <= mid <= y1
+                for _, y0, y1 in merged[bisect_left(xs, c[2]) : bisect_right(xs, c[0])]
+            )
+        ]
+        pieces = _cut(ln, edges) if edges else [ln]
+        out += pieces
+        if len(pieces) > 1:
+            whole.update(dict.fromkeys(map(id, pieces), whole.get(id(ln), ln)))
+    return out, whole
+
+
 def _edges(line: Line, starts: list[tuple[float, float]], tops: list[float]) -> list[_CUT]:
     """The line's cuts where two other lines (or cuts) among ``starts`` (tops and left edges,
     by top; ``tops`` theirs) start within six lines' height: only those are looked at

@@ -22,9 +22,11 @@ from .cells import (
     over_budget,
     rows_of,
     spaced_apart,
+    unbulleted,
     whole_lines,
 )
 from .contents import contents_tables
+from .cuts import walled_cuts
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -45,7 +47,8 @@ def drawn_tables(
     if not over and text.rects:
         free, whole = spaced_apart(left_over(lines, found))
         page = (0.0, 0.0, text.width, text.height)
-        found += [whole_lines(t, whole) for t in _ruled_tables(text.rects, free, page, output)]
+        tables = _ruled_tables(text.rects, free, page, output, whole)
+        found += [whole_lines(t, whole) for t in tables]
     return found, over
 
 
@@ -54,9 +57,10 @@ Rule = tuple[float, float, float]  # (position, start, end): a rule across (y, x
 
 
 def _ruled_tables(
-    rects: list[Box], lines: list[Line], page: Box, output: OutputSettings
+    rects: list[Box], lines: list[Line], page: Box, output: OutputSettings, whole: dict[int, Line]
 ) -> list[PageTable]:
-    """Tables of cells ruled around text lines (see the module docstring)."""
+    """Tables of cells ruled around text lines (see the module docstring); a line joined over
+    a rule down cut there (``walled_cuts``: ``whole`` takes its pieces)."""
     across: list[Rule] = []
     down: list[Rule] = []
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
@@ -76,6 +80,8 @@ def _ruled_tables(
     down.sort()
     ys = [a[0] for a in across]
     xs = [d[0] for d in down]
+    lines, cut = walled_cuts(lines, down, whole)
+    whole.update(cut)
     cells: dict[Box, list[Line]] = {}
     bounds: dict[Box, tuple[Rule, ...]] = {}  # the rules each cell's sides lie on
     for ln in lines:
@@ -361,8 +367,10 @@ def _same_line(a: Line, b: Line) -> bool:
 
 def _cell_text(lines: list[Line]) -> str:
     """A cell's lines as its text: a line break where the cell's text breaks a word after a
-    hyphen (joined by clean_rows), else a space; lines side by side left to right."""
+    hyphen (joined by clean_rows), else a space; lines side by side left to right; a bullet
+    opening a line after the first left out (``unbulleted``: the first's is, by clean_rows)."""
     parts = [" ".join(ln.text.split()) for ln in lines]
+    parts[1:] = [unbulleted(p) for p in parts[1:]]
     out = ""
     for part in parts:
         if not out:

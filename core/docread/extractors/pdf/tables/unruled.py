@@ -23,6 +23,7 @@ from .cells import (
 )
 from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
+from .pairs import two_row_tables
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -222,7 +223,8 @@ def unruled_runs(
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column; nor does a page's
-    footer under a run (``_footer``: the page's ``height`` places its bands)."""
+    footer under a run (``_footer``: the page's ``height`` places its bands). Then the
+    tables of two rows of two cells among the rows left (``pairs.two_row_tables``)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
     run: list[list[Line]] = []
@@ -280,7 +282,8 @@ def unruled_runs(
         widest = -inf
         start = i
     close(len(rows))
-    return runs
+    taken = {id(ln) for _, run in runs for row in run for ln in row}
+    return runs + two_row_tables(rows, taken, width)  # two rows of two cells: a table too
 
 
 def _described(row: list[Line], width: float) -> bool:
@@ -305,10 +308,10 @@ def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
 
 
 def _one_long(row: list[Line], width: float) -> bool:
-    """A row of three or more cells in one style, of a word or three each but one between
-    them, that one up to 12 words (a question between its code and its answer; ``row`` left
-    to right)."""
-    if len(row) < 3 or len({ln.style for ln in row}) != 1:
+    """A row of three or more cells in one style (a one-character cell aside: a symbol in a
+    fallback font), of a word or three each but one between them, that one up to 12 words
+    (a question between its code and its answer; ``row`` left to right)."""
+    if len(row) < 3 or len({ln.style for ln in row if len(ln.text.strip()) > 1}) != 1:
         return False
     wordy = [
         i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
