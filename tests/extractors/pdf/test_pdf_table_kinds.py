@@ -448,19 +448,26 @@ def test_a_row_of_short_cells_around_a_sentence_is_a_table_row(tmp_path: Path) -
     assert ["FIB", "The student activities fee is", "95"] in rows
 
 
-def test_a_rows_answer_set_in_a_fallback_font_keeps_the_row_in_its_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("size", "kept"), [(10, True), (12, False)])
+def test_a_rows_answer_set_in_a_fallback_font_keeps_the_row_in_its_table(
+    tmp_path: Path, size: float, kept: bool
+) -> None:
     """The quiz's last row answers with a Greek letter the spreadsheet's font lacks, printed in
-    another font (LibreOffice's fallback: tests-example.xls): still a row of the table."""
+    another font at the same size (LibreOffice's fallback: tests-example.xls): still a row of
+    the table. A one-character cell of another size is another style (a symbol table's
+    larger math sign beside code, l2kurz p53): no fallback, the row is not held."""
 
     def draw(page: pymupdf.Page) -> None:
         _quiz(page)
         page.insert_text((59, 324), "MAT", fontsize=10)
         page.insert_text((123, 324), "Match the lower-case greek letter with its capital form.",
                          fontsize=10)  # fmt: skip
-        page.insert_text((375, 324), "λ", fontsize=10, fontname="F0", fontfile=_DEJAVU)
+        page.insert_text((375, 324), "λ", fontsize=size, fontname="F0", fontfile=_DEJAVU)
 
     rows = pipe_rows(drawn_markdown(tmp_path, draw))
-    assert ["MAT", "Match the lower-case greek letter with its capital form.", "λ"] in rows
+    assert (
+        ["MAT", "Match the lower-case greek letter with its capital form.", "λ"] in rows
+    ) is kept
 
 
 def _shaded(page: pymupdf.Page) -> None:
@@ -1134,6 +1141,50 @@ def test_a_bullet_opening_a_line_inside_a_ruled_cell_is_left_out() -> None:
     )
 
 
+def test_two_short_paragraphs_side_by_side_are_no_table_of_two_rows(tmp_path: Path) -> None:
+    """A newsletter's two columns of a two-line sentence each: two rows of two short lines in
+    aligned columns, each column in one style, but each a sentence wrapped over its lines."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "Newsletter", fontsize=16)
+        for x, y, text in (
+            (72, 100, "Our team met on Monday"), (250, 100, "The new office opens soon"),
+            (72, 112, "To plan the next steps."), (250, 112, "With a party for all."),
+        ):  # fmt: skip
+            page.insert_text((x, y), text, fontsize=10)
+        for i in range(3):
+            page.insert_text((72, 200 + 14 * i), "This is a long line of ordinary body text "
+                             "that runs across the page width.", fontsize=11)  # fmt: skip
+        for i, text in enumerate(("Dear Sir or Madam,", "Thank you for your letter.", "Yours,")):
+            page.insert_text(
+                (72, 600 + 14 * i), text, fontsize=11
+            )  # short lines: a page to look at
+
+    assert pipe_rows(drawn_markdown(tmp_path, draw)) == []
+
+
+def test_a_box_or_tick_opening_a_line_inside_a_ruled_cell_is_kept(tmp_path: Path) -> None:
+    """A form's cell lists options under its first line with a filled or empty box, or a tick:
+    the mark is the option's state, not a bullet; it stays in the cell."""
+
+    def draw(page: pymupdf.Page) -> None:
+        xs, ys = (72, 200, 450), (80, 100, 160, 200)
+        for y in ys:
+            page.draw_line((xs[0], y), (xs[-1], y))
+        for x in xs:
+            page.draw_line((x, ys[0]), (x, ys[-1]))
+        for x, y, text in (
+            (76, 94, "Setting"), (204, 94, "Value"), (76, 114, "Notifications"),
+            (204, 114, "Send by:"), (204, 128, "■ Email"), (204, 142, "□ Text message"),
+            (76, 174, "Features"), (204, 174, "Enabled:"), (204, 188, "✓ Sync   ✗ Backup"),
+        ):  # fmt: skip
+            page.insert_text((x, y), text, fontsize=10, fontname="F0", fontfile=_DEJAVU)
+
+    rows = pipe_rows(drawn_markdown(tmp_path, draw))
+    assert ["Notifications", "Send by: ■ Email □ Text message"] in rows
+    assert ["Features", "Enabled: ✓ Sync ✗ Backup"] in rows
+
+
 def _hpo_section(page: pymupdf.Page) -> None:
     """A paper's page: a numbered section heading, a paragraph, a booktabs table whose rows
     come in pairs (the settings' cells set on the first row of each pair only, two languages
@@ -1206,15 +1257,16 @@ def test_a_label_joined_to_the_next_cells_text_over_a_drawn_rule_is_cut_there() 
     assert [r[:2] for r in rows if r[0].startswith("U코드")] == [["U코드", "대상질병에 U코드 없음"]]
 
 
-def test_lines_cut_at_drawn_rules_look_only_at_the_rules_near_each_gap() -> None:
+@pytest.mark.parametrize("spacing", [0, 3], ids=["touching", "apart"])
+def test_lines_cut_at_drawn_rules_look_only_at_the_rules_near_each_gap(spacing: float) -> None:
     """4,000 lines each joined over a rule down (a grid of 4,000 boxed rows: a rule a row on
-    one x): each cut at its rule, in well under a second of CPU (every rule on the line's x
-    would be 16 million checks)."""
+    one x, end to end or ``spacing`` apart: HTML's cell spacing): each cut at its rule, in well
+    under a second of CPU (every rule on the line's x would be 16 million checks)."""
     lines = [
         Line(72, 14 * i, 300, 14 * i + 10, "Term meaning", 10, cuts=((152.0, 4, 148.0),))
         for i in range(4000)
     ]
-    down = [(150.0, 14 * i - 2, 14 * i + 12) for i in range(4000)]
+    down = [(150.0, 14 * i - 2 + spacing, 14 * i + 12 - spacing) for i in range(4000)]
     out, whole = walled_cuts(lines, down, {})
     assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
     assert _cpu(lambda: walled_cuts(lines, down, {})) < 0.5

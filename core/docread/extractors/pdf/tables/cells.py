@@ -31,6 +31,9 @@ _SPACED = lazy_pattern(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an e
 _CELL_BULLET = lazy_pattern(  # before a cell's text; a tick or box alone is the cell's value
     r"^\s*(?:[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*(?=\S)|\ufffd\s*$)"
 )  # (a glyph the text layer cannot name, alone, is no value: emptied)
+_LIST_BULLET = lazy_pattern(
+    r"^\s*[•◦▪‣⁃∙●▶►➢\u25b8\ufffd\uf0a7\uf0b7\uf0d8]\s*(?=\S)"
+)  # no box, no tick
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +88,9 @@ def _unstacked(row: list[str]) -> list[list[str]]:
 
 def unbulleted(text: str) -> str:
     """A cell's line without the bullet glyph it opens with (an item of a list set in a cell,
-    after the cell's first line: "Usage setting: • ALLOWED: ..." reads without the •)."""
-    return _CELL_BULLET.sub("", text)
+    after the cell's first line: "Usage setting: • ALLOWED: ..." reads without the •); a box
+    or a tick stays (``_LIST_BULLET``: a form's option and its state)."""
+    return _LIST_BULLET.sub("", text)
 
 
 def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:

@@ -5,6 +5,7 @@ read (``Line.cuts``) and cut only where a column of the page starts (``column_cu
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -69,15 +70,7 @@ def column_cuts(lines: list[Line], whole: dict[int, Line]) -> tuple[list[Line], 
         [(ln.y0, ln.x0) for ln in lines] + [(ln.y0, c[0]) for ln in lines for c in ln.cuts]
     )
     tops = [y for y, _ in starts]
-    out: list[Line] = []
-    whole = dict(whole)
-    for ln in lines:
-        edges = _edges(ln, starts, tops) if ln.cuts else []
-        pieces = _cut(ln, edges) if edges else [ln]
-        out += pieces
-        if len(pieces) > 1:
-            whole.update(dict.fromkeys(map(id, pieces), whole.get(id(ln), ln)))
-    return out, whole
+    return _cut_lines(lines, whole, lambda ln: _edges(ln, starts, tops))
 
 
 def walled_cuts(
@@ -86,29 +79,44 @@ def walled_cuts(
     """The lines with each one a drawn rule down passes through the gap of (``Line.cuts``: two
     cells' texts MuPDF joined over the rule between them, a label and the next cell's value)
     cut there (``_cut``); ``down``: the rules down, (x, y0, y1); ``whole`` with each piece's
-    line added. Rules end to end on one x are one (a grid of boxed cells: a rule a row), so a
-    gap meets a few rules however long the table."""
+    line added. Rules end to end on one x are one (a grid of boxed cells: a rule a row); the
+    rules on one x, apart, are bisected by top: a gap meets a few however long the table."""
     if not any(ln.cuts for ln in lines) or not down:
         return lines, whole
-    merged: list[list[float]] = []
+    spans: dict[float, tuple[list[float], list[float]]] = {}  # x: the rules' tops and bottoms
     for x, y0, y1 in sorted((round(x * 2) / 2, y0, y1) for x, y0, y1 in down):
-        if merged and merged[-1][0] == x and y0 <= merged[-1][2] + 1:
-            merged[-1][2] = max(merged[-1][2], y1)
+        tops, ends = spans.setdefault(x, ([], []))
+        if ends and y0 <= ends[-1] + 1:
+            ends[-1] = max(ends[-1], y1)
         else:
-            merged.append([x, y0, y1])
-    xs = [m[0] for m in merged]
-    out: list[Line] = []
-    whole = dict(whole)
-    for ln in lines:
+            tops.append(y0)
+            ends.append(y1)
+    xs = sorted(spans)
+
+    def walled(ln: Line) -> list[_CUT]:
+        """The line's cuts whose gap a rule down crosses at the line's middle."""
         mid = (ln.y0 + ln.y1) / 2
-        edges = [
+        return [
             c
             for c in ln.cuts
             if any(
-                y0 <= mid <= y1
-                for _, y0, y1 in merged[bisect_left(xs, c[2]) : bisect_right(xs, c[0])]
+                (i := bisect_right(spans[x][0], mid) - 1) >= 0 and spans[x][1][i] >= mid
+                for x in xs[bisect_left(xs, c[2]) : bisect_right(xs, c[0])]
             )
         ]
+
+    return _cut_lines(lines, whole, walled)
+
+
+def _cut_lines(
+    lines: list[Line], whole: dict[int, Line], edges_of: Callable[[Line], list[_CUT]]
+) -> tuple[list[Line], dict[int, Line]]:
+    """The lines with each one that has cuts cut at those ``edges_of`` it keeps (``_cut``);
+    ``whole`` with each piece's line (the line it was cut from, or that one's own) added."""
+    out: list[Line] = []
+    whole = dict(whole)
+    for ln in lines:
+        edges = edges_of(ln) if ln.cuts else []
         pieces = _cut(ln, edges) if edges else [ln]
         out += pieces
         if len(pieces) > 1:

@@ -6,6 +6,7 @@ left to the text. Runs of three rows and more are ``unruled.unruled_runs``'s."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .cuts import ALIGN
@@ -13,9 +14,10 @@ from .cuts import ALIGN
 if TYPE_CHECKING:
     from ..lines import Line
 
-_SHORT = 0.3  # of the page's width: a cell's line is narrower
-_WORDS = 6  # a cell's line has no more words
-_FAR = 2.5  # the columns' widths: two columns of short lines this far apart are text
+SHORT = 0.3  # of the page's width: a cell's line is narrower
+WORDS = 6  # a cell's line has no more words
+FAR = 2.5  # the columns' widths: two columns of short lines this far apart are text, not a table
+_STOP = re.compile(r"[.!?][\"'”’)\]]*\s*$")  # a sentence's end
 
 
 def two_row_tables(
@@ -37,20 +39,18 @@ def two_row_tables(
 
 
 def _pair(upper: list[Line], lower: list[Line], width: float) -> bool:
-    """Two rows of two short lines each (under ``_SHORT`` of the page wide, ``_WORDS`` words
+    """Two rows of two short lines each (under ``SHORT`` of the page wide, ``WORDS`` words
     at most, not rotated, none in a monospaced face: code beside what it prints), one column
     starting where the other's lines end or later, the columns' edges aligned, each column's
-    two lines in one style, the rows less than one and a half lines apart (a word processor's
-    table row pads its line) and the columns no further apart than ``_FAR`` times the wider."""
+    two lines in one style, not each a sentence ending on its second line, the rows less than
+    one and a half lines apart (a word processor's table row pads its line) and the columns no
+    further apart than ``FAR`` times the wider."""
     lines = (*upper, *lower)
     if (
         len(upper) != 2
         or len(lower) != 2
         or any(
-            ln.rotated
-            or ln.mono
-            or ln.x1 - ln.x0 >= _SHORT * width
-            or len(ln.text.split()) > _WORDS
+            ln.rotated or ln.mono or ln.x1 - ln.x0 >= SHORT * width or len(ln.text.split()) > WORDS
             for ln in lines
         )
     ):
@@ -59,13 +59,17 @@ def _pair(upper: list[Line], lower: list[Line], width: float) -> bool:
         a.style != b.style for a, b in zip(upper, lower, strict=True)
     ):
         return False
+    if all(
+        _STOP.search(b.text) and not _STOP.search(a.text) for a, b in zip(upper, lower, strict=True)
+    ):  # each column a sentence wrapped over its two lines: two paragraphs side by side
+        return False
     left = max(upper[0].x1, lower[0].x1)
     right = min(upper[1].x0, lower[1].x0)
     wider = max(ln.x1 - ln.x0 for ln in lines)
     height = max(ln.y1 - ln.y0 for ln in lines)
     return (
         left < right
-        and right - left < _FAR * wider
+        and right - left < FAR * wider
         and min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) < 1.5 * height
     )
 

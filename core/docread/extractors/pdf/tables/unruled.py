@@ -23,14 +23,13 @@ from .cells import (
 )
 from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
-from .pairs import two_row_tables
+from .pairs import FAR, SHORT, WORDS, two_row_tables
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
     from ..lines import Line, PageText
     from ..survey import Survey
 
-_FAR = 2.5  # columns' widths: two columns of short lines this far apart are text, not a table
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
 _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
@@ -234,7 +233,7 @@ def unruled_runs(
     start = floor = 0  # the run's first row; the first row no emitted run holds
 
     def short(ln: Line) -> bool:
-        return ln.x1 - ln.x0 < width * 0.3 and not ln.rotated and len(ln.text.split()) <= 6
+        return ln.x1 - ln.x0 < width * SHORT and not ln.rotated and len(ln.text.split()) <= WORDS
 
     def cells(row: list[Line]) -> bool:
         return len(row) >= 2 and (
@@ -251,7 +250,7 @@ def unruled_runs(
         if len(run) < 3 and not pairs or len(cols) < 2:
             return  # fewer than three rows, unless two rows of two fields or more each
         widest = max(c[1] - c[0] for c in cols)
-        if len(cols) == 2 and cols[1][0] - cols[0][1] >= _FAR * widest:
+        if len(cols) == 2 and cols[1][0] - cols[0][1] >= FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
         head = _head(rows[floor:start], run[0], cols, short)
         runs.append((len(head), head + run))
@@ -308,10 +307,11 @@ def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
 
 
 def _one_long(row: list[Line], width: float) -> bool:
-    """A row of three or more cells in one style (a one-character cell aside: a symbol in a
-    fallback font), of a word or three each but one between them, that one up to 12 words
-    (a question between its code and its answer; ``row`` left to right)."""
-    if len(row) < 3 or len({ln.style for ln in row if len(ln.text.strip()) > 1}) != 1:
+    """A row of three or more cells in one style (a one-character cell may differ in family
+    alone: a symbol in a fallback font), of a word or three each but one between them, that
+    one up to 12 words (a question between its code and its answer; ``row`` left to right)."""
+    longer = {ln.style for ln in row if len(ln.text.strip()) > 1}
+    if len(row) < 3 or len(longer) != 1 or len({ln.style[:3] for ln in row}) != 1:
         return False
     wordy = [
         i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
