@@ -1054,15 +1054,17 @@ def test_two_columns_of_rising_numbers_without_leaders_are_read(tmp_path: Path) 
     assert "Region 4" in text and "Region 24" in text
 
 
-def _two_rows(page: pymupdf.Page, styles: tuple[str, str, str, str] = ("helv",) * 4) -> None:
+def _two_rows(
+    page: pymupdf.Page, styles: tuple[str, str, str, str] = ("helv",) * 4, step: float = 25
+) -> None:
     """A word processor's borderless table of two rows of two cells (its rows padded a
-    quarter of a line apart), under a citation and a caption (testWORD_various.docx's second
-    page); ``styles``: each cell's font, row by row."""
+    quarter of a line apart: ``step`` points from baseline to baseline), under a citation and
+    a caption (testWORD_various.docx's second page); ``styles``: each cell's font, row by row."""
     page.insert_text((72, 100), "Here is a citation:", fontsize=11)
     page.insert_text((72, 130), "(Kramer)", fontsize=11)
     page.insert_text((72, 190), "Figure 1 This is a caption for Figure 1", fontsize=9)
     cells = [(72, 262, "Row 1 column 1"), (324, 262, "Row 1 column 2")]
-    cells += [(72, 287, "Row 2 column 1"), (324, 287, "Row 2 column 2")]
+    cells += [(72, 262 + step, "Row 2 column 1"), (324, 262 + step, "Row 2 column 2")]
     for (x, y, text), font in zip(cells, styles, strict=True):
         page.insert_text((x, y), text, fontsize=11, fontname=font)
 
@@ -1073,6 +1075,17 @@ def test_two_rows_of_two_short_cells_in_columns_are_a_table(tmp_path: Path) -> N
         ["Row 1 column 1", "Row 1 column 2"],
         ["Row 2 column 1", "Row 2 column 2"],
     ]
+
+
+@pytest.mark.parametrize(
+    ("styles", "step"), [(("cour",) * 4, 25), (("helv",) * 4, 40)], ids=["code", "far_apart"]
+)
+def test_two_rows_in_a_monospaced_face_or_far_apart_are_no_table(
+    tmp_path: Path, styles: tuple[str, str, str, str], step: float
+) -> None:
+    """The same two rows set in a monospaced face (code beside what it prints), or two lines
+    and more apart (two lines of text with a blank between, not a table's padded rows)."""
+    assert not pipe_rows(drawn_markdown(tmp_path, lambda page: _two_rows(page, styles, step)))
 
 
 def test_two_rows_whose_right_column_changes_style_are_no_table(tmp_path: Path) -> None:
