@@ -235,6 +235,91 @@ def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_t
     assert "\n. " not in text
 
 
+def _set_lines(
+    page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
+    size: float = 10,
+) -> None:  # fmt: skip
+    """Lines of a paragraph from (x, y), 1.4 sizes apart, each a run of (text, font) spans."""
+    for i, spans in enumerate(rows):
+        at = x
+        for text, font in spans:
+            page.insert_text((at, y + 1.4 * size * i), text, fontname=font, fontsize=size)
+            at += pymupdf.get_text_length(text, fontname=font, fontsize=size)
+
+
+def test_a_bold_word_of_a_sentence_after_a_full_stop_opens_no_paragraph(tmp_path):
+    """A bold word that opens a wrapped line after one ending at a full stop, going on in lower
+    case (emphasis: ``Important changes were``), or after an abbreviation's stop (``Dr.``), is
+    a word of the paragraph, not a label run in: the paragraph stays one."""
+    rows = [
+        [("The committee reviewed the proposal and found it sound. The chair then", "helv")],
+        [("asked for comments from every member of the board, which took the day.", "helv")],
+        [("Important", "hebo"), (" changes were adopted at once, and the rest was deferred", "helv")],
+        [("to the next meeting of the board, as the rules ask. The minutes are by Dr.", "helv")],
+        [("Smith", "hebo"), (" of the board's office, who keeps them for ten years at least.", "helv")],
+    ]  # fmt: skip
+    text = drawn_markdown(tmp_path, lambda page: _set_lines(page, rows)).replace("**", "")
+    assert "\n\n" not in text.strip() and "took the day. Important changes" in text
+    assert "by Dr. Smith of the board's office" in text
+
+
+def test_a_short_line_ending_at_a_clock_times_stop_ends_its_paragraph(tmp_path):
+    """``a.m.`` and ``p.m.`` end a sentence where a line stops short (no abbreviation a sentence
+    goes on after, as ``z.B.`` is): three paragraphs stay three."""
+    rows = [
+        [("The office opens every weekday morning for visitors and staff alike, at", "helv")],
+        [("exactly 9 a.m.", "helv")],
+        [("Deliveries are taken at the back door only, and never after the gate closes, at", "helv")],
+        [("about 5 p.m.", "helv")],
+        [("Parking is free for all visitors who show a valid ticket at the front desk.", "helv")],
+    ]  # fmt: skip
+    blocks = drawn_markdown(tmp_path, lambda page: _set_lines(page, rows)).split("\n\n")
+    assert len(blocks) == 3 and blocks[1].startswith("Deliveries")
+
+
+def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_path):
+    """Two columns whose paragraphs open indented; the left ends at a full stop; the right opens
+    with a ruled table and its caption, then ``Ablation.`` (an italic head run in): a paragraph
+    of its own, not the left column's last one going on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        lines = [
+            "Dense retrieval methods map questions and passages",
+            "into one vector space and compare them by inner",
+            "product, which lets a search over millions of passages",
+            "run fast enough for open-domain question answering.",
+        ]
+        for i in range(48):  # twelve paragraphs, each opening 12 pt in
+            page.insert_text((56 + (12 if i % 4 == 0 else 0), 70 + 12 * i), lines[i % 4], fontsize=9)
+        for r in range(5):
+            for c in range(3):
+                page.draw_rect(pymupdf.Rect(316 + 80 * c, 62 + 14 * r, 396 + 80 * c, 76 + 14 * r))
+                page.insert_text((319 + 80 * c, 72 + 14 * r), f"cell {r}{c}", fontsize=9)
+        page.insert_text((316, 146), "Table 1: Top-20 retrieval accuracy on five datasets.",
+                         fontsize=9)  # fmt: skip
+        _set_lines(page, [[("Ablation.", "heit"), (" We remove the in-batch negatives and", "helv")]],
+                   x=316, y=170, size=9)  # fmt: skip
+        for i, line in enumerate([
+            "train the encoders with only one negative each, which",
+            "lowers the accuracy by several points on every dataset.",
+            "A second paragraph of the right column follows here",
+            "and runs on for another line before it ends for good.",
+        ]):  # fmt: skip
+            page.insert_text((316 + (12 if i == 2 else 0), 182 + 12 * i), line, fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw).replace("*", "")
+    assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
+
+
+def test_a_fractions_denominator_under_its_numerator_is_no_line_of_text_under_another():
+    """GeoTopo p93: a Jacobian's entries (``∂u(p)`` over ``∂y``) lie one under another as an
+    item's last line lies under a tall line of text, but they are a formula's pieces: the
+    matrix still ends its block, the remark after it opens its own."""
+    text = pages("GeoTopo-komprimiert.pdf", "93")[0][0]
+    assert "\nBemerkung 73 (Eigenschaften der Tangentialebene)" in text
+    assert "\n\na) TsS ist 2-dimensionaler Untervektorraum" in text
+
+
 def test_an_equation_number_at_a_columns_edge_is_not_joined_to_the_next_columns_line():
     """A two-column paper's ``(1)`` set at the left column's right edge, 1.5 ems before the right
     column's line on its row: no label of that line (a line across the gutter reads the band

@@ -13,6 +13,7 @@ from ...sanitize import lazy_pattern
 from .lines import Line, closed
 from .order import (
     ENDS,
+    STOPS,
     Item,
     first_word,
     hung,
@@ -53,9 +54,7 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
     r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
 )
-_CAPTION_WORD = lazy_pattern(
-    r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE
-)
+_CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
@@ -146,10 +145,8 @@ def column_blocks(
             continue
         ln = piece
         start = _starts_item(ln, prev, reach, rtl, letters)
-        if (
-            start
-            or prev is None
-            or _breaks(prev, ln, current, far, kind, gap, left, right, survey, rtl)
+        if start or prev is None or _breaks(
+            prev, ln, current, far, kind, gap, left, right, survey, rtl
         ):
             flush()
             kind = "item" if start else "text"
@@ -255,7 +252,10 @@ def _breaks(
             return True
         if ENDS.search(prev.text.rstrip()) and not verse(prev, current, right, rtl):
             return True
-    if ln.lead and " " in ln.text[ln.lead - 1 : ln.lead + 1] and prev.text.rstrip()[-1:] in ".!?":
+    if (
+        ln.lead and " " in ln.text[ln.lead - 1 : ln.lead + 1] and STOPS.search(prev.text)
+        and not ln.text[ln.lead :].lstrip()[:1].islower()  # a head goes on: a capital, a "("
+    ):  # fmt: skip
         return True  # a bold label run in after a sentence's end: a paper's next paragraph
     if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
         if len(current) > 1 and run_in(current[0], current[1]):
@@ -406,9 +406,7 @@ def _small_head(first: Line, survey: Survey) -> bool:
     if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
-    sentence = (
-        text.endswith((".", "!")) or text.endswith("?") and not first.bold
-    )  # a bold question heads
+    sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
     return apart and not (sentence and len(text.split()) > 5)
 
 

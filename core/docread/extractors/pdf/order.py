@@ -27,11 +27,11 @@ _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, th
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
 _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
-# a sentence's end (quotes after), a proof's; not an abbreviation's ("z.B.", "z. B.", "e.g."),
-# looked for behind a stop only (before each character: 3.5x the cost of a line's search)
-ENDS = lazy_pattern(
-    r"[.!?:;。！？■□∎](?<!\b[a-z]\.[A-Za-z]\.)(?<!\b[a-z]\. [A-Za-z]\.)[\"'”’»)\]]*$"
-)
+# a sentence's end (quotes after), a proof's; not an abbreviation's a sentence goes on after
+# (_GOES_ON; "a.m." may end one), looked for behind a stop only (3.5x a line's search before)
+_GOES_ON = r"(?<!\b(?:z\.B|d\.h|e\.g|i\.e|vgl|bzw)\.)(?<!\b[zd]\.\s[Bh]\.)(?<!\bca\.)"
+ENDS = lazy_pattern(r"[.!?:;。！？■□∎]" + _GOES_ON + r"[\"'”’»)\]]*$")
+STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full stop's, no colon's
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
@@ -404,10 +404,13 @@ def side_by_side(prev: Line, ln: Line) -> bool:
 def stacked(prev: Line, ln: Line) -> bool:
     """``ln`` lies under ``prev``, not beside it, though their boxes share most of a row (a
     Fraktur or overlined letter's tall box): one size, ``ln`` starting in ``prev``'s first half
-    and over half its width under ``prev``'s (no subscript: ``script``; no cell: apart)."""
+    and over half its width under ``prev``'s, a line of four words and more (no fraction's
+    numerator over its denominator; no subscript: ``script``; no cell: apart)."""
     width = ln.x1 - ln.x0
     over = min(ln.x1, prev.x1) - max(ln.x0, prev.x0)
     mid = (prev.x0 + prev.x1) / 2
+    if len(prev.text.split()) < 4:
+        return False
     return abs(ln.size - prev.size) < 1.0 and ln.x0 < mid and over > 0.5 * width > 0
 
 

@@ -47,6 +47,7 @@ _TITLE_LABEL = lazy_pattern(
     re.IGNORECASE,
 )  # a chapter's number set on a line of its own above its title
 _FOOT_MARK = lazy_pattern(r"^\s*(?:\d{1,3}\)?|[*†‡§¶∗⋆]+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\(\d{1,3}\))\s*\S")
+_RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ablation. We"
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 
@@ -351,6 +352,8 @@ def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
     lines, em, at = block.lines, block.lines[0].size, later.index(block)
     if len(lines) < 2 or lines[0].lead or lines[0].bold or lines[0].x0 > lines[1].x0 + 0.5 * em:
         return False
+    if _RUN_IN_HEAD.match(lines[0].text):
+        return False  # an italic or plain head run in ("Ablation. We ..."): a paragraph's own
     if not at or any(b.kind not in ("table", "figure", "caption") for b in later[:at]):
         return False  # no float over it: a column's unindented top may be a paragraph's own
     return any(
