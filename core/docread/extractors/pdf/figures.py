@@ -279,4 +279,5 @@ def figure_label(ln: Line, figure: Item, axes: bool, survey: Survey) -> bool:
 
 
 def _within(ln: Line, box: tuple[float, float, float, float]) -> bool:
+    """The line lies wholly inside the box (a label printed on a figure, not beside it)."""
     return box[0] <= ln.x0 and ln.x1 <= box[2] and box[1] <= ln.y0 and ln.y1 <= box[3]
