@@ -33,9 +33,6 @@ _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line'
 _TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
-    r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
-)
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 _STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
 
@@ -137,38 +134,11 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
     ocr = library.OCR_FONT  # an OCR text layer's font: every line in it
     if out and out[0].family == ocr and all(ln.family == ocr for ln in out):
-        out = steadied(out)
+        out = library.steadied(out)
     return PageText(
         joined_rows(out, rtl, *_strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
-
-
-def steadied(lines: list[Line]) -> list[Line]:
-    """An OCR text layer's lines (Tesseract's ``GlyphLessFont``, each line's size fit to its
-    box: a body line's swings 7-13 pt) with their sizes steadied: from a fifth under the
-    page's median size to 40 % over it, the median (one body); larger sizes within a tenth of
-    one another, the smallest of them (a title's lines one size). The layer has no weight: a
-    body line of a few words in title case without a stop (``Creating a Song``) is taken as
-    bold, the side head the print sets it as."""
-    sizes = sorted(ln.size for ln in lines)
-    median = sizes[len(sizes) // 2]
-    steady: dict[float, float] = {}
-    for size in sizes:
-        if 0.8 * median <= size <= 1.4 * median:
-            steady[size] = median
-        elif size > median and steady and max(steady) >= size / 1.1 > 1.4 * median:
-            steady[size] = steady[max(steady)]
-        else:
-            steady[size] = size
-    out: list[Line] = []
-    for ln in lines:
-        size = steady[ln.size]
-        if size == median and _SIDE_HEAD.match(ln.text.strip()):
-            out.append(replace(ln, size=size, bold=True, weight=700))
-        else:
-            out.append(replace(ln, size=size) if size != ln.size else ln)
-    return out
 
 
 def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
