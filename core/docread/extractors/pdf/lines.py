@@ -234,6 +234,7 @@ def _joined_spans(
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _WALL = 2.0  # points: a drawn column rule's width at most
+_SCRIPT = 0.8  # a sub- or superscript's size to its line's, at most
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -244,9 +245,10 @@ def joined_rows(
 ) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
-    split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
-    box before a heading), a clause's number up to 4 before a word of its size (a tab stop:
-    ``2.1 Term``; not a cell's ``0.69`` before the next column's smaller footnote);
+    split into blocks, a subscript; one set under a raised mark in its place, ``_rejoined``), a
+    number or bullet up to 2.5 ems before its text ("1" in a box before a heading), a clause's
+    number up to 4 before a word of its size (a tab stop: ``2.1 Term``; not a cell's ``0.69``
+    before the next column's smaller footnote);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
     columns and right-aligned labels stay apart (wider gaps, one of the page's upright ``walls``
@@ -255,6 +257,7 @@ def joined_rows(
         return lines
     out: list[Line] = []
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
+    pieces: dict[int, list[Line]] = {}  # the fragments joined into out[i], where two or more
     for ln in sorted(lines, key=attrgetter("y0")):
         active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0] if active else active
         merged = False
@@ -264,8 +267,14 @@ def joined_rows(
                 if other.rotated or not same_row(other, ln):
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
+                if (
+                    joined is None and i in pieces and not rtl
+                    and other.x0 < ln.x0 < other.x1 and _script(ln, other)
+                ):  # a script set inside it whose next word joined first (its top higher)
+                    joined = _rejoined(pieces[i], ln, strokes, walls)
                 if joined is not None:
                     out[i] = joined
+                    pieces.setdefault(i, [other]).append(ln)
                     merged = True
                     break
         if not merged:
@@ -283,6 +292,31 @@ def joined_rows(
     # back to content order (MuPDF's order of blocks: columns read one after the other)
     out.sort(key=attrgetter("block", "y0"))
     return out
+
+
+def _script(ln: Line, line: Line) -> bool:
+    """Whether ``ln`` may be a sub- or superscript of ``line``: one to four characters, a letter
+    or digit among them (``e``, ``i∈I``; no end-of-proof mark), set smaller: in size, or in
+    height (a line of mostly scripts, ``s+1, · · · , w(i)``, has their size, not height)."""
+    return (
+        0 < visible(ln.text) <= 4 and any(map(str.isalnum, ln.text))
+        and (ln.size <= _SCRIPT * line.size or ln.height <= _SCRIPT * line.height)
+    )  # fmt: skip
+
+
+def _rejoined(
+    pieces: list[Line], script: Line, strokes: Sequence[Box], walls: Sequence[Box]
+) -> Line | None:
+    """A line's fragments joined again left to right with a script after the piece its middle
+    lies over (``w(i)`` ``e`` ``from``; a big operator's limit after it), None when one of
+    them then no longer joins."""
+    pieces = sorted(pieces, key=attrgetter("x0"))
+    middle = (script.x0 + script.x1) / 2
+    pieces.insert(sum(p.x0 <= middle for p in pieces), script)
+    line: Line | None = pieces[0]
+    for piece in pieces[1:]:
+        line = _join_fragments(line, piece, False, strokes, walls) if line else None
+    return line
 
 
 def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
@@ -359,8 +393,9 @@ def _join_fragments(
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
-    if gap < -0.5 * em:
-        return None  # overlapping: text printed over text, not one line
+    stacked = gap < -0.5 * em and -gap <= 1.5 * em and _script(second, first)
+    if gap < -0.5 * em and not stacked:
+        return None  # overlapping: text printed over text (not a script set under one)
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
@@ -377,7 +412,8 @@ def _join_fragments(
     big = first if visible(first.text) >= visible(second.text) else second
     if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
         big = first  # a bold heading number before a word in code: the heading's face
-    glued = gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ")
+    glued = gap < 0.15 * em and not stacked  # a script set under another: a word of its own
+    glued = glued or first.text.endswith(" ") or second.text.startswith(" ")
     space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
