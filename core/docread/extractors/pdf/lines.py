@@ -393,7 +393,7 @@ def _join_fragments(
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
-    stacked = gap < -0.5 * em and -gap <= 1.5 * em and _script(second, first)
+    stacked = gap < -0.5 * em and not rtl and -gap <= 1.5 * em and _script(second, first)
     if gap < -0.5 * em and not stacked:
         return None  # overlapping: text printed over text (not a script set under one)
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
