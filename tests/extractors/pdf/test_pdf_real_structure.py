@@ -627,3 +627,10 @@ def test_a_big_operators_limit_is_read_after_the_operator_not_after_the_line():
     the ``U_i`` beside it, is read after the sign, not after the line's last symbol."""
     text = pages("GeoTopo-komprimiert.pdf", "6")[0][0]
     assert re.search(r"für jedes i ∈I, so ist \S i∈I Ui ∈T\n", text)
+
+
+def test_a_subscript_under_a_wide_superscript_is_read_where_it_is_set():
+    """The DPR paper's p7 ``[P_1^[CLS], ..., P_k^[CLS]]``: the ``k`` set under the raised
+    ``[CLS]``, two ems wide, is read after it, not after the line's last word."""
+    text = pages("multi-column.pdf", "7")[0][0]
+    assert "[P[CLS] 1 , . . . , P[CLS] k] ∈R h×k and wstart" in text

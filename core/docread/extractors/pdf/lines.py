@@ -234,7 +234,7 @@ def _joined_spans(
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _WALL = 2.0  # points: a drawn column rule's width at most
-_SCRIPT = 0.8  # a sub- or superscript's size to its line's, at most
+_SCRIPT, _STACK = 0.8, 2.5  # a script's size to its line's at most; ems it may sit under
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -393,7 +393,7 @@ def _join_fragments(
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
-    stacked = gap < -0.5 * em and not rtl and -gap <= 1.5 * em and _script(second, first)
+    stacked = gap < -0.5 * em and not rtl and -gap <= _STACK * em and _script(second, first)
     if gap < -0.5 * em and not stacked:
         return None  # overlapping: text printed over text (not a script set under one)
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
