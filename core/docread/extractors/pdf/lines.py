@@ -35,6 +35,7 @@ _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$"
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 _STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
+_SIZE = attrgetter("size")
 
 
 Box = tuple[float, float, float, float]
@@ -269,7 +270,7 @@ def joined_rows(
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if (
                     joined is None and i in pieces and not rtl
-                    and other.x0 < ln.x0 < other.x1 and _script(ln, other)
+                    and other.x0 < ln.x0 < other.x1 and _script(ln, max(map(_SIZE, pieces[i])))
                 ):  # a script set inside it whose next word joined first (its top higher)
                     joined = _rejoined(pieces[i], ln, strokes, walls)
                 if joined is not None:
@@ -294,14 +295,12 @@ def joined_rows(
     return out
 
 
-def _script(ln: Line, line: Line) -> bool:
-    """Whether ``ln`` may be a sub- or superscript of ``line``: one to four characters, a letter
-    or digit among them (``e``, ``i∈I``; no end-of-proof mark), set smaller: in size, or in
-    height (a line of mostly scripts, ``s+1, · · · , w(i)``, has their size, not height)."""
-    return (
-        0 < visible(ln.text) <= 4 and any(map(str.isalnum, ln.text))
-        and (ln.size <= _SCRIPT * line.size or ln.height <= _SCRIPT * line.height)
-    )  # fmt: skip
+def _script(ln: Line, size: float) -> bool:
+    """Whether ``ln`` may be a sub- or superscript of a line of ``size`` (its largest piece's):
+    one to four characters, a letter or digit among them (``e``, ``i∈I``; no end-of-proof
+    mark), set smaller (not a matrix's entry or a fraction's part: the line's size)."""
+    small = ln.size <= _SCRIPT * size
+    return small and 0 < visible(ln.text) <= 4 and any(map(str.isalnum, ln.text))
 
 
 def _rejoined(
@@ -315,7 +314,7 @@ def _rejoined(
     pieces.insert(sum(p.x0 <= middle for p in pieces), script)
     line: Line | None = pieces[0]
     for piece in pieces[1:]:
-        line = _join_fragments(line, piece, False, strokes, walls) if line else None
+        line = line and _join_fragments(line, piece, False, strokes, walls, under=piece is script)
     return line
 
 
@@ -386,14 +385,17 @@ def closed(ln: Line) -> bool:
 
 
 def _join_fragments(
-    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box], ended: bool = False
+    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box],
+    ended: bool = False, under: bool = False,
 ) -> Line | None:
     """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``; ``ended``:
-    ``b`` an end-of-proof mark that ends ``a``, ``_closing``, whatever the gap), else None."""
+    ``b`` an end-of-proof mark that ends ``a``, ``_closing``, whatever the gap; ``under``: ``b``
+    a script ``_rejoined`` puts after ``a``), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
-    stacked = gap < -0.5 * em and not rtl and -gap <= _STACK * em and _script(second, first)
+    stacked = gap < -0.5 * em and not rtl and -gap <= _STACK * em
+    stacked = stacked and (under or _script(second, first.size))  # set under a raised mark
     if gap < -0.5 * em and not stacked:
         return None  # overlapping: text printed over text (not a script set under one)
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
