@@ -236,6 +236,7 @@ def _joined_spans(
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _WALL = 2.0  # points: a drawn column rule's width at most
 _SCRIPT, _STACK = 0.8, 2.5  # a script's size to its line's at most; ems it may sit under
+_REJOIN = 16  # fragments of a line joined again for a script, at most (text over text: linear)
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -269,7 +270,7 @@ def joined_rows(
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if (
-                    joined is None and i in pieces and not rtl
+                    joined is None and not rtl and 1 < len(pieces.get(i, ())) < _REJOIN
                     and other.x0 < ln.x0 < other.x1 and _script(ln, max(map(_SIZE, pieces[i])))
                 ):  # a script set inside it whose next word joined first (its top higher)
                     joined = _rejoined(pieces[i], ln, strokes, walls)
