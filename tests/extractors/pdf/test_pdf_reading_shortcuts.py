@@ -176,3 +176,29 @@ def test_a_page_of_more_lines_than_a_printed_page_is_read_as_plain_text(tmp_path
         "Page 1: more than 5,000 lines of text (no printed page): read as plain text, its "
         "headings, tables and columns not looked for."
     ]
+
+
+def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_work(monkeypatch):
+    """Script-sized text printed over a line thousands of times (a content bomb's way) is no
+    sub- or superscript to place again and again: a line's fragments are joined again for a
+    script a bounded number of times, so the joins made grow with the lines, not their square
+    (uncapped: 4,900 such fragments, 1.3 million joins, 3 s)."""
+    from docread.extractors.pdf import lines
+
+    calls = [0]
+    join = lines._join_fragments
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return join(*args, **kwargs)
+
+    monkeypatch.setattr(lines, "_join_fragments", counted)
+    row = [lines.Line(100, 100, 200, 112, "a word here", 11.0)]
+    row.append(lines.Line(202, 100.5, 400, 112, "then more", 11.0))
+    for k in range(4900):
+        x = 110 + (k % 250) * 0.7
+        row.append(lines.Line(x, 101, x + 4, 108, "e", 8.0))
+    out = lines.joined_rows(row)
+    assert out[0].text.startswith("a word here e") and out[0].text.endswith("then more")
+    assert sum(ln.text.count("e") for ln in out) == 4900 + 4  # each kept, once
+    assert calls[0] < 100 * len(row)

@@ -611,3 +611,26 @@ def test_a_matrix_closing_bracket_a_little_low_stays_in_its_row():
     column is read with it, not after the next paragraph (GeoTopo p34)."""
     text = pages("GeoTopo-komprimiert.pdf", "34")[0][0]
     assert text.index("r′(v) sin u") < text.index("Kugelkoordinaten")
+
+
+def test_a_subscript_stacked_under_a_superscript_is_read_where_it_is_set():
+    """The DPR paper's ``w_e^(i) from``: MuPDF gives the subscript ``e`` (set under the raised
+    ``(i)``, so its box starts inside the line's) as a line of its own, lower than ``from``
+    beside it: it is read at its place in the line, not after the line's last word."""
+    text = pages("multi-column-2p.pdf", "2")[0][0]
+    assert "· · · , w(i) e from one of the passages pi that can answer" in text
+    assert "w(i) 1 , w(i) 2 , · · · , w(i) |pi|. Given a question q," in text
+
+
+def test_a_big_operators_limit_is_read_after_the_operator_not_after_the_line():
+    """GeoTopo p6's ``⋃_{i∈I} U_i ∈ T``: the limit ``i∈I`` set under the union sign, lower than
+    the ``U_i`` beside it, is read after the sign, not after the line's last symbol."""
+    text = pages("GeoTopo-komprimiert.pdf", "6")[0][0]
+    assert re.search(r"für jedes i ∈I, so ist \S i∈I Ui ∈T\n", text)
+
+
+def test_a_subscript_under_a_wide_superscript_is_read_where_it_is_set():
+    """The DPR paper's p7 ``[P_1^[CLS], ..., P_k^[CLS]]``: the ``k`` set under the raised
+    ``[CLS]``, two ems wide, is read after it, not after the line's last word."""
+    text = pages("multi-column.pdf", "7")[0][0]
+    assert "[P[CLS] 1 , . . . , P[CLS] k] ∈R h×k and wstart" in text

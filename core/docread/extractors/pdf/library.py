@@ -14,7 +14,7 @@ corrections on (``quads_corrected``), which pymupdf4llm's import turns off. And 
 draws its pictures (``drawn_pictures``), the text flags a page is read with and a bounded count
 of its blocks; a font's face (family, weight, slant, fixed pitch) from its name and MuPDF's flags
 (``face``); and a page's lines repaired from the characters of its ``rawdict`` (right-to-left
-ligatures, spaces MuPDF made up in numbers)."""
+ligatures, spaces MuPDF made up in numbers), an OCR text layer's sizes steadied (``steadied``)."""
 
 from __future__ import annotations
 
@@ -63,6 +63,9 @@ _TRAILING = lazy_pattern(
 _CODE_WEIGHT = lazy_pattern(r"(?<!\d)(\d{3})$")  # YoonGothicPro780: the family's weight code
 
 OCR_FONT = "GlyphLessFont"  # an OCR text layer's invisible font (Tesseract, OCRmyPDF)
+_SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
+    r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
+)
 
 
 def load_pymupdf() -> ModuleType:
@@ -271,6 +274,33 @@ def raw_lines(page: pymupdf.Page, textpage: Any, lines: list[Line], rtl: bool) -
             fixed[(number, round(x0, 1), round(y0, 1))] = normalize("NFC", text_of(line))
     texts = ((ln, fixed.get((ln.block, round(ln.x0, 1), round(ln.y0, 1)), "")) for ln in lines)
     return [replace(ln, text=text, lead=0) if text.strip() else ln for ln, text in texts]
+
+
+def steadied(lines: list[Line]) -> list[Line]:
+    """An OCR text layer's lines (Tesseract's ``GlyphLessFont``, each line's size fit to its
+    box: a body line's swings 7-13 pt) with their sizes steadied: from a fifth under the
+    page's median size to 40 % over it, the median (one body); larger sizes within a tenth of
+    one another, the smallest of them (a title's lines one size). The layer has no weight: a
+    body line of a few words in title case without a stop (``Creating a Song``) is taken as
+    bold, the side head the print sets it as."""
+    sizes = sorted(ln.size for ln in lines)
+    median = sizes[len(sizes) // 2]
+    steady: dict[float, float] = {}
+    for size in sizes:
+        if 0.8 * median <= size <= 1.4 * median:
+            steady[size] = median
+        elif size > median and steady and max(steady) >= size / 1.1 > 1.4 * median:
+            steady[size] = steady[max(steady)]
+        else:
+            steady[size] = size
+    out: list[Line] = []
+    for ln in lines:
+        size = steady[ln.size]
+        if size == median and _SIDE_HEAD.match(ln.text.strip()):
+            out.append(replace(ln, size=size, bold=True, weight=700))
+        else:
+            out.append(replace(ln, size=size) if size != ln.size else ln)
+    return out
 
 
 def unspaced(line: dict[str, Any]) -> str:

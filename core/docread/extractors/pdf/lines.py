@@ -33,11 +33,9 @@ _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line'
 _TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_SIDE_HEAD = lazy_pattern(  # a few words in title case, no stop: "Composition Without Compromise"
-    r"^[A-Z][^\W\d_]+(?:\s+(?:[A-Z][^\W\d_]*|a|an|and|at|by|for|in|of|on|or|the|to|with)){0,5}$"
-)
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 _STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
+_SIZE = attrgetter("size")
 
 
 Box = tuple[float, float, float, float]
@@ -137,38 +135,11 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
     ocr = library.OCR_FONT  # an OCR text layer's font: every line in it
     if out and out[0].family == ocr and all(ln.family == ocr for ln in out):
-        out = steadied(out)
+        out = library.steadied(out)
     return PageText(
         joined_rows(out, rtl, *_strokes(rects)), rects, drawn, rect.width, rect.height, chars,
         time.perf_counter() - start, paths,
     )  # fmt: skip
-
-
-def steadied(lines: list[Line]) -> list[Line]:
-    """An OCR text layer's lines (Tesseract's ``GlyphLessFont``, each line's size fit to its
-    box: a body line's swings 7-13 pt) with their sizes steadied: from a fifth under the
-    page's median size to 40 % over it, the median (one body); larger sizes within a tenth of
-    one another, the smallest of them (a title's lines one size). The layer has no weight: a
-    body line of a few words in title case without a stop (``Creating a Song``) is taken as
-    bold, the side head the print sets it as."""
-    sizes = sorted(ln.size for ln in lines)
-    median = sizes[len(sizes) // 2]
-    steady: dict[float, float] = {}
-    for size in sizes:
-        if 0.8 * median <= size <= 1.4 * median:
-            steady[size] = median
-        elif size > median and steady and max(steady) >= size / 1.1 > 1.4 * median:
-            steady[size] = steady[max(steady)]
-        else:
-            steady[size] = size
-    out: list[Line] = []
-    for ln in lines:
-        size = steady[ln.size]
-        if size == median and _SIDE_HEAD.match(ln.text.strip()):
-            out.append(replace(ln, size=size, bold=True, weight=700))
-        else:
-            out.append(replace(ln, size=size) if size != ln.size else ln)
-    return out
 
 
 def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
@@ -264,6 +235,8 @@ def _joined_spans(
 
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _WALL = 2.0  # points: a drawn column rule's width at most
+_SCRIPT, _STACK = 0.8, 2.5  # a script's size to its line's at most; ems it may sit under
+_REJOIN = 16  # fragments of a line joined again for a script, at most (text over text: linear)
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
 MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
@@ -274,9 +247,10 @@ def joined_rows(
 ) -> list[Line]:
     """Fragments of one printed line joined into one Line: pieces side by side on the same
     baseline no more than half an em apart (a leader's dots and its page number, words MuPDF
-    split into blocks, a subscript), a number or bullet up to 2.5 ems before its text ("1" in a
-    box before a heading), a clause's number up to 4 before a word of its size (a tab stop:
-    ``2.1 Term``; not a cell's ``0.69`` before the next column's smaller footnote);
+    split into blocks, a subscript; one set under a raised mark in its place, ``_rejoined``), a
+    number or bullet up to 2.5 ems before its text ("1" in a box before a heading), a clause's
+    number up to 4 before a word of its size (a tab stop: ``2.1 Term``; not a cell's ``0.69``
+    before the next column's smaller footnote);
     by "_" where one of the page's short ``strokes`` lies on the baseline between them (TeX's
     underscore: ``asn1_array2tree``). Right to left pages join from the right. Table cells,
     columns and right-aligned labels stay apart (wider gaps, one of the page's upright ``walls``
@@ -285,6 +259,7 @@ def joined_rows(
         return lines
     out: list[Line] = []
     active: list[int] = []  # indexes in out of lines still open (their bottom below this top)
+    pieces: dict[int, list[Line]] = {}  # the fragments joined into out[i], where two or more
     for ln in sorted(lines, key=attrgetter("y0")):
         active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0] if active else active
         merged = False
@@ -294,8 +269,14 @@ def joined_rows(
                 if other.rotated or not same_row(other, ln):
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
+                if (
+                    joined is None and not rtl and 1 < len(pieces.get(i, ())) < _REJOIN
+                    and other.x0 < ln.x0 < other.x1 and _script(ln, max(map(_SIZE, pieces[i])))
+                ):  # a script set inside it whose next word joined first (its top higher)
+                    joined = _rejoined(pieces[i], ln, strokes, walls)
                 if joined is not None:
                     out[i] = joined
+                    pieces.setdefault(i, [other]).append(ln)
                     merged = True
                     break
         if not merged:
@@ -313,6 +294,29 @@ def joined_rows(
     # back to content order (MuPDF's order of blocks: columns read one after the other)
     out.sort(key=attrgetter("block", "y0"))
     return out
+
+
+def _script(ln: Line, size: float) -> bool:
+    """Whether ``ln`` may be a sub- or superscript of a line of ``size`` (its largest piece's):
+    one to four characters, a letter or digit among them (``e``, ``i∈I``; no end-of-proof
+    mark), set smaller (not a matrix's entry or a fraction's part: the line's size)."""
+    small = ln.size <= _SCRIPT * size
+    return small and 0 < visible(ln.text) <= 4 and any(map(str.isalnum, ln.text))
+
+
+def _rejoined(
+    pieces: list[Line], script: Line, strokes: Sequence[Box], walls: Sequence[Box]
+) -> Line | None:
+    """A line's fragments joined again left to right with a script after the piece its middle
+    lies over (``w(i)`` ``e`` ``from``; a big operator's limit after it), None when one of
+    them then no longer joins."""
+    pieces = sorted(pieces, key=attrgetter("x0"))
+    middle = (script.x0 + script.x1) / 2
+    pieces.insert(sum(p.x0 <= middle for p in pieces), script)
+    line: Line | None = pieces[0]
+    for piece in pieces[1:]:
+        line = line and _join_fragments(line, piece, False, strokes, walls, under=piece is script)
+    return line
 
 
 def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
@@ -382,15 +386,19 @@ def closed(ln: Line) -> bool:
 
 
 def _join_fragments(
-    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box], ended: bool = False
+    a: Line, b: Line, rtl: bool, strokes: Sequence[Box], walls: Sequence[Box],
+    ended: bool = False, under: bool = False,
 ) -> Line | None:
     """``a`` and ``b`` as one line when they are fragments of it (``joined_rows``; ``ended``:
-    ``b`` an end-of-proof mark that ends ``a``, ``_closing``, whatever the gap), else None."""
+    ``b`` an end-of-proof mark that ends ``a``, ``_closing``, whatever the gap; ``under``: ``b``
+    a script ``_rejoined`` puts after ``a``), else None."""
     first, second = (a, b) if (a.x0 <= b.x0) != rtl else (b, a)
     gap = first.x0 - second.x1 if rtl else second.x0 - first.x1  # rtl: the right one first
     em = max(first.size, second.size, 1.0)
-    if gap < -0.5 * em:
-        return None  # overlapping: text printed over text, not one line
+    stacked = gap < -0.5 * em and not rtl and -gap <= _STACK * em
+    stacked = stacked and (under or _script(second, first.size))  # set under a raised mark
+    if gap < -0.5 * em and not stacked:
+        return None  # overlapping: text printed over text (not a script set under one)
     if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
@@ -407,7 +415,8 @@ def _join_fragments(
     big = first if visible(first.text) >= visible(second.text) else second
     if second.mono and not first.mono and first.bold and _CLAUSE.match(first.text.strip()):
         big = first  # a bold heading number before a word in code: the heading's face
-    glued = gap < 0.15 * em or first.text.endswith(" ") or second.text.startswith(" ")
+    glued = gap < 0.15 * em and not stacked  # a script set under another: a word of its own
+    glued = glued or first.text.endswith(" ") or second.text.startswith(" ")
     space, stop = "" if glued else " ", second.lead or len(second.text) - len(second.text.lstrip(".:"))
     if strokes and gap > 0 and _underscored(first, second, strokes):
         space = "_"
