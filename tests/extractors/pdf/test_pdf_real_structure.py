@@ -311,6 +311,14 @@ def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_
     assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
 
 
+def test_a_display_formula_in_a_text_face_heads_no_section():
+    """GeoTopo p19: ``⇒ ⋃ (Uij ∩A) ∪((X \\ A) ∩A) = A`` set apart in TeX's roman (the body is
+    sans serif) with its limits read into its line: a formula of several signs, no heading."""
+    text = pages("GeoTopo-komprimiert.pdf", "19")[0][0]
+    assert "(Uij ∩A) ∪((X \\ A) ∩A) = A" in text
+    assert not [h for h in headings(text) if "∩" in h or "=" in h]
+
+
 def test_a_fractions_denominator_under_its_numerator_is_no_line_of_text_under_another():
     """GeoTopo p93: a Jacobian's entries (``∂u(p)`` over ``∂y``) lie one under another as an
     item's last line lies under a tall line of text, but they are a formula's pieces: the

@@ -68,6 +68,7 @@ _SMALL = 0.85  # a numbered head apart from the body may be set this much smalle
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
+_MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
 
 
 @dataclass
@@ -369,6 +370,7 @@ def _heading_level(
         or _THEOREM.match(stripped)
         or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
+        or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
         or _SENTENCES.search(text)
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
