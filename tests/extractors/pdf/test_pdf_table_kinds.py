@@ -299,6 +299,24 @@ def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> 
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
 
 
+def test_a_ruled_tables_heads_set_sideways_head_its_columns() -> None:
+    """redp5110 p9: the column heads printed at 90 degrees in the header row's cells are the
+    table's header (read in their own direction), not rotated margin text after the page;
+    the column no row marks stays, under its head."""
+    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
+    if not path.is_file():
+        pytest.skip(f"corpus not present at {CORPUS}")
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="9")
+        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    assert (
+        "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | QIBM_DB_SYSMON"
+        " | No Authority |" in text
+    )
+    assert "| SET CURRENT DEGREE (SQL statement) | X |  | X |  |  |" in text
+    assert "QIBM_DB_SYSMON" not in text.split("| User action |")[1].split("\n\n", 1)[1]
+
+
 def _sheet(page: pymupdf.Page) -> None:
     """A spreadsheet printed without rules (LibreOffice's default): each head set left in its
     cell, the numbers under it set right, so a head starts left of its numbers and ends before
