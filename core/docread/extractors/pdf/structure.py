@@ -114,7 +114,6 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         margin = []
     tables, skipped = drawn_tables(text, lines, output, survey.max_seconds, turned)
     lines = left_over(lines, tables)
-    margin += left_over(turned, tables)  # the rotated lines in no ruled table's cell
     drawn = figure_boxes(text, [t.bbox for t in tables])
     figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
     axes = {id(f) for f, (_, is_drawn) in zip(figures, drawn, strict=True) if is_drawn}
@@ -128,6 +127,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     free = code_rows(free, survey)
     more = aligned_tables(text, free, output, survey)
     tables += more
+    margin += left_over(turned, tables)  # the rotated lines no table holds (a margin stamp)
     items: list[Item | Line] = [_table_item(t) for t in tables]
     items.extend(figures)
     items.extend(left_over(free, more))
