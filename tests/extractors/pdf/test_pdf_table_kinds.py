@@ -286,15 +286,21 @@ def test_a_header_wrapped_over_two_lines_heads_its_table(tmp_path: Path) -> None
     assert "| mAP (0.75) | Inference time (secs) |" in header
 
 
-def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
-    """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
-    ruled table it is, its header row included ("X" is a mark, not page ten)."""
+def _redp_page_9() -> str:
+    """redp5110's page 9 as docread reads it (a table's own units left out)."""
     path = CORPUS / "pdf" / "redp5110_sampled.pdf"
     if not path.is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
     with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
         docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="9")
         text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    return text
+
+
+def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
+    """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
+    ruled table it is, its header row included ("X" is a mark, not page ten)."""
+    text = _redp_page_9()
     assert "| User action |" in text
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
 
@@ -303,12 +309,7 @@ def test_a_ruled_tables_heads_set_sideways_head_its_columns() -> None:
     """redp5110 p9: the column heads printed at 90 degrees in the header row's cells are the
     table's header (read in their own direction), not rotated margin text after the page;
     the column no row marks stays, under its head."""
-    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="9")
-        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    text = _redp_page_9()
     assert (
         "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | QIBM_DB_SYSMON"
         " | No Authority |" in text
