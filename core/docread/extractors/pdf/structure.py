@@ -87,15 +87,12 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     height = text.height
     lines: list[Line] = []
     margin: list[Line] = []
-    turned: list[Line] = []  # rotated lines: a margin stamp, or a ruled table's heads
     running: list[Line] = []
     folios = [ln for ln in text.lines if in_band(ln, height) and page_number(ln, text.lines)]
     beside = margin_notes(text.lines, text.width, survey.body)
     for ln in text.lines:
-        if id(ln) in beside:
+        if ln.rotated or id(ln) in beside:
             margin.append(ln)
-        elif ln.rotated:
-            turned.append(ln)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
             continue
         elif survey.running_at(ln, height) and not (
@@ -109,10 +106,10 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
             running.append(ln)  # a running title on its page number's row (one page: no repeats)
         else:
             lines.append(ln)
-    if not lines and not margin and not turned and not running and text.lines:
+    if not lines and not margin and not running and text.lines:
         lines = list(text.lines)  # a page that only holds its number still says so
         margin = []
-    tables, skipped = drawn_tables(text, lines, output, survey.max_seconds, turned)
+    tables, skipped = drawn_tables(text, lines, output, survey.max_seconds, margin)
     lines = left_over(lines, tables)
     drawn = figure_boxes(text, [t.bbox for t in tables])
     figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
@@ -127,7 +124,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     free = code_rows(free, survey)
     more = aligned_tables(text, free, output, survey)
     tables += more
-    margin += left_over(turned, tables)  # the rotated lines no table holds (a margin stamp)
+    margin = left_over(margin, tables)  # a rotated line a table holds is its head, no margin's
     items: list[Item | Line] = [_table_item(t) for t in tables]
     items.extend(figures)
     items.extend(left_over(free, more))

@@ -42,17 +42,18 @@ def drawn_tables(
     lines: list[Line],
     output: OutputSettings,
     max_seconds: float,
-    turned: list[Line],
+    aside: list[Line],
 ) -> tuple[list[PageTable], bool]:
     """The page's tables of contents and ruled tables among ``lines`` (its text without
-    running lines, rotated lines aside), a ruled table's cells also holding the ``turned``
-    (rotated) lines inside them (column heads set sideways), and whether ruled ones were not
-    looked for (``over_budget``)."""
+    running lines and the lines set ``aside``: rotated ones, margin notes), a ruled table's
+    cells also holding the rotated lines aside inside them (column heads set sideways), and
+    whether ruled ones were not looked for (``over_budget``)."""
     found = contents_tables(lines, output)
     over = over_budget(text, max_seconds)
     if not over and text.rects:
         free, whole = spaced_apart(left_over(lines, found))
         page = (0.0, 0.0, text.width, text.height)
+        turned = [ln for ln in aside if ln.rotated]
         tables = _ruled_tables(text.rects, (free, turned), page, output, whole)
         found += [whole_lines(t, whole) for t in tables]
     return found, over
