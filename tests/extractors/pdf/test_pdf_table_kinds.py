@@ -286,21 +286,20 @@ def test_a_header_wrapped_over_two_lines_heads_its_table(tmp_path: Path) -> None
     assert "| mAP (0.75) | Inference time (secs) |" in header
 
 
-def _redp_page_9() -> str:
-    """redp5110's page 9 as docread reads it (a table's own units left out)."""
-    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
-    if not path.is_file():
+def _corpus_page(name: str, page: int) -> str:
+    """A corpus PDF's page as docread reads it (a table's own units left out); skips when the
+    corpus is absent."""
+    if not (CORPUS / "pdf" / name).is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
     with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="9")
-        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
-    return text
+        docs = reader.iter_documents(f"pdf/{name}", pages=str(page))
+        return "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
 
 
 def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> None:
     """redp5110 p9: a matrix of "X" marks right-aligned beside long row labels stays the
     ruled table it is, its header row included ("X" is a mark, not page ten)."""
-    text = _redp_page_9()
+    text = _corpus_page("redp5110_sampled.pdf", 9)
     assert "| User action |" in text
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
 
@@ -309,7 +308,7 @@ def test_a_ruled_tables_heads_set_sideways_head_its_columns() -> None:
     """redp5110 p9: the column heads printed at 90 degrees in the header row's cells are the
     table's header (read in their own direction), not rotated margin text after the page;
     the column no row marks stays, under its head."""
-    text = _redp_page_9()
+    text = _corpus_page("redp5110_sampled.pdf", 9)
     assert (
         "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | QIBM_DB_SYSMON"
         " | No Authority |" in text
@@ -1164,12 +1163,7 @@ def test_two_rows_with_a_third_row_in_their_columns_are_not_a_table_of_two(
 def test_a_symbol_list_of_two_entries_is_a_table() -> None:
     """GeoTopo p112: the list of symbols' last group, two symbols beside their meanings under
     a one-line gap, a table of two rows like the groups of more above it."""
-    path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/GeoTopo-komprimiert.pdf", pages="112")
-        text = "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
+    text = _corpus_page("GeoTopo-komprimiert.pdf", 112)
     assert ["Perm(X)", "Permutationsgruppe"] in pipe_rows(text)
     assert ["Sym(X)", "Symmetrische Gruppe"] in pipe_rows(text)
 
@@ -1178,12 +1172,7 @@ def test_check_marks_a_dingbats_font_gives_as_control_characters_are_named_in_ce
     """The DPR paper's Table 3 (p6; its pages 1 and 5 are held out): the IB column's ✗ and ✓
     come from an embedded Dingbats font as ``\\x17`` and ``\\x13`` (no ToUnicode map); the
     cells hold the marks, not empty strings, and stay cells of their own column."""
-    path = CORPUS / "pdf" / "multi-column.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/multi-column.pdf", pages="6")
-        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    rows = pipe_rows(_corpus_page("multi-column.pdf", 6))
     assert ["Random", "7", "✗", "47.0", "64.3", "77.8"] in rows
     assert ["Gold", "127", "✓", "55.8", "73.0", "83.1"] in rows
 
@@ -1192,12 +1181,7 @@ def test_a_bullet_opening_a_line_inside_a_ruled_cell_is_left_out() -> None:
     """redp5110 p8: a ruled table's Description cell holds a sentence over a bulleted list
     (its bullets a glyph the text layer cannot name); the items read on in the cell without
     the bullets, as the cell's first line would."""
-    path = CORPUS / "pdf" / "redp5110_sampled.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/redp5110_sampled.pdf", pages="8")
-        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    rows = pipe_rows(_corpus_page("redp5110_sampled.pdf", 8))
     usage = next(r for r in rows if r[0] == "USAGE")
     assert usage[2] == (
         "Usage setting: ALLOWED: The user profile is allowed to use the function. "
@@ -1312,12 +1296,7 @@ def test_a_label_joined_to_the_next_cells_text_over_a_drawn_rule_is_cut_there() 
     """normal_4pages p2: a ruled table's row label ``U코드`` and the next cell's bulleted text,
     5 points apart with the column's rule between them, come as one line from the join of
     fragments; the rule cuts it: the label its own cell, the text the next one's."""
-    path = CORPUS / "pdf" / "normal_4pages.pdf"
-    if not path.is_file():
-        pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
-        docs = reader.iter_documents("pdf/normal_4pages.pdf", pages="2")
-        rows = pipe_rows("\n\n".join(d.text for d in docs if "table_index" not in d.metadata))
+    rows = pipe_rows(_corpus_page("normal_4pages.pdf", 2))
     assert [r[:2] for r in rows if r[0].startswith("U코드")] == [["U코드", "대상질병에 U코드 없음"]]
 
 
