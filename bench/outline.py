@@ -110,7 +110,7 @@ import json, resource, sys, time
 case, path = sys.argv[1], sys.argv[2]
 if case == "floor":  # PyMuPDF as docread imports it (without its layout model: library.py)
     from docread.extractors.pdf.library import load_pymupdf
-    from docread.extractors.pdf.lines import outline
+    from docread.extractors.pdf.survey import outline
     pymupdf = load_pymupdf()
     start = time.perf_counter()
     with pymupdf.open(path) as doc:
