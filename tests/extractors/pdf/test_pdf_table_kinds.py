@@ -304,51 +304,6 @@ def test_a_column_of_x_marks_beside_long_labels_is_not_a_table_of_contents() -> 
     assert "| SET CURRENT DEGREE (SQL statement) | X |" not in text.split("| User action |")[0]
 
 
-def test_a_ruled_tables_heads_set_sideways_head_its_columns() -> None:
-    """redp5110 p9: the column heads printed at 90 degrees in the header row's cells are the
-    table's header (read in their own direction), not rotated margin text after the page;
-    the column no row marks stays, under its head."""
-    text = _corpus_page("redp5110_sampled.pdf", 9)
-    assert (
-        "| User action | *JOBCTL | QIBM_DB_SECADM | QIBM_DB_SQLADM | QIBM_DB_SYSMON"
-        " | No Authority |" in text
-    )
-    assert "| SET CURRENT DEGREE (SQL statement) | X |  | X |  |  |" in text
-    assert "QIBM_DB_SYSMON" not in text.split("| User action |")[1].split("\n\n", 1)[1]
-
-
-def _turned_heads(page: pymupdf.Page) -> None:
-    """A spreadsheet's table as LibreOffice prints it (2023-half-year-analyses-by-segment's):
-    light rules across under each row, numbers set right, each column's head turned 90
-    degrees and standing on the first row, one head wrapped over two lines."""
-    heads = [(205, ["Sales (a)"]), (265, ["Underlying Trading", "operating profit (b)"])]
-    heads += [(325, ["Trading profit"])]
-    for right, parts in heads:
-        for k, part in enumerate(parts):
-            x = right - 8 * (len(parts) - 1 - k)
-            page.insert_text((x, 190), part, fontsize=6.5, rotate=90)
-    rows = [("Zone NA", "12,553", "2,713", "2,632"), ("Zone EUR", "9,467", "1,570", "1,373")]
-    rows += [("Zone AOA", "9,060", "2,068", "1,985"), ("Total", "46,293", "7,904", "7,351")]
-    for j, (label, *numbers) in enumerate(rows):
-        y = 205 + 10.6 * j
-        page.insert_text((32, y), label, fontsize=6.5)
-        for (right, _), number in zip(heads, numbers, strict=True):
-            x = right - pymupdf.get_text_length(number, fontsize=6.5)
-            page.insert_text((x, y), number, fontsize=6.5)
-        page.draw_line((31, y + 2.5), (330, y + 2.5), width=0.2)
-
-
-def test_a_spreadsheets_heads_turned_on_their_side_head_its_columns(tmp_path: Path) -> None:
-    """Heads set at 90 degrees right on a table without rules down are its header row, each
-    head's lines (left to right, as it reads upwards) one cell; not rotated text after the
-    page (2023-half-year-analyses-by-segment p1: the extra split's 14 heads)."""
-    text = drawn_markdown(tmp_path, _turned_heads)
-    rows = pipe_rows(text)
-    assert rows[0] == ["", "Sales (a)", "Underlying Trading operating profit (b)", "Trading profit"]
-    assert rows[1] == ["Zone NA", "12,553", "2,713", "2,632"]
-    assert "Sales" not in text.split("| Total |")[1]
-
-
 def _sheet(page: pymupdf.Page) -> None:
     """A spreadsheet printed without rules (LibreOffice's default): each head set left in its
     cell, the numbers under it set right, so a head starts left of its numbers and ends before

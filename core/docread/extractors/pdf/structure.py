@@ -109,7 +109,7 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     if not lines and not margin and not running and text.lines:
         lines = list(text.lines)  # a page that only holds its number still says so
         margin = []
-    tables, skipped = drawn_tables(text, lines, output, survey.max_seconds, margin)
+    tables, skipped = drawn_tables(text, lines, output, survey.max_seconds)
     lines = left_over(lines, tables)
     drawn = figure_boxes(text, [t.bbox for t in tables])
     figures = [Item(*box, Block("figure", markdown=_FIGURE)) for box, _ in drawn]
@@ -124,7 +124,6 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     free = code_rows(free, survey)
     more = aligned_tables(text, free, output, survey)
     tables += more
-    margin = left_over(margin, tables)  # a rotated line a table holds is its head, no margin's
     items: list[Item | Line] = [_table_item(t) for t in tables]
     items.extend(figures)
     items.extend(left_over(free, more))

@@ -1,7 +1,6 @@
 """What every kind of PDF table shares: its box and markdown on the page (PageTable), rows
 cleaned of empty rows and columns and of stacked numbers, the one table renderer, the lines
-no table took, a page's table budget, rows of lines side by side, and column heads set sideways
-over a run of rows."""
+no table took, a page's table budget, and rows of lines side by side."""
 
 from __future__ import annotations
 
@@ -255,32 +254,3 @@ def rows_of(lines: list[Line]) -> list[list[Line]]:
     for row in rows:
         row.sort(key=lambda ln: ln.x0)
     return rows
-
-
-def sideways_heads(
-    heads: int, run: list[list[Line]], rotated: list[Line]
-) -> tuple[int, list[list[Line]], list[Line]]:
-    """A run of rows (``heads`` of them its header) with the column heads set sideways right
-    on its first body row as one more header row (lines of the page's ``rotated`` over the
-    run's width, their feet within two lines' height of that row's top: a spreadsheet's heads
-    turned 90 degrees), each head's lines side by side one line across them, left to right;
-    and the rotated lines it took. Fewer than two such heads: the run as it was."""
-    if not rotated:
-        return heads, run, []
-    first = run[min(heads, len(run) - 1)]
-    top, height = min(ln.y0 for ln in first), max(ln.height for ln in first)
-    left, right = min(ln.x0 for r in run for ln in r), max(ln.x1 for r in run for ln in r)
-    turned = sorted(
-        (ln for ln in rotated if top - 2 * height <= ln.y1 <= top + TOL and left <= ln.x0 <= right),
-        key=lambda ln: ln.x0,
-    )
-    row: list[Line] = []
-    for ln in turned:
-        if row and ln.x0 - row[-1].x1 < ln.x1 - ln.x0:  # the head's next line, a line's width on
-            text = f"{row[-1].text.strip()} {ln.text.strip()}"
-            row[-1] = replace(row[-1], x1=ln.x1, y0=min(row[-1].y0, ln.y0), text=text)
-        else:
-            row.append(ln)
-    if len(row) < 2:
-        return heads, run, []
-    return heads + 1, [*run[:heads], row, *run[heads:]], turned

@@ -2,8 +2,8 @@
 no second pass over the page.
 
 - Tables of contents (contents.py).
-- Ruled tables: the cells rules make around text lines, rotated ones too (a column head set
-  sideways) (across above and below, down on one side at least; an underline is no rule), neighbouring cells and cells one rule bounds grouped into a table, its grid
+- Ruled tables: the cells rules make around text lines (across above and below, down on one
+  side at least; an underline is no rule), neighbouring cells and cells one rule bounds grouped into a table, its grid
   from the cells' edges (a cell over several columns or rows is one cell: its text in the
   first, the others empty)."""
 
@@ -38,23 +38,16 @@ _SPACING = 6.0  # points between the walls of neighbouring cells framed one by o
 
 
 def drawn_tables(
-    text: PageText,
-    lines: list[Line],
-    output: OutputSettings,
-    max_seconds: float,
-    aside: list[Line],
+    text: PageText, lines: list[Line], output: OutputSettings, max_seconds: float
 ) -> tuple[list[PageTable], bool]:
     """The page's tables of contents and ruled tables among ``lines`` (its text without
-    running lines and the lines set ``aside``: rotated ones, margin notes), a ruled table's
-    cells also holding the rotated lines aside inside them (column heads set sideways), and
-    whether ruled ones were not looked for (``over_budget``)."""
+    running lines), and whether ruled ones were not looked for (``over_budget``)."""
     found = contents_tables(lines, output)
     over = over_budget(text, max_seconds)
     if not over and text.rects:
         free, whole = spaced_apart(left_over(lines, found))
         page = (0.0, 0.0, text.width, text.height)
-        turned = [ln for ln in aside if ln.rotated]
-        tables = _ruled_tables(text.rects, (free, turned), page, output, whole)
+        tables = _ruled_tables(text.rects, free, page, output, whole)
         found += [whole_lines(t, whole) for t in tables]
     return found, over
 
@@ -64,16 +57,10 @@ Rule = tuple[float, float, float]  # (position, start, end): a rule across (y, x
 
 
 def _ruled_tables(
-    rects: list[Box],
-    text: tuple[list[Line], list[Line]],
-    page: Box,
-    output: OutputSettings,
-    whole: dict[int, Line],
+    rects: list[Box], lines: list[Line], page: Box, output: OutputSettings, whole: dict[int, Line]
 ) -> list[PageTable]:
-    """Tables of cells ruled around text lines, the rotated ones of ``text`` (``(lines,
-    turned)``) included (see the module docstring); a line joined over a rule down cut there
-    (``walled_cuts``: ``whole`` takes its pieces)."""
-    lines, turned = text
+    """Tables of cells ruled around text lines (see the module docstring); a line joined over
+    a rule down cut there (``walled_cuts``: ``whole`` takes its pieces)."""
     across: list[Rule] = []
     down: list[Rule] = []
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
@@ -97,7 +84,7 @@ def _ruled_tables(
     whole.update(cut)
     cells: dict[Box, list[Line]] = {}
     bounds: dict[Box, tuple[Rule, ...]] = {}  # the rules each cell's sides lie on
-    for ln in [*lines, *turned]:
+    for ln in lines:
         found = _cell(ln, across, ys, down, xs)
         if found is not None:
             cells.setdefault(found[0], []).append(ln)

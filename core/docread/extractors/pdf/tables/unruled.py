@@ -18,7 +18,6 @@ from .cells import (
     clean_rows,
     make_table,
     rows_of,
-    sideways_heads,
     spaced_apart,
     whole_lines,
 )
@@ -129,7 +128,6 @@ def _aligned(
 ) -> list[PageTable]:
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    turned = [ln for ln in text.lines if ln.rotated]  # heads set sideways, once a call
     for heads, run in unruled_runs(lines, text.width, text.height):
         used = list(
             {
@@ -145,8 +143,7 @@ def _aligned(
         }  # the first cells of rows with words after them: a symbol list's symbols
         if sum(_carries_on(ln, survey, keys) for ln in used) * 2 >= len(used):
             continue  # lines that carry on a sentence: narrow columns of text
-        heads, run, took = sideways_heads(heads, run, turned)
-        table = make_table(run_box(run), clean_rows(grid(run, heads)), output, [*used, *took])
+        table = make_table(run_box(run), clean_rows(grid(run, heads)), output, used)
         if table is not None:
             found.append(whole_lines(table, whole))
     return found
@@ -221,10 +218,11 @@ def unruled_runs(
     ``_one_long``) whose cells fall in the same columns (a row may leave cells empty, or
     hold one cell between two rows of cells: a group label, or a cell's wrapped line, the
     next row then near that line; or up to three lines of a cell set on its row's last:
-    ``_held``), starting with a row of 2+ cells (two columns no further apart than 2.5 times
-    the wider one), each with its header rows (``_head``: how many rows of the run head it).
-    Text in columns does not qualify: its rows have one long line per column; nor does a
-    page's footer under a run (``_footer``: the page's ``height`` places its bands). Then the
+    ``_held``),
+    starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
+    one), each with its header rows (``_head``: how many rows of the run head it). Text in
+    columns does not qualify: its rows have one long line per column; nor does a page's
+    footer under a run (``_footer``: the page's ``height`` places its bands). Then the
     tables of two rows of two cells among the rows left (``pairs.two_row_tables``)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
