@@ -102,7 +102,9 @@ def test_a_page_is_read_with_the_collector_paused_and_the_setting_restored(enabl
 
 
 @pytest.mark.parametrize("enabled", [True, False])
-def test_a_page_is_analysed_with_the_collector_paused_and_the_setting_restored(enabled, monkeypatch):
+def test_a_page_is_analysed_with_the_collector_paused_and_the_setting_restored(
+    enabled, monkeypatch
+):
     """The page's analysis (its blocks, reading order and markdown: many objects and no cycle,
     where a full collection walked every object of the process) runs with the collector off
     too; the caller's setting is kept."""
@@ -178,11 +180,8 @@ def test_a_page_of_more_lines_than_a_printed_page_is_read_as_plain_text(tmp_path
     ]
 
 
-def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_work(monkeypatch):
-    """Script-sized text printed over a line thousands of times (a content bomb's way) is no
-    sub- or superscript to place again and again: a line's fragments are joined again for a
-    script a bounded number of times, so the joins made grow with the lines, not their square
-    (uncapped: 4,900 such fragments, 1.3 million joins, 3 s)."""
+def _counted_joins(monkeypatch) -> list[int]:
+    """The count of ``lines._join_fragments`` calls, from now on (one item, updated)."""
     from docread.extractors.pdf import lines
 
     calls = [0]
@@ -193,6 +192,17 @@ def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_wo
         return join(*args, **kwargs)
 
     monkeypatch.setattr(lines, "_join_fragments", counted)
+    return calls
+
+
+def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_work(monkeypatch):
+    """Script-sized text printed over a line thousands of times (a content bomb's way) is no
+    sub- or superscript to place again and again: a line's fragments are joined again for a
+    script a bounded number of times, so the joins made grow with the lines, not their square
+    (uncapped: 4,900 such fragments, 1.3 million joins, 3 s)."""
+    from docread.extractors.pdf import lines
+
+    calls = _counted_joins(monkeypatch)
     row = [lines.Line(100, 100, 200, 112, "a word here", 11.0)]
     row.append(lines.Line(202, 100.5, 400, 112, "then more", 11.0))
     for k in range(4900):
@@ -201,4 +211,25 @@ def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_wo
     out = lines.joined_rows(row)
     assert out[0].text.startswith("a word here e") and out[0].text.endswith("then more")
     assert sum(ln.text.count("e") for ln in out) == 4900 + 4  # each kept, once
+    assert calls[0] < 100 * len(row)
+
+
+def test_small_text_under_many_lines_printed_over_one_another_is_rejoined_once(monkeypatch):
+    """63 lines of 15 fragments printed over one another and thousands of script-sized marks
+    under their ends: a mark is tried as a script of one line, not of every open line (each
+    try joins a line's fragments again: 64 x 16 joins a mark made 10,000 marks 155 s)."""
+    from docread.extractors.pdf import lines
+
+    calls = _counted_joins(monkeypatch)
+    row = []
+    for k in range(63):
+        y = 100 + k * 0.001
+        row += [
+            lines.Line(100 + k + j * 12, y, 110 + k + j * 12, y + 12, "ab", 10.0) for j in range(14)
+        ]
+        row.append(lines.Line(268 + k, y, 368 + k, y + 12, "a long last word", 10.0))
+    row.append(lines.Line(260, 100.1, 302, 112.1, "ABSORB", 10.0))  # the marks join this one
+    row += [lines.Line(300, 103 + i * 1e-6, 304, 110, "e", 7.0) for i in range(2000)]
+    out = lines.joined_rows(row)
+    assert sum(ln.text.count("e") for ln in out) >= 2000  # each kept
     assert calls[0] < 100 * len(row)

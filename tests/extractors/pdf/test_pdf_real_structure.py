@@ -311,6 +311,23 @@ def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_
     assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
 
 
+def test_a_chapters_title_under_its_large_number_is_no_script_of_the_label(tmp_path):
+    """A KOMA chapter opening (udesoftec-doc p16): a huge ``3`` beside ``Kapitel``, the title
+    ``FAQ`` at twice the body under ``Kapitel``, its box inside the digit's row: no script of
+    that line (it is larger than ``Kapitel``, the piece it lies under), a heading of its own."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((107, 200), "3", fontsize=54, fontname="hebo")
+        page.insert_text((152, 170), "Kapitel", fontsize=11, fontname="hebo")
+        page.insert_text((151, 197), "FAQ", fontsize=20.7, fontname="hebo")
+        for i in range(6):
+            page.insert_text((72, 240 + 14 * i), "Plain body text of the chapter runs on "
+                             "here for a while, line after line.", fontsize=10)  # fmt: skip
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Kapitel FAQ" not in text and "FAQ" in headings(text)
+
+
 def test_a_display_formula_in_a_text_face_heads_no_section():
     """GeoTopo p19: ``⇒ ⋃ (Uij ∩A) ∪((X \\ A) ∩A) = A`` set apart in TeX's roman (the body is
     sans serif) with its limits read into its line: a formula of several signs, no heading."""

@@ -35,7 +35,6 @@ _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$"
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
 _MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
 _STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
-_SIZE = attrgetter("size")
 
 
 Box = tuple[float, float, float, float]
@@ -262,7 +261,7 @@ def joined_rows(
     pieces: dict[int, list[Line]] = {}  # the fragments joined into out[i], where two or more
     for ln in sorted(lines, key=attrgetter("y0")):
         active = [i for i in active[-_OPEN:] if out[i].y1 > ln.y0] if active else active
-        merged = False
+        merged = tried = False  # tried: a rejoin, once a fragment (a page of text over text)
         if active and not ln.rotated:
             for i in active:
                 other = out[i]
@@ -270,10 +269,10 @@ def joined_rows(
                     continue
                 joined = _join_fragments(other, ln, rtl, strokes, walls)
                 if (
-                    joined is None and not rtl and 1 < len(pieces.get(i, ())) < _REJOIN
-                    and other.x0 < ln.x0 < other.x1 and _script(ln, max(map(_SIZE, pieces[i])))
+                    joined is None and not rtl and not tried and 1 < len(pieces.get(i, ())) < _REJOIN
+                    and other.x0 < ln.x0 < other.x1 and _script(ln, max(p.size for p in pieces[i]))
                 ):  # a script set inside it whose next word joined first (its top higher)
-                    joined = _rejoined(pieces[i], ln, strokes, walls)
+                    joined, tried = _rejoined(pieces[i], ln, strokes, walls), True
                 if joined is not None:
                     out[i] = joined
                     pieces.setdefault(i, [other]).append(ln)
@@ -308,12 +307,12 @@ def _rejoined(
     pieces: list[Line], script: Line, strokes: Sequence[Box], walls: Sequence[Box]
 ) -> Line | None:
     """A line's fragments joined again left to right with a script after the piece its middle
-    lies over (``w(i)`` ``e`` ``from``; a big operator's limit after it), None when one of
-    them then no longer joins."""
+    lies over (``w(i)`` ``e`` ``from``; a big operator's limit after it), None when it is larger
+    than that piece (a chapter's title under its label) or a fragment no longer joins."""
     pieces = sorted(pieces, key=attrgetter("x0"))
-    middle = (script.x0 + script.x1) / 2
-    pieces.insert(sum(p.x0 <= middle for p in pieces), script)
-    line: Line | None = pieces[0]
+    at = sum(p.x0 <= (script.x0 + script.x1) / 2 for p in pieces)
+    pieces.insert(at, script)  # after the piece it lies under, no smaller than it, or no line
+    line: Line | None = pieces[0] if at and script.size <= 1.1 * pieces[at - 1].size else None
     for piece in pieces[1:]:
         line = line and _join_fragments(line, piece, False, strokes, walls, under=piece is script)
     return line
