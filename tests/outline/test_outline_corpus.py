@@ -54,11 +54,12 @@ def _lines(rendered: str) -> list[str]:
             "      s4  Abomination  (page 6, ~",
             "      s5  Arcane Horror  (pages 6-7, ~",
         ], id="pdf-bookmarks"),
-        pytest.param("pdf/multi_page.pdf", [
-            "s1  The Evolution of the Word Processor  (page 1, ~",
-            "s2  Pre-Digital Era (19th - Early 20th Century)  (page 1, ~",
-            "s4  The Rise of Personal Computers (1980s)  (pages 1-2, ~",
-            "s11  A Glimpse Into the Future  (pages 4-5, ~",
+        pytest.param("pdf/multi-column-2p.pdf", [  # not multi_page.pdf: real_pdf's held-out pages
+            "s1  Dense Passage Retrieval for Open-Domain Question Answering  (pages 1-2, ~",
+            "  s2  Abstract  (page 1, ~",
+            "  s3  1 Introduction  (pages 1-2, ~",
+            "  s5  3 Dense Passage Retriever (DPR)  (page 2, ~",
+            "    s6  3.1 Overview  (page 2, ~",
         ], id="pdf-headings"),
         pytest.param("word/test.docx", [
             # the Title paragraph is the document's first heading, as Word shows it
@@ -161,8 +162,8 @@ def test_a_huge_outline_shows_its_upper_levels_and_how_to_list_the_rest(
                      id="pdf-bookmarks"),
         pytest.param(MANUAL, "s3", "### CREATURES", "#### Mabari Dominance", "### ITEMS",
                      id="pdf-bookmarks-subsections"),
-        pytest.param("pdf/multi_page.pdf", "The Rise of Personal", "# The Rise of Personal",
-                     "1980s", "The Modern Era", id="pdf-headings"),
+        pytest.param("pdf/multi-column-2p.pdf", "2 Background", "## 2 Background",
+                     "top-k retrieval accuracy", "3 Dense Passage Retriever", id="pdf-headings"),
         pytest.param("word/test.docx", "Introduction", "# Introduction",
                      "## d666f1f7-46cb-42bd-9a39-9a39cf2a509f", "# Abstract", id="docx"),
         pytest.param("text/wiki.md", "s2", "## 1910s–1950s", "1911", "## 1960s", id="markdown"),
@@ -227,7 +228,7 @@ def test_an_ambiguous_name_lists_the_candidates_with_their_ids(
     ("path", "options"),
     [
         pytest.param("pdf/GeoTopo-komprimiert.pdf", {"pages": "28-40"}, id="pdf-bookmarks"),
-        pytest.param("pdf/multi_page.pdf", {}, id="pdf-headings"),
+        pytest.param("pdf/multi-column-2p.pdf", {}, id="pdf-headings"),
         pytest.param("word/test.docx", {}, id="docx"),
         pytest.param("text/test_blog.html", {}, id="html"),
         pytest.param("tables/test.xlsx", {}, id="xlsx"),
