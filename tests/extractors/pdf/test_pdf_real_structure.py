@@ -311,6 +311,14 @@ def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_
     assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
 
 
+def test_a_full_size_piece_under_a_line_is_no_script_of_it():
+    """GeoTopo p36: ``F⁻¹ⱼ.`` ends a sentence: the subscript ``j`` under ``−1`` is read before
+    the stop; the display's full-size pieces (a fraction's, a matrix's) are no scripts, so they
+    do not join the line in their place and push the ``j`` past the stop (``F −1. j``)."""
+    text = pages("GeoTopo-komprimiert.pdf", "36")[0][0]
+    assert "|S∩W = F −1 j." in text and "F −1. j" not in text
+
+
 def test_a_chapters_title_under_its_large_number_is_no_script_of_the_label(tmp_path):
     """A KOMA chapter opening (udesoftec-doc p16): a huge ``3`` beside ``Kapitel``, the title
     ``FAQ`` at twice the body under ``Kapitel``, its box inside the digit's row: no script of
