@@ -31,6 +31,7 @@ class PdfExtractor(Extractor):
     # description terms and label grids, pages read with PyMuPDF's quad corrections pinned on;
     # 11: extra6's run-in label stops, column joins, lettered and numbered items, proof marks
     # 12: unruled tables cut at column gaps, page columns side by side, keyed rows' wraps
+    # 13: extra7's paragraph rules, two-row tables, cells' marks and bullets, scripts in place
     version: ClassVar[int] = 13
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True

@@ -406,12 +406,10 @@ def stacked(prev: Line, ln: Line) -> bool:
     Fraktur or overlined letter's tall box): one size, ``ln`` starting in ``prev``'s first half
     and over half its width under ``prev``'s, a line of four words and more (no fraction's
     numerator over its denominator; no subscript: ``script``; no cell: apart)."""
-    width = ln.x1 - ln.x0
-    over = min(ln.x1, prev.x1) - max(ln.x0, prev.x0)
-    mid = (prev.x0 + prev.x1) / 2
-    if len(prev.text.split()) < 4:
+    if abs(ln.size - prev.size) >= 1.0 or len(prev.text.split()) < 4:
         return False
-    return abs(ln.size - prev.size) < 1.0 and ln.x0 < mid and over > 0.5 * width > 0
+    width, over = ln.x1 - ln.x0, min(ln.x1, prev.x1) - max(ln.x0, prev.x0)
+    return ln.x0 < (prev.x0 + prev.x1) / 2 and over > 0.5 * width > 0
 
 
 def runs_to_edge(ln: Line, right: float, rtl: bool, word: int = 4) -> bool:

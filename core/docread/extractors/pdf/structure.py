@@ -346,9 +346,10 @@ def _run_on(columns: list[list[Block]], rtl: bool) -> None:
 
 
 def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
-    """A paragraph of lines under the float that opens the ``later`` column, unindented, no bold
-    label run in, where the two columns' paragraphs open indented: it resumes the paragraph
-    the ``column`` before ended at a sentence's end (the DPR paper's p6, under Table 3)."""
+    """A paragraph of lines under the float that opens the ``later`` column, unindented, no
+    label run in (bold, or a short head ending at a full stop), where the two columns'
+    paragraphs open indented: it resumes the paragraph the ``column`` before ended at a
+    sentence's end (the DPR paper's p6, under Table 3)."""
     lines, em, at = block.lines, block.lines[0].size, later.index(block)
     if len(lines) < 2 or lines[0].lead or lines[0].bold or lines[0].x0 > lines[1].x0 + 0.5 * em:
         return False

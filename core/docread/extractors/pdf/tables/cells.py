@@ -28,12 +28,11 @@ _DINGBATS = {c: 0x2700 + c for c in range(1, 32)} | {5: 0x260E, 10: 0x261B, 11: 
 LEADERS = ".·•…‥_∙"  # a dot leader's characters
 _LED = lazy_pattern(rf"(?:\s*[{LEADERS}]){{2,}}\s*$")  # leader characters at a line's end
 _SPACED = lazy_pattern(rf"[{LEADERS}]\s+[{LEADERS}]")  # ". ." leaders, not an ellipsis "..."
+_LIST_GLYPHS = "•◦▪‣⁃∙●▶►➢\u25b8\ufffd\uf0a7\uf0b7\uf0d8"  # a list's bullets: no box, no tick
+_LIST_BULLET = lazy_pattern(rf"^\s*[{_LIST_GLYPHS}]\s*(?=\S)")
 _CELL_BULLET = lazy_pattern(  # before a cell's text; a tick or box alone is the cell's value
-    r"^\s*(?:[•◦▪▫‣⁃∙●○■□▶►➢✓\u25b8\ufffd\uf0a7\uf0b7\uf0d8\uf0fc]\s*(?=\S)|\ufffd\s*$)"
+    rf"^\s*(?:[{_LIST_GLYPHS}▫○■□✓\uf0fc]\s*(?=\S)|\ufffd\s*$)"
 )  # (a glyph the text layer cannot name, alone, is no value: emptied)
-_LIST_BULLET = lazy_pattern(
-    r"^\s*[•◦▪‣⁃∙●▶►➢\u25b8\ufffd\uf0a7\uf0b7\uf0d8]\s*(?=\S)"
-)  # no box, no tick
 
 
 @dataclass(frozen=True, slots=True)

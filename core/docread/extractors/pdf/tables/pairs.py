@@ -6,9 +6,9 @@ left to the text. Runs of three rows and more are ``unruled.unruled_runs``'s."""
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from ..order import STOPS
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
@@ -17,7 +17,12 @@ if TYPE_CHECKING:
 SHORT = 0.3  # of the page's width: a cell's line is narrower
 WORDS = 6  # a cell's line has no more words
 FAR = 2.5  # the columns' widths: two columns of short lines this far apart are text, not a table
-_STOP = re.compile(r"[.!?][\"'”’)\]]*\s*$")  # a sentence's end
+
+
+def short_cell(ln: Line, width: float) -> bool:
+    """A line that may be a cell: under ``SHORT`` of the page's ``width``, ``WORDS`` words at
+    most, not rotated."""
+    return ln.x1 - ln.x0 < width * SHORT and not ln.rotated and len(ln.text.split()) <= WORDS
 
 
 def two_row_tables(
@@ -49,10 +54,7 @@ def _pair(upper: list[Line], lower: list[Line], width: float) -> bool:
     if (
         len(upper) != 2
         or len(lower) != 2
-        or any(
-            ln.rotated or ln.mono or ln.x1 - ln.x0 >= SHORT * width or len(ln.text.split()) > WORDS
-            for ln in lines
-        )
+        or any(ln.mono or not short_cell(ln, width) for ln in lines)
     ):
         return False
     if not _columns(upper, lower) or any(
@@ -60,7 +62,7 @@ def _pair(upper: list[Line], lower: list[Line], width: float) -> bool:
     ):
         return False
     if all(
-        _STOP.search(b.text) and not _STOP.search(a.text) for a, b in zip(upper, lower, strict=True)
+        STOPS.search(b.text) and not STOPS.search(a.text) for a, b in zip(upper, lower, strict=True)
     ):  # each column a sentence wrapped over its two lines: two paragraphs side by side
         return False
     left = max(upper[0].x1, lower[0].x1)

@@ -23,7 +23,7 @@ from .cells import (
 )
 from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
-from .pairs import FAR, SHORT, WORDS, two_row_tables
+from .pairs import FAR, short_cell, two_row_tables
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -233,7 +233,7 @@ def unruled_runs(
     start = floor = 0  # the run's first row; the first row no emitted run holds
 
     def short(ln: Line) -> bool:
-        return ln.x1 - ln.x0 < width * SHORT and not ln.rotated and len(ln.text.split()) <= WORDS
+        return short_cell(ln, width)
 
     def cells(row: list[Line]) -> bool:
         return len(row) >= 2 and (
