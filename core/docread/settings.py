@@ -48,7 +48,7 @@ class PdfSettings:
     ocr_text_threshold: int = 50
     ocr_languages: str = "eng"
     ocr_dpi: int = 300
-    ocr_max_dpi: int = 400  # scans finer than ocr_dpi are read at their own resolution, up to this
+    ocr_max_dpi: int = 300  # finer scans are read at this: at 400 dpi the same text, 1.4-1.6x the CPU
     ocr_min_confidence: float = 60  # OCR lines under this mean word confidence are not indexed
     render_dpi: int = 100
     max_visual_pages: int = 20

@@ -152,6 +152,8 @@ def test_ocr_renders_at_the_scans_own_resolution_within_bounds() -> None:
     assert ocr_dpi(doc[0], 300, 600) == 300  # a coarse scan is brought up to the floor
     assert ocr_dpi(doc[1], 300, 600) == 600  # a fine one is read at its own resolution...
     assert ocr_dpi(doc[1], 300, 400) == 400  # ...up to the cap
+    pdf = Settings().pdf  # by default a fine scan is read at 300 dpi: the corpus's 400 dpi scans
+    assert ocr_dpi(doc[1], pdf.ocr_dpi, pdf.ocr_max_dpi) == 300  # read the same words, at 0.6x
 
 
 def test_small_pictures_are_scaled_to_read_like_a_300_dpi_scan() -> None:
