@@ -116,7 +116,11 @@ STAGE_NAMES = (
 )  # fmt: skip
 STAGES = r"""
 import pymupdf
-from docread.extractors.pdf import document, lines, pages as pdf_pages, structure, survey
+from docread.extractors.pdf import document, pages as pdf_pages, structure, survey
+try:
+    from docread.extractors.pdf.text import reading as lines
+except ImportError:  # a tree before the text subpackage
+    from docread.extractors.pdf import lines
 spent, stack = {}, []
 
 def timed(owner, name, stage):

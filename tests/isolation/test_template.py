@@ -214,9 +214,10 @@ def test_the_path_to_the_first_fork_compiles_no_pattern_a_first_unit_does_not_ru
         "docread.extractors.pdf.structure:_FOOT_MARK", "docread.extractors.pdf.figures:_NUMBERED",
         "docread.extractors.pdf.tables.cells:_LED", "docread.extractors.pdf.tables.cells:_SPACED",
         "docread.extractors.pdf.tables.contents:_LEADER", "docread.isolation.worker:_NO_MEMORY",
-        "docread.extractors.pdf.blocks:_WORD",
-        "docread.extractors.pdf.blocks:_CONTACT", "docread.extractors.pdf.blocks:_THEOREM",
-        "docread.extractors.pdf.blocks:_CAPTION_LABEL",
+        "docread.extractors.pdf.text.headings:_WORD",
+        "docread.extractors.pdf.text.headings:_CONTACT",
+        "docread.extractors.pdf.text.headings:_THEOREM",
+        "docread.extractors.pdf.text.blocks:_CAPTION_LABEL",
     )  # fmt: skip
     check = (
         "compiled = {key[1] for key in re._cache}\n"

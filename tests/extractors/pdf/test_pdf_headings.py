@@ -465,7 +465,7 @@ def test_headings_over_notes_set_a_little_apart_stand_apart():
 def test_a_first_word_in_a_script_that_wraps_anywhere_needs_one_characters_room():
     """The wrap test's room for a line's first word on the line above: one character of Hangul,
     kana or CJK (they wrap inside a word; each range's ends included), else the whole word."""
-    from docread.extractors.pdf.order import first_word
+    from docread.extractors.pdf.text.relations import first_word
 
     words = ["기타 항목", "ひらがな", "カタカナ", "中文", "\u1100x", "\u11ff", "\u3131", "\u9fff"]
     assert [first_word(text) for text in [*words, "\ud7af"]] == [1] * (len(words) + 1)

@@ -14,9 +14,9 @@ import pymupdf
 import pytest
 from conftest import CORPUS
 from docread.extractors.pdf import content, document, pages, survey
-from docread.extractors.pdf.library import drawn_pictures
-from docread.extractors.pdf.lines import _joined_spans, _line, flags, read_page
+from docread.extractors.pdf.library import drawn_pictures, flags
 from docread.extractors.pdf.tables.contents import _LEADER, _led
+from docread.extractors.pdf.text.reading import _joined_spans, _line, read_page
 from docread.model import collector_paused
 
 
@@ -181,17 +181,17 @@ def test_a_page_of_more_lines_than_a_printed_page_is_read_as_plain_text(tmp_path
 
 
 def _counted_joins(monkeypatch) -> list[int]:
-    """The count of ``lines._join_fragments`` calls, from now on (one item, updated)."""
-    from docread.extractors.pdf import lines
+    """The count of ``joins._join_fragments`` calls, from now on (one item, updated)."""
+    from docread.extractors.pdf.text import joins
 
     calls = [0]
-    join = lines._join_fragments
+    join = joins._join_fragments
 
     def counted(*args, **kwargs):
         calls[0] += 1
         return join(*args, **kwargs)
 
-    monkeypatch.setattr(lines, "_join_fragments", counted)
+    monkeypatch.setattr(joins, "_join_fragments", counted)
     return calls
 
 
@@ -200,7 +200,7 @@ def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_wo
     sub- or superscript to place again and again: a line's fragments are joined again for a
     script a bounded number of times, so the joins made grow with the lines, not their square
     (uncapped: 4,900 such fragments, 1.3 million joins, 3 s)."""
-    from docread.extractors.pdf import lines
+    from docread.extractors.pdf.text import joins, lines
 
     calls = _counted_joins(monkeypatch)
     row = [lines.Line(100, 100, 200, 112, "a word here", 11.0)]
@@ -208,7 +208,7 @@ def test_small_text_printed_thousands_of_times_over_a_line_joins_it_in_linear_wo
     for k in range(4900):
         x = 110 + (k % 250) * 0.7
         row.append(lines.Line(x, 101, x + 4, 108, "e", 8.0))
-    out = lines.joined_rows(row)
+    out = joins.joined_rows(row)
     assert out[0].text.startswith("a word here e") and out[0].text.endswith("then more")
     assert sum(ln.text.count("e") for ln in out) == 4900 + 4  # each kept, once
     assert calls[0] < 100 * len(row)
@@ -218,7 +218,7 @@ def test_small_text_under_many_lines_printed_over_one_another_is_rejoined_once(m
     """63 lines of 15 fragments printed over one another and thousands of script-sized marks
     under their ends: a mark is tried as a script of one line, not of every open line (each
     try joins a line's fragments again: 64 x 16 joins a mark made 10,000 marks 155 s)."""
-    from docread.extractors.pdf import lines
+    from docread.extractors.pdf.text import joins, lines
 
     calls = _counted_joins(monkeypatch)
     row = []
@@ -230,6 +230,6 @@ def test_small_text_under_many_lines_printed_over_one_another_is_rejoined_once(m
         row.append(lines.Line(268 + k, y, 368 + k, y + 12, "a long last word", 10.0))
     row.append(lines.Line(260, 100.1, 302, 112.1, "ABSORB", 10.0))  # the marks join this one
     row += [lines.Line(300, 103 + i * 1e-6, 304, 110, "e", 7.0) for i in range(2000)]
-    out = lines.joined_rows(row)
+    out = joins.joined_rows(row)
     assert sum(ln.text.count("e") for ln in out) >= 2000  # each kept
     assert calls[0] < 100 * len(row)

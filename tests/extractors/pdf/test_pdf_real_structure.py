@@ -396,8 +396,8 @@ def test_a_right_column_that_starts_beside_a_heading_is_read_after_the_left_one(
 
 def test_a_surveyed_page_read_without_its_pictures_gets_them_back_as_a_full_reading():
     from docread.extractors.pdf.library import load_pymupdf
-    from docread.extractors.pdf.lines import read_page, with_pictures
     from docread.extractors.pdf.survey import sample
+    from docread.extractors.pdf.text.reading import read_page, with_pictures
 
     path = CORPUS / "pdf" / "GeoTopo-komprimiert.pdf"
     if not path.is_file():

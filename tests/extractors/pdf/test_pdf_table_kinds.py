@@ -15,9 +15,10 @@ import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
-from docread.extractors.pdf.lines import Line, _join_fragments
 from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
 from docread.extractors.pdf.tables.unruled import unruled_runs
+from docread.extractors.pdf.text.joins import _join_fragments
+from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown, pipe_rows
 
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with Greek letters in it

@@ -23,10 +23,10 @@ from ..ocr import OcrResult, Scan, kept_reading, ocr_stream
 from .bookmarks import PageStamps, outline_units, usable
 from .content import bound_content
 from .library import load_pymupdf, page_text, quads_corrected, right_to_left
-from .lines import MAX_LINES, visible
 from .pages import PageMarkdowns
 from .parts import form_lines, image_lines, jpeg, ocr_dpi, properties, scan_image, table_markdowns
-from .structure import paragraphs
+from .text.flow import paragraphs
+from .text.lines import MAX_LINES, visible
 
 if TYPE_CHECKING:
     import pymupdf

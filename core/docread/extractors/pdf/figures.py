@@ -1,4 +1,4 @@
-"""Where a PDF page draws a figure, from its one reading (lines.PageText): its pictures, and
+"""Where a PDF page draws a figure, from its one reading (text.lines.PageText): its pictures, and
 its drawings (clusters of paths: a plot's curves and bars, a diagram's shapes), so that the
 labels printed on them stay with the figure instead of running into the text around it, and
 a plot's tick labels are not taken for a table; and a figure's caption into its placeholder."""
@@ -10,16 +10,16 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
-from .blocks import CAPTION, Block, joined
-from .order import ENDS
 from .tables.cells import inside
+from .text.pieces import CAPTION, Block, joined
+from .text.relations import ENDS
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .lines import Box, Line, PageText
     from .order import Item
     from .survey import Survey
+    from .text.lines import Box, Line, PageText
 
 PICTURE = 0.02  # pictures over this share of the page are figures
 _SMALL = 0.005  # smaller pictures with text printed on them too

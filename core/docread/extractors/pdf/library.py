@@ -36,7 +36,7 @@ from ...sanitize import lazy_pattern
 if TYPE_CHECKING:
     import pymupdf
 
-    from .lines import Line
+    from .text.lines import Line
 
 _EAGER = ("pymupdf.layout", "pymupdf4llm")
 _LOCK = threading.Lock()

@@ -24,9 +24,10 @@ from ...model import collector_paused, dataclass
 from ...sanitize import lazy_pattern
 from .content import bound_content
 from .library import layout_model, quads_corrected
-from .lines import PageText, read_page, visible, with_pictures
 from .structure import PageMarkdown, PageModel, analyse
 from .survey import Survey, survey
+from .text.lines import PageText, visible
+from .text.reading import read_page, with_pictures
 
 if TYPE_CHECKING:
     import pymupdf

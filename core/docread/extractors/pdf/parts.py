@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
 from .library import quads_corrected
-from .lines import read_page
 from .tables.cells import over_budget, pipe_table, table_rows
+from .text.reading import read_page
 
 if TYPE_CHECKING:
     import pymupdf

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...sanitize import lazy_pattern
 from .content import bound_content
-from .lines import Line, PageText, read_page
+from .text.lines import Line, PageText
+from .text.reading import read_page
 
 if TYPE_CHECKING:
     import pymupdf
@@ -86,7 +87,7 @@ class Survey:
     toc: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     headed: bool = False  # a sampled page has a line in a heading style
     read: dict[int, PageText] = field(default_factory=dict)  # surveyed pages, read once
-    # read without their pictures (lines.with_pictures adds them if the page is analysed)
+    # read without their pictures (text.reading.with_pictures adds them if the page is analysed)
     unpictured: set[int] = field(default_factory=set)
     cut: set[int] = field(default_factory=set)  # pages whose content the survey cut (0-based)
     outline_lost: str = ""  # why the PDF's outline was not used (it could not be read)

@@ -14,7 +14,7 @@ from ..survey import is_page_number
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
-    from ..lines import Box, Line, PageText
+    from ..text.lines import Box, Line, PageText
 
 TOL = 2.0  # points: rules and text edges this close meet
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")

@@ -20,7 +20,7 @@ from .cuts import ALIGN
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
-    from ..lines import Line
+    from ..text.lines import Line
 
     Entry = tuple[list[Line], str, str]  # the lines it takes, its title, its page
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ....sanitize import lazy_pattern
 
 if TYPE_CHECKING:
-    from ..lines import Line
+    from ..text.lines import Line
 
 ALIGN = 4.0  # points: left edges this close are one column
 _CELL_SPACE = 0.5  # ems: a gap this wide inside a line may part two cells
@@ -42,7 +42,7 @@ def span_cuts(spans: list[dict[str, Any]]) -> tuple[_CUT, ...]:
 
 
 def joined_cuts(first: Line, second: Line, wide: bool, inserted: str = "") -> tuple[_CUT, ...]:
-    """The cuts of ``second`` joined after ``first`` (``lines.joined_rows``) with ``inserted``
+    """The cuts of ``second`` joined after ``first`` (``text.joins.joined_rows``) with ``inserted``
     between them: both lines' cuts, the second's counted past what is inserted (an underscore
     drawn as a stroke: ``_``, which makes one word of them, never cut), and the gap between
     them when ``wide`` and nothing is inserted (a symbol's ``∂M`` joined to its text)."""

@@ -10,7 +10,7 @@ from .cells import NUMBER, box_of
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
-    from ..lines import Box, Line
+    from ..text.lines import Box, Line
 
 
 def run_box(run: list[list[Line]]) -> Box:

@@ -8,13 +8,13 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..lines import same_row
+from ..text.joins import same_row
 from .cells import rows_of
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
-    from ..lines import Line
     from ..survey import Survey
+    from ..text.lines import Line
 
 
 def code_rows(lines: list[Line], survey: Survey) -> list[Line]:

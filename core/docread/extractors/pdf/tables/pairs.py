@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..order import STOPS
+from ..text.relations import STOPS
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
-    from ..lines import Line
+    from ..text.lines import Line
 
 SHORT = 0.3  # of the page's width: a cell's line is narrower
 WORDS = 6  # a cell's line has no more words

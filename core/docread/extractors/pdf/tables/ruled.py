@@ -1,5 +1,5 @@
-"""Tables a PDF page draws, from the lines and rules its one reading collected (lines.PageText):
-no second pass over the page.
+"""Tables a PDF page draws, from the lines and rules its one reading collected
+(text.lines.PageText): no second pass over the page.
 
 - Tables of contents (contents.py).
 - Ruled tables: the cells rules make around text lines (across above and below, down on one
@@ -30,7 +30,7 @@ from .cuts import walled_cuts
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
-    from ..lines import Box, Line, PageText
+    from ..text.lines import Box, Line, PageText
 
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
 _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall

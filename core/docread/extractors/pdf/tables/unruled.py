@@ -27,8 +27,8 @@ from .pairs import FAR, short_cell, two_row_tables
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
-    from ..lines import Line, PageText
     from ..survey import Survey
+    from ..text.lines import Line, PageText
 
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)

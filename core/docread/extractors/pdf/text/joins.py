@@ -1,31 +1,22 @@
-"""A PDF page's text lines with their geometry, font (size, weight, slant, family) and colour,
-from one ``dict`` extraction, with the drawn rules and pictures the structure pass needs: the
-page read once, everything after works on what it returns (``PageText``), never on the page
-again."""
+"""A printed line's fragments joined into one line (``joined_rows``): the pieces MuPDF reads
+apart on one baseline (a leader's dots and its page number, a script, a clause's number before
+a tab stop, words joined by a drawn underscore, an end-of-proof mark flush right), table cells
+and columns kept apart."""
 
 from __future__ import annotations
 
-import time
-from dataclasses import field, replace
-from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any
+from operator import attrgetter
+from typing import TYPE_CHECKING
 
-from ...model import collector_paused, dataclass
-from ...sanitize import lazy_pattern
-from . import library
-from .library import drawn_pictures, flags, over_paths, page_text, raw_lines, right_to_left
-from .tables.cuts import joined_cuts, span_cuts
+from ....sanitize import lazy_pattern
+from ..tables.cuts import joined_cuts
+from .lines import Line, visible
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    import pymupdf
+    from .lines import Box
 
-_SPACES = (" ", "\n", "\t", "\r", "\xa0", "\u3000")
-# scripts that wrap anywhere (Hangul, kana, CJK): ranges, not a regex class (5 ms to compile)
-CJK = ((0x1100, 0x11FF), (0x3040, 0x30FF), (0x3130, 0x318F), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
-_SPACED_POINT = lazy_pattern(r"\. (?<=\d\. )\d")  # "11,062. 6" (". " first: a literal, 8x faster)
-_MARK = lazy_pattern(r"^[\d*†‡§¶∗⋆a-z]{1,3}\)?$")  # a footnote mark: 1, 12, *, †, a, 1)
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
 _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
@@ -33,212 +24,12 @@ _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line'
 _TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
 _TAB_GAP, _CLAUSE = 4.0, lazy_pattern(r"^\d{1,2}(?:[.)]|(?:\.\d{1,2}){1,3}\.?)$")  # "2.1": tab
 _FIGURE = lazy_pattern(r"^[-+−±]?[\d.,]+%?$")  # a number in a table's cell: "0.0" "−4.8" "12%"
-_MOSTLY = 0.6  # a line is bold (italic) when this share of its characters is
-_STYLE, _TEXT = itemgetter("size", "font", "flags", "color"), itemgetter("text")  # of a span
-
-
-Box = tuple[float, float, float, float]
-
-
-@dataclass(slots=True)
-class Line:
-    """One printed line: its box, text, dominant font size (rounded to 0.5 pt), whether most
-    of it (60 %) is bold / italic, whether it is monospaced, its font family and weight
-    (100-900, or the family's own code), its MuPDF block, whether it runs other than left to
-    right (rotated, vertical: margin stamps, table heads set sideways), how many characters
-    of a bold label it opens with when the rest is not bold (``2. COMPENSATION.`` run in), and
-    the sRGB colour most of its characters have.
-    Never changed once made (``replace`` makes another), but not frozen: a frozen class's
-    ``__init__`` sets each of the 15 fields through ``object.__setattr__``, 8x the time of a
-    plain one, and a page makes a Line for each of its lines and joined fragments."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-    text: str
-    size: float
-    bold: bool = False
-    italic: bool = False
-    mono: bool = False
-    family: str = ""
-    weight: int = 400
-    block: int = 0
-    rotated: bool = False
-    lead: int = 0  # characters of a bold label the line opens with, the rest not bold
-    color: int = 0
-    cuts: tuple[tuple[float, int, float], ...] = ()  # where cells may part: ``tables.cuts``
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
-
-    @property
-    def style(self) -> tuple[float, bool, bool, str]:
-        """What tells headings from body text: size, weight, slant, family."""
-        return (self.size, self.bold, self.italic, self.family)
-
-
-@dataclass(frozen=True, slots=True)
-class PageText:
-    """A page's text lines in content order, the boxes of the rectilinear paths it draws (rules,
-    cell frames and backgrounds: what a ruled table is made of; None when the page draws more
-    paths than the budget, which are then not collected) and of its other paths (curves,
-    shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
-    its text layer (spaces aside) and the seconds its reading took; ``plain``: a page of more
-    than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text."""
-
-    lines: list[Line]
-    rects: list[Box] | None
-    pictures: list[Box]
-    width: float
-    height: float
-    chars: int
-    seconds: float = 0.0
-    paths: list[Box] = field(default_factory=list)
-    plain: str | None = None
-
-
-@collector_paused()  # its objects hold no cycles
-@library.quads_corrected()  # the same boxes whoever imported pymupdf4llm
-def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> PageText:
-    """The page's non-blank text lines (a printed line's fragments joined: ``joined_rows``), its
-    rectilinear paths and pictures (``with_pictures`` adds them if not ``pictures``), from one
-    ``dict``; a page of over ``max_paths`` blocks is read again without its paths (100,000 paths
-    in Python cost 5-10x its text). Right-to-left pages' characters reordered, spaces MuPDF made
-    up after a number's point removed (``raw_lines``); over MAX_LINES lines: plain text only."""
-    start = time.perf_counter()
-    textpage = page.get_textpage(flags=flags())
-    rects: list[Box] | None = []
-    paths: list[Box] = []
-    if over_paths(textpage, max_paths):
-        textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
-    data = page.get_text("dict", textpage=textpage)
-    rect = page.rect
-    if sum(len(block.get("lines", ())) for block in data["blocks"]) > MAX_LINES:
-        plain = page_text(page, textpage)  # off's text, from this text page (ligatures expanded)
-        return PageText([], None, [], rect.width, rect.height, visible(plain), plain=plain)
-    out: list[Line] = []
-    for number, block in enumerate(data["blocks"]):
-        if block["type"] == 3:
-            (rects if block["isrect"] else paths).append(block["bbox"])  # type: ignore[union-attr]
-            continue
-        for line in block.get("lines", ()):
-            made = _line(line, number)
-            if made is not None:
-                out.append(made)
-    everything = "".join([ln.text for ln in out])  # counted and searched once, not a line each
-    chars, rtl = visible(everything), right_to_left(everything)
-    if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
-        out = raw_lines(page, textpage, out, rtl)
-    drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
-    ocr = library.OCR_FONT  # an OCR text layer's font: every line in it
-    if out and out[0].family == ocr and all(ln.family == ocr for ln in out):
-        out = library.steadied(out)
-    return PageText(
-        joined_rows(out, rtl, *_strokes(rects)), rects, drawn, rect.width, rect.height, chars,
-        time.perf_counter() - start, paths,
-    )  # fmt: skip
-
-
-def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
-    """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
-    makes it: a run of the page's content that the survey spares the pages it only samples."""
-    start = time.perf_counter()
-    drawn = drawn_pictures(page) if text.lines and page.get_images() else []
-    return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
-
-
-def _line(line: dict[str, Any], number: int) -> Line | None:
-    """A MuPDF line as a Line (None when blank): footnote marks set as superscripts get a
-    space before them when glued to a word ("Center1" -> "Center 1"); the line's style is
-    that of most of its visible characters, marks aside."""
-    spans = line["spans"]
-    dx, dy = line["dir"]
-    rotated = abs(dy) > 0.05 or dx < 0
-    lead = 0
-    span = spans[0]
-    style = _STYLE(span)
-    size, font, flags_, color = style
-    if len(spans) == 1 or all(map(style.__eq__, map(_STYLE, spans))):
-        # one style (most lines; a paper's words and MuPDF's synthetic spaces between them
-        # come as spans of their own): nothing to weigh (each to the first by map: no generator)
-        text = span["text"] if len(spans) == 1 else "".join(map(_TEXT, spans))
-        if not text.strip():
-            return None
-        family, weight, bold, italic, mono = library.face(font, flags_)
-        cuts: tuple[tuple[float, int, float], ...] = ()
-    else:
-        text, size, font, flags_, bold, italic, lead, color = _joined_spans(spans)
-        if not text.strip():
-            return None
-        family, weight, _, _, mono = library.face(font, flags_)
-        cuts = span_cuts(spans)
-    x0, y0, x1, y1 = line["bbox"]
-    return Line(
-        x0, y0, x1, y1, text, round(size * 2) / 2, bold, italic, mono, family, weight, number,
-        rotated, lead, color, cuts,
-    )  # fmt: skip
-
-
-def _joined_spans(
-    spans: list[dict[str, Any]],
-) -> tuple[str, float, str, int, bool, bool, int, int]:
-    """A multi-span line's text (raised marks glued to a word spaced off), the size, font and
-    flags most of its visible characters have, whether most of the characters that count
-    (visible, not a raised mark smaller than that size) are bold / italic (60 %), and the
-    length of the bold label it opens with (``Line.lead``; 0 when the line is bold). One pass
-    to weigh the styles, one to write (a paper's line comes as a span a word); and the colour
-    most of its visible characters have."""
-    counts: list[int] = []
-    weights: dict[tuple[float, str, int], int] = {}
-    colors: dict[int, int] = {}
-    for span in spans:
-        n = len(span["text"].strip())
-        counts.append(n)
-        colors[span["color"]] = colors.get(span["color"], 0) + n
-        if n and not span["flags"] & 1:
-            key = (span["size"], span["font"], span["flags"] & ~1)
-            weights[key] = weights.get(key, 0) + n
-    if not weights:  # only raised text
-        for span, n in zip(spans, counts, strict=True):
-            key = (span["size"], span["font"], span["flags"])
-            weights[key] = weights.get(key, 0) + n
-    size, font, flags_ = max(weights.items(), key=itemgetter(1))[0]  # the first of the most
-    parts: list[str] = []
-    length = bold_chars = italic_chars = total = 0  # length: of the parts so far
-    lead, labelled = 0, True  # the bold label's length; still reading it
-    for span, n in zip(spans, counts, strict=True):
-        text, s_flags = span["text"], span["flags"]
-        raised = s_flags & 1 and span["size"] < size
-        if n and not raised:  # it counts for the line's style
-            _, _, b, i = library.font_style(span["font"], s_flags)
-            total += n
-            bold_chars += n if b else 0
-            italic_chars += n if i else 0
-            if labelled and b:
-                lead = length + len(text)
-            labelled = labelled and b
-        if (
-            raised and parts and _MARK.match(text.strip())
-            and parts[-1][-1:].isalnum() and text[:1].strip()
-        ):  # fmt: skip
-            text = " " + text
-        parts.append(text)
-        length += len(text)
-    bold = bold_chars >= _MOSTLY * total > 0
-    italic = italic_chars >= _MOSTLY * total > 0
-    color = max(colors.items(), key=itemgetter(1))[0]
-    return "".join(parts), size, font, flags_, bold, italic, 0 if bold or labelled else lead, color
-
-
 _STROKE = (1.5, 9.0)  # points: a drawn underscore's height and width at most
 _WALL = 2.0  # points: a drawn column rule's width at most
 _SCRIPT, _STACK = 0.8, 2.5  # a script's size to its line's at most; ems it may sit under
 _REJOIN = 16  # fragments of a line joined again for a script, at most (text over text: linear)
 _OPEN = 64  # lines open at once, at most: a printed line's fragments are a few; text printed
 # over itself thousands of times (a content bomb) made the join quadratic
-MAX_LINES = 5000  # a page of more lines is no printed page (dense real pages hold a few hundred)
 
 
 def joined_rows(
@@ -318,7 +109,7 @@ def _rejoined(
     return line
 
 
-def _strokes(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
+def thin_rules(rects: list[Box] | None) -> tuple[list[Box], list[Box]]:
     """The short thin horizontal rules among a page's rectilinear paths (drawn underscores), and
     apart from them the thin upright ones (column rules: ``_walled``): a join looks at its kind."""
     rects = rects or []
@@ -442,8 +233,3 @@ def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
         and bool(_SENTENCE_END.search(first.text.rstrip()))
         and second.text.lstrip()[:1].isupper()
     )
-
-
-def visible(text: str) -> int:
-    """Non-space characters: what the OCR threshold counts (C-speed counts, no word list)."""
-    return len(text) - sum(map(text.count, _SPACES))

@@ -1,0 +1,220 @@
+"""A column's lines as blocks (structure.py lays out the page, flow.py writes them): paragraphs
+split at line gaps, first-line indents and sentence ends after a short line; list items from
+bullets and numbers; headings (headings.py) set right against the column's bullets and
+numbered heads."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ....sanitize import lazy_pattern
+from ..order import Item
+from ..survey import HEAD_NUMBER as _HEAD_NUMBER
+from .headings import typed_blocks
+from .joins import closed
+from .lines import Line
+from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, WEAK_BULLETS, Block, bulleted, norm
+from .relations import (
+    ENDS,
+    STOPS,
+    first_word,
+    hung,
+    hung_text,
+    run_in,
+    runs_to_edge,
+    script,
+    side_by_side,
+    stacked,
+    verse,
+)
+
+if TYPE_CHECKING:
+    from ..survey import Style, Survey
+
+_NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
+_APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
+_CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
+_CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
+_URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
+_NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
+
+
+def column_blocks(
+    leaf: list[Item | Line], survey: Survey, toc: dict[str, int], rtl: bool
+) -> list[Block]:
+    """A column's pieces as blocks: its lines split into paragraphs, list items and headings
+    (``_restyled``); its tables and figures as they stand."""
+    lines = [p for p in leaf if isinstance(p, Line)]
+    if not lines:
+        return [p.block for p in leaf if isinstance(p, Item)]
+    left, right = min(ln.x0 for ln in lines), max(ln.x1 for ln in lines)
+    gap = _line_gap(lines)
+    starts = {key.split(None, 1)[0] for key in toc if key}  # the outline's titles' first words
+    reach: dict[int, float] = {}  # how far right the lines starting at an x run (4 pt steps)
+    for ln in lines:
+        at = round(ln.x0 / 4)
+        reach[at] = max(reach.get(at, 0.0), ln.x1)
+    letters = {(t[0], round(ln.x0 / 2)) for ln in lines  # "C. " labels by x (2 pt): siblings
+               if (t := ln.text.lstrip())[1:3] == ". " and t[0].isupper()}  # fmt: skip
+    out: list[Block] = []
+    current: list[Line] = []
+    far = 0.0  # how far right the block being made runs
+    kind = "text"
+    beside = False  # the block being made sits beside the one before (a label on its row)
+
+    def flush() -> None:
+        nonlocal current, kind
+        if current:
+            edge = far if len(current) > 1 else right
+            indented = current[0].x0 > left + 0.5 * current[0].size
+            strong = kind == "item" and (indented or len(current) > 1)
+            typed = typed_blocks(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
+            out.extend(typed)
+        current, kind = [], "text"
+
+    prev: Line | None = None
+    for piece in leaf:
+        if isinstance(piece, Item):
+            flush()
+            out.append(piece.block)
+            prev = None
+            continue
+        ln = piece
+        start = _starts_item(ln, prev, reach, rtl, letters)
+        if start or prev is None or _breaks(
+            prev, ln, current, far, kind, gap, left, right, survey, rtl
+        ):
+            flush()
+            kind = "item" if start else "text"
+            beside = (  # a label on its row; a title far larger than the tag beside it is none
+                prev is not None and side_by_side(prev, ln)
+                and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)
+            )  # fmt: skip
+        far = max(far, ln.x1) if current else ln.x1
+        current.append(ln)
+        prev = ln
+    flush()
+    return _restyled(out, lines, toc, right)
+
+
+def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
+    """A column's headings set right: one in its bullets' style is text (a slide's list levels),
+    unless numbered or the outline's; a number alone in a numbered heading's style is one."""
+    headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
+    listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
+    heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
+    for i, block in enumerate(out if listed or heads else ()):
+        text = block.text
+        if block.kind == "heading" and _key(block)[:2] in listed and not _HEAD_NUMBER.match(text):
+            out[i] = block if norm(text) in toc else Block("text", block.lines, right=at)
+        elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
+            out[i] = Block("heading", block.lines, level=heads[_key(block)])
+    return out
+
+
+def _key(block: Block) -> tuple[Style, int, int]:
+    """A block's first line's style, weight and indent (in 2 pt steps)."""
+    return block.lines[0].style, block.lines[0].weight, round(block.lines[0].x0 / 2)
+
+
+def _line_gap(lines: list[Line]) -> float:
+    """The space between a paragraph's lines in this column: the lower quartile of the gaps
+    between lines one under the other (one-line paragraphs make the median theirs), or 0.3 h."""
+    gaps = sorted(
+        b.y0 - a.y1
+        for a, b in zip(lines, lines[1:], strict=False)
+        if b.y0 >= a.y1 - 0.5 * a.height and a.size == b.size and b.y0 - a.y1 < 2 * a.height
+    )
+    if len(gaps) < 2:
+        return 0.3 * (lines[0].height if lines else 10.0)
+    return max(gaps[len(gaps) // 4], 0.0)
+
+
+def _starts_item(
+    ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool, letters: set[tuple[str, int]]
+) -> bool:
+    """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
+    short of its text's edge (``reach``: column_blocks') or full and ending a sentence left of it
+    (a definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
+    stripped = ln.text.lstrip()
+    first, second = stripped[:1], stripped[1:2]
+    if first in STRONG_BULLETS:
+        return first == "\ufffd" or bool(stripped[1:].strip())  # a box alone: no empty item
+    weak = first in WEAK_BULLETS and second in (" ", "\t", "\xa0")
+    numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+    if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
+        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
+        sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
+        return sibling and prev is not None and prev.x0 > ln.x0 + 2
+    if not (weak or numbered) or prev is None:
+        return weak or numbered
+    at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
+    edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+    full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
+    ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
+
+
+def _breaks(
+    prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
+    right: float, survey: Survey, rtl: bool,
+) -> bool:  # fmt: skip
+    """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
+    right): it sits beside it, more space is above it than between a paragraph's lines, the
+    size changes, two short lines apart from the body change slant or family (a subtitle over
+    a heading, not a byline over affiliations); after a line that runs to the text's edge, only
+    a first-line indent; after a short line, a heading style's change, or a sentence's end."""
+    if side_by_side(prev, ln) and not stacked(prev, ln):
+        return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
+    if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
+        return True
+    if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
+        return False  # a caption's label and its text, in styles of their own
+    if abs(ln.size - prev.size) >= 1.0:
+        return True
+    heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
+    restyled = heady_prev and heady and (prev.italic, prev.family) != (ln.italic, ln.family)
+    if restyled and not runs_to_edge(prev, right, rtl, first_word(ln.text)):
+        return True  # two short lines apart from the body in two slants or families
+    edge = max(far, ln.x1) if current else right  # this text's edge
+    wraps = runs_to_edge(prev, edge, rtl, first_word(ln.text)) and not closed(prev)
+    code, coded = survey.code(ln), survey.code(prev)  # a listing opens set in, or ends
+    if code and not coded and _URL.match(ln.text) and hung_text(current[0], ln):
+        return False  # a reference's or an item's URL where its text hangs: the entry goes on
+    if code != coded and not wraps or code and ln.x0 > prev.x0 + ln.size and not (wraps and coded):
+        return True  # (under a short line, itself in code or not: "/opt/X11, e.g. by")
+    if not wraps:
+        if heady_prev != heady or (heady and (prev.style, prev.weight) != (ln.style, ln.weight)):
+            return True
+        if ENDS.search(prev.text.rstrip()) and not verse(prev, current, right, rtl):
+            return True
+    if (
+        ln.lead and " " in ln.text[ln.lead - 1 : ln.lead + 1] and STOPS.search(prev.text)
+        and not ln.text[ln.lead :].lstrip()[:1].islower()  # a head goes on: a capital, a "("
+    ):  # fmt: skip
+        return True  # a bold label run in after a sentence's end: a paper's next paragraph
+    if rtl or kind == "item":  # an item ends at a line set out left of its first (its bullet)
+        if len(current) > 1 and run_in(current[0], current[1]):
+            return False  # a run-in head's paragraph (``a. Syntax The ...``): its lines go on
+        return not rtl and ln.x0 < current[0].x0 - 0.5 * ln.size
+    em = ln.size
+    indented = left + 0.6 * em < ln.x0 <= left + 6 * em and ln.x0 > prev.x0 + 0.6 * em
+    if indented and prev.x0 <= left + 0.6 * em:
+        first = current[0]  # not a hanging indent: the block opened at the left or as indented
+        lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
+        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and hung(prev, ln)):
+            return False  # a title or an item wrapped under itself (a hanging indent)
+        return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
+    return False
+
+
+def _captioning(first: Line, prev: Line, ln: Line) -> bool:
+    """``ln`` goes on with the caption ``first`` opens: after its bare label (``Table 1.``,
+    or ``Table`` then the number) or a line of it that ends no sentence, at the caption's size."""
+    opened = first.text.lstrip()
+    opens = CAPTION.match(opened) or _CAPTION_WORD.match(opened) and first is prev
+    label = _CAPTION_LABEL.match(prev.text.strip()) or _CAPTION_WORD.match(prev.text.strip())
+    same = abs(ln.size - prev.size) < 1.0
+    return bool(opens) and same and (bool(label) or not ENDS.search(prev.text.rstrip()))

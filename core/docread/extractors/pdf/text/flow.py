@@ -1,0 +1,205 @@
+"""A page's paragraphs across what breaks them, and their writing: a paragraph broken at a
+display (a formula set apart) made one (``displayed``), one that runs on into a later column
+made whole (``run_on``); a block written as markdown (``written``: a paragraph's wrapped lines
+joined or kept, a listing fenced, a list item's bullet as ``-``); an OCR reading's paragraphs
+(``paragraphs``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ....sanitize import lazy_pattern
+from ..library import right_to_left
+from .pieces import Block, bulleted, ended, joined
+from .relations import hyphenated, join, runs_to_edge
+
+if TYPE_CHECKING:
+    from ..survey import Survey
+    from .lines import Line
+
+_RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ablation. We"
+_DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
+
+
+def displayed(column: list[Block], survey: Survey) -> None:
+    """A paragraph broken at a display (a formula, a short line centred under it) is one: a
+    paragraph that does not end a sentence, up to two short blocks indented on both sides,
+    then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
+    code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
+    paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
+    kept: list[Block] = []
+    i = 0
+    while i < len(column):
+        head = column[i]
+        kept.append(head)
+        i += 1
+        if not _open(head) or survey.code(head.lines[0]):
+            continue
+        left, right = head.x0, head.right or max(ln.x1 for ln in head.lines)
+        head.lines = list(head.lines)  # its own list, grown in place
+        while True:
+            j = i
+            while j < len(column) and j - i < 2 and _display(column[j], left, right):
+                j += 1
+            if not (
+                j < len(column)
+                and column[j].kind == "text"
+                and column[j].lines
+                and column[j].lines[0].text.lstrip()[:1].islower()
+            ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
+                break
+            joined = [ln for block in column[i : j + 1] for ln in block.lines]
+            head.lines.extend(joined)
+            left = min(left, min(ln.x0 for ln in joined))
+            right = head.right or max(right, max(ln.x1 for ln in joined))
+            i = j + 1
+            if not _open(head):
+                break
+    column[:] = kept
+
+
+def _open(block: Block) -> bool:
+    """A paragraph whose sentence may go on past a display: text that does not end one, or
+    ends with a colon."""
+    if block.kind != "text" or not block.lines:
+        return False
+    return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
+
+
+def _display(block: Block, left: float, right: float) -> bool:
+    """A short block set in from both sides of its column (a centred formula)."""
+    if block.kind != "text" or not block.lines or len(block.lines) > _DISPLAY_LINES:
+        return False
+    em = block.lines[0].size
+    return all(ln.x0 > left + 2 * em and ln.x1 < right - 2 * em for ln in block.lines)
+
+
+def run_on(columns: list[list[Block]], rtl: bool) -> None:
+    """A paragraph that ends a column without ending its sentence and the paragraph that
+    opens a later column (above it: the next column), lower-case or without a first-line
+    indent, are one paragraph (tables, figures, captions and notes between them aside); one
+    that ends its sentence too, where the page's paragraphs open indented (``_resumes``)."""
+    for i, column in enumerate(columns):
+        last = next((b for b in reversed(column) if b.kind in ("text", "item", "heading")), None)
+        if last is None or last.kind == "heading":
+            continue
+        done = ended(last)
+        if done and rtl:
+            continue
+        for later in columns[i + 1 :]:
+            first = next((b for b in later if b.kind in ("text", "item", "heading")), None)
+            if first is None:
+                continue
+            goes_on = _resumes(first, column, later) if done else _continues(first, rtl, later)
+            if first.kind != "text" or first.y0 >= last.y1 or not goes_on:
+                break
+            last.lines = [*last.lines, *first.lines]
+            later.remove(first)
+            break
+
+
+def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
+    """A paragraph of lines under the float that opens the ``later`` column, unindented, no
+    label run in (bold, or a short head ending at a full stop), where the two columns'
+    paragraphs open indented: it resumes the paragraph the ``column`` before ended at a
+    sentence's end (the DPR paper's p6, under Table 3)."""
+    lines, em, at = block.lines, block.lines[0].size, later.index(block)
+    if len(lines) < 2 or lines[0].lead or lines[0].bold or lines[0].x0 > lines[1].x0 + 0.5 * em:
+        return False
+    if _RUN_IN_HEAD.match(lines[0].text):
+        return False  # an italic or plain head run in ("Ablation. We ..."): a paragraph's own
+    if not at or any(b.kind not in ("table", "figure", "caption") for b in later[:at]):
+        return False  # no float over it: a column's unindented top may be a paragraph's own
+    return any(
+        b.kind == "text" and len(b.lines) > 1 and b.lines[0].x0 > b.lines[1].x0 + 0.5 * em
+        for b in (*column, *later)
+    )
+
+
+def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
+    """A paragraph that continues one before it: it opens lower-case, or (a script without
+    case, or any) with its first line not indented against its next, or, a line alone, not
+    indented against the ``column``'s left edge where its paragraphs open indented."""
+    start = block.lines[0].text.lstrip()[:1]
+    if start.islower():
+        return True
+    if start.isupper() or not start or rtl:
+        return False
+    em = block.lines[0].size
+    if len(block.lines) < 2:
+        texts = [b for b in column if b.kind == "text" and len(b.lines) > 1]
+        indented = any(b.lines[0].x0 > b.lines[1].x0 + 0.5 * em for b in texts)
+        return indented and block.lines[0].x0 <= min(b.x0 for b in texts) + 0.5 * em
+    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * em
+
+
+# -- writing --------------------------------------------------------------------------------------
+def written(block: Block, lines_kept: bool) -> str:
+    if block.kind == "heading":
+        return f"{'#' * block.level} {joined(block.lines)}"
+    if block.kind in ("table",):
+        return block.markdown
+    if block.kind == "figure":
+        labels = "\n".join(" ".join(ln.text.split()) for ln in _read(block.lines))
+        return f"{block.markdown}\n\n{labels}" if labels else block.markdown
+    if block.kind == "lines":
+        return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
+    if block.kind == "code":
+        return _fenced(block.lines)
+    lines = block.lines
+    if block.kind == "item" and bulleted(lines[0].text):
+        text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")
+        lines = [replace(lines[0], text="- " + text), *lines[1:]]
+    if lines_kept:
+        return "\n".join(" ".join(ln.text.split()) for ln in lines)
+    return _wrapped(lines, block.right or max(ln.x1 for ln in lines))
+
+
+def _fenced(lines: list[Line]) -> str:
+    """Code fenced, a row a line (``tables.listing.code_rows``), indented and spaced out as printed."""
+    import statistics
+
+    left = min(ln.x0 for ln in lines)
+    width = statistics.median((ln.x1 - ln.x0) / max(len(ln.text), 1) for ln in lines)
+    out: list[str] = []
+    for above, ln in zip([None, *lines], lines, strict=False):
+        if above and ln.y0 - above.y1 > 0.8 * ln.height:
+            out.append("")  # a blank line as printed
+        out.append(" " * round((ln.x0 - left) / width) + ln.text.strip())
+    fence = "~~~" if any("```" in row for row in out) else "```"
+    return "\n".join([fence, *out, fence])
+
+
+def _read(lines: list[Line]) -> list[Line]:
+    return sorted(lines, key=lambda ln: (round(ln.y0 / 4), ln.x0))
+
+
+def _wrapped(lines: list[Line], right: float) -> str:
+    """A paragraph: runs of lines that wrap joined (``join``), a line break kept after a line
+    whose end leaves room for the next line's first word (and no sentence ends there: a
+    short line inside a paragraph is a poem's or an address's)."""
+    runs: list[list[str]] = [[]]
+    for ln, nxt in zip(lines, [*lines[1:], None], strict=False):
+        runs[-1].append(ln.text)
+        if nxt is None:
+            break
+        text = ln.text.strip()
+        words = nxt.text.split(None, 1)
+        if (
+            not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
+            and not hyphenated(text)
+            and nxt.y0 >= ln.y1 - 0.5 * ln.height  # not a piece beside it
+            and not right_to_left(text)
+        ):
+            runs.append([])
+    return "\n".join(join(run) for run in runs)
+
+
+def paragraphs(text: str) -> str:
+    """Plain text with blank lines between paragraphs (an OCR reading) with each paragraph's
+    lines joined into one, hyphenated words made whole."""
+    return "\n\n".join(
+        join(chunk.splitlines()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()
+    )

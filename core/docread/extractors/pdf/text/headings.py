@@ -1,0 +1,193 @@
+"""Whether a run of a column's lines is a heading, and its level (``typed_blocks``): the outline
+names it, or its size, weight, the document's heading styles (survey.py) and its numbering
+say so, never a caption, a bullet, a formula, contact data or sentences; a heading run into
+its paragraph split from it, a label run in on its row kept in it unless numbered."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ....sanitize import lazy_pattern
+from ..survey import HEAD_NUMBER as _HEAD_NUMBER
+from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, Block, joined, norm
+from .relations import run_in
+
+if TYPE_CHECKING:
+    from ..survey import Survey
+    from .lines import Line
+
+_THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph, heads no section
+    r"^(?:Satz|Lemma|Theorem|Korollar|Corollary|Proposition|Definition|Bemerkung|Remark|Beweis"
+    r"|Proof|Folgerung|Hilfssatz|Conjecture|Vermutung|Claim|Behauptung)(?:\s+[\d.]+|\s*[.:(]|$)"
+    r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*"
+    r"(?:[.:(]|\([^()]*\))?$",  # "Beispiel 1 (Topologien)": its name in brackets
+)  # an example's or exercise's numbered label too (alone: "Example" may head a section)
+_FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
+    r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
+    r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
+)
+_MAX_HEADING = 160  # characters: a longer block is text, whatever its font
+_WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
+_WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
+_SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
+_SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
+_CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
+_TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
+_MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
+
+
+def typed_blocks(
+    lines: list[Line], kind: str, survey: Survey, toc: dict[str, int], starts: set[str],
+    right: float, *, beside: bool = False, strong: bool = False,
+) -> list[Block]:  # fmt: skip
+    """A run of lines as its blocks: a heading (the outline names it, or its style and shape
+    say so: ``_heading_level``), a heading run into the paragraph it opens, a caption, or a
+    paragraph / list item; a block ``beside`` another on its row (a label, a value) is never a
+    heading, a list item (``strong``: indented, or of lines) only if larger than body or bold."""
+    opens = lines[0].text.split(None, 1)[:1] if toc else []  # a title's first word: of ``starts``
+    named = opens and opens[0].casefold() in starts
+    whole = norm(" ".join(ln.text for ln in lines)) if named else None
+    if whole is not None and whole in toc:
+        return [Block("heading", lines, level=min(toc[whole], 4))]
+    if kind == "text" and CAPTION_START.match(lines[0].text) and CAPTION.match(joined(lines[:2])):
+        return [Block("caption", lines, right=right)]
+    if beside:
+        return [Block(kind, lines, right=right)]
+    first = lines[0]  # larger and mostly in a bold face: a heading's line, a word in code in it
+    lines = lines if survey.bigger(first) and first.weight >= 600 else _lead_split(lines)
+    if len(lines) > 1 and run_in(lines[0], lines[1]):
+        return _run_in_label(lines, kind, survey, right)
+    level = _heading_level(lines, survey, toc, strong=strong)
+    if level:
+        return [Block("heading", lines, level=level)]
+    head = _lead(lines, survey)
+    if head:
+        level = _heading_level(lines[:head], survey, toc, strong=strong)
+        if level:
+            rest = Block(kind, lines[head:], right=right)
+            return [Block("heading", lines[:head], level=level), rest]
+    return [Block(kind, lines, right=right)]
+
+
+def _lead_split(lines: list[Line]) -> list[Line]:
+    """A first line opening with a label in another style (``Line.lead``): label, text apart."""
+    first = lines[0]
+    if not first.lead or first.lead >= len(first.text):
+        return lines
+    cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
+    label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
+    rest = replace(first, x0=cut, text=first.text[first.lead :].lstrip(), lead=0)
+    return [label, rest, *lines[1:]] if rest.text else lines
+
+
+def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) -> list[Block]:
+    """A block that opens with a label run into its text on the same row: a numbered one
+    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
+    (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
+    label, text = lines[0], lines[0].text.strip()
+    if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
+        rest = Block(kind, lines[1:], right=right)
+        return [Block("heading", [label], level=survey.level(label)), rest]
+    return [Block(kind, lines, right=right)]
+
+
+def _heading_level(
+    lines: list[Line], survey: Survey, toc: dict[str, int], *, strong: bool = False
+) -> int:
+    """The level of a block that is a heading, else 0: at most three lines of one size and
+    weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
+    not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
+    case at its start), contact data (a letterhead's), code (monospaced, a bracket left open), and larger
+    or bolder, or (unless ``strong`` only: a list item) in a style the document sets its
+    headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
+    first = lines[0]
+    if len(lines) > 3:
+        return 0
+    small = _small_head(first, survey)  # apart though smaller: even as a list item's line
+    distinct = small or survey.distinct(first)
+    if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
+        return 0  # neither apart from the body nor numbered (most blocks: no text joined)
+    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
+        return 0
+    text = joined(lines)
+    if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
+        return 0
+    if not distinct and not _caps_numbered(text):
+        return 0
+    if toc and norm(text) in toc:
+        return min(toc[norm(text)], 4)
+    stripped = text.lstrip()
+    if (
+        stripped[:1] in STRONG_BULLETS
+        or CAPTION.match(stripped)
+        or _THEOREM.match(stripped)
+        or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
+        or _MATH_FONT.search(first.family)
+        or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
+        or _SENTENCES.search(text)
+        and not survey.numbered_title(text, first)
+        or _CONTACT.search(text)
+        or survey.code(first)  # a signature, a listing
+        or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
+    ):
+        return 0
+    words = len(text.split())
+    number = _HEAD_NUMBER.match(stripped)
+    numbered, rest = number is not None, stripped[number.end() :] if number else ""
+    field = not number and not survey.bigger(first) and bool(_FIELD.search(stripped))
+    field = field or not number and stripped[:1].islower() and words > 2  # a sentence carried on
+    count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
+    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
+        return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
+    sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and (not numbered or words > 8)
+    sentence = sentence and not _ABBREVIATED.search(end)  # a name's "e.V.", "Inc.": no end
+    heavier = len(lines) == 1 and first.family == survey.body_style[3]
+    heavier = heavier and first.weight > survey.body_weight  # a line in a heavier cut: bold
+    if survey.bigger(first) or (first.bold or heavier) and not survey.body_style[1]:
+        if sentence and (words > 8 or text.rstrip().endswith(".") and words > 2) or first.mono:
+            return 0
+        return survey.level(first)
+    if (strong and not (small or _caps_numbered(text))) or words > _WEAK_WORDS or sentence:
+        return 0
+    if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
+        return survey.level(first)
+    return 0
+
+
+def _small_head(first: Line, survey: Survey) -> bool:
+    """A numbered line set a little smaller than the body but apart from it by weight, slant or
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
+    size, bold, italic, family, text = *survey.body_style, first.text.strip()
+    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
+        return False
+    apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
+    sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
+    return apart and not (sentence and len(text.split()) > 5)
+
+
+def _caps_numbered(text: str) -> bool:
+    """A numbered line in capitals, a few words (``1. INTENT``): a heading at body style."""
+    stripped = text.strip()  # the number first: most lines have none (no letters looked at)
+    letters = [c for c in stripped if c.isalpha()] if _HEAD_NUMBER.match(stripped) else ""
+    caps = len(letters) >= 3 and all(c.isupper() for c in letters)
+    return caps and len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
+
+
+def _lead(lines: list[Line], survey: Survey) -> int:
+    """How many first lines of a block are a heading run into its paragraph: whole lines in
+    one style apart from the body's, the next not in it; or a numbered line in capitals over
+    text that is not (``0. PREAMBLE``: a list item's title line)."""
+    if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
+        return 1
+    if len(lines) < 2 or not survey.distinct(lines[0]):
+        return 0
+    n = 1
+    while n < min(3, len(lines)) and lines[n].style == lines[0].style:
+        n += 1
+    return n if n < len(lines) and not survey.distinct(lines[n]) else 0
