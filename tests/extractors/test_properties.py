@@ -18,15 +18,15 @@ def _first(reader: docread.Reader, name: str) -> docread.Document:
 
 
 def test_placeholder_properties_of_a_real_pdf_are_not_in_its_text():
-    """A ReportLab receipt whose title and author are ``(anonymous)`` and subject
-    ``(unspecified)``: its first chunk opens with the receipt, not with those."""
-    name = "pdf/RECEIPT-2024-TXN-98765_retail_purchase.pdf"
+    """A ReportLab report whose title and author are ``(anonymous)`` and subject
+    ``(unspecified)``: its first chunk opens with the report, not with those."""
+    name = "pdf/SPARSE-2024-INV-1234_borderless_table.pdf"
     if not (CORPUS / name).is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
     with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
         first = _first(reader, name)
     assert "(anonymous)" not in first.text and "(unspecified)" not in first.text
-    assert first.text.startswith("# TECHMART ELECTRONICS")
+    assert first.text.startswith("# INVENTORY RECONCILIATION REPORT")
 
 
 def test_placeholders_go_and_real_properties_stay(reader: docread.Reader, tmp_path: Path) -> None:
