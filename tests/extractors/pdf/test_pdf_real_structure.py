@@ -235,6 +235,20 @@ def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_t
     assert "\n. " not in text
 
 
+def test_a_references_hanging_indent_keeps_each_entry_one_paragraph():
+    """The DPR paper's p9: a reference opens at the column's left, its first line full and
+    ending no sentence, and wraps set in under it (a hanging indent): the entry is one
+    paragraph, not its first line and the rest; the paragraphs above, opening indented, and the
+    heading stay apart."""
+    text = pages("multi-column.pdf", "9")[0][0]
+    blocks = text.split("\n\n")
+    assert any(b.startswith("Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi, Richard Socher,")
+               for b in blocks)  # fmt: skip
+    assert "## References" in blocks
+    assert any(b.startswith("DPR has also been used as an important module") for b in blocks)
+    assert any(b.endswith("or complex joint training schemes.") for b in blocks)
+
+
 def _set_lines(
     page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
     size: float = 10,
@@ -309,6 +323,54 @@ def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_
 
     text = drawn_markdown(tmp_path, draw).replace("*", "")
     assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
+
+
+def _justified(page: pymupdf.Page, x: float, y: float, text: str, width: float = 360) -> None:
+    """A line set justified from ``x`` to ``x + width`` (its words spread), 10 pt Helvetica."""
+    words = text.split()
+    room = width - sum(pymupdf.get_text_length(w, "helv", 10) for w in words)
+    at = x
+    for word in words:
+        page.insert_text((at, y), word, fontname="helv", fontsize=10)
+        at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
+
+
+def test_a_display_set_in_under_a_full_line_is_no_hanging_indents_wrap(tmp_path):
+    """A paragraph's lead runs to the column's edge ending no sentence, a formula centred under
+    it ends at a stop, and the text goes on at the left in a new sentence: the formula is not a
+    wrap of the lead (a reference's hanging indent), so the lead stays a block of its own; the
+    references under it, each opening at the left with its wraps set in, are one block each."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "2 Training", fontname="hebo", fontsize=12)
+        _justified(page, 72, 80, "We train both encoders on pairs of questions and passages and minimise")
+        page.insert_text((120, 96), "L(q, p) = - log sim(q, p) + log sum sim(q, p'), all.",
+                         fontname="helv", fontsize=10)  # fmt: skip
+        body = [
+            "Here q is a question and p the passage that answers it, drawn from the",
+            "batch. The other passages of the batch serve as negatives, so that no",
+            "extra passages are needed for training at all and every step sees more.",
+        ]
+        for i, line in enumerate(body):
+            _justified(page, 72, 112 + 14 * i, line)
+        page.insert_text((72, 170), "References", fontname="hebo", fontsize=12)
+        refs = [
+            (72, "Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi, Richard Socher, and"),
+            (84, "Caiming Xiong. 2020. Learning to retrieve reasoning paths over the graph"),
+            (84, "for question answering. In Conference on Learning Representations."),
+            (72, "Petr Baudis and Jan Sedivy. 2015. Modeling of the question answering task"),
+            (84, "in the yodaqa system. In Conference of the Cross-Language Evaluation."),
+        ]
+        for i, (x, line) in enumerate(refs):
+            if line.endswith("."):
+                page.insert_text((x, 190 + 14 * i), line, fontname="helv", fontsize=10)
+            else:
+                _justified(page, x, 190 + 14 * i, line, 432 - x)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "We train both encoders on pairs of questions and passages and minimise" in blocks
+    assert any(b.startswith("Akari Asai") and b.endswith("Learning Representations.") for b in blocks)
+    assert any(b.startswith("Petr Baudis") and b.endswith("Evaluation.") for b in blocks)
 
 
 def test_a_full_size_piece_under_a_line_is_no_script_of_it():
