@@ -249,6 +249,28 @@ def test_a_references_hanging_indent_keeps_each_entry_one_paragraph():
     assert any(b.endswith("or complex joint training schemes.") for b in blocks)
 
 
+def test_a_line_whose_subscript_outnumbers_its_letters_goes_on_with_its_paragraph():
+    """The DPR paper's p7: ``P_selected(i).`` ends a paragraph on a line of its own, most of its
+    characters the 8 pt subscript, its box as tall as the 11 pt lines: no smaller line, so the
+    paragraph goes on there; the 9 pt footnote at the column's foot stays out of the paragraph
+    it interrupts."""
+    text = pages("multi-column.pdf", "7")[0][0]
+    assert "a passage selection score of the i-th passage as Pselected(i)." in text
+    paragraph = next(b for b in text.split("\n\n") if b.startswith("We implement an end-to-end"))
+    assert "FAISS configuration" not in paragraph
+
+
+def test_a_line_set_small_by_its_math_stays_apart_where_it_is_no_wrap():
+    """GeoTopo p36 and p37: a line whose math sets it at a script's size ends a statement
+    (``... = F −1 j.``) over ``Ausführung: Sei ...``, or a list item (``5) (R n, +), denn ...``)
+    over a display set in under it: the line after opens its own block, not taken for a wrap of
+    a line of scripts."""
+    text = pages("GeoTopo-komprimiert.pdf", "36")[0][0]
+    assert "\n\nAusführung: Sei u0" in text
+    text = pages("GeoTopo-komprimiert.pdf", "37")[0][0]
+    assert "differenzierbar\n\n(A−1)(i, j)" in text
+
+
 def _set_lines(
     page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
     size: float = 10,

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
+from ..library import OCR_FONT
 from ..order import Item
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
 from .headings import typed_blocks
@@ -179,7 +180,7 @@ def _breaks(
         return True
     if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
         return False  # a caption's label and its text, in styles of their own
-    if abs(ln.size - prev.size) >= 1.0:
+    if abs(ln.size - prev.size) >= 1.0 and not _scripted(prev, ln, min(prev.x0, current[0].x0)):
         return True
     heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
     restyled = heady_prev and heady and (prev.italic, prev.family) != (ln.italic, ln.family)
@@ -217,6 +218,16 @@ def _breaks(
             return False  # a reference's first line and its wraps set in under it
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _scripted(prev: Line, ln: Line, start: float) -> bool:
+    """``ln`` is set at a script's size (under 0.76 of ``prev``'s: no footnote nor caption set
+    small) in a box as tall as ``prev``'s, in its family, wrapped no further in than the block's
+    lines (``start``: no display set in): a line of the body whose scripts outnumber its letters
+    (``P_selected(i).``); not in an OCR layer, whose boxes are all one height whatever its sizes."""
+    scripts = ln.size < 0.76 * prev.size and ln.height >= prev.height - 0.5
+    wrapped = ln.x0 <= start + 0.5 * prev.size
+    return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 
 def _hanging(prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey) -> bool:
