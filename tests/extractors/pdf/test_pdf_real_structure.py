@@ -271,6 +271,29 @@ def test_a_line_set_small_by_its_math_stays_apart_where_it_is_no_wrap():
     assert "differenzierbar\n\n(A−1)(i, j)" in text
 
 
+def test_the_next_label_under_a_full_one_line_item_opens_the_next_item():
+    """GeoTopo p33: ``b) f heißt differenzierbar ... ist.`` fills its line and ends a sentence,
+    ``c) f heißt Diffeomorphismus ...`` opens the line under it at its x: the next item, not
+    the rest of b)."""
+    blocks = pages("GeoTopo-komprimiert.pdf", "33")[0][0].split("\n\n")
+    assert any(b.startswith("b) f heißt") and b.endswith("differenzierbar ist.") for b in blocks)
+    assert any(b.startswith("c) f heißt Diffeomorphismus") for b in blocks)
+
+
+def test_a_wrap_of_an_item_opening_with_the_next_number_stays_in_the_item(tmp_path):
+    """An item's wrapped line set in past its label that opens with the next label's text
+    (``2) of the schedule``, a clause named) is no next item: only a label at the item's x is."""
+    rows = [
+        (72.0, 100, "1) Payment is due within thirty days of the date of the invoice as it is set out in"),
+        (86, 114, "2) of the schedule, and any late payment costs interest at the usual rate."),
+        (72, 128, "2) The work is accepted in writing once it has been inspected by the owner."),
+    ]
+    blocks = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11)).split("\n\n")
+    item = "as it is set out in 2) of the schedule, and any late payment costs interest at the"
+    assert any(b.endswith(item + " usual rate.") for b in blocks)
+    assert any(b.startswith("2) The work is accepted") for b in blocks)
+
+
 def _set_lines(
     page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
     size: float = 10,

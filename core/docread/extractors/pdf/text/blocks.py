@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..survey import Style, Survey
 
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_ITEM_LABEL = lazy_pattern(r"\s*(\(?)(\d{1,3}|[a-z])([.)])\s")  # "b) ", "(2) ", "3. "
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
@@ -154,7 +155,19 @@ def _starts_item(
     edge = _reached(reach, prev.x0)  # where the text prev starts with wraps (an item's line only)
     full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
     ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
-    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
+    after = abs(prev.x0 - ln.x0) < 2 and _follows(prev.text, stripped)  # "b) ..." over "c) ..."
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
+
+
+def _follows(above: str, text: str) -> bool:
+    """``text`` opens with the label after the one ``above`` opens with (``b)`` then ``c)``,
+    ``2.`` then ``3.``, in the same brackets): the next item of a list of one-line items."""
+    a, b = _ITEM_LABEL.match(above), _ITEM_LABEL.match(text)
+    if a is None or b is None or (a[1], a[3]) != (b[1], b[3]):
+        return False
+    if a[2].isdigit() and b[2].isdigit():
+        return int(b[2]) == int(a[2]) + 1
+    return a[2].isalpha() and b[2].isalpha() and ord(b[2]) == ord(a[2]) + 1
 
 
 def _reached(reach: dict[int, float], x: float) -> float:
