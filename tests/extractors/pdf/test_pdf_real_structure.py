@@ -294,6 +294,41 @@ def test_a_wrap_of_an_item_opening_with_the_next_number_stays_in_the_item(tmp_pa
     assert any(b.startswith("2) The work is accepted") for b in blocks)
 
 
+def test_a_paragraph_runs_on_past_the_labels_of_the_photos_under_it():
+    """The handbook's p1: ``... The wing type that is`` ends the left column's text over a
+    figure of five photos whose names (``Boots aircraft nut``, ``Elastic stop nut``) are set
+    small under them, above the caption; the paragraph goes on at the top of the right column
+    (``the most common ranges ...``), and the last label stays a label."""
+    blocks = pages("amt_handbook_sample.pdf", "1")[0][0].split("\n\n")
+    assert any("The wing type that is the most common ranges in size" in b for b in blocks)
+    assert "Elastic stop nut" in blocks
+
+
+def test_short_lines_at_the_bodys_size_under_a_columns_paragraph_are_no_labels(tmp_path):
+    """A column's paragraph that breaks off over a few short lines set apart in its own size (a
+    list without bullets), the next column going on in lower case: the short lines are text, no
+    picture's labels, so the last of them, not the paragraph above, runs on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate([
+            "The stores will take the fruit in the order",
+            "listed below, as the growers have agreed,",
+            "and the first deliveries are the ones of",
+        ]):  # fmt: skip
+            page.insert_text((56, 70 + 12 * i), line, fontsize=9)
+        for i, word in enumerate(["Apples", "Pears", "Plums"]):  # set apart: a block each
+            page.insert_text((56, 120 + 30 * i), word, fontsize=9)
+        for i, line in enumerate([
+            "and cherries at the end of the summer, when",
+            "the last of the orchards has been picked.",
+        ]):  # fmt: skip
+            page.insert_text((316, 70 + 12 * i), line, fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Plums and cherries at the end" in " ".join(text.split())
+    assert "are the ones of and cherries" not in " ".join(text.split())
+
+
 def _set_lines(
     page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
     size: float = 10,
