@@ -12,7 +12,8 @@ packages, fetched at bench time into ``bench/data/real_pdf/debian/``: ``unpacked
 two-column papers and a manual with unruled tables from pinned Debian packages, the same way;
 ``extra5``: one-column prose manuals (footnotes, lists, code displays) from one of them;
 ``extra6``, ``extra7``: other pages of held-out corpus PDFs, a second truth file each in
-``extra6/`` or ``extra7/``):
+``extra6/`` or ``extra7/``; ``extra8``: more of them and pages of a paper and a legal summary
+from a pinned sdist, in ``extra8/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -345,7 +346,8 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
     return result
 
 
-SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7")
+SPLITS = ("tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7",
+          "extra8")
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 

@@ -235,6 +235,100 @@ def test_a_run_in_clause_headings_plain_full_stop_closes_the_heading_not_opens_t
     assert "\n. " not in text
 
 
+def test_a_references_hanging_indent_keeps_each_entry_one_paragraph():
+    """The DPR paper's p9: a reference opens at the column's left, its first line full and
+    ending no sentence, and wraps set in under it (a hanging indent): the entry is one
+    paragraph, not its first line and the rest; the paragraphs above, opening indented, and the
+    heading stay apart."""
+    text = pages("multi-column.pdf", "9")[0][0]
+    blocks = text.split("\n\n")
+    assert any(b.startswith("Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi, Richard Socher,")
+               for b in blocks)  # fmt: skip
+    assert "## References" in blocks
+    assert any(b.startswith("DPR has also been used as an important module") for b in blocks)
+    assert any(b.endswith("or complex joint training schemes.") for b in blocks)
+
+
+def test_a_line_whose_subscript_outnumbers_its_letters_goes_on_with_its_paragraph():
+    """The DPR paper's p7: ``P_selected(i).`` ends a paragraph on a line of its own, most of its
+    characters the 8 pt subscript, its box as tall as the 11 pt lines: no smaller line, so the
+    paragraph goes on there; the 9 pt footnote at the column's foot stays out of the paragraph
+    it interrupts."""
+    text = pages("multi-column.pdf", "7")[0][0]
+    assert "a passage selection score of the i-th passage as Pselected(i)." in text
+    paragraph = next(b for b in text.split("\n\n") if b.startswith("We implement an end-to-end"))
+    assert "FAISS configuration" not in paragraph
+
+
+def test_a_line_set_small_by_its_math_stays_apart_where_it_is_no_wrap():
+    """GeoTopo p36 and p37: a line whose math sets it at a script's size ends a statement
+    (``... = F −1 j.``) over ``Ausführung: Sei ...``, or a list item (``5) (R n, +), denn ...``)
+    over a display set in under it: the line after opens its own block, not taken for a wrap of
+    a line of scripts."""
+    text = pages("GeoTopo-komprimiert.pdf", "36")[0][0]
+    assert "\n\nAusführung: Sei u0" in text
+    text = pages("GeoTopo-komprimiert.pdf", "37")[0][0]
+    assert "differenzierbar\n\n(A−1)(i, j)" in text
+
+
+def test_the_next_label_under_a_full_one_line_item_opens_the_next_item():
+    """GeoTopo p33: ``b) f heißt differenzierbar ... ist.`` fills its line and ends a sentence,
+    ``c) f heißt Diffeomorphismus ...`` opens the line under it at its x: the next item, not
+    the rest of b)."""
+    blocks = pages("GeoTopo-komprimiert.pdf", "33")[0][0].split("\n\n")
+    assert any(b.startswith("b) f heißt") and b.endswith("differenzierbar ist.") for b in blocks)
+    assert any(b.startswith("c) f heißt Diffeomorphismus") for b in blocks)
+
+
+def test_a_wrap_of_an_item_opening_with_the_next_number_stays_in_the_item(tmp_path):
+    """An item's wrapped line set in past its label that opens with the next label's text
+    (``2) of the schedule``, a clause named) is no next item: only a label at the item's x is."""
+    rows = [
+        (72.0, 100, "1) Payment is due within thirty days of the date of the invoice as it is set out in"),
+        (86, 114, "2) of the schedule, and any late payment costs interest at the usual rate."),
+        (72, 128, "2) The work is accepted in writing once it has been inspected by the owner."),
+    ]
+    blocks = drawn_markdown(tmp_path, lambda page: _rows(page, rows, 11)).split("\n\n")
+    item = "as it is set out in 2) of the schedule, and any late payment costs interest at the"
+    assert any(b.endswith(item + " usual rate.") for b in blocks)
+    assert any(b.startswith("2) The work is accepted") for b in blocks)
+
+
+def test_a_paragraph_runs_on_past_the_labels_of_the_photos_under_it():
+    """The handbook's p1: ``... The wing type that is`` ends the left column's text over a
+    figure of five photos whose names (``Boots aircraft nut``, ``Elastic stop nut``) are set
+    small under them, above the caption; the paragraph goes on at the top of the right column
+    (``the most common ranges ...``), and the last label stays a label."""
+    blocks = pages("amt_handbook_sample.pdf", "1")[0][0].split("\n\n")
+    assert any("The wing type that is the most common ranges in size" in b for b in blocks)
+    assert "Elastic stop nut" in blocks
+
+
+def test_short_lines_at_the_bodys_size_under_a_columns_paragraph_are_no_labels(tmp_path):
+    """A column's paragraph that breaks off over a few short lines set apart in its own size (a
+    list without bullets), the next column going on in lower case: the short lines are text, no
+    picture's labels, so the last of them, not the paragraph above, runs on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate([
+            "The stores will take the fruit in the order",
+            "listed below, as the growers have agreed,",
+            "and the first deliveries are the ones of",
+        ]):  # fmt: skip
+            page.insert_text((56, 70 + 12 * i), line, fontsize=9)
+        for i, word in enumerate(["Apples", "Pears", "Plums"]):  # set apart: a block each
+            page.insert_text((56, 120 + 30 * i), word, fontsize=9)
+        for i, line in enumerate([
+            "and cherries at the end of the summer, when",
+            "the last of the orchards has been picked.",
+        ]):  # fmt: skip
+            page.insert_text((316, 70 + 12 * i), line, fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Plums and cherries at the end" in " ".join(text.split())
+    assert "are the ones of and cherries" not in " ".join(text.split())
+
+
 def _set_lines(
     page: pymupdf.Page, rows: list[list[tuple[str, str]]], x: float = 72, y: float = 80,
     size: float = 10,
@@ -309,6 +403,54 @@ def test_a_run_in_head_under_the_next_columns_float_opens_its_own_paragraph(tmp_
 
     text = drawn_markdown(tmp_path, draw).replace("*", "")
     assert "question answering.\n\n" in text and "\n\nAblation. We remove" in text
+
+
+def _justified(page: pymupdf.Page, x: float, y: float, text: str, width: float = 360) -> None:
+    """A line set justified from ``x`` to ``x + width`` (its words spread), 10 pt Helvetica."""
+    words = text.split()
+    room = width - sum(pymupdf.get_text_length(w, "helv", 10) for w in words)
+    at = x
+    for word in words:
+        page.insert_text((at, y), word, fontname="helv", fontsize=10)
+        at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
+
+
+def test_a_display_set_in_under_a_full_line_is_no_hanging_indents_wrap(tmp_path):
+    """A paragraph's lead runs to the column's edge ending no sentence, a formula centred under
+    it ends at a stop, and the text goes on at the left in a new sentence: the formula is not a
+    wrap of the lead (a reference's hanging indent), so the lead stays a block of its own; the
+    references under it, each opening at the left with its wraps set in, are one block each."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "2 Training", fontname="hebo", fontsize=12)
+        _justified(page, 72, 80, "We train both encoders on pairs of questions and passages and minimise")
+        page.insert_text((120, 96), "L(q, p) = - log sim(q, p) + log sum sim(q, p'), all.",
+                         fontname="helv", fontsize=10)  # fmt: skip
+        body = [
+            "Here q is a question and p the passage that answers it, drawn from the",
+            "batch. The other passages of the batch serve as negatives, so that no",
+            "extra passages are needed for training at all and every step sees more.",
+        ]
+        for i, line in enumerate(body):
+            _justified(page, 72, 112 + 14 * i, line)
+        page.insert_text((72, 170), "References", fontname="hebo", fontsize=12)
+        refs = [
+            (72, "Akari Asai, Kazuma Hashimoto, Hannaneh Hajishirzi, Richard Socher, and"),
+            (84, "Caiming Xiong. 2020. Learning to retrieve reasoning paths over the graph"),
+            (84, "for question answering. In Conference on Learning Representations."),
+            (72, "Petr Baudis and Jan Sedivy. 2015. Modeling of the question answering task"),
+            (84, "in the yodaqa system. In Conference of the Cross-Language Evaluation."),
+        ]
+        for i, (x, line) in enumerate(refs):
+            if line.endswith("."):
+                page.insert_text((x, 190 + 14 * i), line, fontname="helv", fontsize=10)
+            else:
+                _justified(page, x, 190 + 14 * i, line, 432 - x)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "We train both encoders on pairs of questions and passages and minimise" in blocks
+    assert any(b.startswith("Akari Asai") and b.endswith("Learning Representations.") for b in blocks)
+    assert any(b.startswith("Petr Baudis") and b.endswith("Evaluation.") for b in blocks)
 
 
 def test_a_full_size_piece_under_a_line_is_no_script_of_it():

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
+from ..library import OCR_FONT
 from ..order import Item
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
 from .headings import typed_blocks
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from ..survey import Style, Survey
 
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_ITEM_LABEL = lazy_pattern(r"\s*(\(?)(\d{1,3}|[a-z])([.)])\s")  # "b) ", "(2) ", "3. "
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
@@ -84,7 +86,7 @@ def column_blocks(
         ln = piece
         start = _starts_item(ln, prev, reach, rtl, letters)
         if start or prev is None or _breaks(
-            prev, ln, current, far, kind, gap, left, right, survey, rtl
+            prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
             flush()
             kind = "item" if start else "text"
@@ -150,29 +152,48 @@ def _starts_item(
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
     if not (weak or numbered) or prev is None:
         return weak or numbered
-    at = round(prev.x0 / 4)  # where the text prev starts with wraps (an item's line only)
-    edge = max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
+    edge = _reached(reach, prev.x0)  # where the text prev starts with wraps (an item's line only)
     full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
     ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
-    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends)
+    after = abs(prev.x0 - ln.x0) < 2 and _follows(prev.text, stripped)  # "b) ..." over "c) ..."
+    return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
+
+
+def _follows(above: str, text: str) -> bool:
+    """``text`` opens with the label after the one ``above`` opens with (``b)`` then ``c)``,
+    ``2.`` then ``3.``, in the same brackets): the next item of a list of one-line items."""
+    a, b = _ITEM_LABEL.match(above), _ITEM_LABEL.match(text)
+    if a is None or b is None or (a[1], a[3]) != (b[1], b[3]):
+        return False
+    if a[2].isdigit() and b[2].isdigit():
+        return int(b[2]) == int(a[2]) + 1
+    return a[2].isalpha() and b[2].isalpha() and ord(b[2]) == ord(a[2]) + 1
+
+
+def _reached(reach: dict[int, float], x: float) -> float:
+    """How far right the column's lines starting at ``x`` (4 pt steps, one either side) run."""
+    at = round(x / 4)
+    return max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
 
 
 def _breaks(
-    prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float, left: float,
-    right: float, survey: Survey, rtl: bool,
+    prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float,
+    sides: tuple[float, float], reach: dict[int, float], survey: Survey, rtl: bool,
 ) -> bool:  # fmt: skip
     """Whether ``ln`` starts a new block after ``prev`` (``current``'s last, its lines ``far``
-    right): it sits beside it, more space is above it than between a paragraph's lines, the
-    size changes, two short lines apart from the body change slant or family (a subtitle over
-    a heading, not a byline over affiliations); after a line that runs to the text's edge, only
-    a first-line indent; after a short line, a heading style's change, or a sentence's end."""
+    right; the column's ``sides`` and ``reach``): it sits beside it, more space is above it
+    than between a paragraph's lines, the size changes, two short lines apart from the body
+    change slant or family (a subtitle over a heading, not a byline over affiliations); after a
+    line that runs to the text's edge, only a first-line indent (no hanging one); after a short
+    line, a heading style's change, or a sentence's end."""
+    left, right = sides
     if side_by_side(prev, ln) and not stacked(prev, ln):
         return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
     if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):
         return False  # a caption's label and its text, in styles of their own
-    if abs(ln.size - prev.size) >= 1.0:
+    if abs(ln.size - prev.size) >= 1.0 and not _scripted(prev, ln, min(prev.x0, current[0].x0)):
         return True
     heady_prev, heady = survey.distinct(prev), survey.distinct(ln)
     restyled = heady_prev and heady and (prev.italic, prev.family) != (ln.italic, ln.family)
@@ -206,8 +227,32 @@ def _breaks(
         lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
         if first is prev and (survey.hangs(prev, ln) or lettered or wraps and hung(prev, ln)):
             return False  # a title or an item wrapped under itself (a hanging indent)
+        if first is prev and _hanging(prev, ln, sides, _reached(reach, ln.x0), survey):
+            return False  # a reference's first line and its wraps set in under it
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
     return False
+
+
+def _scripted(prev: Line, ln: Line, start: float) -> bool:
+    """``ln`` is set at a script's size (under 0.76 of ``prev``'s: no footnote nor caption set
+    small) in a box as tall as ``prev``'s, in its family, wrapped no further in than the block's
+    lines (``start``: no display set in): a line of the body whose scripts outnumber its letters
+    (``P_selected(i).``); not in an OCR layer, whose boxes are all one height whatever its sizes."""
+    scripts = ln.size < 0.76 * prev.size and ln.height >= prev.height - 0.5
+    wrapped = ln.x0 <= start + 0.5 * prev.size
+    return scripts and wrapped and ln.family == prev.family != OCR_FONT
+
+
+def _hanging(prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey) -> bool:
+    """``ln`` wraps the entry ``prev`` opens at the column's left (a reference list's hanging
+    indent): ``prev`` in the body's style runs to the column's edge ending no sentence; ``ln``,
+    set in up to two ems (no centred display), runs there too or ends the entry at a stop, as
+    lines set in at its x do (``reach``)."""
+    left, right = sides
+    full = runs_to_edge(prev, right, False, first_word(ln.text)) and reach >= right - ln.size
+    wrap = runs_to_edge(ln, right, False) or bool(ENDS.search(ln.text.rstrip()))
+    ends = ENDS.search(prev.text.rstrip())
+    return full and wrap and ln.x0 <= left + 2 * ln.size and not ends and not survey.distinct(prev)
 
 
 def _captioning(first: Line, prev: Line, ln: Line) -> bool:

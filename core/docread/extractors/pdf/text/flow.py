@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from ..library import right_to_left
 from .pieces import Block, bulleted, ended, joined
-from .relations import hyphenated, join, runs_to_edge
+from .relations import ENDS, hyphenated, join, runs_to_edge
 
 if TYPE_CHECKING:
     from ..survey import Survey
     from .lines import Line
 
 _RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ablation. We"
+_LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at most
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 
 
@@ -82,7 +84,7 @@ def run_on(columns: list[list[Block]], rtl: bool) -> None:
     indent, are one paragraph (tables, figures, captions and notes between them aside); one
     that ends its sentence too, where the page's paragraphs open indented (``_resumes``)."""
     for i, column in enumerate(columns):
-        last = next((b for b in reversed(column) if b.kind in ("text", "item", "heading")), None)
+        last = _last(column)
         if last is None or last.kind == "heading":
             continue
         done = ended(last)
@@ -98,6 +100,28 @@ def run_on(columns: list[list[Block]], rtl: bool) -> None:
             last.lines = [*last.lines, *first.lines]
             later.remove(first)
             break
+
+
+def _last(column: list[Block]) -> Block | None:
+    """The column's last paragraph, item or heading; past the labels of a picture under it,
+    each a line of a few words set smaller than that paragraph, no sentence (``Flexloc nut``
+    under a photo of the handbook's figure, over its caption)."""
+    text = [b for b in column if b.kind in ("text", "item", "heading")]
+    labels = list(takewhile(_label, reversed(text)))
+    if labels and len(text) > len(labels):
+        last = text[-len(labels) - 1]
+        if all(ln.size < 0.9 * last.lines[0].size for b in labels for ln in b.lines):
+            return last
+    return text[-1] if text else None
+
+
+def _label(block: Block) -> bool:
+    """One line of four words at most ending no sentence: a picture's label, maybe."""
+    return (
+        block.kind == "text" and len(block.lines) == 1
+        and len(block.lines[0].text.split()) <= _LABEL_WORDS
+        and not ENDS.search(block.lines[0].text.rstrip())
+    )  # fmt: skip
 
 
 def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
