@@ -1269,3 +1269,101 @@ def test_lines_cut_at_drawn_rules_look_only_at_the_rules_near_each_gap(spacing: 
     out, whole = walled_cuts(lines, down, {})
     assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
     assert _cpu(lambda: walled_cuts(lines, down, {})) < 0.5
+
+
+_BILL = [
+    ("", "Nature", "Quantité", "Prix unit.", "EUR"),
+    ("A", "Produit Un", "5,00", "100,20", "501,00"),
+    ("B", "Produit Deux", "2,00", "1 000,40", "2 000,80"),
+    ("C", "Produit Trois", "1,00", "500,00", "500,00"),
+    ("", "Prix HTVA (A+B+C)", "", "", "3 001,80"),
+    ("D", "TVA (6,00% sur A)", "", "", "30,06"),
+    ("E", "TVA (21,00% sur B+C)", "", "", "525,17"),
+    ("", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"),
+]
+_BILL_X = (126.0, 146.0, 313.0, 363.0, 418.0, 469.0)  # the columns' edges
+
+
+def _bill(page: pymupdf.Page, shaded: bool = True, rows: Sequence[tuple[str, ...]] = _BILL) -> None:
+    """An invoice's item grid as LaTeX sets it with booktabs and colortbl: rules across only,
+    rows shaded cell by cell (a filled rect a cell, meeting edge to edge; the last three
+    stacked a point apart), amounts set right, totals rows whose label holds more words than a
+    row of cells is let hold."""
+    top = 200.0
+    for j, row in enumerate(rows):
+        y = top + 16 * j
+        if shaded and j in (0, 2, 5, 6, 7):
+            for x0, x1 in zip(_BILL_X, _BILL_X[1:], strict=False):
+                page.draw_rect(pymupdf.Rect(x0, y, x1, y + 15), color=None, fill=(0.92, 0.92, 0.92))
+        if j in (0, 1, 4, 5, 7):
+            page.draw_line((_BILL_X[0], y - 1), (_BILL_X[-1], y - 1), width=0.5)
+        for i, text in enumerate(row):
+            if i < 2:
+                page.insert_text((_BILL_X[i] + 5, y + 10), text, fontsize=10.5)
+            elif text:
+                _right(page, _BILL_X[i + 1] - 5, y + 10, text)
+    page.draw_line((_BILL_X[0], top + 16 * len(rows)), (_BILL_X[-1], top + 16 * len(rows)))
+
+
+def test_a_bills_rows_shaded_cell_by_cell_are_no_ruled_cells(tmp_path: Path) -> None:
+    """The shaded cells' fills meet edge to edge: no wall between them (``ruled._fills_joined``),
+    so no ruled table of the shaded rows' first cells, the grid is one table, amounts in it."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _bill))
+    assert ["A", "Produit Un", "5,00", "100,20", "501,00"] in rows
+    assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+    assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
+    assert len(rows) == len(_BILL)  # one table: no second one of the shaded rows
+
+
+def test_a_bills_totals_rows_stay_in_its_grid(tmp_path: Path) -> None:
+    """A totals row (a label of five words and an amount in the far column) is a row of the
+    grid above it (``rows.totals``), not a heading over loose amounts; no shading here."""
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False)))
+    assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
+    assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
+
+
+def _boxes(page: pymupdf.Page) -> None:
+    """A grid drawn as a stroked box a cell (an HTML table without cell spacing): the boxes'
+    edges overlap by the stroke's width, each a wall; cells of seven words, too long for a
+    table without rules."""
+    for j in range(3):
+        for i in range(2):
+            box = pymupdf.Rect(72 + 230 * i, 200 + 20 * j, 302 + 230 * i, 220 + 20 * j)
+            page.draw_rect(box, color=(0, 0, 0), width=1)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _BOX.format(j, i), fontsize=9)
+
+
+_BOX = "Box {}.{} holds seven words of text"
+
+
+def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _boxes))
+    assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
+
+
+def _totals_beside_text(page: pymupdf.Page) -> None:
+    """A price list of three rows, then two paragraphs side by side whose last lines are short
+    and end in a number: text under the grid, not totals rows of it."""
+    for j, (name, qty, price) in enumerate(
+        [("Pens", "4", "2,00"), ("Paper", "1", "5,50"), ("Ink", "2", "9,90")]
+    ):
+        page.insert_text((72, 200 + 14 * j), name, fontsize=10.5)
+        _right(page, 300, 200 + 14 * j, qty)
+        _right(page, 400, 200 + 14 * j, price)
+    left = ["The prices above are valid for orders placed", "before the end of the year", "2024"]
+    right = [
+        "Delivery is free for orders over one hundred",
+        "euros within the country of",
+        "100,00",
+    ]
+    for k, (a, b) in enumerate(zip(left, right, strict=True)):
+        page.insert_text((72, 244 + 13 * k), a, fontsize=10.5)
+        page.insert_text((330, 244 + 13 * k), b, fontsize=10.5)
+
+
+def test_two_paragraphs_side_by_side_under_a_grid_are_not_its_totals(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _totals_beside_text)
+    rows = pipe_rows(markdown)
+    assert ["Ink", "2", "9,90"] in rows
+    assert not any("2024" in c or "100,00" in c or "euros" in c for r in rows for c in r)

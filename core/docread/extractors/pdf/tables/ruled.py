@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
 _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
 _SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
+_ABUT = 0.1  # points: fills this close meet edge to edge (a stroked box's edge overlaps its neighbour's)
 
 
 def drawn_tables(
@@ -64,7 +65,7 @@ def _ruled_tables(
     across: list[Rule] = []
     down: list[Rule] = []
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
-    for x0, y0, x1, y1 in rects:
+    for x0, y0, x1, y1 in _fills_joined(rects):
         width, height = x1 - x0, y1 - y0
         if height <= _THIN and width >= _MIN_EDGE:
             across.append(((y0 + y1) / 2, x0, x1))
@@ -102,6 +103,30 @@ def _ruled_tables(
         if table is not None:
             out.append(table)
     return out
+
+
+def _fills_joined(rects: list[Box]) -> list[Box]:
+    """The page's rects with fills that meet edge to edge side by side, of one height, joined
+    into one: a row shaded cell by cell (LaTeX's colortbl) draws no wall between its cells; a
+    stroked box's edge overlaps its neighbour's by the stroke's width, so a grid of boxes stays
+    walls. One pass over the fills sorted by their rows."""
+    thin = [r for r in rects if r[2] - r[0] <= _THIN or r[3] - r[1] <= _THIN]
+    out: list[Box] = []
+    for box in sorted(
+        (r for r in rects if r[2] - r[0] > _THIN and r[3] - r[1] > _THIN),
+        key=lambda r: (round(r[1], 1), round(r[3], 1), r[0]),
+    ):
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and abs(last[1] - box[1]) <= _ABUT
+            and abs(last[3] - box[3]) <= _ABUT
+            and abs(last[2] - box[0]) <= _ABUT
+        ):
+            out[-1] = (last[0], last[1], box[2], last[3])
+        else:
+            out.append(box)
+    return thin + out
 
 
 def _walls(across: list[Rule], lines: list[Line]) -> list[Rule]:

@@ -24,7 +24,17 @@ from .cells import (
 from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
 from .pairs import FAR, short_cell, two_row_tables
-from .rows import described, ends_held, fits, held_line, labelled, near, one_long, wrapped
+from .rows import (
+    described,
+    ends_held,
+    fits,
+    held_line,
+    labelled,
+    near,
+    one_long,
+    totals,
+    wrapped,
+)
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -251,7 +261,12 @@ def unruled_runs(
     for i, row in enumerate(rows):
         if (
             run
-            and (cells(row) or ends_held(held, row, width) and fits(row, cols) == len(row) >= 2)
+            and (
+                cells(row)
+                or ends_held(held, row, width)
+                and fits(row, cols) == len(row) >= 2
+                or totals(row, cols, width)
+            )
             and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
             and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
