@@ -16,6 +16,7 @@ import pymupdf
 import pytest
 from conftest import CORPUS
 from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
+from docread.extractors.pdf.tables.ruled import _fills_joined
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from docread.extractors.pdf.text.joins import _join_fragments
 from docread.extractors.pdf.text.lines import Line
@@ -1367,3 +1368,51 @@ def test_two_paragraphs_side_by_side_under_a_grid_are_not_its_totals(tmp_path: P
     rows = pipe_rows(markdown)
     assert ["Ink", "2", "9,90"] in rows
     assert not any("2024" in c or "100,00" in c or "euros" in c for r in rows for c in r)
+
+
+def test_a_thousand_rows_shaded_cell_by_cell_are_joined_in_time_linear_in_their_fills() -> None:
+    """1,000 rows of five fills meeting edge to edge (5,000 rects), and a rule across under
+    each: one fill a row and the rules kept, in well under a second of CPU."""
+    rects = [
+        box
+        for j in range(1000)
+        for box in (
+            *((float(x), 14.0 * j, x + 60.0, 14.0 * j + 12) for x in range(72, 372, 60)),
+            (72.0, 14.0 * j + 13, 372.0, 14.0 * j + 13.5),
+        )
+    ]
+    joined = _fills_joined(rects)
+    assert len(joined) == 2000 and (72.0, 14.0, 372.0, 26.0) in joined
+    assert _cpu(lambda: _fills_joined(rects)) < 0.5
+
+
+def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> None:
+    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a six-word label
+    and an amount after every tenth (seven words: ``rows.totals``): one run, found in well
+    under a second of CPU."""
+    lines = []
+    for i in range(1000):
+        y = 72.0 + 14 * i
+        if i % 10 == 9:
+            lines += [
+                Line(
+                    150,
+                    y,
+                    290,
+                    y + 10,
+                    f"Total of the block number {i}",
+                    10,
+                    family="x",
+                    weight=400,
+                ),
+                Line(420, y, 460, y + 10, f"{i},00", 10, family="x", weight=400),
+            ]
+        else:
+            lines += [
+                Line(72, y, 90, y + 10, f"A{i}", 10, family="x", weight=400),
+                Line(150, y, 200, y + 10, f"Item {i}", 10, family="x", weight=400),
+                Line(420, y, 460, y + 10, f"{i},50", 10, family="x", weight=400),
+            ]
+    runs = unruled_runs(lines, 612, 10**6)
+    assert len(runs) == 1 and len(runs[0][1]) == 1000
+    assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 1.0
