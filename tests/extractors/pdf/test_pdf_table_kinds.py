@@ -1416,3 +1416,56 @@ def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> N
     runs = unruled_runs(lines, 612, 10**6)
     assert len(runs) == 1 and len(runs[0][1]) == 1000
     assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 1.0
+
+
+def _raised_head(page: pymupdf.Page) -> None:
+    """An expense claim's fully ruled grid (as LaTeX draws it) whose first head is ``Nº pièce``:
+    the raised ``o`` reaches over the rule above the head row."""
+    xs = [105, 160, 222, 330, 413, 490]
+    ys = [429.5, 441.9, 454.2, 466.6, 479.0]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.8)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    page.insert_text((111.4, 438.0), "N", fontsize=10, fontname="hebo")
+    page.insert_text((119.0, 434.0), "o", fontsize=7, fontname="hebo")
+    page.insert_text((126.0, 438.0), "pièce", fontsize=10, fontname="hebo")
+    for x, head in zip(
+        (179, 228, 336, 419.6), ("Date", "Nature", "Montant TTC", "Moyen"), strict=True
+    ):
+        page.insert_text((x, 438.0), head, fontsize=10, fontname="hebo")
+    rows = [
+        ("1", "04/10/1952", "Gateau", "25,20", "Carte"),
+        ("2", "04/10/1952", "Bougie", "5,00", "Carte"),
+        ("3", "06/10/1952", "Soude", "1,25", "Espèces"),
+    ]
+    for j, row in enumerate(rows):
+        for x, text in zip((149, 166, 228, 379, 419.6), row, strict=True):
+            page.insert_text((x, 450.4 + 12.35 * j), text, fontsize=10)
+
+
+def test_a_head_whose_raised_mark_crosses_the_rule_above_stays_in_its_ruled_cell(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _raised_head)
+    assert pipe_rows(markdown)[0] == ["N o pièce", "Date", "Nature", "Montant TTC", "Moyen"]
+    assert not re.search(r"^#", markdown, re.MULTILINE)  # no head read as a heading
+
+
+def test_a_line_of_figures_joined_over_a_column_is_cut_there() -> None:
+    """cjeguide p8 (a journal's results table): MuPDF gives a row's last two figures, the
+    second with a raised footnote mark, as one line ``0.8 4.6 a``; the rows above start a
+    figure at the gap's far edge, so it is cut there though ``0.8`` reads as a section's
+    number (``2.1``) and ``4.6 a`` holds no word."""
+
+    def line(x0: float, y: float, x1: float, text: str, cuts: tuple = ()) -> Line:
+        return Line(x0, y, x1, y + 8, text, 8, family="x", weight=400, cuts=cuts)
+
+    lines = [
+        *(line(228.9, y, 239.7, "0.8") for y in (194.8, 203.8, 212.7)),
+        *(line(256.3, y, 267.1, t) for y, t in ((194.8, "1.9"), (203.8, "2.8"), (212.7, "3.8"))),
+        line(228.9, 221.7, 271.2, "0.8 4.6 a", ((256.3, 3, 239.7),)),
+    ]
+    out, _ = column_cuts(lines, {})
+    assert [ln.text for ln in out[-2:]] == ["0.8", "4.6 a"]
+    assert out[-1].x0 == 256.3

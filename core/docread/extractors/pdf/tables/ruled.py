@@ -166,9 +166,11 @@ def _cell(
     nearest rule down on at least one side, from the rule above to the one below, which both
     reach; an open side (a table without outer walls) ends where the rules across end. A line
     printed on past the rule down where its cell's rules across end (a long name in a narrow
-    column) is that cell's, if the cell holds most of it. None when there is none."""
+    column) is that cell's, if the cell holds most of it; a line's height over its size (a
+    raised mark: ``Nº pièce``) may cross the rule above. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
-    top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
+    rise = max(TOL, ln.y1 - ln.y0 - ln.size)  # a raised mark's part may cross the rule above
+    top = _nearest(across, ys, ln.y0 + rise, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
         return None
