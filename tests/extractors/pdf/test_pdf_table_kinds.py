@@ -1469,3 +1469,27 @@ def test_a_line_of_figures_joined_over_a_column_is_cut_there() -> None:
     out, _ = column_cuts(lines, {})
     assert [ln.text for ln in out[-2:]] == ["0.8", "4.6 a"]
     assert out[-1].x0 == 256.3
+
+
+def _addresses(page: pymupdf.Page) -> None:
+    """An invoice's address block: three columns under underlined heads, one line a row, the
+    sender's and the payer's bank accounts (IBANs in digit groups) on its last row."""
+    rows = [
+        ("Expedition", "Facturation", "Livraison"),
+        ("Prénom Nom", "Fbg Bgf", "Voir facturation"),
+        ("Rue Delarue 1", "DelarueStraat 2", ""),
+        ("CCC1 Ville1", "CCC2 Ville2", ""),
+        ("BE12 3456 7890 1234", "BE98 7654 3210 9876", ""),
+    ]
+    for j, row in enumerate(rows):
+        for x, text in zip((77, 225, 373), row, strict=True):
+            if text:
+                page.insert_text((x, 185 + 14 * j), text, fontsize=10, fontname="tiro")
+
+
+def test_an_address_blocks_rows_of_account_numbers_stay_in_it(tmp_path: Path) -> None:
+    """Digit groups are one figure, not words (``unruled._worded``): a row of two IBANs is
+    no longer over a row of cells' word budget."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _addresses))
+    assert ["BE12 3456 7890 1234", "BE98 7654 3210 9876", ""] in rows
+    assert ["Prénom Nom", "Fbg Bgf", "Voir facturation"] in rows

@@ -240,7 +240,7 @@ def unruled_runs(
     def cells(row: list[Line]) -> bool:
         return len(row) >= 2 and (
             all(short(ln) for ln in row)
-            and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
+            and sum(_worded(ln.text) for ln in row) <= 3 * len(row)
             or labelled(row, width)
             or one_long(row, width)
             or described(row, width)
@@ -295,6 +295,12 @@ def unruled_runs(
     close(len(rows))
     taken = {id(ln) for _, run in runs for row in run for ln in row}
     return runs + two_row_tables(rows, taken, width)  # two rows of two cells: a table too
+
+
+def _worded(text: str) -> int:
+    """How many of a line's words hold a letter: a number's digit groups (an IBAN's
+    ``BE12 3456 7890 1234``, ``1 000,40``) are one figure, not words of text."""
+    return sum(any(c.isalpha() for c in word) for word in text.split())
 
 
 def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
