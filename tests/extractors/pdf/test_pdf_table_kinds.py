@@ -1493,3 +1493,12 @@ def test_an_address_blocks_rows_of_account_numbers_stay_in_it(tmp_path: Path) ->
     rows = pipe_rows(drawn_markdown(tmp_path, _addresses))
     assert ["BE12 3456 7890 1234", "BE98 7654 3210 9876", ""] in rows
     assert ["Prénom Nom", "Fbg Bgf", "Voir facturation"] in rows
+
+
+def test_a_formulas_cases_are_no_table_though_their_numbers_are_no_words() -> None:
+    """GeoTopo p50: a piecewise function's cases (``ϕ(t) = t −14  falls 12 ≤t < 34``) set in
+    two columns; digit groups are no words in a row's budget (``unruled._worded``), but its
+    signs and operators are: the cases stay text, no table."""
+    markdown = _corpus_page("GeoTopo-komprimiert.pdf", 50)
+    assert "falls" in markdown
+    assert not any("falls" in cell for row in pipe_rows(markdown) for cell in row)
