@@ -1502,3 +1502,20 @@ def test_a_formulas_cases_are_no_table_though_their_numbers_are_no_words() -> No
     markdown = _corpus_page("GeoTopo-komprimiert.pdf", 50)
     assert "falls" in markdown
     assert not any("falls" in cell for row in pipe_rows(markdown) for cell in row)
+
+
+def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
+    """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
+    the page (its body on the next page: the ReportLab user guide's p88)."""
+    _grid(page, [72, 300, 520], [200, 230], {})
+    page.insert_text((76, 211), "This note sits in a box of its own,", fontsize=9)
+    page.insert_text((304, 211), "beside the second half of its sentence.", fontsize=9)
+    _grid(page, [72, 155, 238, 320, 430, 512], [740, 760], {})
+    for x, head in zip((78, 161, 244, 326, 436), ("A", "B", "C", "A paragraph", "D"), strict=True):
+        page.insert_text((x, 753), head, fontsize=10)
+
+
+def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _head_row_and_boxed_note)
+    assert pipe_rows(markdown) == [["A", "B", "C", "A paragraph", "D"]]
+    assert "This note sits in a box of its own," in markdown

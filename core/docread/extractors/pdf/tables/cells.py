@@ -192,9 +192,18 @@ def over_budget(text: PageText, max_seconds: float) -> bool:
 
 
 def make_table(
-    box: Box, rows: list[list[str]], output: OutputSettings, lines: list[Line], *, toc: bool = False
+    box: Box,
+    rows: list[list[str]],
+    output: OutputSettings,
+    lines: list[Line],
+    *,
+    toc: bool = False,
+    head: bool = False,
 ) -> PageTable | None:
-    if len(rows) < 2 or max(len(r) for r in rows) < 2:
+    """The table of ``rows`` (its box, markdown and lines), or None for one row or one column:
+    text in a box; a ``head`` row alone (a drawn table's first row, its body on the next page)
+    is a table."""
+    if len(rows) < 2 and not head or max(len(r) for r in rows) < 2:
         return None  # one row or one column: text in a box, not a table
     markdown = pipe_table(rows, output)
     return PageTable(*box, markdown, frozenset(id(ln) for ln in lines))

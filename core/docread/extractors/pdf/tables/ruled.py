@@ -325,7 +325,18 @@ def _lattice(
     kept = clean_rows(rows)
     if kept and max(len(r) for r in kept) == 1:
         kept = clean_rows(rows, columns=False)
-    return make_table(box, kept, output, used)
+    return make_table(box, kept, output, used, head=_head_alone(kept))
+
+
+def _head_alone(rows: list[list[str]]) -> bool:
+    """One drawn row of three cells or more, each filled with a word or three: a table's head
+    row (its body on the next page), or a form's row of boxed fields, not a line of text in a
+    box."""
+    return (
+        len(rows) == 1
+        and len(rows[0]) >= 3
+        and all(cell and len(cell.split()) <= 3 for cell in rows[0])
+    )
 
 
 def _band(xs: list[float], top: float, across: list[Rule], lines: list[Line]) -> list[Line]:
