@@ -1285,17 +1285,18 @@ _BILL = [
 _BILL_X = (126.0, 146.0, 313.0, 363.0, 418.0, 469.0)  # the columns' edges
 
 
-def _bill(page: pymupdf.Page, shaded: bool = True, rows: Sequence[tuple[str, ...]] = _BILL) -> None:
+def _bill(page: pymupdf.Page, shaded: bool = True, pitch: float = 16) -> None:
     """An invoice's item grid as LaTeX sets it with booktabs and colortbl: rules across only,
     rows shaded cell by cell (a filled rect a cell, meeting edge to edge; the last three
     stacked a point apart), amounts set right, totals rows whose label holds more words than a
     row of cells is let hold."""
-    top = 200.0
+    top, rows = 200.0, _BILL
     for j, row in enumerate(rows):
-        y = top + 16 * j
+        y = top + pitch * j
         if shaded and j in (0, 2, 5, 6, 7):
             for x0, x1 in zip(_BILL_X, _BILL_X[1:], strict=False):
-                page.draw_rect(pymupdf.Rect(x0, y, x1, y + 15), color=None, fill=(0.92, 0.92, 0.92))
+                box = pymupdf.Rect(x0, y, x1, y + pitch - 1)
+                page.draw_rect(box, color=None, fill=(0.92, 0.92, 0.92))
         if j in (0, 1, 4, 5, 7):
             page.draw_line((_BILL_X[0], y - 1), (_BILL_X[-1], y - 1), width=0.5)
         for i, text in enumerate(row):
@@ -1303,7 +1304,7 @@ def _bill(page: pymupdf.Page, shaded: bool = True, rows: Sequence[tuple[str, ...
                 page.insert_text((_BILL_X[i] + 5, y + 10), text, fontsize=10.5)
             elif text:
                 _right(page, _BILL_X[i + 1] - 5, y + 10, text)
-    page.draw_line((_BILL_X[0], top + 16 * len(rows)), (_BILL_X[-1], top + 16 * len(rows)))
+    page.draw_line((_BILL_X[0], top + pitch * len(rows)), (_BILL_X[-1], top + pitch * len(rows)))
 
 
 def test_a_bills_rows_shaded_cell_by_cell_are_no_ruled_cells(tmp_path: Path) -> None:
@@ -1519,3 +1520,13 @@ def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -
     markdown = drawn_markdown(tmp_path, _head_row_and_boxed_note)
     assert pipe_rows(markdown) == [["A", "B", "C", "A paragraph", "D"]]
     assert "This note sits in a box of its own," in markdown
+
+
+def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path: Path) -> None:
+    """Rows set a line apart (no gap between them): a totals row whose amount's digits are
+    grouped by a space (``3 001,80`` under ``500,00``) is a row of its own, not the wrapped
+    second line of the item above (``grid._continued``: an amount under an amount)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False, pitch=14)))
+    assert ["C", "Produit Trois", "1,00", "500,00", "500,00"] in rows
+    assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
+    assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .cells import AMOUNT
 from .cuts import ALIGN
 from .grid import reach
 from .pairs import short_cell
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from ..text.lines import Line
 
 _LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
-_AMOUNT = re.compile(r"^[-+\u2212(]?[$€£]?\d[\d\s,.']*%?\)?$")  # 2 650,75  −157,54  $1,200.00
 
 
 def fits(row: list[Line], cols: list[list[float]]) -> int:
@@ -153,6 +153,6 @@ def totals(row: list[Line], cols: list[list[float]], width: float) -> bool:
         len(row) >= 2
         and len(cols) >= 3
         and all(short_cell(ln, width) for ln in row)
-        and _AMOUNT.match(row[-1].text.strip()) is not None
+        and AMOUNT.match(row[-1].text.strip()) is not None
         and len({reach(ln, cols) for ln in row}) == len(row)
     )
