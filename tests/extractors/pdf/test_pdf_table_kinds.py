@@ -1530,3 +1530,52 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
     assert ["C", "Produit Trois", "1,00", "500,00", "500,00"] in rows
     assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
     assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+
+
+def _signatures(page: pymupdf.Page) -> None:
+    """A Word contract's signature block (sample_contract p10, as it sets it): two columns of
+    ``By:`` over a blank drawn as underscores, ``SIGNED`` and ``PRINTED`` under blank lines,
+    a consultant's fields over blanks, then numbered approval labels ending in a colon over
+    blanks and their officers' titles, a distribution list."""
+    blank = "_" * 30
+    for x, y, text, font in [
+        (54, 221, f"By: {blank}", "tiro"),
+        (270, 221, "By:", "tiro"),
+        (306, 221, blank, "tiro"),
+        (54, 234, "       SIGNED", "tiro"),  # Word's indent: spaces from the column's start
+        (306, 234, "              SIGNED", "tiro"),
+        (54, 246, f"      {blank}", "tiro"),
+        (306, 246, blank, "tiro"),
+        (54, 259, "       PRINTED", "tiro"),
+        (306, 259, "              PRINTED", "tiro"),
+        (54, 285, "Company Name:  _____________", "tiro"),
+        (54, 297, "Address:             ______________", "tiro"),
+        (54, 310, "Telephone:(         ) __________", "tiro"),
+        (54, 322, "Fax: (         )  __________", "tiro"),
+        (54, 335, "Email:  ________________________", "tiro"),
+        (54, 360, "3. APPROVED AS TO INSURANCE:", "tibo"),
+        (270, 360, "4. APPROVED AS TO FORM:", "tibo"),
+        (54, 385, blank, "tiro"),
+        (270, 385, blank, "tiro"),
+        (54, 398, "Administrative Services Officer", "tiro"),
+        (270, 398, "COMMISSION Counsel", "tiro"),
+        (54, 423, "DISTRIBUTION:", "tiro"),
+        (90, 435, "RTC Fiscal & Contract Manager", "tiro"),
+        (90, 447, "CONSULTANT", "tiro"),
+    ]:
+        page.insert_text((x, y), text, fontsize=11, fontname=font)
+
+
+def test_a_signature_blocks_blanks_are_no_cells_and_its_rows_stay_a_grid(tmp_path: Path) -> None:
+    """A line that is only a blank to fill in is no cell and no row (``cells.spaced_apart``);
+    a numbered label ending in a colon is a form's label (``rows._LABEL``): the approval row
+    stays the head of its grid, no heading."""
+    markdown = drawn_markdown(tmp_path, _signatures, width=612, height=792)
+    rows = pipe_rows(markdown)
+    assert (
+        ["By:", "By:"] in rows and ["SIGNED", "SIGNED"] in rows and ["PRINTED", "PRINTED"] in rows
+    )
+    assert any(row[-1] == "4. APPROVED AS TO FORM:" for row in rows)
+    assert ["Administrative Services Officer", "COMMISSION Counsel"] in rows
+    assert not any("___" in cell for row in rows for cell in row)
+    assert not re.search(r"^#", markdown, re.MULTILINE)

@@ -24,6 +24,7 @@ AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?\d[\d\s,.']*%?\)?$")
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
+_BLANK = lazy_pattern(r"_{3,}")  # a form's blank to fill in, drawn as underscores
 _HALF = 0.5
 # A Dingbats font's codes as MuPDF gives them without a ToUnicode map, control characters (a
 # paper's ✓ is \x13, its ✗ \x17): the Dingbats block in ZapfDingbats' order, three aside.
@@ -101,11 +102,16 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     each placed by its characters' share of the line's width (a space or a comma half a
     digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
     . . . . .``) cut to their text, and a Dingbats glyph the text layer gives as a control
-    character named (``_DINGBATS``: a cell's ✓); and the line each piece was cut from, by the
-    piece's id."""
+    character named (``_DINGBATS``: a cell's ✓), and a line that is only a form's blank to
+    fill in (underscores) left out (``By: ____`` is cut to ``By:`` as leaders are); and the
+    line each piece was cut from, by the piece's id."""
     leaders = {id(ln): at for ln in lines if (at := _leaders_at(ln)) is not None}
     dingbats = [ln for ln in lines if "Dingbats" in ln.family and min(ln.text) < " "]
-    if not leaders and not dingbats and not any("   " in ln.text for ln in lines):
+    if (
+        not leaders
+        and not dingbats
+        and not any("   " in ln.text or "___" in ln.text for ln in lines)
+    ):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
@@ -116,6 +122,8 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             whole[id(piece)] = ln
             out.append(piece)
             continue
+        if "___" in ln.text and not ln.mono and not _BLANK.sub("", ln.text).strip():
+            continue  # a form's blank to fill in alone (``____``): no cell, no row
         led = leaders.get(id(ln))
         text = ln.text if led is None else ln.text[:led]
         if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):

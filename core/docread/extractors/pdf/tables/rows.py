@@ -17,7 +17,7 @@ from .pairs import short_cell
 if TYPE_CHECKING:
     from ..text.lines import Line
 
-_LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
+_LABEL = re.compile(r"^\s*(?:\d{1,2}\.\s+)?[^\W\d_][^:]{0,30}:\s*$")  # "Booking ID:", "3. APPROVED AS TO FORM:"
 
 
 def fits(row: list[Line], cols: list[list[float]]) -> int:
