@@ -1533,12 +1533,16 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
 
 
 def _signatures(page: pymupdf.Page) -> None:
-    """A Word contract's signature block (sample_contract p10, as it sets it): two columns of
-    ``By:`` over a blank drawn as underscores, ``SIGNED`` and ``PRINTED`` under blank lines,
+    """A Word contract's signature block (sample_contract p10, as it sets it): two numbered
+    parties in bold (the second's name over two lines, set in), two columns of ``By:`` over a
+    blank drawn as underscores, ``SIGNED`` and ``PRINTED`` under blank lines,
     a consultant's fields over blanks, then numbered approval labels ending in a colon over
     blanks and their officers' titles, a distribution list."""
     blank = "_" * 30
     for x, y, text, font in [
+        (54, 183, "1.  CONSULTANT", "tibo"),
+        (270, 183, "2.  SANTA CRUZ COUNTY REGIONAL", "tibo"),
+        (306, 199, "TRANSPORTATION COMMISSIONS", "tibo"),  # set in under it, over 0.3 pages
         (54, 221, f"By: {blank}", "tiro"),
         (270, 221, "By:", "tiro"),
         (306, 221, blank, "tiro"),
@@ -1569,13 +1573,13 @@ def _signatures(page: pymupdf.Page) -> None:
 def test_a_signature_blocks_blanks_are_no_cells_and_its_rows_stay_a_grid(tmp_path: Path) -> None:
     """A line that is only a blank to fill in is no cell and no row (``cells.spaced_apart``);
     a numbered label ending in a colon is a form's label (``rows._LABEL``): the approval row
-    stays the head of its grid, no heading."""
+    stays the head of its grid; the parties' row heads the signatures' grid, the second's
+    name set in under it held to it (``rows._set_in``): no heading."""
     markdown = drawn_markdown(tmp_path, _signatures, width=612, height=792)
-    rows = pipe_rows(markdown)
-    assert (
-        ["By:", "By:"] in rows and ["SIGNED", "SIGNED"] in rows and ["PRINTED", "PRINTED"] in rows
-    )
-    assert any(row[-1] == "4. APPROVED AS TO FORM:" for row in rows)
-    assert ["Administrative Services Officer", "COMMISSION Counsel"] in rows
-    assert not any("___" in cell for row in rows for cell in row)
+    cells = [" ".join(cell.split()) for row in pipe_rows(markdown) for cell in row if cell]
+    for cell in ("By:", "SIGNED", "PRINTED"):
+        assert cells.count(cell) == 2
+    assert "1. CONSULTANT" in cells and "4. APPROVED AS TO FORM:" in cells
+    assert "Administrative Services Officer" in cells and "COMMISSION Counsel" in cells
+    assert not any("___" in cell for cell in cells)
     assert not re.search(r"^#", markdown, re.MULTILINE)

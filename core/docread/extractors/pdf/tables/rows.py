@@ -17,7 +17,9 @@ from .pairs import short_cell
 if TYPE_CHECKING:
     from ..text.lines import Line
 
-_LABEL = re.compile(r"^\s*(?:\d{1,2}\.\s+)?[^\W\d_][^:]{0,30}:\s*$")  # "Booking ID:", "3. APPROVED AS TO FORM:"
+_LABEL = re.compile(
+    r"^\s*(?:\d{1,2}\.\s+)?[^\W\d_][^:]{0,30}:\s*$"
+)  # "Booking ID:", "3. APPROVED AS TO FORM:"
 
 
 def fits(row: list[Line], cols: list[list[float]]) -> int:
@@ -68,13 +70,16 @@ def held_line(
     """A one-line row that may sit between rows of cells: a short line (a group label), or a
     line of up to 12 words from the start of a column after the first, in the style of a
     cell of the row ``above`` (a cell's first lines, the row's other cells set on its last:
-    no heading), and up to two more lines right under it, from the same start."""
+    no heading), or set in right under a later cell of that row (``_set_in``: its wrapped
+    line), and up to two more lines right under it, from the same start."""
     if not held:
         words = len(line.text.split())
         return short(line) or (
             words <= 12
             and any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
             and any(ln.style == line.style for ln in above)
+            or words <= 12
+            and any(_set_in(line, ln) for ln in above[1:])
         )
     last = held[-1][0]
     return (
@@ -82,6 +87,17 @@ def held_line(
         and abs(line.x0 - last.x0) <= ALIGN
         and 0 <= line.y0 - last.y1 < 0.5 * last.height
         and len(line.text.split()) <= 12
+    )
+
+
+def _set_in(line: Line, cell: Line) -> bool:
+    """``line`` is ``cell``'s wrapped line set in under it: in its style, starting within it,
+    right under it (less than half a line between: a party's name over two lines in a
+    signature block, ``2. SANTA CRUZ COUNTY REGIONAL`` / ``TRANSPORTATION COMMISSION``)."""
+    return (
+        line.style == cell.style
+        and cell.x0 - ALIGN <= line.x0 <= cell.x1
+        and 0 <= line.y0 - cell.y1 < 0.5 * cell.height
     )
 
 
