@@ -16,6 +16,7 @@ import pymupdf
 import pytest
 from conftest import CORPUS
 from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
+from docread.extractors.pdf.tables.ruled import _fills_joined
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from docread.extractors.pdf.text.joins import _join_fragments
 from docread.extractors.pdf.text.lines import Line
@@ -1269,3 +1270,316 @@ def test_lines_cut_at_drawn_rules_look_only_at_the_rules_near_each_gap(spacing: 
     out, whole = walled_cuts(lines, down, {})
     assert [ln.text for ln in out[:2]] == ["Term", "meaning"] and len(out) == 8000
     assert _cpu(lambda: walled_cuts(lines, down, {})) < 0.5
+
+
+_BILL = [
+    ("", "Nature", "Quantité", "Prix unit.", "EUR"),
+    ("A", "Produit Un", "5,00", "100,20", "501,00"),
+    ("B", "Produit Deux", "2,00", "1 000,40", "2 000,80"),
+    ("C", "Produit Trois", "1,00", "500,00", "500,00"),
+    ("", "Prix HTVA (A+B+C)", "", "", "3 001,80"),
+    ("D", "TVA (6,00% sur A)", "", "", "30,06"),
+    ("E", "TVA (21,00% sur B+C)", "", "", "525,17"),
+    ("", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"),
+]
+_BILL_X = (126.0, 146.0, 313.0, 363.0, 418.0, 469.0)  # the columns' edges
+
+
+def _bill(page: pymupdf.Page, shaded: bool = True, pitch: float = 16) -> None:
+    """An invoice's item grid as LaTeX sets it with booktabs and colortbl: rules across only,
+    rows shaded cell by cell (a filled rect a cell, meeting edge to edge; the last three
+    stacked a point apart), amounts set right, totals rows whose label holds more words than a
+    row of cells is let hold."""
+    top, rows = 200.0, _BILL
+    for j, row in enumerate(rows):
+        y = top + pitch * j
+        if shaded and j in (0, 2, 5, 6, 7):
+            for x0, x1 in zip(_BILL_X, _BILL_X[1:], strict=False):
+                box = pymupdf.Rect(x0, y, x1, y + pitch - 1)
+                page.draw_rect(box, color=None, fill=(0.92, 0.92, 0.92))
+        if j in (0, 1, 4, 5, 7):
+            page.draw_line((_BILL_X[0], y - 1), (_BILL_X[-1], y - 1), width=0.5)
+        for i, text in enumerate(row):
+            if i < 2:
+                page.insert_text((_BILL_X[i] + 5, y + 10), text, fontsize=10.5)
+            elif text:
+                _right(page, _BILL_X[i + 1] - 5, y + 10, text)
+    page.draw_line((_BILL_X[0], top + pitch * len(rows)), (_BILL_X[-1], top + pitch * len(rows)))
+
+
+def test_a_bills_rows_shaded_cell_by_cell_are_no_ruled_cells(tmp_path: Path) -> None:
+    """The shaded cells' fills meet edge to edge: no wall between them (``ruled._fills_joined``),
+    so no ruled table of the shaded rows' first cells, the grid is one table, amounts in it."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _bill))
+    assert ["A", "Produit Un", "5,00", "100,20", "501,00"] in rows
+    assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+    assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
+    assert len(rows) == len(_BILL)  # one table: no second one of the shaded rows
+
+
+def test_a_bills_totals_rows_stay_in_its_grid(tmp_path: Path) -> None:
+    """A totals row (a label of five words and an amount in the far column) is a row of the
+    grid above it (``rows.totals``), not a heading over loose amounts; no shading here."""
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False)))
+    assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
+    assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
+
+
+def _boxes(page: pymupdf.Page) -> None:
+    """A grid drawn as a stroked box a cell (an HTML table without cell spacing): the boxes'
+    edges overlap by the stroke's width, each a wall; cells of seven words, too long for a
+    table without rules."""
+    for j in range(3):
+        for i in range(2):
+            box = pymupdf.Rect(72 + 230 * i, 200 + 20 * j, 302 + 230 * i, 220 + 20 * j)
+            page.draw_rect(box, color=(0, 0, 0), width=1)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _BOX.format(j, i), fontsize=9)
+
+
+_BOX = "Box {}.{} holds seven words of text"
+
+
+def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _boxes))
+    assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
+
+
+def _totals_beside_text(page: pymupdf.Page) -> None:
+    """A price list of three rows, then two paragraphs side by side whose last lines are short
+    and end in a number: text under the grid, not totals rows of it."""
+    for j, (name, qty, price) in enumerate(
+        [("Pens", "4", "2,00"), ("Paper", "1", "5,50"), ("Ink", "2", "9,90")]
+    ):
+        page.insert_text((72, 200 + 14 * j), name, fontsize=10.5)
+        _right(page, 300, 200 + 14 * j, qty)
+        _right(page, 400, 200 + 14 * j, price)
+    left = ["The prices above are valid for orders placed", "before the end of the year", "2024"]
+    right = [
+        "Delivery is free for orders over one hundred",
+        "euros within the country of",
+        "100,00",
+    ]
+    for k, (a, b) in enumerate(zip(left, right, strict=True)):
+        page.insert_text((72, 244 + 13 * k), a, fontsize=10.5)
+        page.insert_text((330, 244 + 13 * k), b, fontsize=10.5)
+
+
+def test_two_paragraphs_side_by_side_under_a_grid_are_not_its_totals(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _totals_beside_text)
+    rows = pipe_rows(markdown)
+    assert ["Ink", "2", "9,90"] in rows
+    assert not any("2024" in c or "100,00" in c or "euros" in c for r in rows for c in r)
+
+
+def test_a_thousand_rows_shaded_cell_by_cell_are_joined_in_time_linear_in_their_fills() -> None:
+    """1,000 rows of five fills meeting edge to edge (5,000 rects), and a rule across under
+    each: one fill a row and the rules kept, in well under a second of CPU."""
+    rects = [
+        box
+        for j in range(1000)
+        for box in (
+            *((float(x), 14.0 * j, x + 60.0, 14.0 * j + 12) for x in range(72, 372, 60)),
+            (72.0, 14.0 * j + 13, 372.0, 14.0 * j + 13.5),
+        )
+    ]
+    joined = _fills_joined(rects)
+    assert len(joined) == 2000 and (72.0, 14.0, 372.0, 26.0) in joined
+    assert _cpu(lambda: _fills_joined(rects)) < 0.5
+
+
+def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> None:
+    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a six-word label
+    and an amount after every tenth (seven words: ``rows.totals``): one run, found in well
+    under a second of CPU."""
+    lines = []
+    for i in range(1000):
+        y = 72.0 + 14 * i
+        if i % 10 == 9:
+            lines += [
+                Line(
+                    150,
+                    y,
+                    290,
+                    y + 10,
+                    f"Total of the block number {i}",
+                    10,
+                    family="x",
+                    weight=400,
+                ),
+                Line(420, y, 460, y + 10, f"{i},00", 10, family="x", weight=400),
+            ]
+        else:
+            lines += [
+                Line(72, y, 90, y + 10, f"A{i}", 10, family="x", weight=400),
+                Line(150, y, 200, y + 10, f"Item {i}", 10, family="x", weight=400),
+                Line(420, y, 460, y + 10, f"{i},50", 10, family="x", weight=400),
+            ]
+    runs = unruled_runs(lines, 612, 10**6)
+    assert len(runs) == 1 and len(runs[0][1]) == 1000
+    assert _cpu(lambda: unruled_runs(lines, 612, 10**6)) < 1.0
+
+
+def _raised_head(page: pymupdf.Page) -> None:
+    """An expense claim's fully ruled grid (as LaTeX draws it) whose first head is ``Nº pièce``:
+    the raised ``o`` reaches over the rule above the head row."""
+    xs = [105, 160, 222, 330, 413, 490]
+    ys = [429.5, 441.9, 454.2, 466.6, 479.0]
+    for y in ys:
+        page.draw_line((xs[0], y), (xs[-1], y), width=0.8)
+    for x in xs:
+        page.draw_line((x, ys[0]), (x, ys[-1]), width=0.8)
+    page.insert_text((111.4, 438.0), "N", fontsize=10, fontname="hebo")
+    page.insert_text((119.0, 434.0), "o", fontsize=7, fontname="hebo")
+    page.insert_text((126.0, 438.0), "pièce", fontsize=10, fontname="hebo")
+    for x, head in zip(
+        (179, 228, 336, 419.6), ("Date", "Nature", "Montant TTC", "Moyen"), strict=True
+    ):
+        page.insert_text((x, 438.0), head, fontsize=10, fontname="hebo")
+    rows = [
+        ("1", "04/10/1952", "Gateau", "25,20", "Carte"),
+        ("2", "04/10/1952", "Bougie", "5,00", "Carte"),
+        ("3", "06/10/1952", "Soude", "1,25", "Espèces"),
+    ]
+    for j, row in enumerate(rows):
+        for x, text in zip((149, 166, 228, 379, 419.6), row, strict=True):
+            page.insert_text((x, 450.4 + 12.35 * j), text, fontsize=10)
+
+
+def test_a_head_whose_raised_mark_crosses_the_rule_above_stays_in_its_ruled_cell(
+    tmp_path: Path,
+) -> None:
+    markdown = drawn_markdown(tmp_path, _raised_head)
+    assert pipe_rows(markdown)[0] == ["N o pièce", "Date", "Nature", "Montant TTC", "Moyen"]
+    assert not re.search(r"^#", markdown, re.MULTILINE)  # no head read as a heading
+
+
+def test_a_line_of_figures_joined_over_a_column_is_cut_there() -> None:
+    """cjeguide p8 (a journal's results table): MuPDF gives a row's last two figures, the
+    second with a raised footnote mark, as one line ``0.8 4.6 a``; the rows above start a
+    figure at the gap's far edge, so it is cut there though ``0.8`` reads as a section's
+    number (``2.1``) and ``4.6 a`` holds no word."""
+
+    def line(x0: float, y: float, x1: float, text: str, cuts: tuple = ()) -> Line:
+        return Line(x0, y, x1, y + 8, text, 8, family="x", weight=400, cuts=cuts)
+
+    lines = [
+        *(line(228.9, y, 239.7, "0.8") for y in (194.8, 203.8, 212.7)),
+        *(line(256.3, y, 267.1, t) for y, t in ((194.8, "1.9"), (203.8, "2.8"), (212.7, "3.8"))),
+        line(228.9, 221.7, 271.2, "0.8 4.6 a", ((256.3, 3, 239.7),)),
+    ]
+    out, _ = column_cuts(lines, {})
+    assert [ln.text for ln in out[-2:]] == ["0.8", "4.6 a"]
+    assert out[-1].x0 == 256.3
+
+
+def _addresses(page: pymupdf.Page) -> None:
+    """An invoice's address block: three columns under underlined heads, one line a row, the
+    sender's and the payer's bank accounts (IBANs in digit groups) on its last row."""
+    rows = [
+        ("Expedition", "Facturation", "Livraison"),
+        ("Prénom Nom", "Fbg Bgf", "Voir facturation"),
+        ("Rue Delarue 1", "DelarueStraat 2", ""),
+        ("CCC1 Ville1", "CCC2 Ville2", ""),
+        ("BE12 3456 7890 1234", "BE98 7654 3210 9876", ""),
+    ]
+    for j, row in enumerate(rows):
+        for x, text in zip((77, 225, 373), row, strict=True):
+            if text:
+                page.insert_text((x, 185 + 14 * j), text, fontsize=10, fontname="tiro")
+
+
+def test_an_address_blocks_rows_of_account_numbers_stay_in_it(tmp_path: Path) -> None:
+    """Digit groups are one figure, not words (``unruled._worded``): a row of two IBANs is
+    no longer over a row of cells' word budget."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _addresses))
+    assert ["BE12 3456 7890 1234", "BE98 7654 3210 9876", ""] in rows
+    assert ["Prénom Nom", "Fbg Bgf", "Voir facturation"] in rows
+
+
+def test_a_formulas_cases_are_no_table_though_their_numbers_are_no_words() -> None:
+    """GeoTopo p50: a piecewise function's cases (``ϕ(t) = t −14  falls 12 ≤t < 34``) set in
+    two columns; digit groups are no words in a row's budget (``unruled._worded``), but its
+    signs and operators are: the cases stay text, no table."""
+    markdown = _corpus_page("GeoTopo-komprimiert.pdf", 50)
+    assert "falls" in markdown
+    assert not any("falls" in cell for row in pipe_rows(markdown) for cell in row)
+
+
+def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
+    """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
+    the page (its body on the next page: the ReportLab user guide's p88)."""
+    _grid(page, [72, 300, 520], [200, 230], {})
+    page.insert_text((76, 211), "This note sits in a box of its own,", fontsize=9)
+    page.insert_text((304, 211), "beside the second half of its sentence.", fontsize=9)
+    _grid(page, [72, 155, 238, 320, 430, 512], [740, 760], {})
+    for x, head in zip((78, 161, 244, 326, 436), ("A", "B", "C", "A paragraph", "D"), strict=True):
+        page.insert_text((x, 753), head, fontsize=10)
+
+
+def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, _head_row_and_boxed_note)
+    assert pipe_rows(markdown) == [["A", "B", "C", "A paragraph", "D"]]
+    assert "This note sits in a box of its own," in markdown
+
+
+def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path: Path) -> None:
+    """Rows set a line apart (no gap between them): a totals row whose amount's digits are
+    grouped by a space (``3 001,80`` under ``500,00``) is a row of its own, not the wrapped
+    second line of the item above (``grid._continued``: an amount under an amount)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False, pitch=14)))
+    assert ["C", "Produit Trois", "1,00", "500,00", "500,00"] in rows
+    assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
+    assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+
+
+def _signatures(page: pymupdf.Page) -> None:
+    """A Word contract's signature block (sample_contract p10, as it sets it): two numbered
+    parties in bold (the second's name over two lines, set in), two columns of ``By:`` over a
+    blank drawn as underscores, ``SIGNED`` and ``PRINTED`` under blank lines,
+    a consultant's fields over blanks, then numbered approval labels ending in a colon over
+    blanks and their officers' titles, a distribution list."""
+    blank = "_" * 30
+    for x, y, text, font in [
+        (54, 183, "1.  CONSULTANT", "tibo"),
+        (270, 183, "2.  SANTA CRUZ COUNTY REGIONAL", "tibo"),
+        (306, 199, "TRANSPORTATION COMMISSIONS", "tibo"),  # set in under it, over 0.3 pages
+        (54, 221, f"By: {blank}", "tiro"),
+        (270, 221, "By:", "tiro"),
+        (306, 221, blank, "tiro"),
+        (54, 234, "       SIGNED", "tiro"),  # Word's indent: spaces from the column's start
+        (306, 234, "              SIGNED", "tiro"),
+        (54, 246, f"      {blank}", "tiro"),
+        (306, 246, blank, "tiro"),
+        (54, 259, "       PRINTED", "tiro"),
+        (306, 259, "              PRINTED", "tiro"),
+        (54, 285, "Company Name:  _____________", "tiro"),
+        (54, 297, "Address:             ______________", "tiro"),
+        (54, 310, "Telephone:(         ) __________", "tiro"),
+        (54, 322, "Fax: (         )  __________", "tiro"),
+        (54, 335, "Email:  ________________________", "tiro"),
+        (54, 360, "3. APPROVED AS TO INSURANCE:", "tibo"),
+        (270, 360, "4. APPROVED AS TO FORM:", "tibo"),
+        (54, 385, blank, "tiro"),
+        (270, 385, blank, "tiro"),
+        (54, 398, "Administrative Services Officer", "tiro"),
+        (270, 398, "COMMISSION Counsel", "tiro"),
+        (54, 423, "DISTRIBUTION:", "tiro"),
+        (90, 435, "RTC Fiscal & Contract Manager", "tiro"),
+        (90, 447, "CONSULTANT", "tiro"),
+    ]:
+        page.insert_text((x, y), text, fontsize=11, fontname=font)
+
+
+def test_a_signature_blocks_blanks_are_no_cells_and_its_rows_stay_a_grid(tmp_path: Path) -> None:
+    """A line that is only a blank to fill in is no cell and no row (``cells.spaced_apart``);
+    a numbered label ending in a colon is a form's label (``rows._LABEL``): the approval row
+    stays the head of its grid; the parties' row heads the signatures' grid, the second's
+    name set in under it held to it (``rows._set_in``): no heading."""
+    markdown = drawn_markdown(tmp_path, _signatures, width=612, height=792)
+    cells = [" ".join(cell.split()) for row in pipe_rows(markdown) for cell in row if cell]
+    for cell in ("By:", "SIGNED", "PRINTED"):
+        assert cells.count(cell) == 2
+    assert "1. CONSULTANT" in cells and "4. APPROVED AS TO FORM:" in cells
+    assert "Administrative Services Officer" in cells and "COMMISSION Counsel" in cells
+    assert not any("___" in cell for cell in cells)
+    assert not re.search(r"^#", markdown, re.MULTILINE)

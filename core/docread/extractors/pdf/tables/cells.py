@@ -18,9 +18,13 @@ if TYPE_CHECKING:
 
 TOL = 2.0  # points: rules and text edges this close meet
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
+#: An amount as bills print it: a NUMBER, or one with its digits grouped by spaces or a true
+#: minus sign (``2 650,75``, ``−157,54``)
+AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?\d[\d\s,.']*%?\)?$")
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
+_BLANK = lazy_pattern(r"_{3,}")  # a form's blank to fill in, drawn as underscores
 _HALF = 0.5
 # A Dingbats font's codes as MuPDF gives them without a ToUnicode map, control characters (a
 # paper's ✓ is \x13, its ✗ \x17): the Dingbats block in ZapfDingbats' order, three aside.
@@ -98,11 +102,16 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     each placed by its characters' share of the line's width (a space or a comma half a
     digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
     . . . . .``) cut to their text, and a Dingbats glyph the text layer gives as a control
-    character named (``_DINGBATS``: a cell's ✓); and the line each piece was cut from, by the
-    piece's id."""
+    character named (``_DINGBATS``: a cell's ✓), and a line that is only a form's blank to
+    fill in (underscores) left out (``By: ____`` is cut to ``By:`` as leaders are); and the
+    line each piece was cut from, by the piece's id."""
     leaders = {id(ln): at for ln in lines if (at := _leaders_at(ln)) is not None}
     dingbats = [ln for ln in lines if "Dingbats" in ln.family and min(ln.text) < " "]
-    if not leaders and not dingbats and not any("   " in ln.text for ln in lines):
+    if (
+        not leaders
+        and not dingbats
+        and not any("   " in ln.text or "___" in ln.text for ln in lines)
+    ):
         return lines, {}
     out: list[Line] = []
     whole: dict[int, Line] = {}
@@ -113,6 +122,8 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             whole[id(piece)] = ln
             out.append(piece)
             continue
+        if "___" in ln.text and not ln.mono and not _BLANK.sub("", ln.text).strip():
+            continue  # a form's blank to fill in alone (``____``): no cell, no row
         led = leaders.get(id(ln))
         text = ln.text if led is None else ln.text[:led]
         if ("   " not in text.strip() or ln.mono or ln.rotated) and not (led and text.strip()):
@@ -192,9 +203,18 @@ def over_budget(text: PageText, max_seconds: float) -> bool:
 
 
 def make_table(
-    box: Box, rows: list[list[str]], output: OutputSettings, lines: list[Line], *, toc: bool = False
+    box: Box,
+    rows: list[list[str]],
+    output: OutputSettings,
+    lines: list[Line],
+    *,
+    toc: bool = False,
+    head: bool = False,
 ) -> PageTable | None:
-    if len(rows) < 2 or max(len(r) for r in rows) < 2:
+    """The table of ``rows`` (its box, markdown and lines), or None for one row or one column:
+    text in a box; a ``head`` row alone (a drawn table's first row, its body on the next page)
+    is a table."""
+    if len(rows) < 2 and not head or max(len(r) for r in rows) < 2:
         return None  # one row or one column: text in a box, not a table
     markdown = pipe_table(rows, output)
     return PageTable(*box, markdown, frozenset(id(ln) for ln in lines))

@@ -21,6 +21,9 @@ _ITEM_LABEL = lazy_pattern(
     r"|[^\W\d_]{3,}\s\d{1,3}[.:)]?)$"
 )  # "1." "a)" "(iv)" "2.1" "•" "Fall 1"
 _WORD = lazy_pattern(r"[^\W\d_]{3}")  # a word: three letters in a row
+_FIGURE = lazy_pattern(
+    r"^[-+\u2212]?\(?\d[\d.,]*\)?%?(?: ?[a-z*\u2020\u2021])?$"
+)  # 0.8, 4.6 a, (0.062)
 _CUT = tuple[float, int, float]  # a cut's left edge, the visible characters before it, the end
 # of the text before it
 
@@ -141,7 +144,8 @@ def _edges(line: Line, starts: list[tuple[float, float]], tops: list[float]) -> 
 def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
     """``line`` cut at ``edges`` (``_CUT``); whole where a piece left of a cut reads as a
     list's label, a piece is blank or one right of a cut holds no word (a display formula's
-    pieces: ``∂u1 (p) = ∂F``)."""
+    pieces: ``∂u1 (p) = ∂F``) unless every piece is a figure (a results table's ``0.8`` and
+    ``4.6 a``, its footnote mark raised: MuPDF joins them as one line)."""
     pieces: list[Line] = []
     start, x0, seen, i = 0, line.x0, 0, 0
     for x, n, end in edges:
@@ -151,6 +155,8 @@ def _cut(line: Line, edges: list[_CUT]) -> list[Line]:
         pieces.append(replace(line, x0=x0, x1=end, text=line.text[start:i].strip(), cuts=()))
         start, x0 = i, x
     pieces.append(replace(line, x0=x0, text=line.text[start:].strip(), cuts=()))
+    if all(_FIGURE.match(p.text) for p in pieces):
+        return pieces  # a row of figures: ``0.8`` reads as a section's number, but is none
     if (
         any(not p.text for p in pieces)
         or any(_ITEM_LABEL.match(p.text) for p in pieces[:-1])

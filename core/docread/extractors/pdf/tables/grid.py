@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cells import NUMBER, box_of
+from .cells import AMOUNT, NUMBER, box_of
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
@@ -204,11 +204,12 @@ def _opens(above: list[str], cells: list[str]) -> bool:
 
 def _continued(above: list[str], cells: list[str]) -> bool:
     """A row that carries on the cells of the row above (wrapped text): fewer cells, each
-    under a filled one, no number under a number (a header's unit under its name is text:
-    "mAP" / "(0.75)")."""
+    under a filled one, no number under a number (an amount's digits grouped by spaces too:
+    a bill's ``3 001,80`` under ``500,00`` is a totals row; a header's unit under its name is
+    text: "mAP" / "(0.75)")."""
     filled = [i for i, c in enumerate(cells) if c]
     return len(filled) < sum(bool(c) for c in above) and all(
-        above[i] and not (NUMBER.match(cells[i]) and NUMBER.match(above[i])) for i in filled
+        above[i] and not (AMOUNT.match(cells[i]) and AMOUNT.match(above[i])) for i in filled
     )
 
 

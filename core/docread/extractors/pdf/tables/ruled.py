@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
 _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
 _SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
+_ABUT = 0.1  # points: fills this close meet edge to edge (a stroked box's edge overlaps its neighbour's)
 
 
 def drawn_tables(
@@ -64,7 +65,7 @@ def _ruled_tables(
     across: list[Rule] = []
     down: list[Rule] = []
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
-    for x0, y0, x1, y1 in rects:
+    for x0, y0, x1, y1 in _fills_joined(rects):
         width, height = x1 - x0, y1 - y0
         if height <= _THIN and width >= _MIN_EDGE:
             across.append(((y0 + y1) / 2, x0, x1))
@@ -104,6 +105,30 @@ def _ruled_tables(
     return out
 
 
+def _fills_joined(rects: list[Box]) -> list[Box]:
+    """The page's rects with fills that meet edge to edge side by side, of one height, joined
+    into one: a row shaded cell by cell (LaTeX's colortbl) draws no wall between its cells; a
+    stroked box's edge overlaps its neighbour's by the stroke's width, so a grid of boxes stays
+    walls. One pass over the fills sorted by their rows."""
+    thin = [r for r in rects if r[2] - r[0] <= _THIN or r[3] - r[1] <= _THIN]
+    out: list[Box] = []
+    for box in sorted(
+        (r for r in rects if r[2] - r[0] > _THIN and r[3] - r[1] > _THIN),
+        key=lambda r: (round(r[1], 1), round(r[3], 1), r[0]),
+    ):
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and abs(last[1] - box[1]) <= _ABUT
+            and abs(last[3] - box[3]) <= _ABUT
+            and abs(last[2] - box[0]) <= _ABUT
+        ):
+            out[-1] = (last[0], last[1], box[2], last[3])
+        else:
+            out.append(box)
+    return thin + out
+
+
 def _walls(across: list[Rule], lines: list[Line]) -> list[Rule]:
     """The rules across that are no underline: a rule in a text line's lower half, within its
     width, underlines it (a hyperlink in a cell), and is no wall of its cell."""
@@ -141,9 +166,12 @@ def _cell(
     nearest rule down on at least one side, from the rule above to the one below, which both
     reach; an open side (a table without outer walls) ends where the rules across end. A line
     printed on past the rule down where its cell's rules across end (a long name in a narrow
-    column) is that cell's, if the cell holds most of it. None when there is none."""
+    column) is that cell's, if the cell holds most of it; a line's height over its size (a
+    raised mark: ``Nº pièce``) may cross the rule above. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
-    top = _nearest(across, ys, ln.y0 + TOL, x, before=True)
+    height = ln.y1 - ln.y0  # a raised mark's part (over the size, under half the line) may
+    rise = max(TOL, min(height - ln.size, height / 2))  # cross the rule above
+    top = _nearest(across, ys, ln.y0 + rise, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
         return None
@@ -298,7 +326,18 @@ def _lattice(
     kept = clean_rows(rows)
     if kept and max(len(r) for r in kept) == 1:
         kept = clean_rows(rows, columns=False)
-    return make_table(box, kept, output, used)
+    return make_table(box, kept, output, used, head=_head_alone(kept))
+
+
+def _head_alone(rows: list[list[str]]) -> bool:
+    """One drawn row of three cells or more, each filled with a word or three: a table's head
+    row (its body on the next page), or a form's row of boxed fields, not a line of text in a
+    box."""
+    return (
+        len(rows) == 1
+        and len(rows[0]) >= 3
+        and all(cell and len(cell.split()) <= 3 for cell in rows[0])
+    )
 
 
 def _band(xs: list[float], top: float, across: list[Rule], lines: list[Line]) -> list[Line]:

@@ -24,6 +24,17 @@ from .cells import (
 from .cuts import ALIGN, column_cuts
 from .grid import grid, reach, run_box
 from .pairs import FAR, short_cell, two_row_tables
+from .rows import (
+    described,
+    ends_held,
+    fits,
+    held_line,
+    labelled,
+    near,
+    one_long,
+    totals,
+    wrapped,
+)
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
@@ -31,8 +42,8 @@ if TYPE_CHECKING:
     from ..text.lines import Line, PageText
 
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
+_DIGITS = re.compile(r"^[\d.,']+$")  # a group of a number's digits: 3456, 000,40
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
-_LABEL = re.compile(r"^\s*[^\W\d_][^:]{0,30}:\s*$")  # a form field's label: "Booking ID:"
 
 
 def aligned_tables(
@@ -149,14 +160,6 @@ def _aligned(
     return found
 
 
-def _fits(row: list[Line], cols: list[list[float]]) -> int:
-    """How many of the row's lines overlap (or start at) a column of the run so far."""
-    return sum(
-        any(c[0] - ALIGN <= ln.x0 <= c[1] or (ln.x0 < c[1] and c[0] < ln.x1) for c in cols)
-        for ln in row
-    )
-
-
 def _carries_on(line: Line, survey: Survey, keys: set[int]) -> bool:
     """A line that carries on a sentence: a lowercase start, not code, and not a row's first
     cell (``keys``) without a word of three letters in it (a symbol: ``f−1(M)``, ``χ(K)``,
@@ -215,10 +218,10 @@ def unruled_runs(
 ) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs, two rows of two pairs or more each will do, or short cells around one sentence:
-    ``_one_long``) whose cells fall in the same columns (a row may leave cells empty, or
+    ``one_long``) whose cells fall in the same columns (a row may leave cells empty, or
     hold one cell between two rows of cells: a group label, or a cell's wrapped line, the
     next row then near that line; or up to three lines of a cell set on its row's last:
-    ``_held``),
+    ``held_line``),
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column; nor does a page's
@@ -238,15 +241,15 @@ def unruled_runs(
     def cells(row: list[Line]) -> bool:
         return len(row) >= 2 and (
             all(short(ln) for ln in row)
-            and sum(len(ln.text.split()) for ln in row) <= 3 * len(row)
-            or _labelled(row, width)
-            or _one_long(row, width)
-            or _described(row, width)
+            and sum(_worded(ln.text) for ln in row) <= 3 * len(row)
+            or labelled(row, width)
+            or one_long(row, width)
+            or described(row, width)
         )
 
     def close(end: int) -> None:
         nonlocal floor
-        pairs = len(run) == 2 and all(len(r) >= 4 and _labelled(r, width) for r in run)
+        pairs = len(run) == 2 and all(len(r) >= 4 and labelled(r, width) for r in run)
         if len(run) < 3 and not pairs or len(cols) < 2:
             return  # fewer than three rows, unless two rows of two fields or more each
         widest = max(c[1] - c[0] for c in cols)
@@ -259,10 +262,15 @@ def unruled_runs(
     for i, row in enumerate(rows):
         if (
             run
-            and (cells(row) or _ends(held, row, width) and _fits(row, cols) == len(row) >= 2)
-            and _fits(row, cols) >= max(1, len(row) - 1)
+            and (
+                cells(row)
+                or ends_held(held, row, width)
+                and fits(row, cols) == len(row) >= 2
+                or totals(row, cols, width)
+            )
+            and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
-            and _near(held[-1] if _wrapped(run[-1], held) else run[-1], row, 3)
+            and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
             for part in (*held, row):
@@ -271,7 +279,12 @@ def unruled_runs(
                 cols = _widened(cols, part)
             held = []
             continue
-        if run and len(row) == 1 and _held(held, row[0], cols, short, run[-1]) and _fits(row, cols):
+        if (
+            run
+            and len(row) == 1
+            and held_line(held, row[0], cols, short, run[-1])
+            and fits(row, cols)
+        ):
             held.append(row)  # a group label or a cell's first lines, if a row of cells follows
             continue
         close(i - len(held))
@@ -285,16 +298,11 @@ def unruled_runs(
     return runs + two_row_tables(rows, taken, width)  # two rows of two cells: a table too
 
 
-def _described(row: list[Line], width: float) -> bool:
-    """A row of two: a short label (three words at most) and a line of up to eight words after
-    it, under half the page wide (a file's name and what it is: a list set as a grid)."""
-    return (
-        len(row) == 2
-        and len(row[0].text.split()) <= 3
-        and row[0].x1 - row[0].x0 < 0.3 * width
-        and len(row[1].text.split()) <= 8
-        and row[1].x1 - row[1].x0 < 0.5 * width
-    )
+def _worded(text: str) -> int:
+    """How many of a line's words are not a number's digit groups (an IBAN's ``BE12 3456 7890
+    1234``, ``1 000,40``: one figure, not words of text); a sign or an operator counts (a
+    formula's cases ``ϕ(t) = t −14`` stay over the budget)."""
+    return sum(_DIGITS.match(word) is None for word in text.split())
 
 
 def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
@@ -303,68 +311,6 @@ def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:
     cell run on over the next one is no footer: it is not in the band)."""
     return all(in_band(ln, height) for ln in row) and any(
         sum(ln.x0 < x1 and x0 < ln.x1 for x0, x1 in cols) >= 2 for ln in row
-    )
-
-
-def _one_long(row: list[Line], width: float) -> bool:
-    """A row of three or more cells in one style (a one-character cell may differ in family
-    alone: a symbol in a fallback font), of a word or three each but one between them, that
-    one up to 12 words (a question between its code and its answer; ``row`` left to right)."""
-    longer = {ln.style for ln in row if len(ln.text.strip()) > 1}
-    if len(row) < 3 or len(longer) != 1 or len({ln.style[:3] for ln in row}) != 1:
-        return False
-    wordy = [
-        i for i, ln in enumerate(row) if len(ln.text.split()) > 3 or ln.x1 - ln.x0 >= 0.3 * width
-    ]
-    return (
-        len(wordy) == 1
-        and 0 < wordy[0] < len(row) - 1
-        and len(row[wordy[0]].text.split()) <= 12
-        and row[wordy[0]].x1 - row[wordy[0]].x0 < 0.6 * width
-    )
-
-
-def _held(
-    held: list[list[Line]],
-    line: Line,
-    cols: list[list[float]],
-    short: Callable[[Line], bool],
-    above: list[Line],
-) -> bool:
-    """A one-line row that may sit between rows of cells: a short line (a group label), or a
-    line of up to 12 words from the start of a column after the first, in the style of a
-    cell of the row ``above`` (a cell's first lines, the row's other cells set on its last:
-    no heading), and up to two more lines right under it, from the same start."""
-    if not held:
-        words = len(line.text.split())
-        return short(line) or (
-            words <= 12
-            and any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
-            and any(ln.style == line.style for ln in above)
-        )
-    last = held[-1][0]
-    return (
-        len(held) < 3
-        and abs(line.x0 - last.x0) <= ALIGN
-        and 0 <= line.y0 - last.y1 < 0.5 * last.height
-        and len(line.text.split()) <= 12
-    )
-
-
-def _ends(held: list[list[Line]], row: list[Line], width: float) -> bool:
-    """The row ends the cell whose first lines are ``held``: one of its lines starts where
-    they do, right under the last (less than half a line between), its other lines a word or
-    three each (a cell's code and answer, not a column of text beside it)."""
-    if not held:
-        return False
-    last = held[-1][0]
-    end = [
-        ln
-        for ln in row
-        if abs(ln.x0 - last.x0) <= ALIGN and 0 <= ln.y0 - last.y1 < 0.5 * last.height
-    ]
-    return len(end) == 1 and all(
-        len(ln.text.split()) <= 3 and ln.x1 - ln.x0 < 0.3 * width for ln in row if ln is not end[0]
     )
 
 
@@ -383,9 +329,9 @@ def _head(
     for row in reversed(above[-3:]):
         if not all(short(ln) for ln in row) or any(_CAPTION.match(ln.text) for ln in row):
             break
-        if not (_fits(row, cols) or _over(row, cols)) or not _near(row, below):
+        if not (fits(row, cols) or _over(row, cols)) or not near(row, below):
             break
-        if len(row) == 1 and not (row[0].x0 > cols[0][1] or _near(row, below, 0.3)):
+        if len(row) == 1 and not (row[0].x0 > cols[0][1] or near(row, below, 0.3)):
             break
         head.insert(0, row)
         below = row
@@ -404,45 +350,3 @@ def _over(row: list[Line], cols: list[list[float]]) -> bool:
             i + 1 == len(cols) or ln.x1 <= cols[i + 1][0] for ln, i in zip(row, at, strict=True)
         )
     )
-
-
-def _labelled(row: list[Line], width: float) -> bool:
-    """A row of ``label: value`` pairs (a form's fields side by side): every other line a
-    label of a few words ending in a colon, or set in bold before a value that is not, each
-    followed by its value, a value of one line (up to 12 words) whatever its length."""
-    return len(row) % 2 == 0 and all(
-        (_LABEL.match(label.text) or _bold_label(label, value))
-        and len(value.text.split()) <= 12
-        and value.x1 - value.x0 < 0.6 * width
-        for label, value in zip(row[::2], row[1::2], strict=True)
-    )
-
-
-def _bold_label(label: Line, value: Line) -> bool:
-    """A form's label set in bold before its value in the body weight: a few words, no
-    sentence's end."""
-    text = label.text.strip()
-    return (
-        label.bold
-        and not value.bold
-        and len(text.split()) <= 4
-        and not text.endswith((".", "!", "?"))
-    )
-
-
-def _wrapped(row: list[Line], held: list[list[Line]]) -> bool:
-    """The one-line row ``held`` is a cell of ``row`` wrapped onto a second line: right under
-    it (less than half a line between), starting where one of its lines starts."""
-    if not held:
-        return False
-    ln = held[-1][0]
-    return any(
-        abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
-        for cell in row
-    )
-
-
-def _near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
-    """Two rows no more than ``lines`` line heights apart."""
-    height = max(ln.y1 - ln.y0 for ln in lower)
-    return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
