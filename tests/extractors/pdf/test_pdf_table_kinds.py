@@ -1522,6 +1522,46 @@ def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -
     assert "This note sits in a box of its own," in markdown
 
 
+def _head_over_body(page: pymupdf.Page) -> None:
+    """A drawn head row of three short cells over an unruled body of four rows in its columns
+    and a rule under them (12s0324's crime table, cleanthesis' rules between rows only)."""
+    page.draw_line((72, 200), (472, 200))
+    page.draw_line((72, 222), (472, 222))
+    for x in (72, 272, 372, 472):
+        page.draw_line((x, 200), (x, 222))
+    for x, head in ((76, "Product"), (276, "Quantity"), (376, "Price")):
+        page.insert_text((x, 215), head, fontsize=10)
+    for j, row in enumerate(_HEAD_BODY):
+        for x, text in zip((76, 276, 376), row, strict=True):
+            page.insert_text((x, 240 + 14 * j), text, fontsize=10)
+    page.draw_line((72, 300), (472, 300))
+
+
+_HEAD_BODY = [
+    ("Pens", "4", "2,00"),
+    ("Paper", "1", "5,50"),
+    ("Ink", "2", "9,90"),
+    ("Glue", "3", "1,20"),
+]
+
+
+@pytest.mark.parametrize("turned", [0, 90])
+def test_a_drawn_head_row_over_an_unruled_body_is_one_table_with_it(
+    tmp_path: Path, turned: int
+) -> None:
+    """A head row alone is a table only with no line under it within two lines' height
+    (``ruled._head_alone``): here its body follows, so head and body are one table of five
+    rows, not a table of the head and another of the body."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _head_over_body(page)
+        page.set_rotation(turned)
+
+    markdown = drawn_markdown(tmp_path, draw)
+    assert sum(ln.startswith("|---") for ln in markdown.splitlines()) == 1
+    assert pipe_rows(markdown) == [["Product", "Quantity", "Price"], *map(list, _HEAD_BODY)]
+
+
 def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path: Path) -> None:
     """Rows set a line apart (no gap between them): a totals row whose amount's digits are
     grouped by a space (``3 001,80`` under ``500,00``) is a row of its own, not the wrapped

@@ -326,18 +326,22 @@ def _lattice(
     kept = clean_rows(rows)
     if kept and max(len(r) for r in kept) == 1:
         kept = clean_rows(rows, columns=False)
-    return make_table(box, kept, output, used, head=_head_alone(kept))
+    return make_table(box, kept, output, used, head=_head_alone(kept, box, used, page[1]))
 
 
-def _head_alone(rows: list[list[str]]) -> bool:
-    """One drawn row of three cells or more, each filled with a word or three: a table's head
-    row (its body on the next page), or a form's row of boxed fields, not a line of text in a
-    box."""
-    return (
+def _head_alone(rows: list[list[str]], box: Box, used: list[Line], free: list[Line]) -> bool:
+    """One drawn row of three cells or more, each filled with a word or three, and no free line
+    starting within two lines' height under it: a table's head row (its body on the next page),
+    or a form's row of boxed fields, not a line of text in a box nor the head over a body the
+    rules do not draw (12s0324's crime table, a thesis' rules between rows only)."""
+    if not (
         len(rows) == 1
         and len(rows[0]) >= 3
         and all(cell and len(cell.split()) <= 3 for cell in rows[0])
-    )
+    ):
+        return False
+    reach = box[3] + 2 * max(ln.y1 - ln.y0 for ln in used)
+    return not any(box[3] - TOL <= ln.y0 <= reach for ln in free)
 
 
 def _band(xs: list[float], top: float, across: list[Rule], lines: list[Line]) -> list[Line]:
