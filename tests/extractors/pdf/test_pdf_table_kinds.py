@@ -1505,6 +1505,33 @@ def test_a_formulas_cases_are_no_table_though_their_numbers_are_no_words() -> No
     assert not any("falls" in cell for row in pipe_rows(markdown) for cell in row)
 
 
+def test_two_numbered_headings_side_by_side_are_no_row_of_cells() -> None:
+    """quantumarticle's bibliography demo p3 (a two-column paper): the headings ``6 Reference
+    class misc`` and ``7.2 Reference class inbook`` side by side under a short line and a
+    paragraph's last lines. A lone number is a word in a row's budget (only two digit groups
+    or more are one figure, ``unruled._worded``): the headings are no row of a table."""
+
+    def line(
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        text: str,
+        size: float = 11,
+        family: str = "SFRM",
+    ) -> Line:
+        return Line(x0, y0, x1, y1, text, size, family=family, weight=400)
+
+    lines = [
+        line(73.6, 484.1, 136.9, 495.0, "Appearances:"),
+        line(307.6, 485.6, 538.6, 497.3, "year/date, an eprint reference, and finally a"),
+        line(307.6, 499.2, 386.0, 510.9, "custom note [1]."),
+        line(56.7, 530.8, 200.3, 545.8, "6 Reference class misc", size=14.5, family="LMSans"),
+        line(307.6, 533.0, 448.7, 545.5, "7.2 Reference class inbook", size=12.0, family="LMSans"),
+    ]
+    assert unruled_runs(lines, 595.3, 841.9) == []
+
+
 def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
     """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
     the page (its body on the next page: the ReportLab user guide's p88)."""
