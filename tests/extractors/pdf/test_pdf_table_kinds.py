@@ -1318,8 +1318,9 @@ def test_a_bills_rows_shaded_cell_by_cell_are_no_ruled_cells(tmp_path: Path) -> 
 
 
 def test_a_bills_totals_rows_stay_in_its_grid(tmp_path: Path) -> None:
-    """A totals row (a label of five words and an amount in the far column) is a row of the
-    grid above it (``rows.totals``), not a heading over loose amounts; no shading here."""
+    """A totals row (a label of five words and an amount in the far column, its digit groups
+    no words: ``unruled._worded``) is a row of the grid above it, not a heading over loose
+    amounts; no shading here."""
     rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False)))
     assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
     assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
@@ -1388,9 +1389,8 @@ def test_a_thousand_rows_shaded_cell_by_cell_are_joined_in_time_linear_in_their_
 
 
 def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> None:
-    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a six-word label
-    and an amount after every tenth (seven words: ``rows.totals``): one run, found in well
-    under a second of CPU."""
+    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a four-word label
+    and an amount after every tenth: one run, found in well under a second of CPU."""
     lines = []
     for i in range(1000):
         y = 72.0 + 14 * i
@@ -1401,7 +1401,7 @@ def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> N
                     y,
                     290,
                     y + 10,
-                    f"Total of the block number {i}",
+                    f"Total of block {i}",
                     10,
                     family="x",
                     weight=400,

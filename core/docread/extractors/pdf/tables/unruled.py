@@ -32,7 +32,6 @@ from .rows import (
     labelled,
     near,
     one_long,
-    totals,
     wrapped,
 )
 
@@ -262,12 +261,7 @@ def unruled_runs(
     for i, row in enumerate(rows):
         if (
             run
-            and (
-                cells(row)
-                or ends_held(held, row, width)
-                and fits(row, cols) == len(row) >= 2
-                or totals(row, cols, width)
-            )
+            and (cells(row) or ends_held(held, row, width) and fits(row, cols) == len(row) >= 2)
             and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
             and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
