@@ -1345,6 +1345,27 @@ def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
     assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
 
 
+def _coloured_cells(page: pymupdf.Page) -> None:
+    """A grid drawn only with cell fills in three colours by turns, meeting edge to edge, no
+    stroke: each fill a cell, its colour's edge the wall between two cells."""
+    colours = [(0.8, 0.2, 0.2), (0.2, 0.8, 0.2), (0.2, 0.2, 0.8)]
+    for j in range(4):
+        for i in range(3):
+            box = pymupdf.Rect(72 + 150 * i, 200 + 20 * j, 222 + 150 * i, 220 + 20 * j)
+            page.draw_rect(box, color=None, fill=colours[(i + j) % 3], width=0)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _COLOURED.format(j, i), fontsize=9)
+
+
+_COLOURED = "Entry {} {} with several words here"
+
+
+def test_cells_filled_in_colours_by_turns_keep_their_walls(tmp_path: Path) -> None:
+    """Only fills of one colour meeting edge to edge are one fill (``ruled._fills_joined``):
+    fills of different colours side by side are cells of a grid, read as a table."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _coloured_cells))
+    assert rows == [[_COLOURED.format(j, i) for i in range(3)] for j in range(4)]
+
+
 def _totals_beside_text(page: pymupdf.Page) -> None:
     """A price list of three rows, then two paragraphs side by side whose last lines are short
     and end in a number: text under the grid, not totals rows of it."""
@@ -1383,9 +1404,10 @@ def test_a_thousand_rows_shaded_cell_by_cell_are_joined_in_time_linear_in_their_
             (72.0, 14.0 * j + 13, 372.0, 14.0 * j + 13.5),
         )
     ]
-    joined = _fills_joined(rects)
+    fills = dict.fromkeys(rects, 0xEEEEEE)
+    joined = _fills_joined(rects, fills)
     assert len(joined) == 2000 and (72.0, 14.0, 372.0, 26.0) in joined
-    assert _cpu(lambda: _fills_joined(rects)) < 0.5
+    assert _cpu(lambda: _fills_joined(rects, fills)) < 0.5
 
 
 def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> None:
