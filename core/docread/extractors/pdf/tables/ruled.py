@@ -175,8 +175,7 @@ def _cell(
     column) is that cell's, if the cell holds most of it; a line's height over its size (a
     raised mark: ``Nº pièce``) may cross the rule above. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
-    height = ln.y1 - ln.y0  # a raised mark's part (over the size, under half the line) may
-    rise = max(TOL, min(height - ln.size, height / 2))  # cross the rule above
+    rise = max(TOL, ln.y1 - ln.y0 - ln.size)  # a raised mark's part may cross the rule above
     top = _nearest(across, ys, ln.y0 + rise, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
