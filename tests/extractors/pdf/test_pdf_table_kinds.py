@@ -1621,6 +1621,36 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
     assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
 
 
+_INDEX = [
+    ("\\parindent", "755, 771,", "2454, 2462, 2865, 3094"),
+    ("\\received", "18, 1694", ""),
+    ("\\refname", "279, 280", ""),
+    ("\\relax", "176, 182, 195, 202,", "3103, 3210, 3214, 3218"),
+    ("\\renewcommand", "468", ""),
+]
+
+
+def _index(page: pymupdf.Page) -> None:
+    """A docstrip index's column (acmart p140, erdc p33): a command and the numbers of the
+    lines it is used on, a long list wrapped onto a second line under the first's numbers."""
+    y = 100
+    for name, numbers, wrapped in _INDEX:
+        page.insert_text((72, y), name, fontsize=9, fontname="cour")
+        page.insert_text((200, y), numbers, fontsize=9)
+        if wrapped:
+            y += 11
+            page.insert_text((200, y), wrapped, fontsize=9)
+        y += 11
+
+
+def test_an_index_entrys_wrapped_list_of_numbers_stays_in_its_cell(tmp_path: Path) -> None:
+    """A list of numbers is no amount (``cells.AMOUNT``: spaces group only thousands): the
+    wrapped second line of an entry's numbers carries on its cell (``grid._continued``), not
+    a row of its own nor the next entry's."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _index))
+    assert rows == [[name, " ".join(filter(None, more))] for name, *more in _INDEX]
+
+
 def _signatures(page: pymupdf.Page) -> None:
     """A Word contract's signature block (sample_contract p10, as it sets it): two numbered
     parties in bold (the second's name over two lines, set in), two columns of ``By:`` over a
