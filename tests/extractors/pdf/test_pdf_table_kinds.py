@@ -1554,6 +1554,32 @@ def test_two_numbered_headings_side_by_side_are_no_row_of_cells() -> None:
     assert unruled_runs(lines, 595.3, 841.9) == []
 
 
+def test_a_paragraph_set_in_under_the_last_line_of_another_is_no_wrapped_cell() -> None:
+    """acmart's sample-sigconf-biblatex p2 (two columns): the right column's paragraph ends
+    (``... effective use.``) and the next opens set in under it, between a short line and two
+    headings side by side. A line set in under a cell is its wrapped line only when the cell
+    ends no sentence (``rows._set_in``): no run of rows across the two columns."""
+
+    def line(x0: float, y0: float, x1: float, text: str, bold: bool = False) -> Line:
+        size, family = (11.0, "LinLibertineTB") if bold else (9.0, "LinLibertineT")
+        return Line(
+            x0, y0, x1, y0 + size, text, size, bold=bold, family=family, weight=700 if bold else 400
+        )
+
+    lines = [
+        line(53.8, 327.9, 116.9, "in the source file:"),
+        line(
+            318.0, 324.6, 547.1, "explanation of these commands and tips for their effective use."
+        ),
+        line(
+            327.9, 335.6, 559.5, "Note that authors’ addresses are mandatory for journal articles."
+        ),
+        line(53.8, 365.3, 157.8, "3 MODIFICATIONS", bold=True),
+        line(318.0, 360.8, 457.1, "7 RIGHTS INFORMATION", bold=True),
+    ]
+    assert unruled_runs(lines, 612.0, 792.0) == []
+
+
 def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
     """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
     the page (its body on the next page: the ReportLab user guide's p88)."""

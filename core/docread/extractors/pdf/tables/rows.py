@@ -90,11 +90,13 @@ def held_line(
 def _set_in(line: Line, cell: Line) -> bool:
     """``line`` is ``cell``'s wrapped line set in under it: in its style, starting within it,
     right under it (less than half a line between: a party's name over two lines in a
-    signature block, ``2. SANTA CRUZ COUNTY REGIONAL`` / ``TRANSPORTATION COMMISSION``)."""
+    signature block, ``2. SANTA CRUZ COUNTY REGIONAL`` / ``TRANSPORTATION COMMISSION``), the
+    cell ending no sentence (a paragraph's next one set in under its last line is no wrap)."""
     return (
         line.style == cell.style
         and cell.x0 - ALIGN <= line.x0 <= cell.x1
         and 0 <= line.y0 - cell.y1 < 0.5 * cell.height
+        and not cell.text.rstrip().endswith((".", "!", "?"))
     )
 
 
