@@ -1728,3 +1728,33 @@ def test_a_signature_blocks_blanks_are_no_cells_and_its_rows_stay_a_grid(tmp_pat
     assert "Administrative Services Officer" in cells and "COMMISSION Counsel" in cells
     assert not any("___" in cell for cell in cells)
     assert not re.search(r"^#", markdown, re.MULTILINE)
+
+
+_FIELDS = ["Firma:", "Name:", "Ort:", "E-Mail:"]
+
+
+def _questionnaire(page: pymupdf.Page) -> None:
+    """A questionnaire's foot (hagenberg-thesis' fragebogen p2): a field a row, its label
+    ending in a colon and a blank of underscores right of it, a paragraph in the next
+    column at the same heights."""
+    for j, label in enumerate(_FIELDS):
+        page.insert_text((20, 772 + 15 * j), label, fontsize=9)
+        page.insert_text((60, 772 + 15 * j), "_" * 54, fontsize=8)
+    for j, text in enumerate(_NOTE):
+        page.insert_text((334, 772 + 10 * j), text, fontsize=8)
+
+
+_NOTE = [
+    "Wenn Sie die Erhebung nicht online beantwortet",
+    "haben, sondern mittels dieses Fragebogens, so",
+    "ersuchen wir Sie, diesen an folgende Adresse zu",
+    "senden oder direkt im Gemeindeamt abzugeben.",
+]
+
+
+def test_a_forms_fields_of_a_label_and_a_blank_each_stay_a_table(tmp_path: Path) -> None:
+    """A blank right of its row's one label ending in a colon is the field's value
+    (``cells._fields``): the fields stay a table of label | blank, not a blank left out and
+    the labels run into one paragraph (a signature grid's blanks beside more cells go)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _questionnaire, width=595, height=842))
+    assert rows == [[label, "_" * 54] for label in _FIELDS]
