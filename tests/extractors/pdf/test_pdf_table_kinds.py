@@ -1318,8 +1318,9 @@ def test_a_bills_rows_shaded_cell_by_cell_are_no_ruled_cells(tmp_path: Path) -> 
 
 
 def test_a_bills_totals_rows_stay_in_its_grid(tmp_path: Path) -> None:
-    """A totals row (a label of five words and an amount in the far column) is a row of the
-    grid above it (``rows.totals``), not a heading over loose amounts; no shading here."""
+    """A totals row (a label of five words and an amount in the far column, its digit groups
+    no words: ``unruled._worded``) is a row of the grid above it, not a heading over loose
+    amounts; no shading here."""
     rows = pipe_rows(drawn_markdown(tmp_path, lambda p: _bill(p, shaded=False)))
     assert ["", "Total hors remise : (A+B+C+D+E)", "", "", "3 557,03"] in rows
     assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
@@ -1342,6 +1343,27 @@ _BOX = "Box {}.{} holds seven words of text"
 def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _boxes))
     assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
+
+
+def _coloured_cells(page: pymupdf.Page) -> None:
+    """A grid drawn only with cell fills in three colours by turns, meeting edge to edge, no
+    stroke: each fill a cell, its colour's edge the wall between two cells."""
+    colours = [(0.8, 0.2, 0.2), (0.2, 0.8, 0.2), (0.2, 0.2, 0.8)]
+    for j in range(4):
+        for i in range(3):
+            box = pymupdf.Rect(72 + 150 * i, 200 + 20 * j, 222 + 150 * i, 220 + 20 * j)
+            page.draw_rect(box, color=None, fill=colours[(i + j) % 3], width=0)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _COLOURED.format(j, i), fontsize=9)
+
+
+_COLOURED = "Entry {} {} with several words here"
+
+
+def test_cells_filled_in_colours_by_turns_keep_their_walls(tmp_path: Path) -> None:
+    """Only fills of one colour meeting edge to edge are one fill (``ruled._fills_joined``):
+    fills of different colours side by side are cells of a grid, read as a table."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _coloured_cells))
+    assert rows == [[_COLOURED.format(j, i) for i in range(3)] for j in range(4)]
 
 
 def _totals_beside_text(page: pymupdf.Page) -> None:
@@ -1382,15 +1404,15 @@ def test_a_thousand_rows_shaded_cell_by_cell_are_joined_in_time_linear_in_their_
             (72.0, 14.0 * j + 13, 372.0, 14.0 * j + 13.5),
         )
     ]
-    joined = _fills_joined(rects)
+    fills = dict.fromkeys(rects, 0xEEEEEE)
+    joined = _fills_joined(rects, fills)
     assert len(joined) == 2000 and (72.0, 14.0, 372.0, 26.0) in joined
-    assert _cpu(lambda: _fills_joined(rects)) < 0.5
+    assert _cpu(lambda: _fills_joined(rects, fills)) < 0.5
 
 
 def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> None:
-    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a six-word label
-    and an amount after every tenth (seven words: ``rows.totals``): one run, found in well
-    under a second of CPU."""
+    """A bill of 1,000 item rows (a code, a name, an amount), a totals row of a four-word label
+    and an amount after every tenth: one run, found in well under a second of CPU."""
     lines = []
     for i in range(1000):
         y = 72.0 + 14 * i
@@ -1401,7 +1423,7 @@ def test_a_thousand_item_rows_with_totals_rows_are_one_run_in_linear_time() -> N
                     y,
                     290,
                     y + 10,
-                    f"Total of the block number {i}",
+                    f"Total of block {i}",
                     10,
                     family="x",
                     weight=400,
@@ -1505,6 +1527,59 @@ def test_a_formulas_cases_are_no_table_though_their_numbers_are_no_words() -> No
     assert not any("falls" in cell for row in pipe_rows(markdown) for cell in row)
 
 
+def test_two_numbered_headings_side_by_side_are_no_row_of_cells() -> None:
+    """quantumarticle's bibliography demo p3 (a two-column paper): the headings ``6 Reference
+    class misc`` and ``7.2 Reference class inbook`` side by side under a short line and a
+    paragraph's last lines. A lone number is a word in a row's budget (only two digit groups
+    or more are one figure, ``unruled._worded``): the headings are no row of a table."""
+
+    def line(
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        text: str,
+        size: float = 11,
+        family: str = "SFRM",
+    ) -> Line:
+        return Line(x0, y0, x1, y1, text, size, family=family, weight=400)
+
+    lines = [
+        line(73.6, 484.1, 136.9, 495.0, "Appearances:"),
+        line(307.6, 485.6, 538.6, 497.3, "year/date, an eprint reference, and finally a"),
+        line(307.6, 499.2, 386.0, 510.9, "custom note [1]."),
+        line(56.7, 530.8, 200.3, 545.8, "6 Reference class misc", size=14.5, family="LMSans"),
+        line(307.6, 533.0, 448.7, 545.5, "7.2 Reference class inbook", size=12.0, family="LMSans"),
+    ]
+    assert unruled_runs(lines, 595.3, 841.9) == []
+
+
+def test_a_paragraph_set_in_under_the_last_line_of_another_is_no_wrapped_cell() -> None:
+    """acmart's sample-sigconf-biblatex p2 (two columns): the right column's paragraph ends
+    (``... effective use.``) and the next opens set in under it, between a short line and two
+    headings side by side. A line set in under a cell is its wrapped line only when the cell
+    ends no sentence (``rows._set_in``): no run of rows across the two columns."""
+
+    def line(x0: float, y0: float, x1: float, text: str, bold: bool = False) -> Line:
+        size, family = (11.0, "LinLibertineTB") if bold else (9.0, "LinLibertineT")
+        return Line(
+            x0, y0, x1, y0 + size, text, size, bold=bold, family=family, weight=700 if bold else 400
+        )
+
+    lines = [
+        line(53.8, 327.9, 116.9, "in the source file:"),
+        line(
+            318.0, 324.6, 547.1, "explanation of these commands and tips for their effective use."
+        ),
+        line(
+            327.9, 335.6, 559.5, "Note that authors’ addresses are mandatory for journal articles."
+        ),
+        line(53.8, 365.3, 157.8, "3 MODIFICATIONS", bold=True),
+        line(318.0, 360.8, 457.1, "7 RIGHTS INFORMATION", bold=True),
+    ]
+    assert unruled_runs(lines, 612.0, 792.0) == []
+
+
 def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
     """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
     the page (its body on the next page: the ReportLab user guide's p88)."""
@@ -1522,6 +1597,46 @@ def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -
     assert "This note sits in a box of its own," in markdown
 
 
+def _head_over_body(page: pymupdf.Page) -> None:
+    """A drawn head row of three short cells over an unruled body of four rows in its columns
+    and a rule under them (12s0324's crime table, cleanthesis' rules between rows only)."""
+    page.draw_line((72, 200), (472, 200))
+    page.draw_line((72, 222), (472, 222))
+    for x in (72, 272, 372, 472):
+        page.draw_line((x, 200), (x, 222))
+    for x, head in ((76, "Product"), (276, "Quantity"), (376, "Price")):
+        page.insert_text((x, 215), head, fontsize=10)
+    for j, row in enumerate(_HEAD_BODY):
+        for x, text in zip((76, 276, 376), row, strict=True):
+            page.insert_text((x, 240 + 14 * j), text, fontsize=10)
+    page.draw_line((72, 300), (472, 300))
+
+
+_HEAD_BODY = [
+    ("Pens", "4", "2,00"),
+    ("Paper", "1", "5,50"),
+    ("Ink", "2", "9,90"),
+    ("Glue", "3", "1,20"),
+]
+
+
+@pytest.mark.parametrize("turned", [0, 90])
+def test_a_drawn_head_row_over_an_unruled_body_is_one_table_with_it(
+    tmp_path: Path, turned: int
+) -> None:
+    """A head row alone is a table only with no line under it within two lines' height
+    (``ruled._head_alone``): here its body follows, so head and body are one table of five
+    rows, not a table of the head and another of the body."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _head_over_body(page)
+        page.set_rotation(turned)
+
+    markdown = drawn_markdown(tmp_path, draw)
+    assert sum(ln.startswith("|---") for ln in markdown.splitlines()) == 1
+    assert pipe_rows(markdown) == [["Product", "Quantity", "Price"], *map(list, _HEAD_BODY)]
+
+
 def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path: Path) -> None:
     """Rows set a line apart (no gap between them): a totals row whose amount's digits are
     grouped by a space (``3 001,80`` under ``500,00``) is a row of its own, not the wrapped
@@ -1530,6 +1645,36 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
     assert ["C", "Produit Trois", "1,00", "500,00", "500,00"] in rows
     assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
     assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+
+
+_INDEX = [
+    ("\\parindent", "755, 771,", "2454, 2462, 2865, 3094"),
+    ("\\received", "18, 1694", ""),
+    ("\\refname", "279, 280", ""),
+    ("\\relax", "176, 182, 195, 202,", "3103, 3210, 3214, 3218"),
+    ("\\renewcommand", "468", ""),
+]
+
+
+def _index(page: pymupdf.Page) -> None:
+    """A docstrip index's column (acmart p140, erdc p33): a command and the numbers of the
+    lines it is used on, a long list wrapped onto a second line under the first's numbers."""
+    y = 100
+    for name, numbers, wrapped in _INDEX:
+        page.insert_text((72, y), name, fontsize=9, fontname="cour")
+        page.insert_text((200, y), numbers, fontsize=9)
+        if wrapped:
+            y += 11
+            page.insert_text((200, y), wrapped, fontsize=9)
+        y += 11
+
+
+def test_an_index_entrys_wrapped_list_of_numbers_stays_in_its_cell(tmp_path: Path) -> None:
+    """A list of numbers is no amount (``cells.AMOUNT``: spaces group only thousands): the
+    wrapped second line of an entry's numbers carries on its cell (``grid._continued``), not
+    a row of its own nor the next entry's."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _index))
+    assert rows == [[name, " ".join(filter(None, more))] for name, *more in _INDEX]
 
 
 def _signatures(page: pymupdf.Page) -> None:
@@ -1583,3 +1728,33 @@ def test_a_signature_blocks_blanks_are_no_cells_and_its_rows_stay_a_grid(tmp_pat
     assert "Administrative Services Officer" in cells and "COMMISSION Counsel" in cells
     assert not any("___" in cell for cell in cells)
     assert not re.search(r"^#", markdown, re.MULTILINE)
+
+
+_FIELDS = ["Firma:", "Name:", "Ort:", "E-Mail:"]
+
+
+def _questionnaire(page: pymupdf.Page) -> None:
+    """A questionnaire's foot (hagenberg-thesis' fragebogen p2): a field a row, its label
+    ending in a colon and a blank of underscores right of it, a paragraph in the next
+    column at the same heights."""
+    for j, label in enumerate(_FIELDS):
+        page.insert_text((20, 772 + 15 * j), label, fontsize=9)
+        page.insert_text((60, 772 + 15 * j), "_" * 54, fontsize=8)
+    for j, text in enumerate(_NOTE):
+        page.insert_text((334, 772 + 10 * j), text, fontsize=8)
+
+
+_NOTE = [
+    "Wenn Sie die Erhebung nicht online beantwortet",
+    "haben, sondern mittels dieses Fragebogens, so",
+    "ersuchen wir Sie, diesen an folgende Adresse zu",
+    "senden oder direkt im Gemeindeamt abzugeben.",
+]
+
+
+def test_a_forms_fields_of_a_label_and_a_blank_each_stay_a_table(tmp_path: Path) -> None:
+    """A blank right of its row's one label ending in a colon is the field's value
+    (``cells._fields``): the fields stay a table of label | blank, not a blank left out and
+    the labels run into one paragraph (a signature grid's blanks beside more cells go)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _questionnaire, width=595, height=842))
+    assert rows == [[label, "_" * 54] for label in _FIELDS]

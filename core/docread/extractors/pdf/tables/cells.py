@@ -4,6 +4,7 @@ no table took, a page's table budget, and rows of lines side by side."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -18,9 +19,10 @@ if TYPE_CHECKING:
 
 TOL = 2.0  # points: rules and text edges this close meet
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
-#: An amount as bills print it: a NUMBER, or one with its digits grouped by spaces or a true
-#: minus sign (``2 650,75``, ``−157,54``)
-AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?\d[\d\s,.']*%?\)?$")
+#: An amount as bills print it: a NUMBER, or one with its thousands grouped by spaces or a
+#: true minus sign (``2 650,75``, ``−157,54``); not a list of numbers (an index's ``2454,
+#: 2462, 2865``: its groups are no thousands)
+AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?(?:\d{1,3}(?:\s\d{3})+(?:[,.]\d+)?|\d[\d,.']*)%?\)?$")
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
@@ -103,8 +105,9 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     digit's), and those that end in dot leaders (a statistical table's row labels: ``Robbery
     . . . . .``) cut to their text, and a Dingbats glyph the text layer gives as a control
     character named (``_DINGBATS``: a cell's ✓), and a line that is only a form's blank to
-    fill in (underscores) left out (``By: ____`` is cut to ``By:`` as leaders are); and the
-    line each piece was cut from, by the piece's id."""
+    fill in (underscores) left out (``By: ____`` is cut to ``By:`` as leaders are) unless it
+    is a field's value (``_fields``); and the line each piece was cut from, by the piece's
+    id."""
     leaders = {id(ln): at for ln in lines if (at := _leaders_at(ln)) is not None}
     dingbats = [ln for ln in lines if "Dingbats" in ln.family and min(ln.text) < " "]
     if (
@@ -116,13 +119,15 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
     out: list[Line] = []
     whole: dict[int, Line] = {}
     named = {id(ln) for ln in dingbats}
+    blanks = {id(ln) for ln in lines if _blank(ln)}
+    blanks -= _fields(lines) if blanks else set()
     for ln in lines:
         if id(ln) in named:
             piece = replace(ln, text=ln.text.translate(_DINGBATS))
             whole[id(piece)] = ln
             out.append(piece)
             continue
-        if "___" in ln.text and not ln.mono and not _BLANK.sub("", ln.text).strip():
+        if id(ln) in blanks:
             continue  # a form's blank to fill in alone (``____``): no cell, no row
         led = leaders.get(id(ln))
         text = ln.text if led is None else ln.text[:led]
@@ -140,6 +145,34 @@ def spaced_apart(lines: list[Line]) -> tuple[list[Line], dict[int, Line]]:
             whole[id(piece)] = ln
             out.append(piece)
     return out, whole
+
+
+def _blank(line: Line) -> bool:
+    """A line that is only a form's blank to fill in, drawn as underscores (``____``)."""
+    return "___" in line.text and not line.mono and not _BLANK.sub("", line.text).strip()
+
+
+def _fields(lines: list[Line]) -> set[int]:
+    """The ids of the blanks (``_blank``) that are a field's value: the only line left of
+    them on their row is a label ending in a colon (a questionnaire's ``Firma:`` | ``____``,
+    one field a row, whatever the next column holds); a blank right of more cells (a
+    signature grid's ``By:`` | ``____`` after another party's) is none. Rows found by
+    bisection: no quadratic pass."""
+    rows = sorted(((ln.y0 + ln.y1) / 2, i) for i, ln in enumerate(lines))
+    mids = [mid for mid, _ in rows]
+    out = set()
+    for ln in lines:
+        if not _blank(ln):
+            continue
+        row = rows[bisect.bisect_left(mids, ln.y0) : bisect.bisect_right(mids, ln.y1)]
+        others = [lines[i] for _, i in row if lines[i].x0 < ln.x0]
+        if (
+            len(others) == 1
+            and others[0].text.rstrip().endswith(":")
+            and others[0].x1 <= ln.x0 + TOL
+        ):
+            out.add(id(ln))
+    return out
 
 
 def _leaders_at(line: Line) -> int | None:

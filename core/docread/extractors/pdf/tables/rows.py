@@ -9,10 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .cells import AMOUNT
 from .cuts import ALIGN
-from .grid import reach
-from .pairs import short_cell
 
 if TYPE_CHECKING:
     from ..text.lines import Line
@@ -93,11 +90,13 @@ def held_line(
 def _set_in(line: Line, cell: Line) -> bool:
     """``line`` is ``cell``'s wrapped line set in under it: in its style, starting within it,
     right under it (less than half a line between: a party's name over two lines in a
-    signature block, ``2. SANTA CRUZ COUNTY REGIONAL`` / ``TRANSPORTATION COMMISSION``)."""
+    signature block, ``2. SANTA CRUZ COUNTY REGIONAL`` / ``TRANSPORTATION COMMISSION``), the
+    cell ending no sentence (a paragraph's next one set in under its last line is no wrap)."""
     return (
         line.style == cell.style
         and cell.x0 - ALIGN <= line.x0 <= cell.x1
         and 0 <= line.y0 - cell.y1 < 0.5 * cell.height
+        and not cell.text.rstrip().endswith((".", "!", "?"))
     )
 
 
@@ -158,17 +157,3 @@ def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
-
-
-def totals(row: list[Line], cols: list[list[float]], width: float) -> bool:
-    """A bill's totals row under its items: two short lines or more (a label of up to six words,
-    an amount), each in a column of its own of a run of three columns or more, the last an
-    amount (``Total hors remise : (A+B+C)`` and ``2 650,75``: more words than a row of cells
-    is let hold)."""
-    return (
-        len(row) >= 2
-        and len(cols) >= 3
-        and all(short_cell(ln, width) for ln in row)
-        and AMOUNT.match(row[-1].text.strip()) is not None
-        and len({reach(ln, cols) for ln in row}) == len(row)
-    )

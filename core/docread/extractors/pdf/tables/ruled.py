@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 _THIN = 2.0  # points: a stroke or filled rect this thin is a rule
 _MIN_EDGE = 4.0  # points: a shorter rule is a dash or a tick, not a cell's wall
 _SPACING = 6.0  # points between the walls of neighbouring cells framed one by one (HTML tables)
-_ABUT = 0.1  # points: fills this close meet edge to edge (a stroked box's edge overlaps its neighbour's)
+_ABUT = 0.1  # points: fills this close meet edge to edge
 
 
 def drawn_tables(
@@ -48,7 +48,7 @@ def drawn_tables(
     if not over and text.rects:
         free, whole = spaced_apart(left_over(lines, found))
         page = (0.0, 0.0, text.width, text.height)
-        tables = _ruled_tables(text.rects, free, page, output, whole)
+        tables = _ruled_tables(_fills_joined(text.rects, text.fills), free, page, output, whole)
         found += [whole_lines(t, whole) for t in tables]
     return found, over
 
@@ -65,7 +65,7 @@ def _ruled_tables(
     across: list[Rule] = []
     down: list[Rule] = []
     big = 0.5 * (page[2] - page[0]) * (page[3] - page[1])
-    for x0, y0, x1, y1 in _fills_joined(rects):
+    for x0, y0, x1, y1 in rects:
         width, height = x1 - x0, y1 - y0
         if height <= _THIN and width >= _MIN_EDGE:
             across.append(((y0 + y1) / 2, x0, x1))
@@ -105,20 +105,25 @@ def _ruled_tables(
     return out
 
 
-def _fills_joined(rects: list[Box]) -> list[Box]:
-    """The page's rects with fills that meet edge to edge side by side, of one height, joined
-    into one: a row shaded cell by cell (LaTeX's colortbl) draws no wall between its cells; a
-    stroked box's edge overlaps its neighbour's by the stroke's width, so a grid of boxes stays
-    walls. One pass over the fills sorted by their rows."""
+def _fills_joined(rects: list[Box], fills: dict[Box, int]) -> list[Box]:
+    """The page's rects with fills of one colour (``fills``: unstroked rects' colours) that
+    meet edge to edge side by side, of one height, joined into one: a row shaded cell by cell
+    (LaTeX's colortbl) draws no wall between its cells; a stroked box, or a fill of another
+    colour (a table drawn only with cells in alternating colours), stays a wall. One pass over
+    the rects sorted by their rows."""
     thin = [r for r in rects if r[2] - r[0] <= _THIN or r[3] - r[1] <= _THIN]
     out: list[Box] = []
+    colours: list[int | None] = []
     for box in sorted(
         (r for r in rects if r[2] - r[0] > _THIN and r[3] - r[1] > _THIN),
         key=lambda r: (round(r[1], 1), round(r[3], 1), r[0]),
     ):
+        colour = fills.get(box)
         last = out[-1] if out else None
         if (
             last is not None
+            and colour is not None
+            and colours[-1] == colour
             and abs(last[1] - box[1]) <= _ABUT
             and abs(last[3] - box[3]) <= _ABUT
             and abs(last[2] - box[0]) <= _ABUT
@@ -126,6 +131,7 @@ def _fills_joined(rects: list[Box]) -> list[Box]:
             out[-1] = (last[0], last[1], box[2], last[3])
         else:
             out.append(box)
+            colours.append(colour)
     return thin + out
 
 
@@ -169,8 +175,7 @@ def _cell(
     column) is that cell's, if the cell holds most of it; a line's height over its size (a
     raised mark: ``Nº pièce``) may cross the rule above. None when there is none."""
     x, y = (ln.x0 + ln.x1) / 2, (ln.y0 + ln.y1) / 2
-    height = ln.y1 - ln.y0  # a raised mark's part (over the size, under half the line) may
-    rise = max(TOL, min(height - ln.size, height / 2))  # cross the rule above
+    rise = max(TOL, ln.y1 - ln.y0 - ln.size)  # a raised mark's part may cross the rule above
     top = _nearest(across, ys, ln.y0 + rise, x, before=True)
     bottom = _nearest(across, ys, ln.y1 - TOL, x, before=False)
     if top is None or bottom is None:
@@ -326,18 +331,22 @@ def _lattice(
     kept = clean_rows(rows)
     if kept and max(len(r) for r in kept) == 1:
         kept = clean_rows(rows, columns=False)
-    return make_table(box, kept, output, used, head=_head_alone(kept))
+    return make_table(box, kept, output, used, head=_head_alone(kept, box, used, page[1]))
 
 
-def _head_alone(rows: list[list[str]]) -> bool:
-    """One drawn row of three cells or more, each filled with a word or three: a table's head
-    row (its body on the next page), or a form's row of boxed fields, not a line of text in a
-    box."""
-    return (
+def _head_alone(rows: list[list[str]], box: Box, used: list[Line], free: list[Line]) -> bool:
+    """One drawn row of three cells or more, each filled with a word or three, and no free line
+    starting within two lines' height under it: a table's head row (its body on the next page),
+    or a form's row of boxed fields, not a line of text in a box nor the head over a body the
+    rules do not draw (12s0324's crime table, a thesis' rules between rows only)."""
+    if not (
         len(rows) == 1
         and len(rows[0]) >= 3
         and all(cell and len(cell.split()) <= 3 for cell in rows[0])
-    )
+    ):
+        return False
+    reach = box[3] + 2 * max(ln.y1 - ln.y0 for ln in used)
+    return not any(box[3] - TOL <= ln.y0 <= reach for ln in free)
 
 
 def _band(xs: list[float], top: float, across: list[Rule], lines: list[Line]) -> list[Line]:

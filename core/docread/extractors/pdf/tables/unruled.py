@@ -32,7 +32,6 @@ from .rows import (
     labelled,
     near,
     one_long,
-    totals,
     wrapped,
 )
 
@@ -42,7 +41,7 @@ if TYPE_CHECKING:
     from ..text.lines import Line, PageText
 
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
-_DIGITS = re.compile(r"^[\d.,']+$")  # a group of a number's digits: 3456, 000,40
+_DIGITS = re.compile(r"^\d[\d.,']*(?<!,)$")  # a group of a number's digits: 3456, 000,40
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
 
 
@@ -262,12 +261,7 @@ def unruled_runs(
     for i, row in enumerate(rows):
         if (
             run
-            and (
-                cells(row)
-                or ends_held(held, row, width)
-                and fits(row, cols) == len(row) >= 2
-                or totals(row, cols, width)
-            )
+            and (cells(row) or ends_held(held, row, width) and fits(row, cols) == len(row) >= 2)
             and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
             and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
@@ -299,10 +293,13 @@ def unruled_runs(
 
 
 def _worded(text: str) -> int:
-    """How many of a line's words are not a number's digit groups (an IBAN's ``BE12 3456 7890
-    1234``, ``1 000,40``: one figure, not words of text); a sign or an operator counts (a
-    formula's cases ``ϕ(t) = t −14`` stay over the budget)."""
-    return sum(_DIGITS.match(word) is None for word in text.split())
+    """How many of a line's words are not a number's digit groups, where it holds two groups or
+    more (an IBAN's ``BE12 3456 7890 1234``, ``1 000,40``: one figure, not words of text); a
+    lone number is a word (a section's ``7.2``, a listing's line number), as are a list's
+    ``2332,`` and a sign or an operator (a formula's cases ``ϕ(t) = t −14``)."""
+    words = text.split()
+    groups = sum(bool(_DIGITS.match(word)) for word in words)
+    return len(words) - groups if groups >= 2 else len(words)
 
 
 def _footer(row: list[Line], cols: list[list[float]], height: float) -> bool:

@@ -63,7 +63,8 @@ class PageText:
     paths than the budget, which are then not collected) and of its other paths (curves,
     shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
     its text layer (spaces aside) and the seconds its reading took; ``plain``: a page of more
-    than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text."""
+    than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text;
+    ``fills``: the colour of each rect that is filled, not stroked (what joins shaded cells)."""
 
     lines: list[Line]
     rects: list[Box] | None
@@ -74,6 +75,7 @@ class PageText:
     seconds: float = 0.0
     paths: list[Box] = field(default_factory=list)
     plain: str | None = None
+    fills: dict[Box, int] = field(default_factory=dict)
 
 
 def visible(text: str) -> int:

@@ -41,6 +41,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
     paths: list[Box] = []
+    fills: dict[Box, int] = {}
     if over_paths(textpage, max_paths):
         textpage, rects = page.get_textpage(flags=flags(vectors=False)), None
     data = page.get_text("dict", textpage=textpage)
@@ -52,6 +53,8 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
             (rects if block["isrect"] else paths).append(block["bbox"])  # type: ignore[union-attr]
+            if block["isrect"] and not block["stroked"]:
+                fills[block["bbox"]] = block["color"]
             continue
         for line in block.get("lines", ()):
             made = _line(line, number)
@@ -67,7 +70,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         out = library.steadied(out)
     return PageText(
         joined_rows(out, rtl, *thin_rules(rects)), rects, drawn, rect.width, rect.height, chars,
-        time.perf_counter() - start, paths,
+        time.perf_counter() - start, paths, fills=fills,
     )  # fmt: skip
 
 
