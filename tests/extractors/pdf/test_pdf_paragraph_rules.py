@@ -59,32 +59,28 @@ def test_a_listings_small_line_numbers_keep_its_lines_apart(tmp_path):
     assert "int main ()" in text and "return 0;" in text
 
 
-def _line(x0: float, y0: float, text: str, size: float, height: float) -> Line:
-    """A Line of ``text`` from ``x0`` (its right edge from its length), in Times."""
-    return Line(x0, y0, x0 + 0.5 * size * len(text), y0 + height, text, size, family="Times")
-
-
 @pytest.mark.parametrize(
-    ("x0", "text", "family", "joined"),
+    ("x0", "text", "height", "family", "joined"),
     [
-        (72, "Pselected(i).", "Times", True),  # the DPR paper's p7: its paragraph's last line
-        (136, "Hint = 0.", "Times", False),  # elstest-3pd p3: the left column's, under the right's
-        (100, "Pselected(i).", "Times", False),  # set in 2.8 ems: a display
-        (72, "6 return 0;", "Times", False),  # a listing's line number leads (elteikthesis p14)
-        (72, "Cannister shot is a tin cylinder with brave it out. Their sacrifices and", "Times",
-         False),  # Seige of Vicksburg p3 (OCR): a caption's row and the body's, going on
-        (72, "Pselected(i).", "GlyphLessFont", False),  # an OCR layer's boxes: one height
+        (72, "Pselected(i).", 12, "Times", True),  # the DPR paper's p7: its paragraph's end
+        (72, "1Γ+", 12, "Times", True),  # elsdoc p13: a line's scripts opening it, read apart
+        (136, "Hint = 0.", 12, "Times", False),  # elstest-3pd p3: the left column's formula
+        (100, "Pselected(i).", 12, "Times", False),  # set in 2.8 ems: a display
+        (72, "6 return 0;", 12, "Times", False),  # a listing's line number leads (elteikthesis)
+        (72, "Cannister shot is a tin cylinder with brave it out. Their sacrifices and", 18,
+         "Times", False),  # Seige of Vicksburg p3: an OCR layer's row of a caption and the body
+        (72, "Pselected(i).", 12, "GlyphLessFont", False),  # an OCR layer's boxes: one height
     ],
 )  # fmt: skip
-def test_a_line_of_scripts_goes_on_only_as_its_paragraphs_last_line(x0, text, family, joined):
-    """``_scripted``: an 8 pt line in a box as tall as the 11 pt line above ends that paragraph
-    only where it opens at the block's left (``start``), no line number leads it and it ends a
-    sentence, not in an OCR layer: not a formula of the left column under a heading of the right
-    one (x 309), nor a display set in, nor a listing's line, nor a row an OCR layer merged."""
-    prev = _line(309 if x0 == 136 else 72, 100, "We write the score of the passage as", 11, 12)
-    prev = Line(prev.x0, prev.y0, prev.x1, prev.y1, prev.text, prev.size, family=family)
-    ln = _line(x0, 114, text, 8, 12)
-    ln = Line(ln.x0, ln.y0, ln.x1, ln.y1, ln.text, ln.size, family=family)
+def test_a_line_of_scripts_goes_on_only_wrapped_at_its_blocks_left(x0, text, height, family, joined):
+    """``_scripted``: an 8 pt line in a box as tall as the 11 pt line above (12 pt) goes on
+    with its block only where it opens at the block's left (``start``), no line number leads
+    it, its box is no taller by a fifth of the size (two rows merged) and no OCR font sets it:
+    not a formula of the left column under a heading of the right one (x 309), nor a display
+    set in, nor a listing's line, nor a row an OCR layer merged."""
+    px = 309 if x0 == 136 else 72
+    prev = Line(px, 100, px + 200, 112, "We write the score of the passage as", 11, family=family)
+    ln = Line(x0, 114, x0 + 4 * len(text), 114 + height, text, 8, family=family)
     assert blocks._scripted(prev, ln, prev.x0) is joined
 
 
@@ -105,3 +101,19 @@ def test_a_lead_ins_clauses_set_in_under_it_are_no_wrap_of_it(tmp_path):
     assert any(b.endswith("as of this date, it") for b in blocks), blocks
 
 
+
+
+def test_a_references_wrap_opening_with_an_ordinal_stays_in_the_entry(tmp_path):
+    """A reference's wrap set in under its full first line may open with a number and a stop
+    (``11. Jahrhunderts bis 1448.``, template-expose-deutsch p5): a wrap, no list's label; the
+    entry stays one paragraph (only a bracketed label, ``(a)``, or a bullet opens a clause)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "Brandt, Ahasver von & Erich Hoffmann. 1987. Die nordischen Länder von der Mitte des")
+        _justified(page, 84, 94, "11. Jahrhunderts bis 1448. In Ferdinand Seibt (Hg.), Europa im Hoch- und Spät-")
+        page.insert_text((84, 108), "mittelalter, 884–917. Stuttgart: Klett-Cotta.", fontsize=10)
+        _justified(page, 72, 122, "Spiegelberg, Herbert. 1969. Intention und Intentionalität in der Scholastik, bei")
+        page.insert_text((84, 136), "Brentano und Husserl. Studia Philosophica 29. 189–216.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("Brandt") and "des 11. Jahrhunderts" in b for b in blocks), blocks

@@ -40,6 +40,7 @@ _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alter
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
+_CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
 _LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "4 {"
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 
@@ -240,29 +241,29 @@ def _breaks(
 
 def _scripted(prev: Line, ln: Line, start: float) -> bool:
     """``ln`` is set at a script's size (under 0.76 of ``prev``'s: no footnote nor caption set
-    small) in a box as tall as ``prev``'s, in its family, wrapped at the block's lines' left
-    (``start``: no display set in, no line of another column left of it), ending a sentence: a
-    paragraph's last line whose scripts outnumber its letters (``P_selected(i).``); not a line a
-    small number leads (a listing's line number: a script follows its base), nor one of an OCR
-    layer, whose boxes are all one height whatever its sizes (a caption's line and the body's
-    read as one row goes on past its stop: ``... with brave it out. Their sacrifices and``)."""
-    scripts = ln.size < 0.76 * prev.size and ln.height >= prev.height - 0.5
+    small) in a box as tall as ``prev``'s (not taller by a fifth of its size: no row of two
+    lines an OCR layer merged, a caption's and the body's), in its family, wrapped at the block's
+    left (``start``: no display set in, no line of another column left of it): a line of the
+    body whose scripts outnumber its letters (``P_selected(i).``); not a line a small number
+    leads (a listing's line number: a script follows its base), nor one of an OCR layer in its
+    own font, whose boxes are all one height whatever its sizes."""
+    tall = prev.height - 0.5 <= ln.height <= prev.height + 0.2 * prev.size
+    scripts = ln.size < 0.76 * prev.size and tall
     wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not _LINE_NUMBER.match(ln.text)
-    ends = ENDS.search(ln.text.rstrip())
-    return scripts and wrapped and bool(ends) and ln.family == prev.family != OCR_FONT
+    return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 
 def _hanging(prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey) -> bool:
     """``ln`` wraps the entry ``prev`` opens at the column's left (a reference list's hanging
     indent): ``prev`` in the body's style runs to the column's edge ending no sentence; ``ln``,
-    set in up to two ems (no centred display), opening with no list's label (a lead-in's clauses:
-    ``(a) is duly ...``), runs there too or ends the entry at a stop, as lines set in at its x do
+    set in up to two ems (no centred display), opening with no bracketed label nor bullet (a
+    lead-in's clauses: ``(a) is duly ...``; ``11. Jahrhunderts`` may open a wrap), runs there too or ends the entry at a stop, as lines set in at its x do
     (``reach``)."""
     left, right = sides
     full = runs_to_edge(prev, right, False, first_word(ln.text)) and reach >= right - ln.size
     wrap = runs_to_edge(ln, right, False) or bool(ENDS.search(ln.text.rstrip()))
     ends = ENDS.search(prev.text.rstrip())
-    labelled = _NUMBERED.match(ln.text) or bulleted(ln.text)  # a list under its lead: no wrap
+    labelled = _CLAUSE.match(ln.text) or bulleted(ln.text)  # a list under its lead: no wrap
     return (
         full and wrap and ln.x0 <= left + 2 * ln.size and not ends and not labelled
         and not survey.distinct(prev)
