@@ -117,3 +117,53 @@ def test_a_references_wrap_opening_with_an_ordinal_stays_in_the_entry(tmp_path):
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert any(b.startswith("Brandt") and "des 11. Jahrhunderts" in b for b in blocks), blocks
+
+
+def test_a_line_set_in_under_a_full_line_ending_a_sentence_opens_a_paragraph(tmp_path):
+    """A full line at the column's left that ends a sentence (a one-line paragraph): the line
+    set in a little under it, running to the edge, is the next paragraph's first-line indent,
+    no wrap of a reference's hanging indent (whose first line ends no sentence)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The committee met on the first Monday of the month to review the accounts.")
+        _justified(page, 86, 94, "The treasurer reported that the reserves had grown by a tenth over")
+        page.insert_text((72, 108), "the year, and the members approved the report.", fontsize=10)
+        for i in range(3):
+            _justified(page, 86, 136 + 42 * i, "Another paragraph opens with a first-line indent here and runs")
+            _justified(page, 72, 150 + 42 * i, "on to the edge of the column as the body of the minutes does in")
+            page.insert_text((72, 164 + 42 * i), "every paragraph of them.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("The treasurer reported") for b in blocks), blocks
+
+
+def test_a_display_set_in_three_ems_is_no_wrap_where_paragraphs_open_as_far_in(tmp_path):
+    """A formula set in three ems under a lead that fills its line ending no sentence, where
+    the page's paragraphs open indented as far (their first lines run to the edge at its x):
+    a reference's wraps are set in two ems at most, so the formula is no wrap of the lead."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The loss we minimise over the batch, for every question and its passage, is")
+        page.insert_text((102, 96), "L = - log exp(s(q, p)) / sum exp(s(q, p')).", fontsize=10)
+        for i in range(3):
+            _justified(page, 102, 124 + 42 * i, "A paragraph opens with a deep first-line indent as this paper's do,")
+            _justified(page, 72, 138 + 42 * i, "and it goes on at the left of the column as the body of the paper does")
+            page.insert_text((72, 152 + 42 * i), "in every paragraph.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
+
+
+def test_a_display_set_in_under_a_full_lead_is_no_wrap_where_no_line_there_runs_on(tmp_path):
+    """A formula set in under two ems under a lead that fills its line ending no sentence, on a
+    page whose paragraphs open at the left: no line set in at its x runs to the edge (a
+    reference's wraps do), so the formula is no wrap of a hanging indent; the lead stays apart."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The loss we minimise over the batch, for every question and its passage, is")
+        page.insert_text((90, 96), "L = - log exp(s(q, p)) / sum exp(s(q, p')).", fontsize=10)
+        _justified(page, 72, 112, "Here s is the similarity of a question and a passage, the dot product of their")
+        page.insert_text((72, 126), "two vectors.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
