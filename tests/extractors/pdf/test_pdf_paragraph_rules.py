@@ -1,7 +1,7 @@
-"""The paragraph rules of the PDF text pass (extractors/pdf/text/blocks.py, flow.py) on small
-generated pages: each test is one guard of a rule that joins lines into one paragraph or parts
-them (a reference's hanging indent, a line of scripts, the next item's label, a column's last
-paragraph past a picture's labels), seen to go wrong on a real page without it."""
+"""The paragraph rules of the PDF text pass (extractors/pdf/text/blocks.py) on small generated
+pages and lines: each test is one guard of a rule that joins lines into one paragraph or parts
+them (a reference's hanging indent, a line of scripts) seen to go wrong on a real page without
+it, or the cost of finding a column's numbered items."""
 
 from __future__ import annotations
 
