@@ -40,6 +40,8 @@ _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alter
 _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
+_CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
+_LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "4 {"
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 
 
@@ -58,6 +60,7 @@ def column_blocks(
     for ln in lines:
         at = round(ln.x0 / 4)
         reach[at] = max(reach.get(at, 0.0), ln.x1)
+    widest = max(reach.values())  # the column's text's edge: once, not per numbered line
     letters = {(t[0], round(ln.x0 / 2)) for ln in lines  # "C. " labels by x (2 pt): siblings
                if (t := ln.text.lstrip())[1:3] == ". " and t[0].isupper()}  # fmt: skip
     out: list[Block] = []
@@ -84,7 +87,7 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, reach, rtl, letters)
+        start = _starts_item(ln, prev, (reach, widest), rtl, letters)
         if start or prev is None or _breaks(
             prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
@@ -135,11 +138,13 @@ def _line_gap(lines: list[Line]) -> float:
 
 
 def _starts_item(
-    ln: Line, prev: Line | None, reach: dict[int, float], rtl: bool, letters: set[tuple[str, int]]
-) -> bool:
+    ln: Line, prev: Line | None, reaches: tuple[dict[int, float], float], rtl: bool,
+    letters: set[tuple[str, int]],
+) -> bool:  # fmt: skip
     """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
-    short of its text's edge (``reach``: column_blocks') or full and ending a sentence left of it
-    (a definition's, its ``a)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
+    short of its text's edge (``reaches``: column_blocks' reach and its widest) or full and
+    ending a sentence left of it (a definition's, its ``a)``), the next label at its x
+    (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in STRONG_BULLETS:
@@ -152,8 +157,9 @@ def _starts_item(
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
     if not (weak or numbered) or prev is None:
         return weak or numbered
+    reach, widest = reaches
     edge = _reached(reach, prev.x0)  # where the text prev starts with wraps (an item's line only)
-    full = edge >= max(reach.values()) - ln.size  # its text's edge the column's: a full line
+    full = edge >= widest - ln.size  # its text's edge the column's: a full line
     ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
     after = abs(prev.x0 - ln.x0) < 2 and _follows(prev.text, stripped)  # "b) ..." over "c) ..."
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
@@ -235,24 +241,33 @@ def _breaks(
 
 def _scripted(prev: Line, ln: Line, start: float) -> bool:
     """``ln`` is set at a script's size (under 0.76 of ``prev``'s: no footnote nor caption set
-    small) in a box as tall as ``prev``'s, in its family, wrapped no further in than the block's
-    lines (``start``: no display set in): a line of the body whose scripts outnumber its letters
-    (``P_selected(i).``); not in an OCR layer, whose boxes are all one height whatever its sizes."""
-    scripts = ln.size < 0.76 * prev.size and ln.height >= prev.height - 0.5
-    wrapped = ln.x0 <= start + 0.5 * prev.size
+    small) in a box as tall as ``prev``'s (not taller by a fifth of its size: no row of two
+    lines an OCR layer merged, a caption's and the body's), in its family, wrapped at the block's
+    left (``start``: no display set in, no line of another column left of it): a line of the
+    body whose scripts outnumber its letters (``P_selected(i).``); not a line a small number
+    leads (a listing's line number: a script follows its base), nor one of an OCR layer in its
+    own font, whose boxes are all one height whatever its sizes."""
+    tall = prev.height - 0.5 <= ln.height <= prev.height + 0.2 * prev.size
+    scripts = ln.size < 0.76 * prev.size and tall
+    wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not _LINE_NUMBER.match(ln.text)
     return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 
 def _hanging(prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey) -> bool:
     """``ln`` wraps the entry ``prev`` opens at the column's left (a reference list's hanging
     indent): ``prev`` in the body's style runs to the column's edge ending no sentence; ``ln``,
-    set in up to two ems (no centred display), runs there too or ends the entry at a stop, as
-    lines set in at its x do (``reach``)."""
+    set in up to two ems (no centred display), opening with no bracketed label nor bullet (a
+    lead-in's clauses: ``(a) is duly ...``; ``11. Jahrhunderts`` may open a wrap), runs there too or ends the entry at a stop, as lines set in at its x do
+    (``reach``)."""
     left, right = sides
     full = runs_to_edge(prev, right, False, first_word(ln.text)) and reach >= right - ln.size
     wrap = runs_to_edge(ln, right, False) or bool(ENDS.search(ln.text.rstrip()))
     ends = ENDS.search(prev.text.rstrip())
-    return full and wrap and ln.x0 <= left + 2 * ln.size and not ends and not survey.distinct(prev)
+    labelled = _CLAUSE.match(ln.text) or bulleted(ln.text)  # a list under its lead: no wrap
+    return (
+        full and wrap and ln.x0 <= left + 2 * ln.size and not ends and not labelled
+        and not survey.distinct(prev)
+    )  # fmt: skip
 
 
 def _captioning(first: Line, prev: Line, ln: Line) -> bool:

@@ -1,0 +1,169 @@
+"""The paragraph rules of the PDF text pass (extractors/pdf/text/blocks.py) on small generated
+pages and lines: each test is one guard of a rule that joins lines into one paragraph or parts
+them (a reference's hanging indent, a line of scripts) seen to go wrong on a real page without
+it, or the cost of finding a column's numbered items."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+from docread.extractors.pdf.text import blocks
+from docread.extractors.pdf.text.lines import Line
+from factories import drawn_markdown
+
+
+def _justified(page: pymupdf.Page, x: float, y: float, text: str, right: float = 432) -> None:
+    """A line set justified from ``x`` to ``right`` (its words spread), 10 pt Helvetica."""
+    words = text.split()
+    room = right - x - sum(pymupdf.get_text_length(w, "helv", 10) for w in words)
+    at = x
+    for word in words:
+        page.insert_text((at, y), word, fontname="helv", fontsize=10)
+        at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
+
+
+def test_a_columns_widest_line_is_found_once_not_per_numbered_line(tmp_path, monkeypatch):
+    """A column of many numbered lines: the edge its text runs to (the widest of ``reach``) is
+    taken once for the column, not again for each numbered line (a pass over every x per line)."""
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(len(args) == 1 and type(args[0]).__name__ == "dict_values")
+        return max(*args, **kwargs)
+
+    monkeypatch.setattr(blocks, "max", counted, raising=False)
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(40):
+            page.insert_text((72, 60 + 14 * i), f"{i + 1}. Item number {i + 1} of the list.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "40. Item number 40 of the list." in text
+    assert 1 <= sum(calls) <= 2
+
+
+def test_a_listings_small_line_numbers_keep_its_lines_apart(tmp_path):
+    """A code listing with its line numbers set at 6 pt beside 10 pt code (elteikthesis p14):
+    a line that is mostly its number (``4 {``) is no line of scripts going on with the one
+    above, so ``int main ()`` and ``{`` stay lines of their own."""
+
+    def draw(page: pymupdf.Page) -> None:
+        code = ["#include <stdio.h>", "", "int main ()", "{", "  int c;", "  return 0;", "}"]
+        for i, line in enumerate(code):
+            page.insert_text((88, 100 + 17 * i), str(i + 1), fontname="cour", fontsize=6)
+            if line:
+                page.insert_text((100, 100 + 17 * i), line, fontname="cour", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "int main () 4" not in text and "return 0; 7" not in text
+    assert "int main ()" in text and "return 0;" in text
+
+
+@pytest.mark.parametrize(
+    ("x0", "text", "height", "family", "joined"),
+    [
+        (72, "Pselected(i).", 12, "Times", True),  # the DPR paper's p7: its paragraph's end
+        (72, "1Γ+", 12, "Times", True),  # elsdoc p13: a line's scripts opening it, read apart
+        (136, "Hint = 0.", 12, "Times", False),  # elstest-3pd p3: the left column's formula
+        (100, "Pselected(i).", 12, "Times", False),  # set in 2.8 ems: a display
+        (72, "6 return 0;", 12, "Times", False),  # a listing's line number leads (elteikthesis)
+        (72, "Cannister shot is a tin cylinder with brave it out. Their sacrifices and", 18,
+         "Times", False),  # Seige of Vicksburg p3: an OCR layer's row of a caption and the body
+        (72, "Pselected(i).", 12, "GlyphLessFont", False),  # an OCR layer's boxes: one height
+    ],
+)  # fmt: skip
+def test_a_line_of_scripts_goes_on_only_wrapped_at_its_blocks_left(x0, text, height, family, joined):
+    """``_scripted``: an 8 pt line in a box as tall as the 11 pt line above (12 pt) goes on
+    with its block only where it opens at the block's left (``start``), no line number leads
+    it, its box is no taller by a fifth of the size (two rows merged) and no OCR font sets it:
+    not a formula of the left column under a heading of the right one (x 309), nor a display
+    set in, nor a listing's line, nor a row an OCR layer merged."""
+    px = 309 if x0 == 136 else 72
+    prev = Line(px, 100, px + 200, 112, "We write the score of the passage as", 11, family=family)
+    ln = Line(x0, 114, x0 + 4 * len(text), 114 + height, text, 8, family=family)
+    assert blocks._scripted(prev, ln, prev.x0) is joined
+
+
+def test_a_lead_ins_clauses_set_in_under_it_are_no_wrap_of_it(tmp_path):
+    """A contract's lead-in fills its line ending no sentence (``... as of this date, it``) and
+    its clauses are set in a little under it, the first running to the edge: ``(a) is duly
+    organised ...`` opens a clause of its own, no hanging indent's wrap of the lead-in."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "Each party represents and warrants to the other party that, as of this date, it")
+        _justified(page, 84, 94, "(a) is duly organised and validly existing under the laws of its place of")
+        page.insert_text((84, 108), "incorporation and has full power to enter into this agreement;", fontsize=10)
+        page.insert_text((84, 122), "(b) has obtained every consent that it needs; and", fontsize=10)
+        page.insert_text((84, 136), "(c) is not insolvent.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("(a) is duly organised") for b in blocks), blocks
+    assert any(b.endswith("as of this date, it") for b in blocks), blocks
+
+
+
+
+def test_a_references_wrap_opening_with_an_ordinal_stays_in_the_entry(tmp_path):
+    """A reference's wrap set in under its full first line may open with a number and a stop
+    (``11. Jahrhunderts bis 1448.``, template-expose-deutsch p5): a wrap, no list's label; the
+    entry stays one paragraph (only a bracketed label, ``(a)``, or a bullet opens a clause)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "Brandt, Ahasver von & Erich Hoffmann. 1987. Die nordischen Länder von der Mitte des")
+        _justified(page, 84, 94, "11. Jahrhunderts bis 1448. In Ferdinand Seibt (Hg.), Europa im Hoch- und Spät-")
+        page.insert_text((84, 108), "mittelalter, 884–917. Stuttgart: Klett-Cotta.", fontsize=10)
+        _justified(page, 72, 122, "Spiegelberg, Herbert. 1969. Intention und Intentionalität in der Scholastik, bei")
+        page.insert_text((84, 136), "Brentano und Husserl. Studia Philosophica 29. 189–216.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("Brandt") and "des 11. Jahrhunderts" in b for b in blocks), blocks
+
+
+def test_a_line_set_in_under_a_full_line_ending_a_sentence_opens_a_paragraph(tmp_path):
+    """A full line at the column's left that ends a sentence (a one-line paragraph): the line
+    set in a little under it, running to the edge, is the next paragraph's first-line indent,
+    no wrap of a reference's hanging indent (whose first line ends no sentence)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The committee met on the first Monday of the month to review the accounts.")
+        _justified(page, 86, 94, "The treasurer reported that the reserves had grown by a tenth over")
+        page.insert_text((72, 108), "the year, and the members approved the report.", fontsize=10)
+        for i in range(3):
+            _justified(page, 86, 136 + 42 * i, "Another paragraph opens with a first-line indent here and runs")
+            _justified(page, 72, 150 + 42 * i, "on to the edge of the column as the body of the minutes does in")
+            page.insert_text((72, 164 + 42 * i), "every paragraph of them.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("The treasurer reported") for b in blocks), blocks
+
+
+def test_a_display_set_in_three_ems_is_no_wrap_where_paragraphs_open_as_far_in(tmp_path):
+    """A formula set in three ems under a lead that fills its line ending no sentence, where
+    the page's paragraphs open indented as far (their first lines run to the edge at its x):
+    a reference's wraps are set in two ems at most, so the formula is no wrap of the lead."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The loss we minimise over the batch, for every question and its passage, is")
+        page.insert_text((102, 96), "L = - log exp(s(q, p)) / sum exp(s(q, p')).", fontsize=10)
+        for i in range(3):
+            _justified(page, 102, 124 + 42 * i, "A paragraph opens with a deep first-line indent as this paper's do,")
+            _justified(page, 72, 138 + 42 * i, "and it goes on at the left of the column as the body of the paper does")
+            page.insert_text((72, 152 + 42 * i), "in every paragraph.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
+
+
+def test_a_display_set_in_under_a_full_lead_is_no_wrap_where_no_line_there_runs_on(tmp_path):
+    """A formula set in under two ems under a lead that fills its line ending no sentence, on a
+    page whose paragraphs open at the left: no line set in at its x runs to the edge (a
+    reference's wraps do), so the formula is no wrap of a hanging indent; the lead stays apart."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 80, "The loss we minimise over the batch, for every question and its passage, is")
+        page.insert_text((90, 96), "L = - log exp(s(q, p)) / sum exp(s(q, p')).", fontsize=10)
+        _justified(page, 72, 112, "Here s is the similarity of a question and a passage, the dot product of their")
+        page.insert_text((72, 126), "two vectors.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
