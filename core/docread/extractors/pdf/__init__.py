@@ -32,7 +32,8 @@ class PdfExtractor(Extractor):
     # 11: extra6's run-in label stops, column joins, lettered and numbered items, proof marks
     # 12: unruled tables cut at column gaps, page columns side by side, keyed rows' wraps
     # 13: extra7's paragraph rules, two-row tables, cells' marks and bullets, scripts in place
-    version: ClassVar[int] = 13
+    # 14: extra8's hanging references, script-size lines and items; extra9's invoice grids
+    version: ClassVar[int] = 14
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
