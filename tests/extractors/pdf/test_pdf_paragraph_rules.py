@@ -1,7 +1,7 @@
 """The paragraph rules of the PDF text pass (extractors/pdf/text/blocks.py) on small generated
 pages and lines: each test is one guard of a rule that joins lines into one paragraph or parts
 them (a reference's hanging indent, a line of scripts) seen to go wrong on a real page without
-it, or the cost of finding a column's numbered items."""
+it."""
 
 from __future__ import annotations
 
@@ -20,26 +20,6 @@ def _justified(page: pymupdf.Page, x: float, y: float, text: str, right: float =
     for word in words:
         page.insert_text((at, y), word, fontname="helv", fontsize=10)
         at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
-
-
-def test_a_columns_widest_line_is_found_once_not_per_numbered_line(tmp_path, monkeypatch):
-    """A column of many numbered lines: the edge its text runs to (the widest of ``reach``) is
-    taken once for the column, not again for each numbered line (a pass over every x per line)."""
-    calls = []
-
-    def counted(*args, **kwargs):
-        calls.append(len(args) == 1 and type(args[0]).__name__ == "dict_values")
-        return max(*args, **kwargs)
-
-    monkeypatch.setattr(blocks, "max", counted, raising=False)
-
-    def draw(page: pymupdf.Page) -> None:
-        for i in range(40):
-            page.insert_text((72, 60 + 14 * i), f"{i + 1}. Item number {i + 1} of the list.", fontsize=10)
-
-    text = drawn_markdown(tmp_path, draw)
-    assert "40. Item number 40 of the list." in text
-    assert 1 <= sum(calls) <= 2
 
 
 def test_a_listings_small_line_numbers_keep_its_lines_apart(tmp_path):
