@@ -1345,6 +1345,24 @@ def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
     assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
 
 
+def _spaced_boxes(page: pymupdf.Page) -> None:
+    """A grid of stroked boxes set a stroke's width apart (an HTML table's cell spacing): each
+    box's outer edge meets the next's edge to edge, as a row's fills do, each a wall."""
+    for j in range(3):
+        for i in range(2):
+            box = pymupdf.Rect(72 + 232 * i, 200 + 22 * j, 302 + 232 * i, 220 + 22 * j)
+            page.draw_rect(box, color=(0, 0, 0), width=1)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _BOX.format(j, i), fontsize=9)
+
+
+def test_stroked_boxes_meeting_edge_to_edge_keep_their_walls(tmp_path: Path) -> None:
+    """Stroked boxes are no fills (``reading``: only unstroked rects' colours are) and a rect
+    of no fill colour is never joined (``ruled._fills_joined``): boxes whose edges meet stay
+    cells of their own, two a row."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _spaced_boxes))
+    assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
+
+
 def _coloured_cells(page: pymupdf.Page) -> None:
     """A grid drawn only with cell fills in three colours by turns, meeting edge to edge, no
     stroke: each fill a cell, its colour's edge the wall between two cells."""
