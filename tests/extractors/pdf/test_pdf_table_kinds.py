@@ -1598,6 +1598,41 @@ def test_a_paragraph_set_in_under_the_last_line_of_another_is_no_wrapped_cell() 
     assert unruled_runs(lines, 612.0, 792.0) == []
 
 
+def _set(rows: list[tuple[str, ...]], xs: tuple[float, ...]) -> list[Line]:
+    """Lines set a row each, the row's texts from the ``xs`` given, each 80 points wide."""
+    return [
+        Line(x, 100 + 11 * j, x + 80, 108 + 11 * j, text, 9, family="Times", weight=400)
+        for j, row in enumerate(rows)
+        for x, text in zip(xs, row, strict=True)
+    ]
+
+
+def test_a_books_index_entries_and_their_page_lists_are_no_rows_of_cells() -> None:
+    """A book's index: an entry of four words beside the pages it is on (``112, 140, 233,``).
+    A number ending in a comma is a list's item, no digit group of one figure
+    (``unruled._DIGITS``): each counts as a word, and the rows are over a row's budget."""
+    index = [
+        ("heat equation, boundary values", "112, 140, 233, 260"),
+        ("heat flow in a rod", "17, 18, 45, 90"),
+        ("Hilbert space, inner product", "301, 302, 310, 322"),
+        ("Huygens principle and waves", "55, 61, 78, 80"),
+    ]
+    assert unruled_runs(_set(index, (72, 200)), 612.0, 792.0) == []
+
+
+def test_contents_lines_whose_dot_leaders_are_lines_of_their_own_are_no_rows_of_cells() -> None:
+    """Contents lines set as a section's title, its dot leaders and its page apart: a leader
+    is no digit group (``unruled._DIGITS``: a group starts with a digit), so the leaders
+    count as words and the rows are over a row's budget."""
+    contents = [
+        ("1.1 Scope of work", ". . . . . .", "3"),
+        ("1.2 Terms and names", ". . . . . .", "7"),
+        ("2.1 How it was made", ". . . . . .", "12"),
+        ("2.2 What it holds", ". . . . . .", "19"),
+    ]
+    assert unruled_runs(_set(contents, (72, 165, 250)), 612.0, 792.0) == []
+
+
 def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
     """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
     the page (its body on the next page: the ReportLab user guide's p88)."""
