@@ -1651,6 +1651,23 @@ def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -
     assert "This note sits in a box of its own," in markdown
 
 
+def _boxed_fields_over_a_paragraph(page: pymupdf.Page) -> None:
+    """A form's row of boxed fields, then a paragraph three lines' height under it (a gap, not
+    the next row of a body the rules do not draw)."""
+    _grid(page, [72, 200, 330, 460], [300, 320], {})
+    for x, head in zip((78, 206, 336), ("Name", "Date", "Signature"), strict=True):
+        page.insert_text((x, 313), head, fontsize=10)
+    page.insert_text((72, 360), "Send the form back to the office by the end of May.", fontsize=10)
+
+
+def test_a_drawn_row_of_fields_over_a_paragraph_further_down_is_a_table(tmp_path: Path) -> None:
+    """A head row alone reaches two lines' height down (``ruled._head_alone``): a paragraph
+    further down is no body of it, so the row stays a table of its own."""
+    markdown = drawn_markdown(tmp_path, _boxed_fields_over_a_paragraph)
+    assert pipe_rows(markdown) == [["Name", "Date", "Signature"]]
+    assert "Send the form back to the office by the end of May." in markdown
+
+
 def _head_over_body(page: pymupdf.Page) -> None:
     """A drawn head row of three short cells over an unruled body of four rows in its columns
     and a rule under them (12s0324's crime table, cleanthesis' rules between rows only)."""
