@@ -1718,6 +1718,31 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
     assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
 
 
+_SHARES = [
+    ("Région", "2023", "2024"),
+    ("Nord", "1200", "3400"),
+    ("", "35 %", "65 %"),
+    ("Sud", "2100", "1900"),
+    ("", "5,5 %", "48 %"),
+    ("Est", "800", "950"),
+]
+
+
+def _shares(page: pymupdf.Page) -> None:
+    """A French report's table set a line apart, each region's figures over their shares in
+    per cent as France writes them (a space before the sign: ``35 %``, ``5,5 %``)."""
+    for j, row in enumerate(_SHARES):
+        page.insert_text((72, 200 + 12 * j), row[0], fontsize=10)
+        for right, text in zip((250, 330), row[1:], strict=True):
+            _right(page, right, 200 + 12 * j, text)
+
+
+def test_shares_in_per_cent_under_amounts_are_rows_of_their_own(tmp_path: Path) -> None:
+    """A per cent with a space before its sign is an amount (``cells.AMOUNT``): under the
+    region's figures it is no wrapped line of them (``grid._continued``) but a row."""
+    assert pipe_rows(drawn_markdown(tmp_path, _shares)) == [list(row) for row in _SHARES]
+
+
 _INDEX = [
     ("\\parindent", "755, 771,", "2454, 2462, 2865, 3094"),
     ("\\received", "18, 1694", ""),

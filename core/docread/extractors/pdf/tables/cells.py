@@ -23,8 +23,10 @@ TOL = 2.0  # points: rules and text edges this close meet
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
 #: An amount as bills print it: a NUMBER, or one with its thousands grouped by spaces or a
 #: true minus sign (``2 650,75``, ``−157,54``); not a list of numbers (an index's ``2454,
-#: 2462, 2865``: its groups are no thousands)
-AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?(?:\d{1,3}(?:\s\d{3})+(?:[,.]\d+)?|\d[\d,.']*)%?\)?$")
+#: 2462, 2865``: its groups are no thousands); a per cent as France writes it too (``5,5 %``)
+AMOUNT = lazy_pattern(
+    r"^[-+\u2212(]?[$€£]?(?:\d{1,3}(?:\s\d{3})+(?:[,.]\d+)?|\d[\d,.']*)(?:\s?%)?\)?$"
+)
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
