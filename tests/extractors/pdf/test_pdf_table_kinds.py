@@ -15,6 +15,7 @@ import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
+from docread.extractors.pdf.tables.cells import _fields
 from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
 from docread.extractors.pdf.tables.ruled import _fills_joined
 from docread.extractors.pdf.tables.unruled import unruled_runs
@@ -1345,6 +1346,24 @@ def test_a_grid_of_stroked_boxes_keeps_its_walls(tmp_path: Path) -> None:
     assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
 
 
+def _spaced_boxes(page: pymupdf.Page) -> None:
+    """A grid of stroked boxes set a stroke's width apart (an HTML table's cell spacing): each
+    box's outer edge meets the next's edge to edge, as a row's fills do, each a wall."""
+    for j in range(3):
+        for i in range(2):
+            box = pymupdf.Rect(72 + 232 * i, 200 + 22 * j, 302 + 232 * i, 220 + 22 * j)
+            page.draw_rect(box, color=(0, 0, 0), width=1)
+            page.insert_text((box.x0 + 4, box.y0 + 14), _BOX.format(j, i), fontsize=9)
+
+
+def test_stroked_boxes_meeting_edge_to_edge_keep_their_walls(tmp_path: Path) -> None:
+    """Stroked boxes are no fills (``reading``: only unstroked rects' colours are) and a rect
+    of no fill colour is never joined (``ruled._fills_joined``): boxes whose edges meet stay
+    cells of their own, two a row."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _spaced_boxes))
+    assert rows == [[_BOX.format(j, i) for i in range(2)] for j in range(3)]
+
+
 def _coloured_cells(page: pymupdf.Page) -> None:
     """A grid drawn only with cell fills in three colours by turns, meeting edge to edge, no
     stroke: each fill a cell, its colour's edge the wall between two cells."""
@@ -1580,6 +1599,41 @@ def test_a_paragraph_set_in_under_the_last_line_of_another_is_no_wrapped_cell() 
     assert unruled_runs(lines, 612.0, 792.0) == []
 
 
+def _set(rows: list[tuple[str, ...]], xs: tuple[float, ...]) -> list[Line]:
+    """Lines set a row each, the row's texts from the ``xs`` given, each 80 points wide."""
+    return [
+        Line(x, 100 + 11 * j, x + 80, 108 + 11 * j, text, 9, family="Times", weight=400)
+        for j, row in enumerate(rows)
+        for x, text in zip(xs, row, strict=True)
+    ]
+
+
+def test_a_books_index_entries_and_their_page_lists_are_no_rows_of_cells() -> None:
+    """A book's index: an entry of four words beside the pages it is on (``112, 140, 233,``).
+    A number ending in a comma is a list's item, no digit group of one figure
+    (``unruled._DIGITS``): each counts as a word, and the rows are over a row's budget."""
+    index = [
+        ("heat equation, boundary values", "112, 140, 233, 260"),
+        ("heat flow in a rod", "17, 18, 45, 90"),
+        ("Hilbert space, inner product", "301, 302, 310, 322"),
+        ("Huygens principle and waves", "55, 61, 78, 80"),
+    ]
+    assert unruled_runs(_set(index, (72, 200)), 612.0, 792.0) == []
+
+
+def test_contents_lines_whose_dot_leaders_are_lines_of_their_own_are_no_rows_of_cells() -> None:
+    """Contents lines set as a section's title, its dot leaders and its page apart: a leader
+    is no digit group (``unruled._DIGITS``: a group starts with a digit), so the leaders
+    count as words and the rows are over a row's budget."""
+    contents = [
+        ("1.1 Scope of work", ". . . . . .", "3"),
+        ("1.2 Terms and names", ". . . . . .", "7"),
+        ("2.1 How it was made", ". . . . . .", "12"),
+        ("2.2 What it holds", ". . . . . .", "19"),
+    ]
+    assert unruled_runs(_set(contents, (72, 165, 250)), 612.0, 792.0) == []
+
+
 def _head_row_and_boxed_note(page: pymupdf.Page) -> None:
     """A boxed note of two cells of prose, then a drawn table's head row alone at the foot of
     the page (its body on the next page: the ReportLab user guide's p88)."""
@@ -1595,6 +1649,23 @@ def test_a_drawn_head_row_alone_is_a_table_a_boxed_note_is_not(tmp_path: Path) -
     markdown = drawn_markdown(tmp_path, _head_row_and_boxed_note)
     assert pipe_rows(markdown) == [["A", "B", "C", "A paragraph", "D"]]
     assert "This note sits in a box of its own," in markdown
+
+
+def _boxed_fields_over_a_paragraph(page: pymupdf.Page) -> None:
+    """A form's row of boxed fields, then a paragraph three lines' height under it (a gap, not
+    the next row of a body the rules do not draw)."""
+    _grid(page, [72, 200, 330, 460], [300, 320], {})
+    for x, head in zip((78, 206, 336), ("Name", "Date", "Signature"), strict=True):
+        page.insert_text((x, 313), head, fontsize=10)
+    page.insert_text((72, 360), "Send the form back to the office by the end of May.", fontsize=10)
+
+
+def test_a_drawn_row_of_fields_over_a_paragraph_further_down_is_a_table(tmp_path: Path) -> None:
+    """A head row alone reaches two lines' height down (``ruled._head_alone``): a paragraph
+    further down is no body of it, so the row stays a table of its own."""
+    markdown = drawn_markdown(tmp_path, _boxed_fields_over_a_paragraph)
+    assert pipe_rows(markdown) == [["Name", "Date", "Signature"]]
+    assert "Send the form back to the office by the end of May." in markdown
 
 
 def _head_over_body(page: pymupdf.Page) -> None:
@@ -1645,6 +1716,31 @@ def test_a_tight_bills_totals_rows_are_not_its_last_items_wrapped_lines(tmp_path
     assert ["C", "Produit Trois", "1,00", "500,00", "500,00"] in rows
     assert ["", "Prix HTVA (A+B+C)", "", "", "3 001,80"] in rows
     assert ["E", "TVA (21,00% sur B+C)", "", "", "525,17"] in rows
+
+
+_SHARES = [
+    ("Région", "2023", "2024"),
+    ("Nord", "1200", "3400"),
+    ("", "35 %", "65 %"),
+    ("Sud", "2100", "1900"),
+    ("", "5,5 %", "48 %"),
+    ("Est", "800", "950"),
+]
+
+
+def _shares(page: pymupdf.Page) -> None:
+    """A French report's table set a line apart, each region's figures over their shares in
+    per cent as France writes them (a space before the sign: ``35 %``, ``5,5 %``)."""
+    for j, row in enumerate(_SHARES):
+        page.insert_text((72, 200 + 12 * j), row[0], fontsize=10)
+        for right, text in zip((250, 330), row[1:], strict=True):
+            _right(page, right, 200 + 12 * j, text)
+
+
+def test_shares_in_per_cent_under_amounts_are_rows_of_their_own(tmp_path: Path) -> None:
+    """A per cent with a space before its sign is an amount (``cells.AMOUNT``): under the
+    region's figures it is no wrapped line of them (``grid._continued``) but a row."""
+    assert pipe_rows(drawn_markdown(tmp_path, _shares)) == [list(row) for row in _SHARES]
 
 
 _INDEX = [
@@ -1758,3 +1854,47 @@ def test_a_forms_fields_of_a_label_and_a_blank_each_stay_a_table(tmp_path: Path)
     the labels run into one paragraph (a signature grid's blanks beside more cells go)."""
     rows = pipe_rows(drawn_markdown(tmp_path, _questionnaire, width=595, height=842))
     assert rows == [[label, "_" * 54] for label in _FIELDS]
+
+
+_PAIRS = [("Name:", "Date:"), ("Firm:", "Phone:"), ("Street:", "City:")]
+
+
+def _two_fields_a_row(page: pymupdf.Page) -> None:
+    """A form's lines of two fields each: a label ending in a colon, a blank of underscores
+    right of it, then the second field's label and blank (``Name: ____    Date: ____``)."""
+    for j, pair in enumerate(_PAIRS):
+        for x, label in zip((72, 320), pair, strict=True):
+            page.insert_text((x, 100 + 24 * j), label, fontsize=11)
+            page.insert_text((x + 58, 100 + 24 * j), "_" * 25, fontsize=11)
+
+
+def test_a_forms_lines_of_two_fields_keep_both_blanks_in_their_rows(tmp_path: Path) -> None:
+    """A blank whose nearest line to the left is a label ending in a colon is that field's
+    value (``cells._fields``), the second field's as the first's: each row is label | blank
+    | label | blank, no blank left over under the table."""
+    markdown = drawn_markdown(tmp_path, _two_fields_a_row)
+    blank = "_" * 25
+    assert pipe_rows(markdown) == [[first, blank, second, blank] for first, second in _PAIRS]
+    assert markdown.count(blank) == 2 * len(_PAIRS)
+
+
+def test_a_blank_with_no_line_left_of_it_is_no_field_of_a_label_right_of_it() -> None:
+    """A blank opening its row (a signature's line, ``Date:`` after it) has no label: none of
+    the row's lines is left of it (``cells._fields``), so it is no field's value."""
+    lines = [
+        Line(x, 100, x + w, 112, text, 11, family="Helvetica", weight=400)
+        for x, w, text in ((72, 150, "_" * 30), (300, 30, "Date:"))
+    ]
+    assert _fields(lines) == set()
+
+
+def test_a_rows_many_blanks_are_told_apart_in_time_linear_in_them() -> None:
+    """20,000 label | blank pairs on one row: each blank's field found in well under a second
+    of CPU (each blank used to look at every line of its row: ~20 s)."""
+    lines = [
+        Line(x, 100, x + w, 112, text, 11, family="Helvetica", weight=400)
+        for i in range(20000)
+        for x, w, text in ((100.0 * i, 30, "Name:"), (100.0 * i + 40, 50, "_" * 10))
+    ]
+    assert len(_fields(lines)) == 20000
+    assert _cpu(lambda: _fields(lines)) < 0.5

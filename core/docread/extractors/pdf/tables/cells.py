@@ -7,6 +7,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from itertools import accumulate
+from operator import or_
 from typing import TYPE_CHECKING, Any
 
 from ....sanitize import lazy_pattern
@@ -21,8 +23,10 @@ TOL = 2.0  # points: rules and text edges this close meet
 NUMBER = lazy_pattern(r"^[-+(]?[$€£]?\d[\d,.]*%?\)?$")
 #: An amount as bills print it: a NUMBER, or one with its thousands grouped by spaces or a
 #: true minus sign (``2 650,75``, ``−157,54``); not a list of numbers (an index's ``2454,
-#: 2462, 2865``: its groups are no thousands)
-AMOUNT = lazy_pattern(r"^[-+\u2212(]?[$€£]?(?:\d{1,3}(?:\s\d{3})+(?:[,.]\d+)?|\d[\d,.']*)%?\)?$")
+#: 2462, 2865``: its groups are no thousands); a per cent as France writes it too (``5,5 %``)
+AMOUNT = lazy_pattern(
+    r"^[-+\u2212(]?[$€£]?(?:\d{1,3}(?:\s\d{3})+(?:[,.]\d+)?|\d[\d,.']*)(?:\s?%)?\)?$"
+)
 _HYPHEN_BREAK = lazy_pattern(r"([^\W\d_]-)\n(?=\S)")
 _CELL_TEXT = lazy_pattern(r"\S+(?: {1,2}\S+)*")  # a cell's text in a line padded with spaces
 _NARROW = " ,.;:'!|"  # characters about half a digit wide
@@ -153,24 +157,28 @@ def _blank(line: Line) -> bool:
 
 
 def _fields(lines: list[Line]) -> set[int]:
-    """The ids of the blanks (``_blank``) that are a field's value: the only line left of
+    """The ids of the blanks (``_blank``) that are a field's value: the nearest line left of
     them on their row is a label ending in a colon (a questionnaire's ``Firma:`` | ``____``,
-    one field a row, whatever the next column holds); a blank right of more cells (a
-    signature grid's ``By:`` | ``____`` after another party's) is none. Rows found by
-    bisection: no quadratic pass."""
+    a form's ``Name: ____    Date: ____``, whatever the next column holds), and no line left
+    of them holds a label's blank in its text (a signature grid's ``By: ____`` | ``By:`` |
+    ``____``: the first party's blank is cut off its label, so the second's goes too). A
+    row's lines are found by bisection and sorted by x once for all its blanks of one height
+    (a row of many blanks: no quadratic pass)."""
     rows = sorted(((ln.y0 + ln.y1) / 2, i) for i, ln in enumerate(lines))
     mids = [mid for mid, _ in rows]
+    seen: dict[tuple[float, float], tuple[list[float], list[Line], list[bool]]] = {}
     out = set()
     for ln in lines:
         if not _blank(ln):
             continue
-        row = rows[bisect.bisect_left(mids, ln.y0) : bisect.bisect_right(mids, ln.y1)]
-        others = [lines[i] for _, i in row if lines[i].x0 < ln.x0]
-        if (
-            len(others) == 1
-            and others[0].text.rstrip().endswith(":")
-            and others[0].x1 <= ln.x0 + TOL
-        ):
+        if (ln.y0, ln.y1) not in seen:
+            span = rows[bisect.bisect_left(mids, ln.y0) : bisect.bisect_right(mids, ln.y1)]
+            row = sorted((lines[i] for _, i in span), key=lambda other: other.x0)
+            cut = list(accumulate(("___" in r.text and not _blank(r) for r in row), or_))
+            seen[ln.y0, ln.y1] = [r.x0 for r in row], row, cut
+        xs, row, cut = seen[ln.y0, ln.y1]
+        at = bisect.bisect_left(xs, ln.x0) - 1  # the nearest line starting left of the blank
+        if at >= 0 and not cut[at] and row[at].text.rstrip().endswith(":"):
             out.add(id(ln))
     return out
 
