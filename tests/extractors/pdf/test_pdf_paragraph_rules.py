@@ -22,6 +22,15 @@ def _justified(page: pymupdf.Page, x: float, y: float, text: str, right: float =
         at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
 
 
+def _paragraphs(page: pymupdf.Page, indent: float, top: float, lines: tuple[str, str, str]) -> None:
+    """Three paragraphs of the page's body from ``top``: each a first line set in to ``indent``
+    and justified, a justified line at the left, a short last line (42 pt apart)."""
+    for i in range(3):
+        _justified(page, indent, top + 42 * i, lines[0])
+        _justified(page, 72, top + 14 + 42 * i, lines[1])
+        page.insert_text((72, top + 28 + 42 * i), lines[2], fontsize=10)
+
+
 def test_a_listings_small_line_numbers_keep_its_lines_apart(tmp_path):
     """A code listing with its line numbers set at 6 pt beside 10 pt code (elteikthesis p14):
     a line that is mostly its number (``4 {``) is no line of scripts going on with the one
@@ -108,10 +117,9 @@ def test_a_line_set_in_under_a_full_line_ending_a_sentence_opens_a_paragraph(tmp
         _justified(page, 72, 80, "The committee met on the first Monday of the month to review the accounts.")
         _justified(page, 86, 94, "The treasurer reported that the reserves had grown by a tenth over")
         page.insert_text((72, 108), "the year, and the members approved the report.", fontsize=10)
-        for i in range(3):
-            _justified(page, 86, 136 + 42 * i, "Another paragraph opens with a first-line indent here and runs")
-            _justified(page, 72, 150 + 42 * i, "on to the edge of the column as the body of the minutes does in")
-            page.insert_text((72, 164 + 42 * i), "every paragraph of them.", fontsize=10)
+        _paragraphs(page, 86, 136, ("Another paragraph opens with a first-line indent here and runs",
+                                    "on to the edge of the column as the body of the minutes does in",
+                                    "every paragraph of them."))  # fmt: skip
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert any(b.startswith("The treasurer reported") for b in blocks), blocks
@@ -125,10 +133,9 @@ def test_a_display_set_in_three_ems_is_no_wrap_where_paragraphs_open_as_far_in(t
     def draw(page: pymupdf.Page) -> None:
         _justified(page, 72, 80, "The loss we minimise over the batch, for every question and its passage, is")
         page.insert_text((102, 96), "L = - log exp(s(q, p)) / sum exp(s(q, p')).", fontsize=10)
-        for i in range(3):
-            _justified(page, 102, 124 + 42 * i, "A paragraph opens with a deep first-line indent as this paper's do,")
-            _justified(page, 72, 138 + 42 * i, "and it goes on at the left of the column as the body of the paper does")
-            page.insert_text((72, 152 + 42 * i), "in every paragraph.", fontsize=10)
+        _paragraphs(page, 102, 124, ("A paragraph opens with a deep first-line indent as this paper's do,",
+                                     "and it goes on at the left of the column as the body of the paper does",
+                                     "in every paragraph."))  # fmt: skip
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
