@@ -60,7 +60,6 @@ def column_blocks(
     for ln in lines:
         at = round(ln.x0 / 4)
         reach[at] = max(reach.get(at, 0.0), ln.x1)
-    widest = max(reach.values())  # the column's text's edge: once, not per numbered line
     letters = {(t[0], round(ln.x0 / 2)) for ln in lines  # "C. " labels by x (2 pt): siblings
                if (t := ln.text.lstrip())[1:3] == ". " and t[0].isupper()}  # fmt: skip
     out: list[Block] = []
@@ -87,7 +86,7 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, (reach, widest), rtl, letters)
+        start = _starts_item(ln, prev, (reach, right), rtl, letters)
         if start or prev is None or _breaks(
             prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
@@ -142,7 +141,7 @@ def _starts_item(
     letters: set[tuple[str, int]],
 ) -> bool:  # fmt: skip
     """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
-    short of its text's edge (``reaches``: column_blocks' reach and its widest) or full and
+    short of its text's edge (``reaches``: column_blocks' reach and the column's right) or full and
     ending a sentence left of it (a definition's, its ``a)``), the next label at its x
     (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
     stripped = ln.text.lstrip()
@@ -253,12 +252,14 @@ def _scripted(prev: Line, ln: Line, start: float) -> bool:
     return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 
-def _hanging(prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey) -> bool:
+def _hanging(
+    prev: Line, ln: Line, sides: tuple[float, float], reach: float, survey: Survey
+) -> bool:
     """``ln`` wraps the entry ``prev`` opens at the column's left (a reference list's hanging
     indent): ``prev`` in the body's style runs to the column's edge ending no sentence; ``ln``,
     set in up to two ems (no centred display), opening with no bracketed label nor bullet (a
-    lead-in's clauses: ``(a) is duly ...``; ``11. Jahrhunderts`` may open a wrap), runs there too or ends the entry at a stop, as lines set in at its x do
-    (``reach``)."""
+    lead-in's clauses: ``(a) is duly ...``; ``11. Jahrhunderts`` may open a wrap), runs there
+    too or ends the entry at a stop, as lines set in at its x do (``reach``)."""
     left, right = sides
     full = runs_to_edge(prev, right, False, first_word(ln.text)) and reach >= right - ln.size
     wrap = runs_to_edge(ln, right, False) or bool(ENDS.search(ln.text.rstrip()))
