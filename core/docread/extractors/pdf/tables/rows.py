@@ -71,12 +71,10 @@ def held_line(
     line), and up to two more lines right under it, from the same start."""
     if not held:
         words = len(line.text.split())
-        return short(line) or (
-            words <= 12
-            and any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
+        return short(line) or words <= 12 and (
+            any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
             and any(ln.style == line.style for ln in above)
-            or words <= 12
-            and any(_set_in(line, ln) for ln in above[1:])
+            or any(_set_in(line, ln) for ln in above[1:])
         )
     last = held[-1][0]
     return (
@@ -122,14 +120,14 @@ def labelled(row: list[Line], width: float) -> bool:
     label of a few words ending in a colon, or set in bold before a value that is not, each
     followed by its value, a value of one line (up to 12 words) whatever its length."""
     return len(row) % 2 == 0 and all(
-        (_LABEL.match(label.text) or bold_label(label, value))
+        (_LABEL.match(label.text) or _bold_label(label, value))
         and len(value.text.split()) <= 12
         and value.x1 - value.x0 < 0.6 * width
         for label, value in zip(row[::2], row[1::2], strict=True)
     )
 
 
-def bold_label(label: Line, value: Line) -> bool:
+def _bold_label(label: Line, value: Line) -> bool:
     """A form's label set in bold before its value in the body weight: a few words, no
     sentence's end."""
     text = label.text.strip()
