@@ -76,9 +76,13 @@ def typed_blocks(
 
 
 def _lead_split(lines: list[Line]) -> list[Line]:
-    """A first line opening with a label in another style (``Line.lead``): label, text apart."""
+    """A first line opening with a label in another style (``Line.lead``): label, text apart;
+    not a bare number (``3``, ``3.1``: a heading's number before its title set in another face,
+    a CJK title beside a Latin number, or an item's number before its text: one line)."""
     first = lines[0]
     if not first.lead or first.lead >= len(first.text):
+        return lines
+    if not _WORD.search(first.text[: first.lead]):
         return lines
     cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
     label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
