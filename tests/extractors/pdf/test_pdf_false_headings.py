@@ -40,3 +40,59 @@ def test_a_headings_number_and_its_title_in_two_faces_are_one_heading(tmp_path):
     text = drawn_markdown(tmp_path, page)
     assert headings(text) == ["3 使用说明", "3.1 关于提问", "3.2 示例文件"]
 
+
+LISTING = [
+    "\\RequirePackage{kvoptions}",
+    "\\SetupKeyvalOptions{family=buct, prefix=buct@, setkeys=\\kvsetkeys}",
+    "\\DeclareBoolOption[false]{submit}",
+    "\\DeclareComplementaryOption{openright}{openany}",
+    "\\DeclareDefaultOption{\\PassOptionsToClass{\\CurrentOption}{ctexbook}}",
+    "\\PassOptionsToPackage{quiet}{xeCJK}",
+    "\\ifbuct@openany\\LoadClass[zihao=-4,UTF8,oneside]{ctexbook}",
+]
+
+
+def _documented_source(page: pymupdf.Page) -> None:
+    """A class's documented source: a bold heading, then prose lines (10.5 pt) that lead in to
+    a 9 pt listing each, in a monospaced face that holds most of the page's characters."""
+    page.insert_text((72, 70), "4.1 Class options", fontsize=14, fontname="hebo")
+    y = 100.0
+    for n in range(4):
+        lead = f"The options of step {n + 1} are declared and set as follows:"
+        page.insert_text((72, y), lead, fontsize=10.5)
+        y += 16
+        for code in LISTING:
+            page.insert_text((80, y), code, fontsize=9, fontname="cour")
+            y += 11
+        y += 12
+
+
+def test_prose_between_listings_that_outnumber_it_is_no_heading(tmp_path):
+    """buctthesis p13, uwa-pif p2, thubeamer p4: a manual whose listings (a monospaced face)
+    hold more characters than its prose: the prose is the body, not a heading style."""
+    text = drawn_markdown(tmp_path, _documented_source)
+    assert headings(text) == ["4.1 Class options"]
+
+
+def _cjk_manual(page: pymupdf.Page) -> None:
+    """A Chinese manual's page: a bold heading, CJK paragraphs (10.5 pt) and, between them,
+    option lines in a 9 pt Latin face with more glyphs than the CJK text has (fewer than
+    twice as many: a CJK glyph takes two Latin letters' room)."""
+    page.insert_text((72, 70), "4.1 Options", fontsize=14, fontname="hebo")
+    y = 96.0
+    for n in range(3):
+        box = pymupdf.Rect(72, y, 520, y + 40)
+        page.insert_textbox(box, CJK_BODY[: 60 + 5 * n], fontsize=10.5, fontname="china-s")
+        y += 44
+        for k in range(2):
+            option = f"option{n}{k} = true, false or auto (default: false)"
+            page.insert_text((90, y), option, fontsize=9, fontname="helv")
+            y += 12
+        y += 10
+
+
+def test_cjk_paragraphs_outnumbered_in_glyphs_by_latin_lines_are_no_headings(tmp_path):
+    """buctthesis p13, thubeamer p4: a CJK manual whose Latin lines have more glyphs than its
+    CJK sentences: the CJK face is the body (its text takes more room), not a heading style."""
+    text = drawn_markdown(tmp_path, _cjk_manual)
+    assert headings(text) == ["4.1 Options"]

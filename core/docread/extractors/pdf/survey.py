@@ -53,6 +53,8 @@ _DATE = lazy_pattern(  # a day's date alone: "October 14, 1998", "14. Oktober 19
     re.IGNORECASE,
 )
 BIGGER = 1.15  # a size this many times the body's marks a heading by itself
+_WIDE = lazy_pattern(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uff60]")
+_PROSE = 10  # a prose style with this share (1/10) of a listing face's characters is the body
 _ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
 
 Style = tuple[float, bool, bool, str]  # Line.style: size, bold, italic, family
@@ -271,8 +273,10 @@ def _styles(found: Survey) -> None:
     a style other than the body's (``Survey.distinct``) whose runs (lines in it one after the
     other) mostly stand alone, one or two lines of few words between other styles (a quotation
     set in it for lines on end is one run), with fewer characters in all than the body; or any
-    style clearly larger than the body."""
+    style clearly larger than the body. The body is the style most characters have, but a
+    listing's (monospaced) only where no other style has a tenth as many (``_body``)."""
     chars: Counter[Style] = Counter()
+    listing: set[Style] = set()  # styles of monospaced lines
     weights: dict[Style, Counter[int]] = {}
     alone: Counter[Style] = Counter()  # runs of the style that stand alone
     runs: Counter[Style] = Counter()
@@ -283,8 +287,10 @@ def _styles(found: Survey) -> None:
         ]
         pages.append(lines)
         for ln in lines:
-            n, style = len(ln.text.strip()), ln.style
+            n, style = _width(ln.text.strip()), ln.style
             chars[style] += n
+            if ln.mono:
+                listing.add(style)
             by_weight = weights.get(style)  # (setdefault would make a Counter for every line)
             if by_weight is None:
                 by_weight = weights[style] = Counter()
@@ -295,7 +301,7 @@ def _styles(found: Survey) -> None:
                 alone[run[0].style] += 1
     if not chars:
         return
-    body = found.body_style = chars.most_common(1)[0][0]
+    body = found.body_style = _body(chars, listing)
     found.body = body[0]
     found.body_weight = weights[body].most_common(1)[0][0]
     heads = []
@@ -310,6 +316,24 @@ def _styles(found: Survey) -> None:
     found.heading_styles = [s for s, _ in heads]
     _colors(found, pages)
     found.headed = bool(heads or found.heading_colors)
+
+
+def _width(text: str) -> int:
+    """A line's characters, a CJK one counted twice (an em wide, two Latin letters' room; a
+    Chinese manual's body face must not lose to its Latin listings by counting glyphs)."""
+    return len(text) + len(_WIDE.findall(text))
+
+
+def _body(chars: Counter[Style], listing: set[Style]) -> Style:
+    """The body style: the one with the most characters, unless that is a listing's face and
+    a style of running text has a tenth as many (a manual whose listings outnumber its prose:
+    taken for the body, every prose line would stand apart from it as a heading)."""
+    ranked = chars.most_common()
+    top, most = ranked[0]
+    prose = next(((s, n) for s, n in ranked if s not in listing), None)
+    if top in listing and prose is not None and prose[1] * _PROSE >= most:
+        return prose[0]
+    return top
 
 
 def _colors(found: Survey, pages: list[list[Line]]) -> None:
