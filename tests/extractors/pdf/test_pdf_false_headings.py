@@ -96,3 +96,57 @@ def test_cjk_paragraphs_outnumbered_in_glyphs_by_latin_lines_are_no_headings(tmp
     CJK sentences: the CJK face is the body (its text takes more room), not a heading style."""
     text = drawn_markdown(tmp_path, _cjk_manual)
     assert headings(text) == ["4.1 Options"]
+
+
+def _cjk_descriptions(page: pymupdf.Page) -> None:
+    """A Chinese class manual's option list: each option's one-line description, a sentence
+    with its full stop, set apart from the body (larger here; a bold CJK face in njuthesis),
+    alone between body paragraphs; and a real heading in that style, without a stop."""
+    page.insert_text((72, 70), "选项设置", fontsize=12.5, fontname="china-s")
+    y = 90.0
+    for n in range(4):
+        box = pymupdf.Rect(72, y, 520, y + 60)
+        page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
+        line = f"设置第{n + 1}个选项的默认值。"
+        page.insert_text((72, y + 70), line, fontsize=12.5, fontname="china-s")
+        y += 90
+
+
+def test_a_cjk_sentence_with_its_full_stop_is_no_heading(tmp_path):
+    """njuthesis p67, buctthesis p13: an option's description ("临时替换显示的名称字样。")
+    alone in a face apart from the body: the ideographic full stop makes it a sentence."""
+    text = drawn_markdown(tmp_path, _cjk_descriptions)
+    assert headings(text) == ["选项设置"]
+
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with ⟨ and ⟩ in it
+COMMANDS = ("\\author{⟨author⟩}", "\\school{⟨school⟩}", "\\mbdp{⟨mbdp⟩}", "\\phone{⟨phone⟩}")
+
+
+def _command_list(page: pymupdf.Page) -> None:
+    """A LaTeX class manual's fields: a numbered heading, then each command's syntax with its
+    meta-variable (``\\author{⟨author⟩}``) in a face apart from the body, alone over its
+    description, and an unnumbered heading in that face."""
+    page.insert_text((72, 70), "2.3 Letterhead Fields", fontsize=14, fontname="hebo")
+    y = 100.0
+    for command in COMMANDS:
+        page.insert_text((72, y), command, fontsize=10, fontname="F0", fontfile=DEJAVU)
+        box = pymupdf.Rect(72, y + 6, 520, y + 60)
+        page.insert_textbox(box, BODY, fontsize=10, fontname="tiro")
+        y += 70
+    page.insert_text((72, y), "Project fields", fontsize=10, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 60), BODY, fontsize=10, fontname="tiro")
+
+
+BODY = (
+    "The command sets the field that the letterhead prints in its top right corner, and the "
+    "class reads it when the first page is made; leave it out where the default serves."
+)
+
+
+def test_a_commands_syntax_with_its_meta_variables_is_no_heading(tmp_path):
+    """uwa-pif p2, biblatex-de p110: ``\\author{⟨author⟩}`` alone over its description in
+    a face apart from the body is a command's syntax, not a heading; the headings stay."""
+    text = drawn_markdown(tmp_path, _command_list)
+    assert headings(text) == ["2.3 Letterhead Fields", "Project fields"]
+

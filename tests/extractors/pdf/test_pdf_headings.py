@@ -424,6 +424,7 @@ def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
     assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
     assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)
     assert monospaced("QWERTY+t1xtt", 4)  # newtx's typewriter (thubeamer's listings)
+    assert monospaced("QWERTY+Iosevka-Light", 4) and not monospaced("IosevkaAile-Regular", 4)
     assert not monospaced("MonotypeCorsiva", 4) and not monospaced("NimbusRomNo9L-Regu", 4)
 
 

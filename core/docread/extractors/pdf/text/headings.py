@@ -34,10 +34,12 @@ _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: 
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_CJK_SENTENCE = lazy_pattern(r"。|[！？]\s*\S|[，；、]$")  # a full stop; sentences; a clause
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_SYNTAX = lazy_pattern(r"⟨[^⟩]+⟩|^\\[A-Za-z@]+\*?\s*[{\[]")  # \author{⟨author⟩}: a command's
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 _MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
 
@@ -107,7 +109,8 @@ def _heading_level(
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
-    case at its start), contact data (a letterhead's), code (monospaced, a bracket left open), and larger
+    case at its start; a CJK full stop), contact data (a letterhead's), code (monospaced, a
+    bracket left open, a command's syntax: ``\\author{⟨author⟩}``), and larger
     or bolder, or (unless ``strong`` only: a list item) in a style the document sets its
     headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
@@ -134,9 +137,10 @@ def _heading_level(
         or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
-        or _SENTENCES.search(text)
+        or (_SENTENCES.search(text) or _CJK_SENTENCE.search(text.rstrip()))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
+        or _SYNTAX.search(stripped)  # a command's syntax line, its meta-variables: a manual's
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
     ):
