@@ -150,3 +150,32 @@ def test_a_commands_syntax_with_its_meta_variables_is_no_heading(tmp_path):
     text = drawn_markdown(tmp_path, _command_list)
     assert headings(text) == ["2.3 Letterhead Fields", "Project fields"]
 
+
+def _admonitions(page: pymupdf.Page) -> None:
+    """A dblatex manual's page (serif body): boxed notes, each a bold sans label alone over
+    its sans text between two rules; headings: numbered, a bold sans word at body size, and
+    a reference manual's bold "Note" section in the body's family."""
+    page.insert_text((72, 70), "2.2.6 Optionen für Suchmethoden", fontsize=12, fontname="hebo")
+    y = 90.0
+    for label in ("Anmerkung", "Tipp", "Einleitung", "Note"):
+        font = "tibo" if label == "Note" else "hebo"
+        boxed = label in ("Anmerkung", "Tipp")
+        if boxed:
+            page.draw_line((72, y - 12), (520, y - 12), width=0.5)
+        page.insert_text((72, y), label, fontsize=10, fontname=font)
+        box = pymupdf.Rect(72, y + 4, 520, y + 40)
+        page.insert_textbox(box, BODY, fontsize=10, fontname="helv" if boxed else "tiro")
+        if boxed:
+            page.draw_line((72, y + 44), (520, y + 44), width=0.5)
+        y += 70
+    for _ in range(3):
+        page.insert_textbox(pymupdf.Rect(72, y, 520, y + 40), BODY, fontsize=10, fontname="tiro")
+        y += 44
+
+
+def test_an_admonitions_label_over_its_box_is_no_heading(tmp_path):
+    """debian-reference.de p83: "Anmerkung" and "Tipp", bold sans labels over boxed sans text
+    (the extra3 convention: a label, like a caption's); a heading of the same style
+    ("Einleitung") and a bold "Note" in the body's face (R's reference manual) stay."""
+    text = drawn_markdown(tmp_path, _admonitions)
+    assert headings(text) == ["2.2.6 Optionen für Suchmethoden", "Einleitung", "Note"]

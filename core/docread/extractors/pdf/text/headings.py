@@ -24,6 +24,12 @@ _THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph
     r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*"
     r"(?:[.:(]|\([^()]*\))?$",  # "Beispiel 1 (Topologien)": its name in brackets
 )  # an example's or exercise's numbered label too (alone: "Example" may head a section)
+_ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their languages
+    r"^(?:Note|Tip|Hint|Warning|Caution|Important|Anmerkung|Hinweis|Tipp|Warnung|Achtung|Wichtig"
+    r"|Vorsicht|Remarque|Astuce|Avertissement|Nota|Avvertenza|Suggerimento|Aviso|Advertencia"
+    r"|Dica):?$",
+    re.IGNORECASE,
+)
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
@@ -134,6 +140,7 @@ def _heading_level(
         stripped[:1] in STRONG_BULLETS
         or CAPTION.match(stripped)
         or _THEOREM.match(stripped)
+        or _label(stripped, first, survey)
         or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
@@ -166,6 +173,17 @@ def _heading_level(
     if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
+
+
+def _label(text: str, first: Line, survey: Survey) -> bool:
+    """A note box's label (``Anmerkung``, ``Tip``) at body size in a face other than the body's
+    (the box's text is set in it too): a label like a caption's, no heading; a reference
+    manual's ``Note`` section in the body's face stays one."""
+    return (
+        first.family != survey.body_style[3]
+        and not survey.bigger(first)
+        and bool(_ADMONITION.match(text))
+    )
 
 
 def _small_head(first: Line, survey: Survey) -> bool:
