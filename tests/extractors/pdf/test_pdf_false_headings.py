@@ -179,3 +179,29 @@ def test_an_admonitions_label_over_its_box_is_no_heading(tmp_path):
     ("Einleitung") and a bold "Note" in the body's face (R's reference manual) stay."""
     text = drawn_markdown(tmp_path, _admonitions)
     assert headings(text) == ["2.2.6 Optionen für Suchmethoden", "Einleitung", "Note"]
+
+
+def _cjk_chapter(page: pymupdf.Page) -> None:
+    """A Chinese manual's section starts: ``第3 节`` and its title an em apart on one row (two
+    lines to MuPDF), each over CJK paragraphs; and a bare ``1.`` in bold before an item's
+    text on its row, which heads nothing."""
+    y = 80.0
+    for number, title in (("第3 节", "兼容性说明"), ("第4 节", "使用建议")):
+        page.insert_text((72, y), number, fontsize=15, fontname="china-s")
+        width = pymupdf.get_text_length(number, fontname="china-s", fontsize=15)
+        page.insert_text((72 + width + 15, y), title, fontsize=15, fontname="china-s")
+        for _ in range(2):
+            box = pymupdf.Rect(72, y + 12, 520, y + 72)
+            page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
+            y += 64
+        y += 30
+    page.insert_text((72, y), "1.", fontsize=10.5, fontname="hebo")
+    page.insert_text((90, y), "选择合适的配置，部分配置对应的字体需要自行安装。", fontsize=10.5, fontname="china-s")
+
+
+def test_a_section_number_and_its_title_apart_on_one_row_are_one_heading(tmp_path):
+    """xduts p5: ``第3 节`` and ``兼容性说明`` an em apart: one heading, the paragraph under
+    it apart (it ran into the paragraph: ``第3 节`` was no heading number)."""
+    text = drawn_markdown(tmp_path, _cjk_chapter)
+    assert headings(text) == ["第3 节 兼容性说明", "第4 节 使用建议"]
+

@@ -100,12 +100,16 @@ def _lead_split(lines: list[Line]) -> list[Line]:
 
 def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) -> list[Block]:
     """A block that opens with a label run into its text on the same row: a numbered one
-    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
-    (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
+    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, a bare number
+    (``第3 节``) with the title beside it in its style; any other (``Satz 4.1``, ``Note:``,
+    ``Beweis.``, a bare number before body text) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        rest = Block(kind, lines[1:], right=right)
-        return [Block("heading", [label], level=survey.level(label)), rest]
+        bare = not _WORD.search(text)  # a bare number: its title is the next line, in its style
+        if not bare or lines[1].style == label.style and not _CJK_SENTENCE.search(lines[1].text):
+            head, rest = lines[: 1 + bare], lines[1 + bare :]
+            tail = [Block(kind, rest, right=right)] if rest else []
+            return [Block("heading", head, level=survey.level(label)), *tail]
     return [Block(kind, lines, right=right)]
 
 
@@ -116,9 +120,9 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's), code (monospaced, a
-    bracket left open, a command's syntax: ``\\author{⟨author⟩}``), and larger
-    or bolder, or (unless ``strong`` only: a list item) in a style the document sets its
-    headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
+    bracket left open, a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and
+    larger or bolder, or (unless ``strong`` only: a list item) in a style the document sets
+    its headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
