@@ -205,3 +205,42 @@ def test_a_section_number_and_its_title_apart_on_one_row_are_one_heading(tmp_pat
     text = drawn_markdown(tmp_path, _cjk_chapter)
     assert headings(text) == ["第3 节 兼容性说明", "第4 节 使用建议"]
 
+
+def _title_page(page: pymupdf.Page) -> None:
+    """A LaTeX manual's title block: a large title with a thanks mark, the author and a second
+    one, each with a footnote mark, at 12 pt over a 10 pt body; then a numbered section."""
+    page.insert_text((110, 90), "Formatting documents in APA style", fontsize=17, fontname="tiro")
+    for y, name in ((120, "Brian D. Beitzel†"), (140, "Chris Christmas,‡")):
+        page.insert_text((220, y), name, fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, 160, 520, 220), BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((72, 250), "1 Background", fontsize=14, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(72, 260, 520, 330), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_bylines_names_with_their_footnote_marks_are_no_headings(tmp_path):
+    """apa6 p1 and 25 more title pages of the outline survey: an author's name with the mark
+    of the footnote giving their address (†, ‡) is a byline, no heading; the title and the
+    section stay."""
+    text = drawn_markdown(tmp_path, _title_page)
+    assert headings(text) == ["Formatting documents in APA style", "1 Background"]
+
+
+def _contents_lines(page: pymupdf.Page) -> None:
+    """A thesis template's contents set as bold lines with dot leaders whose page numbers the
+    layer puts on lines of their own; then the first chapter."""
+    y = 80.0
+    for entry in ("4.1 Figures and tables", "4.2 Equations", "4.3 References"):
+        page.insert_text((72, y), entry + " " + "." * 60, fontsize=11, fontname="hebo")
+        page.insert_text((500, y + 40), "21", fontsize=11, fontname="hebo")
+        y += 60
+    page.insert_text((72, y), "1 Introduction", fontsize=14, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, y + 10, 520, y + 80), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_contents_entry_with_its_dot_leader_is_no_heading(tmp_path):
+    """thesis-doctor p21, hfutthesis-example p11: ``4.1 测试插图 ........`` (its page number
+    apart) is a contents entry, no heading; the chapter after it is one."""
+    text = drawn_markdown(tmp_path, _contents_lines)
+    assert "1 Introduction" in headings(text)
+    assert not any("Figures" in h or "Equations" in h for h in headings(text))
+

@@ -30,6 +30,10 @@ _ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their la
     r"|Dica):?$",
     re.IGNORECASE,
 )
+_BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
+)
+_LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
@@ -119,10 +123,11 @@ def _heading_level(
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
-    case at its start; a CJK full stop), contact data (a letterhead's), code (monospaced, a
-    bracket left open, a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and
-    larger or bolder, or (unless ``strong`` only: a list item) in a style the document sets
-    its headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
+    case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
+    footnote mark), a TOC entry's leader, code (monospaced, a bracket left open, a command's
+    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
+    (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
@@ -151,6 +156,8 @@ def _heading_level(
         or (_SENTENCES.search(text) or _CJK_SENTENCE.search(text.rstrip()))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
+        or _BYLINE.match(stripped)  # a title page's author
+        or _LEADER.search(text)
         or _SYNTAX.search(stripped)  # a command's syntax line, its meta-variables: a manual's
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
