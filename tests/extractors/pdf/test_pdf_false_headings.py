@@ -244,3 +244,44 @@ def test_a_contents_entry_with_its_dot_leader_is_no_heading(tmp_path):
     assert "1 Introduction" in headings(text)
     assert not any("Figures" in h or "Equations" in h for h in headings(text))
 
+
+def _cjk_clauses(page: pymupdf.Page) -> None:
+    """Lines set apart from a CJK body (larger here) that hold a clause's comma, no stop: a
+    sentence's first line split off its paragraph; and an exam's section heading whose comma
+    is inside its brackets (``一、填空题（每题3 分，共18 分）``)."""
+    y = 80.0
+    for line in ("在中文作业中，可能需要将默认的环境变成中文", "由于学校要求英文使用其他字体，对于用户"):
+        page.insert_text((72, y), line, fontsize=12.5, fontname="china-s")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 90
+    page.insert_text((72, y), "一、填空题（每题3 分，共18 分）", fontsize=12.5, fontname="china-s")
+    page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+
+
+def test_a_cjk_line_with_a_clauses_comma_is_no_heading(tmp_path):
+    """thucoursework p11, xmuthesis p4: a line with a comma between two clauses is running
+    text, no heading; a comma inside a heading's brackets keeps it one."""
+    text = drawn_markdown(tmp_path, _cjk_clauses)
+    assert headings(text) == ["一、填空题（每题3 分，共18 分）"]
+
+
+def _two_columns(page: pymupdf.Page) -> None:
+    """A two-column page: a chapter title across it, then in each column a numbered heading,
+    a one-word bold heading and a bold line with a colon at body size, over body paragraphs."""
+    page.insert_text((72, 70), "Chapter 2 Methods", fontsize=18, fontname="tibo")
+    for left, heads in ((72, ("2.1 Data", "Sampling")), (312, ("Results", "Summary Statistics:"))):
+        y = 110.0
+        for head in heads:
+            page.insert_text((left, y), head, fontsize=12 if head[0].isdigit() else 10, fontname="tibo")
+            box = pymupdf.Rect(left, y + 6, left + 228, y + 150)
+            page.insert_textbox(box, BODY * 3, fontsize=10, fontname="tiro")
+            y += 170
+
+
+def test_short_real_headings_stay_headings(tmp_path):
+    """The rules against false headings keep the real short ones: a chapter, a numbered
+    heading, a one-word bold one, a bold line ending in a colon, in either column."""
+    text = drawn_markdown(tmp_path, _two_columns)
+    assert headings(text) == [
+        "Chapter 2 Methods", "2.1 Data", "Sampling", "Results", "Summary Statistics:"
+    ]

@@ -44,7 +44,8 @@ _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: 
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
 _ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
-_CJK_SENTENCE = lazy_pattern(r"。|[！？]\s*\S|[，；、]$")  # a full stop; sentences; a clause
+_CJK_SENTENCE = lazy_pattern(r"[。，]|[！？]\s*\S|[；、]$")  # a stop, a clause's comma, sentences
+_BRACKETED = lazy_pattern(r"（[^）]*）|\([^)]*\)")  # "（每题3 分，共18 分）": a heading's note
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
@@ -110,7 +111,7 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
         bare = not _WORD.search(text)  # a bare number: its title is the next line, in its style
-        if not bare or lines[1].style == label.style and not _CJK_SENTENCE.search(lines[1].text):
+        if not bare or lines[1].style == label.style and not _cjk_sentence(lines[1].text):
             head, rest = lines[: 1 + bare], lines[1 + bare :]
             tail = [Block(kind, rest, right=right)] if rest else []
             return [Block("heading", head, level=survey.level(label)), *tail]
@@ -153,7 +154,7 @@ def _heading_level(
         or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
-        or (_SENTENCES.search(text) or _CJK_SENTENCE.search(text.rstrip()))
+        or (_SENTENCES.search(text) or _cjk_sentence(text))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
@@ -184,6 +185,12 @@ def _heading_level(
     if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
+
+
+def _cjk_sentence(text: str) -> bool:
+    """CJK running text: a full stop, a comma between clauses (not in a heading's brackets),
+    sentences, a clause's mark at the end."""
+    return bool(_CJK_SENTENCE.search(_BRACKETED.sub("", text).rstrip()))
 
 
 def _label(text: str, first: Line, survey: Survey) -> bool:
