@@ -1898,3 +1898,36 @@ def test_a_rows_many_blanks_are_told_apart_in_time_linear_in_them() -> None:
     ]
     assert len(_fields(lines)) == 20000
     assert _cpu(lambda: _fields(lines)) < 0.5
+
+
+_LISTINGS = (  # (left column's line number and code, right column's two code pieces)
+    (("15", "\\def \\@makefntext ##1{\\noindent"), ("\\small", "9 pt")),
+    (("16", "\\small \\@thefnmark. \\it ##1}"), ("\\tiny", "5 pt")),
+    (("17", "\\renewcommand{\\thempfootnote}%"), ("\\large", "11 pt")),
+)
+
+
+def _two_column_listings(page: pymupdf.Page) -> None:
+    """A two-column class manual (elbioimp p2): prose in both columns, and on the same rows a
+    numbered listing in the left column and a listing of two pieces in the right one, set in, in a
+    typewriter face (each piece a line of its own to MuPDF)."""
+    for x in (72, 312):
+        for i in range(10):
+            page.insert_text((x, 80 + 11 * i), _COLUMN_TEXT[i % 3][:44], fontsize=10, fontname="tiro")
+        for i in range(10):
+            page.insert_text((x, 240 + 11 * i), _COLUMN_TEXT[i % 3][:44], fontsize=10, fontname="tiro")
+    for i, ((number, code), (size, points)) in enumerate(_LISTINGS):
+        y = 200 + 11 * i
+        page.insert_text((84, y), number, fontsize=9, fontname="cour")
+        page.insert_text((100, y), code, fontsize=9, fontname="cour")
+        page.insert_text((324, y), size, fontsize=9, fontname="cour")
+        page.insert_text((420, y), points, fontsize=9, fontname="cour")
+
+
+def test_listings_of_two_columns_on_one_row_stay_apart(tmp_path: Path) -> None:
+    """elbioimp p2: each column's listing row is one line of its own; no line runs from the
+    left column's code into the right column's (``\\it ##1}   \\tiny``)."""
+    markdown = drawn_markdown(tmp_path, _two_column_listings)
+    lines = markdown.splitlines()
+    assert any(ln.startswith("16") and ln.rstrip().endswith("##1}") for ln in lines)
+    assert not any("##1}" in ln and "\\tiny" in ln for ln in lines)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ..text.joins import same_row
@@ -30,7 +31,9 @@ def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
             rows.append([ln])
     merged: dict[int, Line | None] = {}  # a piece's id -> its row as one line, or None: gone
     heads: list[tuple[float, list[Line]]] | None = None  # by bottom: made once, at the first row
-    for row in (sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1):
+    pieced = [sorted(r, key=lambda ln: ln.x0) for r in rows if len(r) > 1]
+    gutters = _gutters([ln for ln in lines if not survey.code(ln)]) if pieced else []
+    for row in (part for r in pieced for part in _columns(r, gutters) if len(part) > 1):
         import statistics  # here: a first page seldom has a listing (with fractions, decimal)
 
         if heads is None:
@@ -64,3 +67,27 @@ def _headed(row: list[Line], heads: list[tuple[float, list[Line]]]) -> bool:
         sum(any(abs(h.x0 - ln.x0) <= ALIGN for h in head) for ln in row) >= 2
         for _, head in heads[start:end]
     )
+
+
+def _gutters(prose: list[Line]) -> list[float]:
+    """The middles of the x-ranges that no prose line of the page crosses, prose on both sides:
+    a two-column page's gutter (none on a page without prose)."""
+    spans = sorted((ln.x0, ln.x1) for ln in prose)
+    out: list[float] = []
+    reach = spans[0][1] if spans else 0.0
+    for x0, x1 in spans[1:]:
+        if x0 > reach:
+            out.append((reach + x0) / 2)
+        reach = max(reach, x1)
+    return out
+
+
+def _columns(row: list[Line], gutters: list[float]) -> list[list[Line]]:
+    """A row's pieces (left to right) parted where a gutter lies between two: the rows of two
+    columns' listings side by side (elbioimp's two-column page), each merged on its own."""
+    parts = [[row[0]]]
+    for prev, ln in pairwise(row):
+        if any(prev.x1 <= g <= ln.x0 for g in gutters):
+            parts.append([])
+        parts[-1].append(ln)
+    return parts
