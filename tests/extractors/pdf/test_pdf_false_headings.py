@@ -6,6 +6,7 @@ byline, an admonition's label), and the real short headings that must stay headi
 from __future__ import annotations
 
 import pymupdf
+from docread.extractors.pdf.survey import survey
 from factories import drawn_markdown
 from test_pdf_real_structure import headings
 
@@ -96,6 +97,8 @@ def test_cjk_paragraphs_outnumbered_in_glyphs_by_latin_lines_are_no_headings(tmp
     CJK sentences: the CJK face is the body (its text takes more room), not a heading style."""
     text = drawn_markdown(tmp_path, _cjk_manual)
     assert headings(text) == ["4.1 Options"]
+    with pymupdf.open(tmp_path / "page.pdf") as doc:  # the CJK face is the body's
+        assert survey(doc, 1 << 30, 5000, 1.0).body_style[:2] == (10.5, False)
 
 
 def _cjk_descriptions(page: pymupdf.Page) -> None:
@@ -181,12 +184,11 @@ def test_an_admonitions_label_over_its_box_is_no_heading(tmp_path):
     assert headings(text) == ["2.2.6 Optionen für Suchmethoden", "Einleitung", "Note"]
 
 
-def _cjk_chapter(page: pymupdf.Page) -> None:
-    """A Chinese manual's section starts: ``第3 节`` and its title an em apart on one row (two
-    lines to MuPDF), each over CJK paragraphs; and a bare ``1.`` in bold before an item's
-    text on its row, which heads nothing."""
+def _cjk_headed(page: pymupdf.Page, heads: tuple[tuple[str, str], ...]) -> float:
+    """Each number and its title an em apart on one row (two lines to MuPDF), 15 pt, over two
+    CJK paragraphs; the y under the last."""
     y = 80.0
-    for number, title in (("第3 节", "兼容性说明"), ("第4 节", "使用建议")):
+    for number, title in heads:
         page.insert_text((72, y), number, fontsize=15, fontname="china-s")
         width = pymupdf.get_text_length(number, fontname="china-s", fontsize=15)
         page.insert_text((72 + width + 15, y), title, fontsize=15, fontname="china-s")
@@ -195,6 +197,14 @@ def _cjk_chapter(page: pymupdf.Page) -> None:
             page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
             y += 64
         y += 30
+    return y
+
+
+def _cjk_chapter(page: pymupdf.Page) -> None:
+    """A Chinese manual's section starts: ``第3 节`` and its title an em apart on one row (two
+    lines to MuPDF), each over CJK paragraphs; and a bare ``1.`` in bold before an item's
+    text on its row, which heads nothing."""
+    y = _cjk_headed(page, (("第3 节", "兼容性说明"), ("第4 节", "使用建议")))
     page.insert_text((72, y), "1.", fontsize=10.5, fontname="hebo")
     page.insert_text((90, y), "选择合适的配置，部分配置对应的字体需要自行安装。", fontsize=10.5, fontname="china-s")
 
@@ -285,3 +295,195 @@ def test_short_real_headings_stay_headings(tmp_path):
     assert headings(text) == [
         "Chapter 2 Methods", "2.1 Data", "Sampling", "Results", "Summary Statistics:"
     ]
+
+
+def _numbered_commands(page: pymupdf.Page) -> None:
+    """A Sphinx/DocBook manual's sections named after a command: the number in a bold sans
+    face, the title beside it in a typewriter face (longer than the number), over Times body
+    paragraphs."""
+    y = 80.0
+    for number, title in (("9.5.1", "dupload"), ("9.5.2", "reportbug")):
+        page.insert_text((72, y), number, fontsize=12, fontname="hebo")
+        width = pymupdf.get_text_length(number, fontname="hebo", fontsize=12)
+        page.insert_text((72 + width + 6, y), title, fontsize=12, fontname="cour")
+        for _ in range(2):
+            box = pymupdf.Rect(72, y + 8, 520, y + 60)
+            page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+            y += 56
+        y += 24
+
+
+def test_a_numbered_heading_titled_in_a_typewriter_face_is_a_heading(tmp_path):
+    """developers-reference p113, maint-guide.de p44: ``9.5.1`` bold and ``dupload`` in
+    typewriter on one row: the heading ``9.5.1 dupload``, not a listing line."""
+    text = drawn_markdown(tmp_path, _numbered_commands)
+    assert headings(text) == ["9.5.1 dupload", "9.5.2 reportbug"]
+
+
+def _letterspaced_chapter(page: pymupdf.Page) -> None:
+    """A classicthesis chapter start: a large ``2``, then the title in letterspaced capitals
+    (each letter a word to the text layer), over serif body paragraphs."""
+    page.insert_text((72, 90), "2", fontsize=14, fontname="helv")
+    page.insert_text((92, 90), "T E S T  C H A P T E R", fontsize=14, fontname="helv")
+    for n in range(3):
+        box = pymupdf.Rect(72, 110 + 70 * n, 520, 170 + 70 * n)
+        page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_chapter_titled_in_letterspaced_capitals_is_a_heading(tmp_path):
+    """classicthesis-arsclassica-book p5, ArsClassica p13: ``2 T E S T C H A P T E R`` (its
+    capitals spaced out) is the chapter's heading, not a paragraph without a word."""
+    text = drawn_markdown(tmp_path, _letterspaced_chapter)
+    assert [h.replace(" ", "") for h in headings(text)] == ["2TESTCHAPTER"]
+
+
+def _cjk_numeral_chapters(page: pymupdf.Page) -> None:
+    """A Chinese thesis's chapter starts: ``第四章`` (Chinese numerals) and its title an em
+    apart on one row, each over CJK paragraphs."""
+    _cjk_headed(page, (("第四章", "模板实现代码"), ("第六章", "全文总结")))
+
+
+def test_a_chapter_label_in_chinese_numerals_takes_its_title(tmp_path):
+    """sample_masters p36, seuthesis p33: ``第六章`` and ``全文总结`` on one row are one
+    heading, not a heading ``第六章`` over a paragraph ``全文总结``."""
+    text = drawn_markdown(tmp_path, _cjk_numeral_chapters)
+    assert headings(text) == ["第四章 模板实现代码", "第六章 全文总结"]
+
+
+def _small_abstract(page: pymupdf.Page) -> None:
+    """A paper's first page: a large title, ``Abstract`` in 9 pt bold over the abstract's
+    9 pt text (LaTeX's ``\\small``), then a numbered section over a 10 pt body."""
+    page.insert_text((120, 80), "A Class for Typesetting Papers", fontsize=17, fontname="tibo")
+    page.insert_text((90, 120), "Abstract", fontsize=9, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(90, 124, 500, 180), BODY * 2, fontsize=9, fontname="tiro")
+    page.insert_text((72, 210), "1 Introduction", fontsize=12, fontname="tibo")
+    for n in range(3):
+        box = pymupdf.Rect(72, 220 + 70 * n, 520, 280 + 70 * n)
+        page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
+    """acmart p1 and 27 more title pages (bench/pdf_truth/extra12/apa6: ``[2, "Abstract"]``):
+    ``Abstract`` in 9 pt bold over a 10 pt body heads the abstract."""
+    text = drawn_markdown(tmp_path, _small_abstract)
+    assert headings(text) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
+
+
+def _typewriter_title(page: pymupdf.Page) -> None:
+    """A class manual's title page: a large two-line title whose second line is the class's
+    file name in a typewriter face, a byline at body size, then a typewriter listing line and
+    body paragraphs."""
+    title = "Preparing Proposals and Reports in LaTeX with"  # as wide as the text: it wraps
+    page.insert_text((520 - pymupdf.get_text_length(title, fontsize=17), 80), title, fontsize=17)
+    page.insert_text((200, 100), "proposal.cls", fontsize=17, fontname="cour")
+    page.insert_text((180, 130), "Michael Kohlhase, Jacobs University", fontsize=10, fontname="tiro")
+    page.insert_text((72, 170), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(72, 180, 520, 240), BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((90, 260), "\\documentclass{proposal}", fontsize=9, fontname="cour")
+    page.insert_textbox(pymupdf.Rect(72, 275, 520, 335), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_titles_line_in_a_typewriter_face_stays_in_the_title(tmp_path):
+    """dfgproposal p1, euproposal p1: the title's second line ``dfgproposal.cls`` (large,
+    typewriter) is the title's, not code; a small listing line stays code."""
+    text = drawn_markdown(tmp_path, _typewriter_title)
+    assert headings(text)[0] == "Preparing Proposals and Reports in LaTeX with proposal.cls"
+    assert "```\n\\documentclass{proposal}\n```" in text
+
+
+def _bracketed_headings(page: pymupdf.Page) -> None:
+    """A physics paper's and a LaTeX guide's bold 14 pt headings with angle brackets or a
+    command's braces in them, each over body paragraphs."""
+    y = 80.0
+    for title in ("2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"):
+        page.insert_text((72, y), title, fontsize=14, fontname="F1", fontfile=DEJAVU_BOLD)
+        for _ in range(2):
+            page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), BODY * 2, fontsize=10, fontname="tiro")
+            y += 64
+        y += 30
+
+
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def test_a_larger_heading_with_brackets_or_a_command_in_it_stays_a_heading(tmp_path):
+    """A command's syntax (``⟨n⟩``, ``\\section{``) in a heading set larger than the body:
+    the heading stays (the syntax rule is for lines at body size: uwa-pif's fields)."""
+    text = drawn_markdown(tmp_path, _bracketed_headings)
+    assert headings(text) == [
+        "2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"
+    ]
+
+
+def _run_in_head_over_text(page: pymupdf.Page) -> None:
+    """A journal's instructions (OptEngInstruct p1): ``3.2`` in bold sans and its title in
+    oblique sans on one line, the paragraph's first line under it in the serif body face."""
+    page.insert_text((72, 80), "3.2", fontsize=10, fontname="hebo")
+    page.insert_text((92, 80), "Displayed equations", fontsize=10, fontname="heit")
+    page.insert_text((72, 92), "Equations should fit into one column:", fontsize=10, fontname="tiro")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 110 + 64 * n, 520, 170 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_run_in_heads_line_does_not_take_the_body_line_under_it(tmp_path):
+    """OptEngInstruct p1: the heading is ``3.2 Displayed equations``, not that and the
+    paragraph's first line ``Equations should fit into one column:``."""
+    text = drawn_markdown(tmp_path, _run_in_head_over_text)
+    assert "Equations should fit" not in " ".join(headings(text))
+
+
+def _logo_sheet(page: pymupdf.Page) -> None:
+    """A logo sheet (USlogos p2): a bold heading, a note in brackets set larger than the body
+    under it, then body paragraphs."""
+    page.insert_text((72, 80), "University crest", fontsize=14, fontname="hebo")
+    page.insert_text((72, 100), "(Watermark for theses and dissertations)", fontsize=12, fontname="helv")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 116 + 64 * n, 520, 176 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_line_wholly_in_brackets_is_no_heading(tmp_path):
+    """USlogos p2: ``(Watermark for theses and dissertations)`` is a note, no heading."""
+    assert headings(drawn_markdown(tmp_path, _logo_sheet)) == ["University crest"]
+
+
+def _exam_questions(page: pymupdf.Page) -> None:
+    """A Chinese exam (hfutexam_shijuan p1): a bold ``7.`` and its question on one line in a
+    face a little larger than the body, a formula in it, what to prove beside it on its row,
+    then CJK body lines."""
+    page.insert_text((72, 70), "二、计算题", fontsize=14, fontname="china-s")
+    y = 100.0
+    for n, question in ((7, "设函数f(x) 在(0, 1) 内可导, 且f(1) = 0."), (8, "设f(x) = sin x, 且g(x) = x.")):
+        page.insert_text((72, y), f"{n}.", fontsize=11, fontname="hebo")
+        page.insert_text((86, y), question, fontsize=11, fontname="china-s")
+        width = pymupdf.get_text_length(question, fontname="china-s", fontsize=11)
+        page.insert_text((86 + width + 9, y), "证明: 存在一点使得结论成立", fontsize=11, fontname="china-s")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 90
+
+
+def test_an_exam_questions_number_does_not_make_its_formula_a_heading(tmp_path):
+    """hfutexam_shijuan p1: ``7.`` and a question with a formula, what to prove beside it on
+    its row: no heading ``7. 设函数...``."""
+    assert headings(drawn_markdown(tmp_path, _exam_questions)) == ["二、计算题"]
+
+
+def _numbers_before_text(page: pymupdf.Page) -> None:
+    """A Chinese manual's page: a section number and its title an em apart (a heading); a
+    number and a sentence in the number's style an em apart; a bold ``1.`` and an item's text
+    in the body face an em apart (each two lines to MuPDF); CJK body paragraphs between."""
+    y = 80.0
+    rows = (("第3 节", "兼容性说明", "china-s", 15), ("第5 节", "本节介绍模板的使用方法。", "china-s", 15),
+            ("1.", "选择合适的配置部分配置对应的字体需要自行安装", "china-s", 10.5))  # fmt: skip
+    for number, text, font, size in rows:
+        page.insert_text((72, y), number, fontsize=size, fontname="hebo" if number == "1." else font)
+        width = pymupdf.get_text_length(number, fontname="hebo" if number == "1." else font, fontsize=size)
+        page.insert_text((72 + width + size, y), text, fontsize=size, fontname=font)
+        page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 100
+
+
+def test_a_bare_number_takes_a_title_beside_it_not_a_sentence_or_body_text(tmp_path):
+    """``第3 节`` takes its title; ``第5 节`` before a sentence in its style and a bold ``1.``
+    before body text stay in their paragraphs: no heading of them."""
+    assert headings(drawn_markdown(tmp_path, _numbers_before_text)) == ["第3 节 兼容性说明"]
+

@@ -42,11 +42,17 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_SPACED = lazy_pattern(r"(?<=\b[^\W\d_]) (?=[^\W\d_]\b)")  # "T E S T": a letterspaced title
 _ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
 _CJK_SENTENCE = lazy_pattern(r"[。，]|[！？]\s*\S|[；、]$")  # a stop, a clause's comma, sentences
 _BRACKETED = lazy_pattern(r"（[^）]*）|\([^)]*\)")  # "（每题3 分，共18 分）": a heading's note
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
+_ABSTRACT = lazy_pattern(  # an abstract's label, set small over it (LaTeX's \small\bfseries)
+    r"^(?:Abstract|Zusammenfassung|Kurzfassung|Résumé|Resumo|Resumen|Sommario|Riassunto"
+    r"|Samenvatting|Аннотация|摘\s*要)[.:]?$",
+    re.IGNORECASE,
+)
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
@@ -95,8 +101,8 @@ def _lead_split(lines: list[Line]) -> list[Line]:
     first = lines[0]
     if not first.lead or first.lead >= len(first.text):
         return lines
-    if not _WORD.search(first.text[: first.lead]):
-        return lines
+    if not _WORD.search(first.text[: first.lead]) and not first.mono:
+        return lines  # a number before a monospaced title: split, the title is no listing
     cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
     label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
     rest = replace(first, x0=cut, text=first.text[first.lead :].lstrip(), lead=0)
@@ -110,8 +116,11 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     ``Beweis.``, a bare number before body text) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        bare = not _WORD.search(text)  # a bare number: its title is the next line, in its style
-        if not bare or lines[1].style == label.style and not _cjk_sentence(lines[1].text):
+        bare = not _WORD.search(text) or bool(_HEAD_NUMBER.fullmatch(text))  # 3.1, 第四章
+        titled = lines[1].style == label.style or survey.distinct(lines[1])  # its title's style
+        title = lines[1].text if bare else ""  # a word, no sentence
+        titled = titled and bool(_WORD.search(title)) and not _cjk_sentence(title)
+        if (not bare or titled) and not _MATH_SIGN.search(text + title):  # an exam's question
             head, rest = lines[: 1 + bare], lines[1 + bare :]
             tail = [Block(kind, rest, right=right)] if rest else []
             return [Block("heading", head, level=survey.level(label)), *tail]
@@ -138,6 +147,8 @@ def _heading_level(
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
     if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
         return 0
+    if first.lead and any(ln.family != first.family for ln in lines[1:]):
+        return 0  # a run-in head's line over its paragraph's first line in the body face
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
         return 0
@@ -151,7 +162,7 @@ def _heading_level(
         or CAPTION.match(stripped)
         or _THEOREM.match(stripped)
         or _label(stripped, first, survey)
-        or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
+        or not (_WORD.search(_SPACED.sub("", text)) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
         or (_SENTENCES.search(text) or _cjk_sentence(text))
@@ -159,7 +170,8 @@ def _heading_level(
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
         or _LEADER.search(text)
-        or _SYNTAX.search(stripped)  # a command's syntax line, its meta-variables: a manual's
+        or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
+        or _SYNTAX.search(stripped) and not survey.bigger(first)  # a command's syntax line
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
     ):
@@ -206,9 +218,12 @@ def _label(text: str, first: Line, survey: Survey) -> bool:
 
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), or an
+    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text)."""
     size, bold, italic, family, text = *survey.body_style, first.text.strip()
-    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
+    if not size * _SMALL <= first.size < size - 0.5:
+        return False
+    if not _HEAD_NUMBER.match(text) and not _ABSTRACT.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
     sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
@@ -229,7 +244,7 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     text that is not (``0. PREAMBLE``: a list item's title line)."""
     if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
         return 1
-    if len(lines) < 2 or not survey.distinct(lines[0]):
+    if len(lines) < 2 or not (survey.distinct(lines[0]) or _small_head(lines[0], survey)):
         return 0
     n = 1
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:
