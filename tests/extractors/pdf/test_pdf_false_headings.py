@@ -370,11 +370,12 @@ def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
 
 
 def _typewriter_title(page: pymupdf.Page) -> None:
-    """A class manual's title page: a large two-line title whose second line is the class's
-    file name in a typewriter face, a byline at body size, then a typewriter listing line and
+    """A class manual's title page: a large two-line bold title whose second line is the
+    class's file name in a typewriter face (no bold cut), a byline at body size, then a typewriter listing line and
     body paragraphs."""
     title = "Preparing Proposals and Reports in LaTeX with"  # as wide as the text: it wraps
-    page.insert_text((520 - pymupdf.get_text_length(title, fontsize=17), 80), title, fontsize=17)
+    width = pymupdf.get_text_length(title, fontname="hebo", fontsize=17)
+    page.insert_text((520 - width, 80), title, fontsize=17, fontname="hebo")  # bold
     page.insert_text((200, 100), "proposal.cls", fontsize=17, fontname="cour")
     page.insert_text((180, 130), "Michael Kohlhase, Jacobs University", fontsize=10, fontname="tiro")
     page.insert_text((72, 170), "1 Introduction", fontsize=12, fontname="tibo")
@@ -393,7 +394,7 @@ def test_a_titles_line_in_a_typewriter_face_stays_in_the_title(tmp_path):
 
 def _bracketed_headings(page: pymupdf.Page) -> None:
     """A physics paper's and a LaTeX guide's bold 14 pt headings with angle brackets or a
-    command's braces in them, each over body paragraphs."""
+    command's braces in them, each over body paragraphs; a docstrip guard at 14 pt, not bold."""
     y = 80.0
     for title in ("2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"):
         page.insert_text((72, y), title, fontsize=14, fontname="F1", fontfile=DEJAVU_BOLD)
@@ -401,14 +402,17 @@ def _bracketed_headings(page: pymupdf.Page) -> None:
             page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), BODY * 2, fontsize=10, fontname="tiro")
             y += 64
         y += 30
+    page.insert_text((72, y), "700 ⟨/package⟩", fontsize=14, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), BODY * 2, fontsize=10, fontname="tiro")
 
 
 DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
 def test_a_larger_heading_with_brackets_or_a_command_in_it_stays_a_heading(tmp_path):
-    """A command's syntax (``⟨n⟩``, ``\\section{``) in a heading set larger than the body:
-    the heading stays (the syntax rule is for lines at body size: uwa-pif's fields)."""
+    """A command's syntax (``⟨n⟩``, ``\\section{``) in a bold heading set larger than the body:
+    the heading stays (the syntax rule is for lines at body size: uwa-pif's fields); a
+    larger docstrip guard not in bold (fcltxdoc p20: ``700 ⟨/package⟩``) is still none."""
     text = drawn_markdown(tmp_path, _bracketed_headings)
     assert headings(text) == [
         "2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"
@@ -487,3 +491,24 @@ def test_a_bare_number_takes_a_title_beside_it_not_a_sentence_or_body_text(tmp_p
     before body text stay in their paragraphs: no heading of them."""
     assert headings(drawn_markdown(tmp_path, _numbers_before_text)) == ["第3 节 兼容性说明"]
 
+
+
+def _large_listing(page: pymupdf.Page) -> None:
+    """A documented source whose prose is set small (9 pt) and its listings a size larger
+    (11 pt typewriter), a numbered heading over them."""
+    page.insert_text((72, 70), "2 Implementation", fontsize=14, fontname="tibo")
+    y = 90.0
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, y, 520, y + 50), BODY * 2, fontsize=9, fontname="tiro")
+        y += 56
+        for code in LISTING[2 * n : 2 * n + 2]:
+            page.insert_text((80, y), code, fontsize=11, fontname="cour")
+            y += 14
+        y += 10
+
+
+def test_a_listing_a_size_larger_than_small_prose_stays_code(tmp_path):
+    """fcltxdoc p8, nwafuthesis p25: listings in 11 pt typewriter over 9 pt prose are code
+    (only a title's size, 1.4 times the body's, makes a typewriter line no code)."""
+    text = drawn_markdown(tmp_path, _large_listing)
+    assert text.count("```") == 6 and LISTING[0] in text.split("```")[1]

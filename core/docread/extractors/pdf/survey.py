@@ -140,9 +140,9 @@ class Survey:
         return line.style in self.heading_styles or line.color in self.heading_colors
 
     def code(self, line: Line) -> bool:
-        """A line in a monospaced family other than the body's, not larger than the body: a
+        """A line in a monospaced family other than the body's, not set as large as a title: a
         listing's, a signature's (a title's class name in typewriter is the title's)."""
-        return line.mono and line.family != self.body_style[3] and not self.bigger(line)
+        return line.mono and line.family != self.body_style[3] and line.size < self.body * _TITLE
 
     def level(self, line: Line) -> int:
         """A heading line's level: 1 + the heading styles ranked above its own (larger, then

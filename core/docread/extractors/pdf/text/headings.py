@@ -145,8 +145,8 @@ def _heading_level(
     distinct = small or survey.distinct(first)
     if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
-    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
-        return 0
+    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold and not ln.mono for ln in lines):
+        return 0  # (a title's line in typewriter, no bold cut: ``my-thesis.cls``, of its weight)
     if first.lead and any(ln.family != first.family for ln in lines[1:]):
         return 0  # a run-in head's line over its paragraph's first line in the body face
     text = joined(lines)
@@ -171,7 +171,7 @@ def _heading_level(
         or _BYLINE.match(stripped)  # a title page's author
         or _LEADER.search(text)
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
-        or _SYNTAX.search(stripped) and not survey.bigger(first)  # a command's syntax line
+        or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
     ):
