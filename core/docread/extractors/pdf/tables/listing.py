@@ -70,8 +70,8 @@ def _headed(row: list[Line], heads: list[tuple[float, list[Line]]]) -> bool:
 
 
 def _gutters(prose: list[Line]) -> list[float]:
-    """The middles of the x-ranges that no prose line of the page crosses, prose on both sides:
-    a two-column page's gutter (none on a page without prose)."""
+    """The middles of the x-ranges that no prose line of the page crosses, prose on both sides,
+    left to right: a two-column page's gutter (none on a page without prose)."""
     spans = sorted((ln.x0, ln.x1) for ln in prose)
     out: list[float] = []
     reach = spans[0][1] if spans else 0.0
@@ -87,7 +87,8 @@ def _columns(row: list[Line], gutters: list[float]) -> list[list[Line]]:
     columns' listings side by side (elbioimp's two-column page), each merged on its own."""
     parts = [[row[0]]]
     for prev, ln in pairwise(row):
-        if any(prev.x1 <= g <= ln.x0 for g in gutters):
+        at = bisect_left(gutters, prev.x1)  # the first gutter past the piece (sorted: no scan)
+        if at < len(gutters) and gutters[at] <= ln.x0:
             parts.append([])
         parts[-1].append(ln)
     return parts
