@@ -512,3 +512,19 @@ def test_a_listing_a_size_larger_than_small_prose_stays_code(tmp_path):
     (only a title's size, 1.4 times the body's, makes a typewriter line no code)."""
     text = drawn_markdown(tmp_path, _large_listing)
     assert text.count("```") == 6 and LISTING[0] in text.split("```")[1]
+
+
+def _run_in_section_head(page: pymupdf.Page) -> None:
+    """A plain TeX guide's paragraph (tubguide p2): a bold ``Section heads.`` run in before
+    its text on the row, over body paragraphs."""
+    page.insert_text((72, 80), "Section heads.", fontsize=10, fontname="tibo")
+    width = pymupdf.get_text_length("Section heads.", fontname="tibo", fontsize=10)
+    page.insert_text((72 + width + 5, 80), "Heads of sections are introduced with", fontsize=10, fontname="tiro")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 84 + 64 * n, 520, 144 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_run_in_head_with_words_is_no_bare_number(tmp_path):
+    """tubguide p2: ``Section heads.`` (HEAD_NUMBER's ``section`` and a word) is read as main
+    reads it, a heading; only a ``第四章`` alone is a bare number that needs its title."""
+    assert headings(drawn_markdown(tmp_path, _run_in_section_head)) == ["Section heads."]

@@ -116,7 +116,8 @@ def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) ->
     ``Beweis.``, a bare number before body text) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        bare = not _WORD.search(text) or bool(_HEAD_NUMBER.fullmatch(text))  # 3.1, 第四章
+        chapter = text[:1] == "第" and bool(_HEAD_NUMBER.fullmatch(text))  # 第四章: no word
+        bare = chapter or not _WORD.search(text)  # 3.1 (a run-in "Section heads." has words)
         titled = lines[1].style == label.style or survey.distinct(lines[1])  # its title's style
         title = lines[1].text if bare else ""  # a word, no sentence
         titled = titled and bool(_WORD.search(title)) and not _cjk_sentence(title)
