@@ -350,11 +350,11 @@ def test_a_chapter_label_in_chinese_numerals_takes_its_title(tmp_path):
     assert headings(text) == ["第四章 模板实现代码", "第六章 全文总结"]
 
 
-def _small_abstract(page: pymupdf.Page) -> None:
-    """A paper's first page: a large title, ``Abstract`` in 9 pt bold over the abstract's
-    9 pt text (LaTeX's ``\\small``), then a numbered section over a 10 pt body."""
+def _small_abstract(page: pymupdf.Page, face: str = "tibo") -> None:
+    """A paper's first page: a large title, ``Abstract`` in 9 pt bold (or a sans face) over
+    the abstract's 9 pt text (LaTeX's ``\\small``), then a numbered section over a 10 pt body."""
     page.insert_text((120, 80), "A Class for Typesetting Papers", fontsize=17, fontname="tibo")
-    page.insert_text((90, 120), "Abstract", fontsize=9, fontname="tibo")
+    page.insert_text((90, 120), "Abstract", fontsize=9, fontname=face)
     page.insert_textbox(pymupdf.Rect(90, 124, 500, 180), BODY * 2, fontsize=9, fontname="tiro")
     page.insert_text((72, 210), "1 Introduction", fontsize=12, fontname="tibo")
     for n in range(3):
@@ -367,6 +367,8 @@ def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
     ``Abstract`` in 9 pt bold over a 10 pt body heads the abstract."""
     text = drawn_markdown(tmp_path, _small_abstract)
     assert headings(text) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
+    sans = drawn_markdown(tmp_path, lambda page: _small_abstract(page, "helv"))  # sduthesis: 摘要
+    assert headings(sans) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
 
 
 def _typewriter_title(page: pymupdf.Page) -> None:

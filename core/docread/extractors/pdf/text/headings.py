@@ -195,7 +195,7 @@ def _heading_level(
         return survey.level(first)
     if (strong and not (small or _caps_numbered(text))) or words > _WEAK_WORDS or sentence:
         return 0
-    if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
+    if numbered or small or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 
