@@ -154,3 +154,90 @@ def test_a_display_set_in_under_a_full_lead_is_no_wrap_where_no_line_there_runs_
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
+
+
+_LOREM = (
+    "The paragraph goes on over full lines set from the left edge to the right edge",
+    "of its column, every one of them as long as the others are, and ends on a line",
+)
+
+
+def _paragraph_over(page: pymupdf.Page, last: str) -> None:
+    """A paragraph of four full lines and a short ``last`` line (16 pt leading: 2 pt apart)."""
+    for i in range(4):
+        page.insert_text((72, 100 + 16 * i), _LOREM[i % 2], fontsize=10)
+    page.insert_text((72, 164), last, fontsize=10)
+
+
+def test_a_paragraphs_short_last_line_over_two_pictures_stays_in_it(tmp_path):
+    """side-by-side-subfig p1: a paragraph's one-word last line (``amet.``) sits over two
+    pictures set side by side: the gutter between them, which the short line leaves free,
+    must not take the line into the pictures' columns, a block of its own."""
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pixmap.clear_with(200)
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "amet.")
+        page.insert_image(pymupdf.Rect(90, 250, 280, 400), pixmap=pixmap)
+        page.insert_image(pymupdf.Rect(300, 170, 500, 400), pixmap=pixmap)
+        page.insert_text((120, 415), "(a) The first picture", fontsize=8)
+        page.insert_text((330, 415), "(b) The second picture", fontsize=8)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line amet." in text
+
+
+def test_an_abstracts_short_last_line_over_two_columns_stays_in_it(tmp_path):
+    """whatsnew4-1 p1: a full-width abstract's short last line over the heads of two columns:
+    the gutter the columns below share does not take the last line from its paragraph; the
+    columns still read one after the other."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "required to run it.")
+        for i in range(6):
+            page.insert_text((72, 200 + 16 * i), f"Left column line {i} reads on here", fontsize=10)
+            page.insert_text((320, 200 + 16 * i), f"Right column line {i} reads on", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line required to run it." in text
+    assert text.index("Left column line 5") < text.index("Right column line 0")
+
+
+def test_a_columns_first_line_close_under_a_full_line_stays_in_its_column(tmp_path):
+    """The negative: two columns start close under a full-width line, the right one a line
+    lower, so the left column's first line is a band of its own, as a paragraph's short last
+    line is; but its column's next line follows as close under it: it is no last line, and
+    stays with its column (read whole before the right column)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), _LOREM[0], fontsize=10)
+        page.insert_text((72, 116), "Left column opens its", fontsize=10)
+        for i in range(1, 6):
+            page.insert_text((72, 116 + 16 * i), f"left line {i} goes on", fontsize=10)
+            page.insert_text((320, 116 + 16 * i), f"Right column line {i} reads on", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Left column opens its left line 1 goes on" in text
+    assert text.index("left line 5") < text.index("Right column line 1")
+
+
+def test_an_items_line_under_one_ending_a_sentence_stays_apart(tmp_path):
+    """The negative (sandwich p1, an OCR layer's items whose bullets read as ``0`` and ``°``):
+    a shorter line under a full one that ends a sentence, over a picture and a column beside
+    it, is the next item, no paragraph's last line: it is not run into the item above."""
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pixmap.clear_with(200)
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(2):
+            page.insert_text((72, 100 + 16 * i), _LOREM[i % 2], fontsize=10)
+        page.insert_text((72, 132), "on the TAP TEMPO button.", fontsize=10)
+        page.insert_text((72, 148), "0 TEMPO CHANGES may be programmed into a sequence, smoothly.", fontsize=10)
+        page.insert_text((72, 164), "° Any TIME SIGNATURE may be used in a song.", fontsize=10)
+        page.insert_image(pymupdf.Rect(72, 190, 250, 300), pixmap=pixmap)
+        for i in range(5):
+            page.insert_text((300, 200 + 16 * i), f"A column beside the picture, line {i}", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "smoothly. ° Any" not in text and "° Any TIME SIGNATURE" in text
+
