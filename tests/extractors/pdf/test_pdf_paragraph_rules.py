@@ -241,3 +241,67 @@ def test_an_items_line_under_one_ending_a_sentence_stays_apart(tmp_path):
     text = drawn_markdown(tmp_path, draw)
     assert "smoothly. ° Any" not in text and "° Any TIME SIGNATURE" in text
 
+
+@pytest.mark.parametrize("opening", ["i. e., they are activated on these engines by default.",
+                                     "z. B. die neuen Muster, die standardmäßig aktiv sind."])  # fmt: skip
+def test_a_line_opening_with_an_abbreviation_goes_on_with_its_paragraph(tmp_path, opening):
+    """germanb p3: a paragraph's indented first line runs to the edge ending in a comma and its
+    next line, at the column's left, opens with ``i. e.,``: an abbreviation, no item label
+    (``i.`` of a lettered list), so the paragraph goes on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 90, 100, "Modern engines (that is, xetex and luatex) have embraced those,", right=432)
+        page.insert_text((72, 114), opening, fontsize=10)
+        page.insert_text((72, 128), "The classic engines, however, have not: they keep the old.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert f"have embraced those, {opening}" in text
+
+
+def test_a_lettered_items_label_still_opens_an_item(tmp_path):
+    """The negative: ``a. The first ...`` and ``b. The second ...`` under a short lead-in open
+    items of their own (a label, then a word: no abbreviation)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "Two entries follow:", fontsize=10)
+        page.insert_text((72, 114), "a. The first entry of the list is set here.", fontsize=10)
+        page.insert_text((72, 128), "b. The second entry of the list follows it.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "a. The first entry of the list is set here." in blocks
+
+
+def test_a_references_short_wrap_under_its_text_stays_in_the_entry(tmp_path):
+    """example_bib p1: a numbered reference whose first line runs to the edge ending at a colon
+    (``Reading, Massachusetts:``) and whose one wrap is short, set in under the entry's text
+    past its ``[2]`` label box (two ems; no other line at that x runs to the edge): the wrap
+    goes on with its entry, the next entry opens its own."""
+    first = "[2] M. Goossens, F. Mittelbach, and A. Samarin, The Companion. Reading, Massachusetts:"
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 100, first, right=520)
+        page.insert_text((92, 114), "Addison-Wesley, 1993.", fontsize=10)
+        page.insert_text((72, 128), "[4] A. Author. A short entry of its own. 2001.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("[2]") and b.endswith("Addison-Wesley, 1993.") for b in blocks), blocks
+    assert "[4] A. Author. A short entry of its own. 2001." in blocks
+
+
+
+def test_a_reference_opening_the_next_column_does_not_continue_the_paragraph(tmp_path):
+    """sample-sigconf-biblatex p5: the left column ends inside a sentence (its paragraph goes
+    on over the page), the right column opens with a reference whose wrap hangs under its
+    text: set out left of its next line, the entry opens a block of its own, no run-on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(4):
+            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
+        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        page.insert_text((320, 100), "[3] Sten Andler. 1979. Predicate path expressions. In", fontsize=9)
+        page.insert_text((334, 112), "Proceedings of the 6th ACM symposium, 226-236.", fontsize=9)
+        page.insert_text((320, 124), "[4] David A. Anisi. 2003. Optimal Motion Control. KTH.", fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "[3] Sten Andler. 1979. Predicate path expressions. In Proceedings of the 6th" in text
+    assert "and not in [3]" not in text

@@ -144,7 +144,8 @@ def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
 
 def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
     """A paragraph that continues one before it: it opens lower-case, or (a script without
-    case, or any) with its first line not indented against its next, or, a line alone, not
+    case, or any) with its first line neither indented against its next nor set out left of
+    it (a reference's hanging entry, ``[3] Sten Andler ...``), or, a line alone, not
     indented against the ``column``'s left edge where its paragraphs open indented."""
     start = block.lines[0].text.lstrip()[:1]
     if start.islower():
@@ -156,7 +157,7 @@ def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
         texts = [b for b in column if b.kind == "text" and len(b.lines) > 1]
         indented = any(b.lines[0].x0 > b.lines[1].x0 + 0.5 * em for b in texts)
         return indented and block.lines[0].x0 <= min(b.x0 for b in texts) + 0.5 * em
-    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * em
+    return abs(block.lines[0].x0 - block.lines[1].x0) <= 0.5 * em  # no hanging entry ([3] ...)
 
 
 # -- writing --------------------------------------------------------------------------------------
