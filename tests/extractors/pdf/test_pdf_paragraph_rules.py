@@ -289,6 +289,30 @@ def test_a_references_short_wrap_under_its_text_stays_in_the_entry(tmp_path):
 
 
 
+_TURNED = (
+    "Important note: While printing the landscape pages the settings should be",
+    "double-checked. Adobe reader was known to print the landscape pages in the",
+    "correct format at the time of this writing.",
+)
+
+
+@pytest.mark.parametrize("sideways", [True, False])
+def test_a_page_shown_turned_reads_its_paragraphs_as_shown(tmp_path, sideways):
+    """NDSU-Thesis-Extended p41: a landscape page set sideways on a portrait page (its text
+    runs up the page as stored) and shown turned by ``/Rotate 90`` is read as shown: its lines
+    read across, one paragraph, not as margin text set sideways, last to first. The negative:
+    a page shown turned whose text runs across as stored (a scan's text layer, a page turned
+    for display) is read as stored, its lines one paragraph too."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate(_TURNED):
+            at = (100 + 14 * i, 700) if sideways else (72, 100 + 14 * i)
+            page.insert_text(at, line, fontsize=10, rotate=90 if sideways else 0)
+        page.set_rotation(90)
+
+    assert " ".join(_TURNED) in drawn_markdown(tmp_path, draw)
+
+
 def test_a_reference_opening_the_next_column_does_not_continue_the_paragraph(tmp_path):
     """sample-sigconf-biblatex p5: the left column ends inside a sentence (its paragraph goes
     on over the page), the right column opens with a reference whose wrap hangs under its
