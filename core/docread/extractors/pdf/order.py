@@ -246,16 +246,16 @@ def _reads_on(bands: list[list[P]], width: float) -> bool:
     if len(above) != 1 or len(band) != 1:
         return False
     a, b = above[0], band[0]
-    text = getattr(a, "text", None)  # a line's (a table or a figure has none)
-    if not isinstance(text, str) or ENDS.search(text.rstrip()):
-        return False  # a sentence ends above: an item's or a row's end, no paragraph's wrap
     height = a.y1 - a.y0
-    return (
+    if not (
         abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
         and a.x1 - a.x0 > 0.6 * width
         and abs(b.y1 - b.y0 - height) < 0.2 * height
         and all(min(p.y0 for p in rest) - b.y1 >= 0.5 * height for rest in below)
-    )  # fmt: skip
+    ):  # fmt: skip
+        return False  # (the geometry first: most bands of a page fail it at once)
+    text = getattr(a, "text", None)  # a line's (a table or a figure has none)
+    return isinstance(text, str) and not ENDS.search(text.rstrip())  # no item's or row's end
 
 
 def _heads_below(
