@@ -226,7 +226,10 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         ):
             groups[-1].extend(band)
             free = common
-        elif groups and not _gutter(free, lo, hi) and _reads_on(bands[i - 1 : i + 2], hi - lo):
+        elif (
+            len(band) == 1 and i and len(bands[i - 1]) == 1 and not _gutter(free, lo, hi)
+            and _reads_on(bands[i - 1][0], band[0], bands[i + 1 : i + 2], hi - lo)
+        ):  # fmt: skip
             groups[-1].extend(band)  # a paragraph's short last line: no top of the columns below
             free = []  # nor a margin's strip the bands below may make a gutter of
         else:
@@ -235,23 +238,20 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
     return groups
 
 
-def _reads_on(bands: list[list[P]], width: float) -> bool:
-    """The middle of three bands (the one above, it, the one below if any) is one line set under
-    the one line above as a paragraph's next line is (the same left, as tall, closer than half
-    its height) and shorter, the line above a paragraph's (over 0.6 of the region's ``width``:
-    no byline's nor address's; ending no sentence: no list item's), with no line so close
-    under it: a paragraph's last line, which a gutter of the pictures or columns under it must
-    not take from it (a column's first line, its column's next line close under it, is none)."""
-    above, band, *below = bands
-    if len(above) != 1 or len(band) != 1:
-        return False
-    a, b = above[0], band[0]
+def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
+    """``b``, a band's one line, is set under ``a``, the one line of the band above, as a
+    paragraph's next line is (the same left, as tall, closer than half its height) and
+    shorter, ``a`` a paragraph's line (over 0.6 of the region's ``width``: no byline's nor
+    address's; ending no sentence: no list item's), no line so close under ``b`` (``below``:
+    the next band, if any; its first piece the top one): a paragraph's last line, which a
+    gutter of the pictures or columns under it must not take from it (a column's first line,
+    its column's next line close under it, is none)."""
     height = a.y1 - a.y0
     if not (
         abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
         and a.x1 - a.x0 > 0.6 * width
         and abs(b.y1 - b.y0 - height) < 0.2 * height
-        and all(min(p.y0 for p in rest) - b.y1 >= 0.5 * height for rest in below)
+        and (not below or below[0][0].y0 - b.y1 >= 0.5 * height)
     ):  # fmt: skip
         return False  # (the geometry first: most bands of a page fail it at once)
     text = getattr(a, "text", None)  # a line's (a table or a figure has none)

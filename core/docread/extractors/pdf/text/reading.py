@@ -50,7 +50,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         plain = page_text(page, textpage)  # off's text, from this text page (ligatures expanded)
         return PageText([], None, [], rect.width, rect.height, visible(plain), plain=plain)
     out: list[Line] = []
-    turn = _turn(page, data) if page.rotation else None
+    turn = _turn(page, data) if _sideways(data) and page.rotation else None  # (rotation: a call)
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
             box = _box(block["bbox"], turn) if turn else block["bbox"]
@@ -77,6 +77,15 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
 
 
 Turn = tuple[float, float, float, float, float, float]  # a matrix: a b c d e f
+
+
+def _sideways(data: dict[str, Any]) -> bool:
+    """Some line of the page's ``dict`` runs other than left to right as stored."""
+    for block in data["blocks"]:
+        for line in block.get("lines", ()):
+            if line["dir"][0] < 0.95:
+                return True
+    return False
 
 
 def _turn(page: pymupdf.Page, data: dict[str, Any]) -> Turn | None:
