@@ -271,6 +271,25 @@ def test_a_lettered_items_label_still_opens_an_item(tmp_path):
     assert "a. The first entry of the list is set here." in blocks
 
 
+@pytest.mark.parametrize("items", [
+    ("Two witnesses signed:", "a. J. Smith, of the first part, in the presence of all.",
+     "b. K. Jones, of the second part, on the same day."),
+    ("Les notes suivent :", "b. Cf. par exemple les packages TikZ et PSTricks.",
+     "c. P. ex. tabularx du package éponyme."),
+])  # fmt: skip
+def test_a_lettered_label_before_an_initial_still_opens_an_item(tmp_path, items):
+    """The negative of the abbreviation (gzt-fr p9's lettered footnotes, ``c. P. ex.``; a
+    list of people by their initials): a letter's label then a capital's initial
+    (``a. J. Smith``) is an item's label, no ``i. e.`` or ``z. B.``: each line its own item."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate(items):
+            page.insert_text((72, 100 + 14 * i), line, fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert items[2] in blocks, blocks
+
+
 def test_a_references_short_wrap_under_its_text_stays_in_the_entry(tmp_path):
     """example_bib p1: a numbered reference whose first line runs to the edge ending at a colon
     (``Reading, Massachusetts:``) and whose one wrap is short, set in under the entry's text
@@ -329,3 +348,52 @@ def test_a_reference_opening_the_next_column_does_not_continue_the_paragraph(tmp
     text = drawn_markdown(tmp_path, draw)
     assert "[3] Sten Andler. 1979. Predicate path expressions. In Proceedings of the 6th" in text
     assert "and not in [3]" not in text
+
+
+def test_a_block_opening_with_no_label_set_out_left_of_its_next_line_continues(tmp_path):
+    """The negative (estcpmm p14's index entry, naacl06 p4's caption under a diagram label, index
+    and listing pages at a column top): a column's first block opens with no letter (``...``)
+    and is set out left of its next line, but with no ``[n]`` label: no hanging reference, so
+    it goes on with the paragraph the column before left open, as before the reference rule."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(4):
+            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
+        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        page.insert_text((320, 100), "... the other, which the class sets as its", fontsize=9)
+        page.insert_text((334, 112), "default for every page of the document.", fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "and not in ... the other" in text, text
+
+
+_FULL = Line(72, 100, 500, 110, "The paragraph goes on over full lines set from edge to edge of", 10)
+_LAST = Line(72, 112, 200, 122, "its column here", 10)
+
+
+@pytest.mark.parametrize("case", ["plain", "mono", "numbered", "label", "gap", "narrow", "code under"])
+def test_a_short_line_under_a_full_one_reads_on_only_as_prose(case):
+    """order._reads_on: a short line close under a full one ending no sentence is its
+    paragraph's last line; not when either is code (monospaced: jmlr p52's listing), a
+    listing's numbered line (``542 \\fi``), the next item's label (exam-a p5's ``(2)`` under
+    ``(1) ...概率．``, its full-width stop no ENDS one), a row with a wide gap in it (a tab-set mark or
+    amount: exam-a p5's ``······2分``), the line above spans under 0.6 of the region (a
+    byline or an address), or code opens the band under it (brandeis-problemset p7: a typeset
+    example beside its source, whose columns need the last line's text to part)."""
+    from dataclasses import replace
+
+    from docread.extractors.pdf import order
+
+    a, b = _FULL, _LAST
+    if case == "mono":
+        a, b = replace(a, mono=True), replace(b, mono=True)
+    elif case == "numbered":
+        a, b = replace(a, text="541 " + a.text), replace(b, text="542 \\fi")
+    elif case == "label":
+        b = replace(b, text="(2) The next one")
+    elif case == "gap":
+        a = replace(a, cuts=((470.0, 40, 420.0),))
+    elif case == "narrow":
+        a = replace(a, x1=300)
+    under = [replace(_LAST, y0=140, y1=150, text="\\begin{problem}", mono=case == "code under")]
+    assert order._reads_on(a, b, [under], 440) is (case == "plain")

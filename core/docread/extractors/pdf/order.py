@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ...sanitize import lazy_pattern
 from .text.relations import ENDS
 
 if TYPE_CHECKING:
@@ -23,6 +24,8 @@ GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
+_LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number: "542 \fi"
+_LABELLED = lazy_pattern(r"\s*(?:\(?\d{1,3}[.)]|\([a-z]\)|\[\w{1,4}\])\s")  # an item's: "(2) "
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 
 
@@ -245,7 +248,9 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
     address's; ending no sentence: no list item's), no line so close under ``b`` (``below``:
     the next band, if any; its first piece the top one): a paragraph's last line, which a
     gutter of the pictures or columns under it must not take from it (a column's first line,
-    its column's next line close under it, is none)."""
+    its column's next line close under it, is none). Both prose (``_prose``), ``b`` opening
+    with no item's label (``(2)``), no code in the band below (an example beside its source,
+    whose columns part only with the line's text counted: brandeis-problemset p7)."""
     height = a.y1 - a.y0
     if not (
         abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
@@ -255,7 +260,20 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
     ):  # fmt: skip
         return False  # (the geometry first: most bands of a page fail it at once)
     text = getattr(a, "text", None)  # a line's (a table or a figure has none)
-    return isinstance(text, str) and not ENDS.search(text.rstrip())  # no item's or row's end
+    return (
+        isinstance(text, str) and not ENDS.search(text.rstrip())  # no item's or row's end
+        and _prose(a, height) and _prose(b, height)
+        and not _LABELLED.match(getattr(b, "text", ""))  # no next item ("(2) ...")
+        and not (below and any(getattr(p, "mono", False) for p in below[0]))  # code beside
+    )  # fmt: skip
+
+
+def _prose(p: Piece, height: float) -> bool:
+    """``p`` a line of prose: no code (monospaced, or a listing's numbered line) nor a row of
+    cells (a gap over two ems in it: a mark or an amount set at the right)."""
+    if getattr(p, "mono", False) or _LINE_NUMBER.match(getattr(p, "text", "")):
+        return False
+    return all(x - end <= 2 * height for x, _, end in getattr(p, "cuts", ()))
 
 
 def _heads_below(

@@ -42,7 +42,8 @@ _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNOREC
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
 _LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "4 {"
-_ABBREVIATION = lazy_pattern(r"\s*[a-z]\.\s?[A-Za-zäöü]\.[\s,]")  # "i. e.,", "z. B. ": no "i." label
+# "i. e.,", "z. B. ": no "i." label; a capital's initial only in these ("c. P. ex.", "a. J. Smith": labels)
+_ABBREVIATION = lazy_pattern(r"\s*(?:[a-z]\.\s?[a-zäöü]|z\.\s?[BT]|u\.\s?U|o\.\s?Ä)\.[\s,]")
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 
 
