@@ -203,6 +203,26 @@ def test_an_abstracts_short_last_line_over_two_columns_stays_in_it(tmp_path):
     assert text.index("Left column line 5") < text.index("Right column line 0")
 
 
+def test_a_typeset_example_beside_its_source_reads_side_by_side(tmp_path):
+    """brandeis-problemset p7: a paragraph's short last line over a typeset example (short
+    lines) beside its source (monospaced, as short): the line stays in its paragraph, and
+    the two sides are no form's labels and values (most of one side is code): each reads
+    whole, not row by row (``This is a problem in an as- \\end{problem} signment.``)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "environments.")
+        page.insert_text((72, 196), "Problem 1", fontsize=12, fontname="hebo")
+        page.insert_text((150, 214), "This is a problem in an as-", fontsize=10)
+        page.insert_text((150, 226), "signment.", fontsize=10)
+        source = ["\\begin{problem}", "  This is a problem in an", "     assignment.", "\\end{problem}"]
+        for i, row in enumerate(source):
+            page.insert_text((282, 194 + 11 * i), row, fontsize=9, fontname="cour")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line environments." in text
+    assert "This is a problem in an assignment." in text, text
+
+
 def test_a_columns_first_line_close_under_a_full_line_stays_in_its_column(tmp_path):
     """The negative: two columns start close under a full-width line, the right one a line
     lower, so the left column's first line is a band of its own, as a paragraph's short last
@@ -371,15 +391,14 @@ _FULL = Line(72, 100, 500, 110, "The paragraph goes on over full lines set from 
 _LAST = Line(72, 112, 200, 122, "its column here", 10)
 
 
-@pytest.mark.parametrize("case", ["plain", "mono", "numbered", "label", "gap", "narrow", "code under"])
+@pytest.mark.parametrize("case", ["plain", "mono", "numbered", "label", "gap", "narrow"])
 def test_a_short_line_under_a_full_one_reads_on_only_as_prose(case):
     """order._reads_on: a short line close under a full one ending no sentence is its
     paragraph's last line; not when either is code (monospaced: jmlr p52's listing), a
     listing's numbered line (``542 \\fi``), the next item's label (exam-a p5's ``(2)`` under
     ``(1) ...概率．``, its full-width stop no ENDS one), a row with a wide gap in it (a tab-set mark or
-    amount: exam-a p5's ``······2分``), the line above spans under 0.6 of the region (a
-    byline or an address), or code opens the band under it (brandeis-problemset p7: a typeset
-    example beside its source, whose columns need the last line's text to part)."""
+    amount: exam-a p5's ``······2分``), or the line above spans under 0.6 of the region (a
+    byline or an address)."""
     from dataclasses import replace
 
     from docread.extractors.pdf import order
@@ -395,5 +414,35 @@ def test_a_short_line_under_a_full_one_reads_on_only_as_prose(case):
         a = replace(a, cuts=((470.0, 40, 420.0),))
     elif case == "narrow":
         a = replace(a, x1=300)
-    under = [replace(_LAST, y0=140, y1=150, text="\\begin{problem}", mono=case == "code under")]
-    assert order._reads_on(a, b, [under], 440) is (case == "plain")
+    assert order._reads_on(a, b, [], 440) is (case == "plain")
+
+
+def test_a_turned_pages_running_head_and_number_stay_out(tmp_path):
+    """mnras_guide p6, NDSU-Thesis-Extended p50/p79, yathesis-fr p47: a landscape page of a
+    portrait document (pdflscape: its body set sideways, the page shown turned by ``/Rotate``)
+    keeps its running head and page number upright as stored, so shown turned they stand
+    sideways at its edges: still running lines by their place as stored, left out as on the
+    other pages, not read into the text (nor between a figure and its caption)."""
+    import docread
+
+    body = ["The landscape page carries a wide table that would not fit the portrait page, and",
+            "its text is set sideways so that the reader turns the page to read it, as a thesis does."]  # fmt: skip
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 50), "Journal of Reproducible Tests, vol. 3", fontsize=9)
+        page.insert_text((290, 800), str(n), fontsize=9)
+        if n == 2:
+            for i, line in enumerate(body):
+                page.insert_text((120 + 16 * i, 760), line, fontsize=10, rotate=90)
+            page.set_rotation(90)
+        else:
+            for i in range(20):
+                page.insert_text((72, 100 + 14 * i), f"Portrait line {i} of page {n} runs on.", fontsize=10)
+    doc.save(tmp_path / "lscape.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        texts = [d.text for d in reader.iter_documents("lscape.pdf", pages="2")]
+    text = "\n\n".join(texts)
+    assert " ".join(body) in text
+    assert "Journal of Reproducible" not in text and "\n\n2" not in text and not text.startswith("2"), text

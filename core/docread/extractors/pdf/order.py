@@ -173,8 +173,11 @@ def _substantial(side: list[P], chars: Callable[[P], int]) -> bool:
 
 def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
     """Short lines on both sides, most of them side by side with one across and close to it
-    (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text."""
+    (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text, nor
+    a typeset example beside its source (most of a side monospaced: brandeis-problemset p7)."""
     if min(p.x0 for p in right) - max(p.x1 for p in left) >= _FORM_GAP:
+        return False
+    if any(2 * sum(getattr(p, "mono", False) for p in side) > len(side) for side in (left, right)):
         return False
     short = [p for p in left if 0 < chars(p) < _FORM_CHARS]
     if len(short) < _FORM_SHARE * len(left) or not short:
@@ -249,8 +252,7 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
     the next band, if any; its first piece the top one): a paragraph's last line, which a
     gutter of the pictures or columns under it must not take from it (a column's first line,
     its column's next line close under it, is none). Both prose (``_prose``), ``b`` opening
-    with no item's label (``(2)``), no code in the band below (an example beside its source,
-    whose columns part only with the line's text counted: brandeis-problemset p7)."""
+    with no item's label (``(2)``)."""
     height = a.y1 - a.y0
     if not (
         abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
@@ -264,7 +266,6 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
         isinstance(text, str) and not ENDS.search(text.rstrip())  # no item's or row's end
         and _prose(a, height) and _prose(b, height)
         and not _LABELLED.match(getattr(b, "text", ""))  # no next item ("(2) ...")
-        and not (below and any(getattr(p, "mono", False) for p in below[0]))  # code beside
     )  # fmt: skip
 
 

@@ -113,6 +113,22 @@ def _box(box: Box, turn: Turn) -> Box:
     return (r.x0, r.y0, r.x1, r.y1)
 
 
+def upright(text: PageText) -> tuple[list[Line], float]:
+    """A page read turned (``PageText.turn``): its lines with their boxes as stored, and the
+    page's height as stored: where its running head and folio, stored upright and shown
+    sideways, stand in the running lines' band."""
+    import pymupdf
+
+    assert text.turn is not None
+    back = ~pymupdf.Matrix(*text.turn)  # shown -> stored
+    stored = pymupdf.Rect(0, 0, text.width, text.height) * back
+    out = []
+    for ln in text.lines:
+        r = pymupdf.Rect(ln.x0, ln.y0, ln.x1, ln.y1) * back
+        out.append(replace(ln, x0=r.x0, y0=r.y0, x1=r.x1, y1=r.y1))
+    return out, stored.height
+
+
 def _turned(line: dict[str, Any], turn: Turn) -> dict[str, Any]:
     """A MuPDF line (its box, direction and spans' boxes) as the turned page shows it."""
     a, b, c, d = turn[:4]
