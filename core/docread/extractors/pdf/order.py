@@ -174,10 +174,15 @@ def _substantial(side: list[P], chars: Callable[[P], int]) -> bool:
 def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
     """Short lines on both sides, most of them side by side with one across and close to it
     (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text, nor
-    a typeset example beside its source (most of a side monospaced: brandeis-problemset p7)."""
+    a typeset example beside its source (the left side mostly words, not monospaced, one line
+    of them long, the right mostly monospaced: brandeis-problemset p7; a listing's numbers
+    beside its code, a table of accents beside their codes stay one)."""
     if min(p.x0 for p in right) - max(p.x1 for p in left) >= _FORM_GAP:
         return False
-    if any(2 * sum(getattr(p, "mono", False) for p in side) > len(side) for side in (left, right)):
+    if (
+        _mostly(right, _coded) and _mostly(left, lambda p: not _coded(p) and _worded(p))
+        and any(chars(p) >= _FORM_CHARS for p in left)  # a line of prose, wrapped: no label
+    ):  # fmt: skip
         return False
     short = [p for p in left if 0 < chars(p) < _FORM_CHARS]
     if len(short) < _FORM_SHARE * len(left) or not short:
@@ -187,6 +192,20 @@ def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
         return False
     paired = sum(any(min(p.y1, q.y1) - max(p.y0, q.y0) > 0 for q in across) for p in short)
     return paired >= _FORM_SHARE * len(left)
+
+
+def _mostly(side: list[P], test: Callable[[P], bool]) -> bool:
+    """Over half the side's pieces pass ``test``."""
+    return 2 * sum(map(test, side)) > len(side)
+
+
+def _coded(p: Piece) -> bool:
+    return bool(getattr(p, "mono", False))
+
+
+def _worded(p: Piece) -> bool:
+    """A line with a word in it (no line number, no table or figure)."""
+    return any(c.isalpha() for c in getattr(p, "text", ""))
 
 
 def _bands(pieces: list[P]) -> list[list[P]]:
