@@ -14,9 +14,11 @@ two-column papers and a manual with unruled tables from pinned Debian packages, 
 ``extra6``, ``extra7``: other pages of held-out corpus PDFs, a second truth file each in
 ``extra6/`` or ``extra7/``; ``extra8``: more of them and pages of a legal summary from a pinned
 sdist, in ``extra8/``; ``extra9``: invoices, an expense claim, a journal's results table and a
-table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra12``: pages
-whose false headings an outline survey found (CJK manuals, a LaTeX manual's command lines, a
-title page, admonition boxes), ``unpacked``, in ``extra12/``):
+table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra10``: pages
+where a survey of untuned fetched pages found paragraphs broken, in ``extra10/``, from the same
+pinned packages and sdists; ``extra12``: pages whose false headings an outline survey found (CJK
+manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpacked``, in
+``extra12/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -312,19 +314,19 @@ def system_packages() -> None:
     )  # fmt: skip
 
 
-def truth_set(split: str | None) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for one split or all;
+def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for some splits or all;
     a PDF may have a second truth file in a folder named by its split (``extra6/<stem>.json``:
     other pages of a held-out document), read apart from the first. The PDF: a corpus path, an
     absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra12``, where apt
-    answers)."""
+    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra12``,
+    where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
-        if split not in (None, truth["split"]):
+        if splits is not None and truth["split"] not in splits:
             continue
         # an absolute "file" stays itself
         if "make" in truth:
@@ -352,7 +354,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra12",
+    "extra9", "extra10", "extra12",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
@@ -377,7 +379,7 @@ def main() -> None:
     args = parser.parse_args()
     cases = args.cases.split(",")
     system_packages()
-    truths = {k: v for s in args.split or [None] for k, v in truth_set(s).items()}
+    truths = truth_set(args.split)
     jobs = {key: (path, sorted(int(n) for n in t["pages"])) for key, (path, t) in truths.items()}
     scanned = {key for key, (path, _) in jobs.items() if "pdf-scanned" in path}
     if not jobs:
