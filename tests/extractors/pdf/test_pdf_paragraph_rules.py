@@ -446,3 +446,17 @@ def test_a_turned_pages_running_head_and_number_stay_out(tmp_path):
     text = "\n\n".join(texts)
     assert " ".join(body) in text
     assert "Journal of Reproducible" not in text and "\n\n2" not in text and not text.startswith("2"), text
+
+
+def test_a_paragraph_opening_with_a_hash_is_written_as_text_not_a_heading(tmp_path):
+    """A body line opening with ``# `` (a shell comment quoted in prose, a numbered ``# 1.``)
+    is escaped: a markdown reader and the chunker's section marking see no heading there."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "The first paragraph of the page says what follows below.", fontsize=10)
+        page.insert_text((72, 130), "# 1. the comment a script prints before its first step", fontsize=10)
+        page.insert_text((72, 144), "runs on in the same paragraph as the sentence ends here.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "\\# 1. the comment" in text
+    assert not [ln for ln in text.splitlines() if ln.startswith("#")]

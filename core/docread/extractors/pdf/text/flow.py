@@ -165,18 +165,33 @@ def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
 
 
 # -- writing --------------------------------------------------------------------------------------
+_HASHES = lazy_pattern(r"^(\s*)(#{1,6})(?=\s|$)", re.MULTILINE)  # a heading's mark opening a line
+
+
 def written(block: Block, lines_kept: bool) -> str:
+    """A block as markdown; text that opens a line with ``#`` escaped (``\\#``), so that only a
+    heading block reads as one (to a markdown reader and to the chunker's sections)."""
+    if block.kind in ("heading", "table", "figure", "code"):
+        return _marked(block)
+    return _HASHES.sub(r"\1\\\2", _text(block, lines_kept))
+
+
+def _marked(block: Block) -> str:
+    """A heading, a table, a figure or code: markdown of its own."""
     if block.kind == "heading":
         return f"{'#' * block.level} {joined(block.lines)}"
-    if block.kind in ("table",):
+    if block.kind == "table":
         return block.markdown
     if block.kind == "figure":
         labels = "\n".join(" ".join(ln.text.split()) for ln in _read(block.lines))
         return f"{block.markdown}\n\n{labels}" if labels else block.markdown
+    return _fenced(block.lines)
+
+
+def _text(block: Block, lines_kept: bool) -> str:
+    """A paragraph, an item or lines kept as printed."""
     if block.kind == "lines":
         return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
-    if block.kind == "code":
-        return _fenced(block.lines)
     lines = block.lines
     if block.kind == "item" and bulleted(lines[0].text):
         text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")
