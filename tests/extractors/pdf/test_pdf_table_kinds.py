@@ -1898,3 +1898,193 @@ def test_a_rows_many_blanks_are_told_apart_in_time_linear_in_them() -> None:
     ]
     assert len(_fields(lines)) == 20000
     assert _cpu(lambda: _fields(lines)) < 0.5
+
+
+# -- tables of rules across only (tables/banded.py), as quantumarticle p8 and abntex2cite p22
+# (split extra11) print them ---------------------------------------------------------------
+_OPTIONS = [
+    ("accepted=YYYY-MM-DD", ["Adds the note 'Accepted in Quantum YYYY-MM-DD' to the document."]),
+    ("unpublished", ["Intended for works that are not published in Quantum. Disables all",
+                     "Quantum-related branding."]),
+    ("noarxiv", ["Intended for works that are not meant to be uploaded to the arXiv. Dis-",
+                 "ables all arXiv-related sanity checks in the document. This option also",
+                 "sets unpublished."]),
+]  # fmt: skip
+
+
+def _rule(
+    page: pymupdf.Page, y: float, x0: float = 85, x1: float = 510, width: float = 0.5
+) -> None:
+    page.draw_line((x0, y), (x1, y), width=width)
+
+
+def _options(page: pymupdf.Page, options: list[tuple[str, list[str]]], top: bool = False) -> None:
+    """A section heading, a paragraph, then an option | description table in booktabs: the
+    head row just over a rule (a top rule over it too where ``top``) and set apart from the
+    paragraph by two lines' space, options in a typewriter face, descriptions wrapped, a
+    thicker bottom rule; a paragraph under it."""
+    page.insert_text((85, 80), "3.4 Publication", fontsize=12, fontname="hebo")
+    page.insert_text((85, 102), "By default, all documents that are created with this class are",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+    page.insert_text((85, 115), "treated as possible submissions to the journal.", fontsize=10,
+                     fontname="tiro")  # fmt: skip
+    if top:
+        _rule(page, 140, width=0.8)
+    page.insert_text((91, 153), "Option", fontsize=10, fontname="helv")
+    page.insert_text((209, 153), "Description", fontsize=10, fontname="helv")
+    _rule(page, 158)
+    y = 158.0
+    for option, lines in options:
+        y += 14
+        page.insert_text((91, y), option, fontsize=9, fontname="cour")
+        for i, line in enumerate(lines):
+            page.insert_text((209, y + 13 * i), line, fontsize=10, fontname="tiro")
+        y += 13 * (len(lines) - 1)
+    _rule(page, y + 6, width=0.8)
+    page.insert_text((85, y + 40), "The class aims to be compatible with documents that were",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+    page.insert_text((85, y + 53), "typeset with other document classes before this one.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_a_table_of_rules_across_keeps_wrapped_descriptions_in_their_cells(tmp_path: Path) -> None:
+    """Descriptions wrapped over two and three lines under an option each: one row an option,
+    its description's lines one cell (a word broken at a line's end kept one word); the head
+    is no heading and the paragraphs around the table stay text."""
+    markdown = drawn_markdown(tmp_path, lambda page: _options(page, _OPTIONS))
+    assert pipe_rows(markdown) == [
+        ["Option", "Description"],
+        ["accepted=YYYY-MM-DD", _OPTIONS[0][1][0]],
+        ["unpublished", " ".join(_OPTIONS[1][1])],
+        ["noarxiv", "Intended for works that are not meant to be uploaded to the arXiv. Dis-ables"
+         " all arXiv-related sanity checks in the document. This option also sets unpublished."],
+    ]  # fmt: skip
+    assert "#" not in markdown.replace("# 3.4", "")
+    assert "treated as possible submissions to the journal." in markdown
+
+
+def test_one_row_under_a_ruled_head_is_a_table(tmp_path: Path) -> None:
+    """A booktabs table of one option (head, rule, one row, rule), with a top rule and without:
+    a table of two rows, not two headings over a line of code."""
+    one = [("openbib", ["Display elements of bibliography entries on separate lines, see here."])]
+    for top in (False, True):
+        markdown = drawn_markdown(tmp_path, lambda page, top=top: _options(page, one, top))
+        assert pipe_rows(markdown) == [["Option", "Description"], ["openbib", one[0][1][0]]]
+
+
+def _ruled_rows(page: pymupdf.Page, rows: int) -> None:
+    """A caption over a table with a rule between every row (abntex2cite's): a field's name,
+    where it is used and its description wrapped over two lines, ``rows`` rows (drawn as one
+    shape: a page of a thousand rows is made in a moment)."""
+    shape = page.new_shape()
+    shape.insert_text((147, 60), "Tabela 13: Campos relativos a descrição física do documento.",
+                      fontsize=10, fontname="tiro")  # fmt: skip
+    for x, head in ((150, "campo"), (250, "entradas"), (350, "descrição")):
+        shape.insert_text((x, 82), head, fontsize=10, fontname="tiro")
+    y = 86.0
+    for i in range(rows):
+        shape.insert_text((150, y + 12), f"field{i}", fontsize=9, fontname="cour")
+        shape.insert_text((250, y + 12), "book", fontsize=10, fontname="tiro")
+        shape.insert_text((350, y + 12), "texto que mostra as dimen-", fontsize=10, fontname="tiro")
+        shape.insert_text((350, y + 25), f"sões do documento {i}.", fontsize=10, fontname="tiro")
+        y += 30
+    for at in (70, 86, *(86 + 30 * (i + 1) for i in range(rows))):
+        shape.draw_line((147, at), (496, at))
+    shape.finish(width=0.5)
+    shape.commit()
+
+
+def test_a_table_with_a_rule_between_rows_reads_each_band_as_a_row(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, lambda page: _ruled_rows(page, 3))
+    assert pipe_rows(markdown) == [["campo", "entradas", "descrição"]] + [
+        [f"field{i}", "book", f"texto que mostra as dimen-sões do documento {i}."] for i in range(3)
+    ]
+    assert markdown.startswith("Tabela 13: Campos relativos")
+
+
+def test_a_thousand_banded_rows_are_read_in_time_linear_in_them(tmp_path: Path) -> None:
+    """1,000 rows with a rule between each: each band is looked for by bisection, once."""
+    height = 86 + 30 * 1000 + 60
+    seconds = _cpu(
+        lambda: drawn_markdown(tmp_path, lambda page: _ruled_rows(page, 1000), height=height)
+    )
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda page: _ruled_rows(page, 1000), height=height))
+    assert len(rows) == 1001 and rows[-1][0] == "field999"
+    assert seconds < 5
+
+
+def _algorithm(page: pymupdf.Page) -> None:
+    """An algorithm float: a top rule, its caption, a rule, numbered steps, a bottom rule."""
+    _rule(page, 80, width=0.8)
+    page.insert_text((85, 93), "Algorithm 1", fontsize=10, fontname="hebo")
+    page.insert_text((150, 93), "Euclid's algorithm", fontsize=10, fontname="tiro")
+    _rule(page, 98)
+    steps = ["procedure Euclid(a, b)", "r <- a mod b", "while r != 0 do", "a <- b", "b <- r",
+             "r <- a mod b", "end while", "return b"]  # fmt: skip
+    for i, step in enumerate(steps):
+        page.insert_text((85, 112 + 13 * i), f"{i + 1}:", fontsize=8, fontname="helv")
+        page.insert_text((105 + 10 * (1 < i < 7), 112 + 13 * i), step, fontsize=10, fontname="tiro")
+    _rule(page, 112 + 13 * len(steps), width=0.8)
+
+
+def _note_boxes(page: pymupdf.Page) -> None:
+    """A page header over its rule, then two notes between rules of the page's width, a
+    paragraph under them, and a footer rule: no band holds a row of two short cells over
+    rows that keep to its columns."""
+    page.insert_text((85, 50), "Debian-Referenz", fontsize=9, fontname="helv")
+    page.insert_text((470, 50), "62 / 248", fontsize=9, fontname="helv")
+    _rule(page, 56)
+    y = 90.0
+    for label in ("Anmerkung", "Tipp"):
+        _rule(page, y)
+        page.insert_text((90, y + 14), label, fontsize=10, fontname="hebo")
+        page.insert_text((90, y + 28), "Wenn Sie Probleme beim Laden von Modulen feststellen,",
+                         fontsize=10, fontname="helv")  # fmt: skip
+        page.insert_text((90, y + 41), "lesen Sie den Abschnitt 9.5.3 der Referenz.", fontsize=10,
+                         fontname="helv")  # fmt: skip
+        _rule(page, y + 50)
+        y += 80
+    page.insert_text((85, y + 20), "Das Programm findet weitere Informationen im System.",
+                     fontsize=10, fontname="helv")  # fmt: skip
+    _rule(page, 800)
+
+
+@pytest.mark.parametrize("draw", [_algorithm, _note_boxes])
+def test_rules_across_around_no_head_of_short_cells_make_no_table(
+    tmp_path: Path, draw: Callable[[pymupdf.Page], None]
+) -> None:
+    """An algorithm's float (its caption one cell) and notes boxed by rules under a page header
+    (its page number set apart, but the rows under the header's rule cross its columns)."""
+    markdown = drawn_markdown(tmp_path, draw)
+    assert not pipe_rows(markdown)
+
+
+_GROUPS = [["fastidii ea ius", "germano", "demonstratea"],
+           ["suscipit instructior", "titulo", "personas"],
+           ["quaestio philosophia", "facto", "demonstrated Knuth"]]  # fmt: skip
+
+
+def _row_groups(page: pymupdf.Page) -> None:
+    """ClassicThesis's Table 2.1: a running head, a top rule, a head in small capitals, a rule,
+    two rows, a rule between row groups, one row, a bottom rule, the caption under it."""
+    page.insert_text((290, 40), "2.2 another section in this chapter", fontsize=8, fontname="helv")
+    _rule(page, 70, 100, 430, 0.8)
+    for x, head in zip(
+        (104, 260, 330), ("labitur bonorum pri no", "que vista", "human"), strict=True
+    ):
+        page.insert_text((x, 84), head, fontsize=8, fontname="helv")
+    _rule(page, 92, 100, 430)
+    for y, row in zip((108, 126, 152), _GROUPS, strict=True):
+        for x, cell in zip((104, 260, 330), row, strict=True):
+            page.insert_text((x, y), cell, fontsize=10, fontname="tiro")
+    _rule(page, 135, 100, 430)
+    _rule(page, 160, 100, 430, 0.8)
+    page.insert_text((160, 180), "Table 2.1: Autem timeam deleniti usu id. Knuth", fontsize=9,
+                     fontname="tiro")  # fmt: skip
+
+
+def test_a_row_group_of_one_row_under_a_rule_is_no_head(tmp_path: Path) -> None:
+    """The row over the rule between row groups is a row of the table, not the head of a
+    table of the row under it: the head is the row over the first rule, set apart."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _row_groups))
+    assert rows == [["labitur bonorum pri no", "que vista", "human"], *_GROUPS]

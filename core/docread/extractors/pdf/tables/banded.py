@@ -1,0 +1,187 @@
+"""Tables drawn with rules across only (booktabs: a rule under the head row, a bottom rule, maybe
+a top rule and one between rows; no rule down) that the aligned rows (unruled.py) left: one row
+under its head, or cells wrapped over many lines. Rules of one width bound the bands. The head
+is one row of short cells whose left edges start the columns: the band between a top rule and
+the next, or the row set just above a rule. Each band after it whose lines all keep inside one
+column is a band of rows, a line in the first column opening a row and the lines under it
+carrying its cells on."""
+
+from __future__ import annotations
+
+import bisect
+from functools import reduce
+from math import inf
+from typing import TYPE_CHECKING
+
+from .cells import TOL, PageTable, box_of, clean_rows, make_table, rows_of, whole_lines
+from .cuts import cut_at
+from .grid import glued
+
+if TYPE_CHECKING:
+    from ....settings import OutputSettings
+    from ..text.lines import Line, PageText
+
+_THIN = 2.0  # points: a rule across is this thin at most
+_WIDE = 60.0  # points: a table's rule across is this wide at least (no underline of a word)
+_HEAD_WORDS = 4  # words in a head cell at most
+Band = list[list["Line"]]  # a band's rows, each left to right
+
+
+class _Page:
+    """The lines by vertical middle (bisected for a band's) and the tables found so far."""
+
+    def __init__(self, lines: list[Line], found: list[PageTable]) -> None:
+        self.order = sorted(lines, key=_middle)
+        self.middles = [_middle(ln) for ln in self.order]
+        self.found = list(found)
+
+    def band(self, top: float, bottom: float, side: tuple[float, float]) -> Band | None:
+        """The rows of the lines between ``top`` and ``bottom`` within ``side``'s reach, or
+        None where a line there crosses the rules' ends (text across the page: no band of a
+        table) or a table found before reaches into it."""
+        if any(
+            t.y0 < bottom and t.y1 > top and t.x0 < side[1] and t.x1 > side[0] for t in self.found
+        ):
+            return None
+        inside = self.order[
+            bisect.bisect_left(self.middles, top) : bisect.bisect_right(self.middles, bottom)
+        ]
+        band = [ln for ln in inside if ln.x1 > side[0] and ln.x0 < side[1]]
+        if any(ln.x0 < side[0] - TOL or ln.x1 > side[1] + TOL for ln in band):
+            return None
+        return rows_of(band)
+
+
+def banded_tables(
+    text: PageText, lines: list[Line], output: OutputSettings, found: list[PageTable]
+) -> list[PageTable]:
+    """The tables of rules across only among ``lines`` (see the module docstring): for each
+    width that two rules or more across share, and no rule down crosses, its rules read top
+    down; a head and the bands of rows fitting its columns under it are a table, in no band a
+    table ``found`` before reaches into (its lines are that table's)."""
+    if not text.rects or not lines:
+        return []
+    across: list[tuple[float, float, float]] = []
+    downs: list[tuple[float, float, float]] = []
+    for x0, y0, x1, y1 in text.rects:
+        if y1 - y0 <= _THIN and x1 - x0 >= _WIDE:
+            across.append((x0, x1, (y0 + y1) / 2))
+        elif x1 - x0 <= _THIN and y1 - y0 > _THIN:
+            downs.append(((x0 + x1) / 2, y0, y1))
+    widths: list[tuple[float, float, list[float]]] = []  # rules of one width: its ends, their ys
+    for x0, x1, y in sorted(across):
+        if widths and x0 - widths[-1][0] <= TOL and abs(x1 - widths[-1][1]) <= TOL:
+            widths[-1][2].append(y)  # a thicker stroke's box a little wider: the same width
+        else:
+            widths.append((x0, x1, [y]))
+    page = _Page(lines, found)
+    out: list[PageTable] = []
+    for left, right, at in widths:
+        ys = sorted({round(y, 1) for y in at})
+        side = (left, right)
+        if len(ys) < 2 or any(
+            side[0] - TOL < x < side[1] + TOL and a < ys[-1] and b > ys[0] for x, a, b in downs
+        ):
+            continue  # a rule down: a ruled table's (ruled.py)
+        i = 0
+        while i + 1 < len(ys):
+            made = _table(ys, i, side, page, output)
+            if made is None:
+                i += 1
+                continue
+            out.append(made[0])
+            page.found.append(made[0])
+            i = made[1]
+    return out
+
+
+def _head(
+    ys: list[float], i: int, side: tuple[float, float], page: _Page, whole: dict[int, Line]
+) -> tuple[list[Line], int]:
+    """The head of rule ``i``'s table, cut into its cells (``whole`` takes the pieces' lines),
+    and the index of the rule its rows start at: the row just above rule ``i`` within its
+    height (no top rule), set a line's height apart from the row over it (a head over rows,
+    not the last of a table's rows), else the one row between rule ``i`` and the next (a top
+    rule over it); two short cells at least (``_HEAD_WORDS``), else none."""
+    above = page.band(ys[i - 1] if i else -inf, ys[i], side)
+    if above:
+        row = above[-1]
+        height = max(ln.y1 - ln.y0 for ln in row)
+        apart = len(above) < 2 or min(ln.y0 for ln in row) - max(ln.y1 for ln in above[-2]) > height
+        if apart and ys[i] - max(ln.y1 for ln in row) <= height:
+            head = _short([p for ln in row for p in _pieces(ln, None, whole)])
+            if head:
+                return head, i
+    band = page.band(ys[i], ys[i + 1], side) if i + 2 < len(ys) else None
+    if band is not None and len(band) == 1:
+        head = _short([p for ln in band[0] for p in _pieces(ln, None, whole)])
+        if head:
+            return head, i + 1
+    return [], i
+
+
+def _short(head: list[Line]) -> list[Line]:
+    """A head row of two cells or more, each of a few words (``_HEAD_WORDS``), else none."""
+    return (
+        head if len(head) >= 2 and all(len(ln.text.split()) <= _HEAD_WORDS for ln in head) else []
+    )
+
+
+def _table(
+    ys: list[float], i: int, side: tuple[float, float], page: _Page, output: OutputSettings
+) -> tuple[PageTable, int] | None:
+    """The table whose head is rule ``i``'s (``_head``), and the index of its last rule; None
+    where there is no head of two short cells or more, or no band of rows fits under it."""
+    whole: dict[int, Line] = {}
+    head, j = _head(ys, i, side, page, whole)
+    if not head:
+        return None
+    starts = [ln.x0 for ln in head]
+    rows: list[list[list[str]]] = []
+    used = list(head)
+    while j + 1 < len(ys):
+        rows_band = page.band(ys[j], ys[j + 1], side)
+        if not rows_band:
+            break
+        cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in rows_band]
+        if not _rows(cut, starts, side[1], rows):
+            break
+        used += [ln for row in cut for ln in row]
+        j += 1
+    if not rows:
+        return None
+    cells = [[ln.text.strip() for ln in head]] + [[reduce(glued, c, "") for c in r] for r in rows]
+    table = make_table(box_of(used), clean_rows(cells), output, used)
+    return (whole_lines(table, whole), j) if table is not None else None
+
+
+def _pieces(line: Line, starts: list[float] | None, whole: dict[int, Line]) -> list[Line]:
+    """``line`` cut where a column starts (``cuts.cut_at``), each piece's line in ``whole``."""
+    pieces = cut_at(line, starts)
+    if len(pieces) > 1:
+        whole.update(dict.fromkeys(map(id, pieces), line))
+    return pieces
+
+
+def _rows(band: Band, starts: list[float], right: float, rows: list[list[list[str]]]) -> bool:
+    """The band's rows added to ``rows`` (a row's cells, each a list of its lines' texts): a
+    line starting the first column opens a row (the band's first row always does), a line
+    under it carries the cell of its column on; False, nothing added, where a line keeps
+    inside no column (it starts left of the first or crosses the next column's start)."""
+    ends = [*starts[1:], right]
+    got: list[list[list[str]]] = []
+    for row in band:
+        for ln in sorted(row, key=lambda ln: ln.x0):
+            k = bisect.bisect_right(starts, ln.x0 + TOL) - 1
+            if k < 0 or ln.x1 > ends[k] + TOL:
+                return False
+            if not got or (k == 0 and ln is row[0]):
+                got.append([[] for _ in starts])
+            got[-1][k].append(ln.text.strip())
+    rows += got
+    return True
+
+
+def _middle(line: Line) -> float:
+    """A line's vertical middle: the key its band is found by."""
+    return (line.y0 + line.y1) / 2
