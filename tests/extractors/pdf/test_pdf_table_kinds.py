@@ -2088,3 +2088,50 @@ def test_a_row_group_of_one_row_under_a_rule_is_no_head(tmp_path: Path) -> None:
     table of the row under it: the head is the row over the first rule, set apart."""
     rows = pipe_rows(drawn_markdown(tmp_path, _row_groups))
     assert rows == [["labitur bonorum pri no", "que vista", "human"], *_GROUPS]
+
+
+def _double_rules(page: pymupdf.Page) -> None:
+    """abntex2's Tabela 3: a caption over a small table between double rules, no rule under
+    its head; a numbered heading and a paragraph under it."""
+    page.insert_text((230, 70), "Tabela 3 - Tabela de conversão de acentuação.", fontsize=10,
+                     fontname="tiro")  # fmt: skip
+    for y in (80, 82, 140, 142):
+        _rule(page, y, 310, 477, 0.4)
+    for y, (accent, code) in zip(
+        (95, 108, 121, 134),
+        (("acento", "bibtex"), ("à á ã", "\\'a \\`a \\~a"), ("í", "{\\'\\i}"), ("ç", "{\\c c}")),
+        strict=True,
+    ):
+        page.insert_text((318, y), accent, fontsize=10, fontname="tiro")
+        page.insert_text((380, y), code, fontsize=10, fontname="helv" if y == 95 else "cour")
+    page.insert_text((80, 190), "2.17 Precisa de ajuda?", fontsize=14, fontname="hebo")
+    page.insert_text((80, 215), "Consulte a FAQ com perguntas frequentes e comuns no portal.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_a_head_no_rule_underlines_opens_the_table_between_its_rules(tmp_path: Path) -> None:
+    """Between double rules, the first row of short cells is the head and the rows under it,
+    each keeping to its columns, the table's rows."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _double_rules))
+    assert rows == [
+        ["acento", "bibtex"], ["à á ã", "\\'a \\`a \\~a"], ["í", "{\\'\\i}"], ["ç", "{\\c c}"]
+    ]  # fmt: skip
+
+
+def _boxed_label(page: pymupdf.Page) -> None:
+    """A command's signature between two rules, its argument set apart in another face (two
+    pieces: a head's two cells, to a careless reading), and one line of text under it."""
+    _rule(page, 100, 85, 400)
+    page.insert_text((90, 114), "\\schoolcode{", fontsize=10, fontname="cour")
+    page.insert_text((180, 114), "school code}", fontsize=10, fontname="tiit")
+    page.insert_text((90, 130), "Sets the code.", fontsize=10, fontname="tiro")
+    _rule(page, 136, 85, 400)
+    page.insert_text((85, 170), "The next command sets the student's number on the cover page.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_rows_of_one_cell_under_a_ruled_head_make_no_table(tmp_path: Path) -> None:
+    """Most rows under the head hold one cell (a short line under a signature): no table."""
+    markdown = drawn_markdown(tmp_path, _boxed_label)
+    assert not pipe_rows(markdown)
+    assert "Sets the code." in markdown

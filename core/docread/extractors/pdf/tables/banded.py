@@ -97,12 +97,13 @@ def banded_tables(
 
 def _head(
     ys: list[float], i: int, side: tuple[float, float], page: _Page, whole: dict[int, Line]
-) -> tuple[list[Line], int]:
+) -> tuple[list[Line], int, Band]:
     """The head of rule ``i``'s table, cut into its cells (``whole`` takes the pieces' lines),
-    and the index of the rule its rows start at: the row just above rule ``i`` within its
-    height (no top rule), set a line's height apart from the row over it (a head over rows,
-    not the last of a table's rows), else the one row between rule ``i`` and the next (a top
-    rule over it); two short cells at least (``_HEAD_WORDS``), else none."""
+    the index of the rule its rows start at, and the rows over that rule under the head: the
+    row just above rule ``i`` within its height (no top rule), set a line's height apart from
+    the row over it (a head over rows, not the last of a table's rows), else the first row
+    between rule ``i`` and the next (a top rule over it), the rows under it there too where
+    no rule is drawn under the head; two short cells at least (``_HEAD_WORDS``), else none."""
     above = page.band(ys[i - 1] if i else -inf, ys[i], side)
     if above:
         row = above[-1]
@@ -111,13 +112,13 @@ def _head(
         if apart and ys[i] - max(ln.y1 for ln in row) <= height:
             head = _short([p for ln in row for p in _pieces(ln, None, whole)])
             if head:
-                return head, i
-    band = page.band(ys[i], ys[i + 1], side) if i + 2 < len(ys) else None
-    if band is not None and len(band) == 1:
+                return head, i, []
+    band = page.band(ys[i], ys[i + 1], side) if i + 2 <= len(ys) else None
+    if band:
         head = _short([p for ln in band[0] for p in _pieces(ln, None, whole)])
-        if head:
-            return head, i + 1
-    return [], i
+        if head and (band[1:] or i + 2 < len(ys)):
+            return head, i + 1, band[1:]
+    return [], i, []
 
 
 def _short(head: list[Line]) -> list[Line]:
@@ -131,25 +132,30 @@ def _table(
     ys: list[float], i: int, side: tuple[float, float], page: _Page, output: OutputSettings
 ) -> tuple[PageTable, int] | None:
     """The table whose head is rule ``i``'s (``_head``), and the index of its last rule; None
-    where there is no head of two short cells or more, or no band of rows fits under it."""
+    where there is no head of two short cells or more, no band of rows fits under it, or most
+    of its rows hold one cell (a margin label boxed by rules over its text)."""
     whole: dict[int, Line] = {}
-    head, j = _head(ys, i, side, page, whole)
+    head, j, rows_band = _head(ys, i, side, page, whole)
     if not head:
         return None
     starts = [ln.x0 for ln in head]
     rows: list[list[list[str]]] = []
     used = list(head)
+    cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in rows_band]
+    if not _rows(cut, starts, side[1], rows):
+        return None  # the rows under a head no rule underlines keep to its columns
+    used += [ln for row in cut for ln in row]
     while j + 1 < len(ys):
-        rows_band = page.band(ys[j], ys[j + 1], side)
-        if not rows_band:
+        band = page.band(ys[j], ys[j + 1], side)
+        if not band:
             break
-        cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in rows_band]
+        cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in band]
         if not _rows(cut, starts, side[1], rows):
             break
         used += [ln for row in cut for ln in row]
         j += 1
-    if not rows:
-        return None
+    if 2 * sum(sum(map(bool, r)) > 1 for r in rows) <= len(rows):
+        return None  # most rows one cell: a label's lines over text, no table's rows
     cells = [[ln.text.strip() for ln in head]] + [[reduce(glued, c, "") for c in r] for r in rows]
     table = make_table(box_of(used), clean_rows(cells), output, used)
     return (whole_lines(table, whole), j) if table is not None else None
