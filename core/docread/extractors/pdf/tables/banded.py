@@ -95,30 +95,34 @@ def banded_tables(
     return out
 
 
-def _head(
+def _heads(
     ys: list[float], i: int, side: tuple[float, float], page: _Page, whole: dict[int, Line]
-) -> tuple[list[Line], int, Band]:
-    """The head of rule ``i``'s table, cut into its cells (``whole`` takes the pieces' lines),
-    the index of the rule its rows start at, and the rows over that rule under the head: the
-    row just above rule ``i`` within its height (no top rule), set a line's height apart from
-    the row over it (a head over rows, not the last of a table's rows), else the first row
-    between rule ``i`` and the next (a top rule over it), the rows under it there too where
-    no rule is drawn under the head; two short cells at least (``_HEAD_WORDS``), else none."""
+) -> list[tuple[list[Line], int, Band]]:
+    """The heads rule ``i``'s table may have, in the order tried, each cut into its cells
+    (``whole`` takes the pieces' lines) with the index of the rule its rows start at and the
+    rows over that rule under the head: the row just above rule ``i`` within its height (no
+    top rule), set a line's height apart from the row or rule over it (a head over rows, not
+    the last row of a table or of a row group set under its rule); then the first row between
+    rule ``i`` and the next set close under it (a top rule over it), the rows under it there
+    too where no rule underlines it, unless the band over rule ``i`` is a row group (rule
+    ``i`` inside a table: no top rule); two short cells each (``_HEAD_WORDS``)."""
+    heads: list[tuple[list[Line], int, Band]] = []
     above = page.band(ys[i - 1] if i else -inf, ys[i], side)
     if above:
         row = above[-1]
-        height = max(ln.y1 - ln.y0 for ln in row)
-        apart = len(above) < 2 or min(ln.y0 for ln in row) - max(ln.y1 for ln in above[-2]) > height
-        if apart and ys[i] - max(ln.y1 for ln in row) <= height:
+        over = _bottom(above[-2]) if len(above) > 1 else (ys[i - 1] if i else -inf)
+        if _top(row) - over > _height(row) and ys[i] - _bottom(row) <= _height(row):
             head = _short([p for ln in row for p in _pieces(ln, None, whole)])
             if head:
-                return head, i, []
-    band = page.band(ys[i], ys[i + 1], side) if i + 2 <= len(ys) else None
-    if band:
+                heads.append((head, i, []))
+    if i and above and _tight(above, ys[i - 1], ys[i], False) and any(map(_cells, above)):
+        return heads  # a row group's band over rule i: a rule inside a table, no top rule
+    band = page.band(ys[i], ys[i + 1], side)
+    if band and _tight(band, ys[i], ys[i + 1], i + 2 == len(ys)):
         head = _short([p for ln in band[0] for p in _pieces(ln, None, whole)])
         if head and (band[1:] or i + 2 < len(ys)):
-            return head, i + 1, band[1:]
-    return [], i, []
+            heads.append((head, i + 1, band[1:]))
+    return heads
 
 
 def _short(head: list[Line]) -> list[Line]:
@@ -131,34 +135,55 @@ def _short(head: list[Line]) -> list[Line]:
 def _table(
     ys: list[float], i: int, side: tuple[float, float], page: _Page, output: OutputSettings
 ) -> tuple[PageTable, int] | None:
-    """The table whose head is rule ``i``'s (``_head``), and the index of its last rule; None
-    where there is no head of two short cells or more, no band of rows fits under it, or most
-    of its rows hold one cell (a margin label boxed by rules over its text)."""
+    """The table of the first of rule ``i``'s heads (``_heads``) that bands of rows fit under
+    (``_body``), and the index of its last rule; None where no head makes one."""
     whole: dict[int, Line] = {}
-    head, j, rows_band = _head(ys, i, side, page, whole)
-    if not head:
-        return None
+    for head, j, under in _heads(ys, i, side, page, whole):
+        body = _body(ys, j, side, page, head, under, whole)
+        if body is None:
+            continue
+        rows, used, last = body
+        cells = [[ln.text.strip() for ln in head]]
+        cells += [[reduce(glued, c, "") for c in r] for r in rows]
+        table = make_table(box_of(used), clean_rows(cells), output, used)
+        return (whole_lines(table, whole), last) if table is not None else None
+    return None
+
+
+def _body(
+    ys: list[float],
+    j: int,
+    side: tuple[float, float],
+    page: _Page,
+    head: list[Line],
+    under: Band,
+    whole: dict[int, Line],
+) -> tuple[list[list[list[str]]], list[Line], int] | None:
+    """The rows under ``head`` (those of ``under``, then of each band from rule ``j`` on set
+    close between its rules, ``_tight``, whose lines keep to the head's columns), the lines
+    they take and the index of the table's last rule; None where no row fits, or where most
+    rows hold one cell and the head fewer than three (a label boxed by rules over its text, a
+    running head over a page's columns; a blank form's head of many cells over its row
+    numbers is a table)."""
     starts = [ln.x0 for ln in head]
     rows: list[list[list[str]]] = []
     used = list(head)
-    cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in rows_band]
+    cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in under]
     if not _rows(cut, starts, side[1], rows):
         return None  # the rows under a head no rule underlines keep to its columns
     used += [ln for row in cut for ln in row]
     while j + 1 < len(ys):
         band = page.band(ys[j], ys[j + 1], side)
-        if not band:
+        if not band or not _tight(band, ys[j], ys[j + 1], j + 2 == len(ys)):
             break
         cut = [[p for ln in row for p in _pieces(ln, starts, whole)] for row in band]
         if not _rows(cut, starts, side[1], rows):
             break
         used += [ln for row in cut for ln in row]
         j += 1
-    if 2 * sum(sum(map(bool, r)) > 1 for r in rows) <= len(rows):
-        return None  # most rows one cell: a label's lines over text, no table's rows
-    cells = [[ln.text.strip() for ln in head]] + [[reduce(glued, c, "") for c in r] for r in rows]
-    table = make_table(box_of(used), clean_rows(cells), output, used)
-    return (whole_lines(table, whole), j) if table is not None else None
+    if not rows or (len(head) < 3 and 2 * sum(sum(map(bool, r)) > 1 for r in rows) <= len(rows)):
+        return None
+    return rows, used, j
 
 
 def _pieces(line: Line, starts: list[float] | None, whole: dict[int, Line]) -> list[Line]:
@@ -171,18 +196,20 @@ def _pieces(line: Line, starts: list[float] | None, whole: dict[int, Line]) -> l
 
 def _rows(band: Band, starts: list[float], right: float, rows: list[list[list[str]]]) -> bool:
     """The band's rows added to ``rows`` (a row's cells, each a list of its lines' texts): a
-    line starting the first column opens a row (the band's first row always does), a line
-    under it carries the cell of its column on; False, nothing added, where a line keeps
-    inside no column (it starts left of the first or crosses the next column's start)."""
+    printed row with a line in the first column or lines in two columns opens a row (the
+    band's first always does; a row group's rows under its label, the first cell blank), a
+    line alone in a later column carries the cell of its column on; False, nothing added,
+    where a line keeps inside no column (it starts left of the first or crosses the next
+    column's start)."""
     ends = [*starts[1:], right]
     got: list[list[list[str]]] = []
     for row in band:
-        for ln in sorted(row, key=lambda ln: ln.x0):
-            k = bisect.bisect_right(starts, ln.x0 + TOL) - 1
-            if k < 0 or ln.x1 > ends[k] + TOL:
-                return False
-            if not got or (k == 0 and ln is row[0]):
-                got.append([[] for _ in starts])
+        ks = [bisect.bisect_right(starts, ln.x0 + TOL) - 1 for ln in row]
+        if any(k < 0 or ln.x1 > ends[k] + TOL for k, ln in zip(ks, row, strict=True)):
+            return False
+        if not got or min(ks) == 0 or len(set(ks)) > 1:
+            got.append([[] for _ in starts])
+        for k, ln in zip(ks, row, strict=True):
             got[-1][k].append(ln.text.strip())
     rows += got
     return True
@@ -191,3 +218,33 @@ def _rows(band: Band, starts: list[float], right: float, rows: list[list[list[st
 def _middle(line: Line) -> float:
     """A line's vertical middle: the key its band is found by."""
     return (line.y0 + line.y1) / 2
+
+
+def _top(row: list[Line]) -> float:
+    """A printed row's top."""
+    return min(ln.y0 for ln in row)
+
+
+def _bottom(row: list[Line]) -> float:
+    """A printed row's bottom."""
+    return max(ln.y1 for ln in row)
+
+
+def _height(row: list[Line]) -> float:
+    """A printed row's line height: its shortest line's."""
+    return min(ln.y1 - ln.y0 for ln in row)
+
+
+def _cells(row: list[Line]) -> bool:
+    """A printed row of two cells or more: two lines, or a line with gaps to cut at."""
+    return len(row) > 1 or bool(row[0].cuts)
+
+
+def _tight(band: Band, top: float, bottom: float, end: bool) -> bool:
+    """The band's first row within its line height under the rule over it (``top``) and,
+    unless ``end`` (a table's last band: blank rows may stand under its text), its last row
+    within its line height over the rule under it: booktabs pads a rule by half an ex; a
+    page's head and foot rules and a form's fill-in lines stand far from the text."""
+    return _top(band[0]) - top <= _height(band[0]) and (
+        end or bottom - _bottom(band[-1]) <= _height(band[-1])
+    )
