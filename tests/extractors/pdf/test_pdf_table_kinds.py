@@ -2149,33 +2149,33 @@ def _text(page: pymupdf.Page, x: float, y: float, text: str, size: float = 10) -
     page.insert_text((x, y), text, fontsize=size, fontname="tiro")
 
 
+_WORDS = "the model reads each page of the document and keeps its lines in order so".split()  # noqa: SIM905
+
+
 def _two_columns(page: pymupdf.Page) -> None:
     """A two-column paper page: a running head whose two pieces start the two columns over a
     rule across the text width, fifty rows of body text a column, a footer rule as wide."""
     _text(page, 72, 50, "Comput. Linguistics", 9)
     _text(page, 306, 50, "Smith and Jones", 9)
     _rule(page, 56, 72, 523)
-    words = [
-        "the",
-        "model",
-        "reads",
-        "each",
-        "page",
-        "of",
-        "the",
-        "document",
-        "and",
-        "keeps",
-        "its",
-        "lines",
-        "in",
-        "order",
-        "so",
-    ]
     for i in range(50):
-        _text(page, 72, 80 + 13 * i, " ".join(words[i % 5 : i % 5 + 7]))
-        _text(page, 306, 80 + 13 * i, " ".join(words[i % 4 : i % 4 + 7]))
+        _text(page, 72, 80 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
+        _text(page, 306, 80 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
     _rule(page, 760, 72, 523)
+    _text(page, 290, 775, "17", 9)
+
+
+def _close_two_columns(page: pymupdf.Page) -> None:
+    """Two columns of body text set close under a running head's rule and over a footer rule
+    (as close as booktabs' rows): the running head's pieces are no head, of more words than a
+    table's head cells."""
+    _text(page, 72, 50, "Proceedings of the Annual Meeting", 9)
+    _text(page, 306, 50, "Smith and Jones: reading long documents", 9)
+    _rule(page, 56, 72, 523)
+    for i in range(50):
+        _text(page, 72, 66 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
+        _text(page, 306, 66 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
+    _rule(page, 66 + 13 * 49 + 5, 72, 523)
     _text(page, 290, 775, "17", 9)
 
 
@@ -2243,13 +2243,23 @@ def _legend(page: pymupdf.Page) -> None:
 
 
 @pytest.mark.parametrize(
-    "draw", [_two_columns, _two_column_index, _letter, _fill_in_form, _definition, _legend]
+    "draw",
+    [
+        _two_columns,
+        _close_two_columns,
+        _two_column_index,
+        _letter,
+        _fill_in_form,
+        _definition,
+        _legend,
+    ],
 )
 def test_rules_across_that_bound_no_rows_of_cells_make_no_table(
     tmp_path: Path, draw: Callable[[pymupdf.Page], None]
 ) -> None:
     """A running head's rule over a page's two columns of text or an index (the rows stand far
-    under the rule, no booktabs padding: ``banded._tight``), a form's labels over fill-in lines
+    under the rule, no booktabs padding: ``banded._tight``; set close, the head's pieces are of
+    too many words), a form's labels over fill-in lines
     (far over them), a letter, a definition and a legend under a rule (their rows one cell
     each, the head two): no table, the text read as before."""
     markdown = drawn_markdown(tmp_path, draw)
@@ -2356,3 +2366,43 @@ def test_a_blank_form_of_many_head_cells_over_row_numbers_is_a_table(tmp_path: P
     under a head of two are a label boxed by rules over its text)."""
     rows = pipe_rows(drawn_markdown(tmp_path, _timesheet))
     assert rows == [list(_SHEET)] + [[str(day + 1), "", "", "", "", ""] for day in range(9)]
+
+
+def _captioned(page: pymupdf.Page) -> None:
+    """shtthesis's Table 2.2: its caption's number and title (two short pieces) just over the
+    top rule, the head under it, a rule, rows whose notes wrap, a bottom rule."""
+    _text(page, 195, 191, "Table 2.2")
+    _text(page, 241, 191, "Degree set by shtsetup")
+    _rule(page, 204.7, 89, 506)
+    for x, head in zip((96, 176, 291), ("key", "value sample", "note"), strict=True):
+        _text(page, x, 225, head)
+    _rule(page, 234.5, 89, 506)
+    y = 252.0
+    for key, value, note in _DEGREES:
+        page.insert_text((96, y), key, fontsize=10, fontname="cour")
+        _text(page, 176, y, value)
+        for line in note.split(" / "):
+            _text(page, 291, y, line)
+            y += 14
+        y += 4
+    _rule(page, y - 10, 89, 506, 0.8)
+    _text(page, 90, y + 30, "The degree's type sets the cover's text.")
+
+
+_DEGREES = [
+    ("degree-name", "Doctor", "the degree's name in / Chinese, as the rules / name it"),
+    ("degree-name*", "Doctor of Philosophy", "the degree's name in / English"),
+]
+
+
+def test_a_caption_over_the_top_rule_is_no_head_of_the_table_under_it(tmp_path: Path) -> None:
+    """The caption's two short pieces just over the top rule are tried as a head first; no row
+    keeps to their columns, so the row under the top rule is the head (``banded_tables``
+    itself: here the aligned rows take the table first, as they did not on shtthesis p26)."""
+    pdf(tmp_path / "captioned.pdf", [drawn(_captioned)])
+    with pymupdf.open(tmp_path / "captioned.pdf") as doc:
+        text = read_page(doc[0], 5000)
+    (table,) = banded_tables(text, text.lines, OutputSettings(), [])
+    assert pipe_rows(table.markdown) == [["key", "value sample", "note"]] + [
+        [key, value, note.replace(" / ", " ")] for key, value, note in _DEGREES
+    ]

@@ -105,7 +105,7 @@ def _heads(
     the last row of a table or of a row group set under its rule); then the first row between
     rule ``i`` and the next set close under it (a top rule over it), the rows under it there
     too where no rule underlines it, unless the band over rule ``i`` is a row group (rule
-    ``i`` inside a table: no top rule); two short cells each (``_HEAD_WORDS``)."""
+    ``i`` inside a table: no top rule); short cells each (``_short``)."""
     heads: list[tuple[list[Line], int, Band]] = []
     above = page.band(ys[i - 1] if i else -inf, ys[i], side)
     if above:
@@ -120,16 +120,15 @@ def _heads(
     band = page.band(ys[i], ys[i + 1], side)
     if band and _tight(band, ys[i], ys[i + 1], i + 2 == len(ys)):
         head = _short([p for ln in band[0] for p in _pieces(ln, None, whole)])
-        if head and (band[1:] or i + 2 < len(ys)):
+        if head:
             heads.append((head, i + 1, band[1:]))
     return heads
 
 
 def _short(head: list[Line]) -> list[Line]:
-    """A head row of two cells or more, each of a few words (``_HEAD_WORDS``), else none."""
-    return (
-        head if len(head) >= 2 and all(len(ln.text.split()) <= _HEAD_WORDS for ln in head) else []
-    )
+    """A head row whose cells are each of a few words (``_HEAD_WORDS``), else none (a head of
+    one cell makes rows of one cell: no table, ``_body``)."""
+    return head if all(len(ln.text.split()) <= _HEAD_WORDS for ln in head) else []
 
 
 def _table(
