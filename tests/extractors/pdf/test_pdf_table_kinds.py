@@ -2406,3 +2406,36 @@ def test_a_caption_over_the_top_rule_is_no_head_of_the_table_under_it(tmp_path: 
     assert pipe_rows(table.markdown) == [["key", "value sample", "note"]] + [
         [key, value, note.replace(" / ", " ")] for key, value, note in _DEGREES
     ]
+
+
+# -- docstrip listings, their lines numbered (revtex's ltxgrid p110, ltxutil p28) ------------
+_DOCSTRIP = ["\\appdef\\class@documenthook{%", " \\@ifpackageloaded{lineno}{%",
+             "  \\@ifx{\\linenomathWithnumbers}{%", "   \\@ifx{\\endlinenomath}{%",
+             "    \\true@sw", "   }{\\false@sw}%", "  }{\\false@sw}%", " }{\\false@sw}%",
+             " {%", "  \\class@info{Overriding lineno.sty}%", " }%", "}%"]  # fmt: skip
+
+
+def _docstrip(page: pymupdf.Page, number_font: str) -> None:
+    """A paragraph, a listing of twelve lines each numbered left of it (right-aligned, in
+    ``number_font``), its code in a typewriter face set in by its nesting, a paragraph."""
+    _text(page, 150, 80, "We patch only if we recognize the definitions of all the procedures.")
+    for i, code in enumerate(_DOCSTRIP):
+        number = str(2796 + i)
+        page.insert_text((170 - 5.3 * len(number), 100 + 11 * i), number, fontsize=8.8,
+                         fontname=number_font)  # fmt: skip
+        indent = len(code) - len(code.lstrip())
+        page.insert_text((176 + 5.3 * indent, 100 + 11 * i), code.strip(), fontsize=8.8,
+                         fontname="cour")  # fmt: skip
+    _text(page, 150, 250, "We commence overriding the procedures of lineno.sty.")
+
+
+@pytest.mark.parametrize("number_font", ["tiro", "cour"])
+def test_a_listings_numbered_lines_make_no_table(tmp_path: Path, number_font: str) -> None:
+    """Each line's number and its code are no two cells of a table (they were: a column of
+    numbers beside a column of code, the paragraphs around cut off): the lines read in order,
+    each with its number."""
+    markdown = drawn_markdown(tmp_path, lambda page: _docstrip(page, number_font))
+    assert not pipe_rows(markdown)
+    at = [markdown.find(str(2796 + i)) for i in range(len(_DOCSTRIP))]
+    assert -1 not in at and at == sorted(at)
+    assert re.search(r"2797 +\\@ifpackageloaded\{lineno\}\{%", markdown)
