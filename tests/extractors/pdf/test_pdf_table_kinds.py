@@ -2439,3 +2439,35 @@ def test_a_listings_numbered_lines_make_no_table(tmp_path: Path, number_font: st
     at = [markdown.find(str(2796 + i)) for i in range(len(_DOCSTRIP))]
     assert -1 not in at and at == sorted(at)
     assert re.search(r"2797 +\\@ifpackageloaded\{lineno\}\{%", markdown)
+
+
+_STYLES = [("theorem", "bold, roman, / numbered", "italic", "theorems, corollaries, / lemmas"),
+           ("proof", "non bold, / italic", "roman, ended / with a square", "proofs")]  # fmt: skip
+
+
+def _styles(page: pymupdf.Page) -> None:
+    """nwejm's table of theorem styles: four columns, cells wrapped over two lines in two or
+    three of them (none in the first), rules across only."""
+    _rule(page, 100, 85, 510, 0.8)
+    for x, head in zip((90, 170, 280, 380), ("Env", "Head", "Body", "Used for"), strict=True):
+        _text(page, x, 113, head)
+    _rule(page, 118, 85, 510)
+    y = 132.0
+    for row in _STYLES:
+        for x, cell in zip((90, 170, 280, 380), row, strict=True):
+            for i, line in enumerate(cell.split(" / ")):
+                _text(page, x, y + 13 * i, line)
+        y += 13 * max(cell.count(" / ") + 1 for cell in row) + 4
+    _rule(page, y - 10, 85, 510, 0.8)
+
+
+def test_cells_wrapped_in_some_later_columns_carry_their_row_on(tmp_path: Path) -> None:
+    """A printed row with lines in some columns after the first, not all, carries the cells of
+    the row over it on (a row group's rows fill every later column: ``_file_groups``)."""
+    pdf(tmp_path / "styles.pdf", [drawn(_styles)])
+    with pymupdf.open(tmp_path / "styles.pdf") as doc:
+        text = read_page(doc[0], 5000)
+    (table,) = banded_tables(text, text.lines, OutputSettings(), [])
+    assert pipe_rows(table.markdown) == [["Env", "Head", "Body", "Used for"]] + [
+        [cell.replace(" / ", " ") for cell in row] for row in _STYLES
+    ]

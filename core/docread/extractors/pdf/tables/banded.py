@@ -195,18 +195,18 @@ def _pieces(line: Line, starts: list[float] | None, whole: dict[int, Line]) -> l
 
 def _rows(band: Band, starts: list[float], right: float, rows: list[list[list[str]]]) -> bool:
     """The band's rows added to ``rows`` (a row's cells, each a list of its lines' texts): a
-    printed row with a line in the first column or lines in two columns opens a row (the
-    band's first always does; a row group's rows under its label, the first cell blank), a
-    line alone in a later column carries the cell of its column on; False, nothing added,
-    where a line keeps inside no column (it starts left of the first or crosses the next
-    column's start)."""
+    printed row with a line in the first column, or in every later one (two or more: a row
+    group's rows under its label, the first cell blank), opens a row (the band's first always
+    does); lines in some later columns carry their cells on (cells wrapped in a few columns);
+    False, nothing added, where a line keeps inside no column (it starts left of the first or
+    crosses the next column's start)."""
     ends = [*starts[1:], right]
     got: list[list[list[str]]] = []
     for row in band:
         ks = [bisect.bisect_right(starts, ln.x0 + TOL) - 1 for ln in row]
         if any(k < 0 or ln.x1 > ends[k] + TOL for k, ln in zip(ks, row, strict=True)):
             return False
-        if not got or min(ks) == 0 or len(set(ks)) > 1:
+        if not got or min(ks) == 0 or 1 < len(set(ks)) == len(starts) - 1:
             got.append([[] for _ in starts])
         for k, ln in zip(ks, row, strict=True):
             got[-1][k].append(ln.text.strip())
@@ -230,8 +230,9 @@ def _bottom(row: list[Line]) -> float:
 
 
 def _height(row: list[Line]) -> float:
-    """A printed row's line height: its shortest line's."""
-    return min(ln.y1 - ln.y0 for ln in row)
+    """A printed row's line height: its tallest line's (a row of a table of font sizes sets
+    a command beside its tiny sample)."""
+    return max(ln.y1 - ln.y0 for ln in row)
 
 
 def _cells(row: list[Line]) -> bool:
