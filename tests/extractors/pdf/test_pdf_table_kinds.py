@@ -2471,3 +2471,37 @@ def test_cells_wrapped_in_some_later_columns_carry_their_row_on(tmp_path: Path) 
     assert pipe_rows(table.markdown) == [["Env", "Head", "Body", "Used for"]] + [
         [cell.replace(" / ", " ") for cell in row] for row in _STYLES
     ]
+
+
+_COMMANDS = ["sudo tlmgr update --self", "sudo tlmgr update --all",
+             "sudo tlmgr install udesoftec nag chngcntr hyphenat libertine mweights",
+             "sudo tlmgr install enumitem todonotes wallpaper marginnote mdframed"]  # fmt: skip
+
+
+_INSTALL = ["The class needs a few packages that a small TeX installation may lack; install",
+            "them with the commands below, as the administrator of the machine:"]  # fmt: skip
+
+
+def _framed_listing(page: pymupdf.Page) -> None:
+    """udesoftec-doc p19: a paragraph, then shell commands framed by a rule over and under them
+    (listings' frame=lines: each word its own span, set apart wider than a space), a paragraph;
+    all in one typewriter face (the body's: no listing told apart by its face)."""
+    for i, line in enumerate(_INSTALL):
+        page.insert_text((85, 60 + 11 * i), line, fontsize=9, fontname="cour")
+    _rule(page, 92, 85, 510)
+    for i, command in enumerate(_COMMANDS):
+        column = 0
+        for word in command.split(" "):  # a word a span, each on its fixed column (listings)
+            page.insert_text((88 + 5.4 * column, 106 + 11 * i), word, fontsize=9, fontname="cour")
+            column += len(word) + 2
+    _rule(page, 106 + 11 * len(_COMMANDS) - 5, 85, 510)
+    page.insert_text((85, 180), "Then run the example document once to check it.", fontsize=9,
+                     fontname="cour")  # fmt: skip
+
+
+def test_a_listing_framed_by_rules_is_no_table(tmp_path: Path) -> None:
+    """A listing's first line in a typewriter face is no head of a table of its lines: code
+    stays code, each command whole."""
+    markdown = drawn_markdown(tmp_path, _framed_listing)
+    assert not pipe_rows(markdown)
+    assert all(command in markdown for command in _COMMANDS)

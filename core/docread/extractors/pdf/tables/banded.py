@@ -126,8 +126,11 @@ def _heads(
 
 
 def _short(head: list[Line]) -> list[Line]:
-    """A head row whose cells are each of a few words (``_HEAD_WORDS``), else none (a head of
-    one cell makes rows of one cell: no table, ``_body``)."""
+    """A head row whose cells are each of a few words (``_HEAD_WORDS``), not all in a
+    typewriter face (a listing's first line framed by rules), else none (a head of one cell
+    makes rows of one cell: no table, ``_body``)."""
+    if all(ln.mono for ln in head):
+        return []
     return head if all(len(ln.text.split()) <= _HEAD_WORDS for ln in head) else []
 
 
