@@ -1,10 +1,12 @@
 """Tables drawn with rules across only (booktabs: a rule under the head row, a bottom rule, maybe
 a top rule and one between rows; no rule down) that the aligned rows (unruled.py) left: one row
 under its head, or cells wrapped over many lines. Rules of one width bound the bands. The head
-is one row of short cells whose left edges start the columns: the band between a top rule and
-the next, or the row set just above a rule. Each band after it whose lines all keep inside one
-column is a band of rows, a line in the first column opening a row and the lines under it
-carrying its cells on."""
+is one row of short cells whose left edges start the columns: the row set just above a rule,
+else the first row between a top rule and the next. Each band after it set close between its
+rules (booktabs' padding: a running head's rule or a form's fill-in lines stand far from the
+text) whose lines all keep inside one column is a band of rows, a line in the first column (or
+lines in every later one: a row group's row) opening a row and the lines under it carrying its
+cells on."""
 
 from __future__ import annotations
 
