@@ -56,7 +56,7 @@ def code_rows(lines: list[Line], survey: Survey) -> list[Line]:
 def _numbered(lines: list[Line]) -> list[Line]:
     """Each line number alone on its line (docstrip numbers a listing's lines in the text face)
     joined to the monospaced line right of it on its row, where the numbers of two such rows
-    follow on: one line in the code's face, no column of numbers beside a column of code."""
+    follow on: one line in the code's face and no cuts, a listing's line, no row of cells."""
     mono = sorted((ln for ln in lines if ln.mono), key=lambda ln: ln.y0)
     tops = [ln.y0 for ln in mono]
     pairs: list[tuple[Line, Line]] = []
@@ -76,7 +76,7 @@ def _numbered(lines: list[Line]) -> list[Line]:
             width = (code.x1 - code.x0) / max(len(code.text), 1)  # a character's: its indent
             text = number.text.strip() + " " * max(round((code.x0 - number.x1) / width), 1)
             text += code.text
-            joined[id(code)] = replace(code, x0=number.x0, text=text)
+            joined[id(code)] = replace(code, x0=number.x0, text=text, cuts=())
             joined[id(number)] = None
     if not joined:
         return lines
@@ -90,8 +90,8 @@ def _left(line: Line) -> float:
 
 def _uncut(lines: list[Line]) -> list[Line]:
     """The monospaced lines opening with a line number one more or one less than the next's
-    above or below (a docstrip listing's, numbered in the text face or in its own) without
-    the cut after their number: a number and its code are no two cells of a table."""
+    above or below (a docstrip listing's, numbered in its own face) without cuts: a listing's
+    numbered line, no row of cells."""
     numbered = sorted(
         (ln.y0, int(m.group(1)), id(ln))
         for ln in lines
@@ -99,12 +99,7 @@ def _uncut(lines: list[Line]) -> list[Line]:
     )
     pairs = zip(numbered, numbered[1:], strict=False)
     keep = {key for a, b in pairs if b[1] == a[1] + 1 for _, _, key in (a, b)}
-    return [
-        replace(ln, cuts=tuple(c for c in ln.cuts if c[1] > len(ln.text.split()[0])))
-        if id(ln) in keep and ln.cuts
-        else ln
-        for ln in lines
-    ]
+    return [replace(ln, cuts=()) if id(ln) in keep and ln.cuts else ln for ln in lines]
 
 
 def _bottom(head: tuple[float, list[Line]]) -> float:
