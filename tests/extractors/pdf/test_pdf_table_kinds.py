@@ -2505,3 +2505,22 @@ def test_a_listing_framed_by_rules_is_no_table(tmp_path: Path) -> None:
     markdown = drawn_markdown(tmp_path, _framed_listing)
     assert not pipe_rows(markdown)
     assert all(command in markdown for command in _COMMANDS)
+
+
+def _arabic_rules(page: pymupdf.Page) -> None:
+    """An Arabic booktabs table (name, city; read from the right): top rule, head, rule, two
+    rows, bottom rule."""
+    page.insert_font(fontname="dejavu", fontfile=_DEJAVU)
+    _rule(page, 78, 100, 480, 0.8)
+    for y, (name, city) in ((92, ("الاسم", "المدينة")), (112, ("أحمد", "القاهرة")),
+                            (126, ("سارة", "دبي"))):  # fmt: skip
+        page.insert_text((400, y), name, fontsize=10, fontname="dejavu")
+        page.insert_text((200, y), city, fontsize=10, fontname="dejavu")
+        if y == 92:
+            _rule(page, 97, 100, 480)
+    _rule(page, 132, 100, 480, 0.8)
+
+
+def test_a_right_to_left_table_of_rules_across_is_left_as_text(tmp_path: Path) -> None:
+    """Its columns would read left to right (the city before the name): no table of it."""
+    assert not pipe_rows(drawn_markdown(tmp_path, _arabic_rules))

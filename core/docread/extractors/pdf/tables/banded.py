@@ -15,6 +15,7 @@ from functools import reduce
 from math import inf
 from typing import TYPE_CHECKING
 
+from ..library import right_to_left
 from .cells import TOL, PageTable, box_of, clean_rows, make_table, rows_of, whole_lines
 from .cuts import cut_at
 from .grid import glued
@@ -129,10 +130,11 @@ def _heads(
 
 def _short(head: list[Line]) -> list[Line]:
     """A head row whose cells are each of a few words (``_HEAD_WORDS``), not all in a
-    typewriter face (a listing's first line framed by rules), else none (a head of one cell
-    makes rows of one cell: no table, ``_body``)."""
-    if all(ln.mono for ln in head):
-        return []
+    typewriter face (a listing's first line framed by rules) nor right to left (Arabic,
+    Hebrew: its columns would read left to right), else none (a head of one cell makes rows
+    of one cell: no table, ``_body``)."""
+    if all(ln.mono for ln in head) or right_to_left("".join(ln.text for ln in head)):
+        return []  # nothing in tables/ reads a right-to-left table's columns from the right
     return head if all(len(ln.text.split()) <= _HEAD_WORDS for ln in head) else []
 
 
