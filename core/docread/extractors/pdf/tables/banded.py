@@ -40,8 +40,8 @@ class _Page:
 
     def band(self, top: float, bottom: float, side: tuple[float, float]) -> Band | None:
         """The rows of the lines between ``top`` and ``bottom`` within ``side``'s reach, or
-        None where a line there crosses the rules' ends (text across the page: no band of a
-        table) or a table found before reaches into it."""
+        None where a table found before reaches into it (a line crossing the rules' ends keeps
+        inside no column: ``_rows``)."""
         if any(
             t.y0 < bottom and t.y1 > top and t.x0 < side[1] and t.x1 > side[0] for t in self.found
         ):
@@ -49,10 +49,7 @@ class _Page:
         inside = self.order[
             bisect.bisect_left(self.middles, top) : bisect.bisect_right(self.middles, bottom)
         ]
-        band = [ln for ln in inside if ln.x1 > side[0] and ln.x0 < side[1]]
-        if any(ln.x0 < side[0] - TOL or ln.x1 > side[1] + TOL for ln in band):
-            return None
-        return rows_of(band)
+        return rows_of([ln for ln in inside if ln.x1 > side[0] and ln.x0 < side[1]])
 
 
 def banded_tables(
