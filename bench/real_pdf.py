@@ -16,7 +16,8 @@ two-column papers and a manual with unruled tables from pinned Debian packages, 
 sdist, in ``extra8/``; ``extra9``: invoices, an expense claim, a journal's results table and a
 table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra10``: pages
 where a survey of untuned fetched pages found paragraphs broken, in ``extra10/``, from the same
-pinned packages and sdists; ``extra12``: pages whose false headings an outline survey found (CJK
+pinned packages and sdists; ``extra11``: tables with rules across only, from one of them, in
+``extra11/``; ``extra12``: pages whose false headings an outline survey found (CJK
 manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpacked``, in
 ``extra12/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
@@ -321,8 +322,8 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
     absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra12``,
-    where apt answers)."""
+    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra11``,
+    ``extra12``, where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
@@ -354,7 +355,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra12",
+    "extra9", "extra10", "extra11", "extra12",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
