@@ -14,7 +14,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ...sanitize import lazy_pattern
-from .text.relations import ENDS
+from .text.relations import ENDS, LINE_NUMBER
 
 if TYPE_CHECKING:
     from .text.lines import Line
@@ -24,7 +24,6 @@ GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
-_LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number: "542 \fi"
 _LABELLED = lazy_pattern(r"\s*(?:\(?\d{1,3}[.)]|\([a-z]\)|\[\w{1,4}\])\s")  # an item's: "(2) "
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 
@@ -200,6 +199,7 @@ def _mostly(side: list[P], test: Callable[[P], bool]) -> bool:
 
 
 def _coded(p: Piece) -> bool:
+    """A line set in a monospaced face (a table or a figure is none)."""
     return bool(getattr(p, "mono", False))
 
 
@@ -291,7 +291,7 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
 def _prose(p: Piece, height: float) -> bool:
     """``p`` a line of prose: no code (monospaced, or a listing's numbered line) nor a row of
     cells (a gap over two ems in it: a mark or an amount set at the right)."""
-    if getattr(p, "mono", False) or _LINE_NUMBER.match(getattr(p, "text", "")):
+    if _coded(p) or LINE_NUMBER.match(getattr(p, "text", "")):
         return False
     return all(x - end <= 2 * height for x, _, end in getattr(p, "cuts", ()))
 

@@ -18,6 +18,7 @@ from .lines import Line
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, WEAK_BULLETS, Block, bulleted, norm
 from .relations import (
     ENDS,
+    LINE_NUMBER,
     STOPS,
     first_word,
     hung,
@@ -41,7 +42,6 @@ _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Ab
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
-_LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "4 {"
 # "i. e.,", "z. B. ": no "i." label; a capital's initial only in these ("c. P. ex.", "a. J. Smith": labels)
 _ABBREVIATION = lazy_pattern(r"\s*(?:[a-z]\.\s?[a-zäöü]|z\.\s?[BT]|u\.\s?U|o\.\s?Ä)\.[\s,]")
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
@@ -255,7 +255,7 @@ def _scripted(prev: Line, ln: Line, start: float) -> bool:
     own font, whose boxes are all one height whatever its sizes."""
     tall = prev.height - 0.5 <= ln.height <= prev.height + 0.2 * prev.size
     scripts = ln.size < 0.76 * prev.size and tall
-    wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not _LINE_NUMBER.match(ln.text)
+    wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not LINE_NUMBER.match(ln.text)
     return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 
