@@ -251,9 +251,10 @@ CliHere = Callable[..., tuple[int, str, str]]  # the type of the cli_here fixtur
 @pytest.fixture
 def cli_here(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> CliHere:
     """``cli_here(*args, cwd=folder)``: ``docread ARGS`` through ``docread.cli.main`` in this
-    process, from ``cwd``: (exit code, stdout, stderr). For usage errors and help, which end
-    before anything is read; ``run_cli`` runs the command as a user does, in an interpreter of
-    its own (~0.9 s of CPU each)."""
+    process, from ``cwd``: (exit code, stdout, stderr). For what the command prints and exits
+    with (usage errors, help, a read's output); ``run_cli`` runs the command as a user does, in
+    an interpreter of its own (~0.9 s of CPU each), for what is about that process (its entry
+    point, output streamed while it reads, signals)."""
     from docread.cli import main
 
     def run(*args: str, cwd: Path) -> tuple[int, str, str]:

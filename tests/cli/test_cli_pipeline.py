@@ -208,16 +208,16 @@ def test_bad_arguments_exit_2(folder: Path, args: tuple[str, ...], cli_here: Cli
     assert out == ""
 
 
-def test_read_pages(folder: Path) -> None:
-    proc = run_cli("read", "docs/report.pdf", "--pages", "2", cwd=folder)
-    assert proc.returncode == 0
-    assert "Annual report page 2" in proc.stdout and "Annual report page 1" not in proc.stdout
+def test_read_pages(folder: Path, cli_here: CliHere) -> None:
+    code, out, _ = cli_here("read", "docs/report.pdf", "--pages", "2", cwd=folder)
+    assert code == 0
+    assert "Annual report page 2" in out and "Annual report page 1" not in out
 
 
-def test_read_format_json_is_the_whole_result(folder: Path) -> None:
-    proc = run_cli("read", "docs/report.pdf", "--format", "json", cwd=folder)
-    assert proc.returncode == 0
-    result = json.loads(proc.stdout)
+def test_read_format_json_is_the_whole_result(folder: Path, cli_here: CliHere) -> None:
+    code, out, _ = cli_here("read", "docs/report.pdf", "--format", "json", cwd=folder)
+    assert code == 0
+    result = json.loads(out)
     assert result["file"]["format"] == "pdf"
     assert [d["text"] for d in result["documents"]] == [
         "Annual report page 1",
@@ -226,23 +226,23 @@ def test_read_format_json_is_the_whole_result(folder: Path) -> None:
     assert {"header", "media", "notes", "truncated"} <= set(result)
 
 
-def test_read_has_a_flag_per_parameter(folder: Path) -> None:
-    proc = run_cli("read", "--help", cwd=folder)
-    assert proc.returncode == 0 and "examples:" in proc.stdout
+def test_read_has_a_flag_per_parameter(folder: Path, cli_here: CliHere) -> None:
+    code, out, _ = cli_here("read", "--help", cwd=folder)
+    assert code == 0 and "examples:" in out
     for param in PARAMETERS:
         if param.name != "file_path":
-            assert "--" + param.name.replace("_", "-") in proc.stdout
-            assert param.description.split(":")[0] in proc.stdout.replace("\n", " ")
+            assert "--" + param.name.replace("_", "-") in out
+            assert param.description.split(":")[0] in out.replace("\n", " ")
 
 
-def test_formats_lists_formats_and_tool_status(folder: Path) -> None:
-    proc = run_cli("formats", cwd=folder)
-    assert proc.returncode == 0
-    [pdf] = [line for line in proc.stdout.splitlines() if line.startswith("pdf ")]
+def test_formats_lists_formats_and_tool_status(folder: Path, cli_here: CliHere) -> None:
+    code, out, _ = cli_here("formats", cwd=folder)
+    assert code == 0
+    [pdf] = [line for line in out.splitlines() if line.startswith("pdf ")]
     state = "present" if tool_status()["tesseract"] else "MISSING"
     assert f"tesseract: {state}" in pdf and ".pdf" in pdf
-    assert any(line.split()[:1] == ["tesseract"] for line in proc.stdout.splitlines())
-    data = json.loads(run_cli("formats", "--json", cwd=folder).stdout)
+    assert any(line.split()[:1] == ["tesseract"] for line in out.splitlines())
+    data = json.loads(cli_here("formats", "--json", cwd=folder)[1])
     assert {"pdf", "xlsx", "zip", "png", "sqlite"} <= {f["key"] for f in data["formats"]}
     assert set(data["tools"]) == {"libmagic", "tesseract", "pandoc", "antiword"}
 

@@ -181,6 +181,7 @@ def test_an_ocr_text_layers_title_and_side_heads_are_headings(tmp_path: Path) ->
     """A scan with Tesseract's text layer (``GlyphLessFont``: fixed-pitch, no weight, each
     line's size fit to its box): the title is larger, the side heads are short lines in
     title case (the print's bold is not in the layer)."""
+    import os
     import subprocess
 
     import docread
@@ -188,8 +189,10 @@ def test_an_ocr_text_layers_title_and_side_heads_are_headings(tmp_path: Path) ->
     doc = pymupdf.open()
     _product_sheet(doc.new_page(width=612, height=400))
     doc[0].get_pixmap(dpi=150, colorspace=pymupdf.csGRAY).save(tmp_path / "scan.png")
+    # one OpenMP thread, as docread runs Tesseract (ocr/engine.py): the same PDF, ~0.7 s of CPU
+    # instead of ~3.7 s of threads spinning on 2 cores
     subprocess.run(["tesseract", "scan.png", "page", "pdf"], cwd=tmp_path, check=True,
-                   capture_output=True)  # fmt: skip
+                   capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})  # fmt: skip
     config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
     with docread.Reader(tmp_path, config=config) as reader:
         markdown = "\n\n".join(d.text for d in reader.iter_documents("page.pdf"))

@@ -23,7 +23,8 @@ SQUARES = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with ■ a
 
 @cache
 def _read(name: str, pages: str | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+    config = {"cache": {"enabled": False}}
+    with docread.Reader(CORPUS, config=config, shared_pool=True) as reader:
         docs = reader.iter_documents(str(Path("pdf") / name), pages=pages)
         return tuple(
             (d.text, tuple(d.metadata.get("headings") or ()))

@@ -401,7 +401,7 @@ def corpus_text(name: str, pages: str | None = None) -> str:
     """The page texts of a corpus PDF (skips when the corpus is absent)."""
     if not (CORPUS / "pdf" / name).is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}, shared_pool=True) as reader:
         return "\n\n".join(d.text for d in pages_of(reader, Path("pdf") / name, pages=pages))
 
 
@@ -432,7 +432,8 @@ def test_corpus_plots_and_diagrams_drawn_with_rules_are_not_tables():
     around text count now; the labels stay text."""
     if not (CORPUS / "pdf" / "GeoTopo-komprimiert.pdf").is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS / "pdf", config={"cache": {"enabled": False}}) as reader:
+    config = {"cache": {"enabled": False}}
+    with docread.Reader(CORPUS / "pdf", config=config, shared_pool=True) as reader:
         text = reader.read(
             "GeoTopo-komprimiert.pdf", pages="8,9,31,57,75,78,83,86", output_format="markdown"
         ).text

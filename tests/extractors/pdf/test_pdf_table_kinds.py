@@ -297,7 +297,8 @@ def _corpus_page(name: str, page: int) -> str:
     corpus is absent."""
     if not (CORPUS / "pdf" / name).is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
-    with docread.Reader(CORPUS, config={"cache": {"enabled": False}}) as reader:
+    config = {"cache": {"enabled": False}}
+    with docread.Reader(CORPUS, config=config, shared_pool=True) as reader:
         docs = reader.iter_documents(f"pdf/{name}", pages=str(page))
         return "\n\n".join(d.text for d in docs if "table_index" not in d.metadata)
 
