@@ -526,7 +526,9 @@ def _run_in_section_head(page: pymupdf.Page) -> None:
         page.insert_textbox(pymupdf.Rect(72, 84 + 64 * n, 520, 144 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
 
 
-def test_a_run_in_head_with_words_is_no_bare_number(tmp_path):
-    """tubguide p2: ``Section heads.`` (HEAD_NUMBER's ``section`` and a word) is read as main
-    reads it, a heading; only a ``第四章`` alone is a bare number that needs its title."""
-    assert headings(drawn_markdown(tmp_path, _run_in_section_head)) == ["Section heads."]
+def test_a_run_in_label_opening_with_section_is_no_heading(tmp_path):
+    """tubguide p2: ``Section heads.`` is a bold label run into its paragraph, not a numbered
+    head: HEAD_NUMBER's ``section`` needs a number after it (a word is a sentence's)."""
+    text = drawn_markdown(tmp_path, _run_in_section_head)
+    assert headings(text) == []
+    assert text.startswith("Section heads. Heads of sections are introduced with")

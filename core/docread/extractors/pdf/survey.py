@@ -36,7 +36,8 @@ _PAGE_NUMBER = re.compile(
 )
 HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3, 제 1 장, 第3节
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
-    r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
+    r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+(?-i:\d{1,3}|[IVX]{1,5}|[A-Z]"
+    r"|One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\.?"  # a word after it: "Section heads."
     r"|제\s*\d+\s*[장절조편]|第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部])(?:\s|$)",
     re.IGNORECASE,
 )
