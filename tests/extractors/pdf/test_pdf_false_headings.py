@@ -532,3 +532,33 @@ def test_a_run_in_label_opening_with_section_is_no_heading(tmp_path):
     text = drawn_markdown(tmp_path, _run_in_section_head)
     assert headings(text) == []
     assert text.startswith("Section heads. Heads of sections are introduced with")
+
+
+def _definitions(page: pymupdf.Page, after: str, *, indent: float = 100, items: int = 3) -> None:
+    """A Sphinx manual's page (policy p149): a bold heading at body size, two paragraphs, then
+    ``items`` bold terms at body size (``after`` the first one), each over a one-line definition
+    set in to ``indent``."""
+    page.insert_text((72, 80), "State G: Reject", fontsize=10, fontname="tibo")
+    for n in range(2):
+        page.insert_textbox(pymupdf.Rect(72, 88 + 64 * n, 520, 148 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+    terms = [("dubious", after), ("ctte", "Referred to the Technical Committee"), ("devel", "Referred to the developers")]
+    for n, (term, text) in enumerate(terms[:items]):
+        page.insert_text((72, 240 + 34 * n), term, fontsize=10, fontname="tibo")
+        page.insert_text((indent, 253 + 34 * n), text, fontsize=10, fontname="tiro")
+
+
+def test_a_definition_lists_terms_are_no_headings(tmp_path):
+    """policy p149: bold terms at body size, each over its definition set in 2.8 ems, are a
+    definition list's, no headings; the bold heading over flush paragraphs stays one."""
+    text = drawn_markdown(tmp_path, lambda page: _definitions(page, "Not a policy matter"))
+    assert headings(text) == ["State G: Reject"]
+    assert "Not a policy matter" in text and "Referred to the developers" in text
+
+
+def test_a_heading_over_one_line_set_in_or_an_indented_list_stays_a_heading(tmp_path):
+    """The negatives: one bold line over a single line set in (no second term beside it), and
+    bold lines over items set in with their bullets, are headings."""
+    one = drawn_markdown(tmp_path, lambda page: _definitions(page, "A single quoted line", items=1))
+    assert headings(one) == ["State G: Reject", "dubious"]
+    listed = drawn_markdown(tmp_path, lambda page: _definitions(page, "• the first point of a list"))
+    assert "dubious" in headings(listed)

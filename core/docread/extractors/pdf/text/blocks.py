@@ -102,13 +102,20 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
-    return _restyled(out, lines, toc, right)
+    return _restyled(out, lines, toc, right, survey)
 
 
-def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
+def _restyled(
+    out: list[Block], lines: list[Line], toc: dict[str, int], at: float, survey: Survey
+) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
-    unless numbered or the outline's; a number alone in a numbered heading's style is one."""
+    unless numbered or the outline's; a number alone in a numbered heading's style is one; a
+    definition list's terms are text (``_terms``)."""
     headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
+    terms = _terms(out, toc, survey) if headed else []
+    for i in terms:
+        out[i] = Block("text", out[i].lines, right=at)
+    headed = [b for b in out if b.kind == "heading"] if terms else headed
     listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
     heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
     for i, block in enumerate(out if listed or heads else ()):
@@ -118,6 +125,30 @@ def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: floa
         elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
             out[i] = Block("heading", block.lines, level=heads[_key(block)])
     return out
+
+
+def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
+    """The indices of a definition list's terms read as headings (policy p149's ``dubious``,
+    ``ctte``): one unnumbered line no larger than the body, not the outline's, over a paragraph
+    set in past it by 1.5 ems, of two lines or more, or of one where two such terms in the
+    term's style stand in the column (a heading over a paragraph quoted or set in stays), where
+    a paragraph of the column stands at the term's x (side heads over a body set in throughout,
+    a manual's layout, stay headings)."""
+    found: list[tuple[int, bool]] = []
+    for i, block in enumerate(out[:-1]):
+        text = out[i + 1]
+        if block.kind != "heading" or len(block.lines) != 1 or text.kind != "text":
+            continue
+        first = block.lines[0]
+        if (
+            not _HEAD_NUMBER.match(block.text) and not survey.bigger(first)
+            and norm(block.text) not in toc and not bulleted(text.lines[0].text)
+            and all(ln.x0 >= first.x0 + 1.5 * first.size for ln in text.lines)
+            and any(b.kind == "text" and abs(b.x0 - first.x0) < 0.5 * first.size for b in out)
+        ):  # fmt: skip
+            found.append((i, len(text.lines) > 1))
+    styles = [out[i].lines[0].style for i, _ in found]
+    return [i for i, long in found if long or styles.count(out[i].lines[0].style) >= 2]
 
 
 def _key(block: Block) -> tuple[Style, int, int]:
