@@ -460,3 +460,40 @@ def test_a_paragraph_opening_with_a_hash_is_written_as_text_not_a_heading(tmp_pa
     text = drawn_markdown(tmp_path, draw)
     assert "\\# 1. the comment" in text
     assert not [ln for ln in text.splitlines() if ln.startswith("#")]
+
+
+def _questions(page: pymupdf.Page, second: str) -> None:
+    """A FAQ as novel's p3 sets it: ``Q.`` and ``A.`` at the left, each wrapped under its text
+    (17 pt in), no space between them; a full question ending ``?``, then ``second``'s line."""
+    _justified(page, 72, 100, "Q. Has this document class ever been used for an actual novel?")
+    _justified(page, 72, 114, second)
+    _justified(page, 89, 128, "novel, including its cover, using this document class. Almost all")
+    page.insert_text((89, 142), "of the setup used defaults. Took months to write, of course.", fontsize=10)
+    page.insert_text((72, 156), "Q. My thesis advisor told me that", fontsize=10)
+    page.insert_text((72, 170), "A. Stop right there. This class is very different from theses.", fontsize=10)
+
+
+def test_an_answer_under_its_question_opens_a_paragraph(tmp_path):
+    """novel p3: ``A.`` at the x of the block's ``Q.``, after the question's full line ending
+    ``?`` or a short one ending no sentence, opens the answer; it was run into the question."""
+    text = drawn_markdown(tmp_path, lambda page: _questions(
+        page, "A. Yes indeed! In August 2017 the author published a complete"))  # fmt: skip
+    blocks = [" ".join(b.split()) for b in text.split("\n\n")]
+    assert "Q. Has this document class ever been used for an actual novel?" in blocks
+    assert "Q. My thesis advisor told me that" in blocks
+    assert any(b.startswith("A. Yes indeed!") and b.endswith("of course.") for b in blocks)
+
+
+def _initial_wrap(page: pymupdf.Page) -> None:
+    """A lettered clause whose full first line ends no sentence and whose wrap, set at the
+    label's x, opens with an initial (``J. Smith``)."""
+    _justified(page, 72, 100, "A. The answer was given in writing by the two authors, namely")
+    page.insert_text((72, 114), "J. Smith and K. Jones, on the same day as the question.", fontsize=10)
+    page.insert_text((72, 140), "B. The next clause follows after a space of its own here.", fontsize=10)
+
+
+def test_an_initial_opening_a_wrap_under_a_lettered_clause_goes_on(tmp_path):
+    """The negative: a lettered clause's full line that ends no sentence, then a line at its
+    label's x opening with an initial (``J. Smith``): the clause's wrap, not a new item."""
+    text = " ".join(drawn_markdown(tmp_path, _initial_wrap).split())
+    assert "by the two authors, namely J. Smith and K. Jones" in text

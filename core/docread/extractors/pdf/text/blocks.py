@@ -88,7 +88,8 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, (reach, right), rtl, letters)
+        opener = current[0] if current else None
+        start = _starts_item(ln, prev, (reach, right), rtl, letters, opener)
         if start or prev is None or _breaks(
             prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
@@ -171,12 +172,13 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(
     ln: Line, prev: Line | None, reaches: tuple[dict[int, float], float], rtl: bool,
-    letters: set[tuple[str, int]],
+    letters: set[tuple[str, int]], opener: Line | None = None,
 ) -> bool:  # fmt: skip
     """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
     short of its text's edge (``reaches``: column_blocks' reach and the column's right) or full and
     ending a sentence left of it (a definition's, its ``a)``), the next label at its x
-    (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
+    (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x, or
+    at the x of the block's ``opener`` labelled so after it ends (``Q.`` then ``A.``)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in STRONG_BULLETS:
@@ -187,6 +189,8 @@ def _starts_item(
         and not _ABBREVIATION.match(stripped)
     )  # fmt: skip
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
+        if prev is not None and _answers(opener, prev, ln, reaches[1]):
+            return True
         at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
         sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
@@ -198,6 +202,20 @@ def _starts_item(
     ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
     after = abs(prev.x0 - ln.x0) < 2 and _follows(prev.text, stripped)  # "b) ..." over "c) ..."
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
+
+
+def _answers(opener: Line | None, prev: Line, ln: Line, right: float) -> bool:
+    """``ln``'s capital label (``A.``) stands at the x of the block's ``opener``, itself opening
+    with one (``Q.``), after a line that ends a sentence or stops short of the column's ``right``:
+    a FAQ's answer under its question, the next lettered clause after one whose last line ran
+    full (a wrap opening with an initial, ``J. Smith``, follows a line that runs on)."""
+    if opener is None:
+        return False
+    label = opener.text.lstrip()[:3]
+    if not (label[:1].isupper() and label[1:2] == "." and label[2:3].isspace()):
+        return False
+    ended = bool(ENDS.search(prev.text.rstrip())) or not runs_to_edge(prev, right, False)
+    return ended and abs(opener.x0 - ln.x0) < 1
 
 
 def _follows(above: str, text: str) -> bool:
