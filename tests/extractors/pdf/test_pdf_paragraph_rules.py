@@ -497,3 +497,38 @@ def test_an_initial_opening_a_wrap_under_a_lettered_clause_goes_on(tmp_path):
     label's x opening with an initial (``J. Smith``): the clause's wrap, not a new item."""
     text = " ".join(drawn_markdown(tmp_path, _initial_wrap).split())
     assert "by the two authors, namely J. Smith and K. Jones" in text
+
+
+def _nested_items(page: pymupdf.Page) -> None:
+    """A nested enumerate of one-line items under a paragraph (se2thesis p11): each level set
+    18 pt further in, the lines 14 pt apart, no space between items."""
+    _justified(page, 72, 72, "The example below shows how the class sets a list nested four levels")
+    page.insert_text((72, 86), "deep, each level with labels of its own.", fontsize=10)
+    rows = [(72, "1. First item of the list"), (90, "a) First item one level in"),
+            (108, "i. First item two levels in"), (126, "A. First item three levels in"),
+            (126, "B. Second item three levels in"), (90, "b) Second item one level in"),
+            (72, "2. Second item of the list")]  # fmt: skip
+    for i, (x, text) in enumerate(rows):
+        page.insert_text((x, 100 + 14 * i), text, fontsize=10)
+
+
+def test_a_nested_lists_short_items_each_open_an_item(tmp_path):
+    """se2thesis p11: an item set an em or more right of a short item's line is the next level's
+    item, and ``B.`` under ``A.`` the next lettered one; they were run into the item above."""
+    blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _nested_items).split("\n\n")]
+    for text in ("a) First item one level in", "i. First item two levels in",
+                 "A. First item three levels in", "B. Second item three levels in"):  # fmt: skip
+        assert any(b.endswith(text) and len(b) < len(text) + 4 for b in blocks), (text, blocks)
+
+
+def _hanging_wrap(page: pymupdf.Page) -> None:
+    """An item's full line, then its wrap hung under its text that opens with a number."""
+    _justified(page, 72, 100, "1. The parts are listed in the appendix of the contract, under item")
+    page.insert_text((86, 114), "2. of the first schedule, as both parties agreed in writing.", fontsize=10)
+
+
+def test_a_wrap_hung_under_a_full_items_line_stays_in_it(tmp_path):
+    """The negative: a line set in under an item's line that runs to the edge, opening with a
+    number (``2. of the first schedule``), is that item's wrap, no nested item."""
+    text = " ".join(drawn_markdown(tmp_path, _hanging_wrap).split())
+    assert "under item 2. of the first schedule" in text

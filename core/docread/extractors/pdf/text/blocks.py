@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ..survey import Style, Survey
 
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LETTER = lazy_pattern(r"\s*[A-Z]\.\s")  # "A. ": a capital's label
 _ITEM_LABEL = lazy_pattern(r"\s*(\(?)(\d{1,3}|[a-z])([.)])\s")  # "b) ", "(2) ", "3. "
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
@@ -188,6 +189,10 @@ def _starts_item(
         not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
         and not _ABBREVIATION.match(stripped)
     )  # fmt: skip
+    if prev is not None and _nested(prev, ln, reaches[1], rtl) and (
+        weak or numbered or second == "." and first.isupper() and stripped[2:3].isspace()
+    ):
+        return True  # a level deeper under a short item: "a) First" under "1. First"
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
         if prev is not None and _answers(opener, prev, ln, reaches[1]):
             return True
@@ -204,6 +209,17 @@ def _starts_item(
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
 
 
+def _nested(prev: Line, ln: Line, right: float, rtl: bool) -> bool:
+    """``ln`` stands an em or more right of ``prev``, an item's line (a bullet or a label) that
+    stops short of the column's ``right``: the next level of a nested list of short items
+    (se2thesis p11's ``a)`` under ``1.``), no wrap (a wrap follows a line that runs on)."""
+    if rtl or ln.x0 <= prev.x0 + ln.size:
+        return False  # most lines: at or left of the line above
+    above = prev.text.lstrip()
+    labelled = bulleted(above) or bool(_NUMBERED.match(above)) or bool(_LETTER.match(above))
+    return labelled and not runs_to_edge(prev, right, rtl, first_word(ln.text))
+
+
 def _answers(opener: Line | None, prev: Line, ln: Line, right: float) -> bool:
     """``ln``'s capital label (``A.``) stands at the x of the block's ``opener``, itself opening
     with one (``Q.``), after a line that ends a sentence or stops short of the column's ``right``:
@@ -215,7 +231,7 @@ def _answers(opener: Line | None, prev: Line, ln: Line, right: float) -> bool:
     if not (label[:1].isupper() and label[1:2] == "." and label[2:3].isspace()):
         return False
     ended = bool(ENDS.search(prev.text.rstrip())) or not runs_to_edge(prev, right, False)
-    return ended and abs(opener.x0 - ln.x0) < 1
+    return ended and abs(opener.x0 - ln.x0) < 0.5 * ln.size  # (labels set right: "I." past "H.")
 
 
 def _follows(above: str, text: str) -> bool:
