@@ -532,3 +532,23 @@ def test_a_wrap_hung_under_a_full_items_line_stays_in_it(tmp_path):
     number (``2. of the first schedule``), is that item's wrap, no nested item."""
     text = " ".join(drawn_markdown(tmp_path, _hanging_wrap).split())
     assert "under item 2. of the first schedule" in text
+
+
+def _row_pieces(page: pymupdf.Page) -> None:
+    """A reference's justified row that the text layer holds in pieces (asmeconf p5): the last
+    two, ``W. M. and Kline,`` and ``S. J.``, each opening with an initial, 9 pt apart; then
+    the reference's next line."""
+    _justified(page, 72, 72, "The references below are set justified as the template asks of them")
+    at = 72.0
+    for piece in ("[17] Reynolds, W. C., Kays,", "W. M. and Kline,", "S. J."):
+        page.insert_text((at, 86), piece, fontsize=10)
+        at += pymupdf.get_text_length(piece, fontsize=10) + 9
+    page.insert_text((72, 100), "Heat Transfer in the Incompressible Turbulent Boundary Layer.", fontsize=10)
+
+
+def test_a_piece_of_an_items_row_opens_no_nested_item(tmp_path):
+    """The negative of the nested item (asmeconf p5, hfutexam p2, ijmsample p17): a piece of a
+    row set right of a piece opening with an initial, itself opening with one, is no deeper
+    item under it: the reference's row stays one."""
+    blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _row_pieces).split("\n\n")]
+    assert any(b.endswith("W. M. and Kline, S. J.") for b in blocks), blocks

@@ -189,16 +189,18 @@ def _starts_item(
         not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
         and not _ABBREVIATION.match(stripped)
     )  # fmt: skip
-    if prev is not None and _nested(prev, ln, reaches[1], rtl) and (
-        weak or numbered or second == "." and first.isupper() and stripped[2:3].isspace()
-    ):
-        return True  # a level deeper under a short item: "a) First" under "1. First"
-    if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
-        if prev is not None and _answers(opener, prev, ln, reaches[1]):
-            return True
-        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
+    capital = second == "." and first.isupper() and stripped[2:3].isspace()
+    if capital:  # "C." under a clause's text set in, "A." under "Q.", "A." a level in
+        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))
         sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
+        if prev is not None and (
+            _answers(opener, prev, ln, reaches[1])
+            or sibling and _nested(prev, ln, reaches[1], rtl)
+        ):  # fmt: skip
+            return True
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
+    if prev is not None and (weak or numbered) and _nested(prev, ln, reaches[1], rtl):
+        return True  # a level deeper under a short item: "a) First" under "1. First"
     if not (weak or numbered) or prev is None:
         return weak or numbered
     reach, widest = reaches
@@ -210,11 +212,12 @@ def _starts_item(
 
 
 def _nested(prev: Line, ln: Line, right: float, rtl: bool) -> bool:
-    """``ln`` stands an em or more right of ``prev``, an item's line (a bullet or a label) that
-    stops short of the column's ``right``: the next level of a nested list of short items
-    (se2thesis p11's ``a)`` under ``1.``), no wrap (a wrap follows a line that runs on)."""
-    if rtl or ln.x0 <= prev.x0 + ln.size:
-        return False  # most lines: at or left of the line above
+    """``ln`` stands under ``prev`` (no piece of its row) an em or more right of it, ``prev`` an
+    item's line (a bullet or a label) that stops short of the column's ``right``: the next level
+    of a nested list of short items (se2thesis p11's ``a)`` under ``1.``), no wrap (a wrap
+    follows a line that runs on)."""
+    if rtl or ln.x0 <= prev.x0 + ln.size or ln.y0 < prev.y1 - 0.25 * ln.size:
+        return False  # most lines: at or left of the line above (or a piece of its row)
     above = prev.text.lstrip()
     labelled = bulleted(above) or bool(_NUMBERED.match(above)) or bool(_LETTER.match(above))
     return labelled and not runs_to_edge(prev, right, rtl, first_word(ln.text))
