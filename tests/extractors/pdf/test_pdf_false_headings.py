@@ -562,3 +562,22 @@ def test_a_heading_over_one_line_set_in_or_an_indented_list_stays_a_heading(tmp_
     assert headings(one) == ["State G: Reject", "dubious"]
     listed = drawn_markdown(tmp_path, lambda page: _definitions(page, "• the first point of a list"))
     assert "dubious" in headings(listed)
+
+
+def _paper_first_page(page: pymupdf.Page, byline: str) -> None:
+    """A paper's first page (imac p1): a bold title, a bold byline under it without a footnote
+    mark, an address, then a bold section head over body paragraphs."""
+    page.insert_text((100, 80), "A Package for Writing Conference Papers", fontsize=16, fontname="hebo")
+    page.insert_text((230, 120), byline, fontsize=12, fontname="hebo")
+    page.insert_text((200, 145), "Department of Mechanical Engineering", fontsize=10, fontname="tiro")
+    page.insert_text((72, 190), "Appendix A. Proofs", fontsize=12, fontname="hebo")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 200 + 64 * n, 520, 260 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_byline_with_a_middle_initial_is_no_heading(tmp_path):
+    """imac p1: a bold name with a middle initial under the title, no footnote mark after it,
+    is a byline, no heading; a lettered part's head (``Appendix A. Proofs``) stays one."""
+    text = drawn_markdown(tmp_path, lambda page: _paper_first_page(page, "Joseph C. Slater"))
+    assert headings(text) == ["A Package for Writing Conference Papers", "Appendix A. Proofs"]
+    assert "Joseph C. Slater" in text
