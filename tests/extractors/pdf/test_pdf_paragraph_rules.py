@@ -552,3 +552,36 @@ def test_a_piece_of_an_items_row_opens_no_nested_item(tmp_path):
     item under it: the reference's row stays one."""
     blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _row_pieces).split("\n\n")]
     assert any(b.endswith("W. M. and Kline, S. J.") for b in blocks), blocks
+
+
+_AUTHORS = (
+    "C. Petit-Jean-Genaz, J. Poole, T. Baron, R. Billen, P. Ferreira, N. Juszka, M. Kolodziejski,",
+    "A. Mönnich, P. Poulopoulou, M. Vidal, CERN, 1211 Geneva 23, Switzerland",
+    "C. E. Eyberger, K. Jaje, Y. Jaski, Argonne National Laboratory, Lemont, IL 60439, USA",
+    "D. Button, M. Hewes, ANSTO, Lucas Heights NSW 2234, Australia",
+    "R. Dowd, K. Riches, E. Tan, N. White, ANSTO, Clayton VIC 3168, Australia",
+    "R. Picoreti, S. Marques, Brazilian Synchrotron Light Laboratory, 13083-970 Campinas, Brazil",
+    "P. Dyer, C. Hoffman, Brookhaven National Laboratory, Upton, NY 11973, USA",
+    "M. V. Kuzin, Budker Institute of Nuclear Physics, 630090 Novosibirsk, Russia",
+    "M. Arena, Fermilab, Batavia IL 60510, USA",
+    "R. Müller, V. R. W. Schaa",
+    "GSI Helmholtzzentrum für Schwerionenforschung, 64291 Darmstadt, Germany",
+    "M. McAteer, Helmholtz-Zentrum Berlin, 14109 Berlin, Germany",
+)
+
+
+def _centred_authors(page: pymupdf.Page) -> None:
+    """A collaboration's author list as jacow-collaboration p1 sets it: lines centred on one
+    axis at 12 pt, 13.3 pt apart, each (but an affiliation's wrap) opening with an initial."""
+    for i, text in enumerate(_AUTHORS):
+        width = pymupdf.get_text_length(text, fontname="tiro", fontsize=12)
+        page.insert_text((297.6 - width / 2, 100 + 13.3 * i), text, fontname="tiro", fontsize=12)
+
+
+def test_centred_lines_opening_with_initials_open_no_items(tmp_path):
+    """jacow-collaboration p1, JACoW p6: a centred line opening with an initial, right of a
+    longer one or at the x of the block's first, is no nested item nor answer: the author list
+    stays one block (it was cut in five, an author from the affiliation under it)."""
+    text = drawn_markdown(tmp_path, _centred_authors)
+    assert "\n\n" not in text.strip(), text
+    assert "R. Müller, V. R. W. Schaa\nGSI Helmholtzzentrum" in text
