@@ -6,7 +6,9 @@ byline, an admonition's label), and the real short headings that must stay headi
 from __future__ import annotations
 
 import pymupdf
-from docread.extractors.pdf.survey import survey
+import pytest
+from docread.extractors.pdf.survey import Survey, survey
+from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown
 from test_pdf_real_structure import headings
 
@@ -561,7 +563,8 @@ def test_a_heading_over_one_line_set_in_or_an_indented_list_stays_a_heading(tmp_
     one = drawn_markdown(tmp_path, lambda page: _definitions(page, "A single quoted line", items=1))
     assert headings(one) == ["State G: Reject", "dubious"]
     listed = drawn_markdown(tmp_path, lambda page: _definitions(page, "• the first point of a list"))
-    assert "dubious" in headings(listed)
+    assert headings(listed) == ["State G: Reject", "dubious"]  # its siblings' terms: text
+    assert "# dubious\n\n- the first point of a list" in listed
 
 
 def _paper_first_page(page: pymupdf.Page, byline: str) -> None:
@@ -581,3 +584,52 @@ def test_a_byline_with_a_middle_initial_is_no_heading(tmp_path):
     text = drawn_markdown(tmp_path, lambda page: _paper_first_page(page, "Joseph C. Slater"))
     assert headings(text) == ["A Package for Writing Conference Papers", "Appendix A. Proofs"]
     assert "Joseph C. Slater" in text
+
+
+_LEAD = "This chapter describes how the options of the program are set from the command line."
+_SET_IN = ("The method was tested on three data sets drawn from the public archives",
+           "of the institute, with the splits fixed in advance and the seeds chosen.")  # fmt: skip
+
+
+def _side_heads(page: pymupdf.Page, heads: tuple[str, ...], rows: tuple[str, ...], font: str) -> None:
+    """A manual's page: one lead paragraph at the left, then bold ``heads`` at body size, each
+    over ``rows`` set in 2 ems in ``font`` (a side head's body, a listing)."""
+    page.insert_text((72, 80), _LEAD, fontsize=10, fontname="tiro")
+    y = 110.0
+    for head in heads:
+        page.insert_text((72, y), head, fontsize=10, fontname="tibo")
+        for row in rows:
+            y += 13
+            page.insert_text((92, y), row, fontsize=10, fontname=font)
+        y += 26
+
+
+@pytest.mark.parametrize(
+    ("heads", "rows", "font"),
+    [
+        (("Building from source", "Running the tests"), ("make install",), "cour"),  # a listing
+        (("Installation", "Configuration", "Usage"), _SET_IN, "tiro"),  # side heads
+    ],
+)
+def test_a_head_over_an_example_a_listing_or_a_side_heads_body_stays_a_heading(tmp_path, heads, rows, font):
+    """The negatives of ``_terms`` (review lists_early 5): bold heads over a listing set in, and
+    side heads over paragraphs set in (no one-line definition among them) after one lead
+    paragraph, stay headings."""
+    text = drawn_markdown(tmp_path, lambda page: _side_heads(page, heads, rows, font))
+    assert headings(text) == list(heads), text
+
+
+def test_a_head_ending_with_a_colon_over_its_example_is_no_definition_term():
+    """bgteubner p29's blocks (a one-page PDF reads no such line as a heading): the bold
+    ``Beispiel .:`` (its number lost to the font) over an example set in 2 ems, a paragraph
+    at its x above, is a labelled example's head, no definition list's term (review 3)."""
+    from docread.extractors.pdf.text.blocks import _terms
+    from docread.extractors.pdf.text.pieces import Block
+
+    body = [Line(46.3, 307.7, 428.9, 317.7, "einen grauen Hintergrund hervorheben. Auch", 10)]
+    head = Line(46.3, 338.3, 107.0, 347.1, "Beispiel .:", 10, bold=True, weight=700)
+    example = [Line(66.7, 351.7, 408.0, 361.7, "Wenn man sich ständig Textbeispiele ausdenken", 10),
+               Line(67.2, 363.7, 127.3, 373.6, "die Ideen aus.", 10)]  # fmt: skip
+    out = [Block("text", body), Block("heading", [head], level=4), Block("text", example)]
+    assert _terms(out, {}, Survey(body=10.0)) == []
+

@@ -585,3 +585,19 @@ def test_centred_lines_opening_with_initials_open_no_items(tmp_path):
     text = drawn_markdown(tmp_path, _centred_authors)
     assert "\n\n" not in text.strip(), text
     assert "R. Müller, V. R. W. Schaa\nGSI Helmholtzzentrum" in text
+
+
+def _numbered_head(page: pymupdf.Page) -> None:
+    """A numbered head in the body's style over a paragraph whose full first line is set in
+    14 pt and opens with an initial (``A. Einstein``), its wrap at the left."""
+    page.insert_text((72, 80), "1. Introduction", fontsize=10)
+    _justified(page, 86, 94, "A. Einstein wrote the first paper on the subject in the year 1905, and")
+    _justified(page, 72, 106, "since then the field has grown into one of the largest in physics today.")
+
+
+def test_an_initial_set_in_under_a_short_numbered_line_opens_no_nested_item(tmp_path):
+    """The negative of ``_nested`` (review lists_early 6, mended by 633df04's sibling letter):
+    a paragraph's first line opening with an initial, set in under a short numbered line, is
+    no nested item: its sentence goes on in its wrap (it was cut after ``1905, and``)."""
+    blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _numbered_head).split("\n\n")]
+    assert any("in the year 1905, and since then the field" in b for b in blocks), blocks

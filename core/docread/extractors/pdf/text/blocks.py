@@ -6,6 +6,8 @@ numbered heads."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
@@ -131,12 +133,13 @@ def _restyled(
 
 def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
     """The indices of a definition list's terms read as headings (policy p149's ``dubious``,
-    ``ctte``): one unnumbered line no larger than the body, not the outline's, over a paragraph
-    set in past it by 1.5 ems, of two lines or more, or of one where two such terms in the
-    term's style stand in the column (a heading over a paragraph quoted or set in stays), where
-    a paragraph of the column stands at the term's x (side heads over a body set in throughout,
-    a manual's layout, stay headings)."""
+    ``ctte``): one unnumbered line no larger than the body, not ending with ``:`` (bgteubner
+    p29's ``Beispiel .:``), not the outline's, over a paragraph set in past it by 1.5 ems, not
+    a listing, where two such terms in the term's style stand in the column, one over a
+    one-line definition (a heading over a paragraph quoted or set in, side heads over bodies
+    set in, stay headings), and a paragraph of the column stands at the term's x."""
     found: list[tuple[int, bool]] = []
+    lefts = sorted(b.x0 for b in out if b.kind == "text")  # bisected: no pass per term
     for i, block in enumerate(out[:-1]):
         text = out[i + 1]
         if block.kind != "heading" or len(block.lines) != 1 or text.kind != "text":
@@ -144,13 +147,16 @@ def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
         first = block.lines[0]
         if (
             not _HEAD_NUMBER.match(block.text) and not survey.bigger(first)
-            and norm(block.text) not in toc and not bulleted(text.lines[0].text)
+            and not block.text.rstrip().endswith(":") and norm(block.text) not in toc
+            and not all(ln.mono for ln in text.lines)
             and all(ln.x0 >= first.x0 + 1.5 * first.size for ln in text.lines)
-            and any(b.kind == "text" and abs(b.x0 - first.x0) < 0.5 * first.size for b in out)
         ):  # fmt: skip
-            found.append((i, len(text.lines) > 1))
-    styles = [out[i].lines[0].style for i, _ in found]
-    return [i for i, long in found if long or styles.count(out[i].lines[0].style) >= 2]
+            at = bisect_left(lefts, first.x0 - 0.5 * first.size)
+            if at < len(lefts) and lefts[at] < first.x0 + 0.5 * first.size:
+                found.append((i, len(text.lines) == 1))
+    styles = Counter(out[i].lines[0].style for i, _ in found)
+    short = {out[i].lines[0].style for i, one in found if one}  # one over a one-line definition
+    return [i for i, _ in found if out[i].lines[0].style in short and styles[out[i].lines[0].style] >= 2]
 
 
 def _key(block: Block) -> tuple[Style, int, int]:
