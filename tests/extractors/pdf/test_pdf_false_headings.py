@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pymupdf
 import pytest
-from docread.extractors.pdf.survey import Survey, survey
+from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
 from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown
 from test_pdf_real_structure import headings
@@ -633,3 +633,25 @@ def test_a_head_ending_with_a_colon_over_its_example_is_no_definition_term():
     out = [Block("text", body), Block("heading", [head], level=4), Block("text", example)]
     assert _terms(out, {}, Survey(body=10.0)) == []
 
+
+def _chapters(page: pymupdf.Page) -> None:
+    """A novel's chapters: ``CHAPTER ONE`` ... centred at body size over a paragraph each."""
+    y = 80.0
+    for head in ("CHAPTER ONE", "CHAPTER ELEVEN", "CHAPTER TWELVE"):
+        width = pymupdf.get_text_length(head, fontname="tiro", fontsize=10)
+        page.insert_text(((612 - width) / 2, y), head, fontsize=10, fontname="tiro")
+        page.insert_textbox(pymupdf.Rect(72, y + 14, 540, y + 64), BODY, fontsize=10, fontname="tiro")
+        y += 90
+
+
+def test_a_chapter_numbered_in_words_or_roman_numerals_is_a_numbered_head(tmp_path):
+    """HEAD_NUMBER takes a number after ``Chapter``/``Part``: spelled out in any case up to
+    twenty, a Roman numeral in one case, a ``:`` after it (review lists_early 4); a word
+    after it (``Section heads.``) stays a sentence's: centred ``CHAPTER ONE`` lines at body
+    size are headings again."""
+    assert headings(drawn_markdown(tmp_path, _chapters)) == ["CHAPTER ONE", "CHAPTER ELEVEN", "CHAPTER TWELVE"]
+    for head in ("Chapter Eleven", "Chapter one", "PART TWO The Return", "Chapter XL", "Part ii",
+                 "Chapter 1: Intro", "Part I: Basics", "Chapter Twenty"):  # fmt: skip
+        assert HEAD_NUMBER.match(head), head
+    for sentence in ("Section heads.", "Part of the work", "Chapter ill", "Section Ivy"):
+        assert not HEAD_NUMBER.match(sentence), sentence
