@@ -655,3 +655,26 @@ def test_a_chapter_numbered_in_words_or_roman_numerals_is_a_numbered_head(tmp_pa
         assert HEAD_NUMBER.match(head), head
     for sentence in ("Section heads.", "Part of the work", "Chapter ill", "Section Ivy", "CHAPTER 2:"):
         assert not HEAD_NUMBER.match(sentence), sentence  # a contents line's label (msu-thesis p7)
+
+
+def _field_list(page: pymupdf.Page) -> None:
+    """tlc-article p7: a paragraph ending ``column names:``, bold field names at body size each
+    over two lines set in 2.4 ems, then the body going on at the left."""
+    page.insert_text((72, 80), "The file uses the following column names:", fontsize=10, fontname="tiro")
+    y = 110.0
+    for name in ("version", "date", "status"):
+        page.insert_text((72, y), name, fontsize=10, fontname="tibo")
+        for row in _SET_IN:
+            y += 13
+            page.insert_text((96, y), row, fontsize=10, fontname="tiro")
+        y += 26
+    page.insert_text((72, y), "The extraction methods are shown below.", fontsize=10, fontname="tiro")
+
+
+def test_a_field_lists_names_over_two_lines_each_are_no_headings(tmp_path):
+    """tlc-article p7: terms over definitions of two lines each, where the body goes on at the
+    terms' x after the last one, are a definition list's (side heads' bodies run to the next
+    head): no headings."""
+    text = drawn_markdown(tmp_path, _field_list)
+    assert headings(text) == [], text
+    assert "version\nThe method was tested" in text or "version\n\nThe method was tested" in text

@@ -136,8 +136,9 @@ def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
     ``ctte``): one unnumbered line no larger than the body, not ending with ``:`` (bgteubner
     p29's ``Beispiel .:``), not the outline's, over a paragraph set in past it by 1.5 ems, not
     a listing, where two such terms in the term's style stand in the column, one over a
-    one-line definition (a heading over a paragraph quoted or set in, side heads over bodies
-    set in, stay headings), and a paragraph of the column stands at the term's x."""
+    one-line definition or the last followed by the body at its x (tlc-article p7's field
+    names; a heading over a paragraph quoted or set in, side heads over bodies set in up to
+    the next head, stay headings), and a paragraph of the column stands at the term's x."""
     found: list[tuple[int, bool]] = []
     lefts = sorted(b.x0 for b in out if b.kind == "text")  # bisected: no pass per term
     for i, block in enumerate(out[:-1]):
@@ -153,10 +154,12 @@ def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
         ):  # fmt: skip
             at = bisect_left(lefts, first.x0 - 0.5 * first.size)
             if at < len(lefts) and lefts[at] < first.x0 + 0.5 * first.size:
-                found.append((i, len(text.lines) == 1))
+                after = out[i + 2] if i + 2 < len(out) else text  # the body going on past the list
+                ends = after.kind == "text" and abs(after.x0 - first.x0) < 0.5 * first.size
+                found.append((i, len(text.lines) == 1 or ends))
     styles = Counter(out[i].lines[0].style for i, _ in found)
-    short = {out[i].lines[0].style for i, one in found if one}  # one over a one-line definition
-    return [i for i, _ in found if out[i].lines[0].style in short and styles[out[i].lines[0].style] >= 2]
+    listed = {out[i].lines[0].style for i, sure in found if sure}  # a list's sign in that style
+    return [i for i, _ in found if out[i].lines[0].style in listed and styles[out[i].lines[0].style] >= 2]
 
 
 def _key(block: Block) -> tuple[Style, int, int]:
