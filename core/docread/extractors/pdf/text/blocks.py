@@ -199,17 +199,16 @@ def _starts_item(
         and not _ABBREVIATION.match(stripped)
     )  # fmt: skip
     capital = second == "." and first.isupper() and stripped[2:3].isspace()
-    centred = prev is not None and _centred(prev, ln)  # an author list: no item opens
     if capital:  # "C." under a clause's text set in, "A." under "Q.", "A." a level in
         at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))
         sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
-        if prev is not None and not centred and (
+        if prev is not None and not _centred(prev, ln) and (  # an author list: no item opens
             _answers(opener, prev, ln, reaches[1])
             or sibling and _nested(prev, ln, reaches[1], rtl)
         ):  # fmt: skip
             return True
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
-    if prev is not None and (weak or numbered) and not centred and _nested(prev, ln, reaches[1], rtl):
+    if prev is not None and (weak or numbered) and _nested(prev, ln, reaches[1], rtl):
         return True  # a level deeper under a short item: "a) First" under "1. First"
     if not (weak or numbered) or prev is None:
         return weak or numbered
