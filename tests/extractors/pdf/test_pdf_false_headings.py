@@ -6,7 +6,9 @@ byline, an admonition's label), and the real short headings that must stay headi
 from __future__ import annotations
 
 import pymupdf
-from docread.extractors.pdf.survey import survey
+import pytest
+from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
+from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown
 from test_pdf_real_structure import headings
 
@@ -526,7 +528,153 @@ def _run_in_section_head(page: pymupdf.Page) -> None:
         page.insert_textbox(pymupdf.Rect(72, 84 + 64 * n, 520, 144 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
 
 
-def test_a_run_in_head_with_words_is_no_bare_number(tmp_path):
-    """tubguide p2: ``Section heads.`` (HEAD_NUMBER's ``section`` and a word) is read as main
-    reads it, a heading; only a ``第四章`` alone is a bare number that needs its title."""
-    assert headings(drawn_markdown(tmp_path, _run_in_section_head)) == ["Section heads."]
+def test_a_run_in_label_opening_with_section_is_no_heading(tmp_path):
+    """tubguide p2: ``Section heads.`` is a bold label run into its paragraph, not a numbered
+    head: HEAD_NUMBER's ``section`` needs a number after it (a word is a sentence's)."""
+    text = drawn_markdown(tmp_path, _run_in_section_head)
+    assert headings(text) == []
+    assert text.startswith("Section heads. Heads of sections are introduced with")
+
+
+def _definitions(page: pymupdf.Page, after: str, *, indent: float = 100, items: int = 3) -> None:
+    """A Sphinx manual's page (policy p149): a bold heading at body size, two paragraphs, then
+    ``items`` bold terms at body size (``after`` the first one), each over a one-line definition
+    set in to ``indent``."""
+    page.insert_text((72, 80), "State G: Reject", fontsize=10, fontname="tibo")
+    for n in range(2):
+        page.insert_textbox(pymupdf.Rect(72, 88 + 64 * n, 520, 148 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+    terms = [("dubious", after), ("ctte", "Referred to the Technical Committee"), ("devel", "Referred to the developers")]
+    for n, (term, text) in enumerate(terms[:items]):
+        page.insert_text((72, 240 + 34 * n), term, fontsize=10, fontname="tibo")
+        page.insert_text((indent, 253 + 34 * n), text, fontsize=10, fontname="tiro")
+
+
+def test_a_definition_lists_terms_are_no_headings(tmp_path):
+    """policy p149: bold terms at body size, each over its definition set in 2.8 ems, are a
+    definition list's, no headings; the bold heading over flush paragraphs stays one."""
+    text = drawn_markdown(tmp_path, lambda page: _definitions(page, "Not a policy matter"))
+    assert headings(text) == ["State G: Reject"]
+    assert "Not a policy matter" in text and "Referred to the developers" in text
+
+
+def test_a_heading_over_one_line_set_in_or_an_indented_list_stays_a_heading(tmp_path):
+    """The negatives: one bold line over a single line set in (no second term beside it), and
+    bold lines over items set in with their bullets, are headings."""
+    one = drawn_markdown(tmp_path, lambda page: _definitions(page, "A single quoted line", items=1))
+    assert headings(one) == ["State G: Reject", "dubious"]
+    listed = drawn_markdown(tmp_path, lambda page: _definitions(page, "• the first point of a list"))
+    assert headings(listed) == ["State G: Reject", "dubious"]  # its siblings' terms: text
+    assert "# dubious\n\n- the first point of a list" in listed
+
+
+def _paper_first_page(page: pymupdf.Page, byline: str) -> None:
+    """A paper's first page (imac p1): a bold title, a bold byline under it without a footnote
+    mark, an address, then a bold section head over body paragraphs."""
+    page.insert_text((100, 80), "A Package for Writing Conference Papers", fontsize=16, fontname="hebo")
+    page.insert_text((230, 120), byline, fontsize=12, fontname="hebo")
+    page.insert_text((200, 145), "Department of Mechanical Engineering", fontsize=10, fontname="tiro")
+    page.insert_text((72, 190), "Appendix A. Proofs", fontsize=12, fontname="hebo")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 200 + 64 * n, 520, 260 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_byline_with_a_middle_initial_is_no_heading(tmp_path):
+    """imac p1: a bold name with a middle initial under the title, no footnote mark after it,
+    is a byline, no heading; a lettered part's head (``Appendix A. Proofs``) stays one."""
+    text = drawn_markdown(tmp_path, lambda page: _paper_first_page(page, "Joseph C. Slater"))
+    assert headings(text) == ["A Package for Writing Conference Papers", "Appendix A. Proofs"]
+    assert "Joseph C. Slater" in text
+
+
+_LEAD = "This chapter describes how the options of the program are set from the command line."
+_SET_IN = ("The method was tested on three data sets drawn from the public archives",
+           "of the institute, with the splits fixed in advance and the seeds chosen.")  # fmt: skip
+
+
+def _side_heads(page: pymupdf.Page, heads: tuple[str, ...], rows: tuple[str, ...], font: str) -> None:
+    """A manual's page: one lead paragraph at the left, then bold ``heads`` at body size, each
+    over ``rows`` set in 2 ems in ``font`` (a side head's body, a listing)."""
+    page.insert_text((72, 80), _LEAD, fontsize=10, fontname="tiro")
+    y = 110.0
+    for head in heads:
+        page.insert_text((72, y), head, fontsize=10, fontname="tibo")
+        for row in rows:
+            y += 13
+            page.insert_text((92, y), row, fontsize=10, fontname=font)
+        y += 26
+
+
+@pytest.mark.parametrize(
+    ("heads", "rows", "font"),
+    [
+        (("Building from source", "Running the tests"), ("make install",), "cour"),  # a listing
+        (("Installation", "Configuration", "Usage"), _SET_IN, "tiro"),  # side heads
+    ],
+)
+def test_a_head_over_an_example_a_listing_or_a_side_heads_body_stays_a_heading(tmp_path, heads, rows, font):
+    """The negatives of ``_terms`` (review lists_early 5): bold heads over a listing set in, and
+    side heads over paragraphs set in (no one-line definition among them) after one lead
+    paragraph, stay headings."""
+    text = drawn_markdown(tmp_path, lambda page: _side_heads(page, heads, rows, font))
+    assert headings(text) == list(heads), text
+
+
+def test_a_head_ending_with_a_colon_over_its_example_is_no_definition_term():
+    """bgteubner p29's blocks (a one-page PDF reads no such line as a heading): the bold
+    ``Beispiel .:`` (its number lost to the font) over an example set in 2 ems, a paragraph
+    at its x above, is a labelled example's head, no definition list's term (review 3)."""
+    from docread.extractors.pdf.text.blocks import _terms
+    from docread.extractors.pdf.text.pieces import Block
+
+    body = [Line(46.3, 307.7, 428.9, 317.7, "einen grauen Hintergrund hervorheben. Auch", 10)]
+    head = Line(46.3, 338.3, 107.0, 347.1, "Beispiel .:", 10, bold=True, weight=700)
+    example = [Line(66.7, 351.7, 408.0, 361.7, "Wenn man sich ständig Textbeispiele ausdenken", 10),
+               Line(67.2, 363.7, 127.3, 373.6, "die Ideen aus.", 10)]  # fmt: skip
+    out = [Block("text", body), Block("heading", [head], level=4), Block("text", example)]
+    assert _terms(out, {}, Survey(body=10.0)) == []
+
+
+def _chapters(page: pymupdf.Page) -> None:
+    """A novel's chapters: ``CHAPTER ONE`` ... centred at body size over a paragraph each."""
+    y = 80.0
+    for head in ("CHAPTER ONE", "CHAPTER ELEVEN", "CHAPTER TWELVE"):
+        width = pymupdf.get_text_length(head, fontname="tiro", fontsize=10)
+        page.insert_text(((612 - width) / 2, y), head, fontsize=10, fontname="tiro")
+        page.insert_textbox(pymupdf.Rect(72, y + 14, 540, y + 64), BODY, fontsize=10, fontname="tiro")
+        y += 90
+
+
+def test_a_chapter_numbered_in_words_or_roman_numerals_is_a_numbered_head(tmp_path):
+    """HEAD_NUMBER takes a number after ``Chapter``/``Part``: spelled out in any case up to
+    twenty, a Roman numeral in one case, a ``:`` after it (review lists_early 4); a word
+    after it (``Section heads.``) stays a sentence's: centred ``CHAPTER ONE`` lines at body
+    size are headings again."""
+    assert headings(drawn_markdown(tmp_path, _chapters)) == ["CHAPTER ONE", "CHAPTER ELEVEN", "CHAPTER TWELVE"]
+    for head in ("Chapter Eleven", "Chapter one", "PART TWO The Return", "Chapter XL", "Part ii",
+                 "Chapter 1: Intro", "Part I: Basics", "Chapter Twenty"):  # fmt: skip
+        assert HEAD_NUMBER.match(head), head
+    for sentence in ("Section heads.", "Part of the work", "Chapter ill", "Section Ivy", "CHAPTER 2:"):
+        assert not HEAD_NUMBER.match(sentence), sentence  # a contents line's label (msu-thesis p7)
+
+
+def _field_list(page: pymupdf.Page) -> None:
+    """tlc-article p7: a paragraph ending ``column names:``, bold field names at body size each
+    over two lines set in 2.4 ems, then the body going on at the left."""
+    page.insert_text((72, 80), "The file uses the following column names:", fontsize=10, fontname="tiro")
+    y = 110.0
+    for name in ("version", "date", "status"):
+        page.insert_text((72, y), name, fontsize=10, fontname="tibo")
+        for row in _SET_IN:
+            y += 13
+            page.insert_text((96, y), row, fontsize=10, fontname="tiro")
+        y += 26
+    page.insert_text((72, y), "The extraction methods are shown below.", fontsize=10, fontname="tiro")
+
+
+def test_a_field_lists_names_over_two_lines_each_are_no_headings(tmp_path):
+    """tlc-article p7: terms over definitions of two lines each, where the body goes on at the
+    terms' x after the last one, are a definition list's (side heads' bodies run to the next
+    head): no headings."""
+    text = drawn_markdown(tmp_path, _field_list)
+    assert headings(text) == [], text
+    assert "version\nThe method was tested" in text or "version\n\nThe method was tested" in text

@@ -6,6 +6,8 @@ numbered heads."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from ..survey import Style, Survey
 
 _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1,3}\))\s+\S")
+_LETTER = lazy_pattern(r"\s*[A-Z]\.\s")  # "A. ": a capital's label
 _ITEM_LABEL = lazy_pattern(r"\s*(\(?)(\d{1,3}|[a-z])([.)])\s")  # "b) ", "(2) ", "3. "
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
@@ -88,7 +91,8 @@ def column_blocks(
             prev = None
             continue
         ln = piece
-        start = _starts_item(ln, prev, (reach, right), rtl, letters)
+        opener = current[0] if current else None
+        start = _starts_item(ln, prev, (reach, right), rtl, letters, opener)
         if start or prev is None or _breaks(
             prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
@@ -102,13 +106,20 @@ def column_blocks(
         current.append(ln)
         prev = ln
     flush()
-    return _restyled(out, lines, toc, right)
+    return _restyled(out, lines, toc, right, survey)
 
 
-def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: float) -> list[Block]:
+def _restyled(
+    out: list[Block], lines: list[Line], toc: dict[str, int], at: float, survey: Survey
+) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
-    unless numbered or the outline's; a number alone in a numbered heading's style is one."""
+    unless numbered or the outline's; a number alone in a numbered heading's style is one; a
+    definition list's terms are text (``_terms``)."""
     headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
+    terms = _terms(out, toc, survey) if headed else []
+    for i in terms:
+        out[i] = Block("text", out[i].lines, right=at)
+    headed = [b for b in out if b.kind == "heading"] if terms else headed
     listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
     heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
     for i, block in enumerate(out if listed or heads else ()):
@@ -118,6 +129,37 @@ def _restyled(out: list[Block], lines: list[Line], toc: dict[str, int], at: floa
         elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
             out[i] = Block("heading", block.lines, level=heads[_key(block)])
     return out
+
+
+def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
+    """The indices of a definition list's terms read as headings (policy p149's ``dubious``,
+    ``ctte``): one unnumbered line no larger than the body, not ending with ``:`` (bgteubner
+    p29's ``Beispiel .:``), not the outline's, over a paragraph set in past it by 1.5 ems, not
+    a listing, where two such terms in the term's style stand in the column, one over a
+    one-line definition or the last followed by the body at its x (tlc-article p7's field
+    names; a heading over a paragraph quoted or set in, side heads over bodies set in up to
+    the next head, stay headings), and a paragraph of the column stands at the term's x."""
+    found: list[tuple[int, bool]] = []
+    lefts = sorted(b.x0 for b in out if b.kind == "text")  # bisected: no pass per term
+    for i, block in enumerate(out[:-1]):
+        text = out[i + 1]
+        if block.kind != "heading" or len(block.lines) != 1 or text.kind != "text":
+            continue
+        first = block.lines[0]
+        if (
+            not _HEAD_NUMBER.match(block.text) and not survey.bigger(first)
+            and not block.text.rstrip().endswith(":") and norm(block.text) not in toc
+            and not all(ln.mono for ln in text.lines)
+            and all(ln.x0 >= first.x0 + 1.5 * first.size for ln in text.lines)
+        ):  # fmt: skip
+            at = bisect_left(lefts, first.x0 - 0.5 * first.size)
+            if at < len(lefts) and lefts[at] < first.x0 + 0.5 * first.size:
+                after = out[i + 2] if i + 2 < len(out) else text  # the body going on past the list
+                ends = after.kind == "text" and abs(after.x0 - first.x0) < 0.5 * first.size
+                found.append((i, len(text.lines) == 1 or ends))
+    styles = Counter(out[i].lines[0].style for i, _ in found)
+    listed = {out[i].lines[0].style for i, sure in found if sure}  # a list's sign in that style
+    return [i for i, _ in found if out[i].lines[0].style in listed and styles[out[i].lines[0].style] >= 2]
 
 
 def _key(block: Block) -> tuple[Style, int, int]:
@@ -140,12 +182,13 @@ def _line_gap(lines: list[Line]) -> float:
 
 def _starts_item(
     ln: Line, prev: Line | None, reaches: tuple[dict[int, float], float], rtl: bool,
-    letters: set[tuple[str, int]],
+    letters: set[tuple[str, int]], opener: Line | None = None,
 ) -> bool:  # fmt: skip
     """A line opening a list item: a strong bullet, or a weak one (``-``) or a number after a line
     short of its text's edge (``reaches``: column_blocks' reach and the column's right) or full and
     ending a sentence left of it (a definition's, its ``a)``), the next label at its x
-    (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x."""
+    (``b)`` then ``c)``), a capital's ``C.`` under a line set in, ``B.``/``D.`` at its x, or
+    at the x of the block's ``opener`` labelled so after it ends (``Q.`` then ``A.``)."""
     stripped = ln.text.lstrip()
     first, second = stripped[:1], stripped[1:2]
     if first in STRONG_BULLETS:
@@ -155,10 +198,18 @@ def _starts_item(
         not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
         and not _ABBREVIATION.match(stripped)
     )  # fmt: skip
-    if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
-        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
+    capital = second == "." and first.isupper() and stripped[2:3].isspace()
+    if capital:  # "C." under a clause's text set in, "A." under "Q.", "A." a level in
+        at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))
         sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
+        if prev is not None and not _centred(prev, ln) and (  # an author list: no item opens
+            _answers(opener, prev, ln, reaches[1])
+            or sibling and _nested(prev, ln, reaches[1], rtl)
+        ):  # fmt: skip
+            return True
         return sibling and prev is not None and prev.x0 > ln.x0 + 2
+    if prev is not None and (weak or numbered) and _nested(prev, ln, reaches[1], rtl):
+        return True  # a level deeper under a short item: "a) First" under "1. First"
     if not (weak or numbered) or prev is None:
         return weak or numbered
     reach, widest = reaches
@@ -167,6 +218,39 @@ def _starts_item(
     ends = full and ln.x0 > prev.x0 + 0.5 * ln.size and ENDS.search(prev.text.rstrip())
     after = abs(prev.x0 - ln.x0) < 2 and _follows(prev.text, stripped)  # "b) ..." over "c) ..."
     return not runs_to_edge(prev, edge, rtl) or prev.x0 > ln.x0 + 2 or bool(ends) or after
+
+
+def _nested(prev: Line, ln: Line, right: float, rtl: bool) -> bool:
+    """``ln`` stands under ``prev`` (no piece of its row) an em or more right of it, ``prev`` an
+    item's line (a bullet or a label) that stops short of the column's ``right``: the next level
+    of a nested list of short items (se2thesis p11's ``a)`` under ``1.``), no wrap (a wrap
+    follows a line that runs on)."""
+    if rtl or ln.x0 <= prev.x0 + ln.size or ln.y0 < prev.y1 - 0.25 * ln.size:
+        return False  # most lines: at or left of the line above (or a piece of its row)
+    above = prev.text.lstrip()
+    labelled = bulleted(above) or bool(_NUMBERED.match(above)) or bool(_LETTER.match(above))
+    return labelled and not runs_to_edge(prev, right, rtl, first_word(ln.text))
+
+
+def _centred(prev: Line, ln: Line) -> bool:
+    """``ln`` and ``prev`` share a centre, not a left edge (jacow-collaboration p1's centred
+    author lines): neither a nested item's line nor an answer's."""
+    shared = abs(ln.x0 + ln.x1 - prev.x0 - prev.x1) < ln.size
+    return shared and abs(ln.x0 - prev.x0) > 0.5 * ln.size
+
+
+def _answers(opener: Line | None, prev: Line, ln: Line, right: float) -> bool:
+    """``ln``'s capital label (``A.``) stands at the x of the block's ``opener``, itself opening
+    with one (``Q.``), after a line that ends a sentence or stops short of the column's ``right``:
+    a FAQ's answer under its question, the next lettered clause after one whose last line ran
+    full (a wrap opening with an initial, ``J. Smith``, follows a line that runs on)."""
+    if opener is None:
+        return False
+    label = opener.text.lstrip()[:3]
+    if not (label[:1].isupper() and label[1:2] == "." and label[2:3].isspace()):
+        return False
+    ended = bool(ENDS.search(prev.text.rstrip())) or not runs_to_edge(prev, right, False)
+    return ended and abs(opener.x0 - ln.x0) < 0.5 * ln.size  # (labels set right: "I." past "H.")
 
 
 def _follows(above: str, text: str) -> bool:

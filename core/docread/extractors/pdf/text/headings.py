@@ -33,6 +33,13 @@ _ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their la
 _BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
     r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
 )
+_NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
+    r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
+)
+_PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedule B. Prices"
+    r"^(?:Exhibit|Schedule|Annex|Attachment|Appendix|Article|Section|Part|Form|Step|Phase"
+    r"|Option|Type|Class|Group|Plan|Level|Model|Table|Figure|Anhang|Anlage)\s", re.IGNORECASE
+)
 _LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
@@ -170,6 +177,7 @@ def _heading_level(
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
+        or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
