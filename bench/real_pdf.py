@@ -14,7 +14,8 @@ two-column papers and a manual with unruled tables from pinned Debian packages, 
 ``extra6``, ``extra7``: other pages of held-out corpus PDFs, a second truth file each in
 ``extra6/`` or ``extra7/``; ``extra8``: more of them and pages of a legal summary from a pinned
 sdist, in ``extra8/``; ``extra9``: invoices, an expense claim, a journal's results table and a
-table with pictures in its cells, from pinned Debian packages, ``unpacked``):
+table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra13``: an
+exam's answer keys, marks on each solution line's row, in ``extra13/``, ``unpacked``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -317,7 +318,8 @@ def truth_set(split: str | None) -> dict[str, tuple[str, dict[str, Any]]]:
     absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, where apt answers)."""
+    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra13``, where apt
+    answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
@@ -349,7 +351,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9",
+    "extra9", "extra13",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
