@@ -68,6 +68,10 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(pieces) == 1:
         out.append(pieces)
         return
+    segments = _row_segments(pieces, chars)
+    if segments is not None:
+        _read_on(segments, chars, rtl, out)
+        return
     sides = column_sides(pieces, chars)
     if sides is not None:
         for side in sides[::-1] if rtl else sides:
@@ -80,16 +84,86 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     groups = _joined(bands, min(map(_LEFT, pieces)), max(map(_RIGHT, pieces)))
     if len(groups) == 1:  # their gutter did not pass as columns: band by band
         groups = bands
+    _read_on([(group, False) for group in groups], chars, rtl, out)
+
+
+def _read_on(
+    groups: list[tuple[list[P], bool]], chars: Callable[[P], int], rtl: bool,
+    out: list[list[P]],
+) -> None:  # fmt: skip
+    """The groups' runs in order (a group flagged True: rows of a line and its value, read
+    row by row); runs of one column one after another read on as one run."""
     single = False  # the last run out came from a band that did not split: one column
-    for group in groups:
+    for group, rows in groups:
         runs: list[list[P]] = [group] if len(group) == 1 else []  # one piece: its own run
-        if not runs:
+        if rows:
+            runs = [_rows(group, rtl)]
+        elif not runs:
             _cut(group, chars, rtl, runs)
         if len(runs) == 1 and single:
             out[-1].extend(runs[0])  # bands of one column read on as one run
             continue
         out.extend(runs)
         single = len(runs) == 1
+
+
+_VALUE_CHARS = 10  # a row's value (an amount, a date, marks): at most this many characters
+_VALUE_EDGE = 2.0  # points: a row's value ends this close to the region's right edge
+_VALUE_GAP = GUTTER  # points: a row's value starts this far right of its line at least
+
+
+def _row_segments(pieces: list[P], chars: Callable[[P], int]) -> list[tuple[list[P], bool]] | None:
+    """The pieces' bands in runs, each flagged whether it holds rows of a line and its value
+    set far right on the line's baseline (``_value_rows``: a receipt's amounts, an exam's
+    marks), or None where no band does. A column cut would read the values after the text
+    of every column below them."""
+    bands = _bands(pieces)
+    lo, hi = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    flags = [_value_rows(bands, i, chars, (lo, hi)) for i in range(len(bands))]
+    if not any(flags):
+        return None
+    segments: list[tuple[list[P], bool]] = []
+    for band, flag in zip(bands, flags, strict=True):
+        if segments and segments[-1][1] == flag:
+            segments[-1][0].extend(band)
+        else:
+            segments.append((list(band), flag))
+    return segments
+
+
+def _value_rows(bands: list[list[P]], i: int, chars: Callable[[P], int], edges: Interval) -> bool:
+    """Band ``i`` holds lines and their values: each short piece (``_VALUE_CHARS``) ending at
+    the region's right edge is a line's (``_valued``), and no strip between the other pieces
+    runs on through the bands above and below (a gutter: two columns' lines, a column's
+    equation and its number)."""
+    band, (lo, hi) = bands[i], edges
+    values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= _VALUE_CHARS]
+    if not values or len(values) == len(band):
+        return False
+    rest = [p for p in band if all(p is not v for v in values)]
+    near = [q for j in (i - 1, i + 1) if 0 <= j < len(bands) for q in bands[j]]
+    if not all(_valued(v, rest, near, chars) for v in values):
+        return False
+    strips = [(a, b) for a, b in _free(rest, lo, hi) if lo < a and b < hi and b - a >= GUTTER]
+    for j in (i - 1, i + 1):
+        if strips and 0 <= j < len(bands):
+            strips = _intersect(strips, _free(bands[j], lo, hi))
+    return not _gutter(strips, lo, hi)
+
+
+def _valued(v: P, rest: list[P], near: list[P], chars: Callable[[P], int]) -> bool:
+    """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it, and
+    no longer piece in the bands next to it (``near``) starts right of that piece and runs
+    over or under ``v``: a column's line, ``v`` its paragraph's short last line."""
+    for p in rest:
+        if v.x0 - p.x1 >= _VALUE_GAP and min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(
+            p.y1 - p.y0, v.y1 - v.y0
+        ):
+            return not any(
+                q.x0 > p.x1 + GUTTER and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > _VALUE_CHARS
+                for q in near
+            )
+    return False
 
 
 def column_sides(

@@ -23,6 +23,7 @@ ENDS = lazy_pattern(r"[.!?:;。！？■□∎]" + _GOES_ON + r"[\"'”’»)\]]
 STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full stop's, no colon's
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
+_LEADER = lazy_pattern(r"\s*(?:[.·…]\s?){3}")  # a dot leader opening a piece: "······2分"
 
 
 def script(prev: Line, ln: Line) -> bool:
@@ -43,6 +44,12 @@ def run_in(prev: Line, ln: Line) -> bool:
         and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
         and abs(ln.size - prev.size) < 1.0
     )
+
+
+def leads(prev: Line, ln: Line) -> bool:
+    """``ln`` opens with a dot leader right of ``prev`` on its row: the rest of ``prev``'s
+    printed line (an exam's marks, a contents line's page), no value of its own."""
+    return ln.x0 > prev.x1 and side_by_side(prev, ln) and _LEADER.match(ln.text) is not None
 
 
 def hung(prev: Line, ln: Line) -> bool:
