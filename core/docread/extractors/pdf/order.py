@@ -142,22 +142,23 @@ def _value_rows(bands: list[list[P]], i: int, chars: Callable[[P], int], edges: 
         return False
     rest = [p for p in band if all(p is not v for v in values)]
     near = [q for j in (i - 1, i + 1) if 0 <= j < len(bands) for q in bands[j]]
-    if not all(_valued(v, rest, near, chars) for v in values):
+    start = lo + (hi - lo) / 3
+    if not all(_valued(v, rest, near, chars, start) for v in values):
         return False
-    strips = [(a, b) for a, b in _free(rest, lo, hi) if lo < a and b < hi and b - a >= GUTTER]
-    for j in (i - 1, i + 1):
-        if strips and 0 <= j < len(bands):
-            strips = _intersect(strips, _free(bands[j], lo, hi))
-    return not _gutter(strips, lo, hi)
+    left, right = min(map(_LEFT, rest)), max(map(_RIGHT, rest))
+    return not _gutter(_free(rest, left, right), left, right)
 
 
-def _valued(v: P, rest: list[P], near: list[P], chars: Callable[[P], int]) -> bool:
-    """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it, and
-    no longer piece in the bands next to it (``near``) starts right of that piece and runs
-    over or under ``v``: a column's line, ``v`` its paragraph's short last line."""
+def _valued(v: P, rest: list[P], near: list[P], chars: Callable[[P], int], start: float) -> bool:
+    """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it that
+    starts left of ``start`` (the region's first third: a row across it, not an index's right
+    column), and no longer piece in the bands next to it (``near``) starts right of that piece
+    and runs over or under ``v``: a column's line, ``v`` its paragraph's short last line."""
     for p in rest:
-        if v.x0 - p.x1 >= _VALUE_GAP and min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(
-            p.y1 - p.y0, v.y1 - v.y0
+        if (
+            v.x0 - p.x1 >= _VALUE_GAP
+            and p.x0 < start
+            and min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(p.y1 - p.y0, v.y1 - v.y0)
         ):
             return not any(
                 q.x0 > p.x1 + GUTTER and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > _VALUE_CHARS

@@ -88,8 +88,11 @@ def column_blocks(
             continue
         ln = piece
         start = _starts_item(ln, prev, (reach, right), rtl, letters)
-        if start or prev is None or _breaks(
-            prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
+        if (
+            start
+            or prev is None
+            or (beside and current == [prev] and ln.x1 < prev.x0)  # a row's value: next row
+            or _breaks(prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl)
         ):
             flush()
             kind = "item" if start else "text"
@@ -195,8 +198,8 @@ def _breaks(
     left, right = sides
     if side_by_side(prev, ln) and not stacked(prev, ln):  # a label or a value: its own block
         return not (run_in(prev, ln) or script(prev, ln) or leads(prev, ln))
-    if ln.x1 < prev.x0 or (len(current) > 1 and leads(current[-2], prev)):
-        return True  # wholly left of a row's value, or after a leader's marks: the next row
+    if len(current) > 1 and leads(current[-2], prev):
+        return True  # a leader and its marks end their printed line's block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
     if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):

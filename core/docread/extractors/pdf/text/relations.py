@@ -24,6 +24,7 @@ STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full s
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _LEADER = lazy_pattern(r"\s*(?:[.·…]\s?){3}")  # a dot leader opening a piece: "······2分"
+_LEADER_END = lazy_pattern(r"(?:[.·…]\s?){3}\s*$")  # one closing it: "A subsection . . . ."
 
 
 def script(prev: Line, ln: Line) -> bool:
@@ -47,9 +48,14 @@ def run_in(prev: Line, ln: Line) -> bool:
 
 
 def leads(prev: Line, ln: Line) -> bool:
-    """``ln`` opens with a dot leader right of ``prev`` on its row: the rest of ``prev``'s
-    printed line (an exam's marks, a contents line's page), no value of its own."""
-    return ln.x0 > prev.x1 and side_by_side(prev, ln) and _LEADER.match(ln.text) is not None
+    """``ln`` opens with a dot leader right of ``prev`` on its row, or ``prev`` ends with one:
+    the rest of ``prev``'s printed line (an exam's marks, a contents line's page), no value of
+    its own."""
+    return (
+        ln.x0 > prev.x1
+        and side_by_side(prev, ln)
+        and (_LEADER.match(ln.text) is not None or _LEADER_END.search(prev.text) is not None)
+    )
 
 
 def hung(prev: Line, ln: Line) -> bool:
