@@ -133,27 +133,37 @@ def _row_segments(pieces: list[P], chars: Callable[[P], int]) -> list[tuple[list
 
 def _value_rows(bands: list[list[P]], i: int, chars: Callable[[P], int], edges: Interval) -> bool:
     """Band ``i`` holds lines and their values: each short piece (``_VALUE_CHARS``) ending at
-    the region's right edge is a line's (``_valued``), and no strip between the other pieces
-    runs on through the bands above and below (a gutter: two columns' lines, a column's
-    equation and its number)."""
+    the region's right edge is a line's (``_valued``), and no strip GUTTER wide runs between
+    the other pieces (two columns' lines, a column's equation and its number)."""
     band, (lo, hi) = bands[i], edges
     values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= _VALUE_CHARS]
     if not values or len(values) == len(band):
         return False
     rest = [p for p in band if all(p is not v for v in values)]
-    near = [q for j in (i - 1, i + 1) if 0 <= j < len(bands) for q in bands[j]]
+    near: list[P] = []
+    plain: list[P] = []  # the pieces of a band next to it that holds no value
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(bands):
+            near.extend(bands[j])
+            if not any(q.x1 >= hi - _VALUE_EDGE and 0 < chars(q) <= _VALUE_CHARS for q in bands[j]):
+                plain.extend(bands[j])
     start = lo + (hi - lo) / 3
-    if not all(_valued(v, rest, near, chars, start) for v in values):
+    if not all(_valued(v, rest, (near, plain), chars, start) for v in values):
         return False
     left, right = min(map(_LEFT, rest)), max(map(_RIGHT, rest))
     return not _gutter(_free(rest, left, right), left, right)
 
 
-def _valued(v: P, rest: list[P], near: list[P], chars: Callable[[P], int], start: float) -> bool:
+def _valued(
+    v: P, rest: list[P], around: tuple[list[P], list[P]], chars: Callable[[P], int], start: float
+) -> bool:
     """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it that
     starts left of ``start`` (the region's first third: a row across it, not an index's right
-    column), and no longer piece in the bands next to it (``near``) starts right of that piece
-    and runs over or under ``v``: a column's line, ``v`` its paragraph's short last line."""
+    column); no longer piece in the bands next to it (``near``) starts right of that piece and
+    runs over or under ``v`` (a column's line, ``v`` its paragraph's short last line), and no
+    line of a band next to it without a value (``plain``) starts where that piece does and runs
+    as far (running text, ``v`` a bill's line number in the margin)."""
+    near, plain = around
     for p in rest:
         if (
             v.x0 - p.x1 >= _VALUE_GAP
@@ -163,7 +173,7 @@ def _valued(v: P, rest: list[P], near: list[P], chars: Callable[[P], int], start
             return not any(
                 q.x0 > p.x1 + GUTTER and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > _VALUE_CHARS
                 for q in near
-            )
+            ) and not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
     return False
 
 
