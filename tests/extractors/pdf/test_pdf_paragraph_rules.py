@@ -154,3 +154,309 @@ def test_a_display_set_in_under_a_full_lead_is_no_wrap_where_no_line_there_runs_
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert "The loss we minimise over the batch, for every question and its passage, is" in blocks
+
+
+_LOREM = (
+    "The paragraph goes on over full lines set from the left edge to the right edge",
+    "of its column, every one of them as long as the others are, and ends on a line",
+)
+
+
+def _paragraph_over(page: pymupdf.Page, last: str) -> None:
+    """A paragraph of four full lines and a short ``last`` line (16 pt leading: 2 pt apart)."""
+    for i in range(4):
+        page.insert_text((72, 100 + 16 * i), _LOREM[i % 2], fontsize=10)
+    page.insert_text((72, 164), last, fontsize=10)
+
+
+def test_a_paragraphs_short_last_line_over_two_pictures_stays_in_it(tmp_path):
+    """side-by-side-subfig p1: a paragraph's one-word last line (``amet.``) sits over two
+    pictures set side by side: the gutter between them, which the short line leaves free,
+    must not take the line into the pictures' columns, a block of its own."""
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pixmap.clear_with(200)
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "amet.")
+        page.insert_image(pymupdf.Rect(90, 250, 280, 400), pixmap=pixmap)
+        page.insert_image(pymupdf.Rect(300, 170, 500, 400), pixmap=pixmap)
+        page.insert_text((120, 415), "(a) The first picture", fontsize=8)
+        page.insert_text((330, 415), "(b) The second picture", fontsize=8)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line amet." in text
+
+
+def test_an_abstracts_short_last_line_over_two_columns_stays_in_it(tmp_path):
+    """whatsnew4-1 p1: a full-width abstract's short last line over the heads of two columns:
+    the gutter the columns below share does not take the last line from its paragraph; the
+    columns still read one after the other."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "required to run it.")
+        for i in range(6):
+            page.insert_text((72, 200 + 16 * i), f"Left column line {i} reads on here", fontsize=10)
+            page.insert_text((320, 200 + 16 * i), f"Right column line {i} reads on", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line required to run it." in text
+    assert text.index("Left column line 5") < text.index("Right column line 0")
+
+
+def test_a_typeset_example_beside_its_source_reads_side_by_side(tmp_path):
+    """brandeis-problemset p7: a paragraph's short last line over a typeset example (short
+    lines) beside its source (monospaced, as short): the line stays in its paragraph, and
+    the two sides are no form's labels and values (most of one side is code): each reads
+    whole, not row by row (``This is a problem in an as- \\end{problem} signment.``)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _paragraph_over(page, "environments.")
+        page.insert_text((72, 196), "Problem 1", fontsize=12, fontname="hebo")
+        page.insert_text((150, 214), "This is a problem in an as-", fontsize=10)
+        page.insert_text((150, 226), "signment.", fontsize=10)
+        source = ["\\begin{problem}", "  This is a problem in an", "     assignment.", "\\end{problem}"]
+        for i, row in enumerate(source):
+            page.insert_text((282, 194 + 11 * i), row, fontsize=9, fontname="cour")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "ends on a line environments." in text
+    assert "This is a problem in an assignment." in text, text
+
+
+def test_a_columns_first_line_close_under_a_full_line_stays_in_its_column(tmp_path):
+    """The negative: two columns start close under a full-width line, the right one a line
+    lower, so the left column's first line is a band of its own, as a paragraph's short last
+    line is; but its column's next line follows as close under it: it is no last line, and
+    stays with its column (read whole before the right column)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), _LOREM[0], fontsize=10)
+        page.insert_text((72, 116), "Left column opens its", fontsize=10)
+        for i in range(1, 6):
+            page.insert_text((72, 116 + 16 * i), f"left line {i} goes on", fontsize=10)
+            page.insert_text((320, 116 + 16 * i), f"Right column line {i} reads on", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Left column opens its left line 1 goes on" in text
+    assert text.index("left line 5") < text.index("Right column line 1")
+
+
+def test_an_items_line_under_one_ending_a_sentence_stays_apart(tmp_path):
+    """The negative (sandwich p1, an OCR layer's items whose bullets read as ``0`` and ``°``):
+    a shorter line under a full one that ends a sentence, over a picture and a column beside
+    it, is the next item, no paragraph's last line: it is not run into the item above."""
+    pixmap = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 40, 40), False)
+    pixmap.clear_with(200)
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(2):
+            page.insert_text((72, 100 + 16 * i), _LOREM[i % 2], fontsize=10)
+        page.insert_text((72, 132), "on the TAP TEMPO button.", fontsize=10)
+        page.insert_text((72, 148), "0 TEMPO CHANGES may be programmed into a sequence, smoothly.", fontsize=10)
+        page.insert_text((72, 164), "° Any TIME SIGNATURE may be used in a song.", fontsize=10)
+        page.insert_image(pymupdf.Rect(72, 190, 250, 300), pixmap=pixmap)
+        for i in range(5):
+            page.insert_text((300, 200 + 16 * i), f"A column beside the picture, line {i}", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "smoothly. ° Any" not in text and "° Any TIME SIGNATURE" in text
+
+
+@pytest.mark.parametrize("opening", ["i. e., they are activated on these engines by default.",
+                                     "z. B. die neuen Muster, die standardmäßig aktiv sind."])  # fmt: skip
+def test_a_line_opening_with_an_abbreviation_goes_on_with_its_paragraph(tmp_path, opening):
+    """germanb p3: a paragraph's indented first line runs to the edge ending in a comma and its
+    next line, at the column's left, opens with ``i. e.,``: an abbreviation, no item label
+    (``i.`` of a lettered list), so the paragraph goes on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 90, 100, "Modern engines (that is, xetex and luatex) have embraced those,", right=432)
+        page.insert_text((72, 114), opening, fontsize=10)
+        page.insert_text((72, 128), "The classic engines, however, have not: they keep the old.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert f"have embraced those, {opening}" in text
+
+
+def test_a_lettered_items_label_still_opens_an_item(tmp_path):
+    """The negative: ``a. The first ...`` and ``b. The second ...`` under a short lead-in open
+    items of their own (a label, then a word: no abbreviation)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "Two entries follow:", fontsize=10)
+        page.insert_text((72, 114), "a. The first entry of the list is set here.", fontsize=10)
+        page.insert_text((72, 128), "b. The second entry of the list follows it.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert "a. The first entry of the list is set here." in blocks
+
+
+@pytest.mark.parametrize("items", [
+    ("Two witnesses signed:", "a. J. Smith, of the first part, in the presence of all.",
+     "b. K. Jones, of the second part, on the same day."),
+    ("Les notes suivent :", "b. Cf. par exemple les packages TikZ et PSTricks.",
+     "c. P. ex. tabularx du package éponyme."),
+])  # fmt: skip
+def test_a_lettered_label_before_an_initial_still_opens_an_item(tmp_path, items):
+    """The negative of the abbreviation (gzt-fr p9's lettered footnotes, ``c. P. ex.``; a
+    list of people by their initials): a letter's label then a capital's initial
+    (``a. J. Smith``) is an item's label, no ``i. e.`` or ``z. B.``: each line its own item."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate(items):
+            page.insert_text((72, 100 + 14 * i), line, fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert items[2] in blocks, blocks
+
+
+def test_a_references_short_wrap_under_its_text_stays_in_the_entry(tmp_path):
+    """example_bib p1: a numbered reference whose first line runs to the edge ending at a colon
+    (``Reading, Massachusetts:``) and whose one wrap is short, set in under the entry's text
+    past its ``[2]`` label box (two ems; no other line at that x runs to the edge): the wrap
+    goes on with its entry, the next entry opens its own."""
+    first = "[2] M. Goossens, F. Mittelbach, and A. Samarin, The Companion. Reading, Massachusetts:"
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 100, first, right=520)
+        page.insert_text((92, 114), "Addison-Wesley, 1993.", fontsize=10)
+        page.insert_text((72, 128), "[4] A. Author. A short entry of its own. 2001.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any(b.startswith("[2]") and b.endswith("Addison-Wesley, 1993.") for b in blocks), blocks
+    assert "[4] A. Author. A short entry of its own. 2001." in blocks
+
+
+
+_TURNED = (
+    "Important note: While printing the landscape pages the settings should be",
+    "double-checked. Adobe reader was known to print the landscape pages in the",
+    "correct format at the time of this writing.",
+)
+
+
+@pytest.mark.parametrize("sideways", [True, False])
+def test_a_page_shown_turned_reads_its_paragraphs_as_shown(tmp_path, sideways):
+    """NDSU-Thesis-Extended p41: a landscape page set sideways on a portrait page (its text
+    runs up the page as stored) and shown turned by ``/Rotate 90`` is read as shown: its lines
+    read across, one paragraph, not as margin text set sideways, last to first. The negative:
+    a page shown turned whose text runs across as stored (a scan's text layer, a page turned
+    for display) is read as stored, its lines one paragraph too."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, line in enumerate(_TURNED):
+            at = (100 + 14 * i, 700) if sideways else (72, 100 + 14 * i)
+            page.insert_text(at, line, fontsize=10, rotate=90 if sideways else 0)
+        page.set_rotation(90)
+
+    assert " ".join(_TURNED) in drawn_markdown(tmp_path, draw)
+
+
+def test_a_reference_opening_the_next_column_does_not_continue_the_paragraph(tmp_path):
+    """sample-sigconf-biblatex p5: the left column ends inside a sentence (its paragraph goes
+    on over the page), the right column opens with a reference whose wrap hangs under its
+    text: set out left of its next line, the entry opens a block of its own, no run-on."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(4):
+            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
+        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        page.insert_text((320, 100), "[3] Sten Andler. 1979. Predicate path expressions. In", fontsize=9)
+        page.insert_text((334, 112), "Proceedings of the 6th ACM symposium, 226-236.", fontsize=9)
+        page.insert_text((320, 124), "[4] David A. Anisi. 2003. Optimal Motion Control. KTH.", fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "[3] Sten Andler. 1979. Predicate path expressions. In Proceedings of the 6th" in text
+    assert "and not in [3]" not in text
+
+
+def test_a_block_opening_with_no_label_set_out_left_of_its_next_line_continues(tmp_path):
+    """The negative (estcpmm p14's index entry, naacl06 p4's caption under a diagram label, index
+    and listing pages at a column top): a column's first block opens with no letter (``...``)
+    and is set out left of its next line, but with no ``[n]`` label: no hanging reference, so
+    it goes on with the paragraph the column before left open, as before the reference rule."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(4):
+            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
+        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        page.insert_text((320, 100), "... the other, which the class sets as its", fontsize=9)
+        page.insert_text((334, 112), "default for every page of the document.", fontsize=9)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "and not in ... the other" in text, text
+
+
+_FULL = Line(72, 100, 500, 110, "The paragraph goes on over full lines set from edge to edge of", 10)
+_LAST = Line(72, 112, 200, 122, "its column here", 10)
+
+
+@pytest.mark.parametrize("case", ["plain", "mono", "numbered", "label", "gap", "narrow"])
+def test_a_short_line_under_a_full_one_reads_on_only_as_prose(case):
+    """order._reads_on: a short line close under a full one ending no sentence is its
+    paragraph's last line; not when either is code (monospaced: jmlr p52's listing), a
+    listing's numbered line (``542 \\fi``), the next item's label (exam-a p5's ``(2)`` under
+    ``(1) ...概率．``, its full-width stop no ENDS one), a row with a wide gap in it (a tab-set mark or
+    amount: exam-a p5's ``······2分``), or the line above spans under 0.6 of the region (a
+    byline or an address)."""
+    from dataclasses import replace
+
+    from docread.extractors.pdf import order
+
+    a, b = _FULL, _LAST
+    if case == "mono":
+        a, b = replace(a, mono=True), replace(b, mono=True)
+    elif case == "numbered":
+        a, b = replace(a, text="541 " + a.text), replace(b, text="542 \\fi")
+    elif case == "label":
+        b = replace(b, text="(2) The next one")
+    elif case == "gap":
+        a = replace(a, cuts=((470.0, 40, 420.0),))
+    elif case == "narrow":
+        a = replace(a, x1=300)
+    assert order._reads_on(a, b, [], 440) is (case == "plain")
+
+
+def test_a_turned_pages_running_head_and_number_stay_out(tmp_path):
+    """mnras_guide p6, NDSU-Thesis-Extended p50/p79, yathesis-fr p47: a landscape page of a
+    portrait document (pdflscape: its body set sideways, the page shown turned by ``/Rotate``)
+    keeps its running head and page number upright as stored, so shown turned they stand
+    sideways at its edges: still running lines by their place as stored, left out as on the
+    other pages, not read into the text (nor between a figure and its caption)."""
+    import docread
+
+    body = ["The landscape page carries a wide table that would not fit the portrait page, and",
+            "its text is set sideways so that the reader turns the page to read it, as a thesis does."]  # fmt: skip
+    doc = pymupdf.open()
+    for n in range(1, 4):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 50), "Journal of Reproducible Tests, vol. 3", fontsize=9)
+        page.insert_text((290, 800), str(n), fontsize=9)
+        if n == 2:
+            for i, line in enumerate(body):
+                page.insert_text((120 + 16 * i, 760), line, fontsize=10, rotate=90)
+            page.set_rotation(90)
+        else:
+            for i in range(20):
+                page.insert_text((72, 100 + 14 * i), f"Portrait line {i} of page {n} runs on.", fontsize=10)
+    doc.save(tmp_path / "lscape.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        texts = [d.text for d in reader.iter_documents("lscape.pdf", pages="2")]
+    text = "\n\n".join(texts)
+    assert " ".join(body) in text
+    assert "Journal of Reproducible" not in text and "\n\n2" not in text and not text.startswith("2"), text
+
+
+def test_a_paragraph_opening_with_a_hash_is_written_as_text_not_a_heading(tmp_path):
+    """A body line opening with ``# `` (a shell comment quoted in prose, a numbered ``# 1.``)
+    is escaped: a markdown reader and the chunker's section marking see no heading there."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "The first paragraph of the page says what follows below.", fontsize=10)
+        page.insert_text((72, 130), "# 1. the comment a script prints before its first step", fontsize=10)
+        page.insert_text((72, 144), "runs on in the same paragraph as the sentence ends here.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "\\# 1. the comment" in text
+    assert not [ln for ln in text.splitlines() if ln.startswith("#")]

@@ -15,13 +15,16 @@ import docread
 import pymupdf
 import pytest
 from conftest import CORPUS
+from docread.extractors.pdf.tables.banded import banded_tables
 from docread.extractors.pdf.tables.cells import _fields
 from docread.extractors.pdf.tables.cuts import column_cuts, walled_cuts
 from docread.extractors.pdf.tables.ruled import _fills_joined
 from docread.extractors.pdf.tables.unruled import unruled_runs
 from docread.extractors.pdf.text.joins import _join_fragments
 from docread.extractors.pdf.text.lines import Line
-from factories import drawn_markdown, pipe_rows
+from docread.extractors.pdf.text.reading import read_page
+from docread.settings import OutputSettings
+from factories import drawn, drawn_markdown, pdf, pipe_rows
 
 _DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with Greek letters in it
 
@@ -1898,3 +1901,657 @@ def test_a_rows_many_blanks_are_told_apart_in_time_linear_in_them() -> None:
     ]
     assert len(_fields(lines)) == 20000
     assert _cpu(lambda: _fields(lines)) < 0.5
+
+
+_LISTINGS = (  # (left column's line number and code, right column's two code pieces)
+    (("15", "\\def \\@makefntext ##1{\\noindent"), ("\\small", "9 pt")),
+    (("16", "\\small \\@thefnmark. \\it ##1}"), ("\\tiny", "5 pt")),
+    (("17", "\\renewcommand{\\thempfootnote}%"), ("\\large", "11 pt")),
+)
+
+
+def _two_column_listings(page: pymupdf.Page) -> None:
+    """A two-column class manual (elbioimp p2): prose in both columns, and on the same rows a
+    numbered listing in the left column and a listing of two pieces in the right one, set in, in a
+    typewriter face (each piece a line of its own to MuPDF)."""
+    for x in (72, 312):
+        for i in range(10):
+            page.insert_text((x, 80 + 11 * i), _COLUMN_TEXT[i % 3][:44], fontsize=10, fontname="tiro")
+        for i in range(10):
+            page.insert_text((x, 240 + 11 * i), _COLUMN_TEXT[i % 3][:44], fontsize=10, fontname="tiro")
+    for i, ((number, code), (size, points)) in enumerate(_LISTINGS):
+        y = 200 + 11 * i
+        page.insert_text((84, y), number, fontsize=9, fontname="cour")
+        page.insert_text((100, y), code, fontsize=9, fontname="cour")
+        page.insert_text((324, y), size, fontsize=9, fontname="cour")
+        page.insert_text((420, y), points, fontsize=9, fontname="cour")
+
+
+def test_listings_of_two_columns_on_one_row_stay_apart(tmp_path: Path) -> None:
+    """elbioimp p2: each column's listing row is one line of its own; no line runs from the
+    left column's code into the right column's (``\\it ##1}   \\tiny``)."""
+    markdown = drawn_markdown(tmp_path, _two_column_listings)
+    lines = markdown.splitlines()
+    assert any(ln.startswith("16") and ln.rstrip().endswith("##1}") for ln in lines)
+    assert not any("##1}" in ln and "\\tiny" in ln for ln in lines)
+# -- tables of rules across only (tables/banded.py), as quantumarticle p8 and abntex2cite p22
+# (split extra11) print them ---------------------------------------------------------------
+_OPTIONS = [
+    ("accepted=YYYY-MM-DD", ["Adds the note 'Accepted in Quantum YYYY-MM-DD' to the document."]),
+    ("unpublished", ["Intended for works that are not published in Quantum. Disables all",
+                     "Quantum-related branding."]),
+    ("noarxiv", ["Intended for works that are not meant to be uploaded to the arXiv. Dis-",
+                 "ables all arXiv-related sanity checks in the document. This option also",
+                 "sets unpublished."]),
+]  # fmt: skip
+
+
+def _rule(
+    page: pymupdf.Page, y: float, x0: float = 85, x1: float = 510, width: float = 0.5
+) -> None:
+    page.draw_line((x0, y), (x1, y), width=width)
+
+
+def _options(page: pymupdf.Page, options: list[tuple[str, list[str]]], top: bool = False) -> None:
+    """A section heading, a paragraph, then an option | description table in booktabs: the
+    head row just over a rule (a top rule over it too where ``top``) and set apart from the
+    paragraph by two lines' space, options in a typewriter face, descriptions wrapped, a
+    thicker bottom rule; a paragraph under it."""
+    page.insert_text((85, 80), "3.4 Publication", fontsize=12, fontname="hebo")
+    page.insert_text((85, 102), "By default, all documents that are created with this class are",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+    page.insert_text((85, 115), "treated as possible submissions to the journal.", fontsize=10,
+                     fontname="tiro")  # fmt: skip
+    if top:
+        _rule(page, 140, width=0.8)
+    page.insert_text((91, 153), "Option", fontsize=10, fontname="helv")
+    page.insert_text((209, 153), "Description", fontsize=10, fontname="helv")
+    _rule(page, 158)
+    y = 158.0
+    for option, lines in options:
+        y += 14
+        page.insert_text((91, y), option, fontsize=9, fontname="cour")
+        for i, line in enumerate(lines):
+            page.insert_text((209, y + 13 * i), line, fontsize=10, fontname="tiro")
+        y += 13 * (len(lines) - 1)
+    _rule(page, y + 6, width=0.8)
+    page.insert_text((85, y + 40), "The class aims to be compatible with documents that were",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+    page.insert_text((85, y + 53), "typeset with other document classes before this one.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_a_table_of_rules_across_keeps_wrapped_descriptions_in_their_cells(tmp_path: Path) -> None:
+    """Descriptions wrapped over two and three lines under an option each: one row an option,
+    its description's lines one cell (a word broken at a line's end kept one word); the head
+    is no heading and the paragraphs around the table stay text."""
+    markdown = drawn_markdown(tmp_path, lambda page: _options(page, _OPTIONS))
+    assert pipe_rows(markdown) == [
+        ["Option", "Description"],
+        ["accepted=YYYY-MM-DD", _OPTIONS[0][1][0]],
+        ["unpublished", " ".join(_OPTIONS[1][1])],
+        ["noarxiv", "Intended for works that are not meant to be uploaded to the arXiv. Dis-ables"
+         " all arXiv-related sanity checks in the document. This option also sets unpublished."],
+    ]  # fmt: skip
+    assert "#" not in markdown.replace("# 3.4", "")
+    assert "treated as possible submissions to the journal." in markdown
+
+
+def test_one_row_under_a_ruled_head_is_a_table(tmp_path: Path) -> None:
+    """A booktabs table of one option (head, rule, one row, rule), with a top rule and without:
+    a table of two rows, not two headings over a line of code."""
+    one = [("openbib", ["Display elements of bibliography entries on separate lines, see here."])]
+    for top in (False, True):
+        markdown = drawn_markdown(tmp_path, lambda page, top=top: _options(page, one, top))
+        assert pipe_rows(markdown) == [["Option", "Description"], ["openbib", one[0][1][0]]]
+
+
+def _ruled_rows(page: pymupdf.Page, rows: int) -> None:
+    """A caption over a table with a rule between every row (abntex2cite's): a field's name,
+    where it is used and its description wrapped over two lines, ``rows`` rows (drawn as one
+    shape: a page of a thousand rows is made in a moment)."""
+    shape = page.new_shape()
+    shape.insert_text((147, 60), "Tabela 13: Campos relativos a descrição física do documento.",
+                      fontsize=10, fontname="tiro")  # fmt: skip
+    for x, head in ((150, "campo"), (250, "entradas"), (350, "descrição")):
+        shape.insert_text((x, 82), head, fontsize=10, fontname="tiro")
+    y = 86.0
+    for i in range(rows):
+        shape.insert_text((150, y + 12), f"field{i}", fontsize=9, fontname="cour")
+        shape.insert_text((250, y + 12), "book", fontsize=10, fontname="tiro")
+        shape.insert_text((350, y + 12), "texto que mostra as dimen-", fontsize=10, fontname="tiro")
+        shape.insert_text((350, y + 25), f"sões do documento {i}.", fontsize=10, fontname="tiro")
+        y += 30
+    for at in (70, 86, *(86 + 30 * (i + 1) for i in range(rows))):
+        shape.draw_line((147, at), (496, at))
+    shape.finish(width=0.5)
+    shape.commit()
+
+
+def test_a_table_with_a_rule_between_rows_reads_each_band_as_a_row(tmp_path: Path) -> None:
+    markdown = drawn_markdown(tmp_path, lambda page: _ruled_rows(page, 3))
+    assert pipe_rows(markdown) == [["campo", "entradas", "descrição"]] + [
+        [f"field{i}", "book", f"texto que mostra as dimen-sões do documento {i}."] for i in range(3)
+    ]
+    assert markdown.startswith("Tabela 13: Campos relativos")
+
+
+def test_a_thousand_banded_rows_are_read_in_time_linear_in_them(tmp_path: Path) -> None:
+    """500 and 1,000 rows with a rule between each: each band is looked for by bisection, once,
+    so twice the rows take about twice the CPU in ``banded_tables`` (four times where a band
+    looked at every band before it), well under a second."""
+    seconds = []
+    for rows in (500, 1000):
+        path = tmp_path / f"rows{rows}.pdf"
+        pdf(path, [drawn(lambda page, n=rows: _ruled_rows(page, n), height=86 + 30 * rows + 60)])
+        with pymupdf.open(path) as doc:
+            text = read_page(doc[0], 100000)
+        tables = banded_tables(text, text.lines, OutputSettings(), [])
+        assert len(tables) == 1 and tables[0].markdown.count("\n") == rows + 1
+        seconds.append(_cpu(lambda t=text: banded_tables(t, t.lines, OutputSettings(), [])))
+    assert seconds[1] < 0.5 and seconds[1] < 3 * seconds[0] + 0.01
+
+
+def _algorithm(page: pymupdf.Page) -> None:
+    """An algorithm float: a top rule, its caption, a rule, numbered steps, a bottom rule."""
+    _rule(page, 80, width=0.8)
+    page.insert_text((85, 93), "Algorithm 1", fontsize=10, fontname="hebo")
+    page.insert_text((150, 93), "Euclid's algorithm", fontsize=10, fontname="tiro")
+    _rule(page, 98)
+    steps = ["procedure Euclid(a, b)", "r <- a mod b", "while r != 0 do", "a <- b", "b <- r",
+             "r <- a mod b", "end while", "return b"]  # fmt: skip
+    for i, step in enumerate(steps):
+        page.insert_text((85, 112 + 13 * i), f"{i + 1}:", fontsize=8, fontname="helv")
+        page.insert_text((105 + 10 * (1 < i < 7), 112 + 13 * i), step, fontsize=10, fontname="tiro")
+    _rule(page, 112 + 13 * len(steps), width=0.8)
+
+
+def _note_boxes(page: pymupdf.Page) -> None:
+    """A page header over its rule, then two notes between rules of the page's width, a
+    paragraph under them, and a footer rule: no band holds a row of two short cells over
+    rows that keep to its columns."""
+    page.insert_text((85, 50), "Debian-Referenz", fontsize=9, fontname="helv")
+    page.insert_text((470, 50), "62 / 248", fontsize=9, fontname="helv")
+    _rule(page, 56)
+    y = 90.0
+    for label in ("Anmerkung", "Tipp"):
+        _rule(page, y)
+        page.insert_text((90, y + 14), label, fontsize=10, fontname="hebo")
+        page.insert_text((90, y + 28), "Wenn Sie Probleme beim Laden von Modulen feststellen,",
+                         fontsize=10, fontname="helv")  # fmt: skip
+        page.insert_text((90, y + 41), "lesen Sie den Abschnitt 9.5.3 der Referenz.", fontsize=10,
+                         fontname="helv")  # fmt: skip
+        _rule(page, y + 50)
+        y += 80
+    page.insert_text((85, y + 20), "Das Programm findet weitere Informationen im System.",
+                     fontsize=10, fontname="helv")  # fmt: skip
+    _rule(page, 800)
+
+
+@pytest.mark.parametrize("draw", [_algorithm, _note_boxes])
+def test_rules_across_around_no_head_of_short_cells_make_no_table(
+    tmp_path: Path, draw: Callable[[pymupdf.Page], None]
+) -> None:
+    """An algorithm's float (its caption one cell) and notes boxed by rules under a page header
+    (its page number set apart, but the rows under the header's rule cross its columns)."""
+    markdown = drawn_markdown(tmp_path, draw)
+    assert not pipe_rows(markdown)
+
+
+_GROUPS = [["fastidii ea ius", "germano", "demonstratea"],
+           ["suscipit instructior", "titulo", "personas"],
+           ["quaestio philosophia", "facto", "demonstrated Knuth"]]  # fmt: skip
+
+
+def _row_groups(page: pymupdf.Page) -> None:
+    """ClassicThesis's Table 2.1: a running head, a top rule, a head in small capitals, a rule,
+    two rows, a rule between row groups, one row, a bottom rule, the caption under it."""
+    page.insert_text((290, 40), "2.2 another section in this chapter", fontsize=8, fontname="helv")
+    _rule(page, 70, 100, 430, 0.8)
+    for x, head in zip(
+        (104, 260, 330), ("labitur bonorum pri no", "que vista", "human"), strict=True
+    ):
+        page.insert_text((x, 84), head, fontsize=8, fontname="helv")
+    _rule(page, 92, 100, 430)
+    for y, row in zip((108, 126, 152), _GROUPS, strict=True):
+        for x, cell in zip((104, 260, 330), row, strict=True):
+            page.insert_text((x, y), cell, fontsize=10, fontname="tiro")
+    _rule(page, 135, 100, 430)
+    _rule(page, 160, 100, 430, 0.8)
+    page.insert_text((160, 180), "Table 2.1: Autem timeam deleniti usu id. Knuth", fontsize=9,
+                     fontname="tiro")  # fmt: skip
+
+
+def test_a_row_group_of_one_row_under_a_rule_is_no_head(tmp_path: Path) -> None:
+    """The row over the rule between row groups is a row of the table, not the head of a
+    table of the row under it: the head is the row over the first rule, set apart."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _row_groups))
+    assert rows == [["labitur bonorum pri no", "que vista", "human"], *_GROUPS]
+
+
+def _double_rules(page: pymupdf.Page) -> None:
+    """abntex2's Tabela 3: a caption over a small table between double rules, no rule under
+    its head; a numbered heading and a paragraph under it."""
+    page.insert_text((230, 70), "Tabela 3 - Tabela de conversão de acentuação.", fontsize=10,
+                     fontname="tiro")  # fmt: skip
+    for y in (80, 82, 140, 142):
+        _rule(page, y, 310, 477, 0.4)
+    for y, (accent, code) in zip(
+        (95, 108, 121, 134),
+        (("acento", "bibtex"), ("à á ã", "\\'a \\`a \\~a"), ("í", "{\\'\\i}"), ("ç", "{\\c c}")),
+        strict=True,
+    ):
+        page.insert_text((318, y), accent, fontsize=10, fontname="tiro")
+        page.insert_text((380, y), code, fontsize=10, fontname="helv" if y == 95 else "cour")
+    page.insert_text((80, 190), "2.17 Precisa de ajuda?", fontsize=14, fontname="hebo")
+    page.insert_text((80, 215), "Consulte a FAQ com perguntas frequentes e comuns no portal.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_a_head_no_rule_underlines_opens_the_table_between_its_rules(tmp_path: Path) -> None:
+    """Between double rules, the first row of short cells is the head and the rows under it,
+    each keeping to its columns, the table's rows."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _double_rules))
+    assert rows == [
+        ["acento", "bibtex"], ["à á ã", "\\'a \\`a \\~a"], ["í", "{\\'\\i}"], ["ç", "{\\c c}"]
+    ]  # fmt: skip
+
+
+def _boxed_label(page: pymupdf.Page) -> None:
+    """A command's signature between two rules, its argument set apart in another face (two
+    pieces: a head's two cells, to a careless reading), and one line of text under it."""
+    _rule(page, 100, 85, 400)
+    page.insert_text((90, 114), "\\schoolcode{", fontsize=10, fontname="cour")
+    page.insert_text((180, 114), "school code}", fontsize=10, fontname="tiit")
+    page.insert_text((90, 130), "Sets the code.", fontsize=10, fontname="tiro")
+    _rule(page, 136, 85, 400)
+    page.insert_text((85, 170), "The next command sets the student's number on the cover page.",
+                     fontsize=10, fontname="tiro")  # fmt: skip
+
+
+def test_rows_of_one_cell_under_a_ruled_head_make_no_table(tmp_path: Path) -> None:
+    """Most rows under the head hold one cell (a short line under a signature): no table."""
+    markdown = drawn_markdown(tmp_path, _boxed_label)
+    assert not pipe_rows(markdown)
+    assert "Sets the code." in markdown
+
+
+def _text(page: pymupdf.Page, x: float, y: float, text: str, size: float = 10) -> None:
+    page.insert_text((x, y), text, fontsize=size, fontname="tiro")
+
+
+_WORDS = "the model reads each page of the document and keeps its lines in order so".split()  # noqa: SIM905
+
+
+def _two_columns(page: pymupdf.Page) -> None:
+    """A two-column paper page: a running head whose two pieces start the two columns over a
+    rule across the text width, fifty rows of body text a column, a footer rule as wide."""
+    _text(page, 72, 50, "Comput. Linguistics", 9)
+    _text(page, 306, 50, "Smith and Jones", 9)
+    _rule(page, 56, 72, 523)
+    for i in range(50):
+        _text(page, 72, 80 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
+        _text(page, 306, 80 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
+    _rule(page, 760, 72, 523)
+    _text(page, 290, 775, "17", 9)
+
+
+def _close_two_columns(page: pymupdf.Page) -> None:
+    """Two columns of body text set close under a running head's rule and over a footer rule
+    (as close as booktabs' rows): the running head's pieces are no head, of more words than a
+    table's head cells."""
+    _text(page, 72, 50, "Proceedings of the Annual Meeting", 9)
+    _text(page, 306, 50, "Smith and Jones: reading long documents", 9)
+    _rule(page, 56, 72, 523)
+    for i in range(50):
+        _text(page, 72, 66 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
+        _text(page, 306, 66 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
+    _rule(page, 66 + 13 * 49 + 5, 72, 523)
+    _text(page, 290, 775, "17", 9)
+
+
+def _two_column_index(page: pymupdf.Page) -> None:
+    """An index in two columns under a running head whose two pieces start the columns."""
+    _text(page, 72, 50, "INDEX", 9)
+    _text(page, 306, 50, "INDEX", 9)
+    _rule(page, 56, 72, 523)
+    for i in range(45):
+        _text(page, 72, 80 + 14 * i, f"term{i}, {i * 3 + 1}")
+        _text(page, 306, 80 + 14 * i, f"word{i}, {i * 5 + 2}")
+    _rule(page, 720, 72, 523)
+
+
+def _letter(page: pymupdf.Page) -> None:
+    """A letter under its letterhead's rule (name left, telephone right), short lines all in
+    the first column, a footer rule with the bank's details."""
+    _text(page, 72, 50, "ACME GmbH", 14)
+    _text(page, 420, 50, "Tel. 030 1234", 9)
+    _rule(page, 58, 72, 523)
+    for y, line in ((100, "Herrn Max Muster"), (112, "Musterweg 1"), (124, "12345 Berlin"),
+                    (170, "Sehr geehrter Herr Muster,"), (190, "vielen Dank."),
+                    (220, "Mit freundlichen Gruessen"), (260, "Erika Beispiel")):  # fmt: skip
+        _text(page, 72, y, line)
+    _rule(page, 780, 72, 523)
+    _text(page, 72, 792, "Sparkasse Berlin", 8)
+    _text(page, 300, 792, "IBAN DE12 3456", 8)
+
+
+def _fill_in_form(page: pymupdf.Page) -> None:
+    """A blank form: label pairs over fill-in lines of one width, two fields a row."""
+    _text(page, 72, 60, "Application form", 14)
+    y = 100
+    for left, right in (("Surname", "Given name"), ("Date of birth", "Place of birth"),
+                        ("Street", "City"), ("Phone", "E-mail")):  # fmt: skip
+        _text(page, 72, y, left, 9)
+        _text(page, 300, y, right, 9)
+        _rule(page, y + 18, 72, 523)
+        y += 40
+    _text(page, 72, y + 10, "Signature", 9)
+    _text(page, 300, y + 10, "Date", 9)
+    _rule(page, y + 28, 72, 523)
+
+
+def _definition(page: pymupdf.Page) -> None:
+    """A definition's label and name over a rule, its short lines under it, a rule."""
+    _text(page, 80, 115, "Definition 2")
+    _text(page, 300, 115, "(Group)")
+    _rule(page, 122, 72, 523)
+    for i, line in enumerate(("A set G with an operation", "that is associative,",
+                              "has a neutral element", "and inverses.")):  # fmt: skip
+        _text(page, 80, 137 + 12 * i, line)
+    _rule(page, 180, 72, 523)
+
+
+def _legend(page: pymupdf.Page) -> None:
+    """A figure's caption between rules, its legend's two entries under it, a rule."""
+    _rule(page, 300, 72, 523)
+    _text(page, 72, 314, "Figure 3:")
+    _text(page, 130, 314, "Loss per epoch.")
+    _rule(page, 320, 72, 523)
+    _text(page, 72, 334, "Training")
+    _text(page, 72, 346, "Validation")
+    _rule(page, 352, 72, 523)
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        _two_columns,
+        _close_two_columns,
+        _two_column_index,
+        _letter,
+        _fill_in_form,
+        _definition,
+        _legend,
+    ],
+)
+def test_rules_across_that_bound_no_rows_of_cells_make_no_table(
+    tmp_path: Path, draw: Callable[[pymupdf.Page], None]
+) -> None:
+    """A running head's rule over a page's two columns of text or an index (the rows stand far
+    under the rule, no booktabs padding: ``banded._tight``; set close, the head's pieces are of
+    too many words), a form's labels over fill-in lines
+    (far over them), a letter, a definition and a legend under a rule (their rows one cell
+    each, the head two): no table, the text read as before."""
+    markdown = drawn_markdown(tmp_path, draw)
+    assert not pipe_rows(markdown)
+
+
+def _file_groups(page: pymupdf.Page) -> None:
+    """hfutthesis-doc's Table 1: a top rule, a head, a rule; row groups between rules, each
+    group's label on its first row, one file and its purpose a row (the first purpose wrapped
+    over two lines); a bottom rule."""
+    _rule(page, 152.5, 182, 461, 0.8)
+    for x, head in zip((189, 237, 334), ("Kind", "File", "Purpose"), strict=True):
+        _text(page, x, 165, head, 9)
+    _rule(page, 172, 182, 461)
+    y = 184.0
+    for group, files in _GROUP_FILES:
+        _text(page, 189, y, group, 9)
+        for name, purpose in files:
+            page.insert_text((237, y), name, fontsize=9, fontname="cour")
+            for line in purpose.split(" / "):
+                _text(page, 334, y, line, 9)
+                y += 14
+        _rule(page, y - 6, 182, 461, 0.8 if group == _GROUP_FILES[-1][0] else 0.5)
+        y += 10
+
+
+_GROUP_FILES = [
+    ("Template", [("hfut.cls", "the class, loaded / by documentclass"), ("hfut-a.bst", "BibTeX style"),
+                  ("hfut-a.bbx", "BibLaTeX style")]),
+    ("Manual", [("hfut-doc.tex", "its source"), ("hfut-doc.pdf", "what you read")]),
+]  # fmt: skip
+
+
+def test_a_row_group_reads_a_row_each_line_under_its_label(tmp_path: Path) -> None:
+    """A line with cells in two columns opens a row though its first cell is blank: each file
+    keeps its purpose (``banded_tables`` itself, as on hfutthesis-doc p2, whose table the
+    aligned rows leave: they glued a group's files into one row of its label)."""
+    pdf(tmp_path / "groups.pdf", [drawn(_file_groups)])
+    with pymupdf.open(tmp_path / "groups.pdf") as doc:
+        text = read_page(doc[0], 5000)
+    (table,) = banded_tables(text, text.lines, OutputSettings(), [])
+    assert pipe_rows(table.markdown) == [["Kind", "File", "Purpose"]] + [
+        [group if k == 0 else "", name, purpose.replace(" / ", " ")]
+        for group, files in _GROUP_FILES
+        for k, (name, purpose) in enumerate(files)
+    ]
+
+
+def _centred_groups(page: pymupdf.Page) -> None:
+    """suftesi's Table 1: a head centred over left-aligned columns (no column starts at its
+    cells: no table of them), then row groups between rules, one or two rows each, set close
+    under the rule over them and over the rule under them."""
+    _rule(page, 84.6, 84, 515, 0.8)
+    _text(page, 136.5, 99, "Context")
+    _text(page, 348.4, 99, "Packages")
+    _rule(page, 105.4, 84, 515)
+    _text(page, 155.3, 120, "Global")
+    for i, line in enumerate(("appendix, caption, color, crop, enumitem,",
+                              "etoolbox, fancyhdr, fixltxhyph, fontenc,",
+                              "geometry, iftex, microtype, multicol,", "xkeyval, zref")):  # fmt: skip
+        _text(page, 235.5, 120 + 14.3 * i, line)
+    _rule(page, 168.7, 84, 515)
+    _text(page, 155.3, 184, "pdfLaTeX only")
+    _text(page, 235.5, 184, "fontenc, substitutefont")
+    _rule(page, 189, 84, 515)
+    _text(page, 155.3, 204, "LuaLaTeX only")
+    _text(page, 235.5, 204, "luatex85")
+    _text(page, 155.3, 218, "XeLaTeX only")
+    _text(page, 235.5, 218, "fontspec")
+    _rule(page, 223, 84, 515)
+    _text(page, 155.3, 237, "Math")
+    _text(page, 235.5, 237, "amsthm, mathalpha")
+    _rule(page, 243, 84, 515, 0.8)
+
+
+def test_a_rule_between_row_groups_opens_no_table(tmp_path: Path) -> None:
+    """The rules between a table's row groups are no top rules and a group's last row over one
+    no head (rows set close under the rule over them): no table of a group's rows under another
+    group taken as its head."""
+    markdown = drawn_markdown(tmp_path, _centred_groups)
+    assert not pipe_rows(markdown)
+    assert "pdfLaTeX only" in markdown and "luatex85" in markdown
+
+
+def _timesheet(page: pymupdf.Page) -> None:
+    """milog's blank timesheet: a head of six cells over a rule, a row a day with only its
+    number filled in, a rule between the rows; a signature's label under it."""
+    _text(page, 80, 95, "Firma:")
+    _rule(page, 100, 78, 520, 0.8)
+    for x, head in zip((82, 130, 200, 280, 350, 430), _SHEET, strict=True):
+        _text(page, x, 112, head, 9)
+    for day in range(9):
+        _rule(page, 116 + 16 * day, 78, 520)
+        _text(page, 82, 128 + 16 * day, str(day + 1), 9)
+    _rule(page, 116 + 16 * 9, 78, 520, 0.8)
+    _text(page, 80, 300, "Unterschrift:")
+
+
+_SHEET = ("Tag", "Beginn", "Pause", "Ende", "Dauer", "Bemerkung")
+
+
+def test_a_blank_form_of_many_head_cells_over_row_numbers_is_a_table(tmp_path: Path) -> None:
+    """Rows of one cell under a head of six: a blank form's grid, a table (rows of one cell
+    under a head of two are a label boxed by rules over its text)."""
+    rows = pipe_rows(drawn_markdown(tmp_path, _timesheet))
+    assert rows == [list(_SHEET)] + [[str(day + 1), "", "", "", "", ""] for day in range(9)]
+
+
+def _captioned(page: pymupdf.Page) -> None:
+    """shtthesis's Table 2.2: its caption's number and title (two short pieces) just over the
+    top rule, the head under it, a rule, rows whose notes wrap, a bottom rule."""
+    _text(page, 195, 191, "Table 2.2")
+    _text(page, 241, 191, "Degree set by shtsetup")
+    _rule(page, 204.7, 89, 506)
+    for x, head in zip((96, 176, 291), ("key", "value sample", "note"), strict=True):
+        _text(page, x, 225, head)
+    _rule(page, 234.5, 89, 506)
+    y = 252.0
+    for key, value, note in _DEGREES:
+        page.insert_text((96, y), key, fontsize=10, fontname="cour")
+        _text(page, 176, y, value)
+        for line in note.split(" / "):
+            _text(page, 291, y, line)
+            y += 14
+        y += 4
+    _rule(page, y - 10, 89, 506, 0.8)
+    _text(page, 90, y + 30, "The degree's type sets the cover's text.")
+
+
+_DEGREES = [
+    ("degree-name", "Doctor", "the degree's name in / Chinese, as the rules / name it"),
+    ("degree-name*", "Doctor of Philosophy", "the degree's name in / English"),
+]
+
+
+def test_a_caption_over_the_top_rule_is_no_head_of_the_table_under_it(tmp_path: Path) -> None:
+    """The caption's two short pieces just over the top rule are tried as a head first; no row
+    keeps to their columns, so the row under the top rule is the head (``banded_tables``
+    itself: here the aligned rows take the table first, as they did not on shtthesis p26)."""
+    pdf(tmp_path / "captioned.pdf", [drawn(_captioned)])
+    with pymupdf.open(tmp_path / "captioned.pdf") as doc:
+        text = read_page(doc[0], 5000)
+    (table,) = banded_tables(text, text.lines, OutputSettings(), [])
+    assert pipe_rows(table.markdown) == [["key", "value sample", "note"]] + [
+        [key, value, note.replace(" / ", " ")] for key, value, note in _DEGREES
+    ]
+
+
+# -- docstrip listings, their lines numbered (revtex's ltxgrid p110, ltxutil p28) ------------
+_DOCSTRIP = ["\\appdef\\class@documenthook{%", " \\@ifpackageloaded{lineno}{%",
+             "  \\@ifx{\\linenomathWithnumbers}{%", "   \\@ifx{\\endlinenomath}{%",
+             "    \\true@sw", "   }{\\false@sw}%", "  }{\\false@sw}%", " }{\\false@sw}%",
+             " {%", "  \\class@info{Overriding lineno.sty}%", " }%", "}%"]  # fmt: skip
+
+
+def _docstrip(page: pymupdf.Page, number_font: str) -> None:
+    """A paragraph, a listing of twelve lines each numbered left of it (right-aligned, in
+    ``number_font``), its code in a typewriter face set in by its nesting, a paragraph."""
+    _text(page, 150, 80, "We patch only if we recognize the definitions of all the procedures.")
+    for i, code in enumerate(_DOCSTRIP):
+        number = str(2796 + i)
+        page.insert_text((170 - 5.3 * len(number), 100 + 11 * i), number, fontsize=8.8,
+                         fontname=number_font)  # fmt: skip
+        indent = len(code) - len(code.lstrip())
+        page.insert_text((176 + 5.3 * indent, 100 + 11 * i), code.strip(), fontsize=8.8,
+                         fontname="cour")  # fmt: skip
+    _text(page, 150, 250, "We commence overriding the procedures of lineno.sty.")
+
+
+@pytest.mark.parametrize("number_font", ["tiro", "cour"])
+def test_a_listings_numbered_lines_make_no_table(tmp_path: Path, number_font: str) -> None:
+    """Each line's number and its code are no two cells of a table (they were: a column of
+    numbers beside a column of code, the paragraphs around cut off): the lines read in order,
+    each with its number."""
+    markdown = drawn_markdown(tmp_path, lambda page: _docstrip(page, number_font))
+    assert not pipe_rows(markdown)
+    at = [markdown.find(str(2796 + i)) for i in range(len(_DOCSTRIP))]
+    assert -1 not in at and at == sorted(at)
+    assert re.search(r"2797 +\\@ifpackageloaded\{lineno\}\{%", markdown)
+
+
+_STYLES = [("theorem", "bold, roman, / numbered", "italic", "theorems, corollaries, / lemmas"),
+           ("proof", "non bold, / italic", "roman, ended / with a square", "proofs")]  # fmt: skip
+
+
+def _styles(page: pymupdf.Page) -> None:
+    """nwejm's table of theorem styles: four columns, cells wrapped over two lines in two or
+    three of them (none in the first), rules across only."""
+    _rule(page, 100, 85, 510, 0.8)
+    for x, head in zip((90, 170, 280, 380), ("Env", "Head", "Body", "Used for"), strict=True):
+        _text(page, x, 113, head)
+    _rule(page, 118, 85, 510)
+    y = 132.0
+    for row in _STYLES:
+        for x, cell in zip((90, 170, 280, 380), row, strict=True):
+            for i, line in enumerate(cell.split(" / ")):
+                _text(page, x, y + 13 * i, line)
+        y += 13 * max(cell.count(" / ") + 1 for cell in row) + 4
+    _rule(page, y - 10, 85, 510, 0.8)
+
+
+def test_cells_wrapped_in_some_later_columns_carry_their_row_on(tmp_path: Path) -> None:
+    """A printed row with lines in some columns after the first, not all, carries the cells of
+    the row over it on (a row group's rows fill every later column: ``_file_groups``)."""
+    pdf(tmp_path / "styles.pdf", [drawn(_styles)])
+    with pymupdf.open(tmp_path / "styles.pdf") as doc:
+        text = read_page(doc[0], 5000)
+    (table,) = banded_tables(text, text.lines, OutputSettings(), [])
+    assert pipe_rows(table.markdown) == [["Env", "Head", "Body", "Used for"]] + [
+        [cell.replace(" / ", " ") for cell in row] for row in _STYLES
+    ]
+
+
+_COMMANDS = ["sudo tlmgr update --self", "sudo tlmgr update --all",
+             "sudo tlmgr install udesoftec nag chngcntr hyphenat libertine mweights",
+             "sudo tlmgr install enumitem todonotes wallpaper marginnote mdframed"]  # fmt: skip
+
+
+_INSTALL = ["The class needs a few packages that a small TeX installation may lack; install",
+            "them with the commands below, as the administrator of the machine:"]  # fmt: skip
+
+
+def _framed_listing(page: pymupdf.Page) -> None:
+    """udesoftec-doc p19: a paragraph, then shell commands framed by a rule over and under them
+    (listings' frame=lines: each word its own span, set apart wider than a space), a paragraph;
+    all in one typewriter face (the body's: no listing told apart by its face)."""
+    for i, line in enumerate(_INSTALL):
+        page.insert_text((85, 60 + 11 * i), line, fontsize=9, fontname="cour")
+    _rule(page, 92, 85, 510)
+    for i, command in enumerate(_COMMANDS):
+        column = 0
+        for word in command.split(" "):  # a word a span, each on its fixed column (listings)
+            page.insert_text((88 + 5.4 * column, 106 + 11 * i), word, fontsize=9, fontname="cour")
+            column += len(word) + 2
+    _rule(page, 106 + 11 * len(_COMMANDS) - 5, 85, 510)
+    page.insert_text((85, 180), "Then run the example document once to check it.", fontsize=9,
+                     fontname="cour")  # fmt: skip
+
+
+def test_a_listing_framed_by_rules_is_no_table(tmp_path: Path) -> None:
+    """A listing's first line in a typewriter face is no head of a table of its lines: code
+    stays code, each command whole."""
+    markdown = drawn_markdown(tmp_path, _framed_listing)
+    assert not pipe_rows(markdown)
+    assert all(command in markdown for command in _COMMANDS)
+
+
+def _arabic_rules(page: pymupdf.Page) -> None:
+    """An Arabic booktabs table (name, city; read from the right): top rule, head, rule, two
+    rows, bottom rule."""
+    page.insert_font(fontname="dejavu", fontfile=_DEJAVU)
+    _rule(page, 78, 100, 480, 0.8)
+    for y, (name, city) in ((92, ("الاسم", "المدينة")), (112, ("أحمد", "القاهرة")),
+                            (126, ("سارة", "دبي"))):  # fmt: skip
+        page.insert_text((400, y), name, fontsize=10, fontname="dejavu")
+        page.insert_text((200, y), city, fontsize=10, fontname="dejavu")
+        if y == 92:
+            _rule(page, 97, 100, 480)
+    _rule(page, 132, 100, 480, 0.8)
+
+
+def test_a_right_to_left_table_of_rules_across_is_left_as_text(tmp_path: Path) -> None:
+    """Its columns would read left to right (the city before the name): no table of it."""
+    assert not pipe_rows(drawn_markdown(tmp_path, _arabic_rules))

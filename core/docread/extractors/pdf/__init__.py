@@ -33,7 +33,9 @@ class PdfExtractor(Extractor):
     # 12: unruled tables cut at column gaps, page columns side by side, keyed rows' wraps
     # 13: extra7's paragraph rules, two-row tables, cells' marks and bullets, scripts in place
     # 14: extra8's hanging references, script-size lines and items; extra9's invoice grids
-    version: ClassVar[int] = 14
+    # 15: headings checked against outlines (CJK, note labels, bylines), a short last line over
+    # a gutter, turned pages as shown, tables of rules across only, '#' escaped in text
+    version: ClassVar[int] = 15
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 

@@ -45,7 +45,7 @@ _RTL = lazy_pattern("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]")  # Hebrew, Arab
 _SUBSET = lazy_pattern(r"^[A-Z]{6}\+")
 _MONO_NAME = lazy_pattern(  # fixed-pitch families whose fonts may not say so in their flags
     r"(?i)courier|nimbusmon|mono(?!type)|consol|menlo|monaco|inconsolata|sourcecode|typewriter"
-    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$"
+    r"|^(?:cm|lm|ec|sf)s?l?i?tt|tt\d+$|^t1?x(?:b?sl)?b?tt|iosevka(?![-\s]?(?:aile|etoile))"  # newtx's
 )
 # weight words in font names, heaviest first where one contains another ("semibold" > "bold")
 _WEIGHTS = (

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from ...sanitize import lazy_pattern
+from .text.relations import ENDS, LINE_NUMBER
+
 if TYPE_CHECKING:
     from .text.lines import Line
     from .text.pieces import Block
@@ -21,6 +24,7 @@ GUTTER = 6.0  # points of empty width between columns at least
 _COLUMN_CHARS = 40  # text each side of a gutter needs (or a table, a figure, three lines)
 _FORM_SHARE = 0.6  # lines of a side paired across the gap at this share, and short: a form
 _FORM_CHARS = 25  # a form's label or value: shorter than this
+_LABELLED = lazy_pattern(r"\s*(?:\(?\d{1,3}[.)]|\([a-z]\)|\[\w{1,4}\])\s")  # an item's: "(2) "
 _FORM_GAP = 72.0  # points: a form's values start closer than this to its labels' ends
 
 
@@ -253,8 +257,16 @@ def _substantial(side: list[P], chars: Callable[[P], int]) -> bool:
 
 def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
     """Short lines on both sides, most of them side by side with one across and close to it
-    (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text."""
+    (under ``_FORM_GAP``): labels and values (or a table's columns), not columns of text, nor
+    a typeset example beside its source (the left side mostly words, not monospaced, one line
+    of them long, the right mostly monospaced: brandeis-problemset p7; a listing's numbers
+    beside its code, a table of accents beside their codes stay one)."""
     if min(p.x0 for p in right) - max(p.x1 for p in left) >= _FORM_GAP:
+        return False
+    if (
+        _mostly(right, _coded) and _mostly(left, lambda p: not _coded(p) and _worded(p))
+        and any(chars(p) >= _FORM_CHARS for p in left)  # a line of prose, wrapped: no label
+    ):  # fmt: skip
         return False
     short = [p for p in left if 0 < chars(p) < _FORM_CHARS]
     if len(short) < _FORM_SHARE * len(left) or not short:
@@ -264,6 +276,21 @@ def _form(left: list[P], right: list[P], chars: Callable[[P], int]) -> bool:
         return False
     paired = sum(any(min(p.y1, q.y1) - max(p.y0, q.y0) > 0 for q in across) for p in short)
     return paired >= _FORM_SHARE * len(left)
+
+
+def _mostly(side: list[P], test: Callable[[P], bool]) -> bool:
+    """Over half the side's pieces pass ``test``."""
+    return 2 * sum(map(test, side)) > len(side)
+
+
+def _coded(p: Piece) -> bool:
+    """A line set in a monospaced face (a table or a figure is none)."""
+    return bool(getattr(p, "mono", False))
+
+
+def _worded(p: Piece) -> bool:
+    """A line with a word in it (no line number, no table or figure)."""
+    return any(c.isalpha() for c in getattr(p, "text", ""))
 
 
 def _bands(pieces: list[P]) -> list[list[P]]:
@@ -309,10 +336,49 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         ):
             groups[-1].extend(band)
             free = common
+        elif (
+            len(band) == 1 and i and len(bands[i - 1]) == 1 and not _gutter(free, lo, hi)
+            and _reads_on(bands[i - 1][0], band[0], bands[i + 1 : i + 2], hi - lo)
+        ):  # fmt: skip
+            groups[-1].extend(band)  # a paragraph's short last line: no top of the columns below
+            free = []  # nor a margin's strip the bands below may make a gutter of
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
+    """``b``, a band's one line, is set under ``a``, the one line of the band above, as a
+    paragraph's next line is (the same left, as tall, closer than half its height) and
+    shorter, ``a`` a paragraph's line (over 0.6 of the region's ``width``: no byline's nor
+    address's; ending no sentence: no list item's), no line so close under ``b`` (``below``:
+    the next band, if any; its first piece the top one): a paragraph's last line, which a
+    gutter of the pictures or columns under it must not take from it (a column's first line,
+    its column's next line close under it, is none). Both prose (``_prose``), ``b`` opening
+    with no item's label (``(2)``)."""
+    height = a.y1 - a.y0
+    if not (
+        abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
+        and a.x1 - a.x0 > 0.6 * width
+        and abs(b.y1 - b.y0 - height) < 0.2 * height
+        and (not below or below[0][0].y0 - b.y1 >= 0.5 * height)
+    ):  # fmt: skip
+        return False  # (the geometry first: most bands of a page fail it at once)
+    text = getattr(a, "text", None)  # a line's (a table or a figure has none)
+    return (
+        isinstance(text, str) and not ENDS.search(text.rstrip())  # no item's or row's end
+        and _prose(a, height) and _prose(b, height)
+        and not _LABELLED.match(getattr(b, "text", ""))  # no next item ("(2) ...")
+    )  # fmt: skip
+
+
+def _prose(p: Piece, height: float) -> bool:
+    """``p`` a line of prose: no code (monospaced, or a listing's numbered line) nor a row of
+    cells (a gap over two ems in it: a mark or an amount set at the right)."""
+    if _coded(p) or LINE_NUMBER.match(getattr(p, "text", "")):
+        return False
+    return all(x - end <= 2 * height for x, _, end in getattr(p, "cuts", ()))
 
 
 def _heads_below(

@@ -21,15 +21,17 @@ from ...sanitize import lazy_pattern
 from .figures import captioned, drawn_label, figure_boxes, figure_label
 from .library import right_to_left
 from .order import Item, line_chars, margin_notes, reading_order
-from .survey import HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
+from .survey import BAND, HEAD_NUMBER, Survey, alone, in_band, is_page_number, marking, running_key
 from .tables.cells import PageTable, heads_row, left_over, numbers_row, page_number
 from .tables.listing import code_rows
 from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
 from .text.blocks import column_blocks
 from .text.flow import displayed, run_on, written
+from .text.joins import same_row
 from .text.lines import Line, PageText
 from .text.pieces import Block, ended, joined, norm
+from .text.reading import upright
 
 if TYPE_CHECKING:
     from ...settings import OutputSettings
@@ -83,7 +85,10 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     running: list[Line] = []
     folios = [ln for ln in text.lines if in_band(ln, height) and page_number(ln, text.lines)]
     beside = margin_notes(text.lines, text.width, survey.body)
+    out, heads = _running_turned(text, survey) if text.turn else (set(), [])
     for ln in text.lines:
+        if id(ln) in out or ln in heads:
+            continue
         if ln.rotated or id(ln) in beside:
             margin.append(ln)
         elif is_page_number(ln.text) and (ln in folios or alone(ln, text.lines)):
@@ -157,6 +162,8 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
     if blocks and blocks[-1].kind == "text" and not ended(blocks[-1]) and len(blocks) > 1:
         at -= 1  # the page's last paragraph runs on to the next page: the asides before it
     blocks[at:at] = aside
+    if heads:
+        blocks.insert(0, Block("lines", heads))  # a turned page's head, upright: read first
     headings = [(b.level, joined(b.lines)) for b in blocks if b.kind == "heading"]
     return PageModel(blocks, headings, text.chars, skipped)
 
@@ -203,6 +210,32 @@ def _coded(column: list[Block], survey: Survey) -> None:
         else:
             out.append(Block("code", list(block.lines)))
     column[:] = out
+
+
+def _running_turned(text: PageText, survey: Survey) -> tuple[set[int], list[Line]]:
+    """A page read turned's lines that stand sideways as shown, upright as stored, at the
+    page's top or foot as stored (pdflscape: mnras_guide p6, NDSU-Thesis-Extended p79), told
+    as an upright page's are by their place as stored: the ids of its running lines, folio (in
+    the band and in no row of numbers: no ruler's; or the top or bottom line; or on a running
+    line's row) and the title on the folio's row (``6  K. T. Smith``, ``4.8. Liste ... 37``:
+    one line upright, two as MuPDF reads the page turned), left out; and its other head lines
+    (yathesis-fr p47's section head over the turned figure), read first, as upright."""
+    stored, tall = upright(text)
+    turned = {id(up): ln for ln, up in zip(text.lines, stored, strict=True) if ln.rotated}
+    ups = [up for up in stored if id(up) in turned]
+    running = [up for up in ups if survey.running_at(up, tall)]
+    folios = [
+        up for up in ups if is_page_number(up.text) and (
+            in_band(up, tall) and page_number(up, stored) or alone(up, stored)
+            or any(same_row(up, r) for r in running)
+        )
+    ]  # fmt: skip
+    titles = [up for up in ups if in_band(up, tall) and any(same_row(up, n) for n in folios)]
+    out = {id(turned[id(up)]) for up in (*running, *folios, *titles)}
+    top = [up for up in ups if up.y1 <= 2 * BAND * tall and id(turned[id(up)]) not in out]
+    worded = [up for up in top if not is_page_number(up.text)]  # a ruler's number: no head
+    heads = [up for up in top if up in worded or any(same_row(up, w) for w in worded)]
+    return out, [turned[id(up)] for up in sorted(heads, key=lambda up: (up.y0, up.x0))]
 
 
 def _paired(ln: Line, number: Line, *, right: bool = False) -> bool:

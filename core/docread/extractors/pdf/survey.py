@@ -34,10 +34,10 @@ _PAGE_NUMBER = re.compile(
     r"^(?:page\s*|p\.\s*|-\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*-)?$",
     re.IGNORECASE,
 )
-HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3, 제 1 장
+HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3, 제 1 장, 第3节
     r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
     r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+[\dIVXA-Z]+\.?"
-    r"|제\s*\d+\s*[장절조편])(?:\s|$)",
+    r"|제\s*\d+\s*[장절조편]|第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部])(?:\s|$)",
     re.IGNORECASE,
 )
 _MONTH = (
@@ -53,6 +53,8 @@ _DATE = lazy_pattern(  # a day's date alone: "October 14, 1998", "14. Oktober 19
     re.IGNORECASE,
 )
 BIGGER = 1.15  # a size this many times the body's marks a heading by itself
+_WIDE = lazy_pattern(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uff60]")
+_PROSE = 10  # a prose style with this share (1/10) of a listing face's characters is the body
 _ALONE_WORDS = 20  # a run of lines in one style this short, between other styles, stands alone
 
 Style = tuple[float, bool, bool, str]  # Line.style: size, bold, italic, family
@@ -138,8 +140,9 @@ class Survey:
         return line.style in self.heading_styles or line.color in self.heading_colors
 
     def code(self, line: Line) -> bool:
-        """A line in a monospaced family other than the body's: a listing's, a signature's."""
-        return line.mono and line.family != self.body_style[3]
+        """A line in a monospaced family other than the body's, not set as large as a title: a
+        listing's, a signature's (a title's class name in typewriter is the title's)."""
+        return line.mono and line.family != self.body_style[3] and line.size < self.body * _TITLE
 
     def level(self, line: Line) -> int:
         """A heading line's level: 1 + the heading styles ranked above its own (larger, then
@@ -271,8 +274,10 @@ def _styles(found: Survey) -> None:
     a style other than the body's (``Survey.distinct``) whose runs (lines in it one after the
     other) mostly stand alone, one or two lines of few words between other styles (a quotation
     set in it for lines on end is one run), with fewer characters in all than the body; or any
-    style clearly larger than the body."""
+    style clearly larger than the body. The body is the style most characters have, but a
+    listing's (monospaced) only where no other style has a tenth as many (``_body``)."""
     chars: Counter[Style] = Counter()
+    listing: set[Style] = set()  # styles of monospaced lines
     weights: dict[Style, Counter[int]] = {}
     alone: Counter[Style] = Counter()  # runs of the style that stand alone
     runs: Counter[Style] = Counter()
@@ -283,8 +288,10 @@ def _styles(found: Survey) -> None:
         ]
         pages.append(lines)
         for ln in lines:
-            n, style = len(ln.text.strip()), ln.style
+            n, style = _width(ln.text.strip()), ln.style
             chars[style] += n
+            if ln.mono:
+                listing.add(style)
             by_weight = weights.get(style)  # (setdefault would make a Counter for every line)
             if by_weight is None:
                 by_weight = weights[style] = Counter()
@@ -295,7 +302,7 @@ def _styles(found: Survey) -> None:
                 alone[run[0].style] += 1
     if not chars:
         return
-    body = found.body_style = chars.most_common(1)[0][0]
+    body = found.body_style = _body(chars, listing)
     found.body = body[0]
     found.body_weight = weights[body].most_common(1)[0][0]
     heads = []
@@ -310,6 +317,24 @@ def _styles(found: Survey) -> None:
     found.heading_styles = [s for s, _ in heads]
     _colors(found, pages)
     found.headed = bool(heads or found.heading_colors)
+
+
+def _width(text: str) -> int:
+    """A line's characters, a CJK one counted twice (an em wide, two Latin letters' room; a
+    Chinese manual's body face must not lose to its Latin listings by counting glyphs)."""
+    return len(text) + len(_WIDE.findall(text))
+
+
+def _body(chars: Counter[Style], listing: set[Style]) -> Style:
+    """The body style: the one with the most characters, unless that is a listing's face and
+    a style of running text has a tenth as many (a manual whose listings outnumber its prose:
+    taken for the body, every prose line would stand apart from it as a heading)."""
+    ranked = chars.most_common()
+    top, most = ranked[0]
+    prose = next(((s, n) for s, n in ranked if s not in listing), None)
+    if top in listing and prose is not None and prose[1] * _PROSE >= most:
+        return prose[0]
+    return top
 
 
 def _colors(found: Survey, pages: list[list[Line]]) -> None:

@@ -111,6 +111,13 @@ def walled_cuts(
     return _cut_lines(lines, whole, walled)
 
 
+def cut_at(line: Line, starts: list[float] | None) -> list[Line]:
+    """``line`` cut (``_cut``) at its cuts where one of ``starts`` is (within ALIGN), or at every
+    cut (None): a banded table's head row and the rows under it (``banded``)."""
+    edges = [c for c in line.cuts if starts is None or any(abs(c[0] - x) <= ALIGN for x in starts)]
+    return _cut(line, edges) if edges else [line]
+
+
 def _cut_lines(
     lines: list[Line], whole: dict[int, Line], edges_of: Callable[[Line], list[_CUT]]
 ) -> tuple[list[Line], dict[int, Line]]:

@@ -41,7 +41,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         gap = _top(row) - bottom
         tight = bool(rows) and (usual <= 0.5 or gap < 0.6 * usual)
         if tight and (_continued(rows[-1], cells) or len(rows) > 1 and _opens(rows[-1], cells)):
-            rows[-1] = [_glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
+            rows[-1] = [glued(a, b) for a, b in zip(rows[-1], cells, strict=True)]
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
@@ -77,7 +77,7 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
         above = out[-1][at] if out and at and out[-1][0] else ""
         ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
         if above and not ends and not NUMBER.match(row[at]) and _mid_phrase(above):
-            out[-1] = [_glued(a, b) for a, b in zip(out[-1], row, strict=True)]
+            out[-1] = [glued(a, b) for a, b in zip(out[-1], row, strict=True)]
         else:
             out.append(row)
     return out
@@ -157,7 +157,7 @@ def _header(rows: list[list[Line]], cols: list[list[float]]) -> list[list[str]]:
                 i = i if span is None else span
                 groups[i] = f"{groups[i]} {ln.text.strip()}".strip()
             else:
-                stacked[i] = _glued(stacked[i], ln.text.strip())
+                stacked[i] = glued(stacked[i], ln.text.strip())
         if any(groups):
             out.append(groups)
     return [*out, stacked] if any(stacked) else out
@@ -186,7 +186,7 @@ def _spanned(ln: Line, cols: list[list[float]], i: int, below: list[Line]) -> in
     return None
 
 
-def _glued(a: str, b: str) -> str:
+def glued(a: str, b: str) -> str:
     """A cell's text and its wrapped line: no space after a hyphen ("enc-" "layers")."""
     if not a or not b:
         return a or b

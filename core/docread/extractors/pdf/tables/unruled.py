@@ -1,6 +1,7 @@
 """Tables without rules on a PDF page: rows of short lines side by side whose left edges line
 up in columns over three or more rows (key/value grids in two pairs of columns too; a row may
-hold one cell between rows of cells: a group label), with the row just above as the header."""
+hold one cell between rows of cells: a group label), with the row just above as the header;
+then, among the lines left, tables of rules across only (banded.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..order import column_sides, line_chars, region_columns
 from ..survey import in_band
+from .banded import banded_tables
 from .cells import (
     NUMBER,
     PageTable,
     clean_rows,
+    left_over,
     make_table,
     rows_of,
     spaced_apart,
@@ -51,7 +54,16 @@ def aligned_tables(
     """The page's tables without rules among ``lines`` (rows of short cells side by side), then
     among the lines they left each column's (``order.region_columns``: the page's two, or the
     two under a title or a table across it; a table in one column has its rows between the
-    other column's lines: rows across the page mix them)."""
+    other column's lines: rows across the page mix them); then the tables of rules across only
+    among the lines left (``banded.banded_tables``: cells wrapped over lines, one row)."""
+    found = _unruled(text, lines, output, survey)
+    return found + banded_tables(text, left_over(lines, found), output, found)
+
+
+def _unruled(
+    text: PageText, lines: list[Line], output: OutputSettings, survey: Survey
+) -> list[PageTable]:
+    """The tables of aligned rows among ``lines`` (``aligned_tables``), no rules needed."""
     width = text.width
     lines, whole = column_cuts(*spaced_apart(lines))
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)

@@ -18,6 +18,7 @@ from .lines import Line
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, WEAK_BULLETS, Block, bulleted, norm
 from .relations import (
     ENDS,
+    LINE_NUMBER,
     STOPS,
     first_word,
     hung,
@@ -42,7 +43,8 @@ _CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Ab
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
-_LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "4 {"
+# "i. e.,", "z. B. ": no "i." label; a capital's initial only in these ("c. P. ex.", "a. J. Smith": labels)
+_ABBREVIATION = lazy_pattern(r"\s*(?:[a-z]\.\s?[a-zäöü]|z\.\s?[BT]|u\.\s?U|o\.\s?Ä)\.[\s,]")
 _NUMBER_ONLY = lazy_pattern(_HEAD_NUMBER.pattern.replace("(?:\\s|$)", "$"), re.IGNORECASE)  # "1.2"
 
 
@@ -153,7 +155,10 @@ def _starts_item(
     if first in STRONG_BULLETS:
         return first == "\ufffd" or bool(stripped[1:].strip())  # a box alone: no empty item
     weak = first in WEAK_BULLETS and second in (" ", "\t", "\xa0")
-    numbered = not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+    numbered = (
+        not weak and first in _LIST_START and bool(_NUMBERED.match(stripped))
+        and not _ABBREVIATION.match(stripped)
+    )  # fmt: skip
     if second == "." and first.isupper() and stripped[2:3].isspace():  # "C." under a clause's
         at, near = round(ln.x0 / 2), (chr(ord(first) - 1), chr(ord(first) + 1))  # text set in
         sibling = any((c, at + d) in letters for c in near for d in (-1, 0, 1))
@@ -236,8 +241,10 @@ def _breaks(
     if indented and prev.x0 <= left + 0.6 * em:
         first = current[0]  # not a hanging indent: the block opened at the left or as indented
         lettered = _APPENDIX.match(prev.text) and ln.style == prev.style and survey.distinct(prev)
-        if first is prev and (survey.hangs(prev, ln) or lettered or wraps and hung(prev, ln)):
-            return False  # a title or an item wrapped under itself (a hanging indent)
+        if first is prev and (
+            survey.hangs(prev, ln) or lettered or wraps and (hung(prev, ln) or hung_text(prev, ln))
+        ):
+            return False  # a title, an item or a reference ([3] ...) wrapped under itself
         if first is prev and _hanging(prev, ln, sides, _reached(reach, ln.x0), survey):
             return False  # a reference's first line and its wraps set in under it
         return first is prev or first.x0 <= left + 0.6 * em or abs(first.x0 - ln.x0) < 0.3 * em
@@ -254,7 +261,7 @@ def _scripted(prev: Line, ln: Line, start: float) -> bool:
     own font, whose boxes are all one height whatever its sizes."""
     tall = prev.height - 0.5 <= ln.height <= prev.height + 0.2 * prev.size
     scripts = ln.size < 0.76 * prev.size and tall
-    wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not _LINE_NUMBER.match(ln.text)
+    wrapped = abs(ln.x0 - start) <= 0.5 * prev.size and not LINE_NUMBER.match(ln.text)
     return scripts and wrapped and ln.family == prev.family != OCR_FONT
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..survey import Survey
     from .lines import Line
 
+_CITED = lazy_pattern(r"\s*\[\w{1,4}\]\s")  # a reference's label opening its entry: "[3] "
 _RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ablation. We"
 _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at most
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
@@ -144,7 +145,9 @@ def _resumes(block: Block, column: list[Block], later: list[Block]) -> bool:
 
 def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
     """A paragraph that continues one before it: it opens lower-case, or (a script without
-    case, or any) with its first line not indented against its next, or, a line alone, not
+    case, or any) with its first line not indented against its next (nor, opening with a
+    ``[n]`` label, set out left of it: a reference's hanging entry, ``[3] Sten Andler ...``;
+    an index's leaders or a caption under a figure's label do go on), or, a line alone, not
     indented against the ``column``'s left edge where its paragraphs open indented."""
     start = block.lines[0].text.lstrip()[:1]
     if start.islower():
@@ -156,22 +159,39 @@ def _continues(block: Block, rtl: bool, column: list[Block]) -> bool:
         texts = [b for b in column if b.kind == "text" and len(b.lines) > 1]
         indented = any(b.lines[0].x0 > b.lines[1].x0 + 0.5 * em for b in texts)
         return indented and block.lines[0].x0 <= min(b.x0 for b in texts) + 0.5 * em
-    return block.lines[0].x0 <= block.lines[1].x0 + 0.5 * em
+    first, second = block.lines[0].x0, block.lines[1].x0
+    hanging = first < second - 0.5 * em and _CITED.match(block.lines[0].text)  # [3] ...
+    return first <= second + 0.5 * em and not hanging
 
 
 # -- writing --------------------------------------------------------------------------------------
+_HASHES = lazy_pattern(r"^(\s*)(#{1,6})(?=\s|$)", re.MULTILINE)  # a heading's mark opening a line
+
+
 def written(block: Block, lines_kept: bool) -> str:
+    """A block as markdown; text that opens a line with ``#`` escaped (``\\#``), so that only a
+    heading block reads as one (to a markdown reader and to the chunker's sections)."""
+    if block.kind in ("heading", "table", "figure", "code"):
+        return _marked(block)
+    return _HASHES.sub(r"\1\\\2", _text(block, lines_kept))
+
+
+def _marked(block: Block) -> str:
+    """A heading, a table, a figure or code: markdown of its own."""
     if block.kind == "heading":
         return f"{'#' * block.level} {joined(block.lines)}"
-    if block.kind in ("table",):
+    if block.kind == "table":
         return block.markdown
     if block.kind == "figure":
         labels = "\n".join(" ".join(ln.text.split()) for ln in _read(block.lines))
         return f"{block.markdown}\n\n{labels}" if labels else block.markdown
+    return _fenced(block.lines)
+
+
+def _text(block: Block, lines_kept: bool) -> str:
+    """A paragraph, an item or lines kept as printed."""
     if block.kind == "lines":
         return "\n".join(" ".join(ln.text.split()) for ln in block.lines)
-    if block.kind == "code":
-        return _fenced(block.lines)
     lines = block.lines
     if block.kind == "item" and bulleted(lines[0].text):
         text = lines[0].text.lstrip()[1:].lstrip(" \t\xa0\x07")

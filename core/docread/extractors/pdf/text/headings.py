@@ -24,6 +24,16 @@ _THEOREM = lazy_pattern(  # a theorem's or a proof's label: it opens a paragraph
     r"|^(?:Beispiel|Example|Aufgabe|Exercise|Übung|Anmerkung|Notation)\s+\d[\d.]*\s*"
     r"(?:[.:(]|\([^()]*\))?$",  # "Beispiel 1 (Topologien)": its name in brackets
 )  # an example's or exercise's numbered label too (alone: "Example" may head a section)
+_ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their languages
+    r"^(?:Note|Tip|Hint|Warning|Caution|Important|Anmerkung|Hinweis|Tipp|Warnung|Achtung|Wichtig"
+    r"|Vorsicht|Remarque|Astuce|Avertissement|Nota|Avvertenza|Suggerimento|Aviso|Advertencia"
+    r"|Dica):?$",
+    re.IGNORECASE,
+)
+_BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
+)
+_LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
@@ -32,12 +42,21 @@ _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letter
 _MAX_HEADING = 160  # characters: a longer block is text, whatever its font
 _WEAK_WORDS = 12  # a heading set only apart by slant, family or a little size: this many words
 _WORD = lazy_pattern(r"[^\W\d_]{3}|[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{2}")  # a word
+_SPACED = lazy_pattern(r"(?<=\b[^\W\d_]) (?=[^\W\d_]\b)")  # "T E S T": a letterspaced title
 _ACRONYM = lazy_pattern(r"\b[A-Z]{2}\b")  # two capitals: a word of a bold title ("TL;DR:")
 _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, another starts
+_CJK_SENTENCE = lazy_pattern(r"[。，]|[！？]\s*\S|[；、]$")  # a stop, a clause's comma, sentences
+_BRACKETED = lazy_pattern(r"（[^）]*）|\([^)]*\)")  # "（每题3 分，共18 分）": a heading's note
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
+_ABSTRACT = lazy_pattern(  # an abstract's label, set small over it (LaTeX's \small\bfseries)
+    r"^(?:Abstract|Zusammenfassung|Kurzfassung|Résumé|Resumo|Resumen|Sommario|Riassunto"
+    r"|Samenvatting|Аннотация|摘\s*要)[.:]?$",
+    re.IGNORECASE,
+)
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_SYNTAX = lazy_pattern(r"⟨[^⟩]+⟩|^\\[A-Za-z@]+\*?\s*[{\[]")  # \author{⟨author⟩}: a command's
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 _MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
 
@@ -76,10 +95,14 @@ def typed_blocks(
 
 
 def _lead_split(lines: list[Line]) -> list[Line]:
-    """A first line opening with a label in another style (``Line.lead``): label, text apart."""
+    """A first line opening with a label in another style (``Line.lead``): label, text apart;
+    not a bare number (``3``, ``3.1``: a heading's number before its title set in another face,
+    a CJK title beside a Latin number, or an item's number before its text: one line)."""
     first = lines[0]
     if not first.lead or first.lead >= len(first.text):
         return lines
+    if not _WORD.search(first.text[: first.lead]) and not first.mono:
+        return lines  # a number before a monospaced title: split, the title is no listing
     cut = first.x0 + (first.x1 - first.x0) * first.lead / len(first.text)
     label = replace(first, x1=cut, text=first.text[: first.lead].rstrip(), lead=0, bold=True)
     rest = replace(first, x0=cut, text=first.text[first.lead :].lstrip(), lead=0)
@@ -88,12 +111,20 @@ def _lead_split(lines: list[Line]) -> list[Line]:
 
 def _run_in_label(lines: list[Line], kind: str, survey: Survey, right: float) -> list[Block]:
     """A block that opens with a label run into its text on the same row: a numbered one
-    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, any other
-    (``Satz 4.1``, ``Note:``, ``Beweis.``) stays in its paragraph, never a heading."""
+    (``2. COMPENSATION.``, set apart from the body) is a heading of its own, a bare number
+    (``第3 节``) with the title beside it in its style; any other (``Satz 4.1``, ``Note:``,
+    ``Beweis.``, a bare number before body text) stays in its paragraph, never a heading."""
     label, text = lines[0], lines[0].text.strip()
     if _HEAD_NUMBER.match(text) and survey.distinct(label) and len(text.split()) <= _CAPS_HEAD:
-        rest = Block(kind, lines[1:], right=right)
-        return [Block("heading", [label], level=survey.level(label)), rest]
+        chapter = text[:1] == "第" and bool(_HEAD_NUMBER.fullmatch(text))  # 第四章: no word
+        bare = chapter or not _WORD.search(text)  # 3.1 (a run-in "Section heads." has words)
+        titled = lines[1].style == label.style or survey.distinct(lines[1])  # its title's style
+        title = lines[1].text if bare else ""  # a word, no sentence
+        titled = titled and bool(_WORD.search(title)) and not _cjk_sentence(title)
+        if (not bare or titled) and not _MATH_SIGN.search(text + title):  # an exam's question
+            head, rest = lines[: 1 + bare], lines[1 + bare :]
+            tail = [Block(kind, rest, right=right)] if rest else []
+            return [Block("heading", head, level=survey.level(label)), *tail]
     return [Block(kind, lines, right=right)]
 
 
@@ -103,9 +134,11 @@ def _heading_level(
     """The level of a block that is a heading, else 0: at most three lines of one size and
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
-    case at its start), contact data (a letterhead's), code (monospaced, a bracket left open), and larger
-    or bolder, or (unless ``strong`` only: a list item) in a style the document sets its
-    headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
+    case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
+    footnote mark), a TOC entry's leader, code (monospaced, a bracket left open, a command's
+    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
+    (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
@@ -113,8 +146,10 @@ def _heading_level(
     distinct = small or survey.distinct(first)
     if not distinct and (len(lines) > 1 or not _HEAD_NUMBER.match(first.text.strip())):
         return 0  # neither apart from the body nor numbered (most blocks: no text joined)
-    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold for ln in lines):
-        return 0
+    if any(abs(ln.size - first.size) >= 0.5 or ln.bold != first.bold and not ln.mono for ln in lines):
+        return 0  # (a title's line in typewriter, no bold cut: ``my-thesis.cls``, of its weight)
+    if first.lead and any(ln.family != first.family for ln in lines[1:]):
+        return 0  # a run-in head's line over its paragraph's first line in the body face
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
         return 0
@@ -127,12 +162,17 @@ def _heading_level(
         stripped[:1] in STRONG_BULLETS
         or CAPTION.match(stripped)
         or _THEOREM.match(stripped)
-        or not (_WORD.search(text) or first.bold and _ACRONYM.search(text))
+        or _label(stripped, first, survey)
+        or not (_WORD.search(_SPACED.sub("", text)) or first.bold and _ACRONYM.search(text))
         or _MATH_FONT.search(first.family)
         or len(_MATH_SIGN.findall(text)) >= 2  # a display formula set in a text face
-        or _SENTENCES.search(text)
+        or (_SENTENCES.search(text) or _cjk_sentence(text))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
+        or _BYLINE.match(stripped)  # a title page's author
+        or _LEADER.search(text)
+        or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
+        or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
         or text.rstrip().endswith((",", ";"))  # a sentence's part: a list item, an OCR line
     ):
@@ -155,16 +195,36 @@ def _heading_level(
         return survey.level(first)
     if (strong and not (small or _caps_numbered(text))) or words > _WEAK_WORDS or sentence:
         return 0
-    if numbered or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
+    if numbered or small or survey.heading_style(first) and stripped[:1] not in "—–-\"“'‘(":
         return survey.level(first)
     return 0
 
 
+def _cjk_sentence(text: str) -> bool:
+    """CJK running text: a full stop, a comma between clauses (not in a heading's brackets),
+    sentences, a clause's mark at the end."""
+    return bool(_CJK_SENTENCE.search(_BRACKETED.sub("", text).rstrip()))
+
+
+def _label(text: str, first: Line, survey: Survey) -> bool:
+    """A note box's label (``Anmerkung``, ``Tip``) at body size in a face other than the body's
+    (the box's text is set in it too): a label like a caption's, no heading; a reference
+    manual's ``Note`` section in the body's face stays one."""
+    return (
+        first.family != survey.body_style[3]
+        and not survey.bigger(first)
+        and bool(_ADMONITION.match(text))
+    )
+
+
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body)."""
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), or an
+    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text)."""
     size, bold, italic, family, text = *survey.body_style, first.text.strip()
-    if not size * _SMALL <= first.size < size - 0.5 or not _HEAD_NUMBER.match(text):
+    if not size * _SMALL <= first.size < size - 0.5:
+        return False
+    if not _HEAD_NUMBER.match(text) and not _ABSTRACT.match(text):
         return False
     apart = first.bold > bold or first.italic > italic or first.family != family and not first.mono
     sentence = text.endswith((".", "!")) or text.endswith("?") and not first.bold  # a bold question heads
@@ -185,7 +245,7 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     text that is not (``0. PREAMBLE``: a list item's title line)."""
     if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
         return 1
-    if len(lines) < 2 or not survey.distinct(lines[0]):
+    if len(lines) < 2 or not (survey.distinct(lines[0]) or _small_head(lines[0], survey)):
         return 0
     n = 1
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:

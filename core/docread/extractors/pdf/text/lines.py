@@ -64,7 +64,9 @@ class PageText:
     shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
     its text layer (spaces aside) and the seconds its reading took; ``plain``: a page of more
     than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text;
-    ``fills``: the colour of each rect that is filled, not stroked (what joins shaded cells)."""
+    ``fills``: the colour of each rect that is filled, not stroked (what joins shaded cells);
+    ``turn``: the rotation matrix its boxes were set upright by (a page shown turned whose text
+    reads across only so: text.reading._turn), else None."""
 
     lines: list[Line]
     rects: list[Box] | None
@@ -76,6 +78,7 @@ class PageText:
     paths: list[Box] = field(default_factory=list)
     plain: str | None = None
     fills: dict[Box, int] = field(default_factory=dict)
+    turn: tuple[float, float, float, float, float, float] | None = None  # read as shown turned
 
 
 def visible(text: str) -> int:

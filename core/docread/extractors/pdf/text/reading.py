@@ -50,35 +50,105 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         plain = page_text(page, textpage)  # off's text, from this text page (ligatures expanded)
         return PageText([], None, [], rect.width, rect.height, visible(plain), plain=plain)
     out: list[Line] = []
+    turn = _turn(page, data) if _sideways(data) and page.rotation else None  # (rotation: a call)
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
-            (rects if block["isrect"] else paths).append(block["bbox"])  # type: ignore[union-attr]
+            box = _box(block["bbox"], turn) if turn else block["bbox"]
+            (rects if block["isrect"] else paths).append(box)  # type: ignore[union-attr]
             if block["isrect"] and not block["stroked"]:
-                fills[block["bbox"]] = block["color"]
+                fills[box] = block["color"]
             continue
         for line in block.get("lines", ()):
-            made = _line(line, number)
+            made = _line(_turned(line, turn) if turn else line, number)
             if made is not None:
                 out.append(made)
     everything = "".join([ln.text for ln in out])  # counted and searched once, not a line each
     chars, rtl = visible(everything), right_to_left(everything)
-    if rtl or _SPACED_POINT.search(everything):  # the characters read only where needed
+    if not turn and (rtl or _SPACED_POINT.search(everything)):  # characters read where needed
         out = raw_lines(page, textpage, out, rtl)
-    drawn = drawn_pictures(page) if pictures and out and page.get_images() else []
+    drawn = _pictures(page, turn) if pictures and out and page.get_images() else []
     ocr = library.OCR_FONT  # an OCR text layer's font: every line in it
     if out and out[0].family == ocr and all(ln.family == ocr for ln in out):
         out = library.steadied(out)
     return PageText(
         joined_rows(out, rtl, *thin_rules(rects)), rects, drawn, rect.width, rect.height, chars,
-        time.perf_counter() - start, paths, fills=fills,
+        time.perf_counter() - start, paths, fills=fills, turn=turn,
     )  # fmt: skip
+
+
+Turn = tuple[float, float, float, float, float, float]  # a matrix: a b c d e f
+
+
+def _sideways(data: dict[str, Any]) -> bool:
+    """Some line of the page's ``dict`` runs other than left to right as stored."""
+    for block in data["blocks"]:
+        for line in block.get("lines", ()):
+            if line["dir"][0] < 0.95:
+                return True
+    return False
+
+
+def _turn(page: pymupdf.Page, data: dict[str, Any]) -> Turn | None:
+    """The page's rotation matrix where the page is shown turned (``/Rotate``) and more of its
+    text reads left to right turned so than as stored (a landscape table set sideways on a
+    portrait page): its lines, rules and pictures are then read as shown; else None (a page
+    turned whose text runs across as stored is read as stored, as before)."""
+    m = page.rotation_matrix
+    a, b, c, d, e, f = float(m.a), float(m.b), float(m.c), float(m.d), float(m.e), float(m.f)
+    across = turned = 0
+    for block in data["blocks"]:
+        for line in block.get("lines", ()):
+            n = sum(len(span["text"]) for span in line["spans"])
+            dx, dy = line["dir"]
+            across += n if dx > 0.95 else 0
+            turned += n if dx * a + dy * c > 0.95 else 0
+    return (a, b, c, d, e, f) if turned > across else None
+
+
+def _box(box: Box, turn: Turn) -> Box:
+    """A box as the turned page shows it."""
+    import pymupdf
+
+    r = pymupdf.Rect(box) * pymupdf.Matrix(*turn)
+    return (r.x0, r.y0, r.x1, r.y1)
+
+
+def upright(text: PageText) -> tuple[list[Line], float]:
+    """A page read turned (``PageText.turn``): its lines with their boxes as stored, and the
+    page's height as stored: where its running head and folio, stored upright and shown
+    sideways, stand in the running lines' band."""
+    import pymupdf
+
+    assert text.turn is not None
+    back = ~pymupdf.Matrix(*text.turn)  # shown -> stored
+    stored = pymupdf.Rect(0, 0, text.width, text.height) * back
+    out = []
+    for ln in text.lines:
+        r = pymupdf.Rect(ln.x0, ln.y0, ln.x1, ln.y1) * back
+        out.append(replace(ln, x0=r.x0, y0=r.y0, x1=r.x1, y1=r.y1))
+    return out, stored.height
+
+
+def _turned(line: dict[str, Any], turn: Turn) -> dict[str, Any]:
+    """A MuPDF line (its box, direction and spans' boxes) as the turned page shows it."""
+    a, b, c, d = turn[:4]
+    dx, dy = line["dir"]
+    spans = [{**span, "bbox": _box(span["bbox"], turn)} for span in line["spans"]]
+    return {**line, "bbox": _box(line["bbox"], turn), "dir": (dx * a + dy * c, dx * b + dy * d),
+            "spans": spans}  # fmt: skip
+
+
+def _pictures(page: pymupdf.Page, turn: Turn | None) -> list[Box]:
+    """``drawn_pictures`` (the page's unrotated boxes), as the page is read (``turn``)."""
+    boxes = drawn_pictures(page)
+    return [_box(box, turn) for box in boxes] if turn else boxes
 
 
 def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
     """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
     makes it: a run of the page's content that the survey spares the pages it only samples."""
     start = time.perf_counter()
-    drawn = drawn_pictures(page) if text.lines and page.get_images() else []
+    drawn = _pictures(page, text.turn) if text.lines and page.get_images() else []
     return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
 
 

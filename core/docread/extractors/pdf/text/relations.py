@@ -20,6 +20,7 @@ _HYPHEN_END = lazy_pattern(r"[^\W\d_]-$")
 # (_GOES_ON; "a.m." may end one), looked for behind a stop only (3.5x a line's search before)
 _GOES_ON = r"(?<!\b(?:z\.B|d\.h|e\.g|i\.e|vgl|bzw)\.)(?<!\b[zd]\.\s[Bh]\.)(?<!\bca\.)"
 ENDS = lazy_pattern(r"[.!?:;。！？■□∎]" + _GOES_ON + r"[\"'”’»)\]]*$")
+LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading its line: "542 \fi"
 STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full stop's, no colon's
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text

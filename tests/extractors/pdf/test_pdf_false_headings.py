@@ -1,0 +1,532 @@
+"""False headings an outline survey found (issue 33, heading precision): generated pages that
+print what the fetched manuals failed on (bench/pdf_truth/extra12: a heading's number and title
+set in two faces, CJK body sentences, a LaTeX manual's command-syntax lines, a title page's
+byline, an admonition's label), and the real short headings that must stay headings."""
+
+from __future__ import annotations
+
+import pymupdf
+from docread.extractors.pdf.survey import survey
+from factories import drawn_markdown
+from test_pdf_real_structure import headings
+
+CJK_BODY = (
+    "本手册假定用户已经能处理一般的文档，并对参考文献有一定了解。如果从来没有接触过这些工具，"
+    "建议先学习相关的基础知识。模板核心文件有四个，但是如果没有示例文档用户会发现很难下手。"
+)
+
+
+def _cjk_section(page: pymupdf.Page, y: float, number: str, title: str, size: float) -> float:
+    """A heading as a CJK class sets it: the number in a bold Latin face, the title beside it
+    on the same row in a CJK face, then two paragraphs of CJK body text."""
+    page.insert_text((72, y), number, fontsize=size, fontname="hebo")
+    width = pymupdf.get_text_length(number, fontname="hebo", fontsize=size)
+    page.insert_text((72 + width + size, y), title, fontsize=size, fontname="china-s")
+    for _ in range(2):
+        box = pymupdf.Rect(72, y + 12, 520, y + 70)
+        page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 64
+    return y + 30
+
+
+def test_a_headings_number_and_its_title_in_two_faces_are_one_heading(tmp_path):
+    """thubeamer p4, xduts p5: "3" in a bold Latin face, "使用说明" beside it in a CJK face:
+    one heading "3 使用说明", not a heading "3" over a paragraph "使用说明"."""
+
+    def page(p: pymupdf.Page) -> None:
+        y = _cjk_section(p, 80, "3", "使用说明", 15)
+        y = _cjk_section(p, y, "3.1", "关于提问", 12)
+        _cjk_section(p, y, "3.2", "示例文件", 12)
+
+    text = drawn_markdown(tmp_path, page)
+    assert headings(text) == ["3 使用说明", "3.1 关于提问", "3.2 示例文件"]
+
+
+LISTING = [
+    "\\RequirePackage{kvoptions}",
+    "\\SetupKeyvalOptions{family=buct, prefix=buct@, setkeys=\\kvsetkeys}",
+    "\\DeclareBoolOption[false]{submit}",
+    "\\DeclareComplementaryOption{openright}{openany}",
+    "\\DeclareDefaultOption{\\PassOptionsToClass{\\CurrentOption}{ctexbook}}",
+    "\\PassOptionsToPackage{quiet}{xeCJK}",
+    "\\ifbuct@openany\\LoadClass[zihao=-4,UTF8,oneside]{ctexbook}",
+]
+
+
+def _documented_source(page: pymupdf.Page) -> None:
+    """A class's documented source: a bold heading, then prose lines (10.5 pt) that lead in to
+    a 9 pt listing each, in a monospaced face that holds most of the page's characters."""
+    page.insert_text((72, 70), "4.1 Class options", fontsize=14, fontname="hebo")
+    y = 100.0
+    for n in range(4):
+        lead = f"The options of step {n + 1} are declared and set as follows:"
+        page.insert_text((72, y), lead, fontsize=10.5)
+        y += 16
+        for code in LISTING:
+            page.insert_text((80, y), code, fontsize=9, fontname="cour")
+            y += 11
+        y += 12
+
+
+def test_prose_between_listings_that_outnumber_it_is_no_heading(tmp_path):
+    """buctthesis p13, uwa-pif p2, thubeamer p4: a manual whose listings (a monospaced face)
+    hold more characters than its prose: the prose is the body, not a heading style."""
+    text = drawn_markdown(tmp_path, _documented_source)
+    assert headings(text) == ["4.1 Class options"]
+
+
+def _cjk_manual(page: pymupdf.Page) -> None:
+    """A Chinese manual's page: a bold heading, CJK paragraphs (10.5 pt) and, between them,
+    option lines in a 9 pt Latin face with more glyphs than the CJK text has (fewer than
+    twice as many: a CJK glyph takes two Latin letters' room)."""
+    page.insert_text((72, 70), "4.1 Options", fontsize=14, fontname="hebo")
+    y = 96.0
+    for n in range(3):
+        box = pymupdf.Rect(72, y, 520, y + 40)
+        page.insert_textbox(box, CJK_BODY[: 60 + 5 * n], fontsize=10.5, fontname="china-s")
+        y += 44
+        for k in range(2):
+            option = f"option{n}{k} = true, false or auto (default: false)"
+            page.insert_text((90, y), option, fontsize=9, fontname="helv")
+            y += 12
+        y += 10
+
+
+def test_cjk_paragraphs_outnumbered_in_glyphs_by_latin_lines_are_no_headings(tmp_path):
+    """buctthesis p13, thubeamer p4: a CJK manual whose Latin lines have more glyphs than its
+    CJK sentences: the CJK face is the body (its text takes more room), not a heading style."""
+    text = drawn_markdown(tmp_path, _cjk_manual)
+    assert headings(text) == ["4.1 Options"]
+    with pymupdf.open(tmp_path / "page.pdf") as doc:  # the CJK face is the body's
+        assert survey(doc, 1 << 30, 5000, 1.0).body_style[:2] == (10.5, False)
+
+
+def _cjk_descriptions(page: pymupdf.Page) -> None:
+    """A Chinese class manual's option list: each option's one-line description, a sentence
+    with its full stop, set apart from the body (larger here; a bold CJK face in njuthesis),
+    alone between body paragraphs; and a real heading in that style, without a stop."""
+    page.insert_text((72, 70), "选项设置", fontsize=12.5, fontname="china-s")
+    y = 90.0
+    for n in range(4):
+        box = pymupdf.Rect(72, y, 520, y + 60)
+        page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
+        line = f"设置第{n + 1}个选项的默认值。"
+        page.insert_text((72, y + 70), line, fontsize=12.5, fontname="china-s")
+        y += 90
+
+
+def test_a_cjk_sentence_with_its_full_stop_is_no_heading(tmp_path):
+    """njuthesis p67, buctthesis p13: an option's description ("临时替换显示的名称字样。")
+    alone in a face apart from the body: the ideographic full stop makes it a sentence."""
+    text = drawn_markdown(tmp_path, _cjk_descriptions)
+    assert headings(text) == ["选项设置"]
+
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"  # a font with ⟨ and ⟩ in it
+COMMANDS = ("\\author{⟨author⟩}", "\\school{⟨school⟩}", "\\mbdp{⟨mbdp⟩}", "\\phone{⟨phone⟩}")
+
+
+def _command_list(page: pymupdf.Page) -> None:
+    """A LaTeX class manual's fields: a numbered heading, then each command's syntax with its
+    meta-variable (``\\author{⟨author⟩}``) in a face apart from the body, alone over its
+    description, and an unnumbered heading in that face."""
+    page.insert_text((72, 70), "2.3 Letterhead Fields", fontsize=14, fontname="hebo")
+    y = 100.0
+    for command in COMMANDS:
+        page.insert_text((72, y), command, fontsize=10, fontname="F0", fontfile=DEJAVU)
+        box = pymupdf.Rect(72, y + 6, 520, y + 60)
+        page.insert_textbox(box, BODY, fontsize=10, fontname="tiro")
+        y += 70
+    page.insert_text((72, y), "Project fields", fontsize=10, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 60), BODY, fontsize=10, fontname="tiro")
+
+
+BODY = (
+    "The command sets the field that the letterhead prints in its top right corner, and the "
+    "class reads it when the first page is made; leave it out where the default serves."
+)
+
+
+def test_a_commands_syntax_with_its_meta_variables_is_no_heading(tmp_path):
+    """uwa-pif p2, biblatex-de p110: ``\\author{⟨author⟩}`` alone over its description in
+    a face apart from the body is a command's syntax, not a heading; the headings stay."""
+    text = drawn_markdown(tmp_path, _command_list)
+    assert headings(text) == ["2.3 Letterhead Fields", "Project fields"]
+
+
+def _admonitions(page: pymupdf.Page) -> None:
+    """A dblatex manual's page (serif body): boxed notes, each a bold sans label alone over
+    its sans text between two rules; headings: numbered, a bold sans word at body size, and
+    a reference manual's bold "Note" section in the body's family."""
+    page.insert_text((72, 70), "2.2.6 Optionen für Suchmethoden", fontsize=12, fontname="hebo")
+    y = 90.0
+    for label in ("Anmerkung", "Tipp", "Einleitung", "Note"):
+        font = "tibo" if label == "Note" else "hebo"
+        boxed = label in ("Anmerkung", "Tipp")
+        if boxed:
+            page.draw_line((72, y - 12), (520, y - 12), width=0.5)
+        page.insert_text((72, y), label, fontsize=10, fontname=font)
+        box = pymupdf.Rect(72, y + 4, 520, y + 40)
+        page.insert_textbox(box, BODY, fontsize=10, fontname="helv" if boxed else "tiro")
+        if boxed:
+            page.draw_line((72, y + 44), (520, y + 44), width=0.5)
+        y += 70
+    for _ in range(3):
+        page.insert_textbox(pymupdf.Rect(72, y, 520, y + 40), BODY, fontsize=10, fontname="tiro")
+        y += 44
+
+
+def test_an_admonitions_label_over_its_box_is_no_heading(tmp_path):
+    """debian-reference.de p83: "Anmerkung" and "Tipp", bold sans labels over boxed sans text
+    (the extra3 convention: a label, like a caption's); a heading of the same style
+    ("Einleitung") and a bold "Note" in the body's face (R's reference manual) stay."""
+    text = drawn_markdown(tmp_path, _admonitions)
+    assert headings(text) == ["2.2.6 Optionen für Suchmethoden", "Einleitung", "Note"]
+
+
+def _cjk_headed(page: pymupdf.Page, heads: tuple[tuple[str, str], ...]) -> float:
+    """Each number and its title an em apart on one row (two lines to MuPDF), 15 pt, over two
+    CJK paragraphs; the y under the last."""
+    y = 80.0
+    for number, title in heads:
+        page.insert_text((72, y), number, fontsize=15, fontname="china-s")
+        width = pymupdf.get_text_length(number, fontname="china-s", fontsize=15)
+        page.insert_text((72 + width + 15, y), title, fontsize=15, fontname="china-s")
+        for _ in range(2):
+            box = pymupdf.Rect(72, y + 12, 520, y + 72)
+            page.insert_textbox(box, CJK_BODY, fontsize=10.5, fontname="china-s")
+            y += 64
+        y += 30
+    return y
+
+
+def _cjk_chapter(page: pymupdf.Page) -> None:
+    """A Chinese manual's section starts: ``第3 节`` and its title an em apart on one row (two
+    lines to MuPDF), each over CJK paragraphs; and a bare ``1.`` in bold before an item's
+    text on its row, which heads nothing."""
+    y = _cjk_headed(page, (("第3 节", "兼容性说明"), ("第4 节", "使用建议")))
+    page.insert_text((72, y), "1.", fontsize=10.5, fontname="hebo")
+    page.insert_text((90, y), "选择合适的配置，部分配置对应的字体需要自行安装。", fontsize=10.5, fontname="china-s")
+
+
+def test_a_section_number_and_its_title_apart_on_one_row_are_one_heading(tmp_path):
+    """xduts p5: ``第3 节`` and ``兼容性说明`` an em apart: one heading, the paragraph under
+    it apart (it ran into the paragraph: ``第3 节`` was no heading number)."""
+    text = drawn_markdown(tmp_path, _cjk_chapter)
+    assert headings(text) == ["第3 节 兼容性说明", "第4 节 使用建议"]
+
+
+def _title_page(page: pymupdf.Page) -> None:
+    """A LaTeX manual's title block: a large title with a thanks mark, the author and a second
+    one, each with a footnote mark, at 12 pt over a 10 pt body; then a numbered section."""
+    page.insert_text((110, 90), "Formatting documents in APA style", fontsize=17, fontname="tiro")
+    for y, name in ((120, "Brian D. Beitzel†"), (140, "Chris Christmas,‡")):
+        page.insert_text((220, y), name, fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, 160, 520, 220), BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((72, 250), "1 Background", fontsize=14, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(72, 260, 520, 330), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_bylines_names_with_their_footnote_marks_are_no_headings(tmp_path):
+    """apa6 p1 and 25 more title pages of the outline survey: an author's name with the mark
+    of the footnote giving their address (†, ‡) is a byline, no heading; the title and the
+    section stay."""
+    text = drawn_markdown(tmp_path, _title_page)
+    assert headings(text) == ["Formatting documents in APA style", "1 Background"]
+
+
+def _contents_lines(page: pymupdf.Page) -> None:
+    """A thesis template's contents set as bold lines with dot leaders whose page numbers the
+    layer puts on lines of their own; then the first chapter."""
+    y = 80.0
+    for entry in ("4.1 Figures and tables", "4.2 Equations", "4.3 References"):
+        page.insert_text((72, y), entry + " " + "." * 60, fontsize=11, fontname="hebo")
+        page.insert_text((500, y + 40), "21", fontsize=11, fontname="hebo")
+        y += 60
+    page.insert_text((72, y), "1 Introduction", fontsize=14, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, y + 10, 520, y + 80), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_contents_entry_with_its_dot_leader_is_no_heading(tmp_path):
+    """thesis-doctor p21, hfutthesis-example p11: ``4.1 测试插图 ........`` (its page number
+    apart) is a contents entry, no heading; the chapter after it is one."""
+    text = drawn_markdown(tmp_path, _contents_lines)
+    assert "1 Introduction" in headings(text)
+    assert not any("Figures" in h or "Equations" in h for h in headings(text))
+
+
+def _cjk_clauses(page: pymupdf.Page) -> None:
+    """Lines set apart from a CJK body (larger here) that hold a clause's comma, no stop: a
+    sentence's first line split off its paragraph; and an exam's section heading whose comma
+    is inside its brackets (``一、填空题（每题3 分，共18 分）``)."""
+    y = 80.0
+    for line in ("在中文作业中，可能需要将默认的环境变成中文", "由于学校要求英文使用其他字体，对于用户"):
+        page.insert_text((72, y), line, fontsize=12.5, fontname="china-s")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 90
+    page.insert_text((72, y), "一、填空题（每题3 分，共18 分）", fontsize=12.5, fontname="china-s")
+    page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+
+
+def test_a_cjk_line_with_a_clauses_comma_is_no_heading(tmp_path):
+    """thucoursework p11, xmuthesis p4: a line with a comma between two clauses is running
+    text, no heading; a comma inside a heading's brackets keeps it one."""
+    text = drawn_markdown(tmp_path, _cjk_clauses)
+    assert headings(text) == ["一、填空题（每题3 分，共18 分）"]
+
+
+def _two_columns(page: pymupdf.Page) -> None:
+    """A two-column page: a chapter title across it, then in each column a numbered heading,
+    a one-word bold heading and a bold line with a colon at body size, over body paragraphs."""
+    page.insert_text((72, 70), "Chapter 2 Methods", fontsize=18, fontname="tibo")
+    for left, heads in ((72, ("2.1 Data", "Sampling")), (312, ("Results", "Summary Statistics:"))):
+        y = 110.0
+        for head in heads:
+            page.insert_text((left, y), head, fontsize=12 if head[0].isdigit() else 10, fontname="tibo")
+            box = pymupdf.Rect(left, y + 6, left + 228, y + 150)
+            page.insert_textbox(box, BODY * 3, fontsize=10, fontname="tiro")
+            y += 170
+
+
+def test_short_real_headings_stay_headings(tmp_path):
+    """The rules against false headings keep the real short ones: a chapter, a numbered
+    heading, a one-word bold one, a bold line ending in a colon, in either column."""
+    text = drawn_markdown(tmp_path, _two_columns)
+    assert headings(text) == [
+        "Chapter 2 Methods", "2.1 Data", "Sampling", "Results", "Summary Statistics:"
+    ]
+
+
+def _numbered_commands(page: pymupdf.Page) -> None:
+    """A Sphinx/DocBook manual's sections named after a command: the number in a bold sans
+    face, the title beside it in a typewriter face (longer than the number), over Times body
+    paragraphs."""
+    y = 80.0
+    for number, title in (("9.5.1", "dupload"), ("9.5.2", "reportbug")):
+        page.insert_text((72, y), number, fontsize=12, fontname="hebo")
+        width = pymupdf.get_text_length(number, fontname="hebo", fontsize=12)
+        page.insert_text((72 + width + 6, y), title, fontsize=12, fontname="cour")
+        for _ in range(2):
+            box = pymupdf.Rect(72, y + 8, 520, y + 60)
+            page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+            y += 56
+        y += 24
+
+
+def test_a_numbered_heading_titled_in_a_typewriter_face_is_a_heading(tmp_path):
+    """developers-reference p113, maint-guide.de p44: ``9.5.1`` bold and ``dupload`` in
+    typewriter on one row: the heading ``9.5.1 dupload``, not a listing line."""
+    text = drawn_markdown(tmp_path, _numbered_commands)
+    assert headings(text) == ["9.5.1 dupload", "9.5.2 reportbug"]
+
+
+def _letterspaced_chapter(page: pymupdf.Page) -> None:
+    """A classicthesis chapter start: a large ``2``, then the title in letterspaced capitals
+    (each letter a word to the text layer), over serif body paragraphs."""
+    page.insert_text((72, 90), "2", fontsize=14, fontname="helv")
+    page.insert_text((92, 90), "T E S T  C H A P T E R", fontsize=14, fontname="helv")
+    for n in range(3):
+        box = pymupdf.Rect(72, 110 + 70 * n, 520, 170 + 70 * n)
+        page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_chapter_titled_in_letterspaced_capitals_is_a_heading(tmp_path):
+    """classicthesis-arsclassica-book p5, ArsClassica p13: ``2 T E S T C H A P T E R`` (its
+    capitals spaced out) is the chapter's heading, not a paragraph without a word."""
+    text = drawn_markdown(tmp_path, _letterspaced_chapter)
+    assert [h.replace(" ", "") for h in headings(text)] == ["2TESTCHAPTER"]
+
+
+def _cjk_numeral_chapters(page: pymupdf.Page) -> None:
+    """A Chinese thesis's chapter starts: ``第四章`` (Chinese numerals) and its title an em
+    apart on one row, each over CJK paragraphs."""
+    _cjk_headed(page, (("第四章", "模板实现代码"), ("第六章", "全文总结")))
+
+
+def test_a_chapter_label_in_chinese_numerals_takes_its_title(tmp_path):
+    """sample_masters p36, seuthesis p33: ``第六章`` and ``全文总结`` on one row are one
+    heading, not a heading ``第六章`` over a paragraph ``全文总结``."""
+    text = drawn_markdown(tmp_path, _cjk_numeral_chapters)
+    assert headings(text) == ["第四章 模板实现代码", "第六章 全文总结"]
+
+
+def _small_abstract(page: pymupdf.Page, face: str = "tibo") -> None:
+    """A paper's first page: a large title, ``Abstract`` in 9 pt bold (or a sans face) over
+    the abstract's 9 pt text (LaTeX's ``\\small``), then a numbered section over a 10 pt body."""
+    page.insert_text((120, 80), "A Class for Typesetting Papers", fontsize=17, fontname="tibo")
+    page.insert_text((90, 120), "Abstract", fontsize=9, fontname=face)
+    page.insert_textbox(pymupdf.Rect(90, 124, 500, 180), BODY * 2, fontsize=9, fontname="tiro")
+    page.insert_text((72, 210), "1 Introduction", fontsize=12, fontname="tibo")
+    for n in range(3):
+        box = pymupdf.Rect(72, 220 + 70 * n, 520, 280 + 70 * n)
+        page.insert_textbox(box, BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
+    """acmart p1 and 27 more title pages (bench/pdf_truth/extra12/apa6: ``[2, "Abstract"]``):
+    ``Abstract`` in 9 pt bold over a 10 pt body heads the abstract."""
+    text = drawn_markdown(tmp_path, _small_abstract)
+    assert headings(text) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
+    sans = drawn_markdown(tmp_path, lambda page: _small_abstract(page, "helv"))  # sduthesis: 摘要
+    assert headings(sans) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
+
+
+def _typewriter_title(page: pymupdf.Page) -> None:
+    """A class manual's title page: a large two-line bold title whose second line is the
+    class's file name in a typewriter face (no bold cut), a byline at body size, then a typewriter listing line and
+    body paragraphs."""
+    title = "Preparing Proposals and Reports in LaTeX with"  # as wide as the text: it wraps
+    width = pymupdf.get_text_length(title, fontname="hebo", fontsize=17)
+    page.insert_text((520 - width, 80), title, fontsize=17, fontname="hebo")  # bold
+    page.insert_text((200, 100), "proposal.cls", fontsize=17, fontname="cour")
+    page.insert_text((180, 130), "Michael Kohlhase, Jacobs University", fontsize=10, fontname="tiro")
+    page.insert_text((72, 170), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(72, 180, 520, 240), BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((90, 260), "\\documentclass{proposal}", fontsize=9, fontname="cour")
+    page.insert_textbox(pymupdf.Rect(72, 275, 520, 335), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_titles_line_in_a_typewriter_face_stays_in_the_title(tmp_path):
+    """dfgproposal p1, euproposal p1: the title's second line ``dfgproposal.cls`` (large,
+    typewriter) is the title's, not code; a small listing line stays code."""
+    text = drawn_markdown(tmp_path, _typewriter_title)
+    assert headings(text)[0] == "Preparing Proposals and Reports in LaTeX with proposal.cls"
+    assert "```\n\\documentclass{proposal}\n```" in text
+
+
+def _bracketed_headings(page: pymupdf.Page) -> None:
+    """A physics paper's and a LaTeX guide's bold 14 pt headings with angle brackets or a
+    command's braces in them, each over body paragraphs; a docstrip guard at 14 pt, not bold."""
+    y = 80.0
+    for title in ("2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"):
+        page.insert_text((72, y), title, fontsize=14, fontname="F1", fontfile=DEJAVU_BOLD)
+        for _ in range(2):
+            page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), BODY * 2, fontsize=10, fontname="tiro")
+            y += 64
+        y += 30
+    page.insert_text((72, y), "700 ⟨/package⟩", fontsize=14, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), BODY * 2, fontsize=10, fontname="tiro")
+
+
+DEJAVU_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def test_a_larger_heading_with_brackets_or_a_command_in_it_stays_a_heading(tmp_path):
+    """A command's syntax (``⟨n⟩``, ``\\section{``) in a bold heading set larger than the body:
+    the heading stays (the syntax rule is for lines at body size: uwa-pif's fields); a
+    larger docstrip guard not in bold (fcltxdoc p20: ``700 ⟨/package⟩``) is still none."""
+    text = drawn_markdown(tmp_path, _bracketed_headings)
+    assert headings(text) == [
+        "2 Expectation values ⟨n⟩ and ⟨n²⟩", "\\section{title} and friends", "4 Results"
+    ]
+
+
+def _run_in_head_over_text(page: pymupdf.Page) -> None:
+    """A journal's instructions (OptEngInstruct p1): ``3.2`` in bold sans and its title in
+    oblique sans on one line, the paragraph's first line under it in the serif body face."""
+    page.insert_text((72, 80), "3.2", fontsize=10, fontname="hebo")
+    page.insert_text((92, 80), "Displayed equations", fontsize=10, fontname="heit")
+    page.insert_text((72, 92), "Equations should fit into one column:", fontsize=10, fontname="tiro")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 110 + 64 * n, 520, 170 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_run_in_heads_line_does_not_take_the_body_line_under_it(tmp_path):
+    """OptEngInstruct p1: the heading is ``3.2 Displayed equations``, not that and the
+    paragraph's first line ``Equations should fit into one column:``."""
+    text = drawn_markdown(tmp_path, _run_in_head_over_text)
+    assert "Equations should fit" not in " ".join(headings(text))
+
+
+def _logo_sheet(page: pymupdf.Page) -> None:
+    """A logo sheet (USlogos p2): a bold heading, a note in brackets set larger than the body
+    under it, then body paragraphs."""
+    page.insert_text((72, 80), "University crest", fontsize=14, fontname="hebo")
+    page.insert_text((72, 100), "(Watermark for theses and dissertations)", fontsize=12, fontname="helv")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 116 + 64 * n, 520, 176 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_line_wholly_in_brackets_is_no_heading(tmp_path):
+    """USlogos p2: ``(Watermark for theses and dissertations)`` is a note, no heading."""
+    assert headings(drawn_markdown(tmp_path, _logo_sheet)) == ["University crest"]
+
+
+def _exam_questions(page: pymupdf.Page) -> None:
+    """A Chinese exam (hfutexam_shijuan p1): a bold ``7.`` and its question on one line in a
+    face a little larger than the body, a formula in it, what to prove beside it on its row,
+    then CJK body lines."""
+    page.insert_text((72, 70), "二、计算题", fontsize=14, fontname="china-s")
+    y = 100.0
+    for n, question in ((7, "设函数f(x) 在(0, 1) 内可导, 且f(1) = 0."), (8, "设f(x) = sin x, 且g(x) = x.")):
+        page.insert_text((72, y), f"{n}.", fontsize=11, fontname="hebo")
+        page.insert_text((86, y), question, fontsize=11, fontname="china-s")
+        width = pymupdf.get_text_length(question, fontname="china-s", fontsize=11)
+        page.insert_text((86 + width + 9, y), "证明: 存在一点使得结论成立", fontsize=11, fontname="china-s")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 68), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 90
+
+
+def test_an_exam_questions_number_does_not_make_its_formula_a_heading(tmp_path):
+    """hfutexam_shijuan p1: ``7.`` and a question with a formula, what to prove beside it on
+    its row: no heading ``7. 设函数...``."""
+    assert headings(drawn_markdown(tmp_path, _exam_questions)) == ["二、计算题"]
+
+
+def _numbers_before_text(page: pymupdf.Page) -> None:
+    """A Chinese manual's page: a section number and its title an em apart (a heading); a
+    number and a sentence in the number's style an em apart; a bold ``1.`` and an item's text
+    in the body face an em apart (each two lines to MuPDF); CJK body paragraphs between."""
+    y = 80.0
+    rows = (("第3 节", "兼容性说明", "china-s", 15), ("第5 节", "本节介绍模板的使用方法。", "china-s", 15),
+            ("1.", "选择合适的配置部分配置对应的字体需要自行安装", "china-s", 10.5))  # fmt: skip
+    for number, text, font, size in rows:
+        page.insert_text((72, y), number, fontsize=size, fontname="hebo" if number == "1." else font)
+        width = pymupdf.get_text_length(number, fontname="hebo" if number == "1." else font, fontsize=size)
+        page.insert_text((72 + width + size, y), text, fontsize=size, fontname=font)
+        page.insert_textbox(pymupdf.Rect(72, y + 12, 520, y + 72), CJK_BODY, fontsize=10.5, fontname="china-s")
+        y += 100
+
+
+def test_a_bare_number_takes_a_title_beside_it_not_a_sentence_or_body_text(tmp_path):
+    """``第3 节`` takes its title; ``第5 节`` before a sentence in its style and a bold ``1.``
+    before body text stay in their paragraphs: no heading of them."""
+    assert headings(drawn_markdown(tmp_path, _numbers_before_text)) == ["第3 节 兼容性说明"]
+
+
+
+def _large_listing(page: pymupdf.Page) -> None:
+    """A documented source whose prose is set small (9 pt) and its listings a size larger
+    (11 pt typewriter), a numbered heading over them."""
+    page.insert_text((72, 70), "2 Implementation", fontsize=14, fontname="tibo")
+    y = 90.0
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, y, 520, y + 50), BODY * 2, fontsize=9, fontname="tiro")
+        y += 56
+        for code in LISTING[2 * n : 2 * n + 2]:
+            page.insert_text((80, y), code, fontsize=11, fontname="cour")
+            y += 14
+        y += 10
+
+
+def test_a_listing_a_size_larger_than_small_prose_stays_code(tmp_path):
+    """fcltxdoc p8, nwafuthesis p25: listings in 11 pt typewriter over 9 pt prose are code
+    (only a title's size, 1.4 times the body's, makes a typewriter line no code)."""
+    text = drawn_markdown(tmp_path, _large_listing)
+    assert text.count("```") == 6 and LISTING[0] in text.split("```")[1]
+
+
+def _run_in_section_head(page: pymupdf.Page) -> None:
+    """A plain TeX guide's paragraph (tubguide p2): a bold ``Section heads.`` run in before
+    its text on the row, over body paragraphs."""
+    page.insert_text((72, 80), "Section heads.", fontsize=10, fontname="tibo")
+    width = pymupdf.get_text_length("Section heads.", fontname="tibo", fontsize=10)
+    page.insert_text((72 + width + 5, 80), "Heads of sections are introduced with", fontsize=10, fontname="tiro")
+    for n in range(3):
+        page.insert_textbox(pymupdf.Rect(72, 84 + 64 * n, 520, 144 + 64 * n), BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_run_in_head_with_words_is_no_bare_number(tmp_path):
+    """tubguide p2: ``Section heads.`` (HEAD_NUMBER's ``section`` and a word) is read as main
+    reads it, a heading; only a ``第四章`` alone is a bare number that needs its title."""
+    assert headings(drawn_markdown(tmp_path, _run_in_section_head)) == ["Section heads."]
