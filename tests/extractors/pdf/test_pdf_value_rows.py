@@ -1,7 +1,7 @@
 """Rows of a line and its value set far right on the line's baseline (a receipt's amounts, an
 exam's marks: issue 33's fifteenth round, the jnuexam answer keys of bench/real_pdf.py's
 ``extra13``): read row by row, not cut off as a column read after the columns below them
-(extractors/pdf/order.py ``_row_segments``); a dot leader and its marks go on with their line
+(extractors/pdf/text/values.py, read by order.py); a dot leader and its marks go on with their line
 (text/relations.py ``leads``). The negatives are the layouts a careless rule breaks: two
 columns whose lines share baselines, a column's numbered equation, an index, a contents page."""
 

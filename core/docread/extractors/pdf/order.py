@@ -3,7 +3,7 @@ one after the other, bands across the page between them, by recursive cuts along
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
-parts them from it. How two lines relate (a row's, a wrap's) is text/relations.py's."""
+parts them from it; rows of a line and its value (text/values.py) are read row by row. How two lines relate (a row's, a wrap's) is text/relations.py's."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ...sanitize import lazy_pattern
 from .text.relations import ENDS, LINE_NUMBER
+from .text.values import any_value, value_segments
 
 if TYPE_CHECKING:
     from .text.lines import Line
@@ -72,10 +73,12 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(pieces) == 1:
         out.append(pieces)
         return
-    segments = _row_segments(pieces, chars)
-    if segments is not None:
-        _read_on(segments, chars, rtl, out)
-        return
+    lo, hi = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    if any_value(pieces, chars, hi):  # rows of a line and its value: read row by row
+        segments = value_segments(_bands(pieces), chars, (lo, hi), _split)
+        if segments is not None:
+            _read_on(segments, chars, rtl, out)
+            return
     sides = column_sides(pieces, chars)
     if sides is not None:
         for side in sides[::-1] if rtl else sides:
@@ -85,7 +88,7 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(bands) == 1:
         out.append(_rows(pieces, rtl))
         return
-    groups = _joined(bands, min(map(_LEFT, pieces)), max(map(_RIGHT, pieces)))
+    groups = _joined(bands, lo, hi)
     if len(groups) == 1:  # their gutter did not pass as columns: band by band
         groups = bands
     _read_on([(group, False) for group in groups], chars, rtl, out)
@@ -109,76 +112,6 @@ def _read_on(
             continue
         out.extend(runs)
         single = len(runs) == 1
-
-
-_VALUE_CHARS = 10  # a row's value (an amount, a date, marks): at most this many characters
-_VALUE_EDGE = 2.0  # points: a row's value ends this close to the region's right edge
-_VALUE_GAP = GUTTER  # points: a row's value starts this far right of its line at least
-
-
-def _row_segments(pieces: list[P], chars: Callable[[P], int]) -> list[tuple[list[P], bool]] | None:
-    """The pieces' bands in runs, each flagged whether it holds rows of a line and its value
-    set far right on the line's baseline (``_value_rows``: a receipt's amounts, an exam's
-    marks), or None where no band does. A column cut would read the values after the text
-    of every column below them."""
-    bands = _bands(pieces)
-    lo, hi = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
-    flags = [_value_rows(bands, i, chars, (lo, hi)) for i in range(len(bands))]
-    if not any(flags):
-        return None
-    segments: list[tuple[list[P], bool]] = []
-    for band, flag in zip(bands, flags, strict=True):
-        if segments and segments[-1][1] == flag:
-            segments[-1][0].extend(band)
-        else:
-            segments.append((list(band), flag))
-    return segments
-
-
-def _value_rows(bands: list[list[P]], i: int, chars: Callable[[P], int], edges: Interval) -> bool:
-    """Band ``i`` holds lines and their values: each short piece (``_VALUE_CHARS``) ending at
-    the region's right edge is a line's (``_valued``), and no strip GUTTER wide runs between
-    the other pieces (two columns' lines, a column's equation and its number)."""
-    band, (lo, hi) = bands[i], edges
-    values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= _VALUE_CHARS]
-    if not values or len(values) == len(band):
-        return False
-    rest = [p for p in band if all(p is not v for v in values)]
-    near: list[P] = []
-    plain: list[P] = []  # the pieces of a band next to it that holds no value
-    for j in (i - 1, i + 1):
-        if 0 <= j < len(bands):
-            near.extend(bands[j])
-            if not any(q.x1 >= hi - _VALUE_EDGE and 0 < chars(q) <= _VALUE_CHARS for q in bands[j]):
-                plain.extend(bands[j])
-    start = lo + (hi - lo) / 3
-    if not all(_valued(v, rest, (near, plain), chars, start) for v in values):
-        return False
-    left, right = min(map(_LEFT, rest)), max(map(_RIGHT, rest))
-    return not _gutter(_free(rest, left, right), left, right)
-
-
-def _valued(
-    v: P, rest: list[P], around: tuple[list[P], list[P]], chars: Callable[[P], int], start: float
-) -> bool:
-    """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it that
-    starts left of ``start`` (the region's first third: a row across it, not an index's right
-    column); no longer piece in the bands next to it (``near``) starts right of that piece and
-    runs over or under ``v`` (a column's line, ``v`` its paragraph's short last line), and no
-    line of a band next to it without a value (``plain``) starts where that piece does and runs
-    as far (running text, ``v`` a bill's line number in the margin)."""
-    near, plain = around
-    for p in rest:
-        if (
-            v.x0 - p.x1 >= _VALUE_GAP
-            and p.x0 < start
-            and min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(p.y1 - p.y0, v.y1 - v.y0)
-        ):
-            return not any(
-                q.x0 > p.x1 + GUTTER and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > _VALUE_CHARS
-                for q in near
-            ) and not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
-    return False
 
 
 def column_sides(
@@ -425,6 +358,12 @@ def _column_top(
     return _gutter(_intersect(frees[i], after), lo, hi) and not _gutter(
         _intersect(common, after), lo, hi
     )
+
+
+def _split(pieces: list[P]) -> bool:
+    """A strip GUTTER wide runs between the pieces (a row's values aside: no row of them)."""
+    left, right = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    return _gutter(_free(pieces, left, right), left, right)
 
 
 def _gutter(free: list[Interval], lo: float, hi: float) -> bool:
