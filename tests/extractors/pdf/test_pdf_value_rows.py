@@ -108,3 +108,21 @@ def test_a_right_columns_equation_number_beside_a_left_line_keeps_the_columns(tm
     assert (
         text.index("Right column prose 2") < text.index("(3)") < text.index("Right column prose 4")
     )
+
+
+def test_a_long_note_beside_a_key_runs_on_into_the_description_under_it(tmp_path):
+    """langsci-avm p5's kind: a key with its default set far right on its row, "(initially
+    \\itshape)", its description on the lines under it: the note is no row's short value, so
+    the description runs on after it as on main (only a short value, ten characters at most,
+    breaks before the next row's line)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "\\avmvalfont", fontsize=10)
+        page.insert_text((420, 100), "(initially \\itshape)", fontsize=10)
+        page.insert_text(
+            (72, 114), "The font for values, i.e. the second column of each", fontsize=10
+        )
+        page.insert_text((72, 128), "structure, set in italics unless changed.", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "(initially \\itshape) The font for values" in text

@@ -9,19 +9,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..order import Interval, P
+    from ..order import Interval, P, Piece
 
-_VALUE_CHARS = 10  # a row's value: at most this many characters
+VALUE_CHARS = 10  # a row's value: at most this many characters
 _VALUE_EDGE = 2.0  # points: a row's value ends this close to the region's right edge
 _VALUE_GAP = 6.0  # points: a row's value starts this far right of its line at least (a gutter)
 
 
 def any_value(pieces: list[P], chars: Callable[[P], int], hi: float) -> bool:
-    """A piece short enough for a value (``_VALUE_CHARS``) ends at ``hi``, the region's right
+    """A piece short enough for a value (``VALUE_CHARS``) ends at ``hi``, the region's right
     edge: the one test most regions of a page take (a loop: it runs for every cut)."""
     edge = hi - _VALUE_EDGE
     for p in pieces:  # noqa: SIM110 - any() over a generator: slower on every region
-        if p.x1 >= edge and 0 < chars(p) <= _VALUE_CHARS:
+        if p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS:
             return True
     return False
 
@@ -54,7 +54,7 @@ def _value_rows(
     """Band ``i``'s pieces other than its values where each short piece ending at the
     region's right edge is a line's value (``_valued``), else None."""
     band, (lo, hi) = bands[i], edges
-    values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= _VALUE_CHARS]
+    values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= VALUE_CHARS]
     if not values or len(values) == len(band):
         return None
     rest = [p for p in band if all(p is not v for v in values)]
@@ -76,20 +76,28 @@ def _valued(
 ) -> bool:
     """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it that
     starts left of ``start`` (the region's first third: a row across it, not an index's right
-    column); no longer piece in the bands next to it (``near``) starts right of that piece and
+    column), with only short pieces between them (a quantity, a price: no index's entry of a
+    column between, no table); no longer piece in the bands next to it (``near``) starts right of that piece and
     runs over or under ``v`` (a column's line, ``v`` its paragraph's short last line), and no
     line of a band next to it without a value (``plain``) starts where that piece does and runs
     as far (running text, ``v`` a bill's line number in the margin)."""
     near, plain = around
-    for p in rest:
-        if (
-            v.x0 - p.x1 >= _VALUE_GAP
-            and p.x0 < start
-            and min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(p.y1 - p.y0, v.y1 - v.y0)
-        ):
-            over = p.x1 + _VALUE_GAP  # a longer piece starting right of this runs over ``v``
-            return not any(
-                q.x0 > over and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > _VALUE_CHARS
-                for q in near
-            ) and not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
-    return False
+    row = [p for p in rest if _beside(p, v)]
+    lines = [p for p in row if p.x0 < start]
+    if not lines:
+        return False
+    p = max(lines, key=lambda q: q.x1)  # the line's last piece in the first third
+    over = p.x1 + _VALUE_GAP  # a longer piece starting right of this runs over ``v``
+    return (
+        v.x0 - p.x1 >= _VALUE_GAP
+        and all(0 < chars(q) <= VALUE_CHARS for q in row if q.x0 >= p.x1)  # a price, no entry
+        and not any(
+            q.x0 > over and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > VALUE_CHARS for q in near
+        )
+        and not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
+    )
+
+
+def _beside(p: Piece, v: Piece) -> bool:
+    """``p`` shares half the smaller height with ``v``: one row."""
+    return min(p.y1, v.y1) - max(p.y0, v.y0) >= 0.5 * min(p.y1 - p.y0, v.y1 - v.y0)
