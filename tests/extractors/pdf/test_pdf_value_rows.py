@@ -7,7 +7,10 @@ columns whose lines share baselines, a column's numbered equation, an index, a c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pymupdf
+from docread.extractors.pdf.text.values import value_segments
 from factories import drawn_markdown
 
 _ITEMS = (
@@ -126,3 +129,85 @@ def test_a_long_note_beside_a_key_runs_on_into_the_description_under_it(tmp_path
 
     text = drawn_markdown(tmp_path, draw)
     assert "(initially \\itshape) The font for values" in text
+
+
+def test_a_bills_margin_line_numbers_stay_out_of_its_paragraphs(tmp_path):
+    """immigration-bill p9's geometry (a UK bill): line numbers 5, 10, 15 ... in italics in
+    the right margin, every fifth line, one beside a side head: they are no row's values (a
+    column of line numbers refuses the rows), and the item's paragraph is not broken at "5"."""
+
+    body = (
+        (178, "of banning or excluding an individual from entering"),
+        (178, "the United Kingdom, either temporarily"),
+        (201, "The preceding provision applies only to those"),
+        (201, "administrative measures and policies which"),
+        (201, "the specific individual banned or excluded, and"),
+        (201, "not apply to administrative measures or"),
+        (201, "or non-specific bans or exclusions"),
+    )
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((95, 69), "Commonwealth (Designated Realms) Bill", fontsize=9.8)
+        page.insert_text((497, 69), "7", fontsize=11.7)
+        for i, (x, text) in enumerate(body):
+            page.insert_text((x, 105 + 18 * i), text, fontsize=11.7)
+        page.insert_text((174, 149), "(i)", fontsize=11.7)
+        page.insert_text((92, 259), "8", fontsize=11.7)
+        page.insert_text((125, 259), "Disapplication", fontsize=11.7)
+        for i in range(8):
+            if i % 3 == 0:
+                page.insert_text((110, 295 + 18 * i), f"({i // 3 + 1})", fontsize=11.7)
+            line = f"Where a citizen of a designated Realm {i} committed"
+            page.insert_text((139, 295 + 18 * i), line, fontsize=11.7)
+        for n, y in zip(range(5, 40, 5), (177, 261, 345, 429, 512, 596, 679), strict=True):
+            page.insert_text((537, y), str(n), fontsize=9.8)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "banned or excluded, and not apply to administrative measures or" in text
+    assert "5 not apply" not in text
+
+
+@dataclass
+class _Box:
+    """A line's box and text, as order.py hands pieces to text/values.py."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+
+
+def test_a_running_heads_page_number_alone_at_the_top_is_no_row_of_a_value():
+    """microtype-DE p165's kind: a running head with its page number flush right, the region's
+    top band, over lines with no value: no rows (reading it apart re-cut the listing under
+    it), while the same band between two rows of values is one of them."""
+
+    def chars(p: _Box) -> int:
+        return len(p.text.strip())
+
+    head = [_Box(145, 90, 338, 98, "CONFIGURATION FILES: Character protrusion")]
+    head.append(_Box(486, 90, 498, 98, "165"))
+    body = [
+        [_Box(170, 120 + 12 * i, 400, 128 + 12 * i, f"Body line {i} of the page")] for i in range(3)
+    ]
+    assert value_segments([head, *body], chars, (145, 498), lambda rest: False) is None
+    item = [_Box(145, 60, 300, 68, "Hinges, brass, pair"), _Box(480, 60, 498, 68, "4.50")]
+    segments = value_segments([item, head, *body], chars, (145, 498), lambda rest: False)
+    assert segments is not None and segments[0] == ([*item, *head], True)
+
+
+def test_an_ellipsis_in_prose_is_no_leader_ending_its_line(tmp_path):
+    """abntex2cite-alf p10's kind: a quotation's ellipsis ". . ." set apart from the words
+    after it on the line: the words run on into the next line as one paragraph (a leader ends
+    its line's block only before a short value: a page number, marks)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 100), "A producao de livros . . .", fontsize=10)
+        page.insert_text((210, 100), "em 1928 segundo o autor (MUM-", fontsize=10)
+        page.insert_text(
+            (72, 114), "FORD 1928) e depois em outras obras do mesmo autor.", fontsize=10
+        )
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    assert any("(MUM- FORD 1928)" in b or "(MUMFORD 1928)" in b for b in blocks)

@@ -224,7 +224,7 @@ def _breaks(
     left, right = sides
     if side_by_side(prev, ln) and not stacked(prev, ln):  # a label or a value: its own block
         return not (run_in(prev, ln) or script(prev, ln) or leads(prev, ln))
-    if len(current) > 1 and leads(current[-2], prev):
+    if len(current) > 1 and leads(current[-2], prev) and len(prev.text.strip()) <= VALUE_CHARS:
         return True  # a leader and its marks end their printed line's block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True

@@ -25,7 +25,7 @@ STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full s
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _LEADER = lazy_pattern(r"\s*(?:[.·…]\s?){3}")  # a dot leader opening a piece: "······2分"
-_LEADER_END = lazy_pattern(r"(?:[.·…]\s?){3}\s*$")  # one closing it: "A subsection . . . ."
+LEADER_END = lazy_pattern(r"(?:[.·…]\s?){3}\s*$")  # one closing it: "A subsection . . . ."
 
 
 def script(prev: Line, ln: Line) -> bool:
@@ -55,7 +55,7 @@ def leads(prev: Line, ln: Line) -> bool:
     return (
         ln.x0 > prev.x1
         and side_by_side(prev, ln)
-        and (_LEADER.match(ln.text) is not None or _LEADER_END.search(prev.text) is not None)
+        and (_LEADER.match(ln.text) is not None or LEADER_END.search(prev.text) is not None)
     )
 
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 VALUE_CHARS = 10  # a row's value: at most this many characters
 _VALUE_EDGE = 2.0  # points: a row's value ends this close to the region's right edge
+_NUMBER_STEPS = (5, 10)  # a margin's line numbers count in these steps: 5, 10, 15 ...
 _VALUE_GAP = 6.0  # points: a row's value starts this far right of its line at least (a gutter)
 
 
@@ -33,10 +34,15 @@ def value_segments(
     """The region's ``bands`` in runs, each flagged whether it holds rows of a line and its
     value (``_value_rows``; ``split``: a gutter runs between pieces, two columns' lines, a
     column's equation and its number), or None where no band does."""
+    if _line_numbers(bands, chars, edges[1]):
+        return None
     flags = []
     for i in range(len(bands)):
         rest = _value_rows(bands, i, chars, edges)
         flags.append(rest is not None and not split(rest))
+    for end, inner in ((0, 1), (-1, -2)):  # a running head's or foot's page number: no rows
+        if len(flags) > 1 and not flags[inner]:
+            flags[end] = False
     if not any(flags):
         return None
     segments: list[tuple[list[P], bool]] = []
@@ -46,6 +52,23 @@ def value_segments(
         else:
             segments.append((list(band), flag))
     return segments
+
+
+def _line_numbers(bands: list[list[P]], chars: Callable[[P], int], hi: float) -> bool:
+    """The short pieces at the region's right edge are two or more bare numbers counting down
+    the page in a step of 5 or 10 (``_NUMBER_STEPS``): a bill's margin line numbers, beside
+    whatever line of its text stands there, no values of rows."""
+    edge = hi - _VALUE_EDGE
+    numbers = [
+        getattr(p, "text", "").strip()
+        for band in bands
+        for p in band
+        if p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS
+    ]
+    if len(numbers) < 2 or not all(n.isdigit() for n in numbers):
+        return False
+    steps = {int(b) - int(a) for a, b in zip(numbers, numbers[1:], strict=False)}
+    return len(steps) == 1 and steps <= set(_NUMBER_STEPS)
 
 
 def _value_rows(
