@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pymupdf
+from docread.extractors.pdf.text.lines import Line
+from docread.extractors.pdf.text.relations import leads
 from docread.extractors.pdf.text.values import value_segments
 from factories import drawn_markdown
 
@@ -211,3 +213,16 @@ def test_an_ellipsis_in_prose_is_no_leader_ending_its_line(tmp_path):
 
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     assert any("(MUM- FORD 1928)" in b or "(MUMFORD 1928)" in b for b in blocks)
+
+
+def test_a_leader_reads_on_to_its_value_across_a_contents_row_not_an_index_column():
+    """A contents line's leader and its page across the text (35 ems of a 10 pt row) go on
+    as one printed line; an index column's entry, its leader and its pages (about 15 ems of
+    an 8 pt row: thubeamer p17, njustthesis p18, milog p19, three columns) are left as main
+    reads them: read as one line there, the entries split and a lone macro name was fenced."""
+    title = Line(72, 100, 420, 110, "2.1 The beginning of the Chapter II text . . . . . .", 10)
+    page = Line(424, 100, 432, 110, "4", 10)
+    assert leads(title, page)
+    entry = Line(72, 100, 170, 108, "\\titlerule . . . . . . .", 8)
+    pages = Line(174, 100, 190, 108, "255", 8)
+    assert not leads(entry, pages)

@@ -25,6 +25,7 @@ STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full s
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
 _LEADER = lazy_pattern(r"\s*(?:[.·…]\s?){3}")  # a dot leader opening a piece: "······2分"
+_LEADER_ROW = 25  # ems: a leader's row at least this wide (no index column's entry and pages)
 LEADER_END = lazy_pattern(r"(?:[.·…]\s?){3}\s*$")  # one closing it: "A subsection . . . ."
 
 
@@ -51,9 +52,11 @@ def run_in(prev: Line, ln: Line) -> bool:
 def leads(prev: Line, ln: Line) -> bool:
     """``ln`` opens with a dot leader right of ``prev`` on its row, or ``prev`` ends with one:
     the rest of ``prev``'s printed line (an exam's marks, a contents line's page), no value of
-    its own."""
+    its own; on a row ``_LEADER_ROW`` ems wide or more (an index column's entry and its pages
+    are left apart)."""
     return (
         ln.x0 > prev.x1
+        and ln.x1 - prev.x0 >= _LEADER_ROW * prev.size
         and side_by_side(prev, ln)
         and (_LEADER.match(ln.text) is not None or LEADER_END.search(prev.text) is not None)
     )
