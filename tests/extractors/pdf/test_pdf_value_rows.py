@@ -226,3 +226,17 @@ def test_a_leader_reads_on_to_its_value_across_a_contents_row_not_an_index_colum
     entry = Line(72, 100, 170, 108, "\\titlerule . . . . . . .", 8)
     pages = Line(174, 100, 190, 108, "255", 8)
     assert not leads(entry, pages)
+
+
+def test_superscripts_flush_right_do_not_crash_the_read(tmp_path):
+    """A units table's exponent set as a piece of its own at the right edge ("²": a digit to
+    ``str.isdigit``, none to ``int``): the page is read, not failed by a ValueError."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(4):
+            line = f"Floor area of room {i} in square metres"
+            page.insert_text((72, 100 + 14 * i), line, fontsize=10)
+            page.insert_text((480, 100 + 14 * i), "²", fontsize=10)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "Floor area of room 3 in square metres" in text

@@ -65,7 +65,7 @@ def _line_numbers(bands: list[list[P]], chars: Callable[[P], int], hi: float) ->
         for p in band
         if p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS
     ]
-    if len(numbers) < 2 or not all(n.isdigit() for n in numbers):
+    if len(numbers) < 2 or not all(n.isdecimal() for n in numbers):
         return False
     steps = {int(b) - int(a) for a, b in zip(numbers, numbers[1:], strict=False)}
     return len(steps) == 1 and steps <= set(_NUMBER_STEPS)
