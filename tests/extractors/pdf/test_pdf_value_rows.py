@@ -183,7 +183,7 @@ class _Box:
 def test_a_running_heads_page_number_alone_at_the_top_is_no_row_of_a_value():
     """microtype-DE p165's kind: a running head with its page number flush right, the region's
     top band, over lines with no value: no rows (reading it apart re-cut the listing under
-    it), while the same band between two rows of values is one of them."""
+    it): a bare number reads as no value (values.VALUE), while an amount does."""
 
     def chars(p: _Box) -> int:
         return len(p.text.strip())
@@ -195,8 +195,8 @@ def test_a_running_heads_page_number_alone_at_the_top_is_no_row_of_a_value():
     ]
     assert value_segments([head, *body], chars, (145, 498), lambda rest: False) is None
     item = [_Box(145, 60, 300, 68, "Hinges, brass, pair"), _Box(480, 60, 498, 68, "4.50")]
-    segments = value_segments([item, head, *body], chars, (145, 498), lambda rest: False)
-    assert segments is not None and segments[0] == ([*item, *head], True)
+    segments = value_segments([item, *body], chars, (145, 498), lambda rest: False)
+    assert segments is not None and segments[0] == (item, True)
 
 
 def test_an_ellipsis_in_prose_is_no_leader_ending_its_line(tmp_path):
@@ -240,3 +240,101 @@ def test_superscripts_flush_right_do_not_crash_the_read(tmp_path):
 
     text = drawn_markdown(tmp_path, draw)
     assert "Floor area of room 3 in square metres" in text
+
+
+def _right(page: pymupdf.Page, y: float, text: str, size: float = 10) -> None:
+    """``text`` set flush right against x = 520 on baseline ``y``."""
+    page.insert_text((520 - pymupdf.get_text_length(text, fontsize=size), y), text, fontsize=size)
+
+
+def test_an_exams_marks_end_their_questions_paragraph_over_an_indented_line(tmp_path):
+    """Review rows_early G1: each question with its marks flush right, an indented instruction
+    under it: the marks end the question's paragraph, none opens the instruction's."""
+
+    questions = (
+        ("1. State Newton's second law and give its SI units.", "(3 marks)"),
+        ("2. A car accelerates from rest to 20 m/s in 8 s. Find its acceleration.", "(4 marks)"),
+    )
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, (question, marks) in enumerate(questions):
+            page.insert_text((72, 110 + 54 * i), question, fontsize=10)
+            _right(page, 110 + 54 * i, marks)
+            page.insert_text((90, 124 + 54 * i), "Show your working below.", fontsize=10)
+
+    paragraphs = drawn_markdown(tmp_path, draw).split("\n\n")
+    for question, marks in questions:
+        assert f"{question} {marks}" in paragraphs
+    assert not any(p.startswith("(") for p in paragraphs)
+
+
+def test_a_contents_pages_bare_page_numbers_open_no_next_entry(tmp_path):
+    """Review rows_early G2: entry numbers, titles and bare page numbers flush right (no
+    leader): a bare number is no row's value, so no page number is glued to the next entry."""
+
+    entries = (
+        ("1", "Introduction", "1"), ("1.1", "Background and motivation of the study", "3"),
+        ("1.2", "A rather long section title that wraps onto a second line because it is", ""),
+        ("", "far too long to fit", "7"), ("2", "Methods", "12"), ("2.1", "Data", "13"),
+    )  # fmt: skip
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 80), "Contents", fontsize=16)
+        for i, (number, title, at) in enumerate(entries):
+            page.insert_text((72, 110 + 16 * i), number, fontsize=10)
+            page.insert_text((110, 110 + 16 * i), title, fontsize=10)
+            _right(page, 110 + 16 * i, at)
+        page.insert_text((72, 760), "Thesis, University of Somewhere", fontsize=10)
+        _right(page, 760, "iii")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "7 2" not in text and "12 2.1" not in text and "1 1.1" not in text
+
+
+def test_margin_dates_beside_a_justified_paragraph_stay_out_of_it(tmp_path):
+    """Review rows_early R1's kind (dfgproposal p2's margin keys): dates in the right margin,
+    right of where the paragraph's full lines end, beside three of its lines: no row's values,
+    the paragraph reads whole."""
+
+    line = "The committee revised the draft proposal and sent it back to all of its"
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(6):
+            page.insert_text((72, 100 + 13 * i), line, fontsize=10)
+        for i, date in enumerate(("03.02.2021", "17.05.2021", "09.11.2021")):
+            _right(page, 100 + 13 * (i + 1), date, 8)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert " ".join([line] * 6) in text
+
+
+def test_a_right_columns_price_list_beside_prose_keeps_the_columns(tmp_path):
+    """Two columns on shared baselines, the right one a price list (a dish, its price flush
+    right): a gutter runs between the prose and the dishes (``split``), so no rows across
+    them: the prose reads whole, then the dishes."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(6):
+            page.insert_text((72, 100 + 14 * i), f"Left column prose line {i} that runs on")
+            page.insert_text((300, 100 + 14 * i), f"Dish {i}", fontsize=10)
+            _right(page, 100 + 14 * i, f"{i + 4}.50")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert text.index("prose line 5") < text.index("Dish 0")
+
+
+def test_a_price_beside_a_columns_last_line_leaves_that_line_in_its_column(tmp_path):
+    """A left column's last line with a price flush right of it, under lines of both columns
+    with no value (``plain``: a line above starts where it does and runs as far): the left
+    column reads whole, no row split off from it."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for i in range(5):
+            page.insert_text((72, 100 + 14 * i), f"Left column prose line {i} more", fontsize=10)
+            page.insert_text((300, 100 + 14 * i), "right column text that runs wide", fontsize=10)
+        page.insert_text((72, 170), "Left column prose line 5 more", fontsize=10)
+        _right(page, 170, "12.50")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "line 4 more Left column prose line 5 more" in text
+

@@ -3,7 +3,8 @@ one after the other, bands across the page between them, by recursive cuts along
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
-parts them from it; rows of a line and its value (text/values.py) are read row by row. How two lines relate (a row's, a wrap's) is text/relations.py's."""
+parts them from it; rows of a line and its value (text/values.py) are read row by row. How
+two lines relate (a row's, a wrap's) is text/relations.py's."""
 
 from __future__ import annotations
 
@@ -74,8 +75,10 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
         out.append(pieces)
         return
     lo, hi = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    bands = None  # made once a region: for its rows of a value, else for its cut
     if any_value(pieces, chars, hi):  # rows of a line and its value: read row by row
-        segments = value_segments(_bands(pieces), chars, (lo, hi), _split)
+        bands = _bands(pieces)
+        segments = value_segments(bands, chars, (lo, hi), _split)
         if segments is not None:
             _read_on(segments, chars, rtl, out)
             return
@@ -84,7 +87,7 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
         for side in sides[::-1] if rtl else sides:
             _cut(side, chars, rtl, out)
         return
-    bands = _bands(pieces)
+    bands = bands or _bands(pieces)
     if len(bands) == 1:
         out.append(_rows(pieces, rtl))
         return

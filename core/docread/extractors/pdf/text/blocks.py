@@ -29,9 +29,9 @@ from .relations import (
     script,
     side_by_side,
     stacked,
+    valued,
     verse,
 )
-from .values import VALUE_CHARS
 
 if TYPE_CHECKING:
     from ..survey import Style, Survey
@@ -40,9 +40,7 @@ _NUMBERED = lazy_pattern(r"^\s*(?:\d{1,3}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|\(\d{1
 _ITEM_LABEL = lazy_pattern(r"\s*(\(?)(\d{1,3}|[a-z])([.)])\s")  # "b) ", "(2) ", "3. "
 _LIST_START = frozenset("0123456789(abcdefghijklmnopqrstuvwxyz")
 _APPENDIX = lazy_pattern(r"\s*[A-Z] [A-Z]")  # a paper's appendix head: "B Alternative ..."
-_CAPTION_WORD = lazy_pattern(
-    r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE
-)
+_CAPTION_WORD = lazy_pattern(r"^(?:Figure|Fig\.|Table|Tab\.|Tabelle|Abbildung|Abb\.)$", re.IGNORECASE)
 _CAPTION_LABEL = lazy_pattern(CAPTION.pattern + r"[\w.\-–]*[.:]?$", re.IGNORECASE)  # "Table 1."
 _URL = lazy_pattern(r"\s*(?:https?://|ftp://|www\.|doi:)", re.IGNORECASE)  # a reference's address
 _CLAUSE = lazy_pattern(r"\s*(?:\(?[a-z]\)|\([ivx]{1,4}\)|\(?\d{1,3}\))\s+\S")  # "(a) ", "2) "
@@ -73,7 +71,6 @@ def column_blocks(
     far = 0.0  # how far right the block being made runs
     kind = "text"
     beside = False  # the block being made sits beside the one before (a label on its row)
-    row: Line | None = None  # the line it sits beside
 
     def flush() -> None:
         nonlocal current, kind
@@ -81,9 +78,7 @@ def column_blocks(
             edge = far if len(current) > 1 else right
             indented = current[0].x0 > left + 0.5 * current[0].size
             strong = kind == "item" and (indented or len(current) > 1)
-            typed = typed_blocks(
-                current, kind, survey, toc, starts, edge, beside=beside, strong=strong
-            )
+            typed = typed_blocks(current, kind, survey, toc, starts, edge, beside=beside, strong=strong)
             out.extend(typed)
         current, kind = [], "text"
 
@@ -96,11 +91,8 @@ def column_blocks(
             continue
         ln = piece
         start = _starts_item(ln, prev, (reach, right), rtl, letters)
-        if (
-            start
-            or prev is None
-            or (beside and current == [prev] and _next_row(row, prev, ln))  # after a row's value
-            or _breaks(prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl)
+        if start or prev is None or _breaks(
+            prev, ln, current, far, kind, gap, (left, right), reach, survey, rtl
         ):
             flush()
             kind = "item" if start else "text"
@@ -108,7 +100,6 @@ def column_blocks(
                 prev is not None and side_by_side(prev, ln)
                 and not (survey.bigger(ln) and ln.size >= 1.5 * prev.size)
             )  # fmt: skip
-            row = prev if beside else None  # the line this block sits beside
         far = max(far, ln.x1) if current else ln.x1
         current.append(ln)
         prev = ln
@@ -197,20 +188,6 @@ def _reached(reach: dict[int, float], x: float) -> float:
     return max(reach.get(at - 1, 0.0), reach.get(at, 0.0), reach.get(at + 1, 0.0))
 
 
-def _next_row(row: Line | None, value: Line, ln: Line) -> bool:
-    """``ln`` opens the next row after ``value``, a short value set far right of ``row``, the
-    line of its row (two ems or more apart: no leader's page number, no label): ``ln`` starts
-    where ``row`` does and runs wholly left of the value (a receipt's next item, no wrap of
-    the amount "4.50")."""
-    return (
-        row is not None
-        and abs(ln.x0 - row.x0) < 1
-        and ln.x1 < value.x0
-        and value.x0 - row.x1 >= 2 * value.size
-        and len(value.text.strip()) <= VALUE_CHARS
-    )
-
-
 def _breaks(
     prev: Line, ln: Line, current: list[Line], far: float, kind: str, gap: float,
     sides: tuple[float, float], reach: dict[int, float], survey: Survey, rtl: bool,
@@ -223,9 +200,9 @@ def _breaks(
     line, a heading style's change, or a sentence's end."""
     left, right = sides
     if side_by_side(prev, ln) and not stacked(prev, ln):  # a label or a value: its own block
-        return not (run_in(prev, ln) or script(prev, ln) or leads(prev, ln))
-    if len(current) > 1 and leads(current[-2], prev) and len(prev.text.strip()) <= VALUE_CHARS:
-        return True  # a leader and its marks end their printed line's block
+        return not (run_in(prev, ln) or script(prev, ln) or leads(prev, ln) or valued(prev, ln))
+    if len(current) > 1 and valued(current[-2], prev):
+        return True  # a row's value ends its printed line's block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
     if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):

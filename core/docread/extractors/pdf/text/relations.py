@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from .lines import CJK
+from .values import VALUE, VALUE_CHARS
 
 if TYPE_CHECKING:
     from .lines import Line
@@ -59,6 +60,17 @@ def leads(prev: Line, ln: Line) -> bool:
         and ln.x1 - prev.x0 >= _LEADER_ROW * prev.size
         and side_by_side(prev, ln)
         and (_LEADER.match(ln.text) is not None or LEADER_END.search(prev.text) is not None)
+    )
+
+
+def valued(prev: Line, ln: Line) -> bool:
+    """``ln`` is ``prev``'s value on its row, two ems or more right of it: an amount, an
+    exam's marks, a time or date (values.VALUE), the end of ``prev``'s printed line."""
+    return (
+        ln.x0 - prev.x1 >= 2 * ln.size
+        and side_by_side(prev, ln)
+        and len(ln.text.strip()) <= VALUE_CHARS
+        and VALUE.fullmatch(ln.text) is not None
     )
 
 

@@ -5,24 +5,44 @@ regions hold no short piece at their right edge (``any_value``: the early way ou
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from ....sanitize import lazy_pattern
 
 if TYPE_CHECKING:
     from ..order import Interval, P, Piece
 
 VALUE_CHARS = 10  # a row's value: at most this many characters
+VALUE = lazy_pattern(  # what a row's value looks like: no margin key, line number or index page
+    r"\s*(?:(?:[.·…]\s?){3,}\s*\d{1,4}\s?分?"  # a leader's marks or page: "······2分"
+    r"|[-−]?[$€£¥₹]\s?\d[\d,.]*"  # a currency mark: "$12", "€ 4,50"
+    r"|[-−]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\s?(?:[$€£¥₹]|EUR|USD|GBP)?"  # a price: "1,204.50"
+    r"|[(（]\s*(?:\d{1,3}(?:\.\d)?\s?(?:marks?|pts?|points?|P\.?|Punkte|分))?\s*[)）]"  # "( )"
+    r"|\d{1,3}(?:\.\d)?\s?(?:分|marks?|pts?|points?|Punkte)"  # an exam's marks: "3分"
+    r"|\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?"  # a time: "08:30"
+    r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})\s*$"  # a date: "3.12.2024"
+)
 _VALUE_EDGE = 2.0  # points: a row's value ends this close to the region's right edge
-_NUMBER_STEPS = (5, 10)  # a margin's line numbers count in these steps: 5, 10, 15 ...
 _VALUE_GAP = 6.0  # points: a row's value starts this far right of its line at least (a gutter)
+
+
+def _value(p: P, chars: Callable[[P], int], edge: float) -> bool:
+    """``p`` ends at ``edge`` and reads as a row's value (``VALUE``)."""
+    return (
+        p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS
+        and VALUE.fullmatch(getattr(p, "text", "")) is not None
+    )  # fmt: skip
 
 
 def any_value(pieces: list[P], chars: Callable[[P], int], hi: float) -> bool:
     """A piece short enough for a value (``VALUE_CHARS``) ends at ``hi``, the region's right
-    edge: the one test most regions of a page take (a loop: it runs for every cut)."""
+    edge, reading as a value (``VALUE``): the one test most regions of a page take (a loop:
+    it runs for every cut)."""
     edge = hi - _VALUE_EDGE
     for p in pieces:  # noqa: SIM110 - any() over a generator: slower on every region
-        if p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS:
+        if _value(p, chars, edge):
             return True
     return False
 
@@ -34,15 +54,10 @@ def value_segments(
     """The region's ``bands`` in runs, each flagged whether it holds rows of a line and its
     value (``_value_rows``; ``split``: a gutter runs between pieces, two columns' lines, a
     column's equation and its number), or None where no band does."""
-    if _line_numbers(bands, chars, edges[1]):
-        return None
     flags = []
     for i in range(len(bands)):
         rest = _value_rows(bands, i, chars, edges)
         flags.append(rest is not None and not split(rest))
-    for end, inner in ((0, 1), (-1, -2)):  # a running head's or foot's page number: no rows
-        if len(flags) > 1 and not flags[inner]:
-            flags[end] = False
     if not any(flags):
         return None
     segments: list[tuple[list[P], bool]] = []
@@ -54,33 +69,17 @@ def value_segments(
     return segments
 
 
-def _line_numbers(bands: list[list[P]], chars: Callable[[P], int], hi: float) -> bool:
-    """The short pieces at the region's right edge are two or more bare numbers counting down
-    the page in a step of 5 or 10 (``_NUMBER_STEPS``): a bill's margin line numbers, beside
-    whatever line of its text stands there, no values of rows."""
-    edge = hi - _VALUE_EDGE
-    numbers = [
-        getattr(p, "text", "").strip()
-        for band in bands
-        for p in band
-        if p.x1 >= edge and 0 < chars(p) <= VALUE_CHARS
-    ]
-    if len(numbers) < 2 or not all(n.isdecimal() for n in numbers):
-        return False
-    steps = {int(b) - int(a) for a, b in zip(numbers, numbers[1:], strict=False)}
-    return len(steps) == 1 and steps <= set(_NUMBER_STEPS)
-
-
 def _value_rows(
     bands: list[list[P]], i: int, chars: Callable[[P], int], edges: Interval
 ) -> list[P] | None:
     """Band ``i``'s pieces other than its values where each short piece ending at the
     region's right edge is a line's value (``_valued``), else None."""
     band, (lo, hi) = bands[i], edges
-    values = [p for p in band if p.x1 >= hi - _VALUE_EDGE and 0 < chars(p) <= VALUE_CHARS]
+    values = [p for p in band if _value(p, chars, hi - _VALUE_EDGE)]
     if not values or len(values) == len(band):
         return None
-    rest = [p for p in band if all(p is not v for v in values)]
+    ids = {id(v) for v in values}
+    rest = sorted((p for p in band if id(p) not in ids), key=lambda q: q.y0)
     near: list[P] = []
     plain: list[P] = []  # the pieces of a band next to it that holds no value
     for j in (i - 1, i + 1):
@@ -88,37 +87,32 @@ def _value_rows(
             near.extend(bands[j])
             if not any_value(bands[j], chars, hi):
                 plain.extend(bands[j])
-    start = lo + (hi - lo) / 3
-    if not all(_valued(v, rest, (near, plain), chars, start) for v in values):
-        return None
+    tops, tall = [p.y0 for p in rest], max(p.y1 - p.y0 for p in rest)
+    margin = _justified([p.x1 for p in (*near, *rest) if p.x1 - p.x0 >= (hi - lo) / 2])
+    for v in values:  # its row's pieces: those of ``rest`` starting up to ``tall`` above it
+        row = rest[bisect_left(tops, v.y0 - tall) : bisect_left(tops, v.y1)]
+        if v.x0 > margin or not _valued(v, row, plain):
+            return None  # a value right of a justified block's edge: a margin note, a key
     return rest
 
 
-def _valued(
-    v: P, rest: list[P], around: tuple[list[P], list[P]], chars: Callable[[P], int], start: float
-) -> bool:
-    """``v`` shares a baseline with a piece of ``rest`` ``_VALUE_GAP`` or more left of it that
-    starts left of ``start`` (the region's first third: a row across it, not an index's right
-    column), with only short pieces between them (a quantity, a price: no index's entry of a
-    column between, no table); no longer piece in the bands next to it (``near``) starts right of that piece and
-    runs over or under ``v`` (a column's line, ``v`` its paragraph's short last line), and no
-    line of a band next to it without a value (``plain``) starts where that piece does and runs
-    as far (running text, ``v`` a bill's line number in the margin)."""
-    near, plain = around
-    row = [p for p in rest if _beside(p, v)]
-    lines = [p for p in row if p.x0 < start]
+def _justified(ends: list[float]) -> float:
+    """The leftmost x where two or more of the long lines around a band end together (``ends``:
+    their right ends): a justified text block's right edge, a margin right of it."""
+    ends.sort()
+    return next((a for a, b in zip(ends, ends[1:], strict=False) if b - a < 1), float("inf"))
+
+
+def _valued(v: P, row: list[P], plain: list[P]) -> bool:
+    """``v`` shares a baseline with a piece of ``row`` (the band's pieces near its height)
+    ``_VALUE_GAP`` or more left of it, and no line of a band next to it without a value
+    (``plain``) starts where that piece does and runs as far (``v`` beside a column's last
+    line, the column going on above it)."""
+    lines = [p for p in row if p.x1 <= v.x0 - _VALUE_GAP and _beside(p, v)]
     if not lines:
         return False
-    p = max(lines, key=lambda q: q.x1)  # the line's last piece in the first third
-    over = p.x1 + _VALUE_GAP  # a longer piece starting right of this runs over ``v``
-    return (
-        v.x0 - p.x1 >= _VALUE_GAP
-        and all(0 < chars(q) <= VALUE_CHARS for q in row if q.x0 >= p.x1)  # a price, no entry
-        and not any(
-            q.x0 > over and q.x0 < v.x1 and q.x1 > v.x0 and chars(q) > VALUE_CHARS for q in near
-        )
-        and not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
-    )
+    p = max(lines, key=lambda q: q.x1)  # the line's last piece before ``v``
+    return not any(abs(q.x0 - p.x0) < 1 and q.x1 >= p.x1 for q in plain)
 
 
 def _beside(p: Piece, v: Piece) -> bool:
