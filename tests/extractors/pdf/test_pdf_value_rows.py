@@ -338,3 +338,13 @@ def test_a_price_beside_a_columns_last_line_leaves_that_line_in_its_column(tmp_p
     text = drawn_markdown(tmp_path, draw)
     assert "line 4 more Left column prose line 5 more" in text
 
+
+
+def test_a_leader_closing_a_contents_entry_reads_on_to_no_entry_of_the_next_column():
+    """cquthesis p2's and buctthesis p1's kind: a two-column contents page, an entry of the
+    left column ending in its leader (its page number cut off further right) on the row of an
+    entry of the right column: a leader goes on only to a short value, no entry of its own."""
+    left = Line(72, 100, 260, 110, "3.11 提问和新功能需求 . . . . . . .", 10)
+    right = Line(300, 100, 520, 110, "5.15 载入配置文件. . . . . . . . . .", 10)
+    assert not leads(left, right)
+    assert leads(left, Line(500, 100, 520, 110, "17", 10))

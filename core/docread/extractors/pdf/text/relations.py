@@ -51,15 +51,18 @@ def run_in(prev: Line, ln: Line) -> bool:
 
 
 def leads(prev: Line, ln: Line) -> bool:
-    """``ln`` opens with a dot leader right of ``prev`` on its row, or ``prev`` ends with one:
-    the rest of ``prev``'s printed line (an exam's marks, a contents line's page), no value of
-    its own; on a row ``_LEADER_ROW`` ems wide or more (an index column's entry and its pages
-    are left apart)."""
+    """``ln`` opens with a dot leader right of ``prev`` on its row, or ``prev`` ends with one
+    and ``ln`` is short (a page, no next column's entry): the rest of ``prev``'s printed line
+    (an exam's marks, a contents line's page), no value of its own; on a row ``_LEADER_ROW``
+    ems wide or more (an index column's entry and its pages are left apart)."""
     return (
         ln.x0 > prev.x1
         and ln.x1 - prev.x0 >= _LEADER_ROW * prev.size
         and side_by_side(prev, ln)
-        and (_LEADER.match(ln.text) is not None or LEADER_END.search(prev.text) is not None)
+        and (
+            _LEADER.match(ln.text) is not None
+            or LEADER_END.search(prev.text) is not None and len(ln.text.strip()) <= VALUE_CHARS
+        )
     )
 
 

@@ -18,7 +18,8 @@ VALUE_CHARS = 10  # a row's value: at most this many characters
 VALUE = lazy_pattern(  # what a row's value looks like: no margin key, line number or index page
     r"\s*(?:(?:[.·…]\s?){3,}\s*\d{1,4}\s?分?"  # a leader's marks or page: "······2分"
     r"|[-−]?[$€£¥₹]\s?\d[\d,.]*"  # a currency mark: "$12", "€ 4,50"
-    r"|[-−]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\s?(?:[$€£¥₹]|EUR|USD|GBP)?"  # a price: "1,204.50"
+    # a price with two decimals: "1,204.50", "4,50 EUR"
+    r"|[-−]?\d{1,3}(?:[,.' ]\d{3})*[.,]\d{2}\s?(?:[$€£¥₹]|EUR|USD|GBP)?"
     r"|[(（]\s*(?:\d{1,3}(?:\.\d)?\s?(?:marks?|pts?|points?|P\.?|Punkte|分))?\s*[)）]"  # "( )"
     r"|\d{1,3}(?:\.\d)?\s?(?:分|marks?|pts?|points?|Punkte)"  # an exam's marks: "3分"
     r"|\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?"  # a time: "08:30"
