@@ -19,8 +19,9 @@ where a survey of untuned fetched pages found paragraphs broken, in ``extra10/``
 pinned packages and sdists; ``extra11``: tables with rules across only, from one of them, in
 ``extra11/``; ``extra12``: pages whose false headings an outline survey found (CJK
 manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpacked``, in
-``extra12/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
-list's terms, ``unpacked``, in ``extra15/``):
+``extra12/``; ``extra13``: an exam's answer keys, marks on each solution line's row, in
+``extra13/``, ``unpacked``; ``extra15``: numbered and lettered clauses, labelled answers and a
+definition list's terms, ``unpacked``, in ``extra15/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -324,7 +325,7 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
     from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
     from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
     pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra11``,
-    ``extra12``, ``extra15``, where apt answers)."""
+    ``extra12``, ``extra13``, ``extra15``, where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
@@ -356,7 +357,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra15",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra15",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")

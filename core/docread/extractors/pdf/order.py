@@ -3,7 +3,8 @@ one after the other, bands across the page between them, by recursive cuts along
 strips (an XY-cut that prefers columns: a gutter that runs through a region splits it before
 the gaps between its paragraphs do). A piece is anything with a box (``x0 y0 x1 y1``). Margin
 notes set close beside the body's column are told apart first (``margin_notes``): no cut
-parts them from it. How two lines relate (a row's, a wrap's) is text/relations.py's."""
+parts them from it; rows of a line and its value (text/values.py) are read row by row. How
+two lines relate (a row's, a wrap's) is text/relations.py's."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ...sanitize import lazy_pattern
 from .text.relations import ENDS, LINE_NUMBER
+from .text.values import any_value, value_segments
 
 if TYPE_CHECKING:
     from .text.lines import Line
@@ -72,22 +74,41 @@ def _cut(pieces: list[P], chars: Callable[[P], int], rtl: bool, out: list[list[P
     if len(pieces) == 1:
         out.append(pieces)
         return
+    lo, hi = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    bands = None  # made once a region: for its rows of a value, else for its cut
+    if any_value(pieces, chars, hi):  # rows of a line and its value: read row by row
+        bands = _bands(pieces)
+        segments = value_segments(bands, chars, (lo, hi), _split)
+        if segments is not None:
+            _read_on(segments, chars, rtl, out)
+            return
     sides = column_sides(pieces, chars)
     if sides is not None:
         for side in sides[::-1] if rtl else sides:
             _cut(side, chars, rtl, out)
         return
-    bands = _bands(pieces)
+    bands = bands or _bands(pieces)
     if len(bands) == 1:
         out.append(_rows(pieces, rtl))
         return
-    groups = _joined(bands, min(map(_LEFT, pieces)), max(map(_RIGHT, pieces)))
+    groups = _joined(bands, lo, hi)
     if len(groups) == 1:  # their gutter did not pass as columns: band by band
         groups = bands
+    _read_on([(group, False) for group in groups], chars, rtl, out)
+
+
+def _read_on(
+    groups: list[tuple[list[P], bool]], chars: Callable[[P], int], rtl: bool,
+    out: list[list[P]],
+) -> None:  # fmt: skip
+    """The groups' runs in order (a group flagged True: rows of a line and its value, read
+    row by row); runs of one column one after another read on as one run."""
     single = False  # the last run out came from a band that did not split: one column
-    for group in groups:
+    for group, rows in groups:
         runs: list[list[P]] = [group] if len(group) == 1 else []  # one piece: its own run
-        if not runs:
+        if rows:
+            runs = [_rows(group, rtl)]
+        elif not runs:
             _cut(group, chars, rtl, runs)
         if len(runs) == 1 and single:
             out[-1].extend(runs[0])  # bands of one column read on as one run
@@ -340,6 +361,12 @@ def _column_top(
     return _gutter(_intersect(frees[i], after), lo, hi) and not _gutter(
         _intersect(common, after), lo, hi
     )
+
+
+def _split(pieces: list[P]) -> bool:
+    """A strip GUTTER wide runs between the pieces (a row's values aside: no row of them)."""
+    left, right = min(map(_LEFT, pieces)), max(map(_RIGHT, pieces))
+    return _gutter(_free(pieces, left, right), left, right)
 
 
 def _gutter(free: list[Interval], lo: float, hi: float) -> bool:

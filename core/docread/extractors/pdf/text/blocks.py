@@ -25,11 +25,13 @@ from .relations import (
     first_word,
     hung,
     hung_text,
+    leads,
     run_in,
     runs_to_edge,
     script,
     side_by_side,
     stacked,
+    valued,
     verse,
 )
 
@@ -281,8 +283,10 @@ def _breaks(
     line that runs to the text's edge, only a first-line indent (no hanging one); after a short
     line, a heading style's change, or a sentence's end."""
     left, right = sides
-    if side_by_side(prev, ln) and not stacked(prev, ln):
-        return not (run_in(prev, ln) or script(prev, ln))  # a label or a value: its own block
+    if side_by_side(prev, ln) and not stacked(prev, ln):  # a label or a value: its own block
+        return not (run_in(prev, ln) or script(prev, ln) or leads(prev, ln) or valued(prev, ln))
+    if len(current) > 1 and valued(current[-2], prev):
+        return True  # a row's value ends its printed line's block
     if ln.y0 - prev.y1 > gap + 0.35 * min(ln.y1 - ln.y0, prev.y1 - prev.y0):
         return True
     if CAPTION_START.match(current[0].text) and _captioning(current[0], prev, ln):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from .lines import CJK
+from .values import VALUE, VALUE_CHARS
 
 if TYPE_CHECKING:
     from .lines import Line
@@ -24,6 +25,9 @@ LINE_NUMBER = lazy_pattern(r"\s*\d{1,5}\s")  # a listing's line number leading i
 STOPS = lazy_pattern(r"[.!?]" + _GOES_ON + r"[\"'”’»)\]]*\s*$")  # a full stop's, no colon's
 _LABEL = lazy_pattern(r"\s*(?:\[\w{1,4}\]|\(?\d{1,3}[.)]|[•◦▪‣·–-])\s")  # a reference's, an item's
 _RUN_IN = 1.5  # ems: a row's next piece this close after a label is that label's text
+_LEADER = lazy_pattern(r"\s*(?:[.·…]\s?){3}")  # a dot leader opening a piece: "······2分"
+_LEADER_ROW = 25  # ems: a leader's row at least this wide (no index column's entry and pages)
+LEADER_END = lazy_pattern(r"(?:[.·…]\s?){3}\s*$")  # one closing it: "A subsection . . . ."
 
 
 def script(prev: Line, ln: Line) -> bool:
@@ -43,6 +47,33 @@ def run_in(prev: Line, ln: Line) -> bool:
         side_by_side(prev, ln)
         and 0 <= ln.x0 - prev.x1 <= _RUN_IN * max(ln.size, prev.size)
         and abs(ln.size - prev.size) < 1.0
+    )
+
+
+def leads(prev: Line, ln: Line) -> bool:
+    """``ln`` opens with a dot leader right of ``prev`` on its row, or ``prev`` ends with one
+    and ``ln`` is short (a page, no next column's entry): the rest of ``prev``'s printed line
+    (an exam's marks, a contents line's page), no value of its own; on a row ``_LEADER_ROW``
+    ems wide or more (an index column's entry and its pages are left apart)."""
+    return (
+        ln.x0 > prev.x1
+        and ln.x1 - prev.x0 >= _LEADER_ROW * prev.size
+        and side_by_side(prev, ln)
+        and (
+            _LEADER.match(ln.text) is not None
+            or LEADER_END.search(prev.text) is not None and len(ln.text.strip()) <= VALUE_CHARS
+        )
+    )
+
+
+def valued(prev: Line, ln: Line) -> bool:
+    """``ln`` is ``prev``'s value on its row, two ems or more right of it: an amount, an
+    exam's marks, a time or date (values.VALUE), the end of ``prev``'s printed line."""
+    return (
+        ln.x0 - prev.x1 >= 2 * ln.size
+        and side_by_side(prev, ln)
+        and len(ln.text.strip()) <= VALUE_CHARS
+        and VALUE.fullmatch(ln.text) is not None
     )
 
 
