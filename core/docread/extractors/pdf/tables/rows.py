@@ -1,7 +1,8 @@
 """What a row of an unruled run may be (``unruled.unruled_runs``): its lines in the run's
 columns, a form's ``label: value`` pairs, a name and what it is, one long cell between short
-ones; a one-line row held between rows of cells (a group label, a cell's first lines) and the
-row that ends it; how near two rows are."""
+ones, an item's row on a bill (a price last); a one-line row held between rows of cells (a group
+label, a cell's first lines) and the row that ends it, or under the last (``trailing``); how near
+two rows are, and where a run ends (a closing rule, a drawn box's edge)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,36 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .cells import box_of
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
-    from ..text.lines import Line
+    from collections.abc import Sequence
+
+    from ..text.lines import Box, Line
 
 _LABEL = re.compile(
     r"^\s*(?:\d{1,2}\.\s+)?[^\W\d_][^:]{0,30}:\s*$"
 )  # "Booking ID:", "3. APPROVED AS TO FORM:"
+
+
+_PRICE = re.compile(
+    r"^(?:(?:[A-Z]{3}|Rs\.?)\s?|[$€£₹¥]\s?)[-−]?\d[\d,.' ]*(?<! )$"  # Rs 1939, $7.50, EUR 12
+    r"|^[-−]?\d[\d.' ]*[.,]\d\d(?:\s?(?:[$€£₹¥]|[A-Z]{3}))?$"  # 45,93 €, 1 000.40
+    r"|^[-−]?\d[\d.,' ]*\s?[$€£₹¥]$"  # 0 €
+)
+
+
+def priced(row: list[Line], width: float) -> bool:
+    """An item's row on a bill: its last cell a price (a currency's sign or code, or two
+    decimals: ``Rs 1939``, ``56,02 €``), the others up to 12 words each and under ``0.6`` of
+    the page wide (``Rs 1939 x 1 Night x 1 Room`` between a charge and its amount)."""
+    *rest, last = sorted(row, key=lambda ln: ln.x0)
+    return (
+        bool(rest)
+        and _PRICE.match(last.text.strip()) is not None
+        and all(len(ln.text.split()) <= 12 and ln.x1 - ln.x0 < 0.6 * width for ln in rest)
+    )
 
 
 def fits(row: list[Line], cols: list[list[float]]) -> int:
@@ -71,18 +94,30 @@ def held_line(
     line), and up to two more lines right under it, from the same start."""
     if not held:
         words = len(line.text.split())
-        return short(line) or words <= 12 and (
-            any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
-            and any(ln.style == line.style for ln in above)
-            or any(_set_in(line, ln) for ln in above[1:])
+        return (
+            short(line)
+            or words <= 12
+            and (
+                any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
+                and any(ln.style == line.style for ln in above)
+                or any(_set_in(line, ln) for ln in above[1:])
+            )
         )
     last = held[-1][0]
     return (
         len(held) < 3
         and abs(line.x0 - last.x0) <= ALIGN
-        and 0 <= line.y0 - last.y1 < 0.5 * last.height
+        and _under(line, last, held[0][0].y0 - max(ln.y1 for ln in above))
         and len(line.text.split()) <= 12
     )
+
+
+def _under(line: Line, last: Line, first: float) -> bool:
+    """``line`` is right under ``last``: less than half a line between, or as far under it
+    as the first held line is under its row (``first``, under a line: an item's description
+    lines under its name set with the row's own wide leading)."""
+    gap = line.y0 - last.y1
+    return 0 <= gap < 0.5 * last.height or 0 <= gap < last.height and abs(gap - first) <= 1
 
 
 def _set_in(line: Line, cell: Line) -> bool:
@@ -144,9 +179,10 @@ def wrapped(row: list[Line], held: list[list[Line]]) -> bool:
     it (less than half a line between), starting where one of its lines starts."""
     if not held:
         return False
-    ln = held[-1][0]
+    ln = held[0][0]
     return any(
-        abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
+        abs(ln.x0 - cell.x0) <= ALIGN
+        and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < 1.5 * cell.height
         for cell in row
     )
 
@@ -155,3 +191,82 @@ def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
+
+
+def trailing(run: list[list[Line]], held: list[list[Line]]) -> bool:
+    """The one-line rows ``held`` under the last row of a run of three rows or more are the
+    wrapped lines of one of its cells after the first (``rows.wrapped``), not a line at the
+    run's first column (a note or the next paragraph under the table), nor a two-row head's
+    last line (a run too short to be a table stays none)."""
+    return (
+        len(run) >= 3
+        and bool(held)
+        and wrapped(run[-1], held)
+        and held[0][0].x0 > min(ln.x0 for r in run for ln in r) + ALIGN
+    )
+
+
+def near_rows(
+    upper: list[Line], lower: list[Line], rules: Sequence[Box], frames: Sequence[Box]
+) -> bool:
+    """Two rows of a run: three line heights apart at most, or five inside one drawn box with
+    a rule across between them (a receipt's rows padded in cells ruled across in a box with
+    rounded corners, ``Room Charges`` and ``Grand Total`` each centred in its band)."""
+    if near(upper, lower, 3):
+        return True
+    a, b = box_of(upper), box_of(lower)
+    top, bottom = a[3], b[1]
+    return (
+        near(upper, lower, 5)
+        and any(_within(a, f) and _within(b, f) for f in frames)
+        and any(top <= r[1] <= bottom and r[0] <= b[0] for r in rules)
+    )
+
+
+def framed_apart(upper: list[Line], lower: list[Line], frames: Sequence[Box]) -> bool:
+    """One of two rows inside a drawn box (a path around text: a rounded frame) and the other
+    outside it: rows of two blocks, not of one table."""
+    a, b = box_of(upper), box_of(lower)
+    return any(_within(a, f) != _within(b, f) for f in frames)
+
+
+def _within(box: Box, frame: Box) -> bool:
+    """A box's middle inside a frame."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return frame[0] <= x <= frame[2] and frame[1] <= y <= frame[3]
+
+
+def ruled_off(
+    run: list[list[Line]], held: list[list[Line]], row: list[Line], rules: Sequence[Box]
+) -> bool:
+    """A row under a rule across half the run's width or more, set off from a run of three rows
+    or more (or its one-line rows ``held`` under it) by over twice the usual gap between its
+    last rows (the median of eight) and over a line, no rule between the run's rows but under
+    its first (a head's): a block under an unruled table's closing rule (an invoice's company
+    footer in columns), not the next row of a table ruled between its rows."""
+    if len(run) < 3 or not rules:
+        return False
+    last = _bottom(held[-1] if held else run[-1])
+    top = _top(row)
+    x0 = min(ln.x0 for ln in run[-1])
+    x1 = max(ln.x1 for ln in run[-1])
+    if not any(
+        last <= r[1] <= top and min(r[2], x1) - max(r[0], x0) >= 0.5 * (x1 - x0) for r in rules
+    ):
+        return False
+    first = _top(run[1])  # a rule under the first row: its head's
+    if any(first < r[1] < last for r in rules):
+        return False  # ruled between its rows: the rule is the next row's
+    tail = run[-9:]
+    gaps = sorted(_top(b) - _bottom(a) for a, b in zip(tail, tail[1:], strict=False))
+    return top - last > max(2 * gaps[len(gaps) // 2], min(ln.height for ln in row))
+
+
+def _top(row: list[Line]) -> float:
+    """A row's top: its highest line's."""
+    return min(ln.y0 for ln in row)
+
+
+def _bottom(row: list[Line]) -> float:
+    """A row's bottom: its lowest line's."""
+    return max(ln.y1 for ln in row)
