@@ -107,17 +107,17 @@ def held_line(
     return (
         len(held) < 3
         and abs(line.x0 - last.x0) <= ALIGN
-        and _under(line, last, held[0][0].y0 - max(ln.y1 for ln in above))
+        and _under(line, last, held[0][0].y0 - max(ln.y1 for ln in above), billed(above))
         and len(line.text.split()) <= 12
     )
 
 
-def _under(line: Line, last: Line, first: float) -> bool:
-    """``line`` is right under ``last``: less than half a line between, or as far under it
-    as the first held line is under its row (``first``, under a line: an item's description
-    lines under its name set with the row's own wide leading)."""
+def _under(line: Line, last: Line, first: float, bill: bool) -> bool:
+    """``line`` is right under ``last``: less than half a line between, or, under an item's
+    row on a bill (``bill``), as far under it as the first held line is under that row
+    (``first``, under a line: the item's description lines set at the row's own leading)."""
     gap = line.y0 - last.y1
-    return 0 <= gap < 0.5 * last.height or 0 <= gap < last.height and abs(gap - first) <= 1
+    return 0 <= gap < 0.5 * last.height or bill and 0 <= gap < last.height and abs(gap - first) <= 1
 
 
 def _set_in(line: Line, cell: Line) -> bool:
@@ -176,15 +176,28 @@ def _bold_label(label: Line, value: Line) -> bool:
 
 def wrapped(row: list[Line], held: list[list[Line]]) -> bool:
     """The one-line row ``held`` is a cell of ``row`` wrapped onto a second line: right under
-    it (less than half a line between), starting where one of its lines starts."""
+    it (less than half a line between), starting where one of its lines starts; or, where
+    ``row`` is an item's on a bill (``billed``), the first held line under one of its cells
+    within a line (its description lines, set at the row's own leading)."""
     if not held:
         return False
-    ln = held[0][0]
-    return any(
-        abs(ln.x0 - cell.x0) <= ALIGN
-        and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < 1.5 * cell.height
-        for cell in row
+    ln, first = held[-1][0], held[0][0]
+    return (
+        any(
+            abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
+            for cell in row
+        )
+        or billed(row)
+        and any(
+            abs(first.x0 - cell.x0) <= ALIGN and 0 <= first.y0 - cell.y1 < cell.height
+            for cell in row
+        )
     )
+
+
+def billed(row: list[Line]) -> bool:
+    """A row whose last line is a price (``_PRICE``): an item's on a bill."""
+    return _PRICE.match(max(row, key=lambda ln: ln.x1).text.strip()) is not None
 
 
 def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
@@ -194,13 +207,15 @@ def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
 
 
 def trailing(run: list[list[Line]], held: list[list[Line]]) -> bool:
-    """The one-line rows ``held`` under the last row of a run of three rows or more are the
-    wrapped lines of one of its cells after the first (``rows.wrapped``), not a line at the
-    run's first column (a note or the next paragraph under the table), nor a two-row head's
-    last line (a run too short to be a table stays none)."""
+    """The one-line rows ``held`` under the last row of a run of three rows or more, an item's
+    on a bill (``billed``), are the description lines of one of its cells after the first
+    (``wrapped``), not a line at the run's first column (a note under the table), nor a line
+    under a table of other rows (the next paragraph, a code line under a macro's description),
+    nor a two-row head's last line (a run too short to be a table stays none)."""
     return (
         len(run) >= 3
         and bool(held)
+        and billed(run[-1])
         and wrapped(run[-1], held)
         and held[0][0].x0 > min(ln.x0 for r in run for ln in r) + ALIGN
     )
