@@ -3,7 +3,8 @@ description lines under them, set as far apart as the items, over a company foot
 rule; a receipt's item table in a box with rounded corners, its rows padded between rules
 drawn cell by cell, amounts with a currency's prefix. Laid out here as real invoices lay them
 out (bench/pdf_truth/extra14: invoice2data's QualityHosting and oyo), with the kinds they must
-not catch (a note under a table, a diagram in a rounded box)."""
+not catch (a note under a table, code lines under a macro's description, a diagram in a
+rounded box)."""
 
 from __future__ import annotations
 
@@ -137,3 +138,21 @@ def _diagram(page: pymupdf.Page) -> None:
 
 def test_a_diagram_in_a_rounded_box_is_still_a_figure(tmp_path: Path) -> None:
     assert "[Figure]" in drawn_markdown(tmp_path, _diagram)
+
+
+def _documented_source(page: pymupdf.Page) -> None:
+    """A documented LaTeX source (afparticle, erdc): a macro's name in the margin beside its
+    one-line description, two numbered code lines under the description at the text's
+    leading, for three macros: no prices, so no item rows with description lines."""
+    y = 120.0
+    for n, name in enumerate(("volumenumber", "issuenumber", "publicationyear")):
+        page.insert_text((40, y), f"\\{name}", fontsize=9)
+        page.insert_text((130, y), f"This sets the {name[:-6]} of the paper", fontsize=10)
+        for k, code in enumerate((f"\\def\\{name}#1{{\\gdef\\current#1}}", f"\\{name}{{}}")):
+            page.insert_text((130, y + 14 * (k + 1)), f"{174 + 2 * n + k} {code}", fontsize=9)
+        y += 14 * 4
+
+
+def test_code_lines_under_a_macros_description_are_no_cell_of_it(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _documented_source))
+    assert not any("\\def" in c for r in rows for c in r)
