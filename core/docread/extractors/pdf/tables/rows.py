@@ -2,7 +2,7 @@
 columns, a form's ``label: value`` pairs, a name and what it is, one long cell between short
 ones, an item's row on a bill (a price last); a one-line row held between rows of cells (a group
 label, a cell's first lines) and the row that ends it, or under the last (``trailing``); how near
-two rows are, and where a run ends (a closing rule, a drawn box's edge)."""
+two rows are, and where a run ends (a closing rule)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .cells import box_of
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
@@ -219,36 +218,6 @@ def trailing(run: list[list[Line]], held: list[list[Line]]) -> bool:
         and wrapped(run[-1], held)
         and held[0][0].x0 > min(ln.x0 for r in run for ln in r) + ALIGN
     )
-
-
-def near_rows(
-    upper: list[Line], lower: list[Line], rules: Sequence[Box], frames: Sequence[Box]
-) -> bool:
-    """Two rows of a run: three line heights apart at most, or five inside one drawn box with
-    a rule across between them (a receipt's rows padded in cells ruled across in a box with
-    rounded corners, ``Room Charges`` and ``Grand Total`` each centred in its band)."""
-    if near(upper, lower, 3):
-        return True
-    a, b = box_of(upper), box_of(lower)
-    top, bottom = a[3], b[1]
-    return (
-        near(upper, lower, 5)
-        and any(_within(a, f) and _within(b, f) for f in frames)
-        and any(top <= r[1] <= bottom and r[0] <= b[0] for r in rules)
-    )
-
-
-def framed_apart(upper: list[Line], lower: list[Line], frames: Sequence[Box]) -> bool:
-    """One of two rows inside a drawn box (a path around text: a rounded frame) and the other
-    outside it: rows of two blocks, not of one table."""
-    a, b = box_of(upper), box_of(lower)
-    return any(_within(a, f) != _within(b, f) for f in frames)
-
-
-def _within(box: Box, frame: Box) -> bool:
-    """A box's middle inside a frame."""
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return frame[0] <= x <= frame[2] and frame[1] <= y <= frame[3]
 
 
 def ruled_off(

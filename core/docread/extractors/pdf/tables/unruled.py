@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..order import column_sides, line_chars, region_columns
 from ..survey import in_band
-from .banded import banded_tables, joined_rules
+from .banded import banded_tables
 from .cells import (
     NUMBER,
     PageTable,
@@ -31,11 +31,9 @@ from .rows import (
     described,
     ends_held,
     fits,
-    framed_apart,
     held_line,
     labelled,
     near,
-    near_rows,
     one_long,
     priced,
     ruled_off,
@@ -51,7 +49,6 @@ if TYPE_CHECKING:
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _DIGITS = re.compile(r"^\d[\d.,']*(?<!,)$")  # a group of a number's digits: 3456, 000,40
 _THIN, _WIDE = 2.0, 60.0  # points: a rule across is this thin at most and this wide at least
-_FRAME, _FRAMES = 0.02, 50  # a drawn box over this share of the page frames a block; so many
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
 
 
@@ -157,11 +154,8 @@ def _aligned(
 ) -> list[PageTable]:
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    thin = [(r[0], r[2], (r[1] + r[3]) / 2) for r in text.rects or () if r[3] - r[1] <= _THIN]
-    rules = [(x0, y, x1, y) for x0, x1, y in joined_rules(thin) if x1 - x0 >= _WIDE]
-    area = text.width * text.height
-    frames = [b for b in text.paths if (b[2] - b[0]) * (b[3] - b[1]) >= _FRAME * area]
-    for heads, run in unruled_runs(lines, text.width, text.height, rules, frames[:_FRAMES]):
+    rules = [r for r in text.rects or () if r[3] - r[1] <= _THIN and r[2] - r[0] >= _WIDE]
+    for heads, run in unruled_runs(lines, text.width, text.height, rules):
         used = list(
             {
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
@@ -240,7 +234,6 @@ def unruled_runs(
     width: float,
     height: float,
     rules: Sequence[Box] = (),
-    frames: Sequence[Box] = (),
 ) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs, two rows of two pairs or more each will do, or short cells around one sentence:
@@ -252,9 +245,7 @@ def unruled_runs(
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column; nor does a page's
     footer under a run (``_footer``: the page's ``height`` places its bands), nor a block set
-    off under a rule across the run (``rows.ruled_off``: an invoice's company footer), nor a row
-    across a drawn box's edge from the run's last (``frames``: a receipt's item box under its
-    fields). Then the
+    off under a rule across the run (``rows.ruled_off``: an invoice's company footer). Then the
     tables of two rows of two cells among the rows left (``pairs.two_row_tables``)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
@@ -296,8 +287,7 @@ def unruled_runs(
             and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
             and not ruled_off(run, held, row, rules)
-            and not framed_apart(held[-1] if held else run[-1], row, frames)
-            and near_rows(held[-1] if wrapped(run[-1], held) else run[-1], row, rules, frames)
+            and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
             for part in (*held, row):
