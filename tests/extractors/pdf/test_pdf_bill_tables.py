@@ -8,6 +8,7 @@ rounded box)."""
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pymupdf
@@ -156,3 +157,89 @@ def _documented_source(page: pymupdf.Page) -> None:
 def test_code_lines_under_a_macros_description_are_no_cell_of_it(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _documented_source))
     assert not any("\\def" in c for r in rows for c in r)
+
+
+def _wrapped_beside(page: pymupdf.Page) -> None:
+    """A paragraph wrapped beside a small table of measures at its right (LaTeX's wraptable:
+    ptptex's manual), the table's last column two decimals, its first one: no bill."""
+    text = ("To make tables the standard table environment can be used. Here we give an example "
+            "of a small table using the wraptable environment in Table I. This environment is "
+            "also supported by the file discussed above, and the format for this environment is "
+            "quite similar to that for the wrapfigure environment in every respect.")  # fmt: skip
+    lines = textwrap.wrap(text, 40)
+    for k, line in enumerate(lines):
+        page.insert_text((60, 100 + 12 * k), line, fontsize=10)
+    for k, row in enumerate((("temperature", "energy", "specific heat"), ("0.1", "0.24", "2.46"),
+                             ("0.2", "0.80", "4.62"), ("0.3", "1.11", "3.27"))):  # fmt: skip
+        for x, cell in zip((300, 380, 440), row, strict=True):
+            page.insert_text((x, 124 + 12 * k), cell, fontsize=10)
+
+
+def test_a_paragraph_beside_a_table_of_measures_is_no_cell(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _wrapped_beside))
+    assert ["0.1", "0.24", "2.46"] in rows
+    assert not any("environment" in c for r in rows for c in r)
+
+
+def _items(page: pymupdf.Page, notes: tuple[str, ...]) -> None:
+    """Three items (quantity, description, ``$`` price) a pitch apart, no description lines,
+    then ``notes`` under the last one at the description column, a pitch apart."""
+    for k, (qty, item, price) in enumerate(
+        (("2", "Paper A4", "$3.00"), ("1", "Toner black", "$45.90"), ("3", "Stapler", "$12.50"))
+    ):
+        _right(page, 80, 100 + _PITCH * k, qty)
+        page.insert_text((100, 100 + _PITCH * k), item, fontsize=_SIZE)
+        _right(page, 400, 100 + _PITCH * k, price)
+    for k, note in enumerate(notes, start=3):
+        page.insert_text((100, 100 + _PITCH * k), note, fontsize=_SIZE)
+
+
+def test_a_note_under_the_last_item_at_its_description_is_no_cell(tmp_path: Path) -> None:
+    notes = ("All prices include 19% VAT.", "Payment due within 14 days.")
+    rows = pipe_rows(drawn_markdown(tmp_path, lambda page: _items(page, notes)))
+    assert ["3", "Stapler", "$12.50"] in rows
+    assert not any("VAT" in c for r in rows for c in r)
+
+
+def _changes(page: pymupdf.Page) -> None:
+    """A change history in a table: version, change, the page it is on; one change's second
+    entry a row of its own with no page (ulthese's manual): a page number is no amount."""
+    rows = (("1.0", "Thesis by articles added", "10"), ("", "Source code moved", ""),
+            ("1.1", "Options renamed", "12"), ("1.2", "French captions", "14"))  # fmt: skip
+    for k, row in enumerate(rows):
+        for x, cell in zip((60, 140, 400), row, strict=True):
+            if cell:
+                page.insert_text((x, 100 + 13 * k), cell, fontsize=9)
+
+
+def test_a_change_under_a_change_with_a_page_number_is_its_own_row(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _changes))
+    assert ["1.0", "Thesis by articles added", "10"] in rows
+    assert ["", "Source code moved", ""] in rows
+
+
+def _chart(page: pymupdf.Page, rounded: bool) -> None:
+    """A chart under its caption: three bars in a panel with rounded corners (``rounded``), or
+    a curve over two axes with a three-line legend inside (both one path around few lines)."""
+    if rounded:
+        page.draw_rect((60, 100, 500, 400), radius=0.05)
+        for k in range(3):
+            bar = (100 + 120 * k, 300 - 80 * k, 160 + 120 * k, 380)
+            page.draw_rect(bar, color=None, fill=(0.2, 0.4, 0.8))
+            page.insert_text((105 + 120 * k, 392), f"Q{k + 1}", fontsize=9)
+    else:
+        page.draw_line((80, 100), (80, 400))
+        page.draw_line((80, 400), (500, 400))
+        curve = [pymupdf.Point(80 + 4.2 * i, 400 - 280 * (i / 100) ** 0.5) for i in range(101)]
+        page.draw_polyline(curve, color=(0, 0, 1))
+        for k, label in enumerate(("Legend", "accuracy (train)", "epochs 0-100")):
+            page.insert_text((330, 300 + 12 * k), label, fontsize=9)
+    page.insert_text((60, 430), "Figure 2: Sales by quarter.", fontsize=9)
+
+
+def test_a_chart_in_a_rounded_panel_is_still_a_figure(tmp_path: Path) -> None:
+    assert "[Figure" in drawn_markdown(tmp_path, lambda page: _chart(page, True))
+
+
+def test_a_curve_with_a_legend_inside_is_still_a_figure(tmp_path: Path) -> None:
+    assert "[Figure" in drawn_markdown(tmp_path, lambda page: _chart(page, False))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .cells import AMOUNT, NUMBER, box_of
 from .cuts import ALIGN
+from .rows import price
 
 if TYPE_CHECKING:
     from ..text.lines import Box, Line
@@ -86,10 +87,11 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
 def _itemised(rows: list[list[str]]) -> list[list[str]]:
     """The rows with each one that holds one cell alone, after the first column, glued to the
     row above when that row keys an item (its first cell filled, the cell over this one filled,
-    an amount right of it) and this row holds no number: an invoice's description lines under
+    a price right of it: ``rows.price``) and this row holds no number: an invoice's description lines under
     the item's name (``Grundgebühr pro Einheit`` / ``Dienst: ...`` under ``Small Business
     QualityExchange 2010``, its position, quantity and prices on the name's line), set as far
-    apart as the items are; not a changelog's next change (no amount right of it)."""
+    apart as the items are; not a changelog's next change (no price right of it, a page
+    number at most), nor a results table's remark (one decimal)."""
     out: list[list[str]] = []
     for row in rows:
         filled = [i for i, c in enumerate(row) if c]
@@ -101,7 +103,7 @@ def _itemised(rows: list[list[str]]) -> list[list[str]]:
             and above[0]
             and above[at]
             and not NUMBER.match(row[at])
-            and any(AMOUNT.match(c) for c in above[at + 1 :])
+            and any(price(c) for c in above[at + 1 :])
         ):
             out[-1] = [glued(a, b) for a, b in zip(above, row, strict=True)]
         else:

@@ -22,21 +22,37 @@ _LABEL = re.compile(
 )  # "Booking ID:", "3. APPROVED AS TO FORM:"
 
 
-_PRICE = re.compile(
-    r"^(?:(?:[A-Z]{3}|Rs\.?)\s?|[$€£₹¥]\s?)[-−]?\d[\d,.' ]*(?<! )$"  # Rs 1939, $7.50, EUR 12
-    r"|^[-−]?\d[\d.' ]*[.,]\d\d(?:\s?(?:[$€£₹¥]|[A-Z]{3}))?$"  # 45,93 €, 1 000.40
-    r"|^[-−]?\d[\d.,' ]*\s?[$€£₹¥]$"  # 0 €
+_CODE = r"(?:USD|EUR|GBP|INR|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK|PLN|CZK|Rs\.?)"  # a currency's
+_SIGN = r"[$€£₹¥]"  # ... code or sign
+_DIGITS = r"(?:\d{1,3}(?:[ ',.]\d{3})+|\d+)"  # 1939, 1 000, 12,500: groups of three, no run
+_MONEY = re.compile(  # a currency's mark before or after: Rs 1939, $7.50, EUR 12, 45,93 €, 0 €
+    rf"^(?:{_CODE}\s?|{_SIGN}\s?)[-−]?{_DIGITS}(?:[.,]\d\d)?$"
+    rf"|^[-−]?{_DIGITS}(?:[.,]\d\d)?\s?(?:{_SIGN}|{_CODE})$"
 )
+_CENTS = re.compile(rf"^[-−]?{_DIGITS}[.,]\d\d$")  # to the cent, no mark: 3,89, 1 000.40
+_FIGURE = re.compile(r"^[-−]?[\d.,' ]*\d$")  # a number as set (any decimals)
+
+
+def price(text: str) -> bool:
+    """A price: a currency's mark and a number, or a number to the cent (``_CENTS``)."""
+    return _MONEY.match(text) is not None or _CENTS.match(text) is not None
 
 
 def priced(row: list[Line], width: float) -> bool:
-    """An item's row on a bill: its last cell a price (a currency's sign or code, or two
-    decimals: ``Rs 1939``, ``56,02 €``), the others up to 12 words each and under ``0.6`` of
-    the page wide (``Rs 1939 x 1 Night x 1 Room`` between a charge and its amount)."""
+    """An item's row on a bill: its last cell a price (a currency's sign or code, ``Rs 1939``,
+    ``56,02 €``; or two decimals, ``3,89``, when the row's other numbers are whole or to the
+    cent too: not a table of measures, ``0.1 | 0.24 | 2.46``), the others up to 12 words each
+    and under ``0.6`` of the page wide (``Rs 1939 x 1 Night x 1 Room`` between a charge and
+    its amount)."""
     *rest, last = sorted(row, key=lambda ln: ln.x0)
+    cells = [ln.text.strip() for ln in rest]
     return (
         bool(rest)
-        and _PRICE.match(last.text.strip()) is not None
+        and (
+            _MONEY.match(last.text.strip()) is not None
+            or _CENTS.match(last.text.strip()) is not None
+            and all(_CENTS.match(c) or c.isdigit() for c in cells if _FIGURE.match(c))
+        )
         and all(len(ln.text.split()) <= 12 and ln.x1 - ln.x0 < 0.6 * width for ln in rest)
     )
 
@@ -195,8 +211,8 @@ def wrapped(row: list[Line], held: list[list[Line]]) -> bool:
 
 
 def billed(row: list[Line]) -> bool:
-    """A row whose last line is a price (``_PRICE``): an item's on a bill."""
-    return _PRICE.match(max(row, key=lambda ln: ln.x1).text.strip()) is not None
+    """A row whose last line is a price (``price``): an item's on a bill."""
+    return price(max(row, key=lambda ln: ln.x1).text.strip())
 
 
 def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
@@ -208,15 +224,26 @@ def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
 def trailing(run: list[list[Line]], held: list[list[Line]]) -> bool:
     """The one-line rows ``held`` under the last row of a run of three rows or more, an item's
     on a bill (``billed``), are the description lines of one of its cells after the first
-    (``wrapped``), not a line at the run's first column (a note under the table), nor a line
-    under a table of other rows (the next paragraph, a code line under a macro's description),
-    nor a two-row head's last line (a run too short to be a table stays none)."""
+    (``wrapped``) where an item above has such lines too, from the same start (``_described``):
+    not a note under items without any (``All prices include VAT``), nor a line at the run's
+    first column, nor a line under a table of other rows (the next paragraph, a code line under
+    a macro's description), nor a two-row head's last line (a run too short stays none)."""
     return (
         len(run) >= 3
         and bool(held)
         and billed(run[-1])
         and wrapped(run[-1], held)
         and held[0][0].x0 > min(ln.x0 for r in run for ln in r) + ALIGN
+        and _described(run, held[0][0])
+    )
+
+
+def _described(run: list[list[Line]], line: Line) -> bool:
+    """An item's row of ``run`` (``billed``) with a one-line row right under it starting where
+    ``line`` starts: an item's description line above the last."""
+    return any(
+        len(b) == 1 and abs(b[0].x0 - line.x0) <= ALIGN and billed(a) and wrapped(a, [b])
+        for a, b in zip(run, run[1:-1], strict=False)
     )
 
 
