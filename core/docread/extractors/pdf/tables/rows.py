@@ -7,6 +7,7 @@ two rows are, and where a run ends (a closing rule)."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -254,23 +255,29 @@ def ruled_off(
     or more (or its one-line rows ``held`` under it) by over twice the usual gap between its
     last rows (the median of eight) and over a line, no rule between the run's rows but under
     its first (a head's): a block under an unruled table's closing rule (an invoice's company
-    footer in columns), not the next row of a table ruled between its rows."""
+    footer in columns), not the next row of a table ruled between its rows. ``rules`` sorted
+    top down (bisected: a tall page ruled under every row costs no scan of them all a row)."""
     if len(run) < 3 or not rules:
         return False
     last = _bottom(held[-1] if held else run[-1])
     top = _top(row)
     x0 = min(ln.x0 for ln in run[-1])
     x1 = max(ln.x1 for ln in run[-1])
-    if not any(
-        last <= r[1] <= top and min(r[2], x1) - max(r[0], x0) >= 0.5 * (x1 - x0) for r in rules
-    ):
+    under = bisect_left(rules, last, key=_y)  # the first rule under the run
+    between = rules[under : bisect_right(rules, top, key=_y)]
+    if not any(min(r[2], x1) - max(r[0], x0) >= 0.5 * (x1 - x0) for r in between):
         return False
     first = _top(run[1])  # a rule under the first row: its head's
-    if any(first < r[1] < last for r in rules):
+    if under > bisect_right(rules, first, key=_y):
         return False  # ruled between its rows: the rule is the next row's
     tail = run[-9:]
     gaps = sorted(_top(b) - _bottom(a) for a, b in zip(tail, tail[1:], strict=False))
     return top - last > max(2 * gaps[len(gaps) // 2], min(ln.height for ln in row))
+
+
+def _y(rule: Box) -> float:
+    """A rule's height on the page (its top)."""
+    return rule[1]
 
 
 def _top(row: list[Line]) -> float:

@@ -154,7 +154,10 @@ def _aligned(
 ) -> list[PageTable]:
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    rules = [r for r in text.rects or () if r[3] - r[1] <= _THIN and r[2] - r[0] >= _WIDE]
+    rules = sorted(
+        (r for r in text.rects or () if r[3] - r[1] <= _THIN and r[2] - r[0] >= _WIDE),
+        key=lambda r: r[1],
+    )
     for heads, run in unruled_runs(lines, text.width, text.height, rules):
         used = list(
             {
