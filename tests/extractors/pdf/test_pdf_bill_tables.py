@@ -12,6 +12,7 @@ import textwrap
 from pathlib import Path
 
 import pymupdf
+from docread.extractors.pdf.tables.rows import price as is_price
 from factories import drawn_markdown, pipe_rows
 
 _SIZE = 8.0  # the invoice's type
@@ -243,3 +244,41 @@ def test_a_chart_in_a_rounded_panel_is_still_a_figure(tmp_path: Path) -> None:
 
 def test_a_curve_with_a_legend_inside_is_still_a_figure(tmp_path: Path) -> None:
     assert "[Figure" in drawn_markdown(tmp_path, lambda page: _chart(page, False))
+
+
+_LEADING = 19.5  # a pitch over 1.7 of these lines' height: QualityHosting's 14.2 for lines 8 high
+
+
+def _leaded(page: pymupdf.Page) -> None:
+    """Two items whose three description lines are set at the rows' own wide leading (over half
+    a line between them, as QualityHosting p2 sets them), then the total under the amounts."""
+    for x, head in ((66, "Pos."), (117, "Menge"), (150, "Beschreibung"), (470, "Preis")):
+        page.insert_text((x, 366), head, fontsize=_SIZE, fontname="hebo")
+    _right(page, 570, 366, "Betrag")
+    y = 390.0
+    for n in (1, 2):
+        _right(page, 83, y, str(n))
+        _right(page, 142, y, "1")
+        page.insert_text((150, y), "Small Business Exchange 2010", fontsize=_SIZE)
+        _right(page, 508, y, "3,89")
+        _right(page, 570, y, "3,89")
+        for k, line in enumerate(("Grundgebühr pro Einheit", f"Dienst: OUDJQ_{n}",
+                                  "01.05.14-31.05.14"), start=1):  # fmt: skip
+            page.insert_text((150, y + k * _LEADING), line, fontsize=_SIZE)
+        y += 4 * _LEADING
+    page.insert_text((420, y), "Total EUR", fontsize=_SIZE, fontname="hebo")
+    _right(page, 570, y, "7,78")
+
+
+def test_an_items_description_lines_at_a_wide_leading_are_its_cell(tmp_path: Path) -> None:
+    rows = [[c for c in r if c] for r in pipe_rows(drawn_markdown(tmp_path, _leaded))]
+    assert ["2", "1", "Small Business Exchange 2010 Grundgebühr pro Einheit Dienst: OUDJQ_2 "
+            "01.05.14-31.05.14", "3,89", "3,89"] in rows  # fmt: skip
+    assert ["Total EUR", "7,78"] in rows
+
+
+def test_a_price_is_a_currencys_mark_or_cents_not_a_version_nor_a_run_of_numbers() -> None:
+    prices = ("Rs 1939", "$7.50", "EUR 12", "45,93 €", "0 €", "1 000.40", "3,89", "Rs. 1,939.00")
+    assert all(is_price(text) for text in prices)
+    others = ("USB 2.0", "RFC 2119", "ABC 123", "0.1 0.2 0.35", "1 2 3.50", "2.5", "10")
+    assert not any(is_price(text) for text in others)
