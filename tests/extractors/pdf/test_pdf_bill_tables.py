@@ -282,3 +282,27 @@ def test_a_price_is_a_currencys_mark_or_cents_not_a_version_nor_a_run_of_numbers
     assert all(is_price(text) for text in prices)
     others = ("USB 2.0", "RFC 2119", "ABC 123", "0.1 0.2 0.35", "1 2 3.50", "2.5", "10")
     assert not any(is_price(text) for text in others)
+
+
+_CUTS = (53.9, 85.4, 143.8, 148.3, 409.3, 413.8, 418.3, 463.3, 509.9, 572.2)  # its cells' edges
+
+
+def _head_band(page: pymupdf.Page) -> None:
+    """QualityHosting p1's head band: three lines of heads (``VK-Preis`` / ``Ohne`` /
+    ``MwSt.``) between two rules across drawn cell by cell (a segment a cell, end to end), a
+    line of text under it; type 5.8 points, lines 8 high as that invoice's Helvetica's."""
+    for y in (355.9, 387.4):
+        for x0, x1 in zip(_CUTS, _CUTS[1:], strict=False):
+            page.draw_line((x0, y), (x1, y), width=1)
+    heads = ((66.5, 365.9, "Pos."), (116.5, 365.9, "Menge"), (150.3, 365.9, "Beschreibung"),
+             (420.3, 365.9, "Rabatt %"), (474.5, 365.9, "VK-Preis"), (487.4, 375.1, "Ohne"),
+             (484.7, 384.3, "MwSt."), (522.6, 365.9, "Zeilenbetrag"),
+             (524.4, 375.1, "Ohne MwSt."))  # fmt: skip
+    for x, y, head in heads:
+        page.insert_text((x, y), head, fontsize=5.8, fontname="hebo")
+    page.insert_text((150.3, 397.5), "Contract No. CON02858", fontsize=5.8)
+
+
+def test_a_head_band_between_rules_drawn_cell_by_cell_is_a_table(tmp_path: Path) -> None:
+    rows = pipe_rows(drawn_markdown(tmp_path, _head_band))
+    assert ["Pos.", "Menge", "Beschreibung", "Rabatt %", "VK-Preis", "Zeilenbetrag"] in rows
