@@ -306,3 +306,25 @@ def _head_band(page: pymupdf.Page) -> None:
 def test_a_head_band_between_rules_drawn_cell_by_cell_is_a_table(tmp_path: Path) -> None:
     rows = pipe_rows(drawn_markdown(tmp_path, _head_band))
     assert ["Pos.", "Menge", "Beschreibung", "Rabatt %", "VK-Preis", "Zeilenbetrag"] in rows
+
+
+def _language_grid(page: pymupdf.Page) -> None:
+    """A CV's language grid set with booktabs (europecv's manual p9): heads between rules, two
+    rows of a level's three lines in five columns, a rule under each row, in the table's type."""
+    page.draw_line((150, 90), (560, 90), width=0.4)
+    for x, head in ((160, "Hören"), (240, "Lesen"), (320, "Gespräch"), (400, "Vortrag"),
+                    (480, "Schreiben")):  # fmt: skip
+        page.insert_text((x, 102), head, fontsize=8)
+    page.draw_line((150, 108), (560, 108), width=0.4)
+    for n, (key, level) in enumerate((("Französisch", "C1 Kompetente"), ("Deutsch", "A2 Elem"))):
+        y = 120 + 41 * n
+        page.insert_text((90, y + 9), key, fontsize=9, fontname="hebo")
+        for x in (160, 240, 320, 400, 480):
+            for k, line in enumerate((level, "Sprachver-", "wendung")):
+                page.insert_text((x, y + 9 * k), line, fontsize=7)
+        page.draw_line((150, y + 27), (560, y + 27), width=0.4)
+
+
+def test_a_row_under_a_rule_between_rows_in_the_tables_type_is_its_row(tmp_path: Path) -> None:
+    tables = drawn_markdown(tmp_path, _language_grid).split("\n\n")
+    assert any("Französisch" in t and "Deutsch" in t for t in tables)

@@ -251,14 +251,15 @@ def _described(run: list[list[Line]], line: Line) -> bool:
 def ruled_off(
     run: list[list[Line]], held: list[list[Line]], row: list[Line], rules: Sequence[Box]
 ) -> bool:
-    """A row under a rule across half the run's width or more, set off from a run of three rows
-    or more (or its one-line rows ``held`` under it) by over twice the usual gap between its
-    last rows (the median of eight) and over a line, no rule between the run's rows but under
-    its first (a head's): a block under an unruled table's closing rule (an invoice's company
-    footer in columns), not the next row of a table ruled between its rows. ``rules`` sorted
-    top down (bisected: a tall page ruled under every row costs no scan of them all a row)."""
-    if len(run) < 3 or not rules:
-        return False
+    """A row in a smaller type than the run's last row, under a rule across half the run's
+    width or more, set off from a run of three rows or more (or its one-line rows ``held`` under
+    it) by over twice the usual gap between its last rows (the median of eight) and over a line,
+    no rule between the run's rows but under its first (a head's): a block under an unruled
+    table's closing rule (an invoice's company footer in columns), not the next row of a table
+    ruled between its rows (a CV's language grid, its rows in its type). ``rules`` sorted top
+    down (bisected: a tall page ruled under every row costs no scan of them all a row)."""
+    if len(run) < 3 or not rules or max(ln.size for ln in row) >= min(ln.size for ln in run[-1]):
+        return False  # a row in the run's own type: the next row under a rule between rows
     last = _bottom(held[-1] if held else run[-1])
     top = _top(row)
     x0 = min(ln.x0 for ln in run[-1])
