@@ -20,8 +20,10 @@ pinned packages and sdists; ``extra11``: tables with rules across only, from one
 ``extra11/``; ``extra12``: pages whose false headings an outline survey found (CJK
 manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpacked``, in
 ``extra12/``; ``extra13``: an exam's answer keys, marks on each solution line's row, in
-``extra13/``, ``unpacked``; ``extra15``: numbered and lettered clauses, labelled answers and a
-definition list's terms, ``unpacked``, in ``extra15/``):
+``extra13/``, ``unpacked``; ``extra14``: invoices and a booking receipt kept as test input by a
+pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``, in
+``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
+list's terms, ``unpacked``, in ``extra15/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -321,11 +323,11 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
     """Truth file (its name under ``pdf_truth/``) -> (PDF path, its truth), for some splits or all;
     a PDF may have a second truth file in a folder named by its split (``extra6/<stem>.json``:
     other pages of a held-out document), read apart from the first. The PDF: a corpus path, an
-    absolute one for the ``extra`` documents from outside the corpus (read only where installed), one ``made``
-    from a corpus document by the tool its ``make`` names (where installed), one ``fetched``
-    from a pinned sdist (``extra2``, where the registry answers), or one ``unpacked`` from a
-    pinned Debian package (``extra3``, ``extra4``, ``extra5``, ``extra9``, ``extra10``, ``extra11``,
-    ``extra12``, ``extra13``, ``extra15``, where apt answers)."""
+    absolute one for the ``extra`` documents from outside the corpus (read only where
+    installed), one ``made`` from a corpus document by the tool its ``make`` names (where
+    installed), one ``fetched`` from a pinned sdist (``extra2``, ``extra14``, where the registry
+    answers), or one ``unpacked`` from a pinned Debian package (``extra3``, ``extra4``,
+    ``extra5``, ``extra9``, ``extra10``, ``extra11``, ``extra12``, ``extra13``, ``extra15``, where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())
@@ -357,7 +359,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra13", "extra15",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 PICTURE = 0.02  # pictures over this share of the page are figures
 _SMALL = 0.005  # smaller pictures with text printed on them too
 _COVERED = 0.15  # text covering this share of a picture or drawing: it is a background
+_PHRASE = 4  # words: a line of text in a frame, not a chart's label
 BACKGROUND = 0.7  # a picture over this share is a scan or a background, not a figure
 _NEAR = 4.0  # points: paths this close belong to one drawing
 _SHAPES = 4  # curves (paths that are not rectangles) a drawing holds at least
@@ -66,6 +67,7 @@ def figure_boxes(text: PageText, tables: list[Box]) -> list[tuple[Box, bool]]:
                 and _area(part) >= PICTURE * area
                 and not any(_overlap(part, b) > 0.5 * _area(part) for b, _ in out)
                 and (part != drawing or not _behind_text(part, text.lines))
+                and not _frame(part, text)
             ):
                 out.append((part, True))
     return out
@@ -84,6 +86,23 @@ def _beyond(box: Box, tables: list[Box]) -> Box | None:
             above, below = (*box[:3], t[1]), (box[0], t[3], *box[2:])
             box = max(above, below, key=_area)
     return box
+
+
+def _frame(box: Box, text: PageText) -> bool:
+    """A drawing that is one path around text and nothing else drawn with curves: a box with
+    rounded corners (a receipt's item table, a panel of fields), its rules and fills only
+    rectangles, fewer than a bar chart's, three lines of text or more inside, two of them
+    phrases (``_PHRASE`` words or more: ``Payment received by OYO``, where a chart's labels
+    and legend are a word or two: ``Q1``, ``accuracy (train)``): no figure."""
+    paths = [b for b in text.paths if _overlap(b, box) > 0]
+    rects = [r for r in text.rects or () if _overlap(r, box) > 0]
+    return (
+        len(paths) == 1
+        and all(abs(a - b) <= _NEAR for a, b in zip(paths[0], box, strict=True))
+        and sum(min(r[2] - r[0], r[3] - r[1]) > _THIN for r in rects) < _BARS
+        and sum(_holds(box, ln) for ln in text.lines) >= 3
+        and sum(_holds(box, ln) and len(ln.text.split()) >= _PHRASE for ln in text.lines) >= 2
+    )
 
 
 def _behind_text(box: Box, lines: list[Line]) -> bool:

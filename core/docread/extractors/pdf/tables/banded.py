@@ -64,10 +64,11 @@ def banded_tables(
     across: list[tuple[float, float, float]] = []
     downs: list[tuple[float, float, float]] = []
     for x0, y0, x1, y1 in text.rects:
-        if y1 - y0 <= _THIN and x1 - x0 >= _WIDE:
+        if y1 - y0 <= _THIN:
             across.append((x0, x1, (y0 + y1) / 2))
-        elif x1 - x0 <= _THIN and y1 - y0 > _THIN:
+        elif x1 - x0 <= _THIN:
             downs.append(((x0 + x1) / 2, y0, y1))
+    across = [r for r in joined_rules(across) if r[1] - r[0] >= _WIDE]
     widths: list[tuple[float, float, list[float]]] = []  # rules of one width: its ends, their ys
     for x0, x1, y in sorted(across):
         if widths and x0 - widths[-1][0] <= TOL and abs(x1 - widths[-1][1]) <= TOL:
@@ -92,6 +93,19 @@ def banded_tables(
             out.append(made[0])
             page.found.append(made[0])
             i = made[1]
+    return out
+
+
+def joined_rules(across: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Rules across drawn cell by cell joined into one: segments at one height (within a
+    point), each starting where the one before ends (a receipt's dotted rules between its rows,
+    a segment a column)."""
+    out: list[tuple[float, float, float]] = []
+    for x0, x1, y in sorted(across, key=lambda r: (round(r[2]), r[0])):
+        if out and abs(y - out[-1][2]) <= 1 and x0 <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(x1, out[-1][1]), out[-1][2])
+        else:
+            out.append((x0, x1, y))
     return out
 
 

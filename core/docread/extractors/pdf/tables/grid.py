@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .cells import AMOUNT, NUMBER, box_of
 from .cuts import ALIGN
+from .rows import price
 
 if TYPE_CHECKING:
     from ..text.lines import Box, Line
@@ -45,7 +46,7 @@ def grid(run: list[list[Line]], heads: int = 1) -> list[list[str]]:
         else:
             rows.append(cells)
         bottom = max(ln.y1 for ln in row)
-    return _keyed(rows)
+    return _keyed(_itemised(rows))
 
 
 #: Words a phrase does not end on, as written (English, German, French, Spanish): a cell ending
@@ -78,6 +79,33 @@ def _keyed(rows: list[list[str]]) -> list[list[str]]:
         ends = above.endswith((".", ":", "!", "?")) or above[-1:].isdigit()  # an index's page
         if above and not ends and not NUMBER.match(row[at]) and _mid_phrase(above):
             out[-1] = [glued(a, b) for a, b in zip(out[-1], row, strict=True)]
+        else:
+            out.append(row)
+    return out
+
+
+def _itemised(rows: list[list[str]]) -> list[list[str]]:
+    """The rows with each one that holds one cell alone, after the first column, glued to the
+    row above when that row keys an item (its first cell filled, the cell over this one filled,
+    a price right of it: ``rows.price``) and this row holds no number: an invoice's description lines under
+    the item's name (``Grundgebühr pro Einheit`` / ``Dienst: ...`` under ``Small Business
+    QualityExchange 2010``, its position, quantity and prices on the name's line), set as far
+    apart as the items are; not a changelog's next change (no price right of it, a page
+    number at most), nor a results table's remark (one decimal)."""
+    out: list[list[str]] = []
+    for row in rows:
+        filled = [i for i, c in enumerate(row) if c]
+        above = out[-1] if out else None
+        at = filled[0] if len(filled) == 1 else 0
+        if (
+            above is not None
+            and at > 0
+            and above[0]
+            and above[at]
+            and not NUMBER.match(row[at])
+            and any(price(c) for c in above[at + 1 :])
+        ):
+            out[-1] = [glued(a, b) for a, b in zip(above, row, strict=True)]
         else:
             out.append(row)
     return out

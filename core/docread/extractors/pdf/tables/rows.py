@@ -1,22 +1,61 @@
 """What a row of an unruled run may be (``unruled.unruled_runs``): its lines in the run's
 columns, a form's ``label: value`` pairs, a name and what it is, one long cell between short
-ones; a one-line row held between rows of cells (a group label, a cell's first lines) and the
-row that ends it; how near two rows are."""
+ones, an item's row on a bill (a price last); a one-line row held between rows of cells (a group
+label, a cell's first lines) and the row that ends it, or under the last (``trailing``); how near
+two rows are, and where a run ends (a closing rule)."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
-    from ..text.lines import Line
+    from collections.abc import Sequence
+
+    from ..text.lines import Box, Line
 
 _LABEL = re.compile(
     r"^\s*(?:\d{1,2}\.\s+)?[^\W\d_][^:]{0,30}:\s*$"
 )  # "Booking ID:", "3. APPROVED AS TO FORM:"
+
+
+_CODE = r"(?:USD|EUR|GBP|INR|CHF|JPY|CAD|AUD|CNY|SEK|NOK|DKK|PLN|CZK|Rs\.?)"  # a currency's
+_SIGN = r"[$€£₹¥]"  # ... code or sign
+_DIGITS = r"(?:\d{1,3}(?:[ ',.]\d{3})+|\d+)"  # 1939, 1 000, 12,500: groups of three, no run
+_MONEY = re.compile(  # a currency's mark before or after: Rs 1939, $7.50, EUR 12, 45,93 €, 0 €
+    rf"^(?:{_CODE}\s?|{_SIGN}\s?)[-−]?{_DIGITS}(?:[.,]\d\d)?$"
+    rf"|^[-−]?{_DIGITS}(?:[.,]\d\d)?\s?(?:{_SIGN}|{_CODE})$"
+)
+_CENTS = re.compile(rf"^[-−]?{_DIGITS}[.,]\d\d$")  # to the cent, no mark: 3,89, 1 000.40
+_FIGURE = re.compile(r"^[-−]?[\d.,' ]*\d$")  # a number as set (any decimals)
+
+
+def price(text: str) -> bool:
+    """A price: a currency's mark and a number, or a number to the cent (``_CENTS``)."""
+    return _MONEY.match(text) is not None or _CENTS.match(text) is not None
+
+
+def priced(row: list[Line], width: float) -> bool:
+    """An item's row on a bill: its last cell a price (a currency's sign or code, ``Rs 1939``,
+    ``56,02 €``; or two decimals, ``3,89``, when the row's other numbers are whole or to the
+    cent too: not a table of measures, ``0.1 | 0.24 | 2.46``), the others up to 12 words each
+    and under ``0.6`` of the page wide (``Rs 1939 x 1 Night x 1 Room`` between a charge and
+    its amount)."""
+    *rest, last = sorted(row, key=lambda ln: ln.x0)
+    cells = [ln.text.strip() for ln in rest]
+    return (
+        bool(rest)
+        and (
+            _MONEY.match(last.text.strip()) is not None
+            or _CENTS.match(last.text.strip()) is not None
+            and all(_CENTS.match(c) or c.isdigit() for c in cells if _FIGURE.match(c))
+        )
+        and all(len(ln.text.split()) <= 12 and ln.x1 - ln.x0 < 0.6 * width for ln in rest)
+    )
 
 
 def fits(row: list[Line], cols: list[list[float]]) -> int:
@@ -71,18 +110,30 @@ def held_line(
     line), and up to two more lines right under it, from the same start."""
     if not held:
         words = len(line.text.split())
-        return short(line) or words <= 12 and (
-            any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
-            and any(ln.style == line.style for ln in above)
-            or any(_set_in(line, ln) for ln in above[1:])
+        return (
+            short(line)
+            or words <= 12
+            and (
+                any(abs(line.x0 - c[0]) <= ALIGN for c in cols[1:])
+                and any(ln.style == line.style for ln in above)
+                or any(_set_in(line, ln) for ln in above[1:])
+            )
         )
     last = held[-1][0]
     return (
         len(held) < 3
         and abs(line.x0 - last.x0) <= ALIGN
-        and 0 <= line.y0 - last.y1 < 0.5 * last.height
+        and _under(line, last, held[0][0].y0 - max(ln.y1 for ln in above), billed(above))
         and len(line.text.split()) <= 12
     )
+
+
+def _under(line: Line, last: Line, first: float, bill: bool) -> bool:
+    """``line`` is right under ``last``: less than half a line between, or, under an item's
+    row on a bill (``bill``), as far under it as the first held line is under that row
+    (``first``, under a line: the item's description lines set at the row's own leading)."""
+    gap = line.y0 - last.y1
+    return 0 <= gap < 0.5 * last.height or bill and 0 <= gap < last.height and abs(gap - first) <= 1
 
 
 def _set_in(line: Line, cell: Line) -> bool:
@@ -141,17 +192,100 @@ def _bold_label(label: Line, value: Line) -> bool:
 
 def wrapped(row: list[Line], held: list[list[Line]]) -> bool:
     """The one-line row ``held`` is a cell of ``row`` wrapped onto a second line: right under
-    it (less than half a line between), starting where one of its lines starts."""
+    it (less than half a line between), starting where one of its lines starts; or, where
+    ``row`` is an item's on a bill (``billed``), the first held line under one of its cells
+    within a line (its description lines, set at the row's own leading)."""
     if not held:
         return False
-    ln = held[-1][0]
-    return any(
-        abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
-        for cell in row
+    ln, first = held[-1][0], held[0][0]
+    return (
+        any(
+            abs(ln.x0 - cell.x0) <= ALIGN and 0 <= ln.y0 - cell.y1 + 0.5 * cell.height < cell.height
+            for cell in row
+        )
+        or billed(row)
+        and any(
+            abs(first.x0 - cell.x0) <= ALIGN and 0 <= first.y0 - cell.y1 < cell.height
+            for cell in row
+        )
     )
+
+
+def billed(row: list[Line]) -> bool:
+    """A row whose last line is a price (``price``): an item's on a bill."""
+    return price(max(row, key=lambda ln: ln.x1).text.strip())
 
 
 def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)
     return min(ln.y0 for ln in lower) - max(ln.y1 for ln in upper) <= lines * height
+
+
+def trailing(run: list[list[Line]], held: list[list[Line]]) -> bool:
+    """The one-line rows ``held`` under the last row of a run of three rows or more, an item's
+    on a bill (``billed``), are the description lines of one of its cells after the first
+    (``wrapped``) where an item above has such lines too, from the same start (``_described``):
+    not a note under items without any (``All prices include VAT``), nor a line at the run's
+    first column, nor a line under a table of other rows (the next paragraph, a code line under
+    a macro's description), nor a two-row head's last line (a run too short stays none)."""
+    return (
+        len(run) >= 3
+        and bool(held)
+        and billed(run[-1])
+        and wrapped(run[-1], held)
+        and held[0][0].x0 > min(ln.x0 for r in run for ln in r) + ALIGN
+        and _described(run, held[0][0])
+    )
+
+
+def _described(run: list[list[Line]], line: Line) -> bool:
+    """An item's row of ``run`` (``billed``) with a one-line row right under it starting where
+    ``line`` starts: an item's description line above the last."""
+    return any(
+        len(b) == 1 and abs(b[0].x0 - line.x0) <= ALIGN and billed(a) and wrapped(a, [b])
+        for a, b in zip(run, run[1:-1], strict=False)
+    )
+
+
+def ruled_off(
+    run: list[list[Line]], held: list[list[Line]], row: list[Line], rules: Sequence[Box]
+) -> bool:
+    """A row in a smaller type than the run's last row, under a rule across half the run's
+    width or more, set off from a run of three rows or more (or its one-line rows ``held`` under
+    it) by over twice the usual gap between its last rows (the median of eight) and over a line,
+    no rule between the run's rows but under its first (a head's): a block under an unruled
+    table's closing rule (an invoice's company footer in columns), not the next row of a table
+    ruled between its rows (a CV's language grid, its rows in its type). ``rules`` sorted top
+    down (bisected: a tall page ruled under every row costs no scan of them all a row)."""
+    if len(run) < 3 or not rules or max(ln.size for ln in row) >= min(ln.size for ln in run[-1]):
+        return False  # a row in the run's own type: the next row under a rule between rows
+    last = _bottom(held[-1] if held else run[-1])
+    top = _top(row)
+    x0 = min(ln.x0 for ln in run[-1])
+    x1 = max(ln.x1 for ln in run[-1])
+    under = bisect_left(rules, last, key=_y)  # the first rule under the run
+    between = rules[under : bisect_right(rules, top, key=_y)]
+    if not any(min(r[2], x1) - max(r[0], x0) >= 0.5 * (x1 - x0) for r in between):
+        return False
+    first = _top(run[1])  # a rule under the first row: its head's
+    if under > bisect_right(rules, first, key=_y):
+        return False  # ruled between its rows: the rule is the next row's
+    tail = run[-9:]
+    gaps = sorted(_top(b) - _bottom(a) for a, b in zip(tail, tail[1:], strict=False))
+    return top - last > max(2 * gaps[len(gaps) // 2], min(ln.height for ln in row))
+
+
+def _y(rule: Box) -> float:
+    """A rule's height on the page (its top)."""
+    return rule[1]
+
+
+def _top(row: list[Line]) -> float:
+    """A row's top: its highest line's."""
+    return min(ln.y0 for ln in row)
+
+
+def _bottom(row: list[Line]) -> float:
+    """A row's bottom: its lowest line's."""
+    return max(ln.y1 for ln in row)

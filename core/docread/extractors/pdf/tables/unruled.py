@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import inf
 from typing import TYPE_CHECKING
 
@@ -35,16 +35,20 @@ from .rows import (
     labelled,
     near,
     one_long,
+    priced,
+    ruled_off,
+    trailing,
     wrapped,
 )
 
 if TYPE_CHECKING:
     from ....settings import OutputSettings
     from ..survey import Survey
-    from ..text.lines import Line, PageText
+    from ..text.lines import Box, Line, PageText
 
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _DIGITS = re.compile(r"^\d[\d.,']*(?<!,)$")  # a group of a number's digits: 3456, 000,40
+_THIN, _WIDE = 2.0, 60.0  # points: a rule across is this thin at most and this wide at least
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
 
 
@@ -150,7 +154,11 @@ def _aligned(
 ) -> list[PageTable]:
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
-    for heads, run in unruled_runs(lines, text.width, text.height):
+    rules = sorted(
+        (r for r in text.rects or () if r[3] - r[1] <= _THIN and r[2] - r[0] >= _WIDE),
+        key=lambda r: r[1],
+    )
+    for heads, run in unruled_runs(lines, text.width, text.height, rules):
         used = list(
             {
                 id(w): w for ln in (x for row in run for x in row) for w in [whole.get(id(ln), ln)]
@@ -225,7 +233,10 @@ def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
 
 
 def unruled_runs(
-    lines: list[Line], width: float, height: float
+    lines: list[Line],
+    width: float,
+    height: float,
+    rules: Sequence[Box] = (),
 ) -> list[tuple[int, list[list[Line]]]]:
     """Runs of 3+ rows of short side-by-side cells (a few words each, or ``label: value``
     pairs, two rows of two pairs or more each will do, or short cells around one sentence:
@@ -236,7 +247,8 @@ def unruled_runs(
     starting with a row of 2+ cells (two columns no further apart than 2.5 times the wider
     one), each with its header rows (``_head``: how many rows of the run head it). Text in
     columns does not qualify: its rows have one long line per column; nor does a page's
-    footer under a run (``_footer``: the page's ``height`` places its bands). Then the
+    footer under a run (``_footer``: the page's ``height`` places its bands), nor a block set
+    off under a rule across the run (``rows.ruled_off``: an invoice's company footer). Then the
     tables of two rows of two cells among the rows left (``pairs.two_row_tables``)."""
     rows = rows_of(lines)
     runs: list[tuple[int, list[list[Line]]]] = []
@@ -256,6 +268,7 @@ def unruled_runs(
             or labelled(row, width)
             or one_long(row, width)
             or described(row, width)
+            or priced(row, width)
         )
 
     def close(end: int) -> None:
@@ -276,6 +289,7 @@ def unruled_runs(
             and (cells(row) or ends_held(held, row, width) and fits(row, cols) == len(row) >= 2)
             and fits(row, cols) >= max(1, len(row) - 1)
             and not _spaced_off(run, held, row, widest)
+            and not ruled_off(run, held, row, rules)
             and near(held[-1] if wrapped(run[-1], held) else run[-1], row, 3)
             and not _footer(row, cols, height)
         ):
@@ -293,12 +307,17 @@ def unruled_runs(
         ):
             held.append(row)  # a group label or a cell's first lines, if a row of cells follows
             continue
+        if trailing(run, held):
+            run += held  # the last row's later cell's lines under it (an item's description)
+            held = []
         close(i - len(held))
         held = []
         run = [row] if cells(row) else []
         cols = _widened([], row) if run else []
         widest = -inf
         start = i
+    if trailing(run, held):
+        run += held
     close(len(rows))
     taken = {id(ln) for _, run in runs for row in run for ln in row}
     return runs + two_row_tables(rows, taken, width)  # two rows of two cells: a table too
