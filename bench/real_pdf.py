@@ -327,7 +327,8 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
     installed), one ``made`` from a corpus document by the tool its ``make`` names (where
     installed), one ``fetched`` from a pinned sdist (``extra2``, ``extra14``, where the registry
     answers), or one ``unpacked`` from a pinned Debian package (``extra3``, ``extra4``,
-    ``extra5``, ``extra9``, ``extra10``, ``extra11``, ``extra12``, ``extra13``, ``extra15``, where apt answers)."""
+    ``extra5``, ``extra9``, ``extra10``, ``extra11``, ``extra12``, ``extra13``, ``extra15``,
+    where apt answers)."""
     out = {}
     for file in [*sorted(TRUTH.glob("*.json")), *sorted(TRUTH.glob("*/*.json"))]:
         truth = json.loads(file.read_text())

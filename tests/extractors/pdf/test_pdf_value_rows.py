@@ -311,16 +311,28 @@ def test_margin_dates_beside_a_justified_paragraph_stay_out_of_it(tmp_path):
 def test_a_right_columns_price_list_beside_prose_keeps_the_columns(tmp_path):
     """Two columns on shared baselines, the right one a price list (a dish, its price flush
     right): a gutter runs between the prose and the dishes (``split``), so no rows across
-    them: the prose reads whole, then the dishes."""
+    them, and no table either (``tables.rows.running_text``: the left column's cells read on as
+    a paragraph): the prose reads first, then the dishes."""
 
     def draw(page: pymupdf.Page) -> None:
-        for i in range(6):
-            page.insert_text((72, 100 + 14 * i), f"Left column prose line {i} that runs on")
+        for i, line in enumerate(_PARAGRAPH):
+            page.insert_text((72, 100 + 14 * i), line)
             page.insert_text((300, 100 + 14 * i), f"Dish {i}", fontsize=10)
             _right(page, 100 + 14 * i, f"{i + 4}.50")
 
     text = drawn_markdown(tmp_path, draw)
-    assert text.index("prose line 5") < text.index("Dish 0")
+    assert "|" not in text
+    assert text.index(_PARAGRAPH[-1]) < text.index("Dish 0")
+
+
+_PARAGRAPH = (  # a paragraph's lines, each wrapped where the column ends
+    "The committee met on Tuesday to review",
+    "the proposal for the new community",
+    "garden and agreed that the plots",
+    "should be shared among the families",
+    "who applied first, with a waiting list",
+    "kept for the rest of the season and a",
+)
 
 
 def test_a_price_beside_a_columns_last_line_leaves_that_line_in_its_column(tmp_path):

@@ -216,6 +216,18 @@ def billed(row: list[Line]) -> bool:
     return price(max(row, key=lambda ln: ln.x1).text.strip())
 
 
+def running_text(run: list[list[Line]]) -> bool:
+    """The run's first column reads on as a paragraph (three rows or more, four words or more
+    a cell, each cell after the first opening in lower case): running text beside a list of
+    prices or values on its baselines, no table's column."""
+    firsts = [min(row, key=lambda ln: ln.x0).text.strip() for row in run if row]
+    return (
+        len(firsts) >= 3
+        and all(len(cell.split()) >= 4 for cell in firsts)
+        and all(cell[:1].islower() for cell in firsts[1:])
+    )
+
+
 def near(upper: list[Line], lower: list[Line], lines: float = 2) -> bool:
     """Two rows no more than ``lines`` line heights apart."""
     height = max(ln.y1 - ln.y0 for ln in lower)

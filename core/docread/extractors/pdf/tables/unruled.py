@@ -37,6 +37,7 @@ from .rows import (
     one_long,
     priced,
     ruled_off,
+    running_text,
     trailing,
     wrapped,
 )
@@ -276,6 +277,8 @@ def unruled_runs(
         pairs = len(run) == 2 and all(len(r) >= 4 and labelled(r, width) for r in run)
         if len(run) < 3 and not pairs or len(cols) < 2:
             return  # fewer than three rows, unless two rows of two fields or more each
+        if running_text(run):
+            return  # a paragraph's lines beside values on their baselines
         widest = max(c[1] - c[0] for c in cols)
         if len(cols) == 2 and cols[1][0] - cols[0][1] >= FAR * widest:
             return  # two columns of short lines far apart: text columns, not a table
