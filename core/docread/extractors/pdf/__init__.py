@@ -35,7 +35,9 @@ class PdfExtractor(Extractor):
     # 14: extra8's hanging references, script-size lines and items; extra9's invoice grids
     # 15: headings checked against outlines (CJK, note labels, bylines), a short last line over
     # a gutter, turned pages as shown, tables of rules across only, '#' escaped in text
-    version: ClassVar[int] = 15
+    # 16: a row's value read with its row, bill tables, definition terms, FAQ answers, nested
+    # items, bylines with an initial, a chapter's number needed after its word
+    version: ClassVar[int] = 16
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
