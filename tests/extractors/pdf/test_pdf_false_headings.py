@@ -678,3 +678,40 @@ def test_a_field_lists_names_over_two_lines_each_are_no_headings(tmp_path):
     text = drawn_markdown(tmp_path, _field_list)
     assert headings(text) == [], text
     assert "version\nThe method was tested" in text or "version\n\nThe method was tested" in text
+
+
+_CREATURES = ("Arcane Horror", "Corpse", "Desire Demon")
+
+
+def _bestiary(page: pymupdf.Page) -> None:
+    """DA-619p p184: a bold name at body size with a note flush right on its row, a quotation
+    set in 2.4 ems under it, then the body at the name's x."""
+    y = 80.0
+    for name in _CREATURES:
+        page.insert_text((72, y), name, fontsize=10, fontname="tibo")
+        page.insert_text((440, y), "Same as in DAO", fontsize=10, fontname="tibo")
+        for row in _SET_IN:
+            y += 13
+            page.insert_text((96, y), row, fontsize=10, fontname="tiro")
+        y += 26
+        body = "The body of the entry goes on at the left margin here."
+        page.insert_text((72, y), body, fontsize=10, fontname="tiro")
+        y += 30
+
+
+def test_a_name_the_outline_opens_a_title_with_stays_a_heading(tmp_path):
+    """DA-619p (its outline's ``Arcane Horror Same as in DAO``): heads over a quotation set in,
+    the body going on at their x, are no definition list's terms where the outline names them
+    (with the note flush right on their row: ``blocks._outlined``); the same page without an
+    outline reads them as terms (the rule's other side)."""
+    import docread
+
+    plain = drawn_markdown(tmp_path, _bestiary)
+    assert [h for h in headings(plain) if h in _CREATURES] == [], plain
+    doc = pymupdf.open(tmp_path / "page.pdf")
+    doc.set_toc([[1, f"{name} Same as in DAO", 1] for name in _CREATURES])
+    doc.save(tmp_path / "outlined.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        text = "\n\n".join(d.text for d in reader.iter_documents("outlined.pdf"))
+    assert [h for h in headings(text) if h in _CREATURES] == list(_CREATURES), text

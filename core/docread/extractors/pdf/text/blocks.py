@@ -136,11 +136,11 @@ def _restyled(
 def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
     """The indices of a definition list's terms read as headings (policy p149's ``dubious``,
     ``ctte``): one unnumbered line no larger than the body, not ending with ``:`` (bgteubner
-    p29's ``Beispiel .:``), not the outline's, over a paragraph set in past it by 1.5 ems, not
-    a listing, where two such terms in the term's style stand in the column, one over a
-    one-line definition or the last followed by the body at its x (tlc-article p7's field
-    names; a heading over a paragraph quoted or set in, side heads over bodies set in up to
-    the next head, stay headings), and a paragraph of the column stands at the term's x."""
+    p29's ``Beispiel .:``), not the outline's (``_outlined``), over a paragraph set in past it
+    by 1.5 ems, not a listing, where two such terms in the term's style stand in the column,
+    one over a one-line definition or the last followed by the body at its x (tlc-article p7's
+    field names; a heading over a paragraph quoted or set in, side heads over bodies set in up
+    to the next head, stay headings), and a paragraph of the column stands at the term's x."""
     found: list[tuple[int, bool]] = []
     lefts = sorted(b.x0 for b in out if b.kind == "text")  # bisected: no pass per term
     for i, block in enumerate(out[:-1]):
@@ -150,9 +150,10 @@ def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
         first = block.lines[0]
         if (
             not _HEAD_NUMBER.match(block.text) and not survey.bigger(first)
-            and not block.text.rstrip().endswith(":") and norm(block.text) not in toc
+            and not block.text.rstrip().endswith(":")
             and not all(ln.mono for ln in text.lines)
             and all(ln.x0 >= first.x0 + 1.5 * first.size for ln in text.lines)
+            and not _outlined(norm(block.text), toc)
         ):  # fmt: skip
             at = bisect_left(lefts, first.x0 - 0.5 * first.size)
             if at < len(lefts) and lefts[at] < first.x0 + 0.5 * first.size:
@@ -162,6 +163,12 @@ def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:
     styles = Counter(out[i].lines[0].style for i, _ in found)
     listed = {out[i].lines[0].style for i, sure in found if sure}  # a list's sign in that style
     return [i for i, _ in found if out[i].lines[0].style in listed and styles[out[i].lines[0].style] >= 2]
+
+
+def _outlined(text: str, toc: dict[str, int]) -> bool:
+    """The outline names ``text``, alone or opening a title (DA-619p's ``Arcane Horror``, whose
+    outline entry ``Arcane Horror Same as in DAO`` takes in the note flush right on its row)."""
+    return text in toc or any(key.startswith(text + " ") for key in toc)
 
 
 def _key(block: Block) -> tuple[Style, int, int]:
