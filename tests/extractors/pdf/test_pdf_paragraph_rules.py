@@ -352,15 +352,20 @@ def test_a_page_shown_turned_reads_its_paragraphs_as_shown(tmp_path, sideways):
     assert " ".join(_TURNED) in drawn_markdown(tmp_path, draw)
 
 
+def _open_left_column(page: pymupdf.Page) -> None:
+    """A left column of five lines whose paragraph ends no sentence (it goes on elsewhere)."""
+    for i in range(4):
+        page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
+    page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+
+
 def test_a_reference_opening_the_next_column_does_not_continue_the_paragraph(tmp_path):
     """sample-sigconf-biblatex p5: the left column ends inside a sentence (its paragraph goes
     on over the page), the right column opens with a reference whose wrap hangs under its
     text: set out left of its next line, the entry opens a block of its own, no run-on."""
 
     def draw(page: pymupdf.Page) -> None:
-        for i in range(4):
-            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
-        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        _open_left_column(page)
         page.insert_text((320, 100), "[3] Sten Andler. 1979. Predicate path expressions. In", fontsize=9)
         page.insert_text((334, 112), "Proceedings of the 6th ACM symposium, 226-236.", fontsize=9)
         page.insert_text((320, 124), "[4] David A. Anisi. 2003. Optimal Motion Control. KTH.", fontsize=9)
@@ -377,9 +382,7 @@ def test_a_block_opening_with_no_label_set_out_left_of_its_next_line_continues(t
     it goes on with the paragraph the column before left open, as before the reference rule."""
 
     def draw(page: pymupdf.Page) -> None:
-        for i in range(4):
-            page.insert_text((72, 100 + 12 * i), "The template style text runs on here and", fontsize=9)
-        page.insert_text((72, 148), "is available only in one form and not in", fontsize=9)
+        _open_left_column(page)
         page.insert_text((320, 100), "... the other, which the class sets as its", fontsize=9)
         page.insert_text((334, 112), "default for every page of the document.", fontsize=9)
 

@@ -2190,11 +2190,16 @@ def _two_columns(page: pymupdf.Page) -> None:
     _text(page, 72, 50, "Comput. Linguistics", 9)
     _text(page, 306, 50, "Smith and Jones", 9)
     _rule(page, 56, 72, 523)
-    for i in range(50):
-        _text(page, 72, 80 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
-        _text(page, 306, 80 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
+    _body_columns(page, 80)
     _rule(page, 760, 72, 523)
     _text(page, 290, 775, "17", 9)
+
+
+def _body_columns(page: pymupdf.Page, top: float) -> None:
+    """Fifty rows of body text in two columns (x 72 and 306), 13 points apart from ``top``."""
+    for i in range(50):
+        _text(page, 72, top + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
+        _text(page, 306, top + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
 
 
 def _close_two_columns(page: pymupdf.Page) -> None:
@@ -2204,9 +2209,7 @@ def _close_two_columns(page: pymupdf.Page) -> None:
     _text(page, 72, 50, "Proceedings of the Annual Meeting", 9)
     _text(page, 306, 50, "Smith and Jones: reading long documents", 9)
     _rule(page, 56, 72, 523)
-    for i in range(50):
-        _text(page, 72, 66 + 13 * i, " ".join(_WORDS[i % 5 : i % 5 + 7]))
-        _text(page, 306, 66 + 13 * i, " ".join(_WORDS[i % 4 : i % 4 + 7]))
+    _body_columns(page, 66)
     _rule(page, 66 + 13 * 49 + 5, 72, 523)
     _text(page, 290, 775, "17", 9)
 

@@ -16,7 +16,17 @@ from math import inf
 from typing import TYPE_CHECKING
 
 from ..library import right_to_left
-from .cells import TOL, PageTable, box_of, clean_rows, make_table, rows_of, whole_lines
+from .cells import (
+    TOL,
+    PageTable,
+    box_of,
+    clean_rows,
+    make_table,
+    row_bottom,
+    row_top,
+    rows_of,
+    whole_lines,
+)
 from .cuts import cut_at
 from .grid import glued
 
@@ -24,8 +34,8 @@ if TYPE_CHECKING:
     from ....settings import OutputSettings
     from ..text.lines import Line, PageText
 
-_THIN = 2.0  # points: a rule across is this thin at most
-_WIDE = 60.0  # points: a table's rule across is this wide at least (no underline of a word)
+THIN = 2.0  # points: a rule across is this thin at most
+WIDE = 60.0  # points: a table's rule across is this wide at least (no underline of a word)
 _HEAD_WORDS = 4  # words in a head cell at most
 Band = list[list["Line"]]  # a band's rows, each left to right
 
@@ -64,11 +74,11 @@ def banded_tables(
     across: list[tuple[float, float, float]] = []
     downs: list[tuple[float, float, float]] = []
     for x0, y0, x1, y1 in text.rects:
-        if y1 - y0 <= _THIN:
+        if y1 - y0 <= THIN:
             across.append((x0, x1, (y0 + y1) / 2))
-        elif x1 - x0 <= _THIN:
+        elif x1 - x0 <= THIN:
             downs.append(((x0 + x1) / 2, y0, y1))
-    across = [r for r in joined_rules(across) if r[1] - r[0] >= _WIDE]
+    across = [r for r in joined_rules(across) if r[1] - r[0] >= WIDE]
     widths: list[tuple[float, float, list[float]]] = []  # rules of one width: its ends, their ys
     for x0, x1, y in sorted(across):
         if widths and x0 - widths[-1][0] <= TOL and abs(x1 - widths[-1][1]) <= TOL:
@@ -124,8 +134,8 @@ def _heads(
     above = page.band(ys[i - 1] if i else -inf, ys[i], side)
     if above:
         row = above[-1]
-        over = _bottom(above[-2]) if len(above) > 1 else (ys[i - 1] if i else -inf)
-        if _top(row) - over > _height(row) and ys[i] - _bottom(row) <= _height(row):
+        over = row_bottom(above[-2]) if len(above) > 1 else (ys[i - 1] if i else -inf)
+        if row_top(row) - over > _height(row) and ys[i] - row_bottom(row) <= _height(row):
             head = _short([p for ln in row for p in _pieces(ln, None, whole)])
             if head:
                 heads.append((head, i, []))
@@ -237,16 +247,6 @@ def _middle(line: Line) -> float:
     return (line.y0 + line.y1) / 2
 
 
-def _top(row: list[Line]) -> float:
-    """A printed row's top."""
-    return min(ln.y0 for ln in row)
-
-
-def _bottom(row: list[Line]) -> float:
-    """A printed row's bottom."""
-    return max(ln.y1 for ln in row)
-
-
 def _height(row: list[Line]) -> float:
     """A printed row's line height: its tallest line's (a row of a table of font sizes sets
     a command beside its tiny sample)."""
@@ -263,6 +263,6 @@ def _tight(band: Band, top: float, bottom: float, end: bool) -> bool:
     unless ``end`` (a table's last band: blank rows may stand under its text), its last row
     within its line height over the rule under it: booktabs pads a rule by half an ex; a
     page's head and foot rules and a form's fill-in lines stand far from the text."""
-    return _top(band[0]) - top <= _height(band[0]) and (
-        end or bottom - _bottom(band[-1]) <= _height(band[-1])
+    return row_top(band[0]) - top <= _height(band[0]) and (
+        end or bottom - row_bottom(band[-1]) <= _height(band[-1])
     )

@@ -298,6 +298,17 @@ def box_of(lines: Iterable[Line]) -> Box:
     )  # fmt: skip
 
 
+def row_top(row: list[Line]) -> float:
+    """A printed row's top: its highest line's (``grid._top`` takes the lowest: a raised mark
+    there must not part a cell's lines)."""
+    return min(ln.y0 for ln in row)
+
+
+def row_bottom(row: list[Line]) -> float:
+    """A printed row's bottom: its lowest line's."""
+    return max(ln.y1 for ln in row)
+
+
 def rows_of(lines: list[Line]) -> list[list[Line]]:
     """Lines grouped into rows, left to right: lines whose vertical middles are within half a
     line of the row's first, of the lower one when both are one size (a math symbol's box

@@ -11,6 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .cells import row_bottom, row_top
 from .cuts import ALIGN
 
 if TYPE_CHECKING:
@@ -272,32 +273,22 @@ def ruled_off(
     down (bisected: a tall page ruled under every row costs no scan of them all a row)."""
     if len(run) < 3 or not rules or max(ln.size for ln in row) >= min(ln.size for ln in run[-1]):
         return False  # a row in the run's own type: the next row under a rule between rows
-    last = _bottom(held[-1] if held else run[-1])
-    top = _top(row)
+    last = row_bottom(held[-1] if held else run[-1])
+    top = row_top(row)
     x0 = min(ln.x0 for ln in run[-1])
     x1 = max(ln.x1 for ln in run[-1])
     under = bisect_left(rules, last, key=_y)  # the first rule under the run
     between = rules[under : bisect_right(rules, top, key=_y)]
     if not any(min(r[2], x1) - max(r[0], x0) >= 0.5 * (x1 - x0) for r in between):
         return False
-    first = _top(run[1])  # a rule under the first row: its head's
+    first = row_top(run[1])  # a rule under the first row: its head's
     if under > bisect_right(rules, first, key=_y):
         return False  # ruled between its rows: the rule is the next row's
     tail = run[-9:]
-    gaps = sorted(_top(b) - _bottom(a) for a, b in zip(tail, tail[1:], strict=False))
+    gaps = sorted(row_top(b) - row_bottom(a) for a, b in zip(tail, tail[1:], strict=False))
     return top - last > max(2 * gaps[len(gaps) // 2], min(ln.height for ln in row))
 
 
 def _y(rule: Box) -> float:
     """A rule's height on the page (its top)."""
     return rule[1]
-
-
-def _top(row: list[Line]) -> float:
-    """A row's top: its highest line's."""
-    return min(ln.y0 for ln in row)
-
-
-def _bottom(row: list[Line]) -> float:
-    """A row's bottom: its lowest line's."""
-    return max(ln.y1 for ln in row)

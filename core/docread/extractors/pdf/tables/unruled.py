@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 
 from ..order import column_sides, line_chars, region_columns
 from ..survey import in_band
-from .banded import banded_tables
+from .banded import THIN, WIDE, banded_tables
 from .cells import (
     NUMBER,
     PageTable,
     clean_rows,
     left_over,
     make_table,
+    row_bottom,
+    row_top,
     rows_of,
     spaced_apart,
     whole_lines,
@@ -49,7 +51,6 @@ if TYPE_CHECKING:
 
 _WORD = re.compile(r"[^\W\d_]{3}")  # a word: three letters in a row
 _DIGITS = re.compile(r"^\d[\d.,']*(?<!,)$")  # a group of a number's digits: 3456, 000,40
-_THIN, _WIDE = 2.0, 60.0  # points: a rule across is this thin at most and this wide at least
 _CAPTION = re.compile(r"^\s*(?:Table|Tab\.|Tabelle|Tableau|Tabla|Figure|Fig\.)\s*[\dIVX]", re.I)
 
 
@@ -156,7 +157,7 @@ def _aligned(
     """The tables of the aligned runs among ``lines`` (pieces: ``spaced_apart``)."""
     found = []
     rules = sorted(
-        (r for r in text.rects or () if r[3] - r[1] <= _THIN and r[2] - r[0] >= _WIDE),
+        (r for r in text.rects or () if r[3] - r[1] <= THIN and r[2] - r[0] >= WIDE),
         key=lambda r: r[1],
     )
     for heads, run in unruled_runs(lines, text.width, text.height, rules):
@@ -204,21 +205,10 @@ def _spaced_off(
         return False
     last = held[-1] if held else run[-1]
     height = min(ln.height for ln in (*last, *row))
-    if widest >= height / 3 or _top(row) - _bottom_of(last) <= 0.75 * height:
+    if widest >= height / 3 or row_top(row) - row_bottom(last) <= 0.75 * height:
         return False
     starts = [ln.x0 for r in run for ln in r]
     return any(all(abs(ln.x0 - x) > ALIGN for x in starts) for ln in row)
-
-
-def _top(row: list[Line]) -> float:
-    """A row's top: its highest line's (``grid._top`` takes the lowest: a raised mark there
-    must not part a cell's lines; here the gap between rows must not be overstated)."""
-    return min(ln.y0 for ln in row)
-
-
-def _bottom_of(row: list[Line]) -> float:
-    """A row's bottom: its lowest line's."""
-    return max(ln.y1 for ln in row)
 
 
 def _widened(cols: list[list[float]], row: list[Line]) -> list[list[float]]:
@@ -297,7 +287,7 @@ def unruled_runs(
             and not _footer(row, cols, height)
         ):
             for part in (*held, row):
-                widest = max(widest, _top(part) - _bottom_of(run[-1]))
+                widest = max(widest, row_top(part) - row_bottom(run[-1]))
                 run.append(part)
                 cols = _widened(cols, part)
             held = []
