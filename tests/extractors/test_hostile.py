@@ -31,7 +31,11 @@ SMALL_CAP = {**CONFIG, "pdf": {"max_page_content": 512 << 10}}
 
 
 def _read(tmp_path: Path, name: str, config: dict[str, object] | None = None, **options: object):
-    with docread.Reader(tmp_path, config=config or CONFIG) as reader:
+    """``reader.read`` of one file: (result, seconds). On the process-wide pool of its size and
+    memory limit, as ``docread.read`` reads: a worker serves the next test as it would a user's
+    next file, unless the pool replaced it (it died, or grew past half its limit: a bomb that
+    filled memory); a pool of its own per test started a worker for every test (~0.05 s each)."""
+    with docread.Reader(tmp_path, config=config or CONFIG, shared_pool=True) as reader:
         start = time.monotonic()
         result = reader.read(name, **options)
         return result, time.monotonic() - start
@@ -220,7 +224,7 @@ def test_csv_header_past_the_column_cap_is_cut_while_read(tmp_path: Path) -> Non
     assert any("500,001 columns; only the first 500" in n for n in result.notes)
     assert not any("Ragged" in n for n in result.notes)
     assert seconds < 15
-    with docread.Reader(tmp_path, config=CONFIG) as reader:
+    with docread.Reader(tmp_path, config=CONFIG, shared_pool=True) as reader:
         docs = list(reader.iter_documents("wide.csv"))
     assert len(docs) == 1 and "| c499 |" in docs[0].text and "c500" not in docs[0].text
 
@@ -290,7 +294,7 @@ TIGHT = {**CONFIG, "global_timeout": 30, "memory": {"max_worker_mb": 400}}
 def _load(tmp_path: Path, name: str, config: dict[str, object] | None = None, **options: object):
     """iter_documents of one file: (documents, notes, seconds)."""
     notes: list[str] = []
-    with docread.Reader(tmp_path, config=config or TIGHT) as reader:
+    with docread.Reader(tmp_path, config=config or TIGHT, shared_pool=True) as reader:
         start = time.monotonic()
         docs = list(reader.iter_documents(name, on_note=lambda _, n: notes.append(n), **options))
         return docs, notes, time.monotonic() - start
@@ -609,7 +613,7 @@ def test_workbook_zip_bomb_is_refused_by_the_package_checks(
     tracemalloc.start()
     try:
         with (
-            docread.Reader(bomb.parent, config=config) as reader,
+            docread.Reader(bomb.parent, config=config, shared_pool=True) as reader,
             pytest.raises(ArchiveSecurityError, match=rf"bomb\.{fmt}.*archive\.max_total_size"),
         ):
             reader.read(bomb.name)

@@ -603,8 +603,12 @@ def test_auto_reads_alike_whichever_way_the_process_set_pymupdfs_quad_correction
 
 
 # the two tests below are not about the page budget (the test after them is): at a load of ~20
-# on 2 cores a layout page took over the default 5 s and the page after it went unread
-_LAYOUT_UNTIMED = {"structure": "layout", "per_page_timeout": 120}
+# on 2 cores a layout page took over the default 5 s and the page after it went unread. The
+# budget is the lower of pdf.per_page_timeout and timeouts.pdf_per_page: both are raised (the
+# first alone left it at 5 s)
+_LAYOUT_UNTIMED = {
+    "pdf": {"structure": "layout", "per_page_timeout": 120}, "timeouts": {"pdf_per_page": 120}
+}  # fmt: skip
 
 
 def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_corrections(
@@ -618,7 +622,7 @@ def test_layout_reads_as_pymupdf4llm_means_whichever_way_the_process_set_quad_co
     if not source.is_file():
         pytest.skip(f"corpus not present at {CORPUS}")
     shutil.copy(source, tmp_path / "columns.pdf")
-    reader = make_reader(isolation={"enabled": False}, pdf=_LAYOUT_UNTIMED)
+    reader = make_reader(isolation={"enabled": False}, **_LAYOUT_UNTIMED)
     layout_model()  # its first import sets the process's own setting (the test below it)
     read, kept = _read_both_ways(reader, "columns.pdf")
     assert kept == {False: False, True: True}
@@ -637,7 +641,7 @@ def test_layout_read_in_threads_at_once_leaves_the_process_stdout_as_it_was(
         pytest.skip(f"corpus not present at {CORPUS}")
     for n in range(3):
         shutil.copy(source, tmp_path / f"columns{n}.pdf")
-    reader = make_reader(isolation={"enabled": False}, pdf=_LAYOUT_UNTIMED)
+    reader = make_reader(isolation={"enabled": False}, **_LAYOUT_UNTIMED)
     stdout, texts = sys.stdout, {}
 
     def read(n: int) -> None:
