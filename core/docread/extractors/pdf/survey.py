@@ -8,11 +8,12 @@ read (a page is read once)."""
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...sanitize import lazy_pattern
 from .content import bound_content
@@ -415,35 +416,35 @@ def _runs(lines: list[Line]) -> list[list[Line]]:
 
 def outline(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
     """The outline as (level, title, 1-based page or -1, the point it shows on that page from
-    the top or -1), in order, walked without recursion (PyMuPDF's ``get_toc`` recurses once per
-    level: a 1,500-deep outline failed the read); ValueError past OUTLINE_DEPTH levels or
-    OUTLINE_ITEMS entries."""
+    the top or -1), in order, walked without recursion (``get_toc`` recurses once per level: a
+    1,500-deep outline failed the read) along MuPDF's items, which the root holds (PyMuPDF's
+    ``Outline`` wraps each field read: 3x the walk); ValueError past OUTLINE_DEPTH or ITEMS."""
     out: list[tuple[int, str, int, float]] = []
-    stack = [(doc.outline, 1)]
+    root, external = doc.outline, sys.modules["pymupdf"].mupdf.fz_is_external_link
+    stack = [(root.this.m_internal if root else None, 1)]
     while stack:
         item, level = stack.pop()
-        if not item or not item.this.m_internal:  # the end of a chain
+        if item is None:  # the end of a chain
             continue
         if level > OUTLINE_DEPTH or len(out) >= OUTLINE_ITEMS:
             raise ValueError(
                 f"over {OUTLINE_DEPTH} levels deep" if level > OUTLINE_DEPTH
                 else f"over {OUTLINE_ITEMS:,} entries"
             )  # fmt: skip
-        page, top = _target(doc, item)
+        uri = item.uri
+        page, top = (-1, -1.0) if not uri or external(uri) else _target(doc, uri, item.page.page)
         out.append((level, item.title or " ", page, top))
         stack.append((item.next, level))
         stack.append((item.down, level + 1))  # popped first: children before siblings
     return out
 
 
-def _target(doc: pymupdf.Document, item: Any) -> tuple[int, float]:
-    """An outline item's 1-based page, -1 when it points outside the document (as get_toc),
-    and how far down that page it points (points from the top; -1 when it does not say)."""
-    if item.is_external or not item.uri:
-        return -1, -1.0
-    spot = _SPOT.search(item.uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
-    if item.page != -1 and spot is not None:
-        return int(item.page) + 1, float(spot.group(1))
-    target, _, top = doc.resolve_link(item.uri)  # a named destination
-    page = int(target) + 1 if item.page == -1 else int(item.page) + 1
+def _target(doc: pymupdf.Document, uri: str, number: int) -> tuple[int, float]:
+    """An internal item's 1-based page (MuPDF's 0-based ``number``, -1: unknown) and how far
+    down it points (points from the top; -1: not said)."""
+    spot = _SPOT.search(uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
+    if number != -1 and spot is not None:
+        return number + 1, float(spot.group(1))
+    target, _, top = doc.resolve_link(uri)  # a named destination
+    page = int(target) + 1 if number == -1 else number + 1
     return page, float(top) if top is not None else -1.0
