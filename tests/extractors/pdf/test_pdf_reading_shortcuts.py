@@ -233,3 +233,46 @@ def test_small_text_under_many_lines_printed_over_one_another_is_rejoined_once(m
     out = joins.joined_rows(row)
     assert sum(ln.text.count("e") for ln in out) >= 2000  # each kept
     assert calls[0] < 100 * len(row)
+
+
+def _touching_merged(clusters: list[list[float]]) -> list[tuple[float, ...]]:
+    """The long way: any two clusters (x0, y0, x1, y1, curves) within 4 points of each other
+    merged (their box grown, their curves added) until none are."""
+    clusters = [list(c) for c in clusters]
+    merged = True
+    while merged:
+        merged = False
+        for a, b in itertools.combinations(clusters, 2):
+            if a[0] <= b[2] + 4 and b[0] <= a[2] + 4 and a[1] <= b[3] + 4 and b[1] <= a[3] + 4:
+                a[:5] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]),
+                         a[4] + b[4]]  # fmt: skip
+                clusters.remove(b)
+                merged = True
+                break
+    return sorted(tuple(c) for c in clusters)
+
+
+def test_drawings_that_grew_into_one_another_are_what_merging_every_touching_pair_gives():
+    """Clusters of paths that grew into one another (figures._merged: pairs found by a sweep
+    down the page and merged as groups, not every pair tested again after each merge: 5,000
+    dots apart were 12 million tests a merge) are what merging every touching pair until none
+    is left gives: chains, bands just within 4 points, dots apart; and a page's drawing whose
+    arm reaches a dot only once grown (an L) is one drawing with it."""
+    import random
+
+    from docread.extractors.pdf import figures
+
+    rnd = random.Random(33)
+    for _ in range(60):
+        n, size = rnd.choice([(10, 40), (60, 30), (120, 16), (120, 4)])
+        clusters = []
+        for _ in range(n):
+            x, y = rnd.randrange(0, 1200) / 2, rnd.randrange(0, 1600) / 2
+            w, h = rnd.randrange(0, 2 * size) / 2, rnd.randrange(0, 2 * size) / 2
+            clusters.append([x, y, x + w, y + h, rnd.choice([1, 4])])
+        found = figures._merged([[*c, 0] for c in clusters])
+        assert sorted(tuple(c[:5]) for c in found) == _touching_merged(clusters)
+    stack = [[0.0, 50.0 - 10 * k, 5.0, 58.0 - 10 * k, 1, 0] for k in range(6)]  # made bottom up
+    assert figures._merged(stack) == [[0.0, 0.0, 5.0, 58.0, 6, 0]]  # one, where the first stood
+    bar, dot, arm = (100.0, 0.0, 101.0, 90.0), (194.0, 0.0, 195.0, 1.0), (100.0, 92.0, 190.0, 93.0)
+    assert figures._drawings([bar, dot, arm], [], 1e-9) == [(100.0, 0.0, 195.0, 93.0)]
