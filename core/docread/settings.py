@@ -57,7 +57,7 @@ class PdfSettings:
     max_page_content: int = 4 * MB
     # the per-page budget of finding ruled tables (find_tables re-reads the page and its
     # drawings: seconds on a page of 100,000 paths): a page drawing more paths, or whose
-    # text pass took longer, keeps its text and is not searched for rules (with a note)
+    # text pass took more CPU, keeps its text and is not searched for rules (with a note)
     table_max_paths: int = 5000
     table_max_seconds: float = 1.0
     # page text as markdown (headings, tables in place, lists, columns in reading order):

@@ -9,17 +9,21 @@ import operator
 import re
 import sqlite3
 import struct
+import threading
 import time
 import tracemalloc
 import zipfile
 import zlib
 from pathlib import Path
+from typing import cast
 
 import docread
 import factories
 import hostile_files
+import pymupdf
 import pytest
 from docread.errors import ArchiveSecurityError
+from docread.extractors.pdf.text.lines import PageText
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -204,6 +208,57 @@ def test_a_page_of_20000_rules_keeps_its_text_without_table_search(tmp_path: Pat
         for n in result.notes
     )
     assert seconds < 10
+
+
+def test_a_page_over_the_table_budgets_seconds_keeps_its_text_without_its_table(
+    tmp_path: Path,
+) -> None:
+    """pdf.table_max_seconds: a page whose text pass took longer is not searched for rules (a
+    budget of a microsecond: every page): its words stay, its ruled table is not made, one note."""
+    rows = [["Item", "Qty"], ["apple", "3"], ["pear", "5"]]
+    factories.pdf(tmp_path / "table.pdf", [factories.table_page(rows)])
+    over, _ = _read(
+        tmp_path, "table.pdf", {**CONFIG, "pdf": {"table_max_seconds": 1e-6}},
+        output_format="markdown",
+    )  # fmt: skip
+    within, _ = _read(tmp_path, "table.pdf", output_format="markdown")
+    assert "| apple | 3 |" in within.text and not within.notes
+    assert "|" not in over.text and "apple" in over.text and "pear" in over.text
+    assert over.notes == [
+        "Page 1: more drawn paths than pdf.table_max_paths=5,000 or a text pass over "
+        "pdf.table_max_seconds=1e-06 s: the text is complete, but ruled tables were not looked for."
+    ]
+
+
+def test_the_table_budget_counts_the_pages_own_cpu_not_its_wait(tmp_path: Path) -> None:
+    """A page's text pass is timed in its thread's CPU: a reading held up (another thread holds
+    the GIL in one C call: the wait a loaded machine or a busy process makes) is not over the
+    budget for the wait. Timed by the clock, tables came off pages at random under load."""
+    from docread.extractors.pdf.tables.cells import over_budget
+    from docread.extractors.pdf.text.reading import read_page
+
+    doc = pymupdf.open(hostile_files.pdf_vector_grid(tmp_path / "grid.pdf", pages=1, lines=4000))
+
+    def reading(read: dict[str, object]) -> None:
+        start = time.perf_counter()
+        read["text"] = read_page(doc[0], 5000)
+        read["wall"] = time.perf_counter() - start
+
+    held = []
+    for _ in range(5):  # until the reading is under way when the GIL is taken from it
+        read: dict[str, object] = {}
+        thread = threading.Thread(target=reading, args=(read,))
+        thread.start()
+        time.sleep(0.002)
+        start = time.perf_counter()
+        sum(range(10_000_000))  # one C call: the GIL is not given up until it returns
+        hold = time.perf_counter() - start
+        thread.join()
+        if cast(float, read["wall"]) > hold:  # it waited the whole hold
+            held.append((cast(PageText, read["text"]), hold))
+    assert held, "the reading never waited for the GIL"
+    for text, hold in held:
+        assert text.seconds < hold / 2 and not over_budget(text, hold / 2)
 
 
 def test_running_out_of_worker_memory_is_resource_limit_error(tmp_path: Path) -> None:

@@ -62,7 +62,7 @@ class PageText:
     cell frames and backgrounds: what a ruled table is made of; None when the page draws more
     paths than the budget, which are then not collected) and of its other paths (curves,
     shapes: what a drawing is made of), the boxes of its pictures, its size, the characters of
-    its text layer (spaces aside) and the seconds its reading took; ``plain``: a page of more
+    its text layer (spaces aside) and the CPU seconds its reading took; ``plain``: a page of more
     than MAX_LINES lines (no printed page: a content bomb) has no lines, only its plain text;
     ``fills``: the colour of each rect that is filled, not stroked (what joins shaded cells);
     ``turn``: the rotation matrix its boxes were set upright by (a page shown turned whose text

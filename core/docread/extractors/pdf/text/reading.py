@@ -36,8 +36,10 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
     rectilinear paths and pictures (``with_pictures`` adds them if not ``pictures``), from one
     ``dict``; a page of over ``max_paths`` blocks is read again without its paths (100,000 paths
     in Python cost 5-10x its text). Right-to-left pages' characters reordered, spaces MuPDF made
-    up after a number's point removed (``raw_lines``); over MAX_LINES lines: plain text only."""
-    start = time.perf_counter()
+    up after a number's point removed (``raw_lines``); over MAX_LINES lines: plain text only.
+    Its ``seconds`` are this thread's CPU time: the table budget holds whatever else the machine
+    or the process runs (wall time under load took tables off pages at random)."""
+    start = time.thread_time()
     textpage = page.get_textpage(flags=flags())
     rects: list[Box] | None = []
     paths: list[Box] = []
@@ -72,7 +74,7 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         out = library.steadied(out)
     return PageText(
         joined_rows(out, rtl, *thin_rules(rects)), rects, drawn, rect.width, rect.height, chars,
-        time.perf_counter() - start, paths, fills=fills, turn=turn,
+        time.thread_time() - start, paths, fills=fills, turn=turn,
     )  # fmt: skip
 
 
@@ -147,9 +149,9 @@ def _pictures(page: pymupdf.Page, turn: Turn | None) -> list[Box]:
 def with_pictures(page: pymupdf.Page, text: PageText) -> PageText:
     """A reading made without its pictures (``read_page(pictures=False)``) as ``read_page``
     makes it: a run of the page's content that the survey spares the pages it only samples."""
-    start = time.perf_counter()
+    start = time.thread_time()
     drawn = _pictures(page, text.turn) if text.lines and page.get_images() else []
-    return replace(text, pictures=drawn, seconds=text.seconds + time.perf_counter() - start)
+    return replace(text, pictures=drawn, seconds=text.seconds + time.thread_time() - start)
 
 
 def _line(line: dict[str, Any], number: int) -> Line | None:
