@@ -322,27 +322,6 @@ def test_truncated_pdf_is_repaired_with_a_note(reader, tmp_path):
     assert any("repaired" in n for n in result.notes)
 
 
-def test_pdf_over_the_in_memory_size_is_read_from_its_path(make_reader, tmp_path, monkeypatch):
-    """A PDF up to ``_IN_MEMORY`` bytes is opened from memory, a larger one from its path: the
-    same text, the same repair note (a damaged file repaired the same way from both)."""
-    from docread.extractors.pdf import document
-
-    data = pdf(tmp_path / "full.pdf", ["survives the cut " * 5, "second " * 5]).read_bytes()
-    (tmp_path / "cut.pdf").write_bytes(data[: len(data) - 200])
-    here = make_reader(isolation={"enabled": False})  # this process's _IN_MEMORY
-    opened: list[object] = []
-    real = pymupdf.open
-    monkeypatch.setattr(pymupdf, "open", lambda *a, **k: opened.append(a or k) or real(*a, **k))
-    in_memory = here.read("cut.pdf")
-    monkeypatch.setattr(document, "_IN_MEMORY", len(data) // 2)
-    by_path = here.read("cut.pdf")
-    assert opened[0] == {"stream": data[: len(data) - 200], "filetype": "pdf"}
-    assert str(opened[1][0]).startswith("/proc/self/fd/")
-    assert by_path.text == in_memory.text and "survives the cut" in by_path.text
-    assert any("repaired" in n for n in by_path.notes)
-    assert any("repaired" in n for n in in_memory.notes)
-
-
 def test_garbage_after_pdf_magic_is_an_extraction_error(reader, tmp_path):
     (tmp_path / "junk.pdf").write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
     with pytest.raises(ExtractionError, match="junk.pdf"):
@@ -361,18 +340,10 @@ def test_a_page_over_pdf_per_page_stops_the_read_with_a_hint(tmp_path: Path) -> 
 
 
 # -- names in messages -----------------------------------------------------------------------------
-def test_pdf_error_names_the_file_not_a_descriptor(make_reader, tmp_path, monkeypatch) -> None:
-    from docread.extractors.pdf import document
-
+def test_pdf_error_names_the_file_not_a_descriptor(reader: docread.Reader, tmp_path: Path) -> None:
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 8)
-    here = make_reader(isolation={"enabled": False})  # this process's _IN_MEMORY
-    with pytest.raises(ExtractionError) as info:  # opened from memory
-        here.read("broken.pdf")
-    assert str(info.value).startswith("broken.pdf: not a readable PDF")
-    assert "/proc/self/fd" not in str(info.value)
-    monkeypatch.setattr(document, "_IN_MEMORY", 0)  # from its path: MuPDF names the descriptor
     with pytest.raises(ExtractionError) as info:
-        here.read("broken.pdf")
+        reader.read("broken.pdf")
     assert "/proc/self/fd" not in str(info.value) and "'broken.pdf'" in str(info.value)
 
 

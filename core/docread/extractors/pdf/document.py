@@ -42,7 +42,6 @@ _HEADER_LABELS = (
 _SKIPPED = "[OCR limit reached - page skipped]"
 _OUTLINE_PATHS = 50  # filled paths on a page without text: probably text drawn as outlines
 _ONE = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # get_text's matrix: the page's own coordinates
-_IN_MEMORY = 32 * 1024 * 1024  # bytes of PDF read into memory to be opened (held while open)
 
 
 def extract(source: Source, ctx: Context) -> Iterator[Unit]:
@@ -79,16 +78,14 @@ def extract(source: Source, ctx: Context) -> Iterator[Unit]:
 
 
 def _open(source: Source, ctx: Context) -> pymupdf.Document:
-    """Open (MuPDF repairs what it can), try the empty user password, refuse what stays locked.
-    A file up to ``_IN_MEMORY`` is read whole and opened from memory: from a file MuPDF seeks
-    and reads once per object and stream it loads (~1.3 % of ``off``'s CPU on the corpus PDFs)."""
+    """Open (MuPDF repairs what it can), try the empty user password, refuse what stays locked."""
     load_pymupdf()
     import pymupdf
 
     pymupdf.TOOLS.mupdf_display_errors(False)  # its messages become our typed errors and notes
     where = ctx.info.source
     try:
-        if source.in_memory or source.size <= _IN_MEMORY:
+        if source.in_memory:
             doc = pymupdf.open(stream=source.read_bytes(), filetype="pdf")
         else:
             doc = pymupdf.open(source.fd_path(), filetype="pdf")
