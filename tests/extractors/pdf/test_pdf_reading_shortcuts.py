@@ -276,3 +276,12 @@ def test_drawings_that_grew_into_one_another_are_what_merging_every_touching_pai
     assert figures._merged(stack) == [[0.0, 0.0, 5.0, 58.0, 6, 0]]  # one, where the first stood
     bar, dot, arm = (100.0, 0.0, 101.0, 90.0), (194.0, 0.0, 195.0, 1.0), (100.0, 92.0, 190.0, 93.0)
     assert figures._drawings([bar, dot, arm], [], 1e-9) == [(100.0, 0.0, 195.0, 93.0)]
+
+
+def test_a_path_with_a_nan_coordinate_joins_no_drawing():
+    """A box with a NaN edge touches nothing (every comparison with NaN is false), as before the
+    sweep: the drawing beside it stays a drawing (the sweep's early stop passed NaN on)."""
+    from docread.extractors.pdf import figures
+
+    nan, drawing = float("nan"), (57.58, 495.22, 219.55, 510.05)
+    assert figures._drawings([(177.46, 165.43, 177.46, nan), drawing], [], 48.0) == [drawing]

@@ -254,6 +254,26 @@ def test_a_loader_read_with_structure_walks_the_outline_once(tmp_path, monkeypat
     assert walks == [4]
 
 
+def test_an_outline_entry_to_no_page_or_no_point_says_so(tmp_path: Path) -> None:
+    """survey.outline: a named destination MuPDF resolves to nothing is page -1 (it was page 0:
+    before the first page), a /Fit destination shows no point (-1, it was NaN)."""
+    import hostile_files
+    from docread.extractors.pdf.survey import outline
+
+    text = hostile_files._text_stream([(18, "Heading"), (11, "Body.")])
+    made = hostile_files._write_pdf(
+        tmp_path / "dests.pdf",
+        [
+            *hostile_files._one_page(text, outline=True),
+            b"<< /Type /Outlines /First 7 0 R /Last 8 0 R /Count 2 >>",
+            b"<< /Title (Nowhere) /Parent 6 0 R /Next 8 0 R /Dest (missing) >>",
+            b"<< /Title (Whole page) /Parent 6 0 R /Prev 7 0 R /Dest [3 0 R /Fit] >>",
+        ],
+    )
+    with pymupdf.open(made) as doc:
+        assert outline(doc) == [(1, "Nowhere", -1, -1.0), (1, "Whole page", 1, -1.0)]
+
+
 def test_a_usable_outline_is_the_sections_and_its_pages_carry_them(make_reader, tmp_path):
     """issue 36: a PDF's outline, when it can stand for its sections, is the outline view (no
     page read) and stamps each loaded page with its sections (structure on or off)."""

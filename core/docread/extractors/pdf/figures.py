@@ -175,7 +175,8 @@ def _merged(clusters: list[list[float]]) -> list[list[float]]:
                 b = clusters[j]
                 if b[1] > reach:
                     break  # (the rest start lower still)
-                if a[0] <= b[2] + _NEAR and b[0] <= a[2] + _NEAR and a[1] <= b[3] + _NEAR:
+                touching = a[0] <= b[2] + _NEAR and b[0] <= a[2] + _NEAR and a[1] <= b[3] + _NEAR
+                if touching and b[1] <= reach:  # (False for a NaN top, as before the sweep)
                     one, other = sorted((_first(group, i), _first(group, j)))
                     if one != other:
                         group[other], joined = one, True  # (a group's first: its least index)

@@ -8,7 +8,6 @@ read (a page is read once)."""
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -419,8 +418,9 @@ def outline(doc: pymupdf.Document) -> list[tuple[int, str, int, float]]:
     the top or -1), in order, walked without recursion (``get_toc`` recurses once per level: a
     1,500-deep outline failed the read) along MuPDF's items, which the root holds (PyMuPDF's
     ``Outline`` wraps each field read: 3x the walk); ValueError past OUTLINE_DEPTH or ITEMS."""
+    import pymupdf  # loaded: the document is open
     out: list[tuple[int, str, int, float]] = []
-    root, external = doc.outline, sys.modules["pymupdf"].mupdf.fz_is_external_link
+    root, external = doc.outline, pymupdf.mupdf.fz_is_external_link  # root: alive while walked
     stack = [(root.this.m_internal if root else None, 1)]
     while stack:
         item, level = stack.pop()
@@ -445,6 +445,6 @@ def _target(doc: pymupdf.Document, uri: str, number: int) -> tuple[int, float]:
     spot = _SPOT.search(uri)  # "#page=6&zoom=nan,251,68.7": no lookup needed
     if number != -1 and spot is not None:
         return number + 1, float(spot.group(1))
-    target, _, top = doc.resolve_link(uri)  # a named destination
-    page = int(target) + 1 if number == -1 else number + 1
-    return page, float(top) if top is not None else -1.0
+    target, _, top = doc.resolve_link(uri)  # a named destination (-1: MuPDF resolves none)
+    page = number + 1 if number != -1 else int(target) + 1 if target >= 0 else -1
+    return page, float(top) if top is not None and -1e9 < top < 1e9 else -1.0  # NaN: /Fit
