@@ -23,7 +23,9 @@ manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpa
 ``extra13/``, ``unpacked``; ``extra14``: invoices and a booking receipt kept as test input by a
 pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``, in
 ``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
-list's terms, ``unpacked``, in ``extra15/``):
+list's terms, ``unpacked``, in ``extra15/``; ``extra17``: untuned pages of documents copied
+with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
+stored), ``unpacked`` then ``turned``, in ``extra17/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -288,6 +290,23 @@ def unpacked(source: dict[str, str], name: str) -> Path | None:
     return out
 
 
+def turned(path: Path, turn: int) -> Path:
+    """A copy of the PDF at ``path`` with ``turn`` degrees added to every page's ``/Rotate``
+    (``extra17``: a page shown turned whose text runs across as stored, the held-out half's
+    rotated page made from an untuned one), made once into ``bench/data/turned/`` (outside
+    ``real_pdf/``: the surveys' samples of the fetched PDFs stay as they were)."""
+    import pymupdf
+
+    out = HERE / "data" / "turned" / str(turn) / path.parent.name / path.name
+    if not out.exists():
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                page.set_rotation((page.rotation + turn) % 360)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            doc.save(out)
+    return out
+
+
 # What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
 # pages (with the Liberation fonts their truth was written against), the two manuals ``extra``
 # reads where Debian installs them
@@ -343,6 +362,8 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
             path = unpacked(truth["source"], truth["file"])
         else:
             path = CORPUS / truth["file"]
+        if path is not None and path.exists() and "turn" in truth:
+            path = turned(path, truth["turn"])
         if path is not None and path.exists():
             out[str(file.relative_to(TRUTH))] = (str(path), truth)
     return out
@@ -360,7 +381,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra17",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
