@@ -604,3 +604,26 @@ def test_an_initial_set_in_under_a_short_numbered_line_opens_no_nested_item(tmp_
     no nested item: its sentence goes on in its wrap (it was cut after ``1905, and``)."""
     blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _numbered_head).split("\n\n")]
     assert any("in the year 1905, and since then the field" in b for b in blocks), blocks
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 270])
+def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
+    """A portrait page shown turned by ``/Rotate`` whose text runs across as stored (R-data p9,
+    bgteubner p19, mathCol p4 copied turned): MuPDF gives its lines' boxes as stored, so the
+    page's size (its running lines' band) is the stored page's: a heading low on the page stays
+    a heading and its page number stays out, as on the page upright."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "4 Missing values", fontname="hebo", fontsize=14)
+        for i in range(12):
+            page.insert_text((72, 90 + 14 * i), f"The body runs on over line {i} and", fontsize=10)
+        page.insert_text((72, 258), "ends its sentence here.", fontsize=10)
+        page.insert_text((72, 580), "5 Quoting strings", fontname="hebo", fontsize=14)
+        page.insert_text((72, 600), "A second paragraph stands under its heading,", fontsize=10)
+        page.insert_text((72, 614), "low on the page, where a turned page's foot would be.", fontsize=10)
+        page.insert_text((300, 800), "9", fontsize=10)
+        page.set_rotation(rotation)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "# 4 Missing values" in text and "# 5 Quoting strings" in text, text
+    assert not [b for b in text.split("\n\n") if b.strip() == "9"], text
