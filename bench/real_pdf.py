@@ -25,7 +25,8 @@ pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``
 ``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
 list's terms, ``unpacked``, in ``extra15/``; ``extra17``: untuned pages of documents copied
 with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
-stored), ``unpacked`` then ``turned``, in ``extra17/``):
+stored), ``unpacked`` then ``turned``, and pages made scans with Tesseract's text layer
+(``"scanned"``), in ``extra17/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -307,6 +308,35 @@ def turned(path: Path, turn: int) -> Path:
     return out
 
 
+def scanned(path: Path, pages: list[int]) -> Path | None:
+    """A copy of the PDF at ``path`` whose ``pages`` are scans with an invisible OCR text layer
+    (``extra17``: the held-out half's kind made from untuned pages): each rendered at 300 dpi
+    in grey and given to Tesseract (``tesseract img.png out -l eng pdf``: the picture, its text
+    in render mode 3), put in the page's place; made once into ``bench/data/scanned/``; None,
+    warned, where Tesseract is not installed."""
+    import pymupdf
+
+    out = HERE / "data" / "scanned" / path.parent.name / path.name
+    if out.exists():
+        return out
+    if shutil.which("tesseract") is None:
+        print(f"warning: no tesseract: {path.name}'s scanned pages skipped", file=sys.stderr)
+        return None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    with pymupdf.open(path) as doc:
+        for n in pages:
+            image = out.parent / f"{path.stem}-{n}.png"
+            doc[n - 1].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(image)
+            subprocess.run(["tesseract", str(image), str(image.with_suffix("")), "-l", "eng", "pdf"],
+                           capture_output=True, check=True, timeout=300, env=env)  # fmt: skip
+            with pymupdf.open(image.with_suffix(".pdf")) as scan:
+                doc.delete_page(n - 1)
+                doc.insert_pdf(scan, start_at=n - 1)
+        doc.save(out)
+    return out
+
+
 # What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
 # pages (with the Liberation fonts their truth was written against), the two manuals ``extra``
 # reads where Debian installs them
@@ -364,6 +394,8 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
             path = CORPUS / truth["file"]
         if path is not None and path.exists() and "turn" in truth:
             path = turned(path, truth["turn"])
+        if path is not None and path.exists() and "scanned" in truth:
+            path = scanned(path, truth["scanned"])
         if path is not None and path.exists():
             out[str(file.relative_to(TRUTH))] = (str(path), truth)
     return out
