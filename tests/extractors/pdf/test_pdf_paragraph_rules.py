@@ -627,26 +627,3 @@ def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
     text = drawn_markdown(tmp_path, draw)
     assert "# 4 Missing values" in text and "# 5 Quoting strings" in text, text
     assert not [b for b in text.split("\n\n") if b.strip() == "9"], text
-
-
-@pytest.mark.parametrize("family", ["GlyphLessFont", "Helvetica"])
-def test_an_ocr_layers_words_parted_on_one_row_are_one_line(family):
-    """R-FAQ p29 scanned and given Tesseract's text layer: a printed line of typewriter words
-    (``R, data, demo, exec,``) stands wider apart than the body's words, and the layer parts it
-    into pieces on one row of one block, 0.8 em apart; read apart, its first piece ended the
-    paragraph. An OCR layer's pieces of a row in one block within 1.2 ems are one line; the
-    negative: a born-digital page's pieces that far apart stay apart (cells, columns)."""
-    from docread.extractors.pdf.text import joins
-
-    row = [
-        Line(90.2, 175.3, 193.2, 185.3, "R, data, demo, exec, ", 9.0, family=family, block=5),
-        Line(200.6, 175.3, 250.8, 185.3, "inst, man, ", 9.0, family=family, block=5),
-        Line(257.8, 175.3, 271.2, 185.3, "po, ", 9.0, family=family, block=5),
-        Line(278.6, 175.3, 521.0, 185.3, "src, and tests (some of which can be missing).", 9.0,
-             family=family, block=5),
-    ]  # fmt: skip
-    out = [ln.text for ln in joins.joined_rows(row)]
-    if family == "GlyphLessFont":
-        assert out == ["R, data, demo, exec, inst, man, po, src, and tests (some of which can be missing)."]
-    else:
-        assert len(out) == 4, out

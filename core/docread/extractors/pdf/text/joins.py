@@ -9,7 +9,6 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
-from ..library import OCR_FONT
 from ..tables.cuts import joined_cuts
 from .lines import Line, visible
 
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 
 _MERGE_GAP = 0.5  # ems: fragments of one printed line this close are one line
 _SENTENCE_GAP = 1.5  # ems: a sentence's end and the next one's start this close are one line
-_OCR_GAP = 1.2  # ems: an OCR layer's words of one row and block this close are one line
 _SENTENCE_END = lazy_pattern(r"[^\W\d_]{2}[.!?]\d{0,2}$")  # "method." "benchmarks.1"
 _LABEL_GAP = 2.5  # ems: a number or bullet this close before text is that line's start
 _TOMBSTONES = frozenset("■□∎")  # an end of proof set flush right: the end of its row's line
@@ -191,8 +189,7 @@ def _join_fragments(
     stacked = stacked and (under or _script(second, first.size))  # set under a raised mark
     if gap < -0.5 * em and not stacked:
         return None  # overlapping: text printed over text (not a script set under one)
-    wide = gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em)
-    if wide and not ended and not _ocr_words(first, second, gap / em):
+    if gap > _MERGE_GAP * em and not _sentence_gap(first, second, gap / em) and not ended:
         label, word = first.text.strip(), second.text.lstrip()[:1].isalpha()
         sized = abs(first.size - second.size) < 0.5  # a smaller note after it: no clause's
         clause = word and sized and gap <= _TAB_GAP * em and _CLAUSE.match(label)
@@ -223,14 +220,6 @@ def _join_fragments(
                             if first.bold and not second.bold else 0),  # its "." in the next
         color=big.color, cuts=cuts,
     )  # fmt: skip
-
-
-def _ocr_words(first: Line, second: Line, ems: float) -> bool:
-    """An OCR text layer's pieces of one printed row in one block (Tesseract parts a row where
-    typewriter words stand wide apart: R-FAQ p29 scanned), within 1.2 ems: one line."""
-    return (
-        ems <= _OCR_GAP and first.block == second.block and first.family == second.family == OCR_FONT
-    )
 
 
 def _sentence_gap(first: Line, second: Line, ems: float) -> bool:
