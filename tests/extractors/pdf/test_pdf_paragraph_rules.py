@@ -627,3 +627,23 @@ def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
     text = drawn_markdown(tmp_path, draw)
     assert "# 4 Missing values" in text and "# 5 Quoting strings" in text, text
     assert not [b for b in text.split("\n\n") if b.strip() == "9"], text
+
+
+@pytest.mark.parametrize("last", ["CRAN.", "Later we see."])
+def test_a_paragraphs_last_line_set_a_size_smaller_stays_in_it(tmp_path, last):
+    """R-FAQ p29, R-admin p51: a paragraph's last line is one word set a point smaller than the
+    body (texinfo's acronym ``CRAN.`` at 10 pt under 11 pt lines) at the paragraph's left, a
+    line's gap under a line run to the edge that ends no sentence: the paragraph's last line,
+    not a block of its own; the negative: under a line that ends a sentence it stays apart."""
+    sentence = "so the next section starts" if last == "CRAN." else "so the next section ends."
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 100, "See the section on the archive, where the packages are kept, for")
+        _justified(page, 72, 113, "information on uploading a package, on the checks it must pass and")
+        _justified(page, 72, 126, f"on the notes the maintainers send back, {sentence}")
+        page.insert_text((72, 139), last, fontname="helv", fontsize=9)
+        page.insert_text((72, 170), "The next paragraph stands apart under a space of its own.", fontsize=10)
+
+    blocks = drawn_markdown(tmp_path, draw).split("\n\n")
+    joined = [b for b in blocks if b.endswith(f"{sentence} {last}")]
+    assert bool(joined) is (last == "CRAN."), blocks
