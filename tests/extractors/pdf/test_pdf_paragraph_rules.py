@@ -647,3 +647,33 @@ def test_a_paragraphs_last_line_set_a_size_smaller_stays_in_it(tmp_path, last):
     blocks = drawn_markdown(tmp_path, draw).split("\n\n")
     joined = [b for b in blocks if b.endswith(f"{sentence} {last}")]
     assert bool(joined) is (last == "CRAN."), blocks
+
+
+def test_many_short_lines_under_paragraphs_are_read_in_time_linear_in_them() -> None:
+    """8,000 blocks, a 10 pt line that ends no sentence over a 9 pt ``End.`` each: every pair is
+    tried as a paragraph and its last line (``flow._last_line``), in well under a second of CPU
+    (the column's right edge was measured over all its lines at each try: ~2.5 s)."""
+    import time
+
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    class _NoCode:
+        def code(self, line: Line) -> bool:
+            return False
+
+    def column() -> list[Block]:
+        out = []
+        for k in range(4000):
+            out.append(Block("text", [Line(72, 14 * k, 200, 14 * k + 10, "the body goes on and", 10)]))
+            out.append(Block("text", [Line(72, 14 * k + 11, 100, 14 * k + 20, "End.", 9)]))
+        return [*out, Block("text", [Line(72, 0, 500, 10, "Wide.", 10)])]  # the column's edge
+
+    times = []
+    for _ in range(3):
+        blocks = column()
+        start = time.process_time()
+        flow.displayed(blocks, _NoCode())  # type: ignore[arg-type]
+        times.append(time.process_time() - start)
+    assert len(blocks) == 8001  # none joined: the short lines run to no edge
+    assert min(times) < 0.5

@@ -34,6 +34,7 @@ def displayed(column: list[Block], survey: Survey) -> None:
     code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
     paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
+    edge = max((ln.x1 for b in column for ln in b.lines), default=0.0)  # the column's right
     i = 0
     while i < len(column):
         head = column[i]
@@ -53,7 +54,7 @@ def displayed(column: list[Block], survey: Survey) -> None:
                 and column[j].lines
                 and (
                     column[j].lines[0].text.lstrip()[:1].islower()
-                    or j == i and _last_line(head.lines[-1], column[j], left, column)
+                    or j == i and _last_line(head.lines[-1], column[j], left, edge)
                 )
             ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
@@ -75,11 +76,11 @@ def _open(block: Block) -> bool:
     return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
 
 
-def _last_line(last: Line, block: Block, left: float, column: list[Block]) -> bool:
+def _last_line(last: Line, block: Block, left: float, edge: float) -> bool:
     """``block`` is the paragraph's last line parted from it by its size (R-FAQ p29's ``CRAN.``,
     texinfo's acronym a point under the body): one line of a few words ending a sentence, at
     the paragraph's left (or up to 2.5 ems left of it: under an indented first line), a line's
-    gap under ``last``, which runs to the column's edge, within a fifth of its size."""
+    gap under ``last``, which runs to the column's right ``edge``, within a fifth of its size."""
     if len(block.lines) != 1:
         return False
     ln = block.lines[0]
@@ -89,7 +90,7 @@ def _last_line(last: Line, block: Block, left: float, column: list[Block]) -> bo
         and left - 2.5 * ln.size <= ln.x0 < left + 0.5 * ln.size
         and 0 <= ln.y0 - last.y1 < 0.8 * (last.y1 - last.y0)
         and 0.8 * last.size <= ln.size <= 1.2 * last.size
-        and runs_to_edge(last, max(x.x1 for b in column for x in b.lines), False, first_word(ln.text))
+        and runs_to_edge(last, edge, False, first_word(ln.text))
     )
 
 
