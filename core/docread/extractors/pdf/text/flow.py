@@ -25,6 +25,7 @@ _RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ab
 _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at most
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 _LAST_WORDS = 3  # a paragraph's last line parted from it by its size: words at most
+_BARE_NUMBER = lazy_pattern(r"\s*\(?\d{1,4}[:.)]\s*$")  # an algorithm's step number: "4:"
 
 
 def displayed(column: list[Block], survey: Survey) -> None:
@@ -78,18 +79,25 @@ def _open(block: Block) -> bool:
 
 def _last_line(last: Line, block: Block, left: float, edge: float) -> bool:
     """``block`` is the paragraph's last line parted from it by its size (R-FAQ p29's ``CRAN.``,
-    texinfo's acronym a point under the body): one line of a few words ending a sentence, at
-    the paragraph's left (or up to 2.5 ems left of it: under an indented first line), a line's
-    gap under ``last``, which runs to the column's right ``edge``, within a fifth of its size."""
+    texinfo's acronym a point under the body): one line of a few words ending a sentence (not
+    with a label's ``:`` or ``;``, not a bare number: hagenberg p54's step ``4:``), at the
+    paragraph's left (or up to 2.5 ems left of it: under an indented first line), a line's gap
+    under ``last``, which ends no sentence and runs to the column's right ``edge``, within a
+    fifth of its size (an 8 pt footnote under 10 pt lines is outside; termcal-de p10's last
+    line, of 9.2 pt dates, under 10.9 pt words is inside)."""
     if len(block.lines) != 1:
         return False
     ln = block.lines[0]
+    text = ln.text.rstrip()
     return (
-        len(ln.text.split()) <= _LAST_WORDS
-        and bool(ENDS.search(ln.text.rstrip()))
+        len(text.split()) <= _LAST_WORDS
+        and bool(ENDS.search(text))
+        and not text.endswith((":", ";"))
+        and not _BARE_NUMBER.match(text)
+        and not ENDS.search(last.text.rstrip())
         and left - 2.5 * ln.size <= ln.x0 < left + 0.5 * ln.size
         and 0 <= ln.y0 - last.y1 < 0.8 * (last.y1 - last.y0)
-        and 0.8 * last.size <= ln.size <= 1.2 * last.size
+        and 0.8 * last.size < ln.size <= 1.2 * last.size
         and runs_to_edge(last, edge, False, first_word(ln.text))
     )
 
