@@ -611,7 +611,7 @@ def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
     """A portrait page shown turned by ``/Rotate`` whose text runs across as stored (R-data p9,
     bgteubner p19, mathCol p4 copied turned): MuPDF gives its lines' boxes as stored, so the
     page's size (its running lines' band) is the stored page's: a heading low on the page stays
-    a heading and its page number stays out, as on the page upright."""
+    a heading and its page number stays out: it reads exactly as the page upright."""
 
     def draw(page: pymupdf.Page) -> None:
         page.insert_text((72, 60), "4 Missing values", fontname="hebo", fontsize=14)
@@ -627,6 +627,8 @@ def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
     text = drawn_markdown(tmp_path, draw)
     assert "# 4 Missing values" in text and "# 5 Quoting strings" in text, text
     assert not [b for b in text.split("\n\n") if b.strip() == "9"], text
+    (tmp_path / "upright").mkdir()
+    assert text == drawn_markdown(tmp_path / "upright", lambda page: (draw(page), page.set_rotation(0)))
 
 
 _STARTS = "on the notes the maintainers send back, so the next section starts"
