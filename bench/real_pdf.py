@@ -303,8 +303,7 @@ def turned(path: Path, turn: int) -> Path:
         with pymupdf.open(path) as doc:
             for page in doc:
                 page.set_rotation((page.rotation + turn) % 360)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            doc.save(out)
+            _saved(doc, out)
     return out
 
 
@@ -312,29 +311,40 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
     """A copy of the PDF at ``path`` whose ``pages`` are scans with an invisible OCR text layer
     (``extra17``: the held-out half's kind made from untuned pages): each rendered at 300 dpi
     in grey and given to Tesseract (``tesseract img.png out -l eng pdf``: the picture, its text
-    in render mode 3), put in the page's place; made once into ``bench/data/scanned/``; None,
+    in render mode 3), put in the page's place; made once into ``bench/data/scanned/``, named
+    by its pages (``R-FAQ-p29.pdf``: a truth scanning other pages makes its own copy); None,
     warned, where Tesseract is not installed."""
+    import tempfile
+
     import pymupdf
 
-    out = HERE / "data" / "scanned" / path.parent.name / path.name
+    out = HERE / "data" / "scanned" / path.parent.name / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
     if out.exists():
         return out
     if shutil.which("tesseract") is None:
         print(f"warning: no tesseract: {path.name}'s scanned pages skipped", file=sys.stderr)
         return None
-    out.parent.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    with pymupdf.open(path) as doc:
+    with pymupdf.open(path) as doc, tempfile.TemporaryDirectory() as work:
         for n in pages:
-            image = out.parent / f"{path.stem}-{n}.png"
+            image = Path(work) / f"{n}.png"
             doc[n - 1].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(image)
             subprocess.run(["tesseract", str(image), str(image.with_suffix("")), "-l", "eng", "pdf"],
                            capture_output=True, check=True, timeout=300, env=env)  # fmt: skip
             with pymupdf.open(image.with_suffix(".pdf")) as scan:
                 doc.delete_page(n - 1)
                 doc.insert_pdf(scan, start_at=n - 1)
-        doc.save(out)
+        _saved(doc, out)
     return out
+
+
+def _saved(doc: Any, out: Path) -> None:
+    """``doc`` saved to ``out`` whole or not at all (written beside it, then renamed): a copy
+    cut short by an interrupt is never taken for made."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    part = out.with_suffix(f".{os.getpid()}.part")
+    doc.save(part)
+    part.replace(out)
 
 
 # What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
