@@ -21,13 +21,12 @@ import argparse
 import json
 import random
 import re
-import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from real_pdf import _MARKER, norm, page_parts
-from table_survey import DATA, held_out
+from table_survey import DATA, auto_pages, untuned_pages
 
 _ENDS = (".", "!", "?", ":")
 _ITEM = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)")
@@ -44,22 +43,9 @@ def sample(count: int, same_as: str | None, per_file: int = 10) -> list[tuple[st
     """The pages to read: those of ``same_as``'s survey, else ``count`` drawn (seeded) from the
     fetched PDFs' pages but truth pages and held-out documents, at most ``per_file`` a PDF (the
     sample spreads over packages, not over the three copies of R's 3,000-page reference)."""
-    import pymupdf
-
     if same_as:
         return [(r["file"], r["page"]) for r in json.loads(Path(same_as).read_text())]
-    stems, truth = held_out()
-    pages = []
-    for path in sorted(DATA.rglob("*.pdf")):
-        if path.stem in stems:
-            continue
-        try:
-            with pymupdf.open(path) as doc:
-                total = 0 if doc.needs_pass else doc.page_count
-        except Exception:  # noqa: BLE001 (a PDF MuPDF cannot open is no page)
-            continue
-        name = str(path.relative_to(DATA))
-        pages += [(name, n) for n in range(1, total + 1) if n not in truth.get(path.name, ())]
+    pages = untuned_pages()
     random.Random(17).shuffle(pages)
     taken: Counter[str] = Counter()
     out = []
@@ -96,8 +82,13 @@ def prose(block: dict[str, Any]) -> str:
 def kind(want: str, markdown: str) -> str:
     """What auto put between the parts of a raw prose block it did not keep whole: the markdown
     block after the one holding the longest opening of ``want`` names the kind."""
-    raw_blocks = [b for b in re.split(r"\n\s*\n", markdown) if b.strip()]
-    normed = [n for n in page_parts(markdown)[2] if n]
+    pairs = [  # each block as written and normalised, from one split, one filter
+        (raw, normed)
+        for raw, normed in zip(re.split(r"\n\s*\n", markdown), page_parts(markdown)[2], strict=True)
+        if normed
+    ]
+    raw_blocks = [raw for raw, _ in pairs]
+    normed = [n for _, n in pairs]
     if want not in norm(markdown):
         return "reordered"
     low, high = 8, len(want)
@@ -125,26 +116,10 @@ def kind(want: str, markdown: str) -> str:
 
 def survey(pages: list[tuple[str, int]]) -> list[dict[str, Any]]:
     """Each page's auto markdown and its raw prose blocks not kept whole (with their kind)."""
-    import docread
     import pymupdf
 
-    config = {"cache": {"enabled": False}, "isolation": {"enabled": False},
-              "pdf": {"structure": "auto"}}  # fmt: skip
-    reader = docread.Reader("/", config=config)
-    by_file: dict[str, list[int]] = defaultdict(list)
-    for name, n in pages:
-        by_file[name].append(n)
     out = []
-    for name, numbers in by_file.items():
-        texts: dict[int, str] = defaultdict(str)
-        try:
-            spec = ",".join(map(str, sorted(numbers)))
-            for d in reader.iter_documents(str(DATA / name), pages=spec):
-                if "table_index" not in d.metadata and "page_number" in d.metadata:
-                    texts[d.metadata["page_number"]] += "\n\n" + d.text
-        except Exception as exc:  # noqa: BLE001 (a page docread refuses is reported, not fatal)
-            print(f"skipped {name}: {exc}", file=sys.stderr)
-            continue
+    for name, numbers, texts in auto_pages(pages):
         with pymupdf.open(DATA / name) as doc:
             for n in sorted(numbers):
                 markdown = texts[n]
