@@ -23,7 +23,10 @@ manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpa
 ``extra13/``, ``unpacked``; ``extra14``: invoices and a booking receipt kept as test input by a
 pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``, in
 ``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
-list's terms, ``unpacked``, in ``extra15/``):
+list's terms, ``unpacked``, in ``extra15/``; ``extra17``: untuned pages of documents copied
+with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
+stored), ``unpacked`` then ``turned``, and pages made scans with Tesseract's text layer
+(``"scanned"``), in ``extra17/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -288,6 +291,62 @@ def unpacked(source: dict[str, str], name: str) -> Path | None:
     return out
 
 
+def turned(path: Path, turn: int) -> Path:
+    """A copy of the PDF at ``path`` with ``turn`` degrees added to every page's ``/Rotate``
+    (``extra17``: a page shown turned whose text runs across as stored, the held-out half's
+    rotated page made from an untuned one), made once into ``bench/data/turned/`` (outside
+    ``real_pdf/``: the surveys' samples of the fetched PDFs stay as they were)."""
+    import pymupdf
+
+    out = HERE / "data" / "turned" / str(turn) / path.parent.name / path.name
+    if not out.exists():
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                page.set_rotation((page.rotation + turn) % 360)
+            _saved(doc, out)
+    return out
+
+
+def scanned(path: Path, pages: list[int]) -> Path | None:
+    """A copy of the PDF at ``path`` whose ``pages`` are scans with an invisible OCR text layer
+    (``extra17``: the held-out half's kind made from untuned pages): each rendered at 300 dpi
+    in grey and given to Tesseract (``tesseract img.png out -l eng pdf``: the picture, its text
+    in render mode 3), put in the page's place; made once into ``bench/data/scanned/``, named
+    by its pages (``R-FAQ-p29.pdf``: a truth scanning other pages makes its own copy); None,
+    warned, where Tesseract is not installed."""
+    import tempfile
+
+    import pymupdf
+
+    out = HERE / "data" / "scanned" / path.parent.name / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
+    if out.exists():
+        return out
+    if shutil.which("tesseract") is None:
+        print(f"warning: no tesseract: {path.name}'s scanned pages skipped", file=sys.stderr)
+        return None
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    with pymupdf.open(path) as doc, tempfile.TemporaryDirectory() as work:
+        for n in pages:
+            image = Path(work) / f"{n}.png"
+            doc[n - 1].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(image)
+            subprocess.run(["tesseract", str(image), str(image.with_suffix("")), "-l", "eng", "pdf"],
+                           capture_output=True, check=True, timeout=300, env=env)  # fmt: skip
+            with pymupdf.open(image.with_suffix(".pdf")) as scan:
+                doc.delete_page(n - 1)
+                doc.insert_pdf(scan, start_at=n - 1)
+        _saved(doc, out)
+    return out
+
+
+def _saved(doc: Any, out: Path) -> None:
+    """``doc`` saved to ``out`` whole or not at all (written beside it, then renamed): a copy
+    cut short by an interrupt is never taken for made."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    part = out.with_suffix(f".{os.getpid()}.part")
+    doc.save(part)
+    part.replace(out)
+
+
 # What the real set needs from Debian beside the README's set-up: LibreOffice for the ``made``
 # pages (with the Liberation fonts their truth was written against), the two manuals ``extra``
 # reads where Debian installs them
@@ -343,6 +402,10 @@ def truth_set(splits: list[str] | None) -> dict[str, tuple[str, dict[str, Any]]]
             path = unpacked(truth["source"], truth["file"])
         else:
             path = CORPUS / truth["file"]
+        if path is not None and path.exists() and "turn" in truth:
+            path = turned(path, truth["turn"])
+        if path is not None and path.exists() and "scanned" in truth:
+            path = scanned(path, truth["scanned"])
         if path is not None and path.exists():
             out[str(file.relative_to(TRUTH))] = (str(path), truth)
     return out
@@ -360,7 +423,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra17",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
@@ -420,7 +483,8 @@ def main() -> None:
                     for m in MEASURES:
                         sums[m][0] += got[m][0]
                         sums[m][1] += got[m][1]
-                files[Path(path).name] = {m: (a, b) for m, (a, b) in sums.items()}
+                name = Path(path).name  # two truths of one PDF name (a copy made): both counted
+                files[key if name in files else name] = {m: (a, b) for m, (a, b) in sums.items()}
             total = {m: [sum(f[m][0] for f in files.values()),
                          sum(f[m][1] for f in files.values())] for m in MEASURES}  # fmt: skip
             peak = max(r["peak_mb"] for r in runs[case])

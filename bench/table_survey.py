@@ -20,6 +20,7 @@ import random
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,10 +116,18 @@ def signals(page: Any) -> dict[str, int]:
 def sample(count: int, same_as: str | None) -> list[tuple[str, int]]:
     """The pages to read: those of ``same_as``'s survey, else ``count`` drawn (seeded) from
     every page of the fetched PDFs but truth pages and held-out documents."""
-    import pymupdf
-
     if same_as:
         return [(r["file"], r["page"]) for r in json.loads(Path(same_as).read_text())]
+    pages = untuned_pages()
+    random.Random(15).shuffle(pages)
+    return pages[:count]
+
+
+def untuned_pages() -> list[tuple[str, int]]:
+    """Every page of the fetched PDFs (name under ``DATA``, number) but truth pages and held-out
+    documents, in the files' order: the surveys' samples are drawn from it."""
+    import pymupdf
+
     stems, truth = held_out()
     pages = []
     for path in sorted(DATA.rglob("*.pdf")):
@@ -131,14 +140,14 @@ def sample(count: int, same_as: str | None) -> list[tuple[str, int]]:
             continue
         name = str(path.relative_to(DATA))
         pages += [(name, n) for n in range(1, total + 1) if n not in truth.get(path.name, ())]
-    random.Random(15).shuffle(pages)
-    return pages[:count]
+    return pages
 
 
-def survey(pages: list[tuple[str, int]], find_tables: int) -> list[dict[str, Any]]:
-    """Each page's auto tables and signals, read document by document."""
+def auto_pages(pages: list[tuple[str, int]]) -> Iterator[tuple[str, list[int], dict[int, str]]]:
+    """Each sampled document's name, its sampled page numbers and each page's auto markdown
+    (tables in it, their own units left out), read document by document; a document docread
+    refuses is reported and skipped."""
     import docread
-    import pymupdf
 
     config = {"cache": {"enabled": False}, "isolation": {"enabled": False},
               "pdf": {"structure": "auto"}}  # fmt: skip
@@ -146,7 +155,6 @@ def survey(pages: list[tuple[str, int]], find_tables: int) -> list[dict[str, Any
     by_file: dict[str, list[int]] = defaultdict(list)
     for name, n in pages:
         by_file[name].append(n)
-    out = []
     for name, numbers in by_file.items():
         texts: dict[int, str] = defaultdict(str)
         try:
@@ -157,6 +165,15 @@ def survey(pages: list[tuple[str, int]], find_tables: int) -> list[dict[str, Any
         except Exception as exc:  # noqa: BLE001 (a page docread refuses is reported, not fatal)
             print(f"skipped {name}: {exc}", file=sys.stderr)
             continue
+        yield name, numbers, texts
+
+
+def survey(pages: list[tuple[str, int]], find_tables: int) -> list[dict[str, Any]]:
+    """Each page's auto tables and signals, read document by document."""
+    import pymupdf
+
+    out = []
+    for name, numbers, texts in auto_pages(pages):
         with pymupdf.open(DATA / name) as doc:
             for n in sorted(numbers):
                 page = doc[n - 1]

@@ -604,3 +604,111 @@ def test_an_initial_set_in_under_a_short_numbered_line_opens_no_nested_item(tmp_
     no nested item: its sentence goes on in its wrap (it was cut after ``1905, and``)."""
     blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, _numbered_head).split("\n\n")]
     assert any("in the year 1905, and since then the field" in b for b in blocks), blocks
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 270])
+def test_a_page_turned_for_display_reads_as_it_does_upright(tmp_path, rotation):
+    """A portrait page shown turned by ``/Rotate`` whose text runs across as stored (R-data p9,
+    bgteubner p19, mathCol p4 copied turned): MuPDF gives its lines' boxes as stored, so the
+    page's size (its running lines' band) is the stored page's: a heading low on the page stays
+    a heading and its page number stays out: it reads exactly as the page upright."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), "4 Missing values", fontname="hebo", fontsize=14)
+        for i in range(12):
+            page.insert_text((72, 90 + 14 * i), f"The body runs on over line {i} and", fontsize=10)
+        page.insert_text((72, 258), "ends its sentence here.", fontsize=10)
+        page.insert_text((72, 580), "5 Quoting strings", fontname="hebo", fontsize=14)
+        page.insert_text((72, 600), "A second paragraph stands under its heading,", fontsize=10)
+        page.insert_text((72, 614), "low on the page, where a turned page's foot would be.", fontsize=10)
+        page.insert_text((300, 800), "9", fontsize=10)
+        page.set_rotation(rotation)
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "# 4 Missing values" in text and "# 5 Quoting strings" in text, text
+    assert not [b for b in text.split("\n\n") if b.strip() == "9"], text
+    (tmp_path / "upright").mkdir()
+    assert text == drawn_markdown(tmp_path / "upright", lambda page: (draw(page), page.set_rotation(0)))
+
+
+_STARTS = "on the notes the maintainers send back, so the next section starts"
+_FOLLOWS = "on the notes the maintainers send back, with the fields as follows:"
+
+
+@pytest.mark.parametrize(
+    ("head", "last", "size", "x", "gap", "edge", "joined"),
+    [
+        (_STARTS, "CRAN.", 9, 72, 13, True, True),  # R-FAQ p29: texinfo's acronym a point under
+        ("on the notes the maintainers send back, so the next section ends.", "Later we see.",
+         9, 72, 13, True, False),  # under a line that ends a sentence (``_open``)
+        (_STARTS, "4:", 9, 72, 13, True, False),  # hagenberg p54: an algorithm's step number
+        (_STARTS, "4.", 9, 72, 13, True, False),  # a bare number, however it ends
+        (_FOLLOWS, "Syntax:", 9, 72, 13, True, False),  # a label under ``as follows:``
+        (_FOLLOWS, "CRAN.", 9, 72, 13, True, False),  # under ``as follows:``: a display
+        ("on the notes the maintainers send back, which the applicant signs", "Signature:",
+         9, 72, 13, True, False),  # a form's label
+        (_STARTS, "Total: 12;", 9, 72, 13, True, False),  # a row's label and value
+        (_STARTS, "1 Ibid.", 8, 72, 12, True, False),  # a footnote, 8 pt under 10 pt
+        (_STARTS, "See the archive now.", 9, 72, 13, True, False),  # four words
+        (_STARTS, "CRAN", 9, 72, 13, True, False),  # no sentence ended
+        (_STARTS, "CRAN.", 9, 240, 13, True, False),  # centred under the paragraph: a display
+        (_STARTS, "CRAN.", 9, 400, 13, True, False),  # set at the right
+        (_STARTS, "CRAN.", 9, 72, 24, True, False),  # a blank line's gap under it
+        ("on the notes the maintainers send back, so", "CRAN.", 9, 72, 13, False, False),
+        # the line over it stops short of the column's edge
+    ],
+    ids=["CRAN", "ended", "step", "number", "label", "follows", "form", "row", "footnote",
+         "four-words", "unended", "centred", "right", "blank-gap", "short-head"],
+)
+def test_a_paragraphs_last_line_set_a_size_smaller_stays_in_it(
+    tmp_path, head, last, size, x, gap, edge, joined
+):
+    """R-FAQ p29, R-admin p51: a paragraph's last line is one word set a point smaller than the
+    body (texinfo's acronym ``CRAN.`` at 10 pt under 11 pt lines) at the paragraph's left, a
+    line's gap under a line run to the edge that ends no sentence: the paragraph's last line,
+    not a block of its own. Each negative is refused by one guard of ``flow._last_line`` (review
+    paras_early 1, 2 and 4: hagenberg p54's step numbers ``4:`` were joined into the code above),
+    ``ended`` and ``centred`` before it (``_open``, ``_display``)."""
+
+    def draw(page: pymupdf.Page) -> None:
+        _justified(page, 72, 100, "See the section on the archive, where the packages are kept, for")
+        _justified(page, 72, 113, "information on uploading a package, on the checks it must pass and")
+        if edge:
+            _justified(page, 72, 126, head)
+        else:
+            page.insert_text((72, 126), head, fontsize=10)
+        page.insert_text((x, 126 + gap), last, fontname="helv", fontsize=size)
+        page.insert_text((72, 175), "The next paragraph stands apart under a space of its own.", fontsize=10)
+
+    blocks = [" ".join(b.split()) for b in drawn_markdown(tmp_path, draw).split("\n\n")]
+    assert any(b.endswith(f"{head} {last}") for b in blocks) is joined, blocks
+
+
+def test_many_short_lines_under_paragraphs_are_read_in_time_linear_in_them() -> None:
+    """8,000 blocks, a 10 pt line that ends no sentence over a 9 pt ``End.`` each: every pair is
+    tried as a paragraph and its last line (``flow._last_line``), in well under a second of CPU
+    (the column's right edge was measured over all its lines at each try: ~2.5 s)."""
+    import time
+
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    class _NoCode:
+        def code(self, line: Line) -> bool:
+            return False
+
+    def column() -> list[Block]:
+        out = []
+        for k in range(4000):
+            out.append(Block("text", [Line(72, 14 * k, 200, 14 * k + 10, "the body goes on and", 10)]))
+            out.append(Block("text", [Line(72, 14 * k + 11, 100, 14 * k + 20, "End.", 9)]))
+        return [*out, Block("text", [Line(72, 0, 500, 10, "Wide.", 10)])]  # the column's edge
+
+    times = []
+    for _ in range(3):
+        blocks = column()
+        start = time.process_time()
+        flow.displayed(blocks, _NoCode())  # type: ignore[arg-type]
+        times.append(time.process_time() - start)
+    assert len(blocks) == 8001  # none joined: the short lines run to no edge
+    assert min(times) < 0.5

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ....sanitize import lazy_pattern
 from ..library import right_to_left
 from .pieces import Block, bulleted, ended, joined
-from .relations import ENDS, hyphenated, join, runs_to_edge
+from .relations import ENDS, first_word, hyphenated, join, runs_to_edge
 
 if TYPE_CHECKING:
     from ..survey import Survey
@@ -24,6 +24,8 @@ _CITED = lazy_pattern(r"\s*\[\w{1,4}\]\s")  # a reference's label opening its en
 _RUN_IN_HEAD = lazy_pattern(r"\W*[^\W\d_][\w-]*(?: [\w-]+){0,3}\. [A-Z]")  # "Ablation. We"
 _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at most
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
+_LAST_WORDS = 3  # a paragraph's last line parted from it by its size: words at most
+_BARE_NUMBER = lazy_pattern(r"\s*\(?\d{1,4}[:.)]\s*$")  # an algorithm's step number: "4:"
 
 
 def displayed(column: list[Block], survey: Survey) -> None:
@@ -33,6 +35,7 @@ def displayed(column: list[Block], survey: Survey) -> None:
     code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
     paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
+    edge = max((ln.x1 for b in column for ln in b.lines), default=0.0)  # the column's right
     i = 0
     while i < len(column):
         head = column[i]
@@ -50,7 +53,10 @@ def displayed(column: list[Block], survey: Survey) -> None:
                 j < len(column)
                 and column[j].kind == "text"
                 and column[j].lines
-                and column[j].lines[0].text.lstrip()[:1].islower()
+                and (
+                    column[j].lines[0].text.lstrip()[:1].islower()
+                    or j == i and _last_line(head.lines[-1], column[j], left, edge)
+                )
             ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
             joined = [ln for block in column[i : j + 1] for ln in block.lines]
@@ -69,6 +75,31 @@ def _open(block: Block) -> bool:
     if block.kind != "text" or not block.lines:
         return False
     return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
+
+
+def _last_line(last: Line, block: Block, left: float, edge: float) -> bool:
+    """``block`` is the paragraph's last line parted from it by its size (R-FAQ p29's ``CRAN.``,
+    texinfo's acronym a point under the body): one line of a few words ending a sentence (not
+    with a label's ``:`` or ``;``, not a bare number: hagenberg p54's step ``4:``), at the
+    paragraph's left (or up to 2.5 ems left of it: under an indented first line), a line's gap
+    under ``last``, which ends no sentence and runs to the column's right ``edge``, within a
+    fifth of its size (an 8 pt footnote under 10 pt lines is outside; termcal-de p10's last
+    line, of 9.2 pt dates, under 10.9 pt words is inside)."""
+    if len(block.lines) != 1:
+        return False
+    ln = block.lines[0]
+    text = ln.text.rstrip()
+    return (
+        len(text.split()) <= _LAST_WORDS
+        and bool(ENDS.search(text))
+        and not text.endswith((":", ";"))
+        and not _BARE_NUMBER.match(text)
+        and not ENDS.search(last.text.rstrip())
+        and left - 2.5 * ln.size <= ln.x0 < left + 0.5 * ln.size
+        and 0 <= ln.y0 - last.y1 < 0.8 * (last.y1 - last.y0)
+        and 0.8 * last.size < ln.size <= 1.2 * last.size
+        and runs_to_edge(last, edge, False, first_word(ln.text))
+    )
 
 
 def _display(block: Block, left: float, right: float) -> bool:

@@ -52,7 +52,10 @@ def read_page(page: pymupdf.Page, max_paths: int, *, pictures: bool = True) -> P
         plain = page_text(page, textpage)  # off's text, from this text page (ligatures expanded)
         return PageText([], None, [], rect.width, rect.height, visible(plain), plain=plain)
     out: list[Line] = []
-    turn = _turn(page, data) if _sideways(data) and page.rotation else None  # (rotation: a call)
+    rotation = page.rotation  # (a call)
+    turn = _turn(page, data) if rotation and _sideways(data) else None
+    if rotation and not turn:  # read as stored: the boxes are the stored page's, so its size
+        rect = page.cropbox
     for number, block in enumerate(data["blocks"]):
         if block["type"] == 3:
             box = _box(block["bbox"], turn) if turn else block["bbox"]
