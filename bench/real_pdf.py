@@ -23,7 +23,9 @@ manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpa
 ``extra13/``, ``unpacked``; ``extra14``: invoices and a booking receipt kept as test input by a
 pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``, in
 ``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
-list's terms, ``unpacked``, in ``extra15/``):
+list's terms, ``unpacked``, in ``extra15/``; ``extra16``: false headings (a paper's number, a
+field and its value) and small capitals heads found on untuned pages, ``unpacked``, in
+``extra16/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -360,7 +362,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra16",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
