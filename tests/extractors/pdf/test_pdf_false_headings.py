@@ -1,7 +1,8 @@
 """False headings an outline survey found (issue 33, heading precision): generated pages that
 print what the fetched manuals failed on (bench/pdf_truth/extra12: a heading's number and title
 set in two faces, CJK body sentences, a LaTeX manual's command-syntax lines, a title page's
-byline, an admonition's label), and the real short headings that must stay headings."""
+byline, an admonition's label; extra14 and extra16: a bill's field with its value, a code, a
+total's label beside its amount), and the real short headings that must stay headings."""
 
 from __future__ import annotations
 
@@ -715,3 +716,77 @@ def test_a_name_the_outline_opens_a_title_with_stays_a_heading(tmp_path):
     with docread.Reader(tmp_path, config=config) as reader:
         text = "\n\n".join(d.text for d in reader.iter_documents("outlined.pdf"))
     assert [h for h in headings(text) if h in _CREATURES] == list(_CREATURES), text
+
+
+BILL_BODY = (
+    "The goods sold as part of this shipment are intended for end user consumption and not "
+    "for resale; returns are accepted within ten days of delivery with the original packing."
+)
+
+
+def _bill_fields(page: pymupdf.Page) -> None:
+    """A bill's head as real ones set it (extra14 Flipkart, extra16 asmeconf): a document's
+    number alone flush right, a title, fields and their values and a product code in a bold
+    type larger than the body's, a real section head with an ID in brackets."""
+    page.insert_text((400, 60), "AIECE2021-0001", fontsize=14, fontname="hebo")
+    page.insert_text((72, 100), "Retail Invoice", fontsize=18, fontname="hebo")
+    y = 130.0
+    for field in ("Order ID: OD304175096047380001", "Invoice Date: 20-10-2015", "ACCEA5E3GPBQJ9P9"):
+        page.insert_text((72, y), field, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 50), BILL_BODY, fontsize=10)
+        y += 70
+    for head in ("Preliminary Estimate (ID: EST-1008)", "Payment Summary"):
+        page.insert_text((72, y), head, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 50), BILL_BODY, fontsize=10)
+        y += 70
+
+
+def test_a_field_with_its_value_or_a_code_is_no_heading_at_any_size(tmp_path):
+    """Flipkart's bold ``Order ID: OD304175096047380001``, ``Invoice Date: 20-10-2015`` and
+    ``ACCEA5E3GPBQJ9P9``, asmeconf's paper number ``AIECE2021-0001``: a field's value or a
+    code, set larger than the body, is still no heading; a title with an ID in brackets is."""
+    text = drawn_markdown(tmp_path, _bill_fields)
+    assert headings(text) == [
+        "Retail Invoice", "Preliminary Estimate (ID: EST-1008)", "Payment Summary"
+    ]
+
+
+def _right(page: pymupdf.Page, x: float, y: float, text: str, font: str = "helv") -> None:
+    page.insert_text((x - pymupdf.get_text_length(text, fontname=font, fontsize=10), y), text,
+                     fontsize=10, fontname=font)  # fmt: skip
+
+
+def _totals(page: pymupdf.Page) -> None:
+    """extra14's Netpresse invoice as it is set: an item table under a grey head band, framed
+    but for rules inside, its bold totals' labels (``Total HT :``) at the body's size in its
+    box, each with its value flush right on its row, then a bold section head (the amounts
+    without their euro sign: the base-14 fonts have none)."""
+    page.insert_text((72, 70), "Facture n° 2022089083", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(45, 90, 550, 150), BILL_BODY, fontsize=10)
+    for x0, x1 in ((45, 298), (298, 373), (373, 449), (449, 550)):
+        page.draw_rect(pymupdf.Rect(x0, 251, x1, 275), color=(0, 0, 0), fill=(0.83,) * 3, width=0.8)
+    for a, b in (((45, 275), (45, 438)), ((550, 275), (550, 438)), ((45, 438), (550, 438))):
+        page.draw_line(a, b, width=0.8)
+    for x, head in ((143, "Désignation"), (317, "Nombre"), (393, "P.U. HT"), (469, "Montant HT")):
+        page.insert_text((x, 267), head, fontsize=10, fontname="hebo")
+    page.insert_text((50, 297), "le-tout-lyon.fr du 06/12/2022", fontsize=10)
+    _right(page, 543, 297, "45,93")
+    for y, name, n, unit in ((322, "Justificatif PDF", "1", "0,75"), (347, "Justificatif Papier", "0", "3,50")):
+        page.insert_text((50, y), name, fontsize=10)
+        page.insert_text((300, y), n, fontsize=10)
+        _right(page, 442, y, unit)
+        _right(page, 543, y, unit if n == "1" else "0,00")
+    for y, label, value in ((373, "Total HT :", "46,68"), (398, "TVA 20% :", "9,34"), (423, "Total TTC :", "56,02")):
+        page.insert_text((376, y), label, fontsize=10, fontname="hebo")
+        _right(page, 544, y, value, "hebo")
+    page.insert_text((45, 460), "Modes de règlement", fontsize=10, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(45, 468, 550, 530), BILL_BODY, fontsize=10)
+
+
+def test_a_label_with_its_value_on_its_row_is_no_heading(tmp_path):
+    """Netpresse's ``Total HT :``, ``TVA 20% :``, ``Total TTC :``: a label ending with a colon
+    whose value is set on its row to its right (read into the table beside it) is a row's
+    label, no heading; the section head under the table stays one."""
+    text = drawn_markdown(tmp_path, _totals)
+    assert headings(text) == ["Facture n° 2022089083", "Modes de règlement"], text
+

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
+from ..tables.rows import price
+from .joins import same_row
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, Block, joined, norm
 from .relations import run_in
 
@@ -42,6 +44,10 @@ _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedul
 )
 _LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*[^\s:：]*\d[^\s:：]*$")  # "Order ID: OD3041…"
+_CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
+    r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
+)
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
     r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
@@ -142,8 +148,9 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
-    footnote mark), a TOC entry's leader, code (monospaced, a bracket left open, a command's
-    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    footnote mark), a TOC entry's leader, a code or a field with a value of one word at any
+    size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``), code (monospaced, a bracket left open,
+    a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
@@ -179,6 +186,7 @@ def _heading_level(
         or _BYLINE.match(stripped)  # a title page's author
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
+        or _CODE.match(stripped)
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
@@ -189,6 +197,7 @@ def _heading_level(
     number = _HEAD_NUMBER.match(stripped)
     numbered, rest = number is not None, stripped[number.end() :] if number else ""
     field = not number and not survey.bigger(first) and bool(_FIELD.search(stripped))
+    field = field or not number and bool(_VALUED.match(stripped))  # a value of one word
     field = field or not number and stripped[:1].islower() and words > 2  # a sentence carried on
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
     if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
@@ -259,3 +268,18 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:
         n += 1
     return n if n < len(lines) and not survey.distinct(lines[n]) else 0
+
+
+def row_label(heading: list[Line], lines: list[Line]) -> bool:
+    """A heading's one line that labels prices set on its row to its right (the page's
+    ``lines``; ``tables.rows.price``): a bill's ``Total HT :`` before ``46,68 €`` (a colon and
+    one price), its ``Total`` before the sums (a short label and two prices or more): a row's
+    label, no heading."""
+    if len(heading) != 1:
+        return False
+    head, text = heading[0], heading[0].text.strip()
+    colon = text.endswith((":", "："))
+    if not colon and len(text.split()) > 3:
+        return False
+    values = (ln for ln in lines if ln.x0 > head.x1 and same_row(ln, head))
+    return sum(price(ln.text.strip()) for ln in values) >= (1 if colon else 2)
