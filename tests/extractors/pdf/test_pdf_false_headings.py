@@ -6,11 +6,12 @@ total's label beside its amount), and the real short headings that must stay hea
 
 from __future__ import annotations
 
+import docread
 import pymupdf
 import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
 from docread.extractors.pdf.text.lines import Line
-from factories import drawn_markdown
+from factories import drawn, drawn_markdown, pdf
 from test_pdf_real_structure import headings
 
 CJK_BODY = (
@@ -790,3 +791,33 @@ def test_a_label_with_its_value_on_its_row_is_no_heading(tmp_path):
     text = drawn_markdown(tmp_path, _totals)
     assert headings(text) == ["Facture n° 2022089083", "Modes de règlement"], text
 
+
+def _release_title_page(page: pymupdf.Page) -> None:
+    """A class manual's title block (univie-ling-expose p1): a title, a byline with LaTeX's
+    first \\thanks mark ``∗``, a release line a little over the body's size, an abstract."""
+    page.insert_text((200, 100), "The univie-ling-expose class", fontsize=17, fontname="tiro")
+    page.insert_text((240, 130), "Jürgen Spitzmüller∗", fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((230, 155), "Version 2.2, 2022/12/06", fontsize=12, fontname="tiro")
+    page.insert_text((280, 190), "Abstract", fontsize=10, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(90, 200, 520, 280), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+def _change_log(page: pymupdf.Page) -> None:
+    """A later page's change log: each entry a bold version and date over its text."""
+    y = 80.0
+    for entry in ("Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18"):
+        page.insert_text((72, y), entry, fontsize=12, fontname="tibo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), BILL_BODY, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_title_blocks_release_line_and_starred_byline_are_no_headings(tmp_path):
+    """univie-ling-expose p1 and ~40 title pages of the outline survey: ``Version 2.2,
+    2022/12/06`` and ``Jürgen Spitzmüller∗`` under a title are its block, no headings; a change
+    log's entries, a version and a date on a later page, stay headings."""
+    pdf(tmp_path / "manual.pdf", [drawn(_release_title_page), drawn(_change_log)])
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        first, second = (d.text for d in reader.iter_documents("manual.pdf"))
+    assert headings(first) == ["The univie-ling-expose class", "Abstract"], first
+    assert headings(second) == ["Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18"], second

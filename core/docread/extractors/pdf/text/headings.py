@@ -32,8 +32,8 @@ _ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their la
     r"|Dica):?$",
     re.IGNORECASE,
 )
-_BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
-    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
+_BYLINE = lazy_pattern(  # "Brian D. Beitzel†", "Jürgen Spitzmüller∗": a name and its note's mark
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶∗*][\s,†‡§¶∗*\d]*$"
 )
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
@@ -47,6 +47,10 @@ _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")
 _VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*[^\s:：]*\d[^\s:：]*$")  # "Order ID: OD3041…"
 _CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
     r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
+)
+_DATED = lazy_pattern(r"\d{4}[-/–.]\d{1,2}[-/–.]\d{1,2}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")  # 2022/12/06
+_RELEASE = lazy_pattern(  # what dates a release: "Version 2.2", "v1.7.1", "Released", "dated", "发布"
+    r"\b(?:version|versão|release[ds]?|dated|vom|from)\b|\bv\.?\s?\d|发布", re.IGNORECASE
 )
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
@@ -283,3 +287,11 @@ def row_label(heading: list[Line], lines: list[Line]) -> bool:
         return False
     values = (ln for ln in lines if ln.x0 > head.x1 and same_row(ln, head))
     return sum(price(ln.text.strip()) for ln in values) >= (1 if colon else 2)
+
+
+def dateline(heading: list[Line]) -> bool:
+    """A release line: a date in digits and a version or a release word (``Version 2.2,
+    2022/12/06``, ``2021/02/22 v1.7.1``, ``Released 2022/07/25``): on a title page the block
+    that dates the document, no heading (a change log's entries on later pages stay ones)."""
+    text = " ".join(ln.text for ln in heading)
+    return bool(_DATED.search(text)) and bool(_RELEASE.search(text))
