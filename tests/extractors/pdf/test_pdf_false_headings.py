@@ -375,6 +375,23 @@ def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
     assert headings(sans) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
 
 
+def _back_matter(page: pymupdf.Page) -> None:
+    """An ASME paper's parts (asmeconf, bench/pdf_truth/extra16): ``NOMENCLATURE``,
+    ``ACKNOWLEDGMENTS`` and ``REFERENCES`` in 9 pt bold sans capitals over a 10 pt serif body."""
+    y = 80.0
+    for head in ("NOMENCLATURE", "ACKNOWLEDGMENTS", "REFERENCES"):
+        page.insert_text((72, y), head, fontsize=9, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 60), BODY * 2, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_papers_parts_in_small_bold_capitals_are_headings(tmp_path):
+    """The outline survey's commonest miss (asmeconf's five papers): a paper's named parts set
+    a point under the body in bold sans capitals head their parts, as ``Abstract`` does."""
+    text = drawn_markdown(tmp_path, _back_matter)
+    assert headings(text) == ["NOMENCLATURE", "ACKNOWLEDGMENTS", "REFERENCES"]
+
+
 def _typewriter_title(page: pymupdf.Page) -> None:
     """A class manual's title page: a large two-line bold title whose second line is the
     class's file name in a typewriter face (no bold cut), a byline at body size, then a typewriter listing line and
@@ -821,3 +838,18 @@ def test_a_title_blocks_release_line_and_starred_byline_are_no_headings(tmp_path
         first, second = (d.text for d in reader.iter_documents("manual.pdf"))
     assert headings(first) == ["The univie-ling-expose class", "Abstract"], first
     assert headings(second) == ["Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18"], second
+
+
+def _starred_title(page: pymupdf.Page) -> None:
+    """A paper's title in capitals over two sizes (resphilosophica's rpsample p1), its second
+    line ending with the thanks marks ``∗†``, then the byline at the body's size."""
+    page.insert_text((200, 80), "A SAMPLE PAPER:", fontsize=17, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((210, 100), "A TEMPLATE ∗†", fontsize=14, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((180, 130), "Boris Veytsman", fontsize=10, fontname="tiro")
+    page.insert_textbox(pymupdf.Rect(72, 150, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_titles_line_in_capitals_with_its_thanks_marks_is_no_byline(tmp_path):
+    """A byline's mark may be ``∗`` (univie-ling-expose), but a title's line in capitals with
+    its marks is no author's name: it stays a heading."""
+    assert headings(drawn_markdown(tmp_path, _starred_title)) == ["A SAMPLE PAPER:", "A TEMPLATE ∗†"]

@@ -65,9 +65,9 @@ _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, anothe
 _CJK_SENTENCE = lazy_pattern(r"[。，]|[！？]\s*\S|[；、]$")  # a stop, a clause's comma, sentences
 _BRACKETED = lazy_pattern(r"（[^）]*）|\([^)]*\)")  # "（每题3 分，共18 分）": a heading's note
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
-_ABSTRACT = lazy_pattern(  # an abstract's label, set small over it (LaTeX's \small\bfseries)
+_ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, ASME's sans caps)
     r"^(?:Abstract|Zusammenfassung|Kurzfassung|Résumé|Resumo|Resumen|Sommario|Riassunto"
-    r"|Samenvatting|Аннотация|摘\s*要)[.:]?$",
+    r"|Samenvatting|Аннотация|摘\s*要|Nomenclature|Acknowledge?ments?|References)[.:]?$",
     re.IGNORECASE,
 )
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
@@ -187,7 +187,7 @@ def _heading_level(
         or (_SENTENCES.search(text) or _cjk_sentence(text))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
-        or _BYLINE.match(stripped)  # a title page's author
+        or _BYLINE.match(stripped) and not stripped.isupper()  # an author, not a title's line
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
         or _CODE.match(stripped)
@@ -240,8 +240,9 @@ def _label(text: str, first: Line, survey: Survey) -> bool:
 
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), or an
-    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text)."""
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), an
+    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text) or a paper's other named
+    part (ASME's ``NOMENCLATURE``, ``ACKNOWLEDGMENTS``, ``REFERENCES`` in 9 pt bold sans)."""
     size, bold, italic, family, text = *survey.body_style, first.text.strip()
     if not size * _SMALL <= first.size < size - 0.5:
         return False
