@@ -853,3 +853,17 @@ def test_a_titles_line_in_capitals_with_its_thanks_marks_is_no_byline(tmp_path):
     """A byline's mark may be ``∗`` (univie-ling-expose), but a title's line in capitals with
     its marks is no author's name: it stays a heading."""
     assert headings(drawn_markdown(tmp_path, _starred_title)) == ["A SAMPLE PAPER:", "A TEMPLATE ∗†"]
+
+
+def _starred_package_title(page: pymupdf.Page) -> None:
+    """A package manual's title with its thanks mark (UStitle p1: ``The UStitle Package ∗``),
+    a byline with one too, then the body."""
+    page.insert_text((200, 80), "The UStitle Package∗", fontsize=17, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((220, 110), "Jürgen Spitzmüller∗", fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, 140, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_title_with_its_thanks_mark_is_no_byline(tmp_path):
+    """``∗`` marks a title's note as well as an author's (UStitle, JACoW): a line in the
+    document's first heading style stays its title; the name under it is the byline."""
+    assert headings(drawn_markdown(tmp_path, _starred_package_title)) == ["The UStitle Package∗"]

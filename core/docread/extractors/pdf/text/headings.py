@@ -32,8 +32,11 @@ _ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their la
     r"|Dica):?$",
     re.IGNORECASE,
 )
-_BYLINE = lazy_pattern(  # "Brian D. Beitzel†", "Jürgen Spitzmüller∗": a name and its note's mark
-    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶∗*][\s,†‡§¶∗*\d]*$"
+_BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
+)
+_STARRED = lazy_pattern(  # "Jürgen Spitzmüller∗": LaTeX's first \thanks mark (a title's too)
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[∗*][\s,†‡§¶∗*\d]*$"
 )
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
@@ -187,7 +190,8 @@ def _heading_level(
         or (_SENTENCES.search(text) or _cjk_sentence(text))
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
-        or _BYLINE.match(stripped) and not stripped.isupper()  # an author, not a title's line
+        or _BYLINE.match(stripped)  # a title page's author
+        or _STARRED.match(stripped) and not stripped.isupper() and survey.level(first) > 1
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
         or _CODE.match(stripped)
