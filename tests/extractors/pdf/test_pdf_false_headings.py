@@ -867,3 +867,21 @@ def test_a_title_with_its_thanks_mark_is_no_byline(tmp_path):
     """``∗`` marks a title's note as well as an author's (UStitle, JACoW): a line in the
     document's first heading style stays its title; the name under it is the byline."""
     assert headings(drawn_markdown(tmp_path, _starred_package_title)) == ["The UStitle Package∗"]
+
+
+def _registration(page: pymupdf.Page) -> None:
+    """A booking receipt's foot (extra14 oyo): bold labels over their codes, two side by side
+    (``GSTIN`` over ``06AABCO6063D1ZQ``, ``CIN`` over ``U63090DL2012PTC231770``), under a
+    bold title and body text."""
+    page.insert_text((57, 80), "Payment Receipt", fontsize=16, fontname="hebo")
+    page.insert_text((57, 92), "BKG-2024-0001234", fontsize=8, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(57, 105, 540, 200), BILL_BODY * 3, fontsize=8, fontname="helv")
+    for x, label, code in ((57, "GSTIN", "06AABCO6063D1ZQ"), (302, "CIN", "U63090DL2012PTC231770")):
+        page.insert_text((x, 240), label, fontsize=9, fontname="hebo")
+        page.insert_text((x, 260), code, fontsize=8.3, fontname="hebo")
+
+
+def test_a_label_over_its_code_is_no_heading(tmp_path):
+    """oyo's ``GSTIN`` over its registration code: a field's label over its value (a code, no
+    heading either) is no heading; the receipt's title over its booking's code stays one."""
+    assert headings(drawn_markdown(tmp_path, _registration)) == ["Payment Receipt"]
