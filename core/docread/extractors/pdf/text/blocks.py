@@ -124,7 +124,7 @@ def _restyled(
         out[i] = Block("text", out[i].lines, right=at)
     headed = [b for b in out if b.kind == "heading"] if terms else headed
     for i, block in enumerate(out if headed else ()):  # a field's label over its code
-        if block.kind == "heading" and norm(block.text) not in toc and _over_code(block, lines):
+        if block.kind == "heading" and _over_code(block, lines) and norm(block.text) not in toc:
             out[i] = Block("text", block.lines, right=at)
     listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
     heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
