@@ -10,7 +10,9 @@ import docread
 import pymupdf
 import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
+from docread.extractors.pdf.text.headings import row_label
 from docread.extractors.pdf.text.lines import Line
+from docread.extractors.pdf.text.pieces import norm
 from factories import drawn, drawn_markdown, pdf
 from test_pdf_real_structure import headings
 
@@ -885,3 +887,107 @@ def test_a_label_over_its_code_is_no_heading(tmp_path):
     """oyo's ``GSTIN`` over its registration code: a field's label over its value (a code, no
     heading either) is no heading; the receipt's title over its booking's code stays one."""
     assert headings(drawn_markdown(tmp_path, _registration)) == ["Payment Receipt"]
+
+
+def _dated_title(page: pymupdf.Page, title: str) -> None:
+    """A page 1 whose title carries its date (minutes, release notes): the title in 18 pt bold,
+    a section head in 14 pt bold, body text under each."""
+    page.insert_text((72, 90), title, fontsize=18, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 105, 520, 200), BILL_BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((72, 230), "Tagesordnung", fontsize=14, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 245, 520, 340), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+@pytest.mark.parametrize("title", ["Protokoll der Sitzung vom 12.03.2024", "Release Notes 2024-01-15"])
+def test_a_first_pages_title_that_carries_its_date_stays_a_heading(tmp_path, title):
+    """ijsra p1's ``The ijsra-class, Version 1.1 – 2017/07/24``: a release line that is the
+    page's top heading is its title, not the small release line under one."""
+    assert headings(drawn_markdown(tmp_path, lambda page: _dated_title(page, title))) == [
+        title, "Tagesordnung"
+    ]
+
+
+def _first_change_log(page: pymupdf.Page) -> None:
+    """A change log's first page: its title, then entries of a version and a date."""
+    page.insert_text((72, 60), "Changelog", fontsize=20, fontname="hebo")
+    y = 100.0
+    for entry in ("Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18", "Version 2.9, 2017-05-02"):
+        page.insert_text((72, y), entry, fontsize=12, fontname="tibo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), BILL_BODY, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_change_logs_entries_on_its_first_page_stay_headings(tmp_path):
+    """Several release lines on page 1 are a change log's entries, not a title block's line."""
+    assert headings(drawn_markdown(tmp_path, _first_change_log)) == [
+        "Changelog", "Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18", "Version 2.9, 2017-05-02"
+    ]
+
+
+def test_a_release_line_the_outline_names_stays_a_heading(tmp_path):
+    """Release notes whose bookmarks name each release: the outline's heading is never demoted
+    as a title block's release line."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Release 2.0 (2023-05-05)", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 90, 520, 180), BILL_BODY * 2, fontsize=10)
+    page.insert_text((72, 210), "Release 1.9 (2023-01-12)", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 220, 520, 310), BILL_BODY * 2, fontsize=10)
+    doc.set_toc([[1, "Release 2.0 (2023-05-05)", 1], [1, "Release 1.9 (2023-01-12)", 1]])
+    doc.save(tmp_path / "notes.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        (first,) = (d.text for d in reader.iter_documents("notes.pdf"))
+    assert headings(first) == ["Release 2.0 (2023-05-05)", "Release 1.9 (2023-01-12)"], first
+
+
+def _starred_sections(page: pymupdf.Page) -> None:
+    """A textbook's optional sections marked ``*`` in its bold heading style under its title."""
+    page.insert_text((72, 60), "Linear Algebra Notes", fontsize=20, fontname="hebo")
+    y = 100.0
+    for head in ("Vector Spaces", "Further Reading*", "Advanced Topics*"):
+        page.insert_text((72, y), head, fontsize=13, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
+        y += 110
+
+
+def test_a_bold_section_marked_with_a_star_is_no_byline(tmp_path):
+    """``Further Reading*``: a bold head marked optional is a section; a byline is no bold."""
+    assert headings(drawn_markdown(tmp_path, _starred_sections)) == [
+        "Linear Algebra Notes", "Vector Spaces", "Further Reading*", "Advanced Topics*"
+    ]
+
+
+def _datasheet(page: pymupdf.Page) -> None:
+    """A datasheet whose title is its part number, and a report's heads with a year."""
+    page.insert_text((72, 60), "ESP32-WROOM-32E", fontsize=24, fontname="hebo")
+    y = 100.0
+    for head in ("Overview", "Strategy: 2030", "Outlook: 2025"):
+        page.insert_text((72, y), head, fontsize=14, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
+        y += 110
+
+
+def test_a_part_number_as_the_title_and_a_heads_year_stay_headings(tmp_path):
+    """The document's top heading is a title even when it reads as a code; a year is no
+    field's value (``Outlook: 2025``)."""
+    assert headings(drawn_markdown(tmp_path, _datasheet)) == [
+        "ESP32-WROOM-32E", "Overview", "Strategy: 2030", "Outlook: 2025"
+    ]
+
+
+def test_a_short_total_with_its_prices_or_a_cjk_label_with_one_is_a_rows_label():
+    """``Total`` before two sums and ``合计：`` before one (a full-width colon) label their rows;
+    ``Total`` before one sum, a longer head before two, or a row the outline names do not."""
+
+    def row(label: str, *sums: str) -> tuple[list[Line], list[Line]]:
+        head = Line(50, 415, 50 + 6 * len(label), 425, label, 10, bold=True, weight=700)
+        values = [Line(300 + 100 * n, 415, 340 + 100 * n, 425, v, 10) for n, v in enumerate(sums)]
+        return [head], [head, *values]
+
+    assert row_label(*row("Total", "$40.00", "$46.68"), {})
+    assert row_label(*row("合计：", "¥46.68"), {})
+    assert not row_label(*row("Total", "$46.68"), {})
+    assert not row_label(*row("Prices of the year 2024", "$40.00", "$46.68"), {})
+    assert row_label(*row("Total HT :", "46,68 €"), {})
+    assert not row_label(*row("Total HT :", "46,68 €"), {norm("Total HT :"): 1})

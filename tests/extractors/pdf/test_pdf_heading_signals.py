@@ -356,3 +356,20 @@ def test_a_head_numbered_by_an_appendixs_letter_is_a_heading(tmp_path):
     text = drawn_markdown(tmp_path, _appendix)
     assert HEADING.findall(text) == ["A.6 Private class commands", "A.6.1 Metadata", "A.6.2 Cover pages"]
     assert HEAD_NUMBER.match("A.6.1 Metadata") and not HEAD_NUMBER.match("A.B. Smith")
+
+
+def _appendix_for_chapter(page: pymupdf.Page) -> None:
+    """A thesis's appendix heads (technion p27): ``A.1 Appendices for Chapter 3`` ends in the
+    chapter's number, no page number; a bold line opening ``p.12`` is a reference, no number."""
+    y = 80.0
+    for head in ("A.1 Appendices for Chapter 3", "A.1.1 A lovely subsection", "p.12 and the following chapter on method"):
+        page.insert_text((72, y), head, fontsize=10, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), " ".join(_TEXT), fontsize=9, fontname="tiro")
+        y += 80
+
+
+def test_a_head_ending_in_its_chapters_number_is_no_contents_entry(tmp_path):
+    """A number after Chapter, Section, Appendix ... is the head's; ``p.12`` numbers no head."""
+    text = drawn_markdown(tmp_path, _appendix_for_chapter)
+    assert HEADING.findall(text) == ["A.1 Appendices for Chapter 3", "A.1.1 A lovely subsection"]
+    assert not HEAD_NUMBER.match("p.12 and the following")

@@ -144,10 +144,11 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         for block in column:
             (notes if block.kind == "note" else blocks).append(block)
     blocks = captioned(blocks)
+    dated = None if number else dateline(blocks, toc)
     for block in blocks:  # a one-page document's footer, a marking, a label, a title's release line
         if block.kind == "heading" and (
             marking(block.lines, text.lines, height) or drawn_label(block.lines, text)
-            or row_label(block.lines, text.lines) or not number and dateline(block.lines)
+            or row_label(block.lines, text.lines, toc) or block is dated
         ):
             block.kind = "text"
     aside = notes

@@ -47,7 +47,7 @@ _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedul
 )
 _LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
-_VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*[^\s:：]*\d[^\s:：]*$")  # "Order ID: OD3041…"
+_VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*(?!\d{4}$)[^\s:：]*\d[^\s:：]*$")  # "ID: OD3041…"
 CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
     r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
 )
@@ -76,6 +76,9 @@ _ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, 
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_CITED = lazy_pattern(  # "Appendices for Chapter 3": the number a part's, no page's
+    r"\b(?:Chapter|Section|Part|Appendix|Kapitel|Abschnitt|Teil|Table|Figure)\s+\d{1,4}$", re.I
+)
 _SYNTAX = lazy_pattern(r"⟨[^⟩]+⟩|^\\[A-Za-z@]+\*?\s*[{\[]")  # \author{⟨author⟩}: a command's
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 _MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
@@ -178,7 +181,7 @@ def _heading_level(
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
-    stripped = text.lstrip()
+    stripped, top = text.lstrip(), survey.level(first)  # the document's top heading style: 1
     if (
         stripped[:1] in STRONG_BULLETS
         or CAPTION.match(stripped)
@@ -191,10 +194,10 @@ def _heading_level(
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
-        or _STARRED.match(stripped) and not stripped.isupper() and survey.level(first) > 1
+        or _STARRED.match(stripped) and not (first.bold or stripped.isupper()) and top > 1
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
-        or CODE.match(stripped)
+        or CODE.match(stripped) and top > 1  # (a datasheet's title: its part's number)
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
@@ -208,7 +211,8 @@ def _heading_level(
     field = field or not number and bool(_VALUED.match(stripped))  # a value of one word
     field = field or not number and stripped[:1].islower() and words > 2  # a sentence carried on
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
-    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
+    toc_entry = _TOC_ENTRY.search(rest) and _WORD.search(rest) and not _CITED.search(rest)
+    if toc_entry or field or count("(") != count(")"):
         return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
     sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and (not numbered or words > 8)
     sentence = sentence and not _ABBREVIATED.search(end)  # a name's "e.V.", "Inc.": no end
@@ -279,12 +283,12 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     return n if n < len(lines) and not survey.distinct(lines[n]) else 0
 
 
-def row_label(heading: list[Line], lines: list[Line]) -> bool:
+def row_label(heading: list[Line], lines: list[Line], toc: dict[str, int]) -> bool:
     """A heading's one line that labels prices set on its row to its right (the page's
     ``lines``; ``tables.rows.price``): a bill's ``Total HT :`` before ``46,68 €`` (a colon and
     one price), its ``Total`` before the sums (a short label and two prices or more): a row's
-    label, no heading."""
-    if len(heading) != 1:
+    label, no heading; unless the outline (``toc``) names it."""
+    if len(heading) != 1 or norm(heading[0].text) in toc:
         return False
     head, text = heading[0], heading[0].text.strip()
     colon = text.endswith((":", "："))
@@ -294,9 +298,19 @@ def row_label(heading: list[Line], lines: list[Line]) -> bool:
     return sum(price(ln.text.strip()) for ln in values) >= (1 if colon else 2)
 
 
-def dateline(heading: list[Line]) -> bool:
-    """A release line: a date in digits and a version or a release word (``Version 2.2,
-    2022/12/06``, ``2021/02/22 v1.7.1``, ``Released 2022/07/25``): on a title page the block
-    that dates the document, no heading (a change log's entries on later pages stay ones)."""
-    text = " ".join(ln.text for ln in heading)
+def dateline(blocks: list[Block], toc: dict[str, int]) -> Block | None:
+    """The first page's release line: its one heading with a date in digits and a version or
+    a release word (``Version 2.2, 2022/12/06``, ``2021/02/22 v1.7.1``, ``Released 2022/07/25``)
+    under the page's top heading dates the title block, no heading; a title that carries its
+    date (the top heading: ijsra's), one the outline names, or several (a change log's entries)
+    stay headings."""
+    heads = [block for block in blocks if block.kind == "heading"]
+    dated = [block for block in heads if _dated(joined(block.lines))]
+    if len(dated) != 1 or norm(joined(dated[0].lines)) in toc:
+        return None
+    return dated[0] if dated[0].level > min(block.level for block in heads) else None
+
+
+def _dated(text: str) -> bool:
+    """A date in digits and a version or a release word: a release line's text."""
     return bool(_DATED.search(text)) and bool(_RELEASE.search(text))
