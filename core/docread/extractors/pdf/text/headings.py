@@ -181,7 +181,7 @@ def _heading_level(
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
-    stripped, top = text.lstrip(), survey.level(first)  # the document's top heading style: 1
+    stripped = text.lstrip()
     if (
         stripped[:1] in STRONG_BULLETS
         or CAPTION.match(stripped)
@@ -194,10 +194,11 @@ def _heading_level(
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
-        or _STARRED.match(stripped) and not (first.bold or stripped.isupper()) and top > 1
+        or _STARRED.match(stripped) and not (first.bold or stripped.isupper())
+        and survey.level(first) > 1
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
-        or CODE.match(stripped) and top > 1  # (a datasheet's title: its part's number)
+        or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
