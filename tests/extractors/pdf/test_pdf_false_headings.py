@@ -990,3 +990,46 @@ def test_a_short_total_with_its_prices_or_a_cjk_label_with_one_is_a_rows_label()
     assert not row_label(*row("Prices of the year 2024", "$40.00", "$46.68"), {})
     assert row_label(*row("Total HT :", "46,68 €"), {})
     assert not row_label(*row("Total HT :", "46,68 €"), {norm("Total HT :"): 1})
+
+
+def _bold_byline(page: pymupdf.Page) -> None:
+    """iscram p1's title block: the title, the author's name in a large bold face with LaTeX's
+    \\thanks mark ``∗`` in a regular face beside it, then the body."""
+    page.insert_text((100, 80), "Crisis Response Systems", fontsize=24, fontname="hebo")
+    page.insert_text((220, 120), "Paul Gaborit", fontsize=16, fontname="tibo")
+    page.insert_text((220 + pymupdf.get_text_length("Paul Gaborit", "tibo", 16) + 2, 114), "∗",
+                     fontsize=11.7, fontname="F0", fontfile=DEJAVU)  # fmt: skip
+    page.insert_textbox(pymupdf.Rect(72, 150, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_bold_byline_with_latexs_thanks_mark_is_no_heading(tmp_path):
+    """The ``∗`` LaTeX sets marks a byline even in bold (a typed ``*`` on a bold head does not)."""
+    assert headings(drawn_markdown(tmp_path, _bold_byline)) == ["Crisis Response Systems"]
+
+
+def _dated_cover(page: pymupdf.Page) -> None:
+    """jmlr p1: a manual's first page whose one heading is its release line, in a style the
+    manual's sections (later pages) are larger than."""
+    page.insert_text((72, 80), "Articles for Proceedings of Machine Learning Research", fontsize=10, fontname="tiro")
+    page.insert_text((72, 110), "2022-02-09 (version 1.30)", fontsize=12, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 130, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def _sections(page: pymupdf.Page) -> None:
+    """A later page's sections: a chapter's head in 20 pt bold, sections' in 12 pt bold."""
+    page.insert_text((72, 80), "1 Introduction", fontsize=20, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 95, 520, 180), BILL_BODY * 2, fontsize=10, fontname="tiro")
+    for y, head in ((210, "1.1 Scope"), (340, "1.2 Aims")):
+        page.insert_text((72, y), head, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 15, 520, y + 100), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_release_line_that_is_page_ones_only_heading_is_no_heading(tmp_path):
+    """The release line is the title block's even when no other heading is on page 1: only
+    the document's top heading style makes it a title."""
+    pdf(tmp_path / "manual.pdf", [drawn(_dated_cover), drawn(_sections)])
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        first, second = (d.text for d in reader.iter_documents("manual.pdf"))
+    assert headings(first) == [], first
+    assert headings(second)[:1] == ["1 Introduction"], second

@@ -194,8 +194,8 @@ def _heading_level(
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
-        or _STARRED.match(stripped) and not (first.bold or stripped.isupper())
-        and survey.level(first) > 1
+        or _STARRED.match(stripped) and survey.level(first) > 1  # bold and typed *: a section's
+        and not (first.bold and "∗" not in stripped or stripped.isupper())
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
         or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
@@ -302,14 +302,13 @@ def row_label(heading: list[Line], lines: list[Line], toc: dict[str, int]) -> bo
 def dateline(blocks: list[Block], toc: dict[str, int]) -> Block | None:
     """The first page's release line: its one heading with a date in digits and a version or
     a release word (``Version 2.2, 2022/12/06``, ``2021/02/22 v1.7.1``, ``Released 2022/07/25``)
-    under the page's top heading dates the title block, no heading; a title that carries its
-    date (the top heading: ijsra's), one the outline names, or several (a change log's entries)
-    stay headings."""
-    heads = [block for block in blocks if block.kind == "heading"]
-    dated = [block for block in heads if _dated(joined(block.lines))]
+    under the document's top heading style dates the title block, no heading; a title that
+    carries its date (in that style: ijsra's), one the outline names, or several (a change
+    log's entries) stay headings."""
+    dated = [block for block in blocks if block.kind == "heading" and _dated(joined(block.lines))]
     if len(dated) != 1 or norm(joined(dated[0].lines)) in toc:
         return None
-    return dated[0] if dated[0].level > min(block.level for block in heads) else None
+    return dated[0] if dated[0].level > 1 else None
 
 
 def _dated(text: str) -> bool:
