@@ -23,7 +23,9 @@ manuals, a LaTeX manual's command lines, a title page, admonition boxes), ``unpa
 ``extra13/``, ``unpacked``; ``extra14``: invoices and a booking receipt kept as test input by a
 pinned sdist (item tables without rules, head bands, totals blocks), ``fetched``, in
 ``extra14/``; ``extra15``: numbered and lettered clauses, labelled answers and a definition
-list's terms, ``unpacked``, in ``extra15/``; ``extra17``: untuned pages of documents copied
+list's terms, ``unpacked``, in ``extra15/``; ``extra16``: false headings (a paper's number, a
+field and its value) and small capitals heads found on untuned pages, ``unpacked``, in
+``extra16/``; ``extra17``: untuned pages of documents copied
 with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
 stored), ``unpacked`` then ``turned``, and pages made scans with Tesseract's text layer
 (``"scanned"``), in ``extra17/``):
@@ -423,7 +425,8 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
-    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra17",
+    "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra16",
+    "extra17",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")

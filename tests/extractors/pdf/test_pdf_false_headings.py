@@ -1,15 +1,19 @@
 """False headings an outline survey found (issue 33, heading precision): generated pages that
 print what the fetched manuals failed on (bench/pdf_truth/extra12: a heading's number and title
 set in two faces, CJK body sentences, a LaTeX manual's command-syntax lines, a title page's
-byline, an admonition's label), and the real short headings that must stay headings."""
+byline, an admonition's label; extra14 and extra16: a bill's field with its value, a code, a
+total's label beside its amount), and the real short headings that must stay headings."""
 
 from __future__ import annotations
 
+import docread
 import pymupdf
 import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
+from docread.extractors.pdf.text.headings import row_label
 from docread.extractors.pdf.text.lines import Line
-from factories import drawn_markdown
+from docread.extractors.pdf.text.pieces import norm
+from factories import drawn, drawn_markdown, pdf
 from test_pdf_real_structure import headings
 
 CJK_BODY = (
@@ -373,6 +377,23 @@ def test_an_abstracts_small_bold_label_is_a_heading(tmp_path):
     assert headings(sans) == ["A Class for Typesetting Papers", "Abstract", "1 Introduction"]
 
 
+def _back_matter(page: pymupdf.Page) -> None:
+    """An ASME paper's parts (asmeconf, bench/pdf_truth/extra16): ``NOMENCLATURE``,
+    ``ACKNOWLEDGMENTS`` and ``REFERENCES`` in 9 pt bold sans capitals over a 10 pt serif body."""
+    y = 80.0
+    for head in ("NOMENCLATURE", "ACKNOWLEDGMENTS", "REFERENCES"):
+        page.insert_text((72, y), head, fontsize=9, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 60), BODY * 2, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_papers_parts_in_small_bold_capitals_are_headings(tmp_path):
+    """The outline survey's commonest miss (asmeconf's five papers): a paper's named parts set
+    a point under the body in bold sans capitals head their parts, as ``Abstract`` does."""
+    text = drawn_markdown(tmp_path, _back_matter)
+    assert headings(text) == ["NOMENCLATURE", "ACKNOWLEDGMENTS", "REFERENCES"]
+
+
 def _typewriter_title(page: pymupdf.Page) -> None:
     """A class manual's title page: a large two-line bold title whose second line is the
     class's file name in a typewriter face (no bold cut), a byline at body size, then a typewriter listing line and
@@ -715,3 +736,300 @@ def test_a_name_the_outline_opens_a_title_with_stays_a_heading(tmp_path):
     with docread.Reader(tmp_path, config=config) as reader:
         text = "\n\n".join(d.text for d in reader.iter_documents("outlined.pdf"))
     assert [h for h in headings(text) if h in _CREATURES] == list(_CREATURES), text
+
+
+BILL_BODY = (
+    "The goods sold as part of this shipment are intended for end user consumption and not "
+    "for resale; returns are accepted within ten days of delivery with the original packing."
+)
+
+
+def _bill_fields(page: pymupdf.Page) -> None:
+    """A bill's head as real ones set it (extra14 Flipkart, extra16 asmeconf): a document's
+    number alone flush right, a title, fields and their values and a product code in a bold
+    type larger than the body's, a real section head with an ID in brackets."""
+    page.insert_text((400, 60), "AIECE2021-0001", fontsize=14, fontname="hebo")
+    page.insert_text((72, 100), "Retail Invoice", fontsize=18, fontname="hebo")
+    y = 130.0
+    for field in ("Order ID: OD304175096047380001", "Invoice Date: 20-10-2015", "ACCEA5E3GPBQJ9P9"):
+        page.insert_text((72, y), field, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 50), BILL_BODY, fontsize=10)
+        y += 70
+    for head in ("Preliminary Estimate (ID: EST-1008)", "Payment Summary"):
+        page.insert_text((72, y), head, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 50), BILL_BODY, fontsize=10)
+        y += 70
+
+
+def test_a_field_with_its_value_or_a_code_is_no_heading_at_any_size(tmp_path):
+    """Flipkart's bold ``Order ID: OD304175096047380001``, ``Invoice Date: 20-10-2015`` and
+    ``ACCEA5E3GPBQJ9P9``, asmeconf's paper number ``AIECE2021-0001``: a field's value or a
+    code, set larger than the body, is still no heading; a title with an ID in brackets is."""
+    text = drawn_markdown(tmp_path, _bill_fields)
+    assert headings(text) == [
+        "Retail Invoice", "Preliminary Estimate (ID: EST-1008)", "Payment Summary"
+    ]
+
+
+def _right(page: pymupdf.Page, x: float, y: float, text: str, font: str = "helv") -> None:
+    page.insert_text((x - pymupdf.get_text_length(text, fontname=font, fontsize=10), y), text,
+                     fontsize=10, fontname=font)  # fmt: skip
+
+
+def _totals(page: pymupdf.Page) -> None:
+    """extra14's Netpresse invoice as it is set: an item table under a grey head band, framed
+    but for rules inside, its bold totals' labels (``Total HT :``) at the body's size in its
+    box, each with its value flush right on its row, then a bold section head (the amounts
+    without their euro sign: the base-14 fonts have none)."""
+    page.insert_text((72, 70), "Facture n° 2022089083", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(45, 90, 550, 150), BILL_BODY, fontsize=10)
+    for x0, x1 in ((45, 298), (298, 373), (373, 449), (449, 550)):
+        page.draw_rect(pymupdf.Rect(x0, 251, x1, 275), color=(0, 0, 0), fill=(0.83,) * 3, width=0.8)
+    for a, b in (((45, 275), (45, 438)), ((550, 275), (550, 438)), ((45, 438), (550, 438))):
+        page.draw_line(a, b, width=0.8)
+    for x, head in ((143, "Désignation"), (317, "Nombre"), (393, "P.U. HT"), (469, "Montant HT")):
+        page.insert_text((x, 267), head, fontsize=10, fontname="hebo")
+    page.insert_text((50, 297), "le-tout-lyon.fr du 06/12/2022", fontsize=10)
+    _right(page, 543, 297, "45,93")
+    for y, name, n, unit in ((322, "Justificatif PDF", "1", "0,75"), (347, "Justificatif Papier", "0", "3,50")):
+        page.insert_text((50, y), name, fontsize=10)
+        page.insert_text((300, y), n, fontsize=10)
+        _right(page, 442, y, unit)
+        _right(page, 543, y, unit if n == "1" else "0,00")
+    for y, label, value in ((373, "Total HT :", "46,68"), (398, "TVA 20% :", "9,34"), (423, "Total TTC :", "56,02")):
+        page.insert_text((376, y), label, fontsize=10, fontname="hebo")
+        _right(page, 544, y, value, "hebo")
+    page.insert_text((45, 460), "Modes de règlement", fontsize=10, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(45, 468, 550, 530), BILL_BODY, fontsize=10)
+
+
+def test_a_label_with_its_value_on_its_row_is_no_heading(tmp_path):
+    """Netpresse's ``Total HT :``, ``TVA 20% :``, ``Total TTC :``: a label ending with a colon
+    whose value is set on its row to its right (read into the table beside it) is a row's
+    label, no heading; the section head under the table stays one."""
+    text = drawn_markdown(tmp_path, _totals)
+    assert headings(text) == ["Facture n° 2022089083", "Modes de règlement"], text
+
+
+def _release_title_page(page: pymupdf.Page) -> None:
+    """A class manual's title block (univie-ling-expose p1): a title, a byline with LaTeX's
+    first \\thanks mark ``∗``, a release line a little over the body's size, an abstract."""
+    page.insert_text((200, 100), "The univie-ling-expose class", fontsize=17, fontname="tiro")
+    page.insert_text((240, 130), "Jürgen Spitzmüller∗", fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((230, 155), "Version 2.2, 2022/12/06", fontsize=12, fontname="tiro")
+    page.insert_text((280, 190), "Abstract", fontsize=10, fontname="tibo")
+    page.insert_textbox(pymupdf.Rect(90, 200, 520, 280), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+def _change_log(page: pymupdf.Page) -> None:
+    """A later page's change log: each entry a bold version and date over its text."""
+    y = 80.0
+    for entry in ("Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18"):
+        page.insert_text((72, y), entry, fontsize=12, fontname="tibo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), BILL_BODY, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_title_blocks_release_line_and_starred_byline_are_no_headings(tmp_path):
+    """univie-ling-expose p1 and ~40 title pages of the outline survey: ``Version 2.2,
+    2022/12/06`` and ``Jürgen Spitzmüller∗`` under a title are its block, no headings; a change
+    log's entries, a version and a date on a later page, stay headings."""
+    pdf(tmp_path / "manual.pdf", [drawn(_release_title_page), drawn(_change_log)])
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        first, second = (d.text for d in reader.iter_documents("manual.pdf"))
+    assert headings(first) == ["The univie-ling-expose class", "Abstract"], first
+    assert headings(second) == ["Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18"], second
+
+
+def _starred_title(page: pymupdf.Page) -> None:
+    """A paper's title in capitals over two sizes (resphilosophica's rpsample p1), its second
+    line ending with the thanks marks ``∗†``, then the byline at the body's size."""
+    page.insert_text((200, 80), "A SAMPLE PAPER:", fontsize=17, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((210, 100), "A TEMPLATE ∗†", fontsize=14, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((180, 130), "Boris Veytsman", fontsize=10, fontname="tiro")
+    page.insert_textbox(pymupdf.Rect(72, 150, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_titles_line_in_capitals_with_its_thanks_marks_is_no_byline(tmp_path):
+    """A byline's mark may be ``∗`` (univie-ling-expose), but a title's line in capitals with
+    its marks is no author's name: it stays a heading."""
+    assert headings(drawn_markdown(tmp_path, _starred_title)) == ["A SAMPLE PAPER:", "A TEMPLATE ∗†"]
+
+
+def _starred_package_title(page: pymupdf.Page) -> None:
+    """A package manual's title with its thanks mark (UStitle p1: ``The UStitle Package ∗``),
+    a byline with one too, then the body."""
+    page.insert_text((200, 80), "The UStitle Package∗", fontsize=17, fontname="F0", fontfile=DEJAVU)
+    page.insert_text((220, 110), "Jürgen Spitzmüller∗", fontsize=12, fontname="F0", fontfile=DEJAVU)
+    page.insert_textbox(pymupdf.Rect(72, 140, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_title_with_its_thanks_mark_is_no_byline(tmp_path):
+    """``∗`` marks a title's note as well as an author's (UStitle, JACoW): a line in the
+    document's first heading style stays its title; the name under it is the byline."""
+    assert headings(drawn_markdown(tmp_path, _starred_package_title)) == ["The UStitle Package∗"]
+
+
+def _registration(page: pymupdf.Page) -> None:
+    """A booking receipt's foot (extra14 oyo): bold labels over their codes, two side by side
+    (``GSTIN`` over ``06AABCO6063D1ZQ``, ``CIN`` over ``U63090DL2012PTC231770``), under a
+    bold title and body text."""
+    page.insert_text((57, 80), "Payment Receipt", fontsize=16, fontname="hebo")
+    page.insert_text((57, 92), "BKG-2024-0001234", fontsize=8, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(57, 105, 540, 200), BILL_BODY * 3, fontsize=8, fontname="helv")
+    for x, label, code in ((57, "GSTIN", "06AABCO6063D1ZQ"), (302, "CIN", "U63090DL2012PTC231770")):
+        page.insert_text((x, 240), label, fontsize=9, fontname="hebo")
+        page.insert_text((x, 260), code, fontsize=8.3, fontname="hebo")
+
+
+def test_a_label_over_its_code_is_no_heading(tmp_path):
+    """oyo's ``GSTIN`` over its registration code: a field's label over its value (a code, no
+    heading either) is no heading; the receipt's title over its booking's code stays one."""
+    assert headings(drawn_markdown(tmp_path, _registration)) == ["Payment Receipt"]
+
+
+def _dated_title(page: pymupdf.Page, title: str) -> None:
+    """A page 1 whose title carries its date (minutes, release notes): the title in 18 pt bold,
+    a section head in 14 pt bold, body text under each."""
+    page.insert_text((72, 90), title, fontsize=18, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 105, 520, 200), BILL_BODY * 2, fontsize=10, fontname="tiro")
+    page.insert_text((72, 230), "Tagesordnung", fontsize=14, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 245, 520, 340), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+@pytest.mark.parametrize("title", ["Protokoll der Sitzung vom 12.03.2024", "Release Notes 2024-01-15"])
+def test_a_first_pages_title_that_carries_its_date_stays_a_heading(tmp_path, title):
+    """ijsra p1's ``The ijsra-class, Version 1.1 – 2017/07/24``: a release line that is the
+    page's top heading is its title, not the small release line under one."""
+    assert headings(drawn_markdown(tmp_path, lambda page: _dated_title(page, title))) == [
+        title, "Tagesordnung"
+    ]
+
+
+def _first_change_log(page: pymupdf.Page) -> None:
+    """A change log's first page: its title, then entries of a version and a date."""
+    page.insert_text((72, 60), "Changelog", fontsize=20, fontname="hebo")
+    y = 100.0
+    for entry in ("Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18", "Version 2.9, 2017-05-02"):
+        page.insert_text((72, y), entry, fontsize=12, fontname="tibo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), BILL_BODY, fontsize=10, fontname="tiro")
+        y += 80
+
+
+def test_a_change_logs_entries_on_its_first_page_stay_headings(tmp_path):
+    """Several release lines on page 1 are a change log's entries, not a title block's line."""
+    assert headings(drawn_markdown(tmp_path, _first_change_log)) == [
+        "Changelog", "Version 3.0.1, 2017-08-11", "Version 3.0, 2017-07-18", "Version 2.9, 2017-05-02"
+    ]
+
+
+def test_a_release_line_the_outline_names_stays_a_heading(tmp_path):
+    """Release notes whose bookmarks name each release: the outline's heading is never demoted
+    as a title block's release line."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Release 2.0 (2023-05-05)", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 90, 520, 180), BILL_BODY * 2, fontsize=10)
+    page.insert_text((72, 210), "Release 1.9 (2023-01-12)", fontsize=16, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 220, 520, 310), BILL_BODY * 2, fontsize=10)
+    doc.set_toc([[1, "Release 2.0 (2023-05-05)", 1], [1, "Release 1.9 (2023-01-12)", 1]])
+    doc.save(tmp_path / "notes.pdf")
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        (first,) = (d.text for d in reader.iter_documents("notes.pdf"))
+    assert headings(first) == ["Release 2.0 (2023-05-05)", "Release 1.9 (2023-01-12)"], first
+
+
+def _starred_sections(page: pymupdf.Page) -> None:
+    """A textbook's optional sections marked ``*`` in its bold heading style under its title."""
+    page.insert_text((72, 60), "Linear Algebra Notes", fontsize=20, fontname="hebo")
+    y = 100.0
+    for head in ("Vector Spaces", "Further Reading*", "Advanced Topics*"):
+        page.insert_text((72, y), head, fontsize=13, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
+        y += 110
+
+
+def test_a_bold_section_marked_with_a_star_is_no_byline(tmp_path):
+    """``Further Reading*``: a bold head marked optional is a section; a byline is no bold."""
+    assert headings(drawn_markdown(tmp_path, _starred_sections)) == [
+        "Linear Algebra Notes", "Vector Spaces", "Further Reading*", "Advanced Topics*"
+    ]
+
+
+def _outlook(page: pymupdf.Page) -> None:
+    """A report's heads with a year after a colon, under its title."""
+    page.insert_text((72, 60), "Annual Report", fontsize=24, fontname="hebo")
+    y = 100.0
+    for head in ("Overview", "Strategy: 2030", "Outlook: 2025"):
+        page.insert_text((72, y), head, fontsize=14, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
+        y += 110
+
+
+def test_a_heads_year_after_its_colon_is_no_fields_value(tmp_path):
+    """``Outlook: 2025``: a year after a colon is a head's, no field's one-word value."""
+    assert headings(drawn_markdown(tmp_path, _outlook)) == [
+        "Annual Report", "Overview", "Strategy: 2030", "Outlook: 2025"
+    ]
+
+
+def test_a_short_total_with_its_prices_or_a_cjk_label_with_one_is_a_rows_label():
+    """``Total`` before two sums and ``合计：`` before one (a full-width colon) label their rows;
+    ``Total`` before one sum, a longer head before two, or a row the outline names do not."""
+
+    def row(label: str, *sums: str) -> tuple[list[Line], list[Line]]:
+        head = Line(50, 415, 50 + 6 * len(label), 425, label, 10, bold=True, weight=700)
+        values = [Line(300 + 100 * n, 415, 340 + 100 * n, 425, v, 10) for n, v in enumerate(sums)]
+        return [head], [head, *values]
+
+    assert row_label(*row("Total", "$40.00", "$46.68"), {})
+    assert row_label(*row("合计：", "¥46.68"), {})
+    assert not row_label(*row("Total", "$46.68"), {})
+    assert not row_label(*row("Prices of the year 2024", "$40.00", "$46.68"), {})
+    assert row_label(*row("Total HT :", "46,68 €"), {})
+    assert not row_label(*row("Total HT :", "46,68 €"), {norm("Total HT :"): 1})
+
+
+def _bold_byline(page: pymupdf.Page) -> None:
+    """iscram p1's title block: the title, the author's name in a large bold face with LaTeX's
+    \\thanks mark ``∗`` in a regular face beside it, then the body."""
+    page.insert_text((100, 80), "Crisis Response Systems", fontsize=24, fontname="hebo")
+    page.insert_text((220, 120), "Paul Gaborit", fontsize=16, fontname="tibo")
+    page.insert_text((220 + pymupdf.get_text_length("Paul Gaborit", "tibo", 16) + 2, 114), "∗",
+                     fontsize=11.7, fontname="F0", fontfile=DEJAVU)  # fmt: skip
+    page.insert_textbox(pymupdf.Rect(72, 150, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def test_a_bold_byline_with_latexs_thanks_mark_is_no_heading(tmp_path):
+    """The ``∗`` LaTeX sets marks a byline even in bold (a typed ``*`` on a bold head does not)."""
+    assert headings(drawn_markdown(tmp_path, _bold_byline)) == ["Crisis Response Systems"]
+
+
+def _dated_cover(page: pymupdf.Page) -> None:
+    """jmlr p1: a manual's first page whose one heading is its release line, in a style the
+    manual's sections (later pages) are larger than."""
+    page.insert_text((72, 80), "Articles for Proceedings of Machine Learning Research", fontsize=10, fontname="tiro")
+    page.insert_text((72, 110), "2022-02-09 (version 1.30)", fontsize=12, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 130, 520, 300), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+def _sections(page: pymupdf.Page) -> None:
+    """A later page's sections: a chapter's head in 20 pt bold, sections' in 12 pt bold."""
+    page.insert_text((72, 80), "1 Introduction", fontsize=20, fontname="hebo")
+    page.insert_textbox(pymupdf.Rect(72, 95, 520, 180), BILL_BODY * 2, fontsize=10, fontname="tiro")
+    for y, head in ((210, "1.1 Scope"), (340, "1.2 Aims")):
+        page.insert_text((72, y), head, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 15, 520, y + 100), BILL_BODY * 2, fontsize=10, fontname="tiro")
+
+
+def test_a_release_line_that_is_page_ones_only_heading_is_no_heading(tmp_path):
+    """The release line is the title block's even when no other heading is on page 1: only
+    the document's top heading style makes it a title."""
+    pdf(tmp_path / "manual.pdf", [drawn(_dated_cover), drawn(_sections)])
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        first, second = (d.text for d in reader.iter_documents("manual.pdf"))
+    assert headings(first) == [], first
+    assert headings(second)[:1] == ["1 Introduction"], second

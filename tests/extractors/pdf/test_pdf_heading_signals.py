@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 
 import pymupdf
+from docread.extractors.pdf.survey import HEAD_NUMBER
 from factories import drawn_markdown
 
 HEADING = re.compile(r"^#{1,6} (.+)$", re.MULTILINE)
@@ -336,3 +337,39 @@ def test_small_oblique_numbered_questions_are_no_headings(tmp_path: Path) -> Non
     markdown = drawn_markdown(tmp_path, partial(_small_oblique_lines, lines=_QUESTIONS), width=612)
     assert HEADING.findall(markdown) == []
     assert "2. How long does the first read of a long document take?" in markdown
+
+
+def _appendix(page: pymupdf.Page) -> None:
+    """A manual's appendix (geradwp p16): bold heads a point over the serif body numbered by the
+    appendix's letter (``A.6.1``), the number and the title set as two runs on one row."""
+    y = 80.0
+    for number, title in (("A.6", "Private class commands"), ("A.6.1", "Metadata"), ("A.6.2", "Cover pages")):
+        page.insert_text((72, y), number, fontsize=10, fontname="hebo")
+        page.insert_text((72 + 4 * len(number) + 14, y), title, fontsize=10, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), " ".join(_TEXT), fontsize=9, fontname="tiro")
+        y += 80
+
+
+def test_a_head_numbered_by_an_appendixs_letter_is_a_heading(tmp_path):
+    """``A.6.1 Metadata`` (geradwp), ``A.1 Part One`` (acmart's samples): an appendix's numbering
+    is a heading's as ``6.1`` is; the outline survey found these read as paragraphs."""
+    text = drawn_markdown(tmp_path, _appendix)
+    assert HEADING.findall(text) == ["A.6 Private class commands", "A.6.1 Metadata", "A.6.2 Cover pages"]
+    assert HEAD_NUMBER.match("A.6.1 Metadata") and not HEAD_NUMBER.match("A.B. Smith")
+
+
+def _appendix_for_chapter(page: pymupdf.Page) -> None:
+    """A thesis's appendix heads (technion p27): ``A.1 Appendices for Chapter 3`` ends in the
+    chapter's number, no page number; a bold line opening ``p.12`` is a reference, no number."""
+    y = 80.0
+    for head in ("A.1 Appendices for Chapter 3", "A.1.1 A lovely subsection", "p.12 and the following chapter on method"):
+        page.insert_text((72, y), head, fontsize=10, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), " ".join(_TEXT), fontsize=9, fontname="tiro")
+        y += 80
+
+
+def test_a_head_ending_in_its_chapters_number_is_no_contents_entry(tmp_path):
+    """A number after Chapter, Section, Appendix ... is the head's; ``p.12`` numbers no head."""
+    text = drawn_markdown(tmp_path, _appendix_for_chapter)
+    assert HEADING.findall(text) == ["A.1 Appendices for Chapter 3", "A.1.1 A lovely subsection"]
+    assert not HEAD_NUMBER.match("p.12 and the following")

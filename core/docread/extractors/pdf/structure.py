@@ -28,6 +28,7 @@ from .tables.ruled import drawn_tables
 from .tables.unruled import aligned_tables
 from .text.blocks import column_blocks
 from .text.flow import displayed, run_on, written
+from .text.headings import dateline, row_label
 from .text.joins import same_row
 from .text.lines import Line, PageText
 from .text.pieces import Block, ended, joined, norm
@@ -143,9 +144,11 @@ def analyse(text: PageText, number: int, survey: Survey, output: OutputSettings)
         for block in column:
             (notes if block.kind == "note" else blocks).append(block)
     blocks = captioned(blocks)
-    for block in blocks:  # a one-page document's footer, a marking, a diagram's label: no heading
+    dated = None if number else dateline(blocks, toc)
+    for block in blocks:  # a one-page document's footer, a marking, a label, a title's release line
         if block.kind == "heading" and (
             marking(block.lines, text.lines, height) or drawn_label(block.lines, text)
+            or row_label(block.lines, text.lines, toc) or block is dated
         ):
             block.kind = "text"
     aside = notes

@@ -39,8 +39,8 @@ _WORDS = (  # a number spelled out, to twenty
     r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
     r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
 )
-HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., IV., (1), Kapitel 3, 제 1 장, 第3节
-    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
+HEAD_NUMBER = re.compile(  # a heading's numbering: 1.2, A., A.6.1, IV., (1), Kapitel 3, 제 1 장, 第3节
+    r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|(?-i:[A-Z])(?:\.\d{1,2}){1,4}\.?|[A-Z]\.|[IVX]{1,5}\.|\(\d{1,2}\)|\d{1,2}\)"
     r"|(?:chapter|section|part|appendix|kapitel|abschnitt|teil)\s+(?:\d{1,3}|(?-i:[A-Z]|"
     + _ROMAN.upper() + "|" + _ROMAN + r")|" + _WORDS + r")(?:\.|:(?=\s+\S))?"  # no word: "Section heads."
     r"|제\s*\d+\s*[장절조편]|第\s*[\d一二三四五六七八九十]{1,3}\s*[章节篇部])(?:\s|$)",

@@ -14,7 +14,7 @@ from ....sanitize import lazy_pattern
 from ..library import OCR_FONT
 from ..order import Item
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
-from .headings import typed_blocks
+from .headings import CODE, typed_blocks
 from .joins import closed
 from .lines import Line
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, WEAK_BULLETS, Block, bulleted, norm
@@ -116,12 +116,16 @@ def _restyled(
 ) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
     unless numbered or the outline's; a number alone in a numbered heading's style is one; a
-    definition list's terms are text (``_terms``)."""
+    definition list's terms are text (``_terms``), and a label over a code (``GSTIN`` over
+    ``06AABCO6063D1ZQ``: a field and its value, ``headings.CODE``)."""
     headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
     terms = _terms(out, toc, survey) if headed else []
     for i in terms:
         out[i] = Block("text", out[i].lines, right=at)
     headed = [b for b in out if b.kind == "heading"] if terms else headed
+    for i, block in enumerate(out if headed else ()):  # a field's label over its code
+        if block.kind == "heading" and _over_code(block, lines) and norm(block.text) not in toc:
+            out[i] = Block("text", block.lines, right=at)
     listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
     heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}
     for i, block in enumerate(out if listed or heads else ()):
@@ -131,6 +135,17 @@ def _restyled(
         elif block.kind == "text" and _key(block) in heads and _NUMBER_ONLY.match(text):
             out[i] = Block("heading", block.lines, level=heads[_key(block)])
     return out
+
+
+def _over_code(block: Block, lines: list[Line]) -> bool:
+    """A heading that is an acronym of two to five capitals (a register's name: a title over a
+    course's or a booking's code stays one) whose line right under it, across its width, is a
+    code (``headings.CODE``): a field's label over its value (``GSTIN`` over ``06AABCO6063D1ZQ``)."""
+    last = block.lines[-1]
+    if not (2 <= len(block.text.strip()) <= 5 and block.text.strip().isalpha() and block.text.isupper()):
+        return False
+    under = [ln for ln in lines if ln.y0 >= last.y1 - 1 and ln.x0 < last.x1 and ln.x1 > last.x0]
+    return bool(under) and CODE.match(min(under, key=lambda ln: ln.y0).text.strip()) is not None
 
 
 def _terms(out: list[Block], toc: dict[str, int], survey: Survey) -> list[int]:

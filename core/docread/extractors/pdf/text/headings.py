@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
+from ..tables.rows import price
+from .joins import same_row
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, Block, joined, norm
 from .relations import run_in
 
@@ -33,6 +35,9 @@ _ADMONITION = lazy_pattern(  # a note box's label (DocBook, Sphinx), in their la
 _BYLINE = lazy_pattern(  # "Brian D. Beitzel†": a name and its footnote's mark (an address)
     r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[†‡§¶][\s,†‡§¶\d]*$"
 )
+_STARRED = lazy_pattern(  # "Jürgen Spitzmüller∗": LaTeX's first \thanks mark (a title's too)
+    r"^(?:[A-Z][\w'’.-]*\s+){1,4}[A-Z][\w'’-]+\s*,?\s*[∗*][\s,†‡§¶∗*\d]*$"
+)
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
 )
@@ -42,6 +47,14 @@ _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedul
 )
 _LEADER = lazy_pattern(r"(?:\.\s?){5,}|ꞏ{3,}|…{2,}")  # a TOC entry's leader, its page apart
 _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")  # "Total: $45.00"
+_VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*(?!\d{4}$)[^\s:：]*\d[^\s:：]*$")  # "ID: OD3041…"
+CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
+    r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
+)
+_DATED = lazy_pattern(r"\d{4}[-/–.]\d{1,2}[-/–.]\d{1,2}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")  # 2022/12/06
+_RELEASE = lazy_pattern(  # what dates a release: "Version 2.2", "v1.7.1", "Released", "dated", "发布"
+    r"\b(?:version|versão|release[ds]?|dated|vom|from)\b|\bv\.?\s?\d|发布", re.IGNORECASE
+)
 _CONTACT = lazy_pattern(  # a phone number, an e-mail or a web address: a letterhead's, no title's
     r"\(\d{2,4}\)\s?\d{3,4}[\s.-]\d{3,4}|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\+\d{1,3}[\s.-]\d"
     r"|[\w.+-]+(?:@| at )[\w-]+\.[a-z]{2,}\b|\bwww\.\w|https?://"  # "tal197 at users.sf.net"
@@ -55,14 +68,17 @@ _SENTENCES = lazy_pattern(r"[a-z]{2}[.!?]\s+[A-Z]")  # one sentence ends, anothe
 _CJK_SENTENCE = lazy_pattern(r"[。，]|[！？]\s*\S|[；、]$")  # a stop, a clause's comma, sentences
 _BRACKETED = lazy_pattern(r"（[^）]*）|\([^)]*\)")  # "（每题3 分，共18 分）": a heading's note
 _ABBREVIATED = lazy_pattern(r"(?:\b[^\W\d_]{1,3}\.){2,}$|\b(?:Inc|Ltd|Co|Corp)\.$")  # n.e.V., Inc.
-_ABSTRACT = lazy_pattern(  # an abstract's label, set small over it (LaTeX's \small\bfseries)
+_ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, ASME's sans caps)
     r"^(?:Abstract|Zusammenfassung|Kurzfassung|Résumé|Resumo|Resumen|Sommario|Riassunto"
-    r"|Samenvatting|Аннотация|摘\s*要)[.:]?$",
+    r"|Samenvatting|Аннотация|摘\s*要|Nomenclature|Acknowledge?ments?|References)[.:]?$",
     re.IGNORECASE,
 )
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
+_CITED = lazy_pattern(  # "Appendices for Chapter 3": the number a part's, no page's
+    r"\b(?:Chapter|Section|Part|Appendix|Kapitel|Abschnitt|Teil|Table|Figure)\s+\d{1,4}$", re.I
+)
 _SYNTAX = lazy_pattern(r"⟨[^⟩]+⟩|^\\[A-Za-z@]+\*?\s*[{\[]")  # \author{⟨author⟩}: a command's
 _MATH_FONT = lazy_pattern(r"^(?:CM(?:MI|SY|EX)|MSAM|MSBM|rsfs|eufm|wasy)|Math|Symbol", re.I)
 _MATH_SIGN = lazy_pattern(r"[=<>≤≥≠≈≡⇒⇔→↦←∈∉⊂⊆⊃⊇∩∪∧∨∑∏∫∂∇×÷±∞]")  # two in a line: a formula's
@@ -142,8 +158,9 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
-    footnote mark), a TOC entry's leader, code (monospaced, a bracket left open, a command's
-    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    footnote mark), a TOC entry's leader, a code or a field with a value of one word at any
+    size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``), code (monospaced, a bracket left open,
+    a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
@@ -177,8 +194,11 @@ def _heading_level(
         and not survey.numbered_title(text, first)
         or _CONTACT.search(text)
         or _BYLINE.match(stripped)  # a title page's author
+        or _STARRED.match(stripped) and survey.level(first) > 1  # bold and typed *: a section's
+        and not (first.bold and "∗" not in stripped or stripped.isupper())
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
+        or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
@@ -189,9 +209,11 @@ def _heading_level(
     number = _HEAD_NUMBER.match(stripped)
     numbered, rest = number is not None, stripped[number.end() :] if number else ""
     field = not number and not survey.bigger(first) and bool(_FIELD.search(stripped))
+    field = field or not number and bool(_VALUED.match(stripped))  # a value of one word
     field = field or not number and stripped[:1].islower() and words > 2  # a sentence carried on
     count = (rest if number else stripped).count  # brackets apart from the number's "(1)"
-    if _TOC_ENTRY.search(rest) and _WORD.search(rest) or field or count("(") != count(")"):
+    toc_entry = _TOC_ENTRY.search(rest) and _WORD.search(rest) and not _CITED.search(rest)
+    if toc_entry or field or count("(") != count(")"):
         return 0  # a TOC entry, a field, a sentence carried on, a wrapped line's open bracket
     sentence = bool(re.search(r"[.,;]$", end := text.rstrip())) and (not numbered or words > 8)
     sentence = sentence and not _ABBREVIATED.search(end)  # a name's "e.V.", "Inc.": no end
@@ -227,8 +249,9 @@ def _label(text: str, first: Line, survey: Survey) -> bool:
 
 def _small_head(first: Line, survey: Survey) -> bool:
     """A numbered line set a little smaller than the body but apart from it by weight, slant or
-    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), or an
-    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text)."""
+    family, no sentence: a paper's section head (REVTeX's 9 pt heads over a 10 pt body), an
+    abstract's label (``Abstract`` in 9 pt bold over its 9 pt text) or a paper's other named
+    part (ASME's ``NOMENCLATURE``, ``ACKNOWLEDGMENTS``, ``REFERENCES`` in 9 pt bold sans)."""
     size, bold, italic, family, text = *survey.body_style, first.text.strip()
     if not size * _SMALL <= first.size < size - 0.5:
         return False
@@ -259,3 +282,35 @@ def _lead(lines: list[Line], survey: Survey) -> int:
     while n < min(3, len(lines)) and lines[n].style == lines[0].style:
         n += 1
     return n if n < len(lines) and not survey.distinct(lines[n]) else 0
+
+
+def row_label(heading: list[Line], lines: list[Line], toc: dict[str, int]) -> bool:
+    """A heading's one line that labels prices set on its row to its right (the page's
+    ``lines``; ``tables.rows.price``): a bill's ``Total HT :`` before ``46,68 €`` (a colon and
+    one price), its ``Total`` before the sums (a short label and two prices or more): a row's
+    label, no heading; unless the outline (``toc``) names it."""
+    if len(heading) != 1 or norm(heading[0].text) in toc:
+        return False
+    head, text = heading[0], heading[0].text.strip()
+    colon = text.endswith((":", "："))
+    if not colon and len(text.split()) > 3:
+        return False
+    values = (ln for ln in lines if ln.x0 > head.x1 and same_row(ln, head))
+    return sum(price(ln.text.strip()) for ln in values) >= (1 if colon else 2)
+
+
+def dateline(blocks: list[Block], toc: dict[str, int]) -> Block | None:
+    """The first page's release line: its one heading with a date in digits and a version or
+    a release word (``Version 2.2, 2022/12/06``, ``2021/02/22 v1.7.1``, ``Released 2022/07/25``)
+    under the document's top heading style dates the title block, no heading; a title that
+    carries its date (in that style: ijsra's), one the outline names, or several (a change
+    log's entries) stay headings."""
+    dated = [block for block in blocks if block.kind == "heading" and _dated(joined(block.lines))]
+    if len(dated) != 1 or norm(joined(dated[0].lines)) in toc:
+        return None
+    return dated[0] if dated[0].level > 1 else None
+
+
+def _dated(text: str) -> bool:
+    """A date in digits and a version or a release word: a release line's text."""
+    return bool(_DATED.search(text)) and bool(_RELEASE.search(text))
