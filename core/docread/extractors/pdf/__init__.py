@@ -37,7 +37,10 @@ class PdfExtractor(Extractor):
     # a gutter, turned pages as shown, tables of rules across only, '#' escaped in text
     # 16: a row's value read with its row, bill tables, definition terms, FAQ answers, nested
     # items, bylines with an initial, a chapter's number needed after its word
-    version: ClassVar[int] = 16
+    # 17: codes, fields, rows' labels, release lines and starred bylines no headings, appendix
+    # numbers and small named parts headings, pages turned for display read as stored, a size-
+    # parted last line kept, the table budget in the reading thread's CPU
+    version: ClassVar[int] = 17
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
