@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from real_pdf import _MARKER, norm, page_parts
-from table_survey import DATA, auto_pages, untuned_pages
+from table_survey import DATA, auto_pages, paired, untuned_pages
 
 _ENDS = (".", "!", "?", ":")
 _ITEM = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)")
@@ -138,10 +138,7 @@ def survey(pages: list[tuple[str, int]]) -> list[dict[str, Any]]:
 
 def diff(before: str, after: str, listing: bool) -> None:
     """Pages whose markdown changed between two surveys, and their broken-block counts."""
-    a = {(r["file"], r["page"]): r for r in json.loads(Path(before).read_text())}
-    b = {(r["file"], r["page"]): r for r in json.loads(Path(after).read_text())}
-    both = [k for k in a if k in b]
-    changed = [k for k in both if a[k]["markdown"] != b[k]["markdown"]]
+    a, b, both, changed = paired(before, after, "markdown")
     print(f"{len(both)} pages in both, {len(changed)} changed markdown")
     for k in changed:
         na, nb = len(a[k]["broken"]), len(b[k]["broken"])

@@ -187,12 +187,21 @@ def survey(pages: list[tuple[str, int]], find_tables: int) -> list[dict[str, Any
     return out
 
 
-def diff(before: str, after: str) -> None:
-    """The pages whose auto tables differ between two surveys, with the tables they gained."""
+Surveyed = dict[tuple[str, int], dict[str, Any]]
+
+
+def paired(before: str, after: str, field: str) -> tuple[Surveyed, Surveyed, list, list]:
+    """Two surveys' JSON by (file, page): each's rows, the pages in both, those whose ``field``
+    changed (this survey's and para_survey.py's ``--diff``)."""
     a = {(r["file"], r["page"]): r for r in json.loads(Path(before).read_text())}
     b = {(r["file"], r["page"]): r for r in json.loads(Path(after).read_text())}
     both = [k for k in a if k in b]
-    changed = [k for k in both if a[k]["auto"] != b[k]["auto"]]
+    return a, b, both, [k for k in both if a[k][field] != b[k][field]]
+
+
+def diff(before: str, after: str) -> None:
+    """The pages whose auto tables differ between two surveys, with the tables they gained."""
+    a, b, both, changed = paired(before, after, "auto")
     print(f"{len(both)} pages in both, {len(changed)} changed")
     for k in changed:
         new = [t["first"][:70] for t in b[k]["auto"] if t not in a[k]["auto"]]

@@ -6,6 +6,8 @@ total's label beside its amount), and the real short headings that must stay hea
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import docread
 import pymupdf
 import pytest
@@ -941,38 +943,38 @@ def test_a_release_line_the_outline_names_stays_a_heading(tmp_path):
     assert headings(first) == ["Release 2.0 (2023-05-05)", "Release 1.9 (2023-01-12)"], first
 
 
-def _starred_sections(page: pymupdf.Page) -> None:
-    """A textbook's optional sections marked ``*`` in its bold heading style under its title."""
-    page.insert_text((72, 60), "Linear Algebra Notes", fontsize=20, fontname="hebo")
-    y = 100.0
-    for head in ("Vector Spaces", "Further Reading*", "Advanced Topics*"):
-        page.insert_text((72, y), head, fontsize=13, fontname="hebo")
-        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
-        y += 110
+def _heads_under_title(
+    title: tuple[str, float], heads: tuple[str, ...], size: float
+) -> Callable[[pymupdf.Page], None]:
+    """A page drawer: ``title`` (text, size) in bold, then each head in bold at ``size`` over a
+    paragraph of body text."""
+
+    def draw(page: pymupdf.Page) -> None:
+        page.insert_text((72, 60), title[0], fontsize=title[1], fontname="hebo")
+        y = 100.0
+        for head in heads:
+            page.insert_text((72, y), head, fontsize=size, fontname="hebo")
+            box = pymupdf.Rect(72, y + 8, 520, y + 90)
+            page.insert_textbox(box, BILL_BODY * 2, fontsize=10, fontname="tiro")
+            y += 110
+
+    return draw
 
 
 def test_a_bold_section_marked_with_a_star_is_no_byline(tmp_path):
-    """``Further Reading*``: a bold head marked optional is a section; a byline is no bold."""
-    assert headings(drawn_markdown(tmp_path, _starred_sections)) == [
-        "Linear Algebra Notes", "Vector Spaces", "Further Reading*", "Advanced Topics*"
-    ]
-
-
-def _outlook(page: pymupdf.Page) -> None:
-    """A report's heads with a year after a colon, under its title."""
-    page.insert_text((72, 60), "Annual Report", fontsize=24, fontname="hebo")
-    y = 100.0
-    for head in ("Overview", "Strategy: 2030", "Outlook: 2025"):
-        page.insert_text((72, y), head, fontsize=14, fontname="hebo")
-        page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 90), BILL_BODY * 2, fontsize=10, fontname="tiro")
-        y += 110
+    """``Further Reading*``: a bold head marked optional is a section; a byline is no bold (a
+    textbook's optional sections marked ``*`` in its bold heading style under its title)."""
+    heads = ("Vector Spaces", "Further Reading*", "Advanced Topics*")
+    draw = _heads_under_title(("Linear Algebra Notes", 20), heads, 13)
+    assert headings(drawn_markdown(tmp_path, draw)) == ["Linear Algebra Notes", *heads]
 
 
 def test_a_heads_year_after_its_colon_is_no_fields_value(tmp_path):
-    """``Outlook: 2025``: a year after a colon is a head's, no field's one-word value."""
-    assert headings(drawn_markdown(tmp_path, _outlook)) == [
-        "Annual Report", "Overview", "Strategy: 2030", "Outlook: 2025"
-    ]
+    """``Outlook: 2025``: a year after a colon is a head's, no field's one-word value (a
+    report's heads under its title)."""
+    heads = ("Overview", "Strategy: 2030", "Outlook: 2025")
+    draw = _heads_under_title(("Annual Report", 24), heads, 14)
+    assert headings(drawn_markdown(tmp_path, draw)) == ["Annual Report", *heads]
 
 
 def test_a_short_total_with_its_prices_or_a_cjk_label_with_one_is_a_rows_label():
