@@ -91,6 +91,22 @@ def test_both_spellings_of_a_duplicated_limit_are_honoured(section: dict, expect
     assert s.global_timeout == s.timeouts.global_ == expected
 
 
+@pytest.mark.parametrize(
+    ("section", "page", "run"),
+    [({"pdf": {"per_page_timeout": 120}}, 120, 180), ({"timeouts": {"pdf_per_page": 60}}, 60, 180),
+     ({"global_timeout": 600}, 5, 600), ({"timeouts": {"global": 900}}, 5, 900),
+     ({"pdf": {"per_page_timeout": 120}, "timeouts": {"pdf_per_page": 60}}, 60, 180)],
+)  # fmt: skip
+def test_raising_one_spelling_of_a_duplicated_limit_raises_it(
+    section: dict, page: float, run: float
+) -> None:
+    """A limit written once is not held down by its other spelling's default (a user raising
+    ``pdf.per_page_timeout`` alone got 5 s); of two written, the stricter still wins."""
+    s = Settings.from_mapping(section)
+    assert s.pdf.per_page_timeout == s.timeouts.pdf_per_page == page
+    assert s.global_timeout == s.timeouts.global_ == run
+
+
 def test_ocr_and_pdf_page_timeouts_align() -> None:
     s = Settings.from_mapping(
         {"pdf": {"ocr_per_page_timeout": 12}, "timeouts": {"pdf_per_page": 2}}

@@ -242,7 +242,7 @@ class Settings:
                     f"{origin}: only a 'tools:' section is allowed at the top level"
                 )
             raw = raw["tools"].get("read_document", {}) or {}
-        return _aligned(_build(cls, raw, "read_document", origin))
+        return _aligned(_build(cls, raw, "read_document", origin), raw)
 
     def fingerprint(self) -> str:
         """A stable digest of every value: part of the cache key, so new limits mean new results."""
@@ -272,19 +272,50 @@ def _from_file(full: str, mtime_ns: int, size: int, shown: str) -> Settings:
     return Settings.from_mapping(raw, origin=shown)
 
 
-def _aligned(s: Settings) -> Settings:
+#: The limits the design names twice, each as its two spellings' paths in the section.
+_TWICE = (
+    (("global_timeout",), ("timeouts", "global")),
+    (("pdf", "per_page_timeout"), ("timeouts", "pdf_per_page")),
+    (("pdf", "ocr_per_page_timeout"), ("timeouts", "ocr_per_page")),
+)
+
+
+def _aligned(s: Settings, raw: dict[str, Any]) -> Settings:
     """The design names three limits twice (``global_timeout`` / ``timeouts.global``,
     ``pdf.per_page_timeout`` / ``timeouts.pdf_per_page``, ``pdf.ocr_per_page_timeout`` /
-    ``timeouts.ocr_per_page``): both spellings are honoured, the stricter value wins everywhere."""
-    glob = min(s.global_timeout, s.timeouts.global_)
-    page = min(s.pdf.per_page_timeout, s.timeouts.pdf_per_page)
-    ocr = min(s.pdf.ocr_per_page_timeout, s.timeouts.ocr_per_page)
+    ``timeouts.ocr_per_page``): a value written wins over the other spelling's default (raising
+    one spelling raises the limit), and of two values written the stricter wins."""
+    glob, page, ocr = (_chosen(s, raw, pair) for pair in _TWICE)
     return dataclasses.replace(
         s,
         global_timeout=glob,
         timeouts=dataclasses.replace(s.timeouts, global_=glob, pdf_per_page=page, ocr_per_page=ocr),
         pdf=dataclasses.replace(s.pdf, per_page_timeout=page, ocr_per_page_timeout=ocr),
     )
+
+
+def _chosen(s: Settings, raw: dict[str, Any], pair: tuple[tuple[str, ...], ...]) -> float:
+    """One twice-named limit: the stricter of the spellings written, else of both (defaults)."""
+    written = [path for path in pair if _written(raw, path)]
+    return min(_value(s, path) for path in written or pair)
+
+
+def _written(raw: dict[str, Any], path: tuple[str, ...]) -> bool:
+    """Whether the section as written holds ``path`` (``("pdf", "per_page_timeout")``)."""
+    node: Any = raw
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def _value(s: Settings, path: tuple[str, ...]) -> float:
+    """The parsed value at a section path (YAML's ``global`` is the field ``global_``)."""
+    node: Any = s
+    for key in path:
+        node = getattr(node, key if key != "global" else "global_")
+    return typing.cast(float, node)
 
 
 def _yaml_key(name: str) -> str:
