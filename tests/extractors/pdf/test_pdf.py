@@ -485,6 +485,21 @@ def test_off_reads_a_right_to_left_page_with_its_ligatures_rebuilt(make_reader, 
     assert "البرمجة" in got[0]
 
 
+@pytest.mark.parametrize("structure", ["off", "auto"])
+def test_a_page_pymupdf_cannot_give_the_characters_of_reads_with_its_text(
+    make_reader, tmp_path, structure
+):
+    """quran-de's page of Arabic (tests/data/NOTICE): MuPDF gives some of its glyphs a code past
+    Unicode's range, so PyMuPDF's ``rawdict`` fails with a SystemError (``chr()``); the
+    characters are read only to rebuild right-to-left lines, so the page keeps the text ``dict``
+    gave, where ``auto`` lost the whole file."""
+    shutil.copy(Path(__file__).parents[2] / "data" / "quran-de-doc-p3.pdf", tmp_path / "q.pdf")
+    reader = make_reader(isolation={"enabled": False}, pdf={"structure": structure})
+    (text,) = [d.text for d in reader.iter_documents("q.pdf")]
+    assert "Im Namen Allahs, des Allerbarmers, des Barmherzigen" in text
+    assert "لم يلد ولم يولد" in text
+
+
 @pytest.mark.parametrize("turned_off", [False, True])
 def test_off_reads_its_text_with_quad_corrections_off_and_puts_the_process_setting_back(
     make_reader, tmp_path, monkeypatch, turned_off

@@ -253,21 +253,36 @@ def page_text(page: pymupdf.Page, textpage: Any = None) -> str:
     a text page already made); right-to-left lines rebuilt from the characters with their
     ligatures as printed (``repaired``)."""
     text: str = page.get_text(textpage=textpage)
-    if not right_to_left(text):
+    raw = _rawdict(page, textpage) if right_to_left(text) else None
+    if raw is None:
         return text
     return "".join(
-        repaired(line) + "\n"
-        for block in page.get_text("rawdict", textpage=textpage)["blocks"]
-        for line in block.get("lines", ())
+        repaired(line) + "\n" for block in raw["blocks"] for line in block.get("lines", ())
     )
+
+
+def _rawdict(page: pymupdf.Page, textpage: Any) -> dict[str, Any] | None:
+    """The page's ``rawdict``, None where PyMuPDF cannot build it: a glyph whose code MuPDF gives
+    past Unicode's range makes the binding fail (``SystemError`` from ``chr()``; texlive's
+    quran-de-doc p3), and that page keeps the text ``dict`` gave instead of losing its file."""
+    try:
+        raw: dict[str, Any] = page.get_text("rawdict", textpage=textpage)
+    except SystemError as exc:
+        if not isinstance(exc.__cause__, ValueError):
+            raise
+        return None
+    return raw
 
 
 def raw_lines(page: pymupdf.Page, textpage: Any, lines: list[Line], rtl: bool) -> list[Line]:
     """The page's lines with the text their ``rawdict`` characters make (``repaired`` on a
-    right-to-left page, else ``unspaced``), a line that gives no text as it was."""
+    right-to-left page, else ``unspaced``), a line that gives no text, or every line of a page
+    PyMuPDF cannot give the characters of (``_rawdict``), as it was."""
     text_of = repaired if rtl else unspaced
     fixed: dict[tuple[int, float, float], str] = {}
-    raw = page.get_text("rawdict", textpage=textpage)
+    raw = _rawdict(page, textpage)
+    if raw is None:
+        return lines
     for number, block in enumerate(raw["blocks"]):
         for line in block.get("lines", ()):
             x0, y0 = line["bbox"][:2]
