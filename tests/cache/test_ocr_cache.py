@@ -68,7 +68,10 @@ def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     ws.mkdir()
     lines = ["Quarterly revenue grew strongly", "Shipping costs remained stable"]
     pdf(ws / "scan.pdf", [scan_page(line) for line in lines])
-    config = {"cache": {"directory": str(tmp_path / "cache")}, "isolation": {"enabled": False}}
+    config = {
+        "cache": {"directory": str(tmp_path / "cache")}, "isolation": {"enabled": False},
+        "pdf": {"ocr_dpi": 150},  # the scan's own resolution: a fourth of 300's pixels to read
+    }  # fmt: skip
     start = renders()
     with docread.Reader(ws, config=config) as reader:
         viewed = reader.read("scan.pdf").documents
@@ -91,7 +94,7 @@ def test_a_cached_scan_is_not_rendered_again(tmp_path: Path) -> None:
     with docread.Reader(ws, config=finer) as reader:
         assert "shipping" in reader.read("scan.pdf").documents[0].text.lower()
     assert renders() - start == 4 and "shipping" in changed[0].text.lower()
-    capped = {**config, "pdf": {"max_page_content": 2_000_000}}  # a page over it is cut: rendered
+    capped = {**config, "pdf": {"ocr_dpi": 150, "max_page_content": 2_000_000}}  # cut: rendered
     with docread.Reader(ws, config=capped) as reader:
         assert "shipping" in reader.read("scan.pdf").documents[0].text.lower()
     assert renders() - start == 5

@@ -191,9 +191,16 @@ def test_section_returns_exactly_that_section(
     assert "truncated" not in result.render().lower()
 
 
-def test_a_long_section_is_cut_and_goes_on_inside_it(corpus: Callable[..., docread.Reader]) -> None:
+def test_a_long_section_is_cut_and_goes_on_inside_it(
+    corpus: Callable[..., docread.Reader], tmp_path: Path
+) -> None:
+    """Each window of a long section says where the next begins, and that offset reads on
+    inside it. The windows' reads after the first come from a cache of their own (the file is
+    read once there), checked against ``whole``, a read of the section without one."""
     whole = corpus().read(MANUAL, section="s3").documents[0].text.split("\n")
-    reader = corpus(output={"max_tokens": 2000})
+    reader = corpus(
+        output={"max_tokens": 2000}, cache={"enabled": True, "directory": str(tmp_path)}
+    )
     shown: list[str] = []
     offset = None
     for _ in range(40):
