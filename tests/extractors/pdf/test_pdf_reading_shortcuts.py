@@ -285,3 +285,44 @@ def test_a_path_with_a_nan_coordinate_joins_no_drawing():
 
     nan, drawing = float("nan"), (57.58, 495.22, 219.55, 510.05)
     assert figures._drawings([(177.46, 165.43, 177.46, nan), drawing], [], 48.0) == [drawing]
+
+
+def test_lines_apart_in_rows_hold_no_row_of_two_in_any_of_their_subsets():
+    """``rows_apart`` (what spares a page of prose the search for tables of aligned rows) says
+    lines are apart only where ``rows_of`` sets no two of them on one row, in any subset of them
+    (a column's lines, the lines a table left): random lines of mixed sizes and heights, lines
+    level at their bottoms (a bracket beside its row), and a small line within half of a tall
+    line's height of it (the first of its row: its height counts)."""
+    import random
+
+    from docread.extractors.pdf.tables.cells import rows_apart, rows_of
+    from docread.extractors.pdf.text.lines import Line
+
+    def line(y0: float, height: float, size: float) -> Line:
+        return Line(0.0, y0, 50.0, y0 + height, "word", size)
+
+    def one_a_row(lines: list[Line]) -> bool:
+        return all(len(row) == 1 for row in rows_of(lines))
+
+    rnd = random.Random(33)
+    apart = 0
+    for _ in range(400):
+        n, spread = rnd.choice([(2, 30), (6, 120), (20, 400), (40, 600)])
+        lines = [
+            line(rnd.randrange(0, spread * 4) / 4, rnd.choice([4.0, 9.5, 11.0, 12.0, 20.0]),
+                 rnd.choice([8.0, 10.0, 12.0]))
+            for _ in range(n)
+        ]  # fmt: skip
+        if not rows_apart(lines):
+            continue
+        apart += 1
+        for a, b in itertools.combinations(lines, 2):
+            assert one_a_row([a, b]) and one_a_row([b, a])
+        for _ in range(10):
+            assert one_a_row(rnd.sample(lines, rnd.randint(1, n)))
+    assert 50 < apart < 400  # both answers given
+    bracket, level = line(0.0, 20.0, 10.0), line(10.5, 9.5, 10.0)  # one bottom, middles 5 apart
+    assert not one_a_row([bracket, level]) and not rows_apart([bracket, level])
+    tall, small = line(0.0, 20.0, 14.0), line(13.0, 4.0, 8.0)  # middles 5 apart: in the tall's half
+    assert not rows_apart([small, tall])
+    assert rows_apart([line(0.0, 12.0, 10.0), line(14.0, 12.0, 10.0)])  # a paragraph's lines

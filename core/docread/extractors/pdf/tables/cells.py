@@ -8,6 +8,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import accumulate
+from math import isfinite
 from operator import or_
 from typing import TYPE_CHECKING, Any
 
@@ -307,6 +308,30 @@ def row_top(row: list[Line]) -> float:
 def row_bottom(row: list[Line]) -> float:
     """A printed row's bottom: its lowest line's."""
     return max(ln.y1 for ln in row)
+
+
+def rows_apart(lines: list[Line]) -> bool:
+    """No two of the lines could share a row of ``rows_of`` (``_in_row`` either way round,
+    ``_level``), whichever of them it groups: no row of two lines in any subset of them, so no
+    table's row (a page of prose, one line a row). Both tests need two lines' middles within
+    half the taller one's height (a hundredth of a point spared for rounding): only such pairs
+    are tested, found along the lines sorted by their middles (a box with a NaN or infinite
+    edge sorts nowhere: no answer, False)."""
+    spans = sorted(((ln.y0 + ln.y1) / 2, ln.y1 - ln.y0, i) for i, ln in enumerate(lines))
+    reach = max((h for _, h, _ in spans), default=0.0) / 2 + 0.01
+    if not isfinite(sum(m for m, _, _ in spans) + reach):
+        return False
+    for k, (mid, height, i) in enumerate(spans):
+        for n in range(k + 1, len(spans)):
+            other, tall, j = spans[n]
+            if other - mid > reach:
+                break
+            if other - mid > max(height, tall) / 2 + 0.01:
+                continue
+            a, b = lines[i], lines[j]
+            if _in_row(a, b) or _in_row(b, a) or _level(a, b):
+                return False
+    return True
 
 
 def rows_of(lines: list[Line]) -> list[list[Line]]:

@@ -22,6 +22,7 @@ from .cells import (
     make_table,
     row_bottom,
     row_top,
+    rows_apart,
     rows_of,
     spaced_apart,
     whole_lines,
@@ -73,7 +74,7 @@ def _unruled(
     width = text.width
     lines, whole = column_cuts(*spaced_apart(lines))
     short = sum(ln.x1 - ln.x0 < 0.3 * width and ln.text.count(" ") < 6 for ln in lines)
-    if short < 6:  # two rows of three cells at least
+    if short < 6 or rows_apart(lines):  # two rows of three cells at least, side by side
         return []
     found = _aligned(text, lines, whole, output, survey)
     sided = _sided(text, lines, whole, output, survey, found) if found else None
