@@ -326,3 +326,12 @@ def test_lines_apart_in_rows_hold_no_row_of_two_in_any_of_their_subsets():
     tall, small = line(0.0, 20.0, 14.0), line(13.0, 4.0, 8.0)  # middles 5 apart: in the tall's half
     assert not rows_apart([small, tall])
     assert rows_apart([line(0.0, 12.0, 10.0), line(14.0, 12.0, 10.0)])  # a paragraph's lines
+    # at the very edge of ``_level`` (middles exactly half the taller line apart), its sum's
+    # rounding says yes one way round and no the other: rows_of may meet them either way
+    flat, thin = line(8.403041530931755, 0.0, 10.0), line(8.128790084182993, 0.274251446748762, 10.0)
+    assert not rows_apart([flat, thin]) and not rows_apart([thin, flat])
+    # a line as tall as the page beside 200 lines of its size: a row only where one's middle is
+    # within half the smaller height of its own (each line is tried against its own reach)
+    page = [line(4.0 * i, 1.5, 10.0) for i in range(200)]
+    assert rows_apart([*page, line(2.75, 800.0, 10.0)])
+    assert not rows_apart([*page, line(0.5, 800.0, 10.0)])

@@ -8,7 +8,6 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import accumulate
-from math import isfinite
 from operator import or_
 from typing import TYPE_CHECKING, Any
 
@@ -310,28 +309,33 @@ def row_bottom(row: list[Line]) -> float:
     return max(ln.y1 for ln in row)
 
 
+_FAR = 1e12  # points: no page is this far out (PyMuPDF's boxes are float32)
+
+
 def rows_apart(lines: list[Line]) -> bool:
     """No two of the lines could share a row of ``rows_of`` (``_in_row`` either way round,
     ``_level``), whichever of them it groups: no row of two lines in any subset of them, so no
     table's row (a page of prose, one line a row). Both tests need two lines' middles within
-    half the taller one's height (a hundredth of a point spared for rounding): only such pairs
-    are tested, found along the lines sorted by their middles (a box with a NaN or infinite
-    edge sorts nowhere: no answer, False)."""
+    half the taller one's height (a hundredth of a point spared for rounding): each line is
+    tested against the lines whose middles lie within its own half height, so a tall line costs
+    only its own neighbours (a box with a NaN or infinite edge, or one past _FAR, where float
+    sums lose the hundredth: no answer, False)."""
     spans = sorted(((ln.y0 + ln.y1) / 2, ln.y1 - ln.y0, i) for i, ln in enumerate(lines))
-    reach = max((h for _, h, _ in spans), default=0.0) / 2 + 0.01
-    if not isfinite(sum(m for m, _, _ in spans) + reach):
+    mids = [mid for mid, _, _ in spans]
+    if not all(abs(mid) < _FAR and abs(h) < _FAR for mid, h, _ in spans):
         return False
     for k, (mid, height, i) in enumerate(spans):
-        for n in range(k + 1, len(spans)):
-            other, tall, j = spans[n]
-            if other - mid > reach:
-                break
-            if other - mid > max(height, tall) / 2 + 0.01:
-                continue
-            a, b = lines[i], lines[j]
-            if _in_row(a, b) or _in_row(b, a) or _level(a, b):
-                return False
+        reach = height / 2 + 0.01
+        near = range(bisect.bisect_left(mids, mid - reach), bisect.bisect_right(mids, mid + reach))
+        if any(n != k and _paired(lines[i], lines[spans[n][2]]) for n in near):
+            return False
     return True
+
+
+def _paired(a: Line, b: Line) -> bool:
+    """Whether ``rows_of`` could put the two lines in one row, whichever comes first (each test
+    both ways round: a sum's rounding differs with its order, at the tests' very edge)."""
+    return _in_row(a, b) or _in_row(b, a) or _level(a, b) or _level(b, a)
 
 
 def rows_of(lines: list[Line]) -> list[list[Line]]:
