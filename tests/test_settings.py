@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from docread import Settings, SettingsError
+from docread.settings import PdfSettings, Timeouts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -105,6 +106,22 @@ def test_raising_one_spelling_of_a_duplicated_limit_raises_it(
     s = Settings.from_mapping(section)
     assert s.pdf.per_page_timeout == s.timeouts.pdf_per_page == page
     assert s.global_timeout == s.timeouts.global_ == run
+
+
+def test_a_settings_object_has_its_twice_named_limits_aligned_too() -> None:
+    """A Settings made in code sets the spelling it changed from the default: a Reader given
+    one holds that limit under both names (it ran with the other name's default)."""
+    made = Settings(timeouts=Timeouts(global_=30), pdf=PdfSettings(per_page_timeout=120))
+    s = Settings.load(made)
+    assert s.global_timeout == s.timeouts.global_ == 30
+    assert s.pdf.per_page_timeout == s.timeouts.pdf_per_page == 120
+    assert Settings.load(Settings()).fingerprint() == Settings().fingerprint()
+
+
+def test_a_nan_limit_is_refused_naming_its_key() -> None:
+    """``.nan`` in YAML is a float no deadline ever passes: refused, not a limit never reached."""
+    with pytest.raises(SettingsError, match=r"read_document\.timeouts\.global must be a number"):
+        Settings.from_mapping({"timeouts": {"global": float("nan")}})
 
 
 def test_ocr_and_pdf_page_timeouts_align() -> None:

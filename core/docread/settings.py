@@ -13,6 +13,7 @@ import hashlib
 import os
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
@@ -210,8 +211,8 @@ class Settings:
         cls, config: str | os.PathLike[str] | Settings | dict[str, Any] | None = None
     ) -> Settings:
         """Settings from an explicit path/dict, ``$DOCREAD_CONFIG``, ``./tools-security.yaml`` or defaults."""
-        if isinstance(config, Settings):
-            return config
+        if isinstance(config, Settings):  # a value not its default was written
+            return _aligned(config, lambda path: _value(config, path) != _value(_DEFAULT, path))
         if isinstance(config, dict):
             return cls.from_mapping(config, origin="<dict>")
         path = config or os.environ.get("DOCREAD_CONFIG")
@@ -242,7 +243,9 @@ class Settings:
                     f"{origin}: only a 'tools:' section is allowed at the top level"
                 )
             raw = raw["tools"].get("read_document", {}) or {}
-        return _aligned(_build(cls, raw, "read_document", origin), raw)
+        return _aligned(
+            _build(cls, raw, "read_document", origin), lambda path: _written(raw, path)
+        )
 
     def fingerprint(self) -> str:
         """A stable digest of every value: part of the cache key, so new limits mean new results."""
@@ -257,6 +260,9 @@ class Settings:
     @property
     def workspace_alias(self) -> str:
         return self.workspace.alias
+
+
+_DEFAULT = Settings()  # what a Settings object's values are told from: not written
 
 
 @functools.lru_cache(maxsize=32)
@@ -280,24 +286,20 @@ _TWICE = (
 )
 
 
-def _aligned(s: Settings, raw: dict[str, Any]) -> Settings:
+def _aligned(s: Settings, written: Callable[[tuple[str, ...]], bool]) -> Settings:
     """The design names three limits twice (``global_timeout`` / ``timeouts.global``,
     ``pdf.per_page_timeout`` / ``timeouts.pdf_per_page``, ``pdf.ocr_per_page_timeout`` /
     ``timeouts.ocr_per_page``): a value written wins over the other spelling's default (raising
     one spelling raises the limit), and of two values written the stricter wins."""
-    glob, page, ocr = (_chosen(s, raw, pair) for pair in _TWICE)
+    glob, page, ocr = (
+        min(_value(s, path) for path in [p for p in pair if written(p)] or pair) for pair in _TWICE
+    )
     return dataclasses.replace(
         s,
         global_timeout=glob,
         timeouts=dataclasses.replace(s.timeouts, global_=glob, pdf_per_page=page, ocr_per_page=ocr),
         pdf=dataclasses.replace(s.pdf, per_page_timeout=page, ocr_per_page_timeout=ocr),
     )
-
-
-def _chosen(s: Settings, raw: dict[str, Any], pair: tuple[tuple[str, ...], ...]) -> float:
-    """One twice-named limit: the stricter of the spellings written, else of both (defaults)."""
-    written = [path for path in pair if _written(raw, path)]
-    return min(_value(s, path) for path in written or pair)
 
 
 def _written(raw: dict[str, Any], path: tuple[str, ...]) -> bool:
@@ -367,9 +369,10 @@ def _coerce(tp: Any, value: Any, where: str, origin: str) -> Any:
     elif tp is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-    elif tp is float:
-        if isinstance(value, int | float) and not isinstance(value, bool):
+    elif tp is float:  # NaN (never equal to itself) compares as no limit at all: refused
+        if isinstance(value, int | float) and not isinstance(value, bool) and value == value:
             return float(value)
+        tp = "a number"
     elif tp is str:
         if isinstance(value, str):
             return value
