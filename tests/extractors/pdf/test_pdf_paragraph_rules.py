@@ -712,3 +712,24 @@ def test_many_short_lines_under_paragraphs_are_read_in_time_linear_in_them() -> 
         times.append(time.process_time() - start)
     assert len(blocks) == 8001  # none joined: the short lines run to no edge
     assert min(times) < 0.5
+
+
+_ZH = ("文档读取器把每一页的文字按照阅读顺序整理成段落，", "并且在换行的地方不应该插入多余的空格，中文与", "日文的行尾直接接上下一行。")
+_JA = ("この読み取りツールはページの文字を読む順に段落へまとめ、", "行が変わるところに余分な空白を入れない。")
+_KO = ("문서 읽기 도구는 각 페이지의 글자를 읽는 순서대로", "문단으로 정리하며 줄이 바뀌는 곳에서도", "띄어쓰기를 그대로 지킵니다.")
+
+
+def test_chinese_and_japanese_wraps_join_with_no_space_korean_keeps_its_spaces(tmp_path):
+    """Chinese and Japanese set no spaces between words: a paragraph's wrapped lines join with
+    none (a CJK book's paragraphs read ``段落， 并且``: a space no reader of the script writes);
+    Korean spaces its words, so its wraps join with a space as Latin lines do."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for top, font, lines in ((100, "china-s", _ZH), (200, "japan", _JA), (300, "korea", _KO)):
+            for i, line in enumerate(lines):
+                page.insert_text((72, top + 14 * i), line, fontsize=10, fontname=font)
+
+    text = " ".join(drawn_markdown(tmp_path, draw).split())
+    assert "".join(_ZH) in text
+    assert "".join(_JA) in text
+    assert " ".join(_KO) in text

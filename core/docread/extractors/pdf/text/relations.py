@@ -135,8 +135,20 @@ def hyphenated(text: str) -> bool:
     return text.endswith("-") and bool(_HYPHEN_END.search(text))
 
 
+# scripts set without spaces between words (Chinese, Japanese: their punctuation, kana, Han,
+# full-width forms); Hangul is no such script (Korean spaces its words)
+_UNSPACED = ((0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def unspaced(char: str) -> bool:
+    """The character is of a script that sets no spaces between its words."""
+    code = ord(char) if char else 0  # below U+3000 none (most text: no range looked at)
+    return code >= 0x3000 and any(lo <= code <= hi for lo, hi in _UNSPACED)
+
+
 def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), Chinese or
+    Japanese wrapped between two of its characters joined with no space, else a space."""
     out = ""
     for line in lines:
         text = " ".join(line.split())
@@ -144,6 +156,8 @@ def join(lines: Iterable[str]) -> str:
             out = text
         elif hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
+        elif unspaced(out[-1:]) and unspaced(text[:1]):
+            out += text
         else:
             out = f"{out} {text}"
     return out
