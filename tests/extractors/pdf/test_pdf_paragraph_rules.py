@@ -12,14 +12,17 @@ from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown
 
 
-def _justified(page: pymupdf.Page, x: float, y: float, text: str, right: float = 432) -> None:
+def _justified(
+    page: pymupdf.Page, x: float, y: float, text: str, right: float = 432,
+    font: str = "helv", size: float = 10,
+) -> None:  # fmt: skip
     """A line set justified from ``x`` to ``right`` (its words spread), 10 pt Helvetica."""
     words = text.split()
-    room = right - x - sum(pymupdf.get_text_length(w, "helv", 10) for w in words)
+    room = right - x - sum(pymupdf.get_text_length(w, font, size) for w in words)
     at = x
     for word in words:
-        page.insert_text((at, y), word, fontname="helv", fontsize=10)
-        at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
+        page.insert_text((at, y), word, fontname=font, fontsize=size)
+        at += pymupdf.get_text_length(word, font, size) + room / max(len(words) - 1, 1)
 
 
 def _paragraphs(page: pymupdf.Page, indent: float, top: float, lines: tuple[str, str, str]) -> None:
@@ -733,3 +736,35 @@ def test_chinese_and_japanese_wraps_join_with_no_space_korean_keeps_its_spaces(t
     assert "".join(_ZH) in text
     assert "".join(_JA) in text
     assert " ".join(_KO) in text
+
+
+def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
+    """mnras_guide p2: bullets set in as far as the paragraphs' first lines, each item's
+    wrapped line back at the column's left, left of the bullet; the wrap (lower-case, a line's
+    gap under the item's last line, which runs to the column's edge) is the item's, not a
+    paragraph of its own. A lower-case line under an item that ends short stays apart."""
+
+    items = (
+        ("doublespacing: text has double line spacing. Please do not", "submit papers."),
+        ("referee: (deprecated) single column, double spaced, wider", "text, bigger margins."),
+        ("galley: no running headers", "and more text under the list stands apart."),
+    )
+    right = 60 + pymupdf.get_text_length(items[0][0], "tiro", 9)  # the column's edge
+
+    def draw(page: pymupdf.Page) -> None:
+        y = 100.0
+        for _ in range(3):  # paragraphs set in 9 pt, their first lines indented
+            _justified(page, 51, y, "The paragraph goes on over full lines set from", right, "tiro", 9)
+            _justified(page, 42, y + 11, "the left edge of its column, every one as long", right, "tiro", 9)
+            page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+            y += 33
+        for item, wrap in items:
+            page.insert_text((51, y), "•", fontsize=9, fontname="symb")
+            page.insert_text((60, y), item, fontsize=9, fontname="tiro")
+            page.insert_text((42, y + 11), wrap, fontsize=9, fontname="tiro")
+            y += 22
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "double line spacing. Please do not submit papers." in text
+    assert "double spaced, wider text, bigger margins." in text
+    assert "no running headers\n\nand more text" in text, text

@@ -32,7 +32,8 @@ def displayed(column: list[Block], survey: Survey) -> None:
     """A paragraph broken at a display (a formula, a short line centred under it) is one: a
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
     then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
-    code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
+    code (a listing set in: ``make compact-pdf``, stays a block of its own); a list item's
+    wrap set out left of its bullet, right under it (``_wrap``), is the item's. One pass, the
     paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
     edge = max((ln.x1 for b in column for ln in b.lines), default=0.0)  # the column's right
@@ -57,6 +58,7 @@ def displayed(column: list[Block], survey: Survey) -> None:
                     column[j].lines[0].text.lstrip()[:1].islower()
                     or j == i and _last_line(head.lines[-1], column[j], left, edge)
                 )
+                and (head.kind == "text" or j == i and _wrap(head, column[j], edge))
             ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
             joined = [ln for block in column[i : j + 1] for ln in block.lines]
@@ -70,9 +72,9 @@ def displayed(column: list[Block], survey: Survey) -> None:
 
 
 def _open(block: Block) -> bool:
-    """A paragraph whose sentence may go on past a display: text that does not end one, or
-    ends with a colon."""
-    if block.kind != "text" or not block.lines:
+    """A paragraph (or a list item) whose sentence may go on past a display: text that does
+    not end one, or ends with a colon."""
+    if block.kind not in ("text", "item") or not block.lines:
         return False
     return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
 
@@ -99,6 +101,21 @@ def _last_line(last: Line, block: Block, left: float, edge: float) -> bool:
         and 0 <= ln.y0 - last.y1 < 0.8 * (last.y1 - last.y0)
         and 0.8 * last.size < ln.size <= 1.2 * last.size
         and runs_to_edge(last, edge, False, first_word(ln.text))
+    )
+
+
+def _wrap(item: Block, block: Block, edge: float) -> bool:
+    """``block`` opens with the wrap of the ``item`` above it, set back at the column's left,
+    left of the bullet (mnras_guide p2's options): no further right than the item's first
+    line, a line's gap under its last line (or a bullet's box over it), which runs to the
+    column's ``edge``, one size."""
+    last, first = item.lines[-1], block.lines[0]
+    height = last.y1 - last.y0  # (a bullet's taller glyph box may reach under the wrap's top)
+    return (
+        first.x0 <= item.lines[0].x0 + 0.5 * first.size
+        and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
+        and abs(first.size - last.size) < 1.0
+        and runs_to_edge(last, edge, False, first_word(first.text))
     )
 
 
