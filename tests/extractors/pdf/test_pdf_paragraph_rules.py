@@ -768,3 +768,31 @@ def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
     assert "double line spacing. Please do not submit papers." in text
     assert "double spaced, wider text, bigger margins." in text
     assert "no running headers\n\nand more text" in text, text
+
+
+def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equations() -> None:
+    """aipsamp p7 (the lines as MuPDF gives them): a two-line paragraph, its first line set
+    in, its one-word wrap (``ment:``) back at the left, over centred equations whose numbers
+    stand in a column at the right: the gutter of the region below does not take the wrap
+    into that region's left column; it reads with its first line."""
+    from docread.extractors.pdf.order import line_chars, reading_order
+
+    rows = [
+        (99.9, 593.8, 107.3, 601.8, "a.", 8),
+        (117.2, 593.8, 246.8, 601.8, "A subsubsection in an appendix", 8),
+        (109.9, 618.8, 494.5, 627.6, "Note the equation numbers in this appendix, produced with"
+         " the subequations environ-", 10),
+        (99.9, 630.2, 124.5, 639.1, "ment:", 10),
+        (275.6, 649.5, 312.6, 658.4, "E = mc,", 10),
+        (469.6, 649.5, 494.4, 658.4, "(B2a)", 10),
+        (275.6, 661.9, 317.1, 672.8, "E = mc2,", 10),
+        (469.1, 664.0, 494.4, 672.8, "(B2b)", 10),
+        (275.6, 676.4, 317.1, 687.3, "E ≳mc3.", 10),
+        (470.2, 678.4, 494.4, 687.3, "(B2c)", 10),
+        (99.9, 697.7, 322.0, 706.6, "They turn out to be Eqs. (B2a), (B2b), and (B2c).", 10),
+        (103.5, 715.1, 267.4, 723.6, "1R. P. Feynman, Phys. Rev. 94, 262 (1954).", 8),
+        (103.5, 724.6, 241.6, 733.1, "2E. Witten, (2001), hep-th/0106109.", 8),
+    ]  # fmt: skip
+    runs = [[ln.text for ln in run] for run in reading_order([Line(*r) for r in rows], line_chars)]
+    first = next(run for run in runs if rows[2][4] in run)
+    assert first[first.index(rows[2][4]) + 1] == "ment:", runs
