@@ -796,3 +796,13 @@ def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equat
     runs = [[ln.text for ln in run] for run in reading_order([Line(*r) for r in rows], line_chars)]
     first = next(run for run in runs if rows[2][4] in run)
     assert first[first.index(rows[2][4]) + 1] == "ment:", runs
+
+
+def test_a_letter_spaced_chinese_title_keeps_its_spaces() -> None:
+    """hustthesis p9's running head, its characters set apart (``华 中 科 技 大 学``) in pieces
+    MuPDF gives as lines of one row: joined with its spaces, not as wrapped prose
+    (``华 中科 技大 学``); Chinese wrapped inside a run of its characters joins with none."""
+    from docread.extractors.pdf.text.relations import join
+
+    assert join(["华 中", "科 技", "大 学"]) == "华 中 科 技 大 学"
+    assert join(["整理成段落，", "并且在换行"]) == "整理成段落，并且在换行"

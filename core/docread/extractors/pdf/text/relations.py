@@ -148,7 +148,7 @@ def unspaced(char: str) -> bool:
 
 def join(lines: Iterable[str]) -> str:
     """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), Chinese or
-    Japanese wrapped between two of its characters joined with no space, else a space."""
+    Japanese wrapped inside a run of its characters joined with no space, else a space."""
     out = ""
     for line in lines:
         text = " ".join(line.split())
@@ -156,8 +156,8 @@ def join(lines: Iterable[str]) -> str:
             out = text
         elif hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
-        elif unspaced(out[-1:]) and unspaced(text[:1]):
-            out += text
+        elif all(map(unspaced, (out[-2:-1], out[-1:], text[:1], text[1:2]))):
+            out += text  # (two such characters each side: a letter-spaced title's "华 中" keeps)
         else:
             out = f"{out} {text}"
     return out
