@@ -806,3 +806,15 @@ def test_a_letter_spaced_chinese_title_keeps_its_spaces() -> None:
 
     assert join(["华 中", "科 技", "大 学"]) == "华 中 科 技 大 学"
     assert join(["整理成段落，", "并且在换行"]) == "整理成段落，并且在换行"
+
+
+def test_a_rows_chinese_pieces_keep_a_space_its_wraps_none() -> None:
+    """hfutexam_datizhi p2: ``【解】`` and the score box's ``得分`` beside it on one row are two
+    things (a space between), where a wrap inside Chinese prose joins with none."""
+    from docread.extractors.pdf.text import flow
+
+    row = [Line(72, 100, 130, 110, "8. 【解】", 10), Line(300, 100, 330, 110, "得分", 10)]
+    assert flow._wrapped(row, 500) == "8. 【解】 得分"
+    wraps = [Line(72, 100, 500, 110, "文档读取器把每一页整理成段落，", 10),
+             Line(72, 112, 300, 122, "并且在换行处不插入空格。", 10)]  # fmt: skip
+    assert flow._wrapped(wraps, 500) == "文档读取器把每一页整理成段落，并且在换行处不插入空格。"

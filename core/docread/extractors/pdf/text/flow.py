@@ -269,20 +269,26 @@ def _read(lines: list[Line]) -> list[Line]:
 
 
 def _wrapped(lines: list[Line], right: float) -> str:
-    """A paragraph: runs of lines that wrap joined (``join``), a line break kept after a line
-    whose end leaves room for the next line's first word (and no sentence ends there: a
-    short line inside a paragraph is a poem's or an address's)."""
+    """A paragraph: runs of lines that wrap joined (``join``: Chinese wrapped with no space; a
+    row's pieces with one, ``【解】 得分``), a line break kept after a line whose end leaves
+    room for the next line's first word (and no sentence ends there: a short line inside a
+    paragraph is a poem's or an address's)."""
     runs: list[list[str]] = [[]]
+    beside = False  # the line is a piece of the row before it: joined to it as no wrap
     for ln, nxt in zip(lines, [*lines[1:], None], strict=False):
-        runs[-1].append(ln.text)
+        if beside:
+            runs[-1][-1] = join([runs[-1][-1], ln.text], wraps=False)
+        else:
+            runs[-1].append(ln.text)
         if nxt is None:
             break
         text = ln.text.strip()
         words = nxt.text.split(None, 1)
+        beside = nxt.y0 < ln.y1 - 0.5 * ln.height
         if (
             not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
             and not hyphenated(text)
-            and nxt.y0 >= ln.y1 - 0.5 * ln.height  # not a piece beside it
+            and not beside
             and not right_to_left(text)
         ):
             runs.append([])

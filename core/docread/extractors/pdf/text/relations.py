@@ -146,9 +146,10 @@ def unspaced(char: str) -> bool:
     return code >= 0x3000 and any(lo <= code <= hi for lo, hi in _UNSPACED)
 
 
-def join(lines: Iterable[str]) -> str:
+def join(lines: Iterable[str], wraps: bool = True) -> str:
     """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), Chinese or
-    Japanese wrapped inside a run of its characters joined with no space, else a space."""
+    Japanese wrapped inside a run of its characters joined with no space (``wraps``: the lines
+    are rows, not pieces of one row), else a space."""
     out = ""
     for line in lines:
         text = " ".join(line.split())
@@ -156,7 +157,7 @@ def join(lines: Iterable[str]) -> str:
             out = text
         elif hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
-        elif all(map(unspaced, (out[-2:-1], out[-1:], text[:1], text[1:2]))):
+        elif wraps and all(map(unspaced, (out[-2:-1], out[-1:], text[:1], text[1:2]))):
             out += text  # (two such characters each side: a letter-spaced title's "华 中" keeps)
         else:
             out = f"{out} {text}"
