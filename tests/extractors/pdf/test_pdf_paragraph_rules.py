@@ -818,3 +818,13 @@ def test_a_rows_chinese_pieces_keep_a_space_its_wraps_none() -> None:
     wraps = [Line(72, 100, 500, 110, "文档读取器把每一页整理成段落，", 10),
              Line(72, 112, 300, 122, "并且在换行处不插入空格。", 10)]  # fmt: skip
     assert flow._wrapped(wraps, 500) == "文档读取器把每一页整理成段落，并且在换行处不插入空格。"
+
+
+def test_a_chinese_headings_number_and_title_beside_it_keep_their_space() -> None:
+    """sample-bachelor p11: ``第一章`` and ``绪论(前言)`` set apart on one row are one heading
+    with a space between (``第一章 绪论(前言)``), not joined as a wrap inside Chinese prose."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    row = [Line(227.7, 141.5, 274.8, 157.2, "第一章", 15), Line(290.5, 141.5, 367.6, 158.3, "绪论(前言)", 15)]
+    assert flow.written(Block("heading", row, level=1), False) == "# 第一章 绪论(前言)"

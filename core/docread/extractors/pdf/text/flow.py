@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from ..library import right_to_left
-from .pieces import Block, bulleted, ended, joined
+from .pieces import Block, bulleted, ended
 from .relations import ENDS, first_word, hyphenated, join, runs_to_edge
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def written(block: Block, lines_kept: bool) -> str:
 def _marked(block: Block) -> str:
     """A heading, a table, a figure or code: markdown of its own."""
     if block.kind == "heading":
-        return f"{'#' * block.level} {joined(block.lines)}"
+        return f"{'#' * block.level} {_rows_joined(block.lines)}"
     if block.kind == "table":
         return block.markdown
     if block.kind == "figure":
@@ -262,6 +262,18 @@ def _fenced(lines: list[Line]) -> str:
         out.append(" " * round((ln.x0 - left) / width) + ln.text.strip())
     fence = "~~~" if any("```" in row for row in out) else "```"
     return "\n".join([fence, *out, fence])
+
+
+def _rows_joined(lines: list[Line]) -> str:
+    """Lines as one, a row's pieces joined as no wrap (a Chinese heading's ``第一章`` and its
+    title beside it keep their space), its rows as wraps (``join``)."""
+    rows: list[str] = []
+    for prev, ln in zip([None, *lines], lines, strict=False):
+        if prev is not None and ln.y0 < prev.y1 - 0.5 * prev.height:
+            rows[-1] = join([rows[-1], ln.text], wraps=False)
+        else:
+            rows.append(ln.text)
+    return join(rows)
 
 
 def _read(lines: list[Line]) -> list[Line]:
