@@ -740,13 +740,15 @@ def test_chinese_and_japanese_wraps_join_with_no_space_korean_keeps_its_spaces(t
 
 def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
     """mnras_guide p2: bullets set in as far as the paragraphs' first lines, each item's
-    wrapped line back at the column's left, left of the bullet; the wrap (lower-case, a line's
-    gap under the item's last line, which runs to the column's edge) is the item's, not a
-    paragraph of its own. A lower-case line under an item that ends short stays apart."""
+    wrapped line back at the column's left, left of the bullet; the wrap (a line's
+    gap under the item's last line, which runs to the column's edge and ends no sentence) is
+    the item's, not a paragraph of its own, however it opens (``Daly's``). A lower-case line
+    under an item that ends short stays apart."""
 
     items = (
         ("doublespacing: text has double line spacing. Please do not", "submit papers."),
         ("referee: (deprecated) single column, double spaced, wider", "text, bigger margins."),
+        ("usenatbib: (all papers should use this) it uses Patrick", "Daly's natbib package."),
         ("galley: no running headers", "and more text under the list stands apart."),
     )
     right = 60 + pymupdf.get_text_length(items[0][0], "tiro", 9)  # the column's edge
@@ -767,6 +769,7 @@ def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
     text = drawn_markdown(tmp_path, draw)
     assert "double line spacing. Please do not submit papers." in text
     assert "double spaced, wider text, bigger margins." in text
+    assert "it uses Patrick Daly's natbib package." in text  # a capital opens it: a name
     assert "no running headers\n\nand more text" in text, text
 
 

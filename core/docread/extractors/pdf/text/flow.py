@@ -33,7 +33,8 @@ def displayed(column: list[Block], survey: Survey) -> None:
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
     then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
     code (a listing set in: ``make compact-pdf``, stays a block of its own); a list item's
-    wrap set out left of its bullet, right under it (``_wrap``), is the item's. One pass, the
+    wrap set out left of its bullet, right under it (``_wrap``), is the item's (lower-case, or
+    set back left of the bullet where the item ends no sentence: ``Patrick`` / ``Daly's``). One pass, the
     paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
     edge = max((ln.x1 for b in column for ln in b.lines), default=0.0)  # the column's right
@@ -57,6 +58,7 @@ def displayed(column: list[Block], survey: Survey) -> None:
                 and (
                     column[j].lines[0].text.lstrip()[:1].islower()
                     or j == i and _last_line(head.lines[-1], column[j], left, edge)
+                    or head.kind == "item" and not ended(head) and _set_back(head, column[j])
                 )
                 and (head.kind == "text" or j == i and _wrap(head, column[j], edge))
             ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
@@ -116,6 +118,19 @@ def _wrap(item: Block, block: Block, edge: float) -> bool:
         and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
         and abs(first.size - last.size) < 1.0
         and runs_to_edge(last, edge, False, first_word(first.text))
+    )
+
+
+def _set_back(item: Block, block: Block) -> bool:
+    """``block`` opens left of the ``item``'s bullet, half an em or more, not bold, under an
+    item broken off after a word or a comma (mnras_guide p2's ``Daly's`` under ``... uses
+    Patrick``): a wrap however it opens; a label in bold or a line under a formula (GeoTopo
+    p53's ``Beispiel 33`` under ``b) (g ◦f)∗([γ]) = ...``) stays apart."""
+    first, end = block.lines[0], item.lines[-1].text.rstrip()[-1:]
+    return (
+        first.x0 < item.lines[0].x0 - 0.5 * first.size
+        and (end.isalpha() or end == ",")  # a phrase broken off, no formula's end
+        and not first.bold
     )
 
 
