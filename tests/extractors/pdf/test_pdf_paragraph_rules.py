@@ -773,6 +773,31 @@ def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
     assert "no running headers\n\nand more text" in text, text
 
 
+def test_a_one_url_item_keeps_the_sentence_going_on_under_it_apart(tmp_path):
+    """anonymous-acm p1: a list of one item, a URL that runs to the column's edge, then the
+    sentence picks up again at the margin (``or here:``), left of the bullet: a one-word item
+    is no item whose wrap that is; the line stays apart."""
+
+    url = "https://www.acm.org/publications/proceedings-template"
+    right = 60 + pymupdf.get_text_length(url, "tiro", 9) + 4  # the column's edge
+
+    def draw(page: pymupdf.Page) -> None:
+        y = 100.0
+        for _ in range(2):
+            _justified(page, 42, y, "The templates are found at the address given below in", right, "tiro", 9)
+            _justified(page, 42, y + 11, "the list that follows the sentence and the list goes", right, "tiro", 9)
+            page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+            y += 33
+        page.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
+        page.insert_text((60, y), url, fontsize=9, fontname="tiro")
+        page.insert_text((42, y + 11), "or here:", fontsize=9, fontname="tiro")
+        page.insert_text((51, y + 22), "\u2022", fontsize=9, fontname="symb")
+        page.insert_text((60, y + 22), "https://www.overleaf.com/gallery/tagged/acm", fontsize=9, fontname="tiro")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "proceedings-template\n\nor here:" in text, text
+
+
 def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equations() -> None:
     """aipsamp p7 (the lines as MuPDF gives them): a two-line paragraph, its first line set
     in, its one-word wrap (``ment:``) back at the left, over centred equations whose numbers

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ....sanitize import lazy_pattern
 from ..library import right_to_left
 from .pieces import Block, bulleted, ended
-from .relations import ENDS, first_word, hyphenated, join, runs_to_edge
+from .relations import ENDS, first_word, hyphenated, join, runs_to_edge, unspaced
 
 if TYPE_CHECKING:
     from ..survey import Survey
@@ -110,11 +110,16 @@ def _wrap(item: Block, block: Block, edge: float) -> bool:
     """``block`` opens with the wrap of the ``item`` above it, set back at the column's left,
     left of the bullet (mnras_guide p2's options): no further right than the item's first
     line, a line's gap under its last line (or a bullet's box over it), which runs to the
-    column's ``edge``, one size."""
+    column's ``edge``, one size; an item of words (six letters or more, its last line more
+    than one word, or Chinese): no one-URL item (anonymous-acm p1's ``or here:`` under it) nor
+    an equation's tail read as one (elstest-3pd p3's ``, (7)``)."""
     last, first = item.lines[-1], block.lines[0]
     height = last.y1 - last.y0  # (a bullet's taller glyph box may reach under the wrap's top)
+    words = last.text.split()[1 if len(item.lines) == 1 else 0 :]  # the bullet off
     return (
-        first.x0 <= item.lines[0].x0 + 0.5 * first.size
+        sum(c.isalpha() for ln in item.lines for c in ln.text) >= 6
+        and (len(words) > 1 or any(map(unspaced, last.text)))
+        and first.x0 <= item.lines[0].x0 + 0.5 * first.size
         and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
         and abs(first.size - last.size) < 1.0
         and runs_to_edge(last, edge, False, first_word(first.text))
