@@ -824,6 +824,10 @@ def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equat
     runs = [[ln.text for ln in run] for run in reading_order([Line(*r) for r in rows], line_chars)]
     first = next(run for run in runs if rows[2][4] in run)
     assert first[first.index(rows[2][4]) + 1] == "ment:", runs
+    # the wrap keeps its own margins: the equations read row by row, each number after its
+    # equation (apssamp p6's appendix as well), not all numbers after the footnotes
+    read = [text for run in runs for text in run]
+    assert read.index("E = mc,") < read.index("(B2a)") < read.index("E = mc2,") < read.index("(B2b)"), runs
 
 
 def test_a_letter_spaced_chinese_title_keeps_its_spaces() -> None:

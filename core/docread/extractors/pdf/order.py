@@ -277,7 +277,10 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
             and _reads_on(bands[i - 1][0], band[0], bands[i + 1 : i + 2], hi - lo)
         ):  # fmt: skip
             groups[-1].extend(band)  # a paragraph's short last line: no top of the columns below
-            free = []  # nor a margin's strip the bands below may make a gutter of
+            # nor a margin's strip the bands below may make a gutter of; a wrap set left of
+            # its first line keeps its own margins (apssamp p6: the equations under it read
+            # row by row, each number after its equation)
+            free = here if band[0].x0 < bands[i - 1][0].x0 - 1.0 else []
         else:
             groups.append(list(band))
             free = here
