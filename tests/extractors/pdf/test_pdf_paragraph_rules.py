@@ -840,6 +840,18 @@ def test_a_letter_spaced_chinese_title_keeps_its_spaces() -> None:
     assert join(["整理成段落，", "并且在换行"]) == "整理成段落，并且在换行"
 
 
+def test_a_chinese_wrap_beside_latin_joins_with_no_space() -> None:
+    """buctthesis p4/p5: a wrap that leaves one Chinese character after a Latin word (``安装
+    TeX 发`` / ``行版``) or opens with one before Latin (``优先使`` / ``用latexmk``) is inside a
+    Chinese word all the same: no space (``发 行版``, ``使 用latexmk`` read as two words)."""
+    from docread.extractors.pdf.text.relations import join
+
+    assert join(["请先安装 TeX 发", "行版，然后编译"]) == "请先安装 TeX 发行版，然后编译"
+    assert join(["编译时优先使", "用latexmk 工具"]) == "编译时优先使用latexmk 工具"
+    assert join(["华", "中"]) == "华 中"  # one character a line, both alone: letter-spaced
+    assert join(["电影推荐系统", "题 目"]) == "电影推荐系统 题 目"  # a form's letter-spaced label
+
+
 def test_a_rows_chinese_pieces_keep_a_space_its_wraps_none() -> None:
     """hfutexam_datizhi p2: ``【解】`` and the score box's ``得分`` beside it on one row are two
     things (a space between), where a wrap inside Chinese prose joins with none."""

@@ -149,7 +149,7 @@ def unspaced(char: str) -> bool:
 def join(lines: Iterable[str], wraps: bool = True) -> str:
     """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), Chinese or
     Japanese wrapped inside a run of its characters joined with no space (``wraps``: the lines
-    are rows, not pieces of one row), else a space."""
+    are rows, not pieces of one row; ``发`` / ``行版`` beside Latin words as well), else a space."""
     out = ""
     for line in lines:
         text = " ".join(line.split())
@@ -157,8 +157,18 @@ def join(lines: Iterable[str], wraps: bool = True) -> str:
             out = text
         elif hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
-        elif wraps and all(map(unspaced, (out[-2:-1], out[-1:], text[:1], text[1:2]))):
-            out += text  # (two such characters each side: a letter-spaced title's "华 中" keeps)
+        elif (
+            wraps and unspaced(out[-1]) and unspaced(text[0])
+            and not (_spaced(out[-3:]) or _spaced(text[2::-1]))
+        ):  # fmt: skip
+            out += text
         else:
             out = f"{out} {text}"
     return out
+
+
+def _spaced(end: str) -> bool:
+    """``end``, the last characters before a break (read towards it), is one character alone or
+    one set a space after another Chinese one: a letter-spaced title's ``华 中`` / ``科 技`` or
+    a form's label ``题 目`` keeps its spaces; ``安装 TeX 发`` / ``行版`` joins."""
+    return len(end) == 1 or end[-2:-1] == " " and unspaced(end[-3:-2])
