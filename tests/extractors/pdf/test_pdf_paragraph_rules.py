@@ -872,3 +872,19 @@ def test_a_chinese_headings_number_and_title_beside_it_keep_their_space() -> Non
 
     row = [Line(227.7, 141.5, 274.8, 157.2, "第一章", 15), Line(290.5, 141.5, 367.6, 158.3, "绪论(前言)", 15)]
     assert flow.written(Block("heading", row, level=1), False) == "# 第一章 绪论(前言)"
+
+
+def test_a_chinese_title_over_its_subtitle_keeps_their_space() -> None:
+    """seuthesis sample-doctor p1, ithw p1: a centred title and the short row under it (a
+    subtitle, a course's name) are two rows of a heading, no wrap inside one line of prose:
+    ``论文中文标题 中文副标题``; a long heading's row to its wrap joins with none."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    rows = [Line(250, 100, 346, 116, "论文中文标题", 16), Line(258, 124, 338, 140, "中文副标题", 16)]
+    assert flow.written(Block("heading", rows, level=2), False) == "## 论文中文标题 中文副标题"
+    wrap = [Line(72, 100, 520, 112, "年度研究计划及预期研究结果（包括拟组织的重要学术交流", 12),
+            Line(72, 114, 300, 126, "活动、国际合作与交流计划等）。", 12)]  # fmt: skip
+    assert flow.written(Block("heading", wrap, level=3), False) == (
+        "### 年度研究计划及预期研究结果（包括拟组织的重要学术交流活动、国际合作与交流计划等）。"
+    )

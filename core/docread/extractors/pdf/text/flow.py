@@ -26,6 +26,7 @@ _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at 
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 _LAST_WORDS = 3  # a paragraph's last line parted from it by its size: words at most
 _BARE_NUMBER = lazy_pattern(r"\s*\(?\d{1,4}[:.)]\s*$")  # an algorithm's step number: "4:"
+_WRAP_EMS = 15  # a heading's row this wide (or wider) may wrap on: no title's short row
 
 
 def displayed(column: list[Block], survey: Survey) -> None:
@@ -286,14 +287,21 @@ def _fenced(lines: list[Line]) -> str:
 
 def _rows_joined(lines: list[Line]) -> str:
     """Lines as one, a row's pieces joined as no wrap (a Chinese heading's ``第一章`` and its
-    title beside it keep their space), its rows as wraps (``join``)."""
-    rows: list[str] = []
+    title beside it keep their space), a row under a short one (under _WRAP_EMS wide: a
+    centred title over its subtitle, ``论文中文标题`` / ``中文副标题``) as none either, its
+    other rows as wraps (``join``)."""
+    runs: list[list[str]] = []
+    row_x0 = row_x1 = size = 0.0
     for prev, ln in zip([None, *lines], lines, strict=False):
         if prev is not None and ln.y0 < prev.y1 - 0.5 * prev.height:
-            rows[-1] = join([rows[-1], ln.text], wraps=False)
-        else:
-            rows.append(ln.text)
-    return join(rows)
+            runs[-1][-1] = join([runs[-1][-1], ln.text], wraps=False)
+            row_x1 = ln.x1
+            continue
+        if not runs or row_x1 - row_x0 < _WRAP_EMS * size:
+            runs.append([])
+        runs[-1].append(ln.text)
+        row_x0, row_x1, size = ln.x0, ln.x1, ln.size
+    return join([join(run) for run in runs], wraps=False)
 
 
 def _read(lines: list[Line]) -> list[Line]:
