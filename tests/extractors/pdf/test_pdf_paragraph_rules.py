@@ -798,6 +798,33 @@ def test_a_one_url_item_keeps_the_sentence_going_on_under_it_apart(tmp_path):
     assert "proceedings-template\n\nor here:" in text, text
 
 
+def test_an_items_wrap_of_numbers_joins_an_equations_number_ends_the_item(tmp_path):
+    """example-biosketch p1: an item broken off after its years (``2002, 2004,``) goes on at
+    the margin left of its bullet (``2005: Ad hoc Member``): its wrap, numbers or not.
+    elstest-3pd p3: a line ending with an equation's number (``(7)``) read as an item is no
+    item whose wrap the paragraph under it is (``here ax, bx are ...``)."""
+
+    def page(item: str, wrap: str):
+        def draw(pg: pymupdf.Page) -> None:
+            right, y = 300.0, 100.0
+            for _ in range(2):
+                _justified(pg, 42, y, "The paragraph above the list goes on over full lines", right, "tiro", 9)
+                _justified(pg, 42, y + 11, "set from the left edge of its column, each as long", right, "tiro", 9)
+                pg.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+                y += 33
+            pg.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
+            _justified(pg, 60, y, item, right, "tiro", 9)
+            pg.insert_text((42, y + 11), wrap, fontsize=9, fontname="tiro")
+        return draw
+
+    years = drawn_markdown(tmp_path, page("1999-2006: Professor of Computer Science; 2002, 2004,",
+                                          "2005: Ad hoc Member, NIH Study Sections."))  # fmt: skip
+    assert "2002, 2004, 2005: Ad hoc Member" in years, years
+    tail = drawn_markdown(tmp_path, page("the coupling of the light and the exciton in its cavity mode , (7)",
+                                         "here ax, bx are annihilation operators."))  # fmt: skip
+    assert "(7)\n\nhere ax" in tail, tail
+
+
 def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equations() -> None:
     """aipsamp p7 (the lines as MuPDF gives them): a two-line paragraph, its first line set
     in, its one-word wrap (``ment:``) back at the left, over centred equations whose numbers

@@ -278,13 +278,19 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
         ):  # fmt: skip
             groups[-1].extend(band)  # a paragraph's short last line: no top of the columns below
             # nor a margin's strip the bands below may make a gutter of; a wrap set left of
-            # its first line keeps its own margins (apssamp p6: the equations under it read
-            # row by row, each number after its equation)
-            free = here if band[0].x0 < bands[i - 1][0].x0 - 1.0 else []
+            # its first line that opens a display (a colon) keeps its own margins, which take
+            # the display in (apssamp p6: the equations under it read row by row, each number
+            # after its equation; bgteubner p105's ``nen.`` over an index's columns none)
+            free = here if _opens_display(bands[i - 1][0], band[0]) else []
         else:
             groups.append(list(band))
             free = here
     return groups
+
+
+def _opens_display(a: P, b: P) -> bool:
+    """``b``, a paragraph's wrap set left of its first line ``a``, ends with a colon."""
+    return b.x0 < a.x0 - 1.0 and getattr(b, "text", "").rstrip().endswith(":")
 
 
 def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:

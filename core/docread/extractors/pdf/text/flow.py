@@ -26,6 +26,7 @@ _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at 
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 _LAST_WORDS = 3  # a paragraph's last line parted from it by its size: words at most
 _BARE_NUMBER = lazy_pattern(r"\s*\(?\d{1,4}[:.)]\s*$")  # an algorithm's step number: "4:"
+_NUMBERED = lazy_pattern(r"\(\d{1,3}[a-z]?\)\s*$")  # an equation's number ending its line: "(7)"
 _WRAP_EMS = 15  # a heading's row this wide (or wider) may wrap on: no title's short row
 
 
@@ -111,15 +112,15 @@ def _wrap(item: Block, block: Block, edge: float) -> bool:
     """``block`` opens with the wrap of the ``item`` above it, set back at the column's left,
     left of the bullet (mnras_guide p2's options): no further right than the item's first
     line, a line's gap under its last line (or a bullet's box over it), which runs to the
-    column's ``edge``, one size; an item of words (six letters or more, its last line more
-    than one word, or Chinese): no one-URL item (anonymous-acm p1's ``or here:`` under it) nor
-    an equation's tail read as one (elstest-3pd p3's ``, (7)``)."""
+    column's ``edge``, one size; its last line more than one word (or Chinese) and no
+    equation's number: no one-URL item (anonymous-acm p1's ``or here:`` under it) nor an
+    equation's tail read as one (elstest-3pd p3's ``, (7)``)."""
     last, first = item.lines[-1], block.lines[0]
     height = last.y1 - last.y0  # (a bullet's taller glyph box may reach under the wrap's top)
     words = last.text.split()[1 if len(item.lines) == 1 else 0 :]  # the bullet off
     return (
-        sum(c.isalpha() for ln in item.lines for c in ln.text) >= 6
-        and (len(words) > 1 or any(map(unspaced, last.text)))
+        (len(words) > 1 or any(map(unspaced, last.text)))
+        and not _NUMBERED.search(last.text)
         and first.x0 <= item.lines[0].x0 + 0.5 * first.size
         and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
         and abs(first.size - last.size) < 1.0
