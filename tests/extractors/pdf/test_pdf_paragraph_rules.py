@@ -825,6 +825,23 @@ def test_an_items_wrap_of_numbers_joins_an_equations_number_ends_the_item(tmp_pa
     assert "(7)\n\nhere ax" in tail, tail
 
 
+def test_a_line_of_the_column_beside_is_no_items_wrap() -> None:
+    """ltubguid p3 (two columns read interleaved): the left column's line ``names and
+    addresses between the \\maketitle and``, ending left of the right column's item and no
+    sentence, is no wrap of that item; example-biosketch p1's ``Chemistry, Dartmouth.``,
+    short and ending its sentence at the page's left under a run-in item, is."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    item = Block("item", [Line(324.1, 100, 538.6, 110, "• The command \\makevmeta, also available only", 10)])
+    other = Block("text", [Line(72.0, 111, 296.2, 121, "names and addresses between the \\maketitle and", 10),
+                           Line(72.0, 122, 296.2, 132, "the abstract of the article set in the left column", 10)])
+    assert not flow._wrap(item, other, 538.6)
+    run_in = Block("item", [Line(398.9, 100, 576.0, 111, "• 2000-2006: Adjunct Professor of", 11)])
+    wrap = Block("text", [Line(36.0, 112, 146.1, 123, "Chemistry, Dartmouth.", 11)])
+    assert flow._wrap(run_in, wrap, 576.0)
+
+
 def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equations() -> None:
     """aipsamp p7 (the lines as MuPDF gives them): a two-line paragraph, its first line set
     in, its one-word wrap (``ment:``) back at the left, over centred equations whose numbers

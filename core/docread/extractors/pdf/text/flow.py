@@ -112,7 +112,8 @@ def _wrap(item: Block, block: Block, edge: float) -> bool:
     """``block`` opens with the wrap of the ``item`` above it, set back at the column's left,
     left of the bullet (mnras_guide p2's options): no further right than the item's first
     line, a line's gap under its last line (or a bullet's box over it), which runs to the
-    column's ``edge``, one size; its last line more than one word (or Chinese) and no
+    column's ``edge``, one size, the wrap under the bullet or ending a sentence (no line of
+    the column beside read in: ltubguid p3); its last line more than one word (or Chinese) and no
     equation's number: no one-URL item (anonymous-acm p1's ``or here:`` under it) nor an
     equation's tail read as one (elstest-3pd p3's ``, (7)``)."""
     last, first = item.lines[-1], block.lines[0]
@@ -125,6 +126,7 @@ def _wrap(item: Block, block: Block, edge: float) -> bool:
         and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
         and abs(first.size - last.size) < 1.0
         and runs_to_edge(last, edge, False, first_word(first.text))
+        and (first.x1 >= item.lines[0].x0 or bool(ENDS.search(first.text.rstrip())))
     )
 
 
