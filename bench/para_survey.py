@@ -8,11 +8,14 @@ not, the survey says what came between its two parts in auto's markdown (a headi
 a table, code, another paragraph, nothing: a plain split) to render and look at; raw is not
 always right (two columns read across are raw's error). ``--diff`` counts, page by page, the
 broken blocks and changed markdown between two surveys of one sample (another tree's docread by
-``PYTHONPATH``).
+``PYTHONPATH``). ``--kinds`` sorts a survey's pages by the held-out half's kinds, each told by a
+cheap signal of the page (``page_kind``: right-to-left script, an OCR layer, a turned page, two
+columns, a bill's amounts, numbered clauses, else other), and counts the broken blocks per kind.
 
     python bench/para_survey.py OUT.json [--pages 3000] [--same-as A.json]
     PYTHONPATH=/other/tree/core python bench/para_survey.py B.json --same-as A.json
     python bench/para_survey.py --diff A.json B.json [--list]
+    python bench/para_survey.py --kinds A.json [--list]
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from real_pdf import _MARKER, norm, page_parts
-from table_survey import DATA, auto_pages, paired, untuned_pages
+from table_survey import _AMOUNT, DATA, auto_pages, paired, untuned_pages
 
 _ENDS = (".", "!", "?", ":")
 _ITEM = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+)")
 _BULLET = re.compile(r"^\s*[•◦▪‣–·]\s*")  # a raw bullet: markdown's ``-``, off the blocks
+_CLAUSE = re.compile(r"^\(?\d{1,2}(?:\.\d{1,2})*[.)]?\s+\S")  # "3.2 The Buyer", "(4) Each"
 
 
 def wanted(text: str) -> str:
@@ -136,6 +140,64 @@ def survey(pages: list[tuple[str, int]]) -> list[dict[str, Any]]:
     return out
 
 
+def page_kind(page: Any) -> str:
+    """The held-out half's kind a PyMuPDF page is of, by the first cheap signal that holds: an
+    RTL script (30 % of letters Arabic or Hebrew), an OCR layer (Tesseract's GlyphLessFont), a
+    turned page (/Rotate), two columns (8+ lines in each half, the two 60 % of the lines), a
+    bill (4+ lines that are amounts right of the middle), clauses (5+ lines opening with a
+    number), else other."""
+    if page.rotation % 180:
+        return "turned"
+    lines = [
+        line
+        for block in page.get_text("dict")["blocks"]
+        if block.get("type") == 0
+        for line in block["lines"]
+        if line["dir"][0] > 0.99 and "".join(s["text"] for s in line["spans"]).strip()
+    ]
+    text = "".join(s["text"] for line in lines for s in line["spans"])
+    letters = [c for c in text if c.isalpha()]
+    if sum("\u0590" <= c <= "\u06ff" for c in letters) >= 0.3 * max(len(letters), 1):
+        return "rtl"
+    if any("GlyphLess" in s["font"] for line in lines for s in line["spans"]):
+        return "ocr"
+    width = page.rect.width
+    left = sum(ln["bbox"][0] < 0.45 * width and ln["bbox"][2] < 0.55 * width for ln in lines)
+    right = sum(ln["bbox"][0] > 0.45 * width for ln in lines)
+    if min(left, right) >= 8 and left + right >= 0.6 * len(lines):
+        return "two-column"
+    texts = ["".join(s["text"] for s in ln["spans"]).strip() for ln in lines]
+    amounts = sum(
+        bool(_AMOUNT.match(t)) and ln["bbox"][0] > 0.5 * width for t, ln in zip(texts, lines, strict=True)
+    )
+    if amounts >= 4:
+        return "bill"
+    if sum(bool(_CLAUSE.match(t)) for t in texts) >= 5:
+        return "clauses"
+    return "other"
+
+
+def by_kind(surveyed: str, listing: bool) -> None:
+    """A survey's pages by ``page_kind``: pages, raw prose blocks, those broken, the share
+    kept whole and what came between; ``listing`` names each broken page."""
+    import pymupdf
+
+    rows = json.loads(Path(surveyed).read_text())
+    by: dict[str, list[dict[str, Any]]] = {}
+    for name in dict.fromkeys(r["file"] for r in rows):
+        with pymupdf.open(DATA / name) as doc:
+            for r in (r for r in rows if r["file"] == name):
+                by.setdefault(page_kind(doc[r["page"] - 1]), []).append(r)
+    for label, got in sorted(by.items(), key=lambda item: -len(item[1])):
+        prose_, broken = sum(r["prose"] for r in got), sum(len(r["broken"]) for r in got)
+        between = Counter(x["kind"] for r in got for x in r["broken"])
+        whole = 100 * (1 - broken / prose_) if prose_ else 100.0
+        print(f"{label}: {len(got)} pages, {prose_} prose, {broken} broken, whole {whole:.1f} % {dict(between)}")
+        if listing:
+            for r in (r for r in got if r["broken"]):
+                print(f"    {r['file']} p{r['page']}: {[x['kind'] for x in r['broken']]}")
+
+
 def diff(before: str, after: str, listing: bool) -> None:
     """Pages whose markdown changed between two surveys, and their broken-block counts."""
     a, b, both, changed = paired(before, after, "markdown")
@@ -158,10 +220,14 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=3000)
     parser.add_argument("--same-as", help="read the pages of this survey")
     parser.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"))
-    parser.add_argument("--list", action="store_true", help="with --diff: name changed pages")
+    parser.add_argument("--kinds", metavar="SURVEY", help="a survey's broken blocks by page kind")
+    parser.add_argument("--list", action="store_true", help="with --diff/--kinds: name pages")
     args = parser.parse_args()
     if args.diff:
         diff(*args.diff, args.list)
+        return
+    if args.kinds:
+        by_kind(args.kinds, args.list)
         return
     if not args.out:
         parser.error("OUT.json or --diff")

@@ -12,14 +12,17 @@ from docread.extractors.pdf.text.lines import Line
 from factories import drawn_markdown
 
 
-def _justified(page: pymupdf.Page, x: float, y: float, text: str, right: float = 432) -> None:
+def _justified(
+    page: pymupdf.Page, x: float, y: float, text: str, right: float = 432,
+    font: str = "helv", size: float = 10,
+) -> None:  # fmt: skip
     """A line set justified from ``x`` to ``right`` (its words spread), 10 pt Helvetica."""
     words = text.split()
-    room = right - x - sum(pymupdf.get_text_length(w, "helv", 10) for w in words)
+    room = right - x - sum(pymupdf.get_text_length(w, font, size) for w in words)
     at = x
     for word in words:
-        page.insert_text((at, y), word, fontname="helv", fontsize=10)
-        at += pymupdf.get_text_length(word, "helv", 10) + room / max(len(words) - 1, 1)
+        page.insert_text((at, y), word, fontname=font, fontsize=size)
+        at += pymupdf.get_text_length(word, font, size) + room / max(len(words) - 1, 1)
 
 
 def _paragraphs(page: pymupdf.Page, indent: float, top: float, lines: tuple[str, str, str]) -> None:
@@ -712,3 +715,220 @@ def test_many_short_lines_under_paragraphs_are_read_in_time_linear_in_them() -> 
         times.append(time.process_time() - start)
     assert len(blocks) == 8001  # none joined: the short lines run to no edge
     assert min(times) < 0.5
+
+
+_ZH = ("文档读取器把每一页的文字按照阅读顺序整理成段落，", "并且在换行的地方不应该插入多余的空格，中文与", "日文的行尾直接接上下一行。")
+_JA = ("この読み取りツールはページの文字を読む順に段落へまとめ、", "行が変わるところに余分な空白を入れない。")
+_KO = ("문서 읽기 도구는 각 페이지의 글자를 읽는 순서대로", "문단으로 정리하며 줄이 바뀌는 곳에서도", "띄어쓰기를 그대로 지킵니다.")
+
+
+def test_chinese_and_japanese_wraps_join_with_no_space_korean_keeps_its_spaces(tmp_path):
+    """Chinese and Japanese set no spaces between words: a paragraph's wrapped lines join with
+    none (a CJK book's paragraphs read ``段落， 并且``: a space no reader of the script writes);
+    Korean spaces its words, so its wraps join with a space as Latin lines do."""
+
+    def draw(page: pymupdf.Page) -> None:
+        for top, font, lines in ((100, "china-s", _ZH), (200, "japan", _JA), (300, "korea", _KO)):
+            for i, line in enumerate(lines):
+                page.insert_text((72, top + 14 * i), line, fontsize=10, fontname=font)
+
+    text = " ".join(drawn_markdown(tmp_path, draw).split())
+    assert "".join(_ZH) in text
+    assert "".join(_JA) in text
+    assert " ".join(_KO) in text
+
+
+def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
+    """mnras_guide p2: bullets set in as far as the paragraphs' first lines, each item's
+    wrapped line back at the column's left, left of the bullet; the wrap (a line's
+    gap under the item's last line, which runs to the column's edge and ends no sentence) is
+    the item's, not a paragraph of its own, however it opens (``Daly's``). A lower-case line
+    under an item that ends short stays apart."""
+
+    items = (
+        ("doublespacing: text has double line spacing. Please do not", "submit papers."),
+        ("referee: (deprecated) single column, double spaced, wider", "text, bigger margins."),
+        ("usenatbib: (all papers should use this) it uses Patrick", "Daly's natbib package."),
+        ("galley: no running headers", "and more text under the list stands apart."),
+    )
+    right = 60 + pymupdf.get_text_length(items[0][0], "tiro", 9)  # the column's edge
+
+    def draw(page: pymupdf.Page) -> None:
+        y = 100.0
+        for _ in range(3):  # paragraphs set in 9 pt, their first lines indented
+            _justified(page, 51, y, "The paragraph goes on over full lines set from", right, "tiro", 9)
+            _justified(page, 42, y + 11, "the left edge of its column, every one as long", right, "tiro", 9)
+            page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+            y += 33
+        for item, wrap in items:
+            page.insert_text((51, y), "•", fontsize=9, fontname="symb")
+            page.insert_text((60, y), item, fontsize=9, fontname="tiro")
+            page.insert_text((42, y + 11), wrap, fontsize=9, fontname="tiro")
+            y += 22
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "double line spacing. Please do not submit papers." in text
+    assert "double spaced, wider text, bigger margins." in text
+    assert "it uses Patrick Daly's natbib package." in text  # a capital opens it: a name
+    assert "no running headers\n\nand more text" in text, text
+
+
+def test_a_one_url_item_keeps_the_sentence_going_on_under_it_apart(tmp_path):
+    """anonymous-acm p1: a list of one item, a URL that runs to the column's edge, then the
+    sentence picks up again at the margin (``or here:``), left of the bullet: a one-word item
+    is no item whose wrap that is; the line stays apart."""
+
+    url = "https://www.acm.org/publications/proceedings-template"
+    right = 60 + pymupdf.get_text_length(url, "tiro", 9) + 4  # the column's edge
+
+    def draw(page: pymupdf.Page) -> None:
+        y = 100.0
+        for _ in range(2):
+            _justified(page, 42, y, "The templates are found at the address given below in", right, "tiro", 9)
+            _justified(page, 42, y + 11, "the list that follows the sentence and the list goes", right, "tiro", 9)
+            page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+            y += 33
+        page.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
+        page.insert_text((60, y), url, fontsize=9, fontname="tiro")
+        page.insert_text((42, y + 11), "or here:", fontsize=9, fontname="tiro")
+        page.insert_text((51, y + 22), "\u2022", fontsize=9, fontname="symb")
+        page.insert_text((60, y + 22), "https://www.overleaf.com/gallery/tagged/acm", fontsize=9, fontname="tiro")
+
+    text = drawn_markdown(tmp_path, draw)
+    assert "proceedings-template\n\nor here:" in text, text
+
+
+def test_an_items_wrap_of_numbers_joins_an_equations_number_ends_the_item(tmp_path):
+    """example-biosketch p1: an item broken off after its years (``2002, 2004,``) goes on at
+    the margin left of its bullet (``2005: Ad hoc Member``): its wrap, numbers or not.
+    elstest-3pd p3: a line ending with an equation's number (``(7)``) read as an item is no
+    item whose wrap the paragraph under it is (``here ax, bx are ...``)."""
+
+    def page(item: str, wrap: str):
+        def draw(pg: pymupdf.Page) -> None:
+            right, y = 300.0, 100.0
+            for _ in range(2):
+                _justified(pg, 42, y, "The paragraph above the list goes on over full lines", right, "tiro", 9)
+                _justified(pg, 42, y + 11, "set from the left edge of its column, each as long", right, "tiro", 9)
+                pg.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+                y += 33
+            pg.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
+            _justified(pg, 60, y, item, right, "tiro", 9)
+            pg.insert_text((42, y + 11), wrap, fontsize=9, fontname="tiro")
+        return draw
+
+    years = drawn_markdown(tmp_path, page("1999-2006: Professor of Computer Science; 2002, 2004,",
+                                          "2005: Ad hoc Member, NIH Study Sections."))  # fmt: skip
+    assert "2002, 2004, 2005: Ad hoc Member" in years, years
+    tail = drawn_markdown(tmp_path, page("the coupling of the light and the exciton in its cavity mode , (7)",
+                                         "here ax, bx are annihilation operators."))  # fmt: skip
+    assert "(7)\n\nhere ax" in tail, tail
+
+
+def test_a_line_of_the_column_beside_is_no_items_wrap() -> None:
+    """ltubguid p3 (two columns read interleaved): the left column's line ``names and
+    addresses between the \\maketitle and``, ending left of the right column's item and no
+    sentence, is no wrap of that item; example-biosketch p1's ``Chemistry, Dartmouth.``,
+    short and ending its sentence at the page's left under a run-in item, is."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    item = Block("item", [Line(324.1, 100, 538.6, 110, "• The command \\makevmeta, also available only", 10)])
+    other = Block("text", [Line(72.0, 111, 296.2, 121, "names and addresses between the \\maketitle and", 10),
+                           Line(72.0, 122, 296.2, 132, "the abstract of the article set in the left column", 10)])
+    assert not flow._wrap(item, other, 538.6)
+    run_in = Block("item", [Line(398.9, 100, 576.0, 111, "• 2000-2006: Adjunct Professor of", 11)])
+    wrap = Block("text", [Line(36.0, 112, 146.1, 123, "Chemistry, Dartmouth.", 11)])
+    assert flow._wrap(run_in, wrap, 576.0)
+
+
+def test_a_wrap_left_of_its_indented_first_line_stays_with_it_over_display_equations() -> None:
+    """aipsamp p7 (the lines as MuPDF gives them): a two-line paragraph, its first line set
+    in, its one-word wrap (``ment:``) back at the left, over centred equations whose numbers
+    stand in a column at the right: the gutter of the region below does not take the wrap
+    into that region's left column; it reads with its first line."""
+    from docread.extractors.pdf.order import line_chars, reading_order
+
+    rows = [
+        (99.9, 593.8, 107.3, 601.8, "a.", 8),
+        (117.2, 593.8, 246.8, 601.8, "A subsubsection in an appendix", 8),
+        (109.9, 618.8, 494.5, 627.6, "Note the equation numbers in this appendix, produced with"
+         " the subequations environ-", 10),
+        (99.9, 630.2, 124.5, 639.1, "ment:", 10),
+        (275.6, 649.5, 312.6, 658.4, "E = mc,", 10),
+        (469.6, 649.5, 494.4, 658.4, "(B2a)", 10),
+        (275.6, 661.9, 317.1, 672.8, "E = mc2,", 10),
+        (469.1, 664.0, 494.4, 672.8, "(B2b)", 10),
+        (275.6, 676.4, 317.1, 687.3, "E ≳mc3.", 10),
+        (470.2, 678.4, 494.4, 687.3, "(B2c)", 10),
+        (99.9, 697.7, 322.0, 706.6, "They turn out to be Eqs. (B2a), (B2b), and (B2c).", 10),
+        (103.5, 715.1, 267.4, 723.6, "1R. P. Feynman, Phys. Rev. 94, 262 (1954).", 8),
+        (103.5, 724.6, 241.6, 733.1, "2E. Witten, (2001), hep-th/0106109.", 8),
+    ]  # fmt: skip
+    runs = [[ln.text for ln in run] for run in reading_order([Line(*r) for r in rows], line_chars)]
+    first = next(run for run in runs if rows[2][4] in run)
+    assert first[first.index(rows[2][4]) + 1] == "ment:", runs
+    # the wrap keeps its own margins: the equations read row by row, each number after its
+    # equation (apssamp p6's appendix as well), not all numbers after the footnotes
+    read = [text for run in runs for text in run]
+    assert read.index("E = mc,") < read.index("(B2a)") < read.index("E = mc2,") < read.index("(B2b)"), runs
+
+
+def test_a_letter_spaced_chinese_title_keeps_its_spaces() -> None:
+    """hustthesis p9's running head, its characters set apart (``华 中 科 技 大 学``) in pieces
+    MuPDF gives as lines of one row: joined with its spaces, not as wrapped prose
+    (``华 中科 技大 学``); Chinese wrapped inside a run of its characters joins with none."""
+    from docread.extractors.pdf.text.relations import join
+
+    assert join(["华 中", "科 技", "大 学"]) == "华 中 科 技 大 学"
+    assert join(["整理成段落，", "并且在换行"]) == "整理成段落，并且在换行"
+
+
+def test_a_chinese_wrap_beside_latin_joins_with_no_space() -> None:
+    """buctthesis p4/p5: a wrap that leaves one Chinese character after a Latin word (``安装
+    TeX 发`` / ``行版``) or opens with one before Latin (``优先使`` / ``用latexmk``) is inside a
+    Chinese word all the same: no space (``发 行版``, ``使 用latexmk`` read as two words)."""
+    from docread.extractors.pdf.text.relations import join
+
+    assert join(["请先安装 TeX 发", "行版，然后编译"]) == "请先安装 TeX 发行版，然后编译"
+    assert join(["编译时优先使", "用latexmk 工具"]) == "编译时优先使用latexmk 工具"
+    assert join(["华", "中"]) == "华 中"  # one character a line, both alone: letter-spaced
+    assert join(["电影推荐系统", "题 目"]) == "电影推荐系统 题 目"  # a form's letter-spaced label
+
+
+def test_a_rows_chinese_pieces_keep_a_space_its_wraps_none() -> None:
+    """hfutexam_datizhi p2: ``【解】`` and the score box's ``得分`` beside it on one row are two
+    things (a space between), where a wrap inside Chinese prose joins with none."""
+    from docread.extractors.pdf.text import flow
+
+    row = [Line(72, 100, 130, 110, "8. 【解】", 10), Line(300, 100, 330, 110, "得分", 10)]
+    assert flow._wrapped(row, 500) == "8. 【解】 得分"
+    wraps = [Line(72, 100, 500, 110, "文档读取器把每一页整理成段落，", 10),
+             Line(72, 112, 300, 122, "并且在换行处不插入空格。", 10)]  # fmt: skip
+    assert flow._wrapped(wraps, 500) == "文档读取器把每一页整理成段落，并且在换行处不插入空格。"
+
+
+def test_a_chinese_headings_number_and_title_beside_it_keep_their_space() -> None:
+    """sample-bachelor p11: ``第一章`` and ``绪论(前言)`` set apart on one row are one heading
+    with a space between (``第一章 绪论(前言)``), not joined as a wrap inside Chinese prose."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    row = [Line(227.7, 141.5, 274.8, 157.2, "第一章", 15), Line(290.5, 141.5, 367.6, 158.3, "绪论(前言)", 15)]
+    assert flow.written(Block("heading", row, level=1), False) == "# 第一章 绪论(前言)"
+
+
+def test_a_chinese_title_over_its_subtitle_keeps_their_space() -> None:
+    """seuthesis sample-doctor p1, ithw p1: a centred title and the short row under it (a
+    subtitle, a course's name) are two rows of a heading, no wrap inside one line of prose:
+    ``论文中文标题 中文副标题``; a long heading's row to its wrap joins with none."""
+    from docread.extractors.pdf.text import flow
+    from docread.extractors.pdf.text.pieces import Block
+
+    rows = [Line(250, 100, 346, 116, "论文中文标题", 16), Line(258, 124, 338, 140, "中文副标题", 16)]
+    assert flow.written(Block("heading", rows, level=2), False) == "## 论文中文标题 中文副标题"
+    wrap = [Line(72, 100, 520, 112, "年度研究计划及预期研究结果（包括拟组织的重要学术交流", 12),
+            Line(72, 114, 300, 126, "活动、国际合作与交流计划等）。", 12)]  # fmt: skip
+    assert flow.written(Block("heading", wrap, level=3), False) == (
+        "### 年度研究计划及预期研究结果（包括拟组织的重要学术交流活动、国际合作与交流计划等）。"
+    )

@@ -194,6 +194,14 @@ def test_an_items_short_last_line_under_a_tall_math_box_goes_on_with_the_item():
     assert "also auch AP ′ und AQ." in text
 
 
+def test_a_label_set_back_under_an_items_formula_is_no_wrap_of_the_item():
+    """GeoTopo p53: ``Beispiel 33`` at the column's left under an item ``b)`` set in, whose
+    line, a formula, ends no sentence and runs to the edge: a label of its own, not the item's
+    wrap set back left of its label (``flow._set_back``: after a word or a comma only)."""
+    text = pages("GeoTopo-komprimiert.pdf", "53")[0][0]
+    assert "(g∗◦f∗)([γ])\n\nBeispiel 33" in text
+
+
 def test_a_bold_label_run_in_after_a_sentences_end_opens_a_paragraph():
     """A two-column paper's datasets, each a paragraph opening with its name in bold run in, no
     indent, the line before ending a sentence (full or short: ``TriviaQA`` is too wide for the

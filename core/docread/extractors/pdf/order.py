@@ -277,16 +277,26 @@ def _joined(bands: list[list[P]], lo: float, hi: float) -> list[list[P]]:
             and _reads_on(bands[i - 1][0], band[0], bands[i + 1 : i + 2], hi - lo)
         ):  # fmt: skip
             groups[-1].extend(band)  # a paragraph's short last line: no top of the columns below
-            free = []  # nor a margin's strip the bands below may make a gutter of
+            # nor a margin's strip the bands below may make a gutter of; a wrap set left of
+            # its first line that opens a display (a colon) keeps its own margins, which take
+            # the display in (apssamp p6: the equations under it read row by row, each number
+            # after its equation; bgteubner p105's ``nen.`` over an index's columns none)
+            free = here if _opens_display(bands[i - 1][0], band[0]) else []
         else:
             groups.append(list(band))
             free = here
     return groups
 
 
+def _opens_display(a: P, b: P) -> bool:
+    """``b``, a paragraph's wrap set left of its first line ``a``, ends with a colon."""
+    return b.x0 < a.x0 - 1.0 and getattr(b, "text", "").rstrip().endswith(":")
+
+
 def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
     """``b``, a band's one line, is set under ``a``, the one line of the band above, as a
-    paragraph's next line is (the same left, as tall, closer than half its height) and
+    paragraph's next line is (the same left, or left of ``a`` set in as a first line is:
+    aipsamp p7's ``ment:``; as tall, closer than half its height) and
     shorter, ``a`` a paragraph's line (over 0.6 of the region's ``width``: no byline's nor
     address's; ending no sentence: no list item's), no line so close under ``b`` (``below``:
     the next band, if any; its first piece the top one): a paragraph's last line, which a
@@ -295,7 +305,7 @@ def _reads_on(a: P, b: P, below: list[list[P]], width: float) -> bool:
     with no item's label (``(2)``)."""
     height = a.y1 - a.y0
     if not (
-        abs(b.x0 - a.x0) < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
+        -2.5 * height < b.x0 - a.x0 < 1.0 and b.x1 < a.x1 and 0 <= b.y0 - a.y1 < 0.5 * height
         and a.x1 - a.x0 > 0.6 * width
         and abs(b.y1 - b.y0 - height) < 0.2 * height
         and (not below or below[0][0].y0 - b.y1 >= 0.5 * height)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
 from ..library import right_to_left
-from .pieces import Block, bulleted, ended, joined
-from .relations import ENDS, first_word, hyphenated, join, runs_to_edge
+from .pieces import Block, bulleted, ended
+from .relations import ENDS, first_word, hyphenated, join, runs_to_edge, unspaced
 
 if TYPE_CHECKING:
     from ..survey import Survey
@@ -26,13 +26,17 @@ _LABEL_WORDS = 4  # a picture's label under a column's last paragraph: words at 
 _DISPLAY_LINES = 4  # a display (a formula set apart) between a paragraph's parts: lines at most
 _LAST_WORDS = 3  # a paragraph's last line parted from it by its size: words at most
 _BARE_NUMBER = lazy_pattern(r"\s*\(?\d{1,4}[:.)]\s*$")  # an algorithm's step number: "4:"
+_NUMBERED = lazy_pattern(r"\(\d{1,3}[a-z]?\)\s*$")  # an equation's number ending its line: "(7)"
+_WRAP_EMS = 15  # a heading's row this wide (or wider) may wrap on: no title's short row
 
 
 def displayed(column: list[Block], survey: Survey) -> None:
     """A paragraph broken at a display (a formula, a short line centred under it) is one: a
     paragraph that does not end a sentence, up to two short blocks indented on both sides,
     then a paragraph that opens lower-case (its sentence going on: ``where x is ...``), none in
-    code (a listing set in: ``make compact-pdf``, stays a block of its own). One pass, the
+    code (a listing set in: ``make compact-pdf``, stays a block of its own); a list item's
+    wrap set out left of its bullet, right under it (``_wrap``), is the item's (lower-case, or
+    set back left of the bullet where the item ends no sentence: ``Patrick`` / ``Daly's``). One pass, the
     paragraph's edges kept as it grows: a page of 25,000 one-line blocks is linear."""
     kept: list[Block] = []
     edge = max((ln.x1 for b in column for ln in b.lines), default=0.0)  # the column's right
@@ -56,7 +60,9 @@ def displayed(column: list[Block], survey: Survey) -> None:
                 and (
                     column[j].lines[0].text.lstrip()[:1].islower()
                     or j == i and _last_line(head.lines[-1], column[j], left, edge)
+                    or head.kind == "item" and not ended(head) and _set_back(head, column[j])
                 )
+                and (head.kind == "text" or j == i and _wrap(head, column[j], edge))
             ) or any(survey.code(b.lines[0]) for b in column[i : j + 1]):
                 break
             joined = [ln for block in column[i : j + 1] for ln in block.lines]
@@ -70,9 +76,9 @@ def displayed(column: list[Block], survey: Survey) -> None:
 
 
 def _open(block: Block) -> bool:
-    """A paragraph whose sentence may go on past a display: text that does not end one, or
-    ends with a colon."""
-    if block.kind != "text" or not block.lines:
+    """A paragraph (or a list item) whose sentence may go on past a display: text that does
+    not end one, or ends with a colon."""
+    if block.kind not in ("text", "item") or not block.lines:
         return False
     return not ended(block) or block.lines[-1].text.rstrip()[-1:] == ":"
 
@@ -99,6 +105,41 @@ def _last_line(last: Line, block: Block, left: float, edge: float) -> bool:
         and 0 <= ln.y0 - last.y1 < 0.8 * (last.y1 - last.y0)
         and 0.8 * last.size < ln.size <= 1.2 * last.size
         and runs_to_edge(last, edge, False, first_word(ln.text))
+    )
+
+
+def _wrap(item: Block, block: Block, edge: float) -> bool:
+    """``block`` opens with the wrap of the ``item`` above it, set back at the column's left,
+    left of the bullet (mnras_guide p2's options): no further right than the item's first
+    line, a line's gap under its last line (or a bullet's box over it), which runs to the
+    column's ``edge``, one size, the wrap under the bullet or ending a sentence (no line of
+    the column beside read in: ltubguid p3); its last line more than one word (or Chinese) and no
+    equation's number: no one-URL item (anonymous-acm p1's ``or here:`` under it) nor an
+    equation's tail read as one (elstest-3pd p3's ``, (7)``)."""
+    last, first = item.lines[-1], block.lines[0]
+    height = last.y1 - last.y0  # (a bullet's taller glyph box may reach under the wrap's top)
+    words = last.text.split()[1 if len(item.lines) == 1 else 0 :]  # the bullet off
+    return (
+        (len(words) > 1 or any(map(unspaced, last.text)))
+        and not _NUMBERED.search(last.text)
+        and first.x0 <= item.lines[0].x0 + 0.5 * first.size
+        and -0.25 * height <= first.y0 - last.y1 < 0.8 * height
+        and abs(first.size - last.size) < 1.0
+        and runs_to_edge(last, edge, False, first_word(first.text))
+        and (first.x1 >= item.lines[0].x0 or bool(ENDS.search(first.text.rstrip())))
+    )
+
+
+def _set_back(item: Block, block: Block) -> bool:
+    """``block`` opens left of the ``item``'s bullet, half an em or more, not bold, under an
+    item broken off after a word or a comma (mnras_guide p2's ``Daly's`` under ``... uses
+    Patrick``): a wrap however it opens; a label in bold or a line under a formula (GeoTopo
+    p53's ``Beispiel 33`` under ``b) (g ◦f)∗([γ]) = ...``) stays apart."""
+    first, end = block.lines[0], item.lines[-1].text.rstrip()[-1:]
+    return (
+        first.x0 < item.lines[0].x0 - 0.5 * first.size
+        and (end.isalpha() or end == ",")  # a phrase broken off, no formula's end
+        and not first.bold
     )
 
 
@@ -210,7 +251,7 @@ def written(block: Block, lines_kept: bool) -> str:
 def _marked(block: Block) -> str:
     """A heading, a table, a figure or code: markdown of its own."""
     if block.kind == "heading":
-        return f"{'#' * block.level} {joined(block.lines)}"
+        return f"{'#' * block.level} {_rows_joined(block.lines)}"
     if block.kind == "table":
         return block.markdown
     if block.kind == "figure":
@@ -247,25 +288,50 @@ def _fenced(lines: list[Line]) -> str:
     return "\n".join([fence, *out, fence])
 
 
+def _rows_joined(lines: list[Line]) -> str:
+    """Lines as one, a row's pieces joined as no wrap (a Chinese heading's ``第一章`` and its
+    title beside it keep their space), a row under a short one (under _WRAP_EMS wide: a
+    centred title over its subtitle, ``论文中文标题`` / ``中文副标题``) as none either, its
+    other rows as wraps (``join``)."""
+    runs: list[list[str]] = []
+    row_x0 = row_x1 = size = 0.0
+    for prev, ln in zip([None, *lines], lines, strict=False):
+        if prev is not None and ln.y0 < prev.y1 - 0.5 * prev.height:
+            runs[-1][-1] = join([runs[-1][-1], ln.text], wraps=False)
+            row_x1 = ln.x1
+            continue
+        if not runs or row_x1 - row_x0 < _WRAP_EMS * size:
+            runs.append([])
+        runs[-1].append(ln.text)
+        row_x0, row_x1, size = ln.x0, ln.x1, ln.size
+    return join([join(run) for run in runs], wraps=False)
+
+
 def _read(lines: list[Line]) -> list[Line]:
     return sorted(lines, key=lambda ln: (round(ln.y0 / 4), ln.x0))
 
 
 def _wrapped(lines: list[Line], right: float) -> str:
-    """A paragraph: runs of lines that wrap joined (``join``), a line break kept after a line
-    whose end leaves room for the next line's first word (and no sentence ends there: a
-    short line inside a paragraph is a poem's or an address's)."""
+    """A paragraph: runs of lines that wrap joined (``join``: Chinese wrapped with no space; a
+    row's pieces with one, ``【解】 得分``), a line break kept after a line whose end leaves
+    room for the next line's first word (and no sentence ends there: a short line inside a
+    paragraph is a poem's or an address's)."""
     runs: list[list[str]] = [[]]
+    beside = False  # the line is a piece of the row before it: joined to it as no wrap
     for ln, nxt in zip(lines, [*lines[1:], None], strict=False):
-        runs[-1].append(ln.text)
+        if beside:
+            runs[-1][-1] = join([runs[-1][-1], ln.text], wraps=False)
+        else:
+            runs[-1].append(ln.text)
         if nxt is None:
             break
         text = ln.text.strip()
         words = nxt.text.split(None, 1)
+        beside = nxt.y0 < ln.y1 - 0.5 * ln.height
         if (
             not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
             and not hyphenated(text)
-            and nxt.y0 >= ln.y1 - 0.5 * ln.height  # not a piece beside it
+            and not beside
             and not right_to_left(text)
         ):
             runs.append([])

@@ -135,8 +135,21 @@ def hyphenated(text: str) -> bool:
     return text.endswith("-") and bool(_HYPHEN_END.search(text))
 
 
-def join(lines: Iterable[str]) -> str:
-    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), else a space."""
+# scripts set without spaces between words (Chinese, Japanese: their punctuation, kana, Han,
+# full-width forms); Hangul is no such script (Korean spaces its words)
+_UNSPACED = ((0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def unspaced(char: str) -> bool:
+    """The character is of a script that sets no spaces between its words."""
+    code = ord(char) if char else 0  # below U+3000 none (most text: no range looked at)
+    return code >= 0x3000 and any(lo <= code <= hi for lo, hi in _UNSPACED)
+
+
+def join(lines: Iterable[str], wraps: bool = True) -> str:
+    """Lines as one: a word hyphenated at a line end joined ("struc-" + "ture"), Chinese or
+    Japanese wrapped inside a run of its characters joined with no space (``wraps``: the lines
+    are rows, not pieces of one row; ``发`` / ``行版`` beside Latin words as well), else a space."""
     out = ""
     for line in lines:
         text = " ".join(line.split())
@@ -144,6 +157,18 @@ def join(lines: Iterable[str]) -> str:
             out = text
         elif hyphenated(out) and text[:1].islower():
             out = out[:-1] + text
+        elif (
+            wraps and unspaced(out[-1]) and unspaced(text[0])
+            and not (_spaced(out[-3:]) or _spaced(text[2::-1]))
+        ):  # fmt: skip
+            out += text
         else:
             out = f"{out} {text}"
     return out
+
+
+def _spaced(end: str) -> bool:
+    """``end``, the last characters before a break (read towards it), is one character alone or
+    one set a space after another Chinese one: a letter-spaced title's ``华 中`` / ``科 技`` or
+    a form's label ``题 目`` keeps its spaces; ``安装 TeX 发`` / ``行版`` joins."""
+    return len(end) == 1 or end[-2:-1] == " " and unspaced(end[-3:-2])
