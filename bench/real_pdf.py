@@ -316,8 +316,6 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
     in render mode 3), put in the page's place; made once into ``bench/data/scanned/``, named
     by its pages (``R-FAQ-p29.pdf``: a truth scanning other pages makes its own copy); None,
     warned, where Tesseract is not installed."""
-    import tempfile
-
     import pymupdf
 
     out = HERE / "data" / "scanned" / path.parent.name / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
@@ -326,8 +324,22 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
     if shutil.which("tesseract") is None:
         print(f"warning: no tesseract: {path.name}'s scanned pages skipped", file=sys.stderr)
         return None
+    with pymupdf.open(path) as doc:
+        scan_pages(doc, pages)
+        _saved(doc, out)
+    return out
+
+
+def scan_pages(doc: Any, pages: list[int]) -> None:
+    """``doc``'s ``pages`` (1-based) replaced in place by scans with Tesseract's invisible text
+    layer: each rendered at 300 dpi in grey, ``tesseract img.png out -l eng pdf`` (``scanned``
+    here, ``outline_survey.py --copy scanned``)."""
+    import tempfile
+
+    import pymupdf
+
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    with pymupdf.open(path) as doc, tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as work:
         for n in pages:
             image = Path(work) / f"{n}.png"
             doc[n - 1].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(image)
@@ -336,8 +348,6 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
             with pymupdf.open(image.with_suffix(".pdf")) as scan:
                 doc.delete_page(n - 1)
                 doc.insert_pdf(scan, start_at=n - 1)
-        _saved(doc, out)
-    return out
 
 
 def _saved(doc: Any, out: Path) -> None:
