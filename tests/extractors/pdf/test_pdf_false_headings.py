@@ -1035,3 +1035,19 @@ def test_a_release_line_that_is_page_ones_only_heading_is_no_heading(tmp_path):
         first, second = (d.text for d in reader.iter_documents("manual.pdf"))
     assert headings(first) == [], first
     assert headings(second)[:1] == ["1 Introduction"], second
+
+
+def _numbered_bill(page: pymupdf.Page, number: str) -> None:
+    """SammyMaystone's head (extra14): ``INVOICE`` in 28 pt at the right, the bill's number
+    under it in 12 pt (``# invoice_number_1``), then the body."""
+    page.insert_text((400, 60), "INVOICE", fontsize=28, fontname="helv")
+    page.insert_text((402, 80), number, fontsize=12, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(57, 120, 540, 300), BILL_BODY * 3, fontsize=10, fontname="helv")
+
+
+@pytest.mark.parametrize("number", ["# invoice_number_1", "No. 2022089083", "N° 562044387", "#INV-0042"])
+def test_a_bills_number_under_its_title_is_no_heading(tmp_path, number):
+    """A number sign and one token with a digit in it is the document's number (a bill's, a
+    receipt's), no heading, whatever its size; the title over it stays one."""
+    draw = lambda page: _numbered_bill(page, number)  # noqa: E731
+    assert headings(drawn_markdown(tmp_path, draw)) == ["INVOICE"]

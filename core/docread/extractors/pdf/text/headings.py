@@ -51,6 +51,9 @@ _VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*(?!\d{4}$)[^\s:：]*\d[^\s:�
 CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
     r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
 )
+_NUMBER_SIGN = lazy_pattern(  # "# invoice_number_1", "№ 42/7": a document's number, no title
+    r"^(?:#|№|No\.|Nr\.|N[°º])\s*\S*\d\S*$", re.IGNORECASE
+)
 _DATED = lazy_pattern(r"\d{4}[-/–.]\d{1,2}[-/–.]\d{1,2}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")  # 2022/12/06
 _RELEASE = lazy_pattern(  # what dates a release: "Version 2.2", "v1.7.1", "Released", "dated", "发布"
     r"\b(?:version|versão|release[ds]?|dated|vom|from)\b|\bv\.?\s?\d|发布", re.IGNORECASE
@@ -158,11 +161,12 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
-    footnote mark), a TOC entry's leader, a code or a field with a value of one word at any
-    size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``), code (monospaced, a bracket left open,
-    a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
-    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
-    (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
+    footnote mark), a TOC entry's leader, a code, a field with a value of one word or a bill's
+    number at any size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``, ``# invoice_number_1``),
+    code (monospaced, a bracket left open, a command's syntax: ``\\author{⟨author⟩}``), a note
+    box's label, and larger or bolder, or (unless ``strong`` only: a list item) in a style the
+    document sets its headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not
+    a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
@@ -199,6 +203,7 @@ def _heading_level(
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
         or _LEADER.search(text)
         or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
+        or _NUMBER_SIGN.match(stripped)  # a bill's number under its title
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
