@@ -15,8 +15,8 @@ The held-out documents (bench/pdf_truth/'s ``test`` split) are never read.
 ``--copy turned|scanned`` is a differential (the held-out half's rotated page and scan with an
 OCR layer, made from untuned pages): each sampled page is read again from a copy shown turned
 (``/Rotate`` 90 added, the text running across as stored) or made a 300 dpi scan with
-Tesseract's invisible text layer (``real_pdf.scan_pages``; ~2 s a page: ``--docs`` takes fewer
-documents, spread evenly), both without the outline, and the headings the copy loses or gains
+Tesseract's invisible text layer (``real_pdf.scanned``: made once into ``bench/data/scanned/``;
+~2 s a page: ``--docs`` takes fewer documents, spread evenly), both without the outline, and the headings the copy loses or gains
 against the original are counted and listed (``--list``): each is a bug of the held-out kind.
 
     python bench/outline_survey.py [--pages 10] [--list out.tsv] [--json out.json]
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
-from real_pdf import TRUTH, norm, page_parts, scan_pages
+from real_pdf import TRUTH, norm, page_parts, scanned
 
 DATA = Path(__file__).resolve().parent / "data" / "real_pdf"
 _NUMBER = re.compile(
@@ -100,13 +100,14 @@ def read(path: Path, pages: list[int], scratch: Path, reader: Any, made: str = "
     """The pages' markdown as auto reads them from a copy of ``path`` without its outline, its
     pages as they are or ``made`` ``turned`` (90 degrees more ``/Rotate``) or ``scanned``."""
     copy = scratch / "copy.pdf"
-    with pymupdf.open(path) as doc:
+    source = scanned(path, pages) if made == "scanned" else path  # made once, kept
+    if source is None:
+        raise RuntimeError("no tesseract")
+    with pymupdf.open(source) as doc:
         doc.set_toc([])
         if made == "turned":
             for n in pages:
                 doc[n - 1].set_rotation((doc[n - 1].rotation + 90) % 360)
-        elif made == "scanned":
-            scan_pages(doc, pages)
         doc.save(copy)
     got: dict[int, str] = {}
     for unit in reader.iter_documents(str(copy), pages=",".join(map(str, pages))):

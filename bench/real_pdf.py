@@ -28,7 +28,8 @@ field and its value) and small capitals heads found on untuned pages, ``unpacked
 ``extra16/``; ``extra17``: untuned pages of documents copied
 with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
 stored), ``unpacked`` then ``turned``, and pages made scans with Tesseract's text layer
-(``"scanned"``), in ``extra17/``):
+(``"scanned"``), in ``extra17/``; ``extra18``: title pages' and bills' false headings an outline
+survey found (a byline of several names with initials), ``unpacked``, in ``extra18/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -332,8 +333,7 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
 
 def scan_pages(doc: Any, pages: list[int]) -> None:
     """``doc``'s ``pages`` (1-based) replaced in place by scans with Tesseract's invisible text
-    layer: each rendered at 300 dpi in grey, ``tesseract img.png out -l eng pdf`` (``scanned``
-    here, ``outline_survey.py --copy scanned``)."""
+    layer: each rendered at 300 dpi in grey, ``tesseract img.png out -l eng pdf``."""
     import tempfile
 
     import pymupdf
@@ -436,7 +436,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
     "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra16",
-    "extra17",
+    "extra17", "extra18",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")
