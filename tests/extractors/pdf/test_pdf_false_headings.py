@@ -1051,3 +1051,21 @@ def test_a_bills_number_under_its_title_is_no_heading(tmp_path, number):
     receipt's), no heading, whatever its size; the title over it stays one."""
     draw = lambda page: _numbered_bill(page, number)  # noqa: E731
     assert headings(drawn_markdown(tmp_path, draw)) == ["INVOICE"]
+
+
+def _authors_title_page(page: pymupdf.Page, authors: str) -> None:
+    """R-intro's and hagenberg-thesis's title page: the title, a byline of several names with
+    initials joined by commas and ``and`` in a larger face, then the body."""
+    page.insert_text((150, 100), "An Introduction to R", fontsize=24, fontname="hebo")
+    page.insert_text((150, 140), authors, fontsize=14, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(72, 170, 520, 330), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+@pytest.mark.parametrize(
+    "authors", ["W. N. Venables, D. M. Smith and the R Core Team", "W. Burger and W. Hochleitner"]
+)
+def test_a_byline_of_several_names_with_initials_is_no_heading(tmp_path, authors):
+    """Several authors' names with their initials, joined by commas and ``and``, under a title
+    are its byline (outline survey: 3 of 3 such headings were bylines), no heading."""
+    draw = lambda page: _authors_title_page(page, authors)  # noqa: E731
+    assert headings(drawn_markdown(tmp_path, draw)) == ["An Introduction to R"]

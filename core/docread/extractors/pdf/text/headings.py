@@ -41,6 +41,13 @@ _STARRED = lazy_pattern(  # "Jürgen Spitzmüller∗": LaTeX's first \thanks mar
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
 )
+_INITIALED = (  # a name with its initials: "W. N. Venables", "Joseph C. Slater"
+    r"(?:(?:[A-Z]\.\s?){1,3}\s*[A-Z][a-zà-ÿ'’-]+"
+    r"|[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+)"
+)
+_AUTHORS = lazy_pattern(  # "W. N. Venables, D. M. Smith and the R Core Team": a byline of several
+    rf"^{_INITIALED}(?:\s*(?:,|and|&|und)\s*(?:{_INITIALED}|the\s.+|[A-Z][a-z]+\s[A-Z][a-z]+))+$"
+)
 _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedule B. Prices"
     r"^(?:Exhibit|Schedule|Annex|Attachment|Appendix|Article|Section|Part|Form|Step|Phase"
     r"|Option|Type|Class|Group|Plan|Level|Model|Table|Figure|Anhang|Anlage)\s", re.IGNORECASE
@@ -161,12 +168,12 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
-    footnote mark), a TOC entry's leader, a code, a field with a value of one word or a bill's
-    number at any size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``, ``# invoice_number_1``),
-    code (monospaced, a bracket left open, a command's syntax: ``\\author{⟨author⟩}``), a note
-    box's label, and larger or bolder, or (unless ``strong`` only: a list item) in a style the
-    document sets its headings in, or numbered (``1.2``, ``(1)``, ``Chapter 3``), short and not
-    a sentence."""
+    footnote mark; several names with their initials), a TOC entry's leader, a code, a field
+    with a value of one word or a bill's number at any size (``ACCEA5E3GPBQJ9P9``, ``Order ID:
+    OD3041…``, ``# invoice_number_1``), code (monospaced, a bracket left open, a command's
+    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    ``strong`` only: a list item) in a style the document sets its headings in, or numbered
+    (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
     if len(lines) > 3:
         return 0
@@ -201,6 +208,7 @@ def _heading_level(
         or _STARRED.match(stripped) and survey.level(first) > 1  # bold and typed *: a section's
         and not (first.bold and "∗" not in stripped or stripped.isupper())
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
+        or _AUTHORS.match(stripped)  # several with their initials
         or _LEADER.search(text)
         or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
         or _NUMBER_SIGN.match(stripped)  # a bill's number under its title
