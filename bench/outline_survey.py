@@ -13,11 +13,13 @@ Titles are compared by their letters and digits, casefolded, a leading section n
 The held-out documents (bench/pdf_truth/'s ``test`` split) are never read.
 
 ``--copy turned|scanned`` is a differential (the held-out half's rotated page and scan with an
-OCR layer, made from untuned pages): each sampled page is read again from a copy shown turned
-(``/Rotate`` 90 added, the text running across as stored) or made a 300 dpi scan with
-Tesseract's invisible text layer (``real_pdf.scanned``: made once into ``bench/data/scanned/``;
-~2 s a page: ``--docs`` takes fewer documents, spread evenly), both without the outline, and the headings the copy loses or gains
-against the original are counted and listed (``--list``): each is a bug of the held-out kind.
+OCR layer, made from untuned pages): each document's sampled pages, alone (an OCR page among
+printed ones would be read with the print's statistics), are read as they are and from a copy
+shown turned (``/Rotate`` 90 added, the text running across as stored) or made 300 dpi scans
+with Tesseract's invisible text layer (``real_pdf.scanned``: made once into
+``bench/data/scanned/``; ~2 s a page: ``--docs`` takes fewer documents, spread evenly), both
+without the outline, and the headings the copy loses or gains against the original are counted
+and listed (``--list``): each is a bug of the held-out kind.
 
     python bench/outline_survey.py [--pages 10] [--list out.tsv] [--json out.json]
     python bench/outline_survey.py --copy scanned --pages 3 --docs 50 --list diff.tsv
@@ -96,23 +98,29 @@ def documents(pages: int) -> list[tuple[Path, list[int], list[list[Any]]]]:
     return out
 
 
-def read(path: Path, pages: list[int], scratch: Path, reader: Any, made: str = "") -> dict[int, str]:
-    """The pages' markdown as auto reads them from a copy of ``path`` without its outline, its
-    pages as they are or ``made`` ``turned`` (90 degrees more ``/Rotate``) or ``scanned``."""
+def read(
+    path: Path, pages: list[int], scratch: Path, reader: Any, made: str = ""
+) -> dict[int, str]:
+    """The pages' markdown as auto reads them from a copy of ``path`` without its outline; with
+    ``made``, a copy of those pages alone (``alone``; an OCR page in a document of printed ones
+    would be read with the print's statistics), shown ``turned`` (90 degrees more ``/Rotate``)
+    or ``scanned``."""
     copy = scratch / "copy.pdf"
     source = scanned(path, pages) if made == "scanned" else path  # made once, kept
     if source is None:
         raise RuntimeError("no tesseract")
     with pymupdf.open(source) as doc:
         doc.set_toc([])
-        if made == "turned":
-            for n in pages:
-                doc[n - 1].set_rotation((doc[n - 1].rotation + 90) % 360)
+        if made:
+            doc.select([n - 1 for n in pages])
+        for page in doc if made == "turned" else ():
+            page.set_rotation((page.rotation + 90) % 360)
         doc.save(copy)
+    numbers = dict(enumerate(pages, 1)) if made else {n: n for n in pages}
     got: dict[int, str] = {}
-    for unit in reader.iter_documents(str(copy), pages=",".join(map(str, pages))):
+    for unit in reader.iter_documents(str(copy), pages=",".join(map(str, sorted(numbers)))):
         if "table_index" not in unit.metadata and "page_number" in unit.metadata:
-            n = unit.metadata["page_number"]
+            n = numbers[unit.metadata["page_number"]]
             got[n] = got[n] + "\n\n" + unit.text if n in got else unit.text
     return got
 
@@ -133,7 +141,7 @@ def differential(docs: list[tuple[Path, list[int], list[list[Any]]]], made: str,
     with tempfile.TemporaryDirectory() as scratch:
         for path, picked, _ in docs:
             try:
-                texts = read(path, picked, Path(scratch), reader)
+                texts = read(path, picked, Path(scratch), reader, "alone")
                 copies = read(path, picked, Path(scratch), reader, made)
             except (docread.errors.ReadDocumentError, RuntimeError, ValueError) as exc:
                 print(f"skipped {path.name}: {exc}")
