@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
+from ..library import OCR_FONT
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
 from ..tables.rows import price
 from .joins import same_row
@@ -188,7 +189,7 @@ def _heading_level(
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
         return 0
-    if not distinct and not _caps_numbered(text):
+    if not distinct and not (_caps_numbered(text) or _ocr_numbered(first, text)):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
@@ -283,11 +284,32 @@ def _caps_numbered(text: str) -> bool:
     return caps and len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
 
 
+def _ocr_numbered(first: Line, text: str) -> bool:
+    """An OCR text layer's side head (``8.1 Basic examples``): the layer has no weight and its
+    sizes are steadied to the body's, so a line of a few words opening with a section number
+    and a capital, no stop or colon at its end, is one (a numbered step's sentence is not)."""
+    if first.family != OCR_FONT:
+        return False
+    stripped = text.strip()
+    number = _HEAD_NUMBER.match(stripped)
+    rest = stripped[number.end() :] if number else ""
+    return (
+        bool(rest[:1].isupper())
+        and len(stripped.split()) <= _CAPS_HEAD
+        and not stripped.endswith((".", ",", ";", ":", "："))
+    )
+
+
 def _lead(lines: list[Line], survey: Survey) -> int:
     """How many first lines of a block are a heading run into its paragraph: whole lines in
     one style apart from the body's, the next not in it; or a numbered line in capitals over
-    text that is not (``0. PREAMBLE``: a list item's title line)."""
-    if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
+    text that is not (``0. PREAMBLE``: a list item's title line), or an OCR layer's numbered
+    side head over its text."""
+    first = lines[0]
+    if len(lines) > 1 and (
+        _caps_numbered(first.text) and not lines[1].text.isupper()
+        or _ocr_numbered(first, first.text)
+    ):
         return 1
     if len(lines) < 2 or not (survey.distinct(lines[0]) or _small_head(lines[0], survey)):
         return 0
