@@ -42,12 +42,13 @@ _STARRED = lazy_pattern(  # "Jürgen Spitzmüller∗": LaTeX's first \thanks mar
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
 )
-_INITIALED = (  # a name with its initials: "W. N. Venables", "Joseph C. Slater"
-    r"(?:(?:[A-Z]\.\s?){1,3}\s*[A-Z][a-zà-ÿ'’-]+"
-    r"|[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+)"
+_INITIALED = (  # a name with its initials: "W. N. Venables", "Joseph C. Slater"; atomic groups:
+    r"(?>(?:[A-Z]\.\s?+){1,3}+[A-Z][a-zà-ÿ'’-]++"  # no space taken two ways (2^n backtracking)
+    r"|[A-Z][a-zà-ÿ'’-]++(?:\s+[A-Z]\.){1,2}+\s+[A-Z][a-zà-ÿ'’-]++)"
 )
-_AUTHORS = lazy_pattern(  # "W. N. Venables, D. M. Smith and the R Core Team": a byline of several
-    rf"^{_INITIALED}(?:\s*(?:,|and|&|und)\s*(?:{_INITIALED}|the\s.+|[A-Z][a-z]+\s[A-Z][a-z]+))+$"
+_JOINED = r"\s*+(?:,|\band\b|&|\bund\b)\s*+"  # names' joint: a comma, "and" as a word
+_AUTHORS = lazy_pattern(  # "W. N. Venables, D. M. Smith and the R Core Team": two names at least
+    rf"^{_INITIALED}(?>{_JOINED}{_INITIALED})++(?:{_JOINED}(?:the\s.+|[A-Z][a-z]+\s[A-Z][a-z]+))?$"
 )
 _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedule B. Prices"
     r"^(?:Exhibit|Schedule|Annex|Attachment|Appendix|Article|Section|Part|Form|Step|Phase"
