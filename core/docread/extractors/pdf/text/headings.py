@@ -86,6 +86,8 @@ _ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, 
     re.IGNORECASE,
 )
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
+_ENDS = lazy_pattern(r"[^\W\d_]{2}[.!?]\s*$")  # a sentence's end: "None." run in after a head
+_CONTENTS_RUN = 4  # OCR rows opening with a number, none between: a scanned contents page's
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _CITED = lazy_pattern(  # "Appendices for Chapter 3": the number a part's, no page's
@@ -299,6 +301,26 @@ def _ocr_numbered(first: Line, text: str) -> bool:
         and len(stripped.split()) <= _CAPS_HEAD
         and not stripped.endswith((".", ",", ";", ":", "："))
     )
+
+
+def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
+    """Where (``x0``, ``y0``) a column's OCR lines are a contents page's entries: rows opening
+    with a section number, ``_CONTENTS_RUN`` or more with no other row between (a leader or a
+    page number the OCR reads apart is a word of its entry's row, a sentence's end is not); an
+    OCR side head is over its text (fbithesis p1 scanned read ``2 Usage``, ``1.8 Thanks`` as heads)."""
+    found: set[tuple[float, float]] = set()
+    run: list[Line] = []
+    for ln in [*lines, None]:
+        middle = (ln.y0 + ln.y1) / 2 if ln else 0.0
+        if ln and run and run[-1].y0 <= middle <= run[-1].y1 and not _ENDS.search(ln.text):
+            continue  # on the entry's row (a run-in text, "None.", on it: a side head's)
+        if ln and ln.family == OCR_FONT and _HEAD_NUMBER.match(ln.text.strip()):
+            run.append(ln)
+            continue
+        if len(run) >= _CONTENTS_RUN:
+            found.update((entry.x0, entry.y0) for entry in run)
+        run = []
+    return found
 
 
 def _lead(lines: list[Line], survey: Survey) -> int:
