@@ -301,7 +301,7 @@ def turned(path: Path, turn: int) -> Path:
     ``real_pdf/``: the surveys' samples of the fetched PDFs stay as they were)."""
     import pymupdf
 
-    out = HERE / "data" / "turned" / str(turn) / path.parent.name / path.name
+    out = HERE / "data" / "turned" / str(turn) / _copy_folder(path) / path.name
     if not out.exists():
         with pymupdf.open(path) as doc:
             for page in doc:
@@ -319,7 +319,7 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
     warned, where Tesseract is not installed."""
     import pymupdf
 
-    out = HERE / "data" / "scanned" / path.parent.name / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
+    out = HERE / "data" / "scanned" / _copy_folder(path) / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
     if out.exists():
         return out
     if shutil.which("tesseract") is None:
@@ -329,6 +329,15 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
         scan_pages(doc, pages)
         _saved(doc, out)
     return out
+
+
+def _copy_folder(path: Path) -> Path:
+    """Where under ``turned/`` or ``scanned/`` a copy of ``path`` goes: its folder under
+    ``real_pdf/`` (revtex's and revtex4-1's ``aip/aipsamp.pdf`` differ), else its folder's name."""
+    try:
+        return path.resolve().parent.relative_to(MADE.resolve())
+    except ValueError:
+        return Path(path.parent.name)
 
 
 def scan_pages(doc: Any, pages: list[int]) -> None:
