@@ -12,6 +12,7 @@ from functools import partial
 from pathlib import Path
 
 import pymupdf
+import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER
 from factories import drawn_markdown
 
@@ -414,25 +415,31 @@ def test_an_ocr_text_layers_numbered_side_heads_are_headings(tmp_path: Path) -> 
     assert HEADING.findall(markdown) == ["7.3 Units", "8.1 Basic examples", "8.2 Captions and placement"]
 
 
-def _contents(page: pymupdf.Page) -> None:
-    """A thesis's contents page (fbithesis p1): numbered entries at the body's size, each with
-    its page number far right on its row (a section's after a leader), no text between them."""
+def _contents(page: pymupdf.Page, entries: tuple[str, ...]) -> None:
+    """A thesis's contents page (fbithesis p1, auguide4-2 p1): numbered entries, a chapter's
+    larger, each with its page number far right on its row, no text between them."""
     page.insert_text((72, 70), "Contents", fontsize=16, fontname="hebo")
-    entries = ("1 Introduction", "1.1 Why the name", "1.2 Other packages", "1.3 Installation",
-               "2 Usage", "2.1 The baseclass", "2.2 Options", "3 Customization")  # fmt: skip
     for i, entry in enumerate(entries):
         y = 110.0 + 22 * i
-        dots = "" if entry[1] == " " else " " + ". " * 30
-        page.insert_text((72 + 14 * (entry[1] == "."), y), entry + dots, fontsize=10, fontname="helv")
+        section = "." in entry.split()[0].rstrip(".")  # a chapter's entry in 15 pt bold
+        dots, size, font = (" " + ". " * 30, 10, "helv") if section else ("", 15, "hebo")
+        page.insert_text((72 + 14 * section, y), entry + dots, fontsize=size, fontname=font)
         page.insert_text((520, y), str(2 + i), fontsize=10, fontname="helv")
 
 
-def test_a_scanned_contents_pages_entries_are_no_side_heads(tmp_path: Path) -> None:
+_THESIS = ("1 Introduction", "1.1 Why the name", "1.2 Other packages", "1.3 Installation",
+           "2 Usage", "2.1 The baseclass", "2.2 Options", "3 Customization")  # fmt: skip
+_REVTEX = ("IV. The Front Matter", "IV.1. Setting the title", "IV.2. Specifying a date",
+           "IV.3. Specifying authors", "V. The body of the paper", "V.1. Section headings")  # fmt: skip
+
+
+@pytest.mark.parametrize("entries", [_THESIS, _REVTEX])
+def test_a_scanned_contents_pages_entries_are_no_side_heads(tmp_path: Path, entries: tuple[str, ...]) -> None:
     """On an OCR layer a contents entry's leader and page number are words apart from its
     title: a column whose numbered lines mostly have a leader or a bare number on their row is
     a contents page, its entries no side heads (fbithesis p1 scanned read ``2 Usage``)."""
-    markdown = _scanned_markdown(tmp_path, _contents, 320)
-    assert HEADING.findall(markdown) == ["Contents"], markdown
+    markdown = _scanned_markdown(tmp_path, partial(_contents, entries=entries), 320)
+    assert [head for head in HEADING.findall(markdown) if head != "Contents"] == [], markdown
 
 
 def _stacked_heads(page: pymupdf.Page) -> None:

@@ -87,6 +87,7 @@ _ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, 
 )
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _ENDS = lazy_pattern(r"[^\W\d_]{2}[.!?]\s*$")  # a sentence's end: "None." run in after a head
+_SUB_ROMAN = lazy_pattern(r"^[IVX]{1,5}(?:\.\d{1,2}){1,3}\.?(?:\s|$)")  # REVTeX's "IV.5." entry
 _CONTENTS_RUN = 4  # OCR rows opening with a number, none between: a scanned contents page's
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
@@ -314,7 +315,8 @@ def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
         middle = (ln.y0 + ln.y1) / 2 if ln else 0.0
         if ln and run and run[-1].y0 <= middle <= run[-1].y1 and not _ENDS.search(ln.text):
             continue  # on the entry's row (a run-in text, "None.", on it: a side head's)
-        if ln and ln.family == OCR_FONT and _HEAD_NUMBER.match(ln.text.strip()):
+        text = ln.text.strip() if ln and ln.family == OCR_FONT else ""
+        if ln and text and (_HEAD_NUMBER.match(text) or _SUB_ROMAN.match(text)):
             run.append(ln)
             continue
         if len(run) >= _CONTENTS_RUN:
