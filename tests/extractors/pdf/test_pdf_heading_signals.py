@@ -483,3 +483,23 @@ def test_an_ocr_layers_heads_with_text_run_in_are_no_contents(tmp_path: Path) ->
         "4.1.2 Non-Academic Staff", "4.1.3 Student Assistants", "4.2 Funding for Direct Project Costs",
         "4.2.1 Travel Expenses",
     ]
+
+
+def _heads_over_listing(page: pymupdf.Page) -> None:
+    """A class manual's page (ut-thesis p8): two numbered heads, then a listing whose lines
+    carry their numbers (``56 \\department{...}``), then text."""
+    page.insert_text((72, 60), "3.5 Front Matter", fontsize=10, fontname="hebo")
+    page.insert_text((72, 80), "3.5.1 Matter Commands", fontsize=10, fontname="hebo")
+    code = ("\\department{(department)}", "\\gradyear{(year)} % the year of the degree",
+            "\\degree{(degree)}", "\\copyrighttext{Copyright by the author}")  # fmt: skip
+    for i, line in enumerate(code):
+        page.insert_text((72, 104 + 14 * i), f"{56 + i} {line}", fontsize=10, fontname="helv")
+    _paragraph(page, 170, 3)
+
+
+def test_an_ocr_layers_heads_over_a_numbered_listing_stay_headings(tmp_path: Path) -> None:
+    """A listing's numbered lines (``56 \\department{``) are no contents entries: the heads over
+    them stay."""
+    markdown = _scanned_markdown(tmp_path, _heads_over_listing, 260)
+    assert HEADING.findall(markdown)[:2] == ["3.5 Front Matter", "3.5.1 Matter Commands"], markdown
+

@@ -88,6 +88,7 @@ _ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, 
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
 _ENDS = lazy_pattern(r"[^\W\d_]{2}[.!?]\s*$")  # a sentence's end: "None." run in after a head
 _SUB_ROMAN = lazy_pattern(r"^[IVX]{1,5}(?:\.\d{1,2}){1,3}\.?(?:\s|$)")  # REVTeX's "IV.5." entry
+_LISTED = lazy_pattern(r"[\\%{}#@$<(\[]|.*[;{}]$")  # a listing's line after its number: "56 \\author{"
 _CONTENTS_RUN = 4  # OCR rows opening with a number, none between: a scanned contents page's
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
@@ -306,7 +307,7 @@ def _ocr_numbered(first: Line, text: str) -> bool:
 
 def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
     """Where (``x0``, ``y0``) a column's OCR lines are a contents page's entries: rows opening
-    with a section number, ``_CONTENTS_RUN`` or more with no other row between (a leader or a
+    with a section number (no listing's numbered line of code), ``_CONTENTS_RUN`` or more with no other row between (a leader or a
     page number the OCR reads apart is a word of its entry's row, a sentence's end is not); an
     OCR side head is over its text (fbithesis p1 scanned read ``2 Usage``, ``1.8 Thanks`` as heads)."""
     found: set[tuple[float, float]] = set()
@@ -316,7 +317,10 @@ def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
         if ln and run and run[-1].y0 <= middle <= run[-1].y1 and not _ENDS.search(ln.text):
             continue  # on the entry's row (a run-in text, "None.", on it: a side head's)
         text = ln.text.strip() if ln and ln.family == OCR_FONT else ""
-        if ln and text and (_HEAD_NUMBER.match(text) or _SUB_ROMAN.match(text)):
+        if text.isdigit():
+            continue  # a page number read apart from its row: neither entry nor text
+        number = _HEAD_NUMBER.match(text) or _SUB_ROMAN.match(text)
+        if ln and number and not _LISTED.match(text[number.end() :]):
             run.append(ln)
             continue
         if len(run) >= _CONTENTS_RUN:
