@@ -12,7 +12,17 @@ Titles are compared by their letters and digits, casefolded, a leading section n
 (``3.1 Results`` = ``Results``), one holding the other if it is at least half its length.
 The held-out documents (bench/pdf_truth/'s ``test`` split) are never read.
 
+``--copy turned|scanned`` is a differential (the held-out half's rotated page and scan with an
+OCR layer, made from untuned pages): each document's sampled pages, alone (an OCR page among
+printed ones would be read with the print's statistics), are read as they are and from a copy
+shown turned (``/Rotate`` 90 added, the text running across as stored) or made 300 dpi scans
+with Tesseract's invisible text layer (``real_pdf.scanned``: made once into
+``bench/data/scanned/``; ~2 s a page: ``--docs`` takes fewer documents, spread evenly), both
+without the outline, and the headings the copy loses or gains against the original are counted
+and listed (``--list``): each is a bug of the held-out kind.
+
     python bench/outline_survey.py [--pages 10] [--list out.tsv] [--json out.json]
+    python bench/outline_survey.py --copy scanned --pages 3 --docs 50 --list diff.tsv
     PYTHONPATH=/path/to/other/tree/core python bench/outline_survey.py   # another tree's docread
 """
 
@@ -29,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
-from real_pdf import TRUTH, norm, page_parts
+from real_pdf import TRUTH, norm, page_parts, scanned
 
 DATA = Path(__file__).resolve().parent / "data" / "real_pdf"
 _NUMBER = re.compile(
@@ -88,16 +98,29 @@ def documents(pages: int) -> list[tuple[Path, list[int], list[list[Any]]]]:
     return out
 
 
-def read(path: Path, pages: list[int], scratch: Path, reader: Any) -> dict[int, str]:
-    """The pages' markdown as auto reads them from a copy of ``path`` without its outline."""
+def read(
+    path: Path, pages: list[int], scratch: Path, reader: Any, made: str = ""
+) -> dict[int, str]:
+    """The pages' markdown as auto reads them from a copy of ``path`` without its outline; with
+    ``made``, a copy of those pages alone (``alone``; an OCR page in a document of printed ones
+    would be read with the print's statistics), shown ``turned`` (90 degrees more ``/Rotate``)
+    or ``scanned``."""
     copy = scratch / "copy.pdf"
-    with pymupdf.open(path) as doc:
+    source = scanned(path, pages) if made == "scanned" else path  # made once, kept
+    if source is None:
+        raise RuntimeError("no tesseract")
+    with pymupdf.open(source) as doc:
         doc.set_toc([])
+        if made:
+            doc.select([n - 1 for n in pages])
+        for page in doc if made == "turned" else ():
+            page.set_rotation((page.rotation + 90) % 360)
         doc.save(copy)
+    numbers = dict(enumerate(pages, 1)) if made else {n: n for n in pages}
     got: dict[int, str] = {}
-    for unit in reader.iter_documents(str(copy), pages=",".join(map(str, pages))):
+    for unit in reader.iter_documents(str(copy), pages=",".join(map(str, sorted(numbers)))):
         if "table_index" not in unit.metadata and "page_number" in unit.metadata:
-            n = unit.metadata["page_number"]
+            n = numbers[unit.metadata["page_number"]]
             got[n] = got[n] + "\n\n" + unit.text if n in got else unit.text
     return got
 
@@ -109,21 +132,61 @@ def heading_lines(markdown: str) -> list[str]:
     return [h for h in raw if norm(h) in kept]
 
 
+def differential(docs: list[tuple[Path, list[int], list[list[Any]]]], made: str, reader: Any) -> list[str]:
+    """The headings each sampled page's ``made`` copy loses or gains against the page itself
+    (both read without the outline), printed as counts; the TSV lines to look at returned."""
+    import docread
+
+    rows, heads, lost, gained, pages, cpu = [], 0, 0, 0, 0, time.process_time()
+    with tempfile.TemporaryDirectory() as scratch:
+        for path, picked, _ in docs:
+            try:
+                texts = read(path, picked, Path(scratch), reader, "alone")
+                copies = read(path, picked, Path(scratch), reader, made)
+            except (docread.errors.ReadDocumentError, RuntimeError, ValueError) as exc:
+                print(f"skipped {path.name}: {exc}")
+                continue
+            for n in picked:
+                pages += 1
+                mine, theirs = heading_lines(texts.get(n, "")), heading_lines(copies.get(n, ""))
+                heads += len(mine)
+                for head, other, label in ((mine, theirs, "lost"), (theirs, mine, "gained")):
+                    for h in head:
+                        if not any(same(key(h), key(o)) for o in other):
+                            lost += label == "lost"
+                            gained += label == "gained"
+                            rows.append(f"{label}\t{path.relative_to(DATA)}\t{n}\t{h}")
+    cpu = time.process_time() - cpu
+    print(f"{made}: {pages} pages, {heads} headings on the originals, {lost} lost and {gained} gained"
+          f" by the copies, {cpu:.0f} CPU s")  # fmt: skip
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pages", type=int, default=10, help="pages sampled per document")
     parser.add_argument("--list", help="write the headings no outline entry names here (TSV)")
     parser.add_argument("--json", help="write the counts here")
+    parser.add_argument("--copy", choices=("turned", "scanned"), help="the differential (above)")
+    parser.add_argument("--docs", type=int, help="documents read at most, spread evenly")
     args = parser.parse_args()
     import docread
 
     cfg = {"cache": {"enabled": False}, "isolation": {"enabled": False},
            "timeouts": {"global": 3600}, "pdf": {"structure": "auto"}}  # fmt: skip
     reader = docread.Reader("/", config=cfg)
+    docs = documents(args.pages)
+    if args.docs and args.docs < len(docs):
+        docs = [docs[i * len(docs) // args.docs] for i in range(args.docs)]
+    if args.copy:
+        rows = differential(docs, args.copy, reader)
+        if args.list:
+            Path(args.list).write_text("\n".join(rows) + "\n")
+        return
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # found, entries, named, heads
     unnamed, sampled, cpu = [], 0, time.process_time()
     with tempfile.TemporaryDirectory() as scratch:
-        for path, pages, toc in documents(args.pages):
+        for path, pages, toc in docs:
             try:
                 texts = read(path, pages, Path(scratch), reader)
             except docread.errors.ReadDocumentError as exc:

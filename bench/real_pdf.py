@@ -28,9 +28,10 @@ field and its value) and small capitals heads found on untuned pages, ``unpacked
 ``extra16/``; ``extra17``: untuned pages of documents copied
 with every page shown turned (``"turn": 90``: ``/Rotate`` added, the text running across as
 stored), ``unpacked`` then ``turned``, and pages made scans with Tesseract's text layer
-(``"scanned"``), in ``extra17/``; ``extra19``: untuned pages of the held-out kinds that lost
-whole paragraphs (a two-column guide's list wraps, a LaTeX test page), ``unpacked``, in
-``extra19/``):
+(``"scanned"``), in ``extra17/``; ``extra18``: title pages' and bills' false headings an outline
+survey found (a byline of several names with initials), ``unpacked``, in ``extra18/``;
+``extra19``: untuned pages of the held-out kinds that lost whole paragraphs (a two-column
+guide's list wraps, a LaTeX test page), ``unpacked``, in ``extra19/``):
 - headings: an expected heading is a markdown heading line of its page outside code fences (a
   shell prompt's ``# adduser`` is code; no fenced line is a table row either), text equal after
   normalising (NFKC, casefold, emphasis, escapes, whitespace and hyphens out: ``norm``); levels
@@ -302,7 +303,7 @@ def turned(path: Path, turn: int) -> Path:
     ``real_pdf/``: the surveys' samples of the fetched PDFs stay as they were)."""
     import pymupdf
 
-    out = HERE / "data" / "turned" / str(turn) / path.parent.name / path.name
+    out = HERE / "data" / "turned" / str(turn) / _copy_folder(path) / path.name
     if not out.exists():
         with pymupdf.open(path) as doc:
             for page in doc:
@@ -318,18 +319,38 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
     in render mode 3), put in the page's place; made once into ``bench/data/scanned/``, named
     by its pages (``R-FAQ-p29.pdf``: a truth scanning other pages makes its own copy); None,
     warned, where Tesseract is not installed."""
-    import tempfile
-
     import pymupdf
 
-    out = HERE / "data" / "scanned" / path.parent.name / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
+    out = HERE / "data" / "scanned" / _copy_folder(path) / f"{path.stem}-p{'-'.join(map(str, pages))}.pdf"
     if out.exists():
         return out
     if shutil.which("tesseract") is None:
         print(f"warning: no tesseract: {path.name}'s scanned pages skipped", file=sys.stderr)
         return None
+    with pymupdf.open(path) as doc:
+        scan_pages(doc, pages)
+        _saved(doc, out)
+    return out
+
+
+def _copy_folder(path: Path) -> Path:
+    """Where under ``turned/`` or ``scanned/`` a copy of ``path`` goes: its folder under
+    ``real_pdf/`` (revtex's and revtex4-1's ``aip/aipsamp.pdf`` differ), else its folder's name."""
+    try:
+        return path.resolve().parent.relative_to(MADE.resolve())
+    except ValueError:
+        return Path(path.parent.name)
+
+
+def scan_pages(doc: Any, pages: list[int]) -> None:
+    """``doc``'s ``pages`` (1-based) replaced in place by scans with Tesseract's invisible text
+    layer: each rendered at 300 dpi in grey, ``tesseract img.png out -l eng pdf``."""
+    import tempfile
+
+    import pymupdf
+
     env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-    with pymupdf.open(path) as doc, tempfile.TemporaryDirectory() as work:
+    with tempfile.TemporaryDirectory() as work:
         for n in pages:
             image = Path(work) / f"{n}.png"
             doc[n - 1].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(image)
@@ -338,8 +359,6 @@ def scanned(path: Path, pages: list[int]) -> Path | None:
             with pymupdf.open(image.with_suffix(".pdf")) as scan:
                 doc.delete_page(n - 1)
                 doc.insert_pdf(scan, start_at=n - 1)
-        _saved(doc, out)
-    return out
 
 
 def _saved(doc: Any, out: Path) -> None:
@@ -428,7 +447,7 @@ def run(case: str, jobs: dict[str, tuple[str, list[int]]]) -> dict[str, Any]:
 SPLITS = (
     "tune", "test", "extra", "extra2", "extra3", "extra4", "extra5", "extra6", "extra7", "extra8",
     "extra9", "extra10", "extra11", "extra12", "extra13", "extra14", "extra15", "extra16",
-    "extra17", "extra19",
+    "extra17", "extra18", "extra19",
 )
 MEASURES = ("headings", "heading_precision", "cells", "paragraphs", "alone")
 LABELS = ("headings", "h.prec", "cells", "whole", "alone")

@@ -6,13 +6,14 @@ total's label beside its amount), and the real short headings that must stay hea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import docread
 import pymupdf
 import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER, Survey, survey
-from docread.extractors.pdf.text.headings import row_label
+from docread.extractors.pdf.text.headings import _AUTHORS, row_label
 from docread.extractors.pdf.text.lines import Line
 from docread.extractors.pdf.text.pieces import norm
 from factories import drawn, drawn_markdown, pdf
@@ -1035,3 +1036,71 @@ def test_a_release_line_that_is_page_ones_only_heading_is_no_heading(tmp_path):
         first, second = (d.text for d in reader.iter_documents("manual.pdf"))
     assert headings(first) == [], first
     assert headings(second)[:1] == ["1 Introduction"], second
+
+
+def _numbered_bill(page: pymupdf.Page, number: str) -> None:
+    """SammyMaystone's head (extra14): ``INVOICE`` in 28 pt at the right, the bill's number
+    under it in 12 pt (``# invoice_number_1``), then the body."""
+    page.insert_text((400, 60), "INVOICE", fontsize=28, fontname="helv")
+    page.insert_text((402, 80), number, fontsize=12, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(57, 120, 540, 300), BILL_BODY * 3, fontsize=10, fontname="helv")
+
+
+@pytest.mark.parametrize("number", ["# invoice_number_1", "No. INV2022-089", "#INV-0042"])
+def test_a_bills_number_under_its_title_is_no_heading(tmp_path, number):
+    """A number sign and one token with a digit in it is the document's number (a bill's, a
+    receipt's), no heading, whatever its size; the title over it stays one."""
+    draw = lambda page: _numbered_bill(page, number)  # noqa: E731
+    assert headings(drawn_markdown(tmp_path, draw)) == ["INVOICE"]
+
+
+def _authors_title_page(page: pymupdf.Page, authors: str) -> None:
+    """R-intro's and hagenberg-thesis's title page: the title, a byline of several names with
+    initials joined by commas and ``and`` in a larger face, then the body."""
+    page.insert_text((150, 100), "An Introduction to R", fontsize=24, fontname="hebo")
+    page.insert_text((150, 140), authors, fontsize=14, fontname="helv")
+    page.insert_textbox(pymupdf.Rect(72, 170, 520, 330), BILL_BODY * 4, fontsize=10, fontname="tiro")
+
+
+@pytest.mark.parametrize(
+    "authors", ["W. N. Venables, D. M. Smith and the R Core Team", "W. Burger and W. Hochleitner"]
+)
+def test_a_byline_of_several_names_with_initials_is_no_heading(tmp_path, authors):
+    """Several authors' names with their initials, joined by commas and ``and``, under a title
+    are its byline (outline survey: 3 of 3 such headings were bylines), no heading."""
+    draw = lambda page: _authors_title_page(page, authors)  # noqa: E731
+    assert headings(drawn_markdown(tmp_path, draw)) == ["An Introduction to R"]
+
+
+def _lettered_sections(page: pymupdf.Page, heads: tuple[str, ...]) -> None:
+    """A paper's or a biosketch's lettered sections (REVTeX's ``A. Title and Front Matter``,
+    IEEE's ``V. Conclusion and Future Work``): each head in 12 pt bold over its text."""
+    y = 60.0
+    for head in heads:
+        page.insert_text((72, y), head, fontsize=12, fontname="hebo")
+        page.insert_textbox(pymupdf.Rect(72, y + 14, 520, y + 80), BILL_BODY * 2, fontsize=10, fontname="tiro")
+        y += 100
+
+
+@pytest.mark.parametrize(
+    "heads",
+    [
+        ("A. Research and Professional Experience", "B. Title and Front Matter"),
+        ("IV. Experiments", "V. Conclusion and Future Work", "A. Brand New World"),
+        ("U.S. Policy and the Middle East", "C. Terms & Payment Schedule"),
+    ],
+)
+def test_lettered_section_heads_joined_by_and_stay_headings(tmp_path, heads):
+    """A lettered or roman-numbered head whose title holds ``and`` or ``&`` is no byline: one
+    letter is no name's initials (aipguide4-1 p3, example-biosketch p1 lost theirs)."""
+    draw = lambda page: _lettered_sections(page, heads)  # noqa: E731
+    assert headings(drawn_markdown(tmp_path, draw)) == list(heads)
+
+
+def test_a_long_list_of_initialed_names_is_matched_in_linear_time():
+    """A byline test on 24 initialed names that fails at its end costs no more than a moment
+    (a space that two parts of the pattern could take made it 2^n: seconds at 20 names)."""
+    line = ", ".join(f"{chr(65 + i % 26)}. Li" for i in range(24)) + " 1"
+    start = time.process_time()
+    assert not _AUTHORS.match(line)
+    assert time.process_time() - start < 0.5

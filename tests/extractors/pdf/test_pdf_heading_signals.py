@@ -7,10 +7,12 @@ for one line of Hangul): each page here is generated to show the same thing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 import pymupdf
+import pytest
 from docread.extractors.pdf.survey import HEAD_NUMBER
 from factories import drawn_markdown
 
@@ -373,3 +375,131 @@ def test_a_head_ending_in_its_chapters_number_is_no_contents_entry(tmp_path):
     text = drawn_markdown(tmp_path, _appendix_for_chapter)
     assert HEADING.findall(text) == ["A.1 Appendices for Chapter 3", "A.1.1 A lovely subsection"]
     assert not HEAD_NUMBER.match("p.12 and the following")
+
+
+def _numbered_side_heads(page: pymupdf.Page) -> None:
+    """A journal guide's page (mnras_guide p4): numbered side heads in bold at the body's size
+    (``7.3 Units``) between paragraphs, and a numbered step that is a sentence."""
+    y = _paragraph(page, 60.0, 3)
+    for head in ("7.3 Units", "8.1 Basic examples", "8.2 Captions and placement"):
+        page.insert_text((72, y + 8), head, fontsize=10, fontname="hebo")
+        y = _paragraph(page, y + 24, 3)
+    page.insert_text((72, y + 8), "2. Use the program and quit it at the end.", fontsize=10, fontname="helv")
+    _paragraph(page, y + 30, 2)
+
+
+def _scanned_markdown(tmp_path: Path, draw: Callable[[pymupdf.Page], None], height: float) -> str:
+    """The markdown auto reads from a page drawn by ``draw``, rendered at 300 dpi and given to
+    Tesseract (its picture and its invisible text layer), one OpenMP thread as docread runs it."""
+    import os
+    import subprocess
+
+    import docread
+
+    doc = pymupdf.open()
+    draw(doc.new_page(width=612, height=height))
+    doc[0].get_pixmap(dpi=300, colorspace=pymupdf.csGRAY).save(tmp_path / "scan.png")
+    subprocess.run(["tesseract", "scan.png", "page", "pdf"], cwd=tmp_path, check=True,
+                   capture_output=True, env={**os.environ, "OMP_THREAD_LIMIT": "1"})  # fmt: skip
+    config = {"cache": {"enabled": False}, "isolation": {"enabled": False}}
+    with docread.Reader(tmp_path, config=config) as reader:
+        return "\n\n".join(d.text for d in reader.iter_documents("page.pdf"))
+
+
+def test_an_ocr_text_layers_numbered_side_heads_are_headings(tmp_path: Path) -> None:
+    """The print's bold is not in an OCR layer, and its sizes are steadied to the body's: a
+    line opening with a section number and a capital, a few words with no stop, is a side
+    head there (the outline survey's scanned copies lost 60 such heads of 163); a numbered
+    sentence stays text."""
+    markdown = _scanned_markdown(tmp_path, _numbered_side_heads, 500)
+    assert HEADING.findall(markdown) == ["7.3 Units", "8.1 Basic examples", "8.2 Captions and placement"]
+
+
+def _contents(page: pymupdf.Page, entries: tuple[str, ...]) -> None:
+    """A thesis's contents page (fbithesis p1, auguide4-2 p1): numbered entries, a chapter's
+    larger, each with its page number far right on its row, no text between them."""
+    page.insert_text((72, 70), "Contents", fontsize=16, fontname="hebo")
+    for i, entry in enumerate(entries):
+        y = 110.0 + 22 * i
+        section = "." in entry.split()[0].rstrip(".")  # a chapter's entry in 15 pt bold
+        dots, size, font = (" " + ". " * 30, 10, "helv") if section else ("", 15, "hebo")
+        page.insert_text((72 + 14 * section, y), entry + dots, fontsize=size, fontname=font)
+        page.insert_text((520, y), str(2 + i), fontsize=10, fontname="helv")
+
+
+_THESIS = ("1 Introduction", "1.1 Why the name", "1.2 Other packages", "1.3 Installation",
+           "2 Usage", "2.1 The baseclass", "2.2 Options", "3 Customization")  # fmt: skip
+_REVTEX = ("IV. The Front Matter", "IV.1. Setting the title", "IV.2. Specifying a date",
+           "IV.3. Specifying authors", "V. The body of the paper", "V.1. Section headings")  # fmt: skip
+
+
+@pytest.mark.parametrize("entries", [_THESIS, _REVTEX])
+def test_a_scanned_contents_pages_entries_are_no_side_heads(tmp_path: Path, entries: tuple[str, ...]) -> None:
+    """On an OCR layer a contents entry's leader and page number are words apart from its
+    title: a column whose numbered lines mostly have a leader or a bare number on their row is
+    a contents page, its entries no side heads (fbithesis p1 scanned read ``2 Usage``)."""
+    markdown = _scanned_markdown(tmp_path, partial(_contents, entries=entries), 320)
+    assert [head for head in HEADING.findall(markdown) if head != "Contents"] == [], markdown
+
+
+def _stacked_heads(page: pymupdf.Page) -> None:
+    """A chapter's first page: three numbered heads stacked with no text between (``3 Methods``,
+    ``3.1 Data``, ``3.1.1 Sources``), then paragraphs, then another side head."""
+    y = 60.0
+    for head in ("3 Methods", "3.1 Data", "3.1.1 Sources"):
+        page.insert_text((72, y), head, fontsize=10, fontname="hebo")
+        y += 18
+    y = _paragraph(page, y + 6, 3)
+    page.insert_text((72, y + 8), "3.1.2 Sampling", fontsize=10, fontname="hebo")
+    _paragraph(page, y + 24, 3)
+
+
+def test_an_ocr_layers_heads_stacked_over_their_text_are_no_contents(tmp_path: Path) -> None:
+    """Three numbered heads with no text between them are a chapter's opening, no contents
+    page (a contents page's entries run on four rows or more)."""
+    markdown = _scanned_markdown(tmp_path, _stacked_heads, 400)
+    assert HEADING.findall(markdown) == ["3 Methods", "3.1 Data", "3.1.1 Sources", "3.1.2 Sampling"]
+
+
+def _run_in_nones(page: pymupdf.Page) -> None:
+    """A proposal's budget (dfg proposal p5): two side heads with ``None.`` run in on their
+    rows, then two more: four numbered rows with no other row between, then text."""
+    rows = (("4.1.2 Non-Academic Staff", 330), ("4.1.3 Student Assistants", 318),
+            ("4.2 Funding for Direct Project Costs", 0), ("4.2.1 Travel Expenses", 0))  # fmt: skip
+    y = 60.0
+    for head, at in rows:
+        page.insert_text((72, y), head, fontsize=10, fontname="hebo")
+        if at:
+            page.insert_text((at, y), "None.", fontsize=10, fontname="helv")
+        y += 20
+    _paragraph(page, y, 3)
+
+
+def test_an_ocr_layers_heads_with_text_run_in_are_no_contents(tmp_path: Path) -> None:
+    """A sentence on a numbered row (``None.``) is text between heads, no contents entry's page
+    number or leader: the heads stay."""
+    markdown = _scanned_markdown(tmp_path, _run_in_nones, 300)
+    assert HEADING.findall(markdown) == [
+        "4.1.2 Non-Academic Staff", "4.1.3 Student Assistants", "4.2 Funding for Direct Project Costs",
+        "4.2.1 Travel Expenses",
+    ]
+
+
+def _heads_over_listing(page: pymupdf.Page) -> None:
+    """A class manual's page (ut-thesis p8): two numbered heads, then a listing whose lines
+    carry their numbers (``56 \\department{...}``), then text."""
+    page.insert_text((72, 60), "3.5 Front Matter", fontsize=10, fontname="hebo")
+    page.insert_text((72, 80), "3.5.1 Matter Commands", fontsize=10, fontname="hebo")
+    code = ("\\department{(department)}", "\\gradyear{(year)} % the year of the degree",
+            "\\degree{(degree)}", "\\copyrighttext{Copyright by the author}")  # fmt: skip
+    for i, line in enumerate(code):
+        page.insert_text((72, 104 + 14 * i), f"{56 + i} {line}", fontsize=10, fontname="helv")
+    _paragraph(page, 170, 3)
+
+
+def test_an_ocr_layers_heads_over_a_numbered_listing_stay_headings(tmp_path: Path) -> None:
+    """A listing's numbered lines (``56 \\department{``) are no contents entries: the heads over
+    them stay."""
+    markdown = _scanned_markdown(tmp_path, _heads_over_listing, 260)
+    assert HEADING.findall(markdown)[:2] == ["3.5 Front Matter", "3.5.1 Matter Commands"], markdown
+

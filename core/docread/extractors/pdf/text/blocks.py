@@ -14,7 +14,7 @@ from ....sanitize import lazy_pattern
 from ..library import OCR_FONT
 from ..order import Item
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
-from .headings import CODE, typed_blocks
+from .headings import CODE, ocr_contents, typed_blocks
 from .joins import closed
 from .lines import Line
 from .pieces import CAPTION, CAPTION_START, STRONG_BULLETS, WEAK_BULLETS, Block, bulleted, norm
@@ -116,8 +116,9 @@ def _restyled(
 ) -> list[Block]:
     """A column's headings set right: one in its bullets' style is text (a slide's list levels),
     unless numbered or the outline's; a number alone in a numbered heading's style is one; a
-    definition list's terms are text (``_terms``), and a label over a code (``GSTIN`` over
-    ``06AABCO6063D1ZQ``: a field and its value, ``headings.CODE``)."""
+    definition list's terms are text (``_terms``), a label over a code (``GSTIN`` over
+    ``06AABCO6063D1ZQ``: a field and its value, ``headings.CODE``) and a scanned contents
+    page's entries (``headings.ocr_contents``)."""
     headed = [b for b in out if b.kind == "heading"]  # most columns: none, nothing to set right
     terms = _terms(out, toc, survey) if headed else []
     for i in terms:
@@ -125,6 +126,12 @@ def _restyled(
     headed = [b for b in out if b.kind == "heading"] if terms else headed
     for i, block in enumerate(out if headed else ()):  # a field's label over its code
         if block.kind == "heading" and _over_code(block, lines) and norm(block.text) not in toc:
+            out[i] = Block("text", block.lines, right=at)
+    scanned = any(b.lines[0].family == OCR_FONT for b in headed)  # a scanned contents page's
+    entries = ocr_contents(lines) if scanned else set()  # entries: no side heads
+    for i, block in enumerate(out if entries else ()):
+        first = block.lines[0] if block.kind == "heading" else None
+        if first and (first.x0, first.y0) in entries:
             out[i] = Block("text", block.lines, right=at)
     listed = {(ln.style, ln.weight) for ln in (lines if headed else ()) if bulleted(ln.text)}
     heads = {_key(b): b.level for b in headed if _HEAD_NUMBER.match(b.text)}

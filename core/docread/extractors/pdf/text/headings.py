@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ....sanitize import lazy_pattern
+from ..library import OCR_FONT
 from ..survey import HEAD_NUMBER as _HEAD_NUMBER
 from ..tables.rows import price
 from .joins import same_row
@@ -41,6 +42,14 @@ _STARRED = lazy_pattern(  # "Jürgen Spitzmüller∗": LaTeX's first \thanks mar
 _NAME = lazy_pattern(  # "Joseph C. Slater", "Professor R. O. Tenase": a byline, no mark needed
     r"^(?:(?:Prof\.|Professor|Dr\.)\s+)?[A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z]\.){1,2}\s+[A-Z][a-zà-ÿ'’-]+$"
 )
+_INITIALED = (  # a name with its initials: "W. N. Venables", "Joseph C. Slater"; atomic groups:
+    r"(?>(?:[A-Z]\.\s?+){1,3}+[A-Z][a-zà-ÿ'’-]++"  # no space taken two ways (2^n backtracking)
+    r"|[A-Z][a-zà-ÿ'’-]++(?:\s+[A-Z]\.){1,2}+\s+[A-Z][a-zà-ÿ'’-]++)"
+)
+_JOINED = r"\s*+(?:,|\band\b|&|\bund\b)\s*+"  # names' joint: a comma, "and" as a word
+_AUTHORS = lazy_pattern(  # "W. N. Venables, D. M. Smith and the R Core Team": two names at least
+    rf"^{_INITIALED}(?>{_JOINED}{_INITIALED})++(?:{_JOINED}(?:the\s.+|[A-Z][a-z]+\s[A-Z][a-z]+))?$"
+)
 _PARTS = lazy_pattern(  # a document part's letter: "Exhibit A. Terms", "Schedule B. Prices"
     r"^(?:Exhibit|Schedule|Annex|Attachment|Appendix|Article|Section|Part|Form|Step|Phase"
     r"|Option|Type|Class|Group|Plan|Level|Model|Table|Figure|Anhang|Anlage)\s", re.IGNORECASE
@@ -50,6 +59,9 @@ _FIELD = lazy_pattern(r"^[^\d:]{1,40}:\s*\S*\d|[$€£¥₩]\s?\d|\d[.,]\d\d\b")
 _VALUED = lazy_pattern(r"^[^\d:：()]{1,40}[:：]\s*(?!\d{4}$)[^\s:：]*\d[^\s:：]*$")  # "ID: OD3041…"
 CODE = lazy_pattern(  # "ACCEA5E3GPBQJ9P9", "AIECE2021-0001": a product's or a paper's code, no title
     r"^(?=(?:\D*\d){3})(?=(?:[^A-Z]*[A-Z]){2})[A-Z\d][A-Z\d_-]{9,}$"
+)
+_NUMBER_SIGN = lazy_pattern(  # "# invoice_number_1", "№ 42/7": a document's number, no title
+    r"^(?:#|№|No\.|Nr\.|N[°º])\s*\S*\d\S*$", re.IGNORECASE
 )
 _DATED = lazy_pattern(r"\d{4}[-/–.]\d{1,2}[-/–.]\d{1,2}|\b\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")  # 2022/12/06
 _RELEASE = lazy_pattern(  # what dates a release: "Version 2.2", "v1.7.1", "Released", "dated", "发布"
@@ -74,6 +86,10 @@ _ABSTRACT = lazy_pattern(  # a paper's part set small over it (\small\bfseries, 
     re.IGNORECASE,
 )
 _SMALL = 0.85  # a numbered head apart from the body may be set this much smaller (9 pt over 10)
+_ENDS = lazy_pattern(r"[^\W\d_]{2}[.!?]\s*$")  # a sentence's end: "None." run in after a head
+_SUB_ROMAN = lazy_pattern(r"^[IVX]{1,5}(?:\.\d{1,2}){1,3}\.?(?:\s|$)")  # REVTeX's "IV.5." entry
+_LISTED = lazy_pattern(r"[\\%{}#@$<(\[]|.*[;{}]$")  # a listing's line after its number: "56 \\author{"
+_CONTENTS_RUN = 4  # OCR rows opening with a number, none between: a scanned contents page's
 _CAPS_HEAD = 8  # words at most of a numbered line in capitals taken for a heading at body style
 _TOC_ENTRY = lazy_pattern(r"\S\s+(?:\d{1,4}|[ivxlc]{1,6})$")  # "... Kompaktheit 27": a page number
 _CITED = lazy_pattern(  # "Appendices for Chapter 3": the number a part's, no page's
@@ -158,9 +174,10 @@ def _heading_level(
     weight apart from the body's (survey.Survey.distinct), with a word in it (not a formula),
     not a caption, a bullet, sentences or a part of one (a comma at its end, unnumbered lower
     case at its start; a CJK full stop), contact data (a letterhead's; a byline's name with its
-    footnote mark), a TOC entry's leader, a code or a field with a value of one word at any
-    size (``ACCEA5E3GPBQJ9P9``, ``Order ID: OD3041…``), code (monospaced, a bracket left open,
-    a command's syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
+    footnote mark; several names with their initials), a TOC entry's leader, a code, a field
+    with a value of one word or a bill's number at any size (``ACCEA5E3GPBQJ9P9``, ``Order ID:
+    OD3041…``, ``# invoice_number_1``), code (monospaced, a bracket left open, a command's
+    syntax: ``\\author{⟨author⟩}``), a note box's label, and larger or bolder, or (unless
     ``strong`` only: a list item) in a style the document sets its headings in, or numbered
     (``1.2``, ``(1)``, ``Chapter 3``), short and not a sentence."""
     first = lines[0]
@@ -177,7 +194,7 @@ def _heading_level(
     text = joined(lines)
     if not text or len(text) > _MAX_HEADING and not survey.numbered_title(text, first):
         return 0
-    if not distinct and not _caps_numbered(text):
+    if not distinct and not (_caps_numbered(text) or _ocr_numbered(first, text)):
         return 0
     if toc and norm(text) in toc:
         return min(toc[norm(text)], 4)
@@ -197,8 +214,10 @@ def _heading_level(
         or _STARRED.match(stripped) and survey.level(first) > 1  # bold and typed *: a section's
         and not (first.bold and "∗" not in stripped or stripped.isupper())
         or _NAME.match(stripped) and not _PARTS.match(stripped)  # one with a middle initial
+        or _AUTHORS.match(stripped)  # several with their initials
         or _LEADER.search(text)
         or CODE.match(stripped)  # the page's largest too: asmeconf's AIECE2021-0001
+        or _NUMBER_SIGN.match(stripped)  # a bill's number under its title
         or stripped[:1] == "(" and stripped.endswith(")")  # a caption's note: "(Watermark ...)"
         or _SYNTAX.search(stripped) and not (survey.bigger(first) and first.bold)  # a command's
         or survey.code(first)  # a signature, a listing
@@ -270,11 +289,56 @@ def _caps_numbered(text: str) -> bool:
     return caps and len(stripped.split()) <= _CAPS_HEAD and not stripped.endswith((",", ";"))
 
 
+def _ocr_numbered(first: Line, text: str) -> bool:
+    """An OCR text layer's side head (``8.1 Basic examples``): the layer has no weight and its
+    sizes are steadied to the body's, so a line of a few words opening with a section number
+    and a capital, no stop or colon at its end, is one (a numbered step's sentence is not)."""
+    if first.family != OCR_FONT:
+        return False
+    stripped = text.strip()
+    number = _HEAD_NUMBER.match(stripped)
+    rest = stripped[number.end() :] if number else ""
+    return (
+        bool(rest[:1].isupper())
+        and len(stripped.split()) <= _CAPS_HEAD
+        and not stripped.endswith((".", ",", ";", ":", "："))
+    )
+
+
+def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
+    """Where (``x0``, ``y0``) a column's OCR lines are a contents page's entries: rows opening
+    with a section number (no listing's numbered line of code), ``_CONTENTS_RUN`` or more with no other row between (a leader or a
+    page number the OCR reads apart is a word of its entry's row, a sentence's end is not); an
+    OCR side head is over its text (fbithesis p1 scanned read ``2 Usage``, ``1.8 Thanks`` as heads)."""
+    found: set[tuple[float, float]] = set()
+    run: list[Line] = []
+    for ln in [*lines, None]:
+        middle = (ln.y0 + ln.y1) / 2 if ln else 0.0
+        if ln and run and run[-1].y0 <= middle <= run[-1].y1 and not _ENDS.search(ln.text):
+            continue  # on the entry's row (a run-in text, "None.", on it: a side head's)
+        text = ln.text.strip() if ln and ln.family == OCR_FONT else ""
+        if text.isdigit():
+            continue  # a page number read apart from its row: neither entry nor text
+        number = _HEAD_NUMBER.match(text) or _SUB_ROMAN.match(text)
+        if ln and number and not _LISTED.match(text[number.end() :]):
+            run.append(ln)
+            continue
+        if len(run) >= _CONTENTS_RUN:
+            found.update((entry.x0, entry.y0) for entry in run)
+        run = []
+    return found
+
+
 def _lead(lines: list[Line], survey: Survey) -> int:
     """How many first lines of a block are a heading run into its paragraph: whole lines in
     one style apart from the body's, the next not in it; or a numbered line in capitals over
-    text that is not (``0. PREAMBLE``: a list item's title line)."""
-    if len(lines) > 1 and _caps_numbered(lines[0].text) and not lines[1].text.isupper():
+    text that is not (``0. PREAMBLE``: a list item's title line), or an OCR layer's numbered
+    side head over its text."""
+    first = lines[0]
+    if len(lines) > 1 and (
+        _caps_numbered(first.text) and not lines[1].text.isupper()
+        or _ocr_numbered(first, first.text)
+    ):
         return 1
     if len(lines) < 2 or not (survey.distinct(lines[0]) or _small_head(lines[0], survey)):
         return 0
