@@ -40,7 +40,10 @@ class PdfExtractor(Extractor):
     # 17: codes, fields, rows' labels, release lines and starred bylines no headings, appendix
     # numbers and small named parts headings, pages turned for display read as stored, a size-
     # parted last line kept, the table budget in the reading thread's CPU
-    version: ClassVar[int] = 17
+    # 18: bylines of initialed names and a bill's '#' number no headings, an OCR layer's numbered
+    # side heads (not its contents entries), items' set-back wraps, CJK wraps with no space, a
+    # page whose rawdict PyMuPDF cannot build read with dict's text
+    version: ClassVar[int] = 18
     cacheable: ClassVar[bool] = True
     isolated: ClassVar[bool] = True
 
