@@ -212,7 +212,7 @@ class Settings:
     ) -> Settings:
         """Settings from an explicit path/dict, ``$DOCREAD_CONFIG``, ``./tools-security.yaml`` or defaults."""
         if isinstance(config, Settings):  # a value not its default was written
-            return _aligned(config, lambda path: _value(config, path) != _value(_DEFAULT, path))
+            return _aligned(config, lambda path: _value(config, path) != _value(_default(), path))
         if isinstance(config, dict):
             return cls.from_mapping(config, origin="<dict>")
         path = config or os.environ.get("DOCREAD_CONFIG")
@@ -262,7 +262,11 @@ class Settings:
         return self.workspace.alias
 
 
-_DEFAULT = Settings()  # what a Settings object's values are told from: not written
+@functools.cache
+def _default() -> Settings:
+    """What a Settings object's values are told from (not written); made at its first use: a
+    Settings made at import would generate its dataclass methods on the template's path."""
+    return Settings()
 
 
 @functools.lru_cache(maxsize=32)
