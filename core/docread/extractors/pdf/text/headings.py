@@ -307,9 +307,10 @@ def _ocr_numbered(first: Line, text: str) -> bool:
 
 def ocr_contents(lines: list[Line]) -> set[tuple[float, float]]:
     """Where (``x0``, ``y0``) a column's OCR lines are a contents page's entries: rows opening
-    with a section number (no listing's numbered line of code), ``_CONTENTS_RUN`` or more with no other row between (a leader or a
-    page number the OCR reads apart is a word of its entry's row, a sentence's end is not); an
-    OCR side head is over its text (fbithesis p1 scanned read ``2 Usage``, ``1.8 Thanks`` as heads)."""
+    with a section number (no listing's numbered line of code), ``_CONTENTS_RUN`` or more with
+    no other row between (a leader or a page number the OCR reads apart is a word of its
+    entry's row, a sentence's end is not); an OCR side head is over its text (fbithesis p1
+    scanned read ``2 Usage``, ``1.8 Thanks`` as heads)."""
     found: set[tuple[float, float]] = set()
     run: list[Line] = []
     for ln in [*lines, None]:
