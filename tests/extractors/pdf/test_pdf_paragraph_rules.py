@@ -773,6 +773,18 @@ def test_an_items_wrap_set_out_left_of_its_bullet_stays_in_the_item(tmp_path):
     assert "no running headers\n\nand more text" in text, text
 
 
+def _small_paragraphs(page: pymupdf.Page, right: float, first: str, second: str) -> float:
+    """Two 9 pt Times paragraphs from y 100 at the margin x 42: ``first`` and ``second``
+    justified to ``right``, then ``short.`` (11 pt leading); where the next line goes."""
+    y = 100.0
+    for _ in range(2):
+        _justified(page, 42, y, first, right, "tiro", 9)
+        _justified(page, 42, y + 11, second, right, "tiro", 9)
+        page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
+        y += 33
+    return y
+
+
 def test_a_one_url_item_keeps_the_sentence_going_on_under_it_apart(tmp_path):
     """anonymous-acm p1: a list of one item, a URL that runs to the column's edge, then the
     sentence picks up again at the margin (``or here:``), left of the bullet: a one-word item
@@ -782,12 +794,10 @@ def test_a_one_url_item_keeps_the_sentence_going_on_under_it_apart(tmp_path):
     right = 60 + pymupdf.get_text_length(url, "tiro", 9) + 4  # the column's edge
 
     def draw(page: pymupdf.Page) -> None:
-        y = 100.0
-        for _ in range(2):
-            _justified(page, 42, y, "The templates are found at the address given below in", right, "tiro", 9)
-            _justified(page, 42, y + 11, "the list that follows the sentence and the list goes", right, "tiro", 9)
-            page.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
-            y += 33
+        y = _small_paragraphs(
+            page, right, "The templates are found at the address given below in",
+            "the list that follows the sentence and the list goes",
+        )  # fmt: skip
         page.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
         page.insert_text((60, y), url, fontsize=9, fontname="tiro")
         page.insert_text((42, y + 11), "or here:", fontsize=9, fontname="tiro")
@@ -806,12 +816,11 @@ def test_an_items_wrap_of_numbers_joins_an_equations_number_ends_the_item(tmp_pa
 
     def page(item: str, wrap: str):
         def draw(pg: pymupdf.Page) -> None:
-            right, y = 300.0, 100.0
-            for _ in range(2):
-                _justified(pg, 42, y, "The paragraph above the list goes on over full lines", right, "tiro", 9)
-                _justified(pg, 42, y + 11, "set from the left edge of its column, each as long", right, "tiro", 9)
-                pg.insert_text((42, y + 22), "short.", fontsize=9, fontname="tiro")
-                y += 33
+            right = 300.0
+            y = _small_paragraphs(
+                pg, right, "The paragraph above the list goes on over full lines",
+                "set from the left edge of its column, each as long",
+            )  # fmt: skip
             pg.insert_text((51, y), "\u2022", fontsize=9, fontname="symb")
             _justified(pg, 60, y, item, right, "tiro", 9)
             pg.insert_text((42, y + 11), wrap, fontsize=9, fontname="tiro")
