@@ -296,7 +296,7 @@ def _rows_joined(lines: list[Line]) -> str:
     runs: list[list[str]] = []
     row_x0 = row_x1 = size = 0.0
     for prev, ln in zip([None, *lines], lines, strict=False):
-        if prev is not None and ln.y0 < prev.y1 - 0.5 * prev.height:
+        if prev is not None and _beside(prev, ln):
             runs[-1][-1] = join([runs[-1][-1], ln.text], wraps=False)
             row_x1 = ln.x1
             continue
@@ -305,6 +305,11 @@ def _rows_joined(lines: list[Line]) -> str:
         runs[-1].append(ln.text)
         row_x0, row_x1, size = ln.x0, ln.x1, ln.size
     return join([join(run) for run in runs], wraps=False)
+
+
+def _beside(line: Line, nxt: Line) -> bool:
+    """``nxt`` is a piece of ``line``'s row (its top above half of ``line``'s height), no wrap."""
+    return nxt.y0 < line.y1 - 0.5 * line.height
 
 
 def _read(lines: list[Line]) -> list[Line]:
@@ -327,7 +332,7 @@ def _wrapped(lines: list[Line], right: float) -> str:
             break
         text = ln.text.strip()
         words = nxt.text.split(None, 1)
-        beside = nxt.y0 < ln.y1 - 0.5 * ln.height
+        beside = _beside(ln, nxt)
         if (
             not runs_to_edge(ln, right, False, len(words[0]) if words else 4)
             and not hyphenated(text)
